@@ -1,0 +1,60 @@
+"""Brazil: Imperial rules engine — pure: no I/O, no clock, randomness from the state's RNG.
+
+Typical use::
+
+    from rules import new_game, legal_actions, apply
+    state = new_game(players=2, seed=42)
+    while not is_over(state):
+        action = legal_actions(state)[0]
+        state, events = apply(state, action)
+
+``apply`` returns a new state and the events (what happened); an illegal action raises a
+:class:`RulesError` naming the rule and leaves the state unchanged. ``view(state, seat)``
+redacts what a seat (or a spectator, ``None``) may not see.
+"""
+
+from __future__ import annotations
+
+from rules.actions import Action, PayItem, parse_action
+from rules.catalog import Catalog, DataError, get_catalog, load_catalog
+from rules.engine import apply, deciders, is_over, legal_actions, pending_for
+from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
+from rules.events import Event
+from rules.scoring import final_scores, score
+from rules.setup import new_game
+from rules.state import GameState
+from rules.view import view
+
+
+def replay_step(state_json: str, action_json: str) -> str:
+    """Apply one JSON action to a JSON state and return the new state's JSON (storage replay)."""
+    state = GameState.model_validate_json(state_json)
+    new, _ = apply(state, parse_action(action_json))
+    return new.model_dump_json()
+
+
+__all__ = [
+    "Action",
+    "Catalog",
+    "DataError",
+    "Event",
+    "GameState",
+    "IllegalAction",
+    "InvalidAction",
+    "NotYourDecision",
+    "PayItem",
+    "RulesError",
+    "apply",
+    "deciders",
+    "final_scores",
+    "get_catalog",
+    "is_over",
+    "legal_actions",
+    "load_catalog",
+    "new_game",
+    "parse_action",
+    "pending_for",
+    "replay_step",
+    "score",
+    "view",
+]

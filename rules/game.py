@@ -1,0 +1,258 @@
+"""The mutable working context used while an action is applied.
+
+:class:`G` wraps a *copy* of the state with the catalog, the board and the event list, and
+offers the small operations every rule uses: gains with the reserve limit, card draws with
+reshuffles, production, control and adjacency tests.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.catalog import CROPS, Board, Catalog, get_catalog
+from rules.errors import IllegalAction
+from rules.events import Event
+from rules.payment import controls, good_name, occupier_of
+from rules.state import GameState, Pending, Player
+
+RESERVE_LIMIT = 5  # R-VOC-4
+HAND_LIMIT = 3  # R-VOC-5
+ENEMY = -1
+
+
+class G:
+    def __init__(self, state: GameState) -> None:
+        self.s = state
+        self.cat: Catalog = get_catalog(state.data_pack)
+        self.board: Board = self.cat.boards[state.map]
+        self.events: list[Event] = []
+
+    # ------------------------------------------------------------------ naming
+    def name(self, seat: int) -> str:
+        if seat == ENEMY:
+            return "The orange army"
+        c = self.s.players[seat].colour
+        return c.capitalize() if c else f"Seat {seat + 1}"
+
+    def emit(
+        self,
+        kind: str,
+        text: str,
+        seat: int | None = None,
+        visible_to: tuple[int, ...] | None = None,
+        **data: Any,
+    ) -> None:
+        self.events.append(Event(kind=kind, text=text, seat=seat, data=data, visible_to=visible_to))
+
+    def p(self, seat: int) -> Player:
+        return self.s.players[seat]
+
+    # ------------------------------------------------------------------ goods
+    def gain(self, seat: int, goods: dict[str, int], why: str = "") -> None:
+        """Put goods into the reserve. The limit is enforced by a pending discard (R-VOC-4)."""
+        if not goods:
+            return
+        res = self.p(seat).reserve
+        for g, n in goods.items():
+            if n > 0:
+                res[g] = res.get(g, 0) + n
+        text = ", ".join(f"{n} {good_name(g)}" for g, n in goods.items() if n > 0)
+        self.emit(
+            "gain",
+            f"{self.name(seat)} gains {text}" + (f" ({why})" if why else "") + ".",
+            seat,
+            goods=dict(goods),
+        )
+
+    def reserve_total(self, seat: int) -> int:
+        return sum(self.p(seat).reserve.values())
+
+    # ------------------------------------------------------------------ cards
+    def draw_combat(self, seat: int, n: int = 1, why: str = "") -> list[str]:
+        got = []
+        for _ in range(n):
+            if not self.s.combat_deck and self.s.combat_discard:
+                self.s.combat_deck = self.s.combat_discard
+                self.s.combat_discard = []
+                self.s.rng.shuffle(self.s.combat_deck)
+                self.emit("reshuffle", "The combat discard pile is shuffled into a new deck.")
+            if not self.s.combat_deck:
+                self.emit("deck_empty", "The combat deck is empty: no card drawn.", seat)
+                break
+            card = self.s.combat_deck.pop()
+            self.p(seat).combat_cards.append(card)
+            got.append(card)
+        if got:
+            w = f" ({why})" if why else ""
+            self.emit(
+                "draw_combat",
+                f"{self.name(seat)} draws {len(got)} combat card(s){w}.",
+                seat,
+                count=len(got),
+            )
+            self.emit(
+                "draw_combat_private",
+                "You draw " + ", ".join(self.cat.combat_cards[c].name for c in got) + ".",
+                seat,
+                visible_to=(seat,),
+                cards=got,
+            )
+        return got
+
+    def draw_gold(self, seat: int, n: int = 1, why: str = "") -> list[str]:
+        got = []
+        for _ in range(n):
+            if not self.s.gold_deck and self.s.gold_discard:
+                self.s.gold_deck = self.s.gold_discard
+                self.s.gold_discard = []
+                self.s.rng.shuffle(self.s.gold_deck)
+                self.emit("reshuffle", "The gold discard pile is shuffled into a new deck.")
+            if not self.s.gold_deck:
+                self.emit("deck_empty", "The gold deck is empty: no card drawn.", seat)
+                break
+            card = self.s.gold_deck.pop()
+            self.p(seat).gold_cards.append(card)
+            got.append(card)
+        if got:
+            w = f" ({why})" if why else ""
+            self.emit(
+                "draw_gold",
+                f"{self.name(seat)} draws {len(got)} gold card(s){w}.",
+                seat,
+                count=len(got),
+            )
+            self.emit(
+                "draw_gold_private",
+                "You draw " + ", ".join(self.cat.gold_cards[c].name for c in got) + ".",
+                seat,
+                visible_to=(seat,),
+                cards=got,
+            )
+        return got
+
+    # ------------------------------------------------------------------ pending decisions
+    def push(
+        self, seat: int, kind: str, front: bool = False, blocking: bool = True, **data: Any
+    ) -> None:
+        data["blocking"] = blocking
+        pd = Pending(seat=seat, kind=kind, data=data)
+        if front:
+            self.s.pending.insert(0, pd)
+        else:
+            self.s.pending.append(pd)
+
+    def enforce_limits(self) -> None:
+        """R-VOC-4/5: whoever is over a limit must discard before anything else happens."""
+        for pl in self.s.players:
+            kinds = {(d.seat, d.kind, d.data.get("deck")) for d in self.s.pending}
+            if sum(pl.reserve.values()) > RESERVE_LIMIT and (pl.seat, "discard", None) not in kinds:
+                self.push(pl.seat, "discard", front=True)
+            if len(pl.gold_cards) > HAND_LIMIT and (pl.seat, "discard_cards", "gold") not in kinds:
+                self.push(pl.seat, "discard_cards", front=True, deck="gold")
+            if (
+                len(pl.combat_cards) > HAND_LIMIT
+                and (pl.seat, "discard_cards", "combat") not in kinds
+            ):
+                self.push(pl.seat, "discard_cards", front=True, deck="combat")
+
+    # ------------------------------------------------------------------ map
+    def units_at(self, hex_: str) -> list[tuple[int, str]]:
+        out = [(pl.seat, u) for pl in self.s.players for u, loc in pl.units.items() if loc == hex_]
+        out.extend((ENEMY, u) for u, loc in self.s.enemy_units.items() if loc == hex_)
+        return out
+
+    def enemy_units_at(self, seat: int, hex_: str) -> bool:
+        return any(s != seat for s, _ in self.units_at(hex_))
+
+    def controls(self, seat: int, hex_: str) -> bool:
+        return controls(self.s, seat, hex_)
+
+    def occupier(self, hex_: str) -> int | None:
+        return occupier_of(self.s, hex_)
+
+    def terrain(self, hex_: str) -> str:
+        """Current terrain: 'building' once built on (R-BUILD-9); fog counts as plain."""
+        if hex_ in self.s.tiles:
+            return "building"
+        return self.board.terrain[hex_]
+
+    def opponent_adjacent(self, seat: int, hex_: str) -> bool:
+        """Is ``hex_`` next to (or on) an opponent's capital, city or building (R-BUILD-4)?"""
+        for nb in (hex_, *self.board.neighbours[hex_]):
+            t = self.s.tiles.get(nb)
+            if t is not None and t.owner != seat:
+                return True
+        return False
+
+    def own_adjacent(self, seat: int, hex_: str) -> bool:
+        return any(
+            (t := self.s.tiles.get(nb)) is not None and t.owner == seat
+            for nb in self.board.neighbours[hex_]
+        )
+
+    # ------------------------------------------------------------------ production
+    def production_of(self, seat: int, hex_: str) -> dict[str, int]:
+        """What the building on ``hex_`` produces for its builder: the side's values (or a
+        monarch's override), plus painting and river-basin bonuses (DATA.md: they stack)."""
+        t = self.s.tiles[hex_]
+        side = self.cat.sides[t.id]
+        out: Counter[str] = Counter(side.production)
+        owner = self.p(t.owner) if t.owner >= 0 else None
+        if t.special and owner is not None and owner.monarch:
+            ov = self.cat.monarchs[owner.monarch].building_override
+            if ov is not None and ov.side == t.id:
+                out = Counter(ov.production)
+        ctrl = self.occupier(hex_)
+        who = self.p(ctrl if ctrl is not None else t.owner) if t.owner >= 0 else None
+        if who is not None:
+            for pa in who.paintings:
+                d = self.cat.paintings[pa]
+                if d.effect == "production" and d.params.get("side") == t.id:
+                    out.update(d.params.get("goods", {}))
+        # River basin: +1 of each crop the building produces (R-EXPLORE-2).
+        basins = sum(
+            1
+            for nb in self.board.neighbours[hex_]
+            if (e := self.s.exploration.get(nb)) is not None
+            and e.face_up
+            and self.cat.exploration[e.tile].kind == "river_basin"
+        )
+        if basins:
+            for c in [c for c in out if c in CROPS and out[c] > 0]:
+                out[c] += basins
+        return {g: n for g, n in out.items() if n > 0}
+
+    def produce(self, hex_: str, why: str) -> None:
+        t = self.s.tiles[hex_]
+        prod = self.production_of(t.owner, hex_)
+        for g, n in prod.items():
+            t.goods[g] = t.goods.get(g, 0) + n
+        if prod:
+            text = ", ".join(f"{n} {good_name(g)}" for g, n in prod.items())
+            self.emit("produce", f"{hex_} produces {text} ({why}).", t.owner, hex=hex_, goods=prod)
+
+    def mark_special(self, seat: int, hex_: str) -> None:
+        """R-MONARCH-1: the first N buildings of a monarch's type (built or flipped)."""
+        t = self.s.tiles[hex_]
+        mon = self.p(seat).monarch
+        if not mon:
+            return
+        ov = self.cat.monarchs[mon].building_override
+        if ov is None or ov.side != t.id:
+            return
+        key = f"override:{ov.side}"
+        done = self.p(seat).counters.get(key, 0)
+        if done < ov.first:
+            t.special = True
+            self.p(seat).counters[key] = done + 1
+            self.emit(
+                "monarch_power",
+                f"{self.cat.monarchs[mon].name}: this {self.cat.sides[t.id].name.lower()} is one of the first {ov.first} ({done + 1}).",
+                seat,
+                hex=hex_,
+            )
+
+    def require(self, cond: bool, rule: str, message: str) -> None:
+        if not cond:
+            raise IllegalAction(rule, message)

@@ -1,0 +1,341 @@
+"""Counting: mission objectives (R-MISSION-1..3), end scoring (R-END-2) and the tie-break
+(R-END-3). Pure functions of the state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.catalog import Catalog, Objective, get_catalog
+from rules.payment import controls, occupier_of
+from rules.state import GameState
+
+ENEMY = -1  # the solo game's orange army and capital
+
+CATEGORIES = (
+    "units",
+    "products",
+    "paintings",
+    "missions",
+    "gold_cards",
+    "exploration",
+    "buildings",
+    "palaces",
+    "monarch",
+)
+
+
+def catalog_of(state: GameState) -> Catalog:
+    return get_catalog(state.data_pack)
+
+
+def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:
+    """Hexes of buildings/cities ``seat`` controls (own unoccupied + occupied enemy ones)."""
+    out = []
+    for hex_, t in state.tiles.items():
+        if t.kind == "capital" or (kind is not None and t.kind != kind):
+            continue
+        if controls(state, seat, hex_):
+            out.append(hex_)
+    return out
+
+
+def built_and_controlled(state: GameState, seat: int, side: str) -> int:
+    """Buildings of ``side`` that ``seat`` built and still controls (R-PALACE-5)."""
+    return sum(
+        1
+        for hex_, t in state.tiles.items()
+        if t.kind == "building"
+        and t.id == side
+        and t.owner == seat
+        and occupier_of(state, hex_) is None
+    )
+
+
+def units_deployed(state: GameState, seat: int) -> int:
+    return sum(1 for loc in state.players[seat].units.values() if loc != "board")
+
+
+def units_on_map(state: GameState, seat: int) -> int:
+    return sum(1 for loc in state.players[seat].units.values() if loc not in ("board", "reserve"))
+
+
+def manufactured(state: GameState, seat: int) -> list[str]:
+    p = state.players[seat]
+    return list(p.upgrades.values()) + p.victoria + p.factory
+
+
+def objective_count(state: GameState, seat: int, ob: Objective) -> int:
+    cat = catalog_of(state)
+    p = state.players[seat]
+    k = ob.kind
+    if k == "buildings":
+        n = 0
+        for hex_ in controlled_tiles(state, seat, "building"):
+            t = state.tiles[hex_]
+            if ob.type is not None and t.id != ob.type:
+                continue
+            if ob.era is not None and cat.building_era(t.id) != ob.era:
+                continue
+            n += 1
+        return n
+    if k == "cities":
+        return len(controlled_tiles(state, seat, "city"))
+    if k == "products":
+        made = manufactured(state, seat)
+        if ob.shape is not None:
+            return sum(1 for pr in made if cat.products[pr].shape == ob.shape)
+        return len(made)
+    if k == "paintings":
+        if ob.frame is not None:
+            return sum(1 for pa in p.paintings if cat.paintings[pa].frame == ob.frame)
+        return len(p.paintings)
+    if k == "units_deployed":
+        return units_deployed(state, seat)
+    if k == "units_on_map":
+        return units_on_map(state, seat)
+    if k == "building_types":
+        return len({state.tiles[h].id for h in controlled_tiles(state, seat, "building")})
+    if k == "upgraded_arches":
+        return len(p.upgrades)
+    if k == "palaces":
+        return sum(1 for n in range(2, 7) if n not in p.palaces)
+    if k == "occupied":
+        return sum(1 for h in state.tiles if occupier_of(state, h) == seat)
+    if k == "science":
+        return p.reserve.get("science", 0)
+    raise ValueError(f"unknown objective kind {k}")
+
+
+def objective_met(state: GameState, seat: int, ob: Objective) -> bool:
+    return objective_count(state, seat, ob) >= ob.count
+
+
+def mission_complete(state: GameState, seat: int, mission_id: str) -> bool:
+    m = catalog_of(state).missions[mission_id]
+    return all(objective_met(state, seat, ob) for ob in m.objectives)
+
+
+def describe_objective(ob: Objective) -> str:
+    what = {
+        "buildings": "building",
+        "cities": "city",
+        "products": "product",
+        "paintings": "painting",
+        "units_deployed": "unit deployed",
+        "units_on_map": "unit on the map",
+        "building_types": "building type",
+        "upgraded_arches": "upgraded arch",
+        "palaces": "palace placed",
+        "occupied": "occupied enemy tile",
+        "science": "science in reserve",
+    }[ob.kind]
+    qual = ""
+    if ob.type:
+        what = ob.type.replace("_", " ")
+    if ob.era:
+        qual += f" of era {ob.era}"
+    if ob.shape:
+        what = f"{ob.shape} product"
+    if ob.frame:
+        what = f"{ob.frame}-frame painting"
+    return f"{ob.count} × {what}{qual}"
+
+
+# ---------------------------------------------------------------------------- end scoring
+
+
+def tile_vp(state: GameState, hex_: str) -> int:
+    cat = catalog_of(state)
+    t = state.tiles[hex_]
+    if t.kind == "city":
+        return cat.cities[t.id].vp
+    if t.kind != "building":
+        return 0
+    if t.special:
+        mon = state.players[t.owner].monarch if t.owner >= 0 else None
+        if mon:
+            ov = cat.monarchs[mon].building_override
+            if ov is not None and ov.side == t.id:
+                return ov.vp
+    return cat.sides[t.id].vp
+
+
+def score(state: GameState, seat: int) -> dict[str, Any]:
+    """Per-category VP of one seat (R-END-2), with details for the breakdown."""
+    cat = catalog_of(state)
+    p = state.players[seat]
+    s: Counter[str] = Counter()
+    detail: dict[str, list[str]] = {c: [] for c in CATEGORIES}
+
+    def add(c: str, vp: int, why: str) -> None:
+        if vp:
+            s[c] += vp
+            detail[c].append(f"{why}: {vp}")
+
+    # Units: revealed laurels of deployed units (on the map or defeated) — R-RECRUIT-2.
+    for uid, loc in p.units.items():
+        if loc != "board" and p.colour:
+            add("units", cat.units[f"{p.colour}.{uid}"].vp, cat.units[f"{p.colour}.{uid}"].name)
+    # Products.
+    for pr in manufactured(state, seat):
+        add("products", cat.products[pr].vp, cat.products[pr].name)
+    # Paintings and their end effects.
+    mine = set(p.paintings)
+    for pa in p.paintings:
+        add("paintings", cat.paintings[pa].vp, cat.paintings[pa].name)
+        par = cat.paintings[pa].params
+        if cat.paintings[pa].effect == "production" and par.get("vp_each"):
+            n = sum(
+                1
+                for h in controlled_tiles(state, seat, "building")
+                if state.tiles[h].id == par["side"]
+            )
+            add("paintings", n * int(par["vp_each"]), f"{cat.paintings[pa].name} bonus")
+    if "camarao" in mine:
+        forests = _forests_next_to_empire(state, seat)
+        add(
+            "paintings",
+            forests * int(cat.paintings["camarao"].params.get("vp_per_forest", 1)),
+            "Camarão forests",
+        )
+    if "factory" in mine:
+        add(
+            "paintings",
+            len(p.factory) * int(cat.paintings["factory"].params.get("vp_each", 2)),
+            "Factory products",
+        )
+    if p.coroados == 1 and "coroados" in mine:
+        add(
+            "paintings",
+            int(cat.paintings["coroados"].params.get("token1_vp", 2)),
+            "Coroados token I",
+        )
+    # Missions: revealed cards; era III objectives achieved even if not revealed.
+    for mid in p.revealed:
+        add(
+            "missions",
+            cat.missions[mid].vp
+            if cat.missions[mid].era < 3
+            else sum(o.vp for o in cat.missions[mid].objectives),
+            cat.missions[mid].name,
+        )
+    for mid in p.missions:
+        m = cat.missions[mid]
+        if m.era == 3:
+            got = sum(o.vp for o in m.objectives if objective_met(state, seat, o))
+            add("missions", got, f"{m.name} (objectives achieved)")
+    # Gold cards kept for the end.
+    for gc in p.gold_cards:
+        card = cat.gold_cards[gc]
+        if card.kind == "end" and _end_card_scores(state, seat, card.effect, card.params):
+            add("gold_cards", int(card.params.get("vp", 0)), card.name)
+    # Exploration tiles kept.
+    kept = Counter(cat.exploration[t].kind for t in p.kept_tiles)
+    if kept["unknown_species"]:
+        table = list(cat.exploration["unknown_species"].params.get("vp_table", [0, 1, 3, 5]))
+        n = min(kept["unknown_species"], len(table) - 1)
+        add("exploration", int(table[n]), f"{kept['unknown_species']} unknown species")
+    for t in p.kept_tiles:
+        tile = cat.exploration[t]
+        if tile.kind != "unknown_species":
+            add("exploration", tile.reward_vp, tile.name)
+    # Buildings and cities controlled (own unoccupied + occupied enemy ones).
+    for h in controlled_tiles(state, seat):
+        add("buildings", tile_vp(state, h), f"{state.tiles[h].id.replace('_', ' ')} {h}")
+    # Palace bonuses (R-PALACE-2, R-PALACE-5).
+    for placed in state.tiles.values():
+        if placed.owner != seat or placed.palace is None:
+            continue
+        if placed.palace == 3:
+            add("palaces", built_and_controlled(state, seat, "foundry"), "Palace III (foundries)")
+        elif placed.palace == 4:
+            add(
+                "palaces",
+                2 * built_and_controlled(state, seat, "cotton_plantation"),
+                "Palace IV (cotton plantations)",
+            )
+        elif placed.palace == 5:
+            add("palaces", len(manufactured(state, seat)), "Palace V (products)")
+        elif placed.palace == 6:
+            add("palaces", units_deployed(state, seat), "Palace VI (units deployed)")
+    # Monarch bonuses.
+    if p.monarch == "dom_oba_ii":
+        par = cat.monarchs["dom_oba_ii"].params
+        add(
+            "monarch",
+            min(len(p.revealed), int(par.get("missions", 2))) * int(par.get("vp", 1)),
+            "Dom Obá II",
+        )
+    if p.monarch == "queen_victoria":
+        add(
+            "monarch",
+            len(p.victoria) * int(cat.monarchs["queen_victoria"].params.get("vp", 1)),
+            "Queen Victoria",
+        )
+    total = sum(s.values())
+    return {
+        "seat": seat,
+        "total": total,
+        "categories": {c: s.get(c, 0) for c in CATEGORIES},
+        "details": detail,
+        "tiebreak_science": science_on_buildings(state, seat),
+    }
+
+
+def science_on_buildings(state: GameState, seat: int) -> int:
+    return sum(
+        state.tiles[h].goods.get("science", 0) for h in controlled_tiles(state, seat, "building")
+    )
+
+
+def _forests_next_to_empire(state: GameState, seat: int) -> int:
+    board = catalog_of(state).boards[state.map]
+    forests: set[str] = set()
+    for h, t in state.tiles.items():
+        if t.owner != seat:
+            continue
+        for nb in board.neighbours[h]:
+            if board.terrain[nb] == "forest" and nb not in state.tiles:
+                forests.add(nb)
+    return len(forests)
+
+
+def _end_card_scores(state: GameState, seat: int, effect: str, params: dict[str, Any]) -> bool:
+    others = [q.seat for q in state.players if q.seat != seat]
+    if effect == "most_buildings":
+        mine = sum(
+            1
+            for h in controlled_tiles(state, seat, "building")
+            if state.tiles[h].id == params["side"]
+        )
+        theirs = [
+            sum(
+                1
+                for h in controlled_tiles(state, o, "building")
+                if state.tiles[h].id == params["side"]
+            )
+            for o in others
+        ]
+        return mine > 0 and all(mine > t for t in theirs)
+    if effect == "combat_cards_held":
+        return len(state.players[seat].combat_cards) >= int(params.get("count", 3))
+    if effect == "frontier":
+        board = catalog_of(state).boards[state.map]
+        caps = [t_h for t_h, t in state.tiles.items() if t.kind == "capital" and t.owner != seat]
+        cities = controlled_tiles(state, seat, "city")
+        return any(
+            board.distance(c, k) <= int(params.get("distance", 3)) for c in cities for k in caps
+        )
+    return False
+
+
+def final_scores(state: GameState) -> dict[str, Any]:
+    """Scores of every seat and the winners (R-END-2, tie-break R-END-3)."""
+    rows = [score(state, p.seat) for p in state.players]
+    best = max(r["total"] for r in rows)
+    tied = [r for r in rows if r["total"] == best]
+    if len(tied) > 1:
+        top_sci = max(r["tiebreak_science"] for r in tied)
+        tied = [r for r in tied if r["tiebreak_science"] == top_sci]
+    return {"scores": rows, "winners": [r["seat"] for r in tied]}

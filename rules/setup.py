@@ -1,0 +1,157 @@
+"""Creating a game and the setup decisions (R-SETUP-1..7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.catalog import FRAMES, get_catalog
+from rules.errors import InvalidAction
+from rules.state import Exploration, GameState, Pending, Player, Rng, Tile
+
+
+def new_game(
+    players: int,
+    seed: int,
+    map_id: str | None = None,
+    *,
+    data_pack: str | None = None,
+    colours: list[str] | None = None,
+    city_limit: int | None = None,
+) -> GameState:
+    """A new game waiting for its setup decisions.
+
+    ``map_id`` defaults to the first map for the player count (R-SETUP-1). ``colours``, if
+    given, assigns colours by seat and skips the colour choice (R-SETUP-4: chosen or random).
+    """
+    cat = get_catalog(data_pack)
+    if not 1 <= players <= 4:
+        raise InvalidAction("R-SETUP-1", "Brazil: Imperial is played by 1 to 4 players")
+    maps = cat.maps_for(players)
+    if map_id is None:
+        if not maps:
+            raise InvalidAction("R-SETUP-1", f"no map for {players} players")
+        map_id = sorted(m.id for m in maps)[0]
+    if map_id not in cat.maps:
+        raise InvalidAction(
+            "R-SETUP-1", f"unknown map '{map_id}'; maps: {', '.join(sorted(cat.maps))}"
+        )
+    mp = cat.maps[map_id]
+    if mp.players != players:
+        raise InvalidAction(
+            "R-SETUP-1", f"{mp.name} is a map for {mp.players} players, not {players}"
+        )
+    board = cat.boards[map_id]
+    solo = players == 1
+    st = GameState(
+        data_pack=data_pack,
+        map=map_id,
+        solo=solo,
+        city_limit=city_limit,
+        max_rounds=mp.max_rounds,
+        rng=Rng(seed=seed),
+        players=[Player(seat=i) for i in range(players)],
+    )
+    rng = st.rng
+    # R-SETUP-1: capital tiles face down at random on the sites (the first-player one always).
+    caps = sorted(cat.capitals.values(), key=lambda c: (not c.first_player, c.id))
+    chosen = [caps[0].id]
+    rest = [c.id for c in caps[1:]]
+    rng.shuffle(rest)
+    chosen += rest[: players - 1]
+    rng.shuffle(chosen)
+    st.capital_tiles = dict(zip(board.capital_sites, chosen, strict=True))
+    # Exploration tiles face down at random on the fog hexes; the rest are out of the game.
+    tiles = [t.id for t in cat.exploration.values() for _ in range(t.count)]
+    rng.shuffle(tiles)
+    for hex_, tile in zip(board.fog, tiles, strict=False):
+        st.exploration[hex_] = _expl(tile)
+    # R-SETUP-2: decks, city piles.
+    st.combat_deck = [c.id for c in cat.combat_cards.values() for _ in range(c.count)]
+    rng.shuffle(st.combat_deck)
+    st.gold_deck = [c.id for c in cat.gold_cards.values() for _ in range(c.count)]
+    rng.shuffle(st.gold_deck)
+    cities = list(cat.cities)
+    rng.shuffle(cities)
+    half = (len(cities) + 1) // 2
+    st.city_piles = [cities[:half], cities[half:]]
+    st.supply = {t.id: t.count for t in cat.buildings.values()}
+    # R-SETUP-3: paintings by frame, 2 of each on display.
+    for fr in FRAMES:
+        deck = [p.id for p in cat.paintings.values() if p.frame == fr]
+        rng.shuffle(deck)
+        for _ in range(2):
+            if deck:
+                st.display.append(deck.pop())
+        st.painting_decks[fr] = deck
+    for era in (1, 2, 3):
+        deck = [m.id for m in cat.missions.values() if m.era == era]
+        rng.shuffle(deck)
+        st.mission_decks[str(era)] = deck
+    # Solo (R-SOLO-1): green board; the orange capital and army are preset.
+    if solo:
+        if board.enemy_capital is not None:
+            st.tiles[board.enemy_capital] = Tile(kind="capital", id="enemy_capital", owner=-1)
+        for pu in mp.preset_units:
+            st.enemy_units[pu.unit] = pu.hex
+        colours = ["green"]
+    # R-SETUP-4 colour choice (or given).
+    if colours is not None:
+        if len(colours) != players or len(set(colours)) != players:
+            raise InvalidAction("R-SETUP-4", f"give {players} different colours")
+        for seat, c in enumerate(colours):
+            if c not in cat.colours:
+                raise InvalidAction(
+                    "R-SETUP-4", f"unknown colour '{c}'; colours: {', '.join(cat.colours)}"
+                )
+            take_colour(st, seat, c)
+        deal_missions(st)
+    else:
+        st.setup_step = "colour"
+        st.pending.append(_pending(0, "choose_colour"))
+    return st
+
+
+def _expl(tile: str) -> Exploration:
+    return Exploration(tile=tile)
+
+
+def _pending(seat: int, kind: str, **data: Any) -> Pending:
+    data.setdefault("blocking", True)
+    return Pending(seat=seat, kind=kind, data=dict(data))
+
+
+def take_colour(st: GameState, seat: int, colour: str) -> None:
+    cat = get_catalog(st.data_pack)
+    p = st.players[seat]
+    p.colour = colour
+    p.units = {u.id: "board" for u in cat.colours[colour].units}
+    p.products = list(cat.products)
+
+
+def monarch_options(st: GameState, seat: int) -> list[str]:
+    cat = get_catalog(st.data_pack)
+    colour = st.players[seat].colour
+    if colour is None:
+        return []
+    return [m for t in cat.colours[colour].monarch_tiles for m in t.sides]
+
+
+def deal_missions(st: GameState) -> None:
+    """R-SETUP-5: 2 missions of each era to every player; each keeps 1 per era. Then monarchs."""
+    st.setup_step = "missions"
+    for p in st.players:
+        for era in ("1", "2", "3"):
+            deck = st.mission_decks[era]
+            for _ in range(2):
+                if deck:
+                    p.mission_offer.append(deck.pop())
+    for p in st.players:
+        st.pending.append(_pending(p.seat, "keep_missions"))
+        st.pending.append(_pending(p.seat, "choose_monarch"))
+
+
+def start_capitals(st: GameState) -> None:
+    """R-SETUP-6: a random player chooses a capital first, then clockwise."""
+    st.setup_step = "capital"
+    st.capital_chooser = st.rng.choice(st.n)
+    st.pending.append(_pending(st.capital_chooser, "choose_capital"))
