@@ -140,6 +140,21 @@ class Peek(_A):
     at: str
 
 
+class Bombard(_A):
+    """R-MOVE-6: a cannon or grenadier spends the free move to attack an adjacent hex."""
+
+    type: Literal["bombard"] = "bombard"
+    unit: str
+    at: str
+
+
+class Expedition(_A):
+    """R-EXPLORE-3: units standing on a revealed Bandeiras spend the free move to fight it."""
+
+    type: Literal["expedition"] = "expedition"
+    at: str
+
+
 class EndTurn(_A):
     type: Literal["end_turn"] = "end_turn"
 
@@ -235,6 +250,39 @@ class ChooseDeck(_A):
     frame: str
 
 
+# ---------------------------------------------------------------- battles (R-COMBAT)
+
+
+class CommitCards(_A):
+    """R-COMBAT-4: up to 3 combat cards face down (empty = no cards). ``camp``: the
+    resources paid from the reserve if an Acampamento card is among them (+1 FP each)."""
+
+    type: Literal["commit_cards"] = "commit_cards"
+    cards: tuple[str, ...] = ()
+    camp: tuple[str, ...] = ()
+
+
+class KeepUnit(_A):
+    """Sepé Tiaraju: the winner chooses the one battle unit it keeps."""
+
+    type: Literal["keep_unit"] = "keep_unit"
+    unit: str
+
+
+class RetreatTo(_A):
+    """Retreat: the loser's units go to this adjacent empty hex instead of the reserve."""
+
+    type: Literal["retreat_to"] = "retreat_to"
+    at: str | None = None  # None: go to the reserve after all
+
+
+class WarCard(_A):
+    """The War gold card, right after a won battle (play it or not)."""
+
+    type: Literal["war_card"] = "war_card"
+    play: bool
+
+
 Action = Annotated[
     ChooseColour
     | KeepMissions
@@ -264,7 +312,13 @@ Action = Annotated[
     | DiscardCards
     | ChooseGood
     | ChooseEra
-    | ChooseDeck,
+    | ChooseDeck
+    | Bombard
+    | Expedition
+    | CommitCards
+    | KeepUnit
+    | RetreatTo
+    | WarCard,
     Field(discriminator="type"),
 ]
 

@@ -322,6 +322,7 @@ class MapDef(_Model):
     preset_units: list[PresetUnit] = Field(default_factory=list)
     enemy_colour: str | None = None
     max_rounds: int | None = None
+    enemy_capital_fp: int = Field(default=0, ge=0)  # solo: FP of the orange capital [design]
 
     @field_validator("rows")
     @classmethod

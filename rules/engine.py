@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rules import actions as A
+from rules import combat as C
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
@@ -72,9 +73,11 @@ def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
             raise InvalidAction("", f"malformed action: field '{loc}': {err['msg']}") from e
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
-    g = G(state.model_copy(deep=True))
+    g = G(state.clone())
     _dispatch(g, action)
     g.enforce_limits()
+    if g.s.solo and g.s.phase == "play" and not g.s.pending and solo_won(g.s):
+        _finish(g)  # R-SOLO-2: the game is won as soon as the conditions hold
     return g.s, g.events
 
 
@@ -1051,7 +1054,12 @@ def _move_problem(
                 f"the Manufacture move goes to an adjacent gold mine; {to} is not one",
             )
     dest = s.tiles.get(to)
-    if dest is not None and dest.kind == "capital" and dest.owner != seat:
+    if (
+        dest is not None
+        and dest.kind == "capital"
+        and dest.owner != seat
+        and not (s.solo and dest.owner == ENEMY)
+    ):
         return IllegalAction("R-MOVE-1", "no unit may enter an opponent's capital")
     if carry:
         if not _transport(g, seat, unit):
@@ -1061,12 +1069,6 @@ def _move_problem(
                 return IllegalAction("R-MOVE-2", f"{c} is not one of your units on {src}")
         if len(set(carry)) != len(carry):
             return InvalidAction("R-MOVE-2", "a unit is listed twice")
-    if g.enemy_units_at(seat, to) or (
-        dest is not None and dest.kind != "capital" and not g.controls(seat, to)
-    ):
-        return IllegalAction(
-            "R-MOVE-5", f"entering {to} would start a battle: combat is not available yet"
-        )
     return None
 
 
@@ -1079,28 +1081,53 @@ def _move(g: G, a: A.Move) -> None:
         raise err
     p = g.p(seat)
     src = p.units[a.unit]
-    for u in (a.unit, *a.carry):
-        p.units[u] = to
+    units = [a.unit, *a.carry]
     if a.kind == "free":
         g.s.turn.free_move = True
     else:
         g.s.turn.extra_move = True
-    names = ", ".join(g.cat.units[f"{p.colour}.{u}"].name for u in (a.unit, *a.carry))
+    names = ", ".join(g.cat.units[f"{p.colour}.{u}"].name for u in units)
+    if C.defender_of(g, seat, to) is not None:
+        # R-MOVE-5: entering an opponent's unit, building or city starts a battle at once.
+        C.start_move_battle(g, seat, units, src, to, a.kind)
+        return
+    for u in units:
+        p.units[u] = to
     g.emit(
         "move",
         f"{g.name(seat)} moves {names} from {src} to {to} ({a.kind} move).",
         seat,
-        units=[a.unit, *a.carry],
+        units=units,
         src=src,
         to=to,
         move=a.kind,
     )
     ex = g.s.exploration.get(to)
     if ex is not None and not ex.face_up:
-        _reveal(g, seat, to)
+        _reveal(g, seat, to, units, src)
 
 
-def _reveal(g: G, seat: int, at: str) -> None:
+def _bombard(g: G, a: A.Bombard) -> None:
+    _need_step(g, "movement", "R-MOVE-6", "an adjacent attack")
+    at = _label(g, a.at)
+    err = C.bombard_problem(g, a.seat, a.unit, at)
+    if err:
+        raise err
+    C.start_bombard(g, a.seat, a.unit, at)
+
+
+def _expedition(g: G, a: A.Expedition) -> None:
+    _need_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
+    at = _label(g, a.at)
+    err = C.expedition_problem(g, a.seat, at)
+    if err:
+        raise err
+    g.s.turn.free_move = True
+    units = [u for u, loc in g.p(a.seat).units.items() if loc == at]
+    C.start_expedition(g, a.seat, units, at, at)
+
+
+def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
     """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
     s = g.s
     ex = s.exploration[at]
@@ -1146,7 +1173,10 @@ def _reveal(g: G, seat: int, at: str) -> None:
                         t.owner,
                         hex=nb,
                     )
-    # minas_gerais, cultura, bandeiras stay face up on the map.
+    elif tile.kind == "bandeiras":
+        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
+        C.start_expedition(g, seat, units, at, src)
+    # minas_gerais, cultura and bandeiras stay face up on the map.
 
 
 def _peek(g: G, a: A.Peek) -> None:
@@ -1179,9 +1209,8 @@ def _end_turn(g: G, a: A.EndTurn) -> None:
     s = g.s
     _need_step(g, "movement", "R-TURN-1", "ending the turn")
     last = (s.first_player - 1) % s.n
-    if s.current == last and (
-        s.end_triggered or (s.max_rounds is not None and s.round >= s.max_rounds)
-    ):
+    rounds_over = s.max_rounds is not None and s.round >= s.max_rounds
+    if s.current == last and (s.end_triggered or rounds_over):
         _finish(g)
         return
     s.current = (s.current + 1) % s.n
@@ -1191,17 +1220,39 @@ def _end_turn(g: G, a: A.EndTurn) -> None:
     g.emit("turn", f"Round {s.round}: {g.name(s.current)}'s turn.", s.current, round=s.round)
 
 
+def solo_won(state: GameState) -> bool:
+    """R-SOLO-2: era III reached, all 5 units on the map, the enemy capital captured."""
+    if not state.solo:
+        return False
+    p = state.players[0]
+    on_map = all(loc not in ("board", "reserve") for loc in p.units.values())
+    return state.era >= 3 and on_map and bool(p.units) and state.solo_captured
+
+
 def _finish(g: G) -> None:
     s = g.s
     s.phase = "ended"
     s.pending = []
+    s.combat = None
     res = final_scores(s)
+    if s.solo:
+        won = solo_won(s)
+        res["solo_won"] = won
+        res["winners"] = [0] if won else []
+        g.emit(
+            "solo_result",
+            "Victory at Guararapes! Era III, all five units on the map and the enemy capital taken."
+            if won
+            else f"Defeat: the {s.round} rounds are over and the conditions of victory were not all met.",
+            0,
+            won=won,
+        )
     s.result = res
     for row in res["scores"]:
         g.emit(
             "score", f"{g.name(row['seat'])} scores {row['total']} VP.", row["seat"], breakdown=row
         )
-    names = " and ".join(g.name(w) for w in res["winners"])
+    names = " and ".join(g.name(w) for w in res["winners"]) or "Nobody"
     g.emit(
         "game_over",
         f"The game is over. {names} win{'s' if len(res['winners']) == 1 else ''}.",
@@ -1677,6 +1728,10 @@ _ANSWERS: dict[str, tuple[tuple[str, ...], Callable[[G, Any, Pending], None]]] =
     "choose_good": (("choose_good",), _choose_good),
     "choose_era": (("choose_era",), _choose_era),
     "choose_deck": (("choose_deck",), _choose_deck),
+    "combat_cards": (("commit_cards",), C.commit_cards),
+    "sepe_keep": (("keep_unit",), C.keep_unit),
+    "retreat": (("retreat_to",), C.retreat_to),
+    "war_card": (("war_card",), C.war_card),
 }
 _PENDING_TEXT = {
     "choose_colour": "choose a colour",
@@ -1691,6 +1746,10 @@ _PENDING_TEXT = {
     "choose_good": "choose a resource",
     "choose_era": "choose the era of the extra mission",
     "choose_deck": "choose the painting deck to refill from",
+    "combat_cards": "choose combat cards for the battle (or none)",
+    "sepe_keep": "choose the one battle unit to keep (Sepé Tiaraju)",
+    "retreat": "choose where the units retreat",
+    "war_card": "decide whether to play the War card",
 }
 _PENDING_RULE = {
     "choose_colour": "R-SETUP-4",
@@ -1705,6 +1764,10 @@ _PENDING_RULE = {
     "choose_good": "R-VOC-1",
     "choose_era": "R-MISSION-4",
     "choose_deck": "R-PAINT-2",
+    "combat_cards": "R-COMBAT-4",
+    "sepe_keep": "R-COMBAT-5",
+    "retreat": "R-COMBAT-5",
+    "war_card": "R-TURN-4",
 }
 
 
@@ -1721,6 +1784,8 @@ _TURN: dict[str, Callable[[G, Any], None]] = {
     "end_trade": _end_trade,
     "pass_action": _pass_action,
     "move": _move,
+    "bombard": _bombard,
+    "expedition": _expedition,
     "peek": _peek,
     "end_turn": _end_turn,
     "reveal_mission": _reveal_mission,
@@ -1809,6 +1874,8 @@ def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
     elif k == "choose_deck":
         for f in pend.data.get("choices", []):
             yield A.ChooseDeck(seat=seat, frame=f)
+    else:
+        yield from C.answers(g, seat, pend)
 
 
 def _turn_actions(g: G, seat: int) -> Iterator[Any]:
@@ -1826,6 +1893,8 @@ def _turn_actions(g: G, seat: int) -> Iterator[Any]:
         yield A.EndTrade(seat=seat)
     else:
         yield from _move_actions(g, seat)
+        if not s.turn.free_move:
+            yield from _attack_actions(g, seat)
         if s.turn.peek:
             for h, e in s.exploration.items():
                 if not e.face_up:
@@ -2013,6 +2082,21 @@ def _move_actions(g: G, seat: int) -> Iterator[Any]:
                 if _move_problem(g, seat, u, to, kind, ()) is None:
                     for c in carries:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
+
+
+def _attack_actions(g: G, seat: int) -> Iterator[Any]:
+    p = g.p(seat)
+    done: set[str] = set()
+    for u, src in p.units.items():
+        if src in ("board", "reserve"):
+            continue
+        if src not in done and C.expedition_problem(g, seat, src) is None:
+            done.add(src)
+            yield A.Expedition(seat=seat, at=src)
+        if g.cat.units[f"{p.colour}.{u}"].ability == "bombard":
+            for nb in g.board.neighbours[src]:
+                if C.bombard_problem(g, seat, u, nb) is None:
+                    yield A.Bombard(seat=seat, unit=u, at=nb)
 
 
 def _free_actions(g: G, seat: int) -> Iterator[Any]:

@@ -63,6 +63,30 @@ class Pending(_M):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class Side(_M):
+    """One side of a battle. ``seat`` is -1 for the solo game's orange army."""
+
+    seat: int
+    units: list[str] = Field(default_factory=list)  # participating unit ids
+    cards: list[str] = Field(default_factory=list)  # committed combat cards (secret until reveal)
+    camp: list[str] = Field(default_factory=list)  # resources paid to Acampamento (+1 FP each)
+    committed: bool = False
+
+
+class Battle(_M):
+    """A battle or expedition in progress (R-COMBAT-4): cards are chosen as pending decisions."""
+
+    kind: Literal["move", "bombard", "bandeiras"]
+    hex: str  # where the battle is fought
+    src: str  # where the attackers came from (bombard: where they stand)
+    move: str = "free"  # the move that started it ("free" / "extra")
+    attacker: Side
+    defender: Side | None = None  # None for an expedition
+    requirement: int | None = None  # Bandeiras FP
+    revealed: bool = False
+    winner: int | None = None  # seat, after resolution
+
+
 class Player(_M):
     seat: int
     colour: str | None = None
@@ -137,7 +161,12 @@ class GameState(_M):
     mission_decks: dict[str, list[str]] = Field(default_factory=dict)  # "1".."3" -> deck
     pending: list[Pending] = Field(default_factory=list)
     result: dict[str, Any] | None = None  # final scores, winners
-    combat: dict[str, Any] | None = None  # a battle in progress (combat rules)
+    combat: Battle | None = None  # a battle in progress (R-COMBAT)
+    solo_captured: bool = False  # R-SOLO-2: the enemy capital was captured
+
+    def clone(self) -> GameState:
+        """An independent copy (dump + validate: 4x faster than deepcopy, and re-validated)."""
+        return GameState.model_validate(self.model_dump())
 
     def player(self, seat: int) -> Player:
         return self.players[seat]

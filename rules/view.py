@@ -8,8 +8,6 @@ Counts stay visible (how many cards a player holds is public).
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.state import GameState
 
 HIDDEN = "?"
@@ -21,7 +19,7 @@ def _mask(items: list[str]) -> list[str]:
 
 def view(state: GameState, seat: int | None) -> GameState:
     """What ``seat`` may see; ``None`` is a spectator (public information only)."""
-    v = state.model_copy(deep=True)
+    v = state.clone()
     v.rng.seed = 0
     v.rng.counter = 0
     v.combat_deck = _mask(v.combat_deck)
@@ -44,10 +42,10 @@ def view(state: GameState, seat: int | None) -> GameState:
     for h, e in v.exploration.items():
         if not e.face_up:
             e.tile = mine.get(h, HIDDEN)
-    if v.combat is not None:
-        for side in ("attacker", "defender"):
-            info: Any = v.combat.get(side)
-            hidden = isinstance(info, dict) and info.get("seat") != seat
-            if hidden and not v.combat.get("revealed") and "cards" in info:
-                info["cards"] = _mask(list(info["cards"]))
+    if v.combat is not None and not v.combat.revealed:
+        # R-COMBAT-4: committed cards stay face down until both sides have chosen.
+        for side in (v.combat.attacker, v.combat.defender):
+            if side is not None and side.seat != seat:
+                side.cards = _mask(side.cards)
+                side.camp = _mask(side.camp)
     return v

@@ -1,0 +1,98 @@
+"""Command-line tools of the rules engine: ``python -m rules {selfplay,bench,describe}``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from rules.selfplay import run_selfplay
+
+    counts = [args.players] if args.players else [1, 2, 3, 4]
+    ok = True
+    for n in counts:
+        s = run_selfplay(n, args.games, args.seed, args.max_rounds, check=not args.no_check)
+        for f in s.failures[:5]:
+            print(f"INVARIANT FAILED: {f}", file=sys.stderr)
+        print(f"players={n} {s.line()}")
+        ok = ok and not s.failures
+    return 0 if ok else 1
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from rules.bench import main as bench_main
+
+    return bench_main(args.seed, args.games)
+
+
+def _describe(args: argparse.Namespace) -> int:
+    from rules.describe import describe
+
+    print(describe(args.data_pack))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Brazil: Imperial rules engine tools: random self-play with invariant "
+        "checks, benchmarks, and a readable dump of the component data.",
+    )
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sp = sub.add_parser(
+        "selfplay",
+        help="play games with uniformly random legal decisions, checking invariants after every step",
+        description="Play games with uniformly random legal decisions for N players, checking "
+        "invariants after every step (limits, no negative counts, tile/unit/card consistency, "
+        "hidden information, JSON round trip). Prints one summary line per player count; exit "
+        "status 0 only if every invariant held.",
+    )
+    sp.add_argument(
+        "--players", type=int, choices=[1, 2, 3, 4], help="player count (default: 1 to 4 in turn)"
+    )
+    sp.add_argument("--games", type=int, default=10, help="games per player count (default 10)")
+    sp.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sp.add_argument(
+        "--max-rounds", type=int, default=60, help="stop a game after this round (default 60)"
+    )
+    sp.add_argument(
+        "--no-check", action="store_true", help="skip the invariant checks (speed only)"
+    )
+    sp.set_defaults(fn=_selfplay)
+    bp = sub.add_parser(
+        "bench",
+        help="median times of legal_actions and apply; self-play actions per second",
+        description="Benchmark: median time of legal_actions and of apply on early-, mid- and "
+        "late-game states, and self-play actions per second (legal-action listing included). "
+        "Targets on a 2-core machine: >= 2,000 actions/s, legal_actions median < 2 ms.",
+    )
+    bp.add_argument("--seed", type=int, default=7)
+    bp.add_argument(
+        "--games", type=int, default=20, help="self-play games for the throughput figure"
+    )
+    bp.set_defaults(fn=_bench)
+    dp = sub.add_parser(
+        "describe",
+        help="print the loaded component data as tables (validates it)",
+        description="Load and validate the component data (and a data pack on top, if given) and "
+        "print it as readable tables with each value's source.",
+    )
+    dp.add_argument(
+        "--data-pack", default=None, help="folder of a data pack to load on top of the defaults"
+    )
+    dp.set_defaults(fn=_describe)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except Exception as e:  # a broken data file: say which, never a bare traceback
+        from rules.catalog import DataError
+
+        if isinstance(e, DataError):
+            print(f"data error: {e}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,628 @@
+"""Battles (RULES.md §8), bombard attacks (R-MOVE-6), expeditions (R-EXPLORE-3) and the solo
+army's defence (R-COMBAT-13).
+
+A battle is a :class:`Battle` in the state. Each side's secret card choice is a pending
+``combat_cards`` decision of that seat — the defender usually answers hours later — with an
+empty choice meaning "no cards". When both have chosen (the solo army draws its cards) all
+cards are revealed, attacker's first, and the battle is resolved.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any
+
+from rules import actions as A
+from rules.catalog import CROPS
+from rules.errors import IllegalAction
+from rules.game import ENEMY, G
+from rules.payment import find_payment, take_payment
+from rules.scoring import tile_vp
+from rules.state import Battle, Pending, Side
+
+MAX_CARDS = 3  # R-COMBAT-4
+
+
+# ============================================================================ who fights
+
+
+def defender_of(g: G, seat: int, hex_: str) -> int | None:
+    """The seat a unit of ``seat`` would fight on entering ``hex_`` (None: no battle).
+
+    R-MOVE-5 / R-COMBAT-7: units of another seat there, else a building or city (not a
+    capital, R-COMBAT-2 — the solo enemy capital excepted) controlled by another seat.
+    """
+    for s, _ in g.units_at(hex_):
+        if s != seat:
+            return s
+    t = g.s.tiles.get(hex_)
+    if t is None:
+        return None
+    if t.kind == "capital" and not (t.owner == ENEMY and g.s.solo):
+        return None
+    ctrl = g.occupier(hex_)
+    ctrl = t.owner if ctrl is None else ctrl
+    return None if ctrl == seat else ctrl
+
+
+def _units_of(g: G, seat: int, hex_: str) -> list[str]:
+    return [u for s, u in g.units_at(hex_) if s == seat]
+
+
+def _unit_def(g: G, seat: int, unit: str) -> Any:
+    colour = g.board.map.enemy_colour if seat == ENEMY else g.p(seat).colour
+    return g.cat.units[f"{colour}.{unit}"]
+
+
+# ============================================================================ starting
+
+
+def start_move_battle(g: G, seat: int, units: list[str], src: str, to: str, move: str) -> None:
+    d = defender_of(g, seat, to)
+    assert d is not None
+    g.s.combat = Battle(
+        kind="move",
+        hex=to,
+        src=src,
+        move=move,
+        attacker=Side(seat=seat, units=list(units)),
+        defender=Side(seat=d, units=_units_of(g, d, to)),
+    )
+    g.emit(
+        "battle",
+        f"{g.name(seat)} attacks {g.name(d)} at {to} from {src}.",
+        seat,
+        hex=to,
+        src=src,
+        defender=d,
+        battle="move",
+    )
+    _ask_cards(g, g.s.combat.attacker)
+
+
+def bombard_problem(g: G, seat: int, unit: str, at: str) -> IllegalAction | None:
+    p = g.p(seat)
+    if unit not in p.units:
+        return IllegalAction("R-MOVE-6", f"you have no unit '{unit}'")
+    src = p.units[unit]
+    if src in ("board", "reserve"):
+        return IllegalAction("R-MOVE-6", "only a unit on the map can attack")
+    if _unit_def(g, seat, unit).ability != "bombard":
+        return IllegalAction("R-MOVE-6", "only cannons and grenadiers attack an adjacent hex")
+    if g.s.turn.free_move:
+        return IllegalAction("R-MOVE-6", "the adjacent attack spends the free move, already used")
+    if at not in g.board.neighbours[src]:
+        return IllegalAction("R-MOVE-6", f"{at} is not adjacent to {src}")
+    ex = g.s.exploration.get(at)
+    if ex is not None:
+        return IllegalAction("R-MOVE-6", "an adjacent attack cannot target an exploration tile")
+    if defender_of(g, seat, at) is None:
+        t = g.s.tiles.get(at)
+        if t is not None and t.kind == "capital" and t.owner != seat:
+            return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
+        return IllegalAction("R-MOVE-6", f"there is nothing of an opponent's to attack at {at}")
+    return None
+
+
+def start_bombard(g: G, seat: int, unit: str, at: str) -> None:
+    """R-MOVE-6 / R-COMBAT-3: every unit on both hexes takes part; nobody moves."""
+    src = g.p(seat).units[unit]
+    d = defender_of(g, seat, at)
+    assert d is not None
+    g.s.turn.free_move = True
+    g.s.combat = Battle(
+        kind="bombard",
+        hex=at,
+        src=src,
+        attacker=Side(seat=seat, units=_units_of(g, seat, src)),
+        defender=Side(seat=d, units=_units_of(g, d, at)),
+    )
+    g.emit(
+        "battle",
+        f"{g.name(seat)}'s {_unit_def(g, seat, unit).name} bombards {g.name(d)} at {at} from {src}.",
+        seat,
+        hex=at,
+        src=src,
+        defender=d,
+        battle="bombard",
+    )
+    _ask_cards(g, g.s.combat.attacker)
+
+
+def start_expedition(g: G, seat: int, units: list[str], at: str, src: str) -> None:
+    ex = g.s.exploration[at]
+    tile = g.cat.exploration[ex.tile]
+    g.s.combat = Battle(
+        kind="bandeiras",
+        hex=at,
+        src=src,
+        attacker=Side(seat=seat, units=list(units)),
+        requirement=tile.fp or 0,
+    )
+    g.emit(
+        "expedition",
+        f"{g.name(seat)} sets out on the expedition at {at}: FP {tile.fp} or more wins.",
+        seat,
+        hex=at,
+        requirement=tile.fp,
+    )
+    _ask_cards(g, g.s.combat.attacker)
+
+
+def expedition_problem(g: G, seat: int, at: str) -> IllegalAction | None:
+    ex = g.s.exploration.get(at)
+    if ex is None or not ex.face_up or g.cat.exploration[ex.tile].kind != "bandeiras":
+        return IllegalAction("R-EXPLORE-3", f"there is no revealed Bandeiras tile at {at}")
+    if not _units_of(g, seat, at):
+        return IllegalAction("R-EXPLORE-3", f"you have no unit standing on {at}")
+    if g.s.turn.free_move:
+        return IllegalAction(
+            "R-EXPLORE-3", "fighting the expedition spends the free move, already used"
+        )
+    return None
+
+
+def _ask_cards(g: G, side: Side) -> None:
+    if side.seat == ENEMY:
+        _enemy_cards(g)
+        return
+    role = "attacker" if g.s.combat is not None and side is g.s.combat.attacker else "defender"
+    g.push(side.seat, "combat_cards", front=False, role=role)
+
+
+def _enemy_cards(g: G) -> None:
+    """R-COMBAT-13: one card per orange unit on the hex, drawn from the deck and applied."""
+    b = g.s.combat
+    assert b is not None and b.defender is not None
+    n = len(b.defender.units)
+    cards: list[str] = []
+    for _ in range(n):
+        if not g.s.combat_deck and g.s.combat_discard:
+            g.s.combat_deck = g.s.combat_discard
+            g.s.combat_discard = []
+            g.s.rng.shuffle(g.s.combat_deck)
+        if g.s.combat_deck:
+            cards.append(g.s.combat_deck.pop())
+    b.defender.cards = cards
+    b.defender.committed = True
+    g.emit("enemy_cards", f"The orange army draws {len(cards)} combat card(s).", ENEMY)
+    resolve(g)
+
+
+# ============================================================================ card choice
+
+
+def commit_problem(
+    g: G, seat: int, cards: tuple[str, ...], camp: tuple[str, ...], role: str
+) -> IllegalAction | None:
+    p = g.p(seat)
+    if len(cards) > MAX_CARDS:
+        return IllegalAction("R-COMBAT-4", f"play at most {MAX_CARDS} combat cards")
+    have = Counter(p.combat_cards)
+    if any(have[c] < n for c, n in Counter(cards).items()):
+        return IllegalAction("R-COMBAT-4", "you do not hold those combat cards")
+    if "parley" in cards and role != "defender":
+        return IllegalAction("R-COMBAT-4", "Parley is played by the defender only")
+    if camp:
+        if "acampamento" not in cards:
+            return IllegalAction(
+                "R-COMBAT-4", "resources are paid for FP only with an Acampamento card"
+            )
+        if any(c not in CROPS for c in camp):
+            return IllegalAction(
+                "R-COMBAT-4", "Acampamento takes resources (crops) from your reserve"
+            )
+        res = Counter(p.reserve)
+        if any(res[c] < n for c, n in Counter(camp).items()):
+            return IllegalAction("R-COMBAT-4", "you do not have those resources in your reserve")
+    return None
+
+
+def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
+    b = g.s.combat
+    role = str(pend.data.get("role"))
+    if b is None:
+        raise IllegalAction("R-COMBAT-4", "there is no battle")
+    err = commit_problem(g, a.seat, a.cards, a.camp, role)
+    if err:
+        raise err
+    side = b.attacker if role == "attacker" else b.defender
+    assert side is not None
+    p = g.p(a.seat)
+    for c in a.cards:
+        p.combat_cards.remove(c)
+    for c in a.camp:
+        p.reserve[c] -= 1
+        if not p.reserve[c]:
+            del p.reserve[c]
+    side.cards = list(a.cards)
+    side.camp = list(a.camp)
+    side.committed = True
+    g.emit(
+        "cards_committed",
+        f"{g.name(a.seat)} commits {len(a.cards)} combat card(s) face down.",
+        a.seat,
+        count=len(a.cards),
+    )
+    if role == "attacker" and b.defender is not None:
+        _ask_cards(g, b.defender)
+    else:
+        resolve(g)
+
+
+def commit_options(g: G, seat: int) -> Iterator[A.CommitCards]:
+    b = g.s.combat
+    pend = next(d for d in g.s.pending if d.seat == seat and d.kind == "combat_cards")
+    role = str(pend.data.get("role"))
+    hand = sorted(g.p(seat).combat_cards)
+    seen: set[tuple[str, ...]] = set()
+    crops = [
+        c for c in sorted(g.p(seat).reserve) if c in CROPS for _ in range(g.p(seat).reserve[c])
+    ]
+    for k in range(0, min(MAX_CARDS, len(hand)) + 1):
+        for combo in combinations(hand, k):
+            if combo in seen:
+                continue
+            seen.add(combo)
+            if "parley" in combo and (role != "defender" or b is None):
+                continue
+            if "acampamento" in combo:
+                camps = sorted({c for n in range(len(crops) + 1) for c in combinations(crops, n)})
+                for camp in camps:
+                    yield A.CommitCards(seat=seat, cards=combo, camp=camp)
+            else:
+                yield A.CommitCards(seat=seat, cards=combo)
+
+
+# ============================================================================ resolution
+
+
+def _camarao(g: G, seat: int) -> int:
+    n = 0
+    for h, t in g.s.tiles.items():
+        if (
+            t.kind == "building"
+            and g.controls(seat, h)
+            and any(g.terrain(nb) == "forest" for nb in g.board.neighbours[h])
+        ):
+            n += 1
+    return n
+
+
+def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
+    """The FP of one side, itemised by source (R-COMBAT-3, R-COMBAT-8)."""
+    seat = side.seat
+    out: list[tuple[str, int]] = []
+    for u in side.units:
+        ud = _unit_def(g, seat, u)
+        out.append((ud.name, ud.vp))
+    # The tile: for whoever controls it, unless it is occupied (then it counts for nobody).
+    if b.kind != "bandeiras":
+        where = b.hex if role == "defender" or b.kind == "move" else b.src
+        t = g.s.tiles.get(where)
+        if t is not None and g.occupier(where) is None and t.owner == seat:
+            if t.kind == "capital":
+                if seat == ENEMY:
+                    out.append(("orange capital", g.board.map.enemy_capital_fp))
+            else:
+                name = g.cat.cities[t.id].name if t.kind == "city" else g.cat.sides[t.id].name
+                out.append((f"{name} at {where}", tile_vp(g.s, where)))
+    if seat != ENEMY:
+        p = g.p(seat)
+        mine = set(p.paintings)
+        par = {pid: g.cat.paintings[pid].params for pid in mine}
+        attacking = role == "attacker"
+        if "duque_de_caxias" in mine:
+            d = par["duque_de_caxias"]
+            out.append(("Duque de Caxias", int(d.get("attack" if attacking else "defend", 1))))
+        if "maria_quiteria" in mine:
+            d = par["maria_quiteria"]
+            out.append(("Maria Quitéria", int(d.get("attack" if attacking else "defend", 0))))
+        if "temiminos" in mine and not attacking:
+            t = g.s.tiles.get(b.hex)
+            if t is not None and t.kind == "city" and g.controls(seat, b.hex):
+                out.append(("Temiminós", int(par["temiminos"].get("defend_city", 2))))
+        if "camarao" in mine:
+            n = _camarao(g, seat) * int(par["camarao"].get("fp_per_building", 1))
+            if n:
+                out.append(("Camarão", n))
+        # Tactical advantage while the token stays on Import or Trade (R-MOVE-3).
+        if p.token_arch in ("import", "trade"):
+            out.append(("tactical advantage", 1 if attacking else 2))
+    for c in side.cards:
+        out.append((g.cat.combat_cards[c].name, _card_fp(g, b, side, role, c)))
+    if side.camp:
+        out.append(("Acampamento resources", len(side.camp)))
+    return [(k, v) for k, v in out if v]
+
+
+def _card_fp(g: G, b: Battle, side: Side, role: str, card: str) -> int:
+    d = g.cat.combat_cards[card]
+    par = d.params
+    e = d.effect
+    if e in ("fp", "sepe", "war_chest"):
+        return int(par.get("fp", 0))
+    if e == "conde_deu":
+        near = any(s == side.seat for nb in g.board.neighbours[b.hex] for s, _ in g.units_at(nb))
+        return int(par.get("fp_adjacent" if near else "fp", 1))
+    if e == "ambush":
+        return int(par.get("attack" if role == "attacker" else "defend", 0))
+    if e == "artillery":
+        big = any(_unit_def(g, side.seat, u).ability == "bombard" for u in side.units)
+        return int(par.get("fp_bombard" if big else "fp", 1))
+    return 0  # camp (counted by resources), parley, retreat
+
+
+def _discard_cards(g: G, b: Battle) -> None:
+    for side in (b.attacker, b.defender):
+        if side is not None:
+            g.s.combat_discard.extend(side.cards)
+            side.cards = []
+
+
+def _to_reserve(g: G, seat: int, units: list[str]) -> None:
+    for u in units:
+        if seat == ENEMY:
+            g.s.enemy_units[u] = "reserve"
+        else:
+            g.p(seat).units[u] = "reserve"
+
+
+def _parley(g: G, b: Battle) -> bool:
+    """Parley: the defender pays the attacker 1 gold; the battle is cancelled."""
+    d = b.defender
+    if d is None or d.seat == ENEMY or "parley" not in d.cards:
+        return False
+    amount = int(g.cat.combat_cards["parley"].params.get("gold", 1))
+    items = find_payment(g.s, d.seat, ["gold"] * amount)
+    if items is None:
+        g.emit(
+            "parley_failed",
+            f"{g.name(d.seat)} cannot pay for the Parley: it has no effect.",
+            d.seat,
+        )
+        return False
+    take_payment(g.s, d.seat, items)
+    g.gain(b.attacker.seat, {"gold": amount}, "Parley")
+    g.emit(
+        "parley",
+        f"Parley: {g.name(d.seat)} pays {g.name(b.attacker.seat)} {amount} gold and the attack is "
+        "called off; the attackers stay where they came from.",
+        d.seat,
+    )
+    return True
+
+
+def resolve(g: G) -> None:
+    """R-COMBAT-4 steps 4–6: reveal, compare, apply the result, discard the cards."""
+    b = g.s.combat
+    assert b is not None
+    b.revealed = True
+    att = b.attacker
+    for side in (att, b.defender):
+        if side is None:
+            continue
+        names = ", ".join(g.cat.combat_cards[c].name for c in side.cards) or "no cards"
+        g.emit(
+            "cards_revealed",
+            f"{g.name(side.seat)} reveals {names}.",
+            side.seat,
+            cards=list(side.cards),
+        )
+    if b.kind == "bandeiras":
+        _resolve_expedition(g, b)
+        return
+    dfd = b.defender
+    assert dfd is not None
+    if _parley(g, b):
+        _discard_cards(g, b)
+        g.s.combat = None
+        return
+    a_fp = side_fp(g, b, att, "attacker")
+    d_fp = side_fp(g, b, dfd, "defender")
+    a_tot = sum(v for _, v in a_fp)
+    d_tot = sum(v for _, v in d_fp)
+    attacker_wins = a_tot > d_tot  # R-COMBAT-4 (5): a tie goes to the defender
+    winner, loser = (att, dfd) if attacker_wins else (dfd, att)
+    b.winner = winner.seat
+
+    def fmt(items: list[tuple[str, int]]) -> str:
+        return " + ".join(f"{k} {v}" for k, v in items) or "nothing"
+
+    g.emit(
+        "battle_result",
+        f"Battle at {b.hex}: {g.name(att.seat)} {a_tot} FP ({fmt(a_fp)}) against "
+        f"{g.name(dfd.seat)} {d_tot} FP ({fmt(d_fp)}). {g.name(winner.seat)} wins"
+        + ("" if attacker_wins or a_tot != d_tot else " (a tie goes to the defender)")
+        + ".",
+        winner.seat,
+        hex=b.hex,
+        attacker=att.seat,
+        defender=dfd.seat,
+        attacker_fp=a_tot,
+        defender_fp=d_tot,
+        attacker_breakdown=a_fp,
+        defender_breakdown=d_fp,
+        winner=winner.seat,
+    )
+    # The loser's participating units are defeated (R-COMBAT-5), unless they Retreat.
+    retreat = "retreat" in loser.cards and loser.seat != ENEMY and loser.units
+    options = _retreat_hexes(g, b, loser) if retreat else []
+    if loser.units:
+        if retreat and options:
+            g.push(
+                loser.seat,
+                "retreat",
+                front=True,
+                units=list(loser.units),
+                choices=options,
+                hex=b.hex,
+            )
+        else:
+            _to_reserve(g, loser.seat, loser.units)
+            g.emit(
+                "defeated",
+                f"{g.name(loser.seat)} loses {len(loser.units)} unit(s) to the reserve.",
+                loser.seat,
+                units=list(loser.units),
+            )
+    # A winning mover enters the hex (R-COMBAT-9); a bombard attacker never moves.
+    if attacker_wins and b.kind == "move":
+        for u in att.units:
+            g.p(att.seat).units[u] = b.hex
+        t = g.s.tiles.get(b.hex)
+        if t is not None and t.owner != att.seat:
+            what = "the orange capital" if t.kind == "capital" else f"the tile at {b.hex}"
+            g.emit(
+                "occupy",
+                f"{g.name(att.seat)} occupies {what} and controls it.",
+                att.seat,
+                hex=b.hex,
+            )
+            if t.kind == "capital" and t.owner == ENEMY:
+                g.s.solo_captured = True
+        ex = g.s.exploration.get(b.hex)
+        if ex is not None and not ex.face_up:
+            from rules.engine import _reveal
+
+            _reveal(g, att.seat, b.hex, list(att.units), b.src)
+    # Sepé Tiaraju: the winner loses all its battle units but one (the winner chooses).
+    win_units = list(att.units if attacker_wins else dfd.units)
+    if "sepe_tiaraju" in loser.cards and len(win_units) > 1:
+        if winner.seat == ENEMY:
+            keep = max(win_units, key=lambda u: _unit_def(g, ENEMY, u).vp)
+            _sepe(g, ENEMY, win_units, keep)
+        else:
+            g.push(winner.seat, "sepe_keep", front=True, units=win_units)
+    _discard_cards(g, b)
+    g.s.combat = None
+    if winner.seat != ENEMY and "war" in g.p(winner.seat).gold_cards:
+        g.push(winner.seat, "war_card", front=False)
+
+
+def _sepe(g: G, seat: int, units: list[str], keep: str) -> None:
+    lost = [u for u in units if u != keep]
+    _to_reserve(g, seat, lost)
+    g.emit(
+        "sepe",
+        f"Sepé Tiaraju: {g.name(seat)} keeps only one unit; {len(lost)} go(es) to the reserve.",
+        seat,
+        kept=keep,
+        lost=lost,
+    )
+
+
+def _retreat_hexes(g: G, b: Battle, side: Side) -> list[str]:
+    out = []
+    for nb in g.board.neighbours[b.hex]:
+        if g.board.is_water(nb):
+            continue
+        if any(u not in side.units for _, u in g.units_at(nb)) or any(
+            s != side.seat for s, _ in g.units_at(nb)
+        ):
+            continue
+        t = g.s.tiles.get(nb)
+        if t is not None and t.owner != side.seat:
+            continue
+        out.append(nb)
+    return out
+
+
+def _resolve_expedition(g: G, b: Battle) -> None:
+    att = b.attacker
+    fp = side_fp(g, b, att, "attacker")
+    tot = sum(v for _, v in fp)
+    need = b.requirement or 0
+    ex = g.s.exploration.get(b.hex)
+    tile = g.cat.exploration[ex.tile] if ex is not None else None
+    won = tot >= need  # R-EXPLORE-3: equal to or above the requirement
+    text = " + ".join(f"{k} {v}" for k, v in fp) or "nothing"
+    g.emit(
+        "expedition_result",
+        f"Expedition at {b.hex}: {tot} FP ({text}) against {need}: "
+        + ("success!" if won else "it fails (nothing else happens)."),
+        att.seat,
+        hex=b.hex,
+        fp=tot,
+        requirement=need,
+        won=won,
+        breakdown=fp,
+    )
+    if won and ex is not None and tile is not None:
+        del g.s.exploration[b.hex]
+        goods = {k: v for k, v in tile.reward_goods.items() if k != "any"}
+        if goods:
+            g.gain(att.seat, goods, tile.name)
+        if tile.reward_vp:
+            g.p(att.seat).kept_tiles.append(ex.tile)
+            g.emit(
+                "keep_tile",
+                f"{g.name(att.seat)} keeps {tile.name} ({tile.reward_vp} VP).",
+                att.seat,
+                tile=ex.tile,
+            )
+    _discard_cards(g, b)
+    g.s.combat = None
+
+
+# ============================================================================ answers
+
+
+def keep_unit(g: G, a: A.KeepUnit, pend: Pending) -> None:
+    units = list(pend.data.get("units", []))
+    if a.unit not in units:
+        raise IllegalAction("R-COMBAT-5", f"keep one of your battle units: {', '.join(units)}")
+    _sepe(g, a.seat, units, a.unit)
+
+
+def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
+    units = list(pend.data.get("units", []))
+    choices = list(pend.data.get("choices", []))
+    if a.at is None:
+        _to_reserve(g, a.seat, units)
+        g.emit(
+            "defeated",
+            f"{g.name(a.seat)} loses {len(units)} unit(s) to the reserve.",
+            a.seat,
+            units=units,
+        )
+        return
+    if a.at not in choices:
+        raise IllegalAction("R-COMBAT-5", f"retreat to an adjacent empty hex: {', '.join(choices)}")
+    for u in units:
+        g.p(a.seat).units[u] = a.at
+    g.emit("retreat", f"{g.name(a.seat)}'s units retreat to {a.at}.", a.seat, units=units, hex=a.at)
+
+
+def war_card(g: G, a: A.WarCard, pend: Pending) -> None:
+    if not a.play:
+        return
+    p = g.p(a.seat)
+    if "war" not in p.gold_cards:
+        raise IllegalAction("R-TURN-4", "you do not hold a War card")
+    card = g.cat.gold_cards["war"]
+    p.gold_cards.remove("war")
+    g.s.gold_discard.append("war")
+    g.emit("gold_card", f"{g.name(a.seat)} plays {card.name}: {card.text}", a.seat, card="war")
+    g.gain(a.seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+    n = int(card.params.get("combat_cards", 0))
+    if n:
+        g.draw_combat(a.seat, n, card.name)
+
+
+def answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
+    k = pend.kind
+    if k == "combat_cards":
+        yield from commit_options(g, seat)
+    elif k == "sepe_keep":
+        for u in pend.data.get("units", []):
+            yield A.KeepUnit(seat=seat, unit=u)
+    elif k == "retreat":
+        yield A.RetreatTo(seat=seat)
+        for h in pend.data.get("choices", []):
+            yield A.RetreatTo(seat=seat, at=h)
+    elif k == "war_card":
+        yield A.WarCard(seat=seat, play=True)
+        yield A.WarCard(seat=seat, play=False)

@@ -1,0 +1,186 @@
+"""Seeded random self-play and the invariants checked after every step."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rules.catalog import get_catalog
+from rules.engine import apply, deciders, legal_actions
+from rules.game import HAND_LIMIT, RESERVE_LIMIT
+from rules.setup import new_game
+from rules.state import GameState
+from rules.view import HIDDEN, view
+
+
+class InvariantError(AssertionError):
+    """An invariant of the game state does not hold."""
+
+
+def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
+    """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
+    cat = get_catalog(state.data_pack)
+    board = cat.boards[state.map]
+
+    def fail(msg: str) -> None:
+        raise InvariantError(msg)
+
+    pending_kinds = {(d.seat, d.kind, d.data.get("deck")) for d in state.pending}
+    for p in state.players:
+        for g, n in p.reserve.items():
+            if n <= 0:
+                fail(f"seat {p.seat}: reserve holds {n} {g}")
+        if (
+            sum(p.reserve.values()) > RESERVE_LIMIT
+            and (p.seat, "discard", None) not in pending_kinds
+        ):
+            fail(f"seat {p.seat}: reserve over the limit with no discard pending")
+        for deck, hand in (("gold", p.gold_cards), ("combat", p.combat_cards)):
+            if len(hand) > HAND_LIMIT and (p.seat, "discard_cards", deck) not in pending_kinds:
+                fail(f"seat {p.seat}: {deck} hand over the limit with no discard pending")
+        for u, loc in p.units.items():
+            if loc not in ("board", "reserve") and loc not in board.terrain:
+                fail(f"seat {p.seat}: unit {u} at unknown place {loc}")
+        if p.colour is not None:
+            if len(p.products) + len(p.upgrades) + len(p.victoria) + len(p.factory) != len(
+                cat.products
+            ):
+                fail(f"seat {p.seat}: products are not conserved")
+            placed = sum(1 for t in state.tiles.values() if t.owner == p.seat and t.palace)
+            if placed + len(p.palaces) != 6:
+                fail(f"seat {p.seat}: palaces are not conserved")
+    for h, t in state.tiles.items():
+        if h not in board.terrain or board.terrain[h] == "water":
+            fail(f"tile on {h}, which is off the map or water")
+        for g, n in t.goods.items():
+            if n <= 0:
+                fail(f"tile {h} holds {n} {g}")
+        if t.kind != "building" and t.goods:
+            fail(f"{t.kind} at {h} holds goods")
+        if h in state.exploration:
+            fail(f"exploration tile under a building at {h}")
+    for h in state.exploration:
+        if h not in board.fog:
+            fail(f"exploration tile on {h}, not a fog hex")
+    for tid, tile in cat.buildings.items():
+        on_map = sum(
+            1 for t in state.tiles.values() if t.kind == "building" and cat.side_tile[t.id] == tid
+        )
+        if state.supply.get(tid, 0) < 0 or on_map + state.supply.get(tid, 0) > tile.count:
+            fail(f"building tiles {tid} are not conserved")
+    hands_c = sum(len(p.combat_cards) for p in state.players)
+    in_battle = 0
+    if state.combat:
+        for side in (state.combat.attacker, state.combat.defender):
+            in_battle += len(side.cards) if side is not None else 0
+    total_c = sum(c.count for c in cat.combat_cards.values())
+    if len(state.combat_deck) + len(state.combat_discard) + hands_c + in_battle != total_c:
+        fail("combat cards are not conserved")
+    hands_g = sum(len(p.gold_cards) for p in state.players)
+    if len(state.gold_deck) + len(state.gold_discard) + hands_g != sum(
+        c.count for c in cat.gold_cards.values()
+    ):
+        fail("gold cards are not conserved")
+    ms = sum(len(d) for d in state.mission_decks.values()) + sum(
+        len(p.missions) + len(p.revealed) + len(p.mission_offer) for p in state.players
+    )
+    if ms != len(cat.missions):
+        fail(f"missions are not conserved ({ms} of {len(cat.missions)})")
+    pa = (
+        len(state.display)
+        + sum(len(d) for d in state.painting_decks.values())
+        + sum(len(p.paintings) for p in state.players)
+    )
+    if pa != len(cat.paintings):
+        fail("paintings are not conserved")
+    if state.phase != "ended" and not deciders(state):
+        fail("nobody can act but the game is not over")
+    # Hidden information: a view never shows another seat's secrets.
+    for p in state.players:
+        for other in state.players:
+            if other.seat == p.seat:
+                continue
+            v = view(state, p.seat).players[other.seat]
+            if any(x != HIDDEN for x in v.missions + v.gold_cards + v.combat_cards):
+                fail(f"seat {p.seat} can see seat {other.seat}'s cards")
+    if round_trip:
+        again = GameState.model_validate_json(state.model_dump_json())
+        if again != state:
+            fail("JSON round trip changed the state")
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    finished: int = 0
+    rounds: list[int] = field(default_factory=list)
+    actions: int = 0
+    seconds: float = 0.0
+    kinds: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        avg = sum(self.rounds) / len(self.rounds) if self.rounds else 0.0
+        rate = self.actions / self.seconds if self.seconds else 0.0
+        return (
+            f"games={self.games} natural_end={self.finished} avg_rounds={avg:.1f} "
+            f"actions={self.actions} actions_per_s={rate:.0f} invariant_failures={len(self.failures)}"
+        )
+
+
+def play_random_game(
+    players: int,
+    seed: int,
+    *,
+    max_rounds: int = 60,
+    check: bool = True,
+    summary: Summary | None = None,
+    map_id: str | None = None,
+) -> GameState:
+    """Play one game with uniformly random legal decisions. Returns the last state."""
+    rng = random.Random(seed)
+    state = new_game(players, seed, map_id)
+    if check:
+        check_invariants(state)
+    steps = 0
+    while state.phase != "ended" and state.round <= max_rounds:
+        acts = legal_actions(state)
+        if not acts:
+            raise InvariantError(f"no legal action (game seed {seed}, step {steps})")
+        action = rng.choice(acts)
+        state, _events = apply(state, action)
+        steps += 1
+        if summary is not None:
+            summary.kinds[action.type] += 1
+        if check:
+            try:
+                check_invariants(state)
+            except InvariantError as e:
+                raise InvariantError(
+                    f"game seed {seed}, step {steps}, after {action!r}: {e}"
+                ) from e
+    if summary is not None:
+        summary.games += 1
+        summary.actions += steps
+        summary.rounds.append(state.round)
+        if state.phase == "ended":
+            summary.finished += 1
+    return state
+
+
+def run_selfplay(
+    players: int, games: int, seed: int, max_rounds: int = 60, check: bool = True
+) -> Summary:
+    summary = Summary()
+    t0 = time.perf_counter()
+    for i in range(games):
+        n = players
+        try:
+            play_random_game(n, seed + i, max_rounds=max_rounds, check=check, summary=summary)
+        except InvariantError as e:
+            summary.failures.append(str(e))
+            summary.games += 1
+    summary.seconds = time.perf_counter() - t0
+    return summary

@@ -1,0 +1,116 @@
+"""Helpers for rules tests: a fixed 2-player position on the test map, and short-hands.
+
+The test data pack (tests/data/pack) adds small maps with stable hex labels: on
+``test-duel`` seat 0 has its capital at C3 and seat 1 at H6; fog hexes are F3, E5, C7.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rules import actions as A
+from rules.engine import apply, legal_actions, pending_for
+from rules.events import Event
+from rules.setup import new_game
+from rules.state import Exploration, GameState, Tile
+
+PACK = str(Path(__file__).parent / "data" / "pack")
+
+
+def start(
+    players: int = 2,
+    *,
+    colours: tuple[str, ...] = ("green", "blue"),
+    monarchs: tuple[str, ...] = ("pedro_ii", "queen_victoria"),
+    capitals: tuple[str, ...] = ("C3", "H6"),
+    seed: int = 1,
+    map_id: str = "test-duel",
+    clear: bool = True,
+) -> GameState:
+    """A game on the test map, setup done, seat 0 to play its first action.
+
+    With ``clear`` the capitals' starting resources are removed and the fog tiles taken off,
+    so a test starts from an empty, known position.
+    """
+    st = new_game(players, seed, map_id, data_pack=PACK, colours=list(colours[:players]))
+    while st.pending:
+        d = st.pending[0]
+        if d.kind == "keep_missions":
+            a: Any = legal_actions(st, d.seat)[0]
+        elif d.kind == "choose_monarch":
+            a = A.ChooseMonarch(seat=d.seat, monarch=monarchs[d.seat])
+        elif d.kind == "choose_capital":
+            a = A.ChooseCapital(seat=d.seat, at=capitals[d.seat])
+        else:
+            a = legal_actions(st, d.seat)[0]
+        st, _ = apply(st, a)
+    st.first_player = 0
+    st.current = 0
+    if clear:
+        for p in st.players:
+            p.reserve = {}
+        st.exploration = {}
+    return st
+
+
+def act(st: GameState, kind: str, seat: int | None = None, **fields: Any) -> GameState:
+    """Apply one action given by its type and fields; returns the new state."""
+    return act_ev(st, kind, seat, **fields)[0]
+
+
+def act_ev(
+    st: GameState, kind: str, seat: int | None = None, **fields: Any
+) -> tuple[GameState, list[Event]]:
+    if seat is None:
+        pend = st.pending[0] if st.pending else None
+        seat = pend.seat if pend is not None else st.current
+    data = {"type": kind, "seat": seat, **fields}
+    return apply(st, data)
+
+
+def give(st: GameState, seat: int, **goods: int) -> None:
+    res = st.players[seat].reserve
+    for g, n in goods.items():
+        res[g] = res.get(g, 0) + n
+
+
+def put(st: GameState, seat: int, side: str, at: str, **goods: int) -> None:
+    """Place a building of ``seat`` directly (scenario setup)."""
+    from rules.catalog import get_catalog
+
+    cat = get_catalog(st.data_pack)
+    st.tiles[at] = Tile(kind="building" if side in cat.sides else "city", id=side, owner=seat, goods=dict(goods))
+    if side in cat.sides:
+        st.supply[cat.side_tile[side]] -= 1
+    else:
+        for pile in st.city_piles:
+            if side in pile:
+                pile.remove(side)
+
+
+def place_unit(st: GameState, seat: int, unit: str, at: str) -> None:
+    st.players[seat].units[unit] = at
+
+
+def explore(st: GameState, at: str, tile: str, face_up: bool = False) -> None:
+    st.exploration[at] = Exploration(tile=tile, face_up=face_up)
+
+
+def to_movement(st: GameState, arch: str | None = None) -> GameState:
+    """Skip to the movement phase of the current turn (the action taken was ``arch``)."""
+    st.turn.step = "movement"
+    st.turn.arch = arch
+    st.turn.action_done = True
+    if arch:
+        st.players[st.current].token_arch = arch
+    return st
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def pending_kind(st: GameState, seat: int) -> str | None:
+    d = pending_for(st, seat)
+    return d.kind if d else None
