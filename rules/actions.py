@@ -7,27 +7,42 @@ left out, the engine pays a sensible default and says what it took in an event.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter, with_config
+
+_CONFIG = ConfigDict(extra="forbid")
 
 
-class PayItem(BaseModel):
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True)
+class PayItem:
     """One thing given in payment: a good from the reserve or from a building you control
     (``source`` = its hex label), or a card from your hand (``source`` = ``gold_card`` /
     ``combat_card``, ``what`` = the card id)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     source: str  # "reserve", a hex label, "gold_card", "combat_card"
     what: str  # a good, or a card id
 
 
-class _A(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _A:
+    """Base of all actions: frozen, hashable dataclasses tagged by ``type``."""
+
     seat: int
 
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = json.loads(_ADAPTER.dump_json(self))
+        return d
+
     def to_json(self) -> str:
-        return self.model_dump_json(exclude_defaults=False)
+        return _ADAPTER.dump_json(self).decode()
+
+    def replace(self, **changes: Any) -> Any:
+        return dataclasses.replace(self, **changes)
 
 
 Payment = tuple[PayItem, ...] | None
@@ -35,21 +50,29 @@ Payment = tuple[PayItem, ...] | None
 # ---------------------------------------------------------------- setup (R-SETUP)
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseColour(_A):
     type: Literal["choose_colour"] = "choose_colour"
     colour: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KeepMissions(_A):
     type: Literal["keep_missions"] = "keep_missions"
     keep: tuple[str, ...]  # one mission id per era
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseMonarch(_A):
     type: Literal["choose_monarch"] = "choose_monarch"
     monarch: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseCapital(_A):
     type: Literal["choose_capital"] = "choose_capital"
     at: str
@@ -58,12 +81,15 @@ class ChooseCapital(_A):
 # ---------------------------------------------------------------- the 7 actions (R-TURN-2)
 
 
-class Deploy(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True)
+class Deploy:
     unit: str
     to: str  # hex of your capital or a city you control
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Recruit(_A):
     type: Literal["recruit"] = "recruit"
     deploy: tuple[Deploy, ...] = ()
@@ -71,12 +97,16 @@ class Recruit(_A):
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TakePainting(_A):
     type: Literal["painting"] = "painting"
     painting: str
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Build(_A):
     type: Literal["build"] = "build"
     building: str  # a building side id, or a city id
@@ -84,6 +114,8 @@ class Build(_A):
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Renovate(_A):
     type: Literal["renovate"] = "renovate"
     at: str
@@ -91,6 +123,8 @@ class Renovate(_A):
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Manufacture(_A):
     type: Literal["manufacture"] = "manufacture"
     product: str
@@ -98,15 +132,21 @@ class Manufacture(_A):
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Import(_A):
     type: Literal["import"] = "import"
     crop: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Trade(_A):
     type: Literal["trade"] = "trade"
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(_A):
     """One exchange during Trade (R-TRADE-1). ``give``: crops or combat card ids."""
 
@@ -116,10 +156,14 @@ class Exchange(_A):
     payment: Payment = None  # where the crops come from (reserve / buildings)
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndTrade(_A):
     type: Literal["end_trade"] = "end_trade"
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PassAction(_A):
     type: Literal["pass_action"] = "pass_action"
 
@@ -127,6 +171,8 @@ class PassAction(_A):
 # ---------------------------------------------------------------- movement (R-MOVE)
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Move(_A):
     type: Literal["move"] = "move"
     unit: str
@@ -135,11 +181,15 @@ class Move(_A):
     carry: tuple[str, ...] = ()  # units moving with a transport unit
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Peek(_A):
     type: Literal["peek"] = "peek"
     at: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Bombard(_A):
     """R-MOVE-6: a cannon or grenadier spends the free move to attack an adjacent hex."""
 
@@ -148,6 +198,8 @@ class Bombard(_A):
     at: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Expedition(_A):
     """R-EXPLORE-3: units standing on a revealed Bandeiras spend the free move to fight it."""
 
@@ -155,6 +207,8 @@ class Expedition(_A):
     at: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndTurn(_A):
     type: Literal["end_turn"] = "end_turn"
 
@@ -162,11 +216,15 @@ class EndTurn(_A):
 # ---------------------------------------------------------------- free actions
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RevealMission(_A):
     type: Literal["reveal_mission"] = "reveal_mission"
     mission: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayGoldCard(_A):
     type: Literal["play_gold_card"] = "play_gold_card"
     card: str
@@ -179,6 +237,8 @@ class PlayGoldCard(_A):
     payment: Payment = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Coroados(_A):
     """R-ERA-4: move a flipped previous-era token from under an arch onto Coroados."""
 
@@ -186,6 +246,8 @@ class Coroados(_A):
     token: int
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class IsabelPalace(_A):
     type: Literal["isabel_palace"] = "isabel_palace"
     palace: int
@@ -195,12 +257,16 @@ class IsabelPalace(_A):
 # ---------------------------------------------------------------- answers to pending decisions
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlacePalace(_A):
     type: Literal["place_palace"] = "place_palace"
     palace: int | None = None  # None: place no palace
     at: str | None = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FreeManufacture(_A):
     """Palace II: manufacture one square product for free."""
 
@@ -209,11 +275,15 @@ class FreeManufacture(_A):
     to: str | None = None
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaceEraToken(_A):
     type: Literal["place_era_token"] = "place_era_token"
     arch: str  # an arch id, or "coroados"
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Discard(_A):
     """Discard goods from the reserve down to the limit (R-VOC-4)."""
 
@@ -221,6 +291,8 @@ class Discard(_A):
     goods: tuple[str, ...]
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DiscardCards(_A):
     """Discard cards down to the hand limit (R-VOC-5)."""
 
@@ -229,6 +301,8 @@ class DiscardCards(_A):
     cards: tuple[str, ...]
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseGood(_A):
     """Answer to 'gain 1 resource of your choice' (Mandioca, Pedro I, Pedro II, Tibiriçá)."""
 
@@ -236,6 +310,8 @@ class ChooseGood(_A):
     good: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseEra(_A):
     """Quilombo: draw a mission of this era."""
 
@@ -243,6 +319,8 @@ class ChooseEra(_A):
     era: int
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseDeck(_A):
     """R-PAINT-2: the taker chooses the deck to refill from when the frame's deck is empty."""
 
@@ -253,6 +331,8 @@ class ChooseDeck(_A):
 # ---------------------------------------------------------------- battles (R-COMBAT)
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CommitCards(_A):
     """R-COMBAT-4: up to 3 combat cards face down (empty = no cards). ``camp``: the
     resources paid from the reserve if an Acampamento card is among them (+1 FP each)."""
@@ -262,6 +342,8 @@ class CommitCards(_A):
     camp: tuple[str, ...] = ()
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class KeepUnit(_A):
     """Sepé Tiaraju: the winner chooses the one battle unit it keeps."""
 
@@ -269,6 +351,8 @@ class KeepUnit(_A):
     unit: str
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RetreatTo(_A):
     """Retreat: the loser's units go to this adjacent empty hex instead of the reserve."""
 
@@ -276,6 +360,8 @@ class RetreatTo(_A):
     at: str | None = None  # None: go to the reserve after all
 
 
+@with_config(_CONFIG)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WarCard(_A):
     """The War gold card, right after a won battle (play it or not)."""
 
@@ -323,6 +409,7 @@ Action = Annotated[
 ]
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+PAY_ITEMS: TypeAdapter[tuple[PayItem, ...]] = TypeAdapter(tuple[PayItem, ...])
 
 
 def parse_action(data: str | bytes | dict[str, Any]) -> Any:
@@ -333,5 +420,5 @@ def parse_action(data: str | bytes | dict[str, Any]) -> Any:
 
 
 ACTION_TYPES: dict[str, type[_A]] = {
-    cls.model_fields["type"].default: cls for cls in _A.__subclasses__()
+    str(cls.__dataclass_fields__["type"].default): cls for cls in _A.__subclasses__()
 }

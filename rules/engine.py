@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -22,7 +22,15 @@ from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
 from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G
-from rules.payment import PayContext, check_payment, describe_items, find_payment, take_payment
+from rules.payment import (
+    PayabilityCache,
+    PayContext,
+    can_pay,
+    check_payment,
+    describe_items,
+    find_payment,
+    take_payment,
+)
 from rules.scoring import final_scores, mission_complete
 from rules.setup import deal_missions, monarch_options, start_capitals, take_colour
 from rules.state import GameState, Pending, Tile, Turn
@@ -282,7 +290,7 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
             "pay",
             f"{g.name(seat)} pays {describe_items(items)} for {ctx.label}.",
             seat,
-            items=[i.model_dump() for i in items],
+            items=[{"source": i.source, "what": i.what} for i in items],
         )
 
 
@@ -608,7 +616,7 @@ def _reboucas_cost(g: G, seat: int, cost: list[str], ctx: PayContext) -> list[st
             if kind != pref:
                 continue
             trial = cost[:i] + cost[i + 1 :]
-            if find_payment(g.s, seat, trial, ctx) is not None:
+            if can_pay(g.s, seat, trial, ctx):
                 return trial
             if best is None:
                 best = trial
@@ -853,7 +861,7 @@ def _manufacture_cost(g: G, seat: int, product: str, upgraded: bool) -> list[str
         best = None
         for i in sorted(crops, key=lambda i: cost[i] == "any"):
             trial = cost[:i] + cost[i + 1 :]
-            if find_payment(g.s, seat, trial) is not None:
+            if can_pay(g.s, seat, trial):
                 return trial
             best = best or trial
         if best is not None:
@@ -945,7 +953,7 @@ def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> Rule
         )
     if kind == "pair" and any(x not in ("cotton", "coffee") for x in give):
         return IllegalAction("R-TRADE-2", "this exchange takes cotton and/or coffee")
-    if find_payment(g.s, seat, list(give), PayContext(exact=True)) is None:
+    if not can_pay(g.s, seat, list(give), PayContext(exact=True)):
         return IllegalAction(
             "R-TRADE-3",
             "you do not have those resources in your reserve or on buildings you control",
@@ -1540,7 +1548,7 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
         for want, got in zip(give, a.give, strict=True):
             if got not in CROPS or (want != "any" and got != want):
                 return IllegalAction("R-TURN-4", f"{card.name} takes {', '.join(give)}")
-        if find_payment(g.s, a.seat, list(a.give), PayContext(exact=True)) is None:
+        if not can_pay(g.s, a.seat, list(a.give), PayContext(exact=True)):
             return IllegalAction("R-TURN-4", "you do not have those resources")
         return None
     if e == "espionage":
@@ -1555,8 +1563,8 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
 
 
 def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
-    a = a.model_copy(
-        update={
+    a = a.replace(
+        **{
             "at": _label(g, a.at) if a.at is not None else None,
             "to": _label(g, a.to) if a.to is not None and a.unit is not None else a.to,
         }
@@ -1803,6 +1811,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
     if state.phase == "ended":
         return []
     g = G(state)
+    g.pay = PayabilityCache(state)
     seats = deciders(state) if seat is None else [seat]
     out: list[Any] = []
     for st in seats:
@@ -1860,7 +1869,7 @@ def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
         for combo in sorted(set(combinations(pool, excess))):
             yield A.Discard(seat=seat, goods=combo)
     elif k == "discard_cards":
-        deck = str(pend.data.get("deck"))
+        deck: Literal["gold", "combat"] = "gold" if pend.data.get("deck") == "gold" else "combat"
         hand = sorted(p.gold_cards if deck == "gold" else p.combat_cards)
         excess = len(hand) - HAND_LIMIT
         for combo in sorted(set(combinations(hand, excess))):
@@ -1916,7 +1925,7 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
         yield from _recruit_actions(g, seat)
     if cur != "painting":
         for pa in g.s.display:
-            if find_payment(g.s, seat, _painting_cost(g, seat, pa)) is not None:
+            if g.pay.can_pay(seat, _painting_cost(g, seat, pa)):
                 yield A.TakePainting(seat=seat, painting=pa)
     if cur != "build":
         yield from _build_actions(g, seat, second=False)
@@ -1926,16 +1935,15 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
             if t.owner != seat or t.kind != "building":
                 continue
             for flip in (False, True):
-                if (
-                    _renovate_problem(g, seat, h, flip) is None
-                    and find_payment(g.s, seat, cost, PayContext(exclude_hex=h)) is not None
+                if _renovate_problem(g, seat, h, flip) is None and can_pay(
+                    g.s, seat, cost, PayContext(exclude_hex=h)
                 ):
                     yield A.Renovate(seat=seat, at=h, flip=flip)
     if cur != "manufacture":
         up = _upgraded(g, seat, "manufacture")
         for pr in p.products:
             dests = _destinations(g, seat, pr)
-            if dests and find_payment(g.s, seat, _manufacture_cost(g, seat, pr, up)) is not None:
+            if dests and g.pay.can_pay(seat, _manufacture_cost(g, seat, pr, up)):
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -1955,7 +1963,7 @@ def _recruit_actions(g: G, seat: int) -> Iterator[Any]:
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
             cost = [tok for u in group for tok in _unit_cost(g, seat, u)]
-            if cost and find_payment(g.s, seat, cost) is None:
+            if cost and not g.pay.can_pay(seat, cost):
                 continue
             for places in _placements(targets, k):
                 deploy = tuple(A.Deploy(unit=u, to=h) for u, h in zip(group, places, strict=True))
@@ -2010,7 +2018,7 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
         cost, ctx = _build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
             cost = _reboucas_cost(g, seat, cost, ctx)
-        if find_payment(s, seat, cost, ctx) is None:
+        if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in city_sites if _is_city(g, what) else sites:
             if _build_problem(g, seat, what, at) is None:
@@ -2058,7 +2066,7 @@ def _move_actions(g: G, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
     p = g.p(seat)
-    kinds = []
+    kinds: list[Literal["free", "extra"]] = []
     if not t.free_move:
         kinds.append("free")
     extra = g.cat.arches[t.arch].extra_move if t.arch else None
@@ -2127,7 +2135,7 @@ def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
     def affordable(cost: list[str], ctx: PayContext | None = None) -> bool:
         p.gold_cards.remove(card_id)
         try:
-            return find_payment(s, seat, cost, ctx) is not None
+            return can_pay(s, seat, cost, ctx)
         finally:
             p.gold_cards.append(card_id)
 
@@ -2159,7 +2167,7 @@ def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
             else list(combinations_with_replacement(CROPS, len(give)))
         )
         for combo in options:
-            if find_payment(s, seat, list(combo), PayContext(exact=True)) is not None:
+            if g.pay.can_pay(seat, list(combo), PayContext(exact=True)):
                 yield A.PlayGoldCard(seat=seat, card=card_id, give=tuple(combo))
     elif e == "espionage":
         for q in s.players:

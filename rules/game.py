@@ -13,7 +13,7 @@ from typing import Any
 from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.errors import IllegalAction
 from rules.events import Event
-from rules.payment import controls, good_name, occupier_of
+from rules.payment import PayabilityCache, controls, good_name, occupier_of
 from rules.state import GameState, Pending, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
@@ -27,6 +27,7 @@ class G:
         self.cat: Catalog = get_catalog(state.data_pack)
         self.board: Board = self.cat.boards[state.map]
         self.events: list[Event] = []
+        self.pay = PayabilityCache(state)
 
     # ------------------------------------------------------------------ naming
     def name(self, seat: int) -> str:

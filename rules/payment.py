@@ -85,6 +85,15 @@ def occupier_of(state: GameState, hex_: str) -> int | None:
     return None
 
 
+def unit_seats(state: GameState) -> dict[str, int]:
+    """Hex -> seat of the units standing there (a hex holds one seat's units at most)."""
+    out: dict[str, int] = {}
+    for p in state.players:
+        for loc in p.units.values():
+            out[loc] = p.seat
+    return out
+
+
 def _lots(state: GameState, seat: int, ctx: PayContext) -> tuple[list[Lot], dict[str, int]]:
     p = state.players[seat]
     lots: list[Lot] = []
@@ -103,8 +112,13 @@ def _lots(state: GameState, seat: int, ctx: PayContext) -> tuple[list[Lot], dict
         return base
 
     # Goods on controlled buildings first (they can only be spent), then the reserve.
+    where = unit_seats(state)
     for hex_, tile in state.tiles.items():
-        if not tile.goods or hex_ == ctx.exclude_hex or not controls(state, seat, hex_):
+        if not tile.goods or hex_ == ctx.exclude_hex:
+            continue
+        here = where.get(hex_)
+        controller = here if here is not None and here != tile.owner else tile.owner
+        if controller != seat:
             continue
         for g, n in tile.goods.items():
             if n <= 0:
@@ -265,21 +279,21 @@ def _to_items(state: GameState, seat: int, lots: list[Lot], sol: list[int]) -> l
     return items
 
 
-def find_payment(
-    state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None
-) -> list[PayItem] | None:
-    """A sensible default payment of ``cost`` for ``seat``, or None if it cannot be paid."""
-    if not cost:
-        return []
-    ctx = ctx or PayContext()
-    lots, pools = _lots(state, seat, ctx)
+def _search(
+    state: GameState,
+    seat: int,
+    cost: list[str],
+    ctx: PayContext,
+    pool: tuple[list[Lot], dict[str, int]] | None = None,
+) -> tuple[list[Lot], list[int]] | None:
+    lots, pools = pool if pool is not None else _lots(state, seat, ctx)
     tokens = _sort_tokens(cost)
     total = sum(lot.count for lot in lots)
     p = state.players[seat]
     if total >= len(tokens):
         sol = _first(_Search(tokens, lots, pools, False))
         if sol is not None:
-            return _to_items(state, seat, lots, sol)
+            return lots, sol
     if p.monarch == "afonso_i" and not ctx.exact and not ctx.no_cards and p.combat_cards:
         for opt in _afonso_options(len(p.combat_cards)):
             lots2 = lots + opt
@@ -287,12 +301,46 @@ def find_payment(
             pools2["cc"] = len(p.combat_cards)
             sol = _first(_Search(tokens, lots2, pools2, False))
             if sol is not None:
-                return _to_items(state, seat, lots2, sol)
+                return lots2, sol
     return None
 
 
+def find_payment(
+    state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None
+) -> list[PayItem] | None:
+    """A sensible default payment of ``cost`` for ``seat``, or None if it cannot be paid."""
+    if not cost:
+        return []
+    found = _search(state, seat, cost, ctx or PayContext())
+    if found is None:
+        return None
+    return _to_items(state, seat, found[0], found[1])
+
+
 def can_pay(state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
-    return find_payment(state, seat, cost, ctx) is not None
+    """Can ``seat`` pay ``cost`` at all? (No payment items are built.)"""
+    return not cost or _search(state, seat, cost, ctx or PayContext()) is not None
+
+
+class PayabilityCache:
+    """Answers "can this be paid" many times for one unchanging state (legal-action listing)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._pools: dict[
+            tuple[int, bool, bool, str | None, bool], tuple[list[Lot], dict[str, int]]
+        ] = {}
+
+    def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
+        if not cost:
+            return True
+        ctx = ctx or PayContext()
+        key = (seat, ctx.any_crop_for_crop, ctx.exact, ctx.exclude_hex, ctx.no_cards)
+        pool = self._pools.get(key)
+        if pool is None:
+            pool = self._pools[key] = _lots(self.state, seat, ctx)
+        lots, pools = pool
+        return _search(self.state, seat, cost, ctx, (lots, dict(pools))) is not None
 
 
 def check_payment(

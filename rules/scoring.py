@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from rules.catalog import Catalog, Objective, get_catalog
-from rules.payment import controls, occupier_of
+from rules.payment import occupier_of, unit_seats
 from rules.state import GameState
 
 ENEMY = -1  # the solo game's orange army and capital
@@ -31,11 +31,14 @@ def catalog_of(state: GameState) -> Catalog:
 
 def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:
     """Hexes of buildings/cities ``seat`` controls (own unoccupied + occupied enemy ones)."""
+    where = unit_seats(state)
     out = []
     for hex_, t in state.tiles.items():
         if t.kind == "capital" or (kind is not None and t.kind != kind):
             continue
-        if controls(state, seat, hex_):
+        here = where.get(hex_)
+        controller = here if here is not None and here != t.owner else t.owner
+        if controller == seat:
             out.append(hex_)
     return out
 
