@@ -54,14 +54,22 @@ def start(
     return st
 
 
-def act(st: GameState, kind: str, seat: int | None = None, **fields: Any) -> GameState:
-    """Apply one action given by its type and fields; returns the new state."""
-    return act_ev(st, kind, seat, **fields)[0]
+def act(st: GameState, action_type: str, seat: int | None = None, /, **fields: Any) -> GameState:
+    """Apply one action given by its type and fields; returns the new state.
+
+    ``seat`` defaults to whoever must decide (the first pending decision, else the current
+    player); it may be given positionally or as ``seat=``.
+    """
+    return act_ev(st, action_type, seat, **fields)[0]
 
 
 def act_ev(
-    st: GameState, kind: str, seat: int | None = None, **fields: Any
+    st: GameState, action_type: str, seat: int | None = None, /, **fields: Any
 ) -> tuple[GameState, list[Event]]:
+    """Like :func:`act`, also returning the events."""
+    kind = action_type
+    if "seat" in fields:
+        seat = fields.pop("seat")
     if seat is None:
         pend = st.pending[0] if st.pending else None
         seat = pend.seat if pend is not None else st.current
@@ -80,7 +88,9 @@ def put(st: GameState, seat: int, side: str, at: str, **goods: int) -> None:
     from rules.catalog import get_catalog
 
     cat = get_catalog(st.data_pack)
-    st.tiles[at] = Tile(kind="building" if side in cat.sides else "city", id=side, owner=seat, goods=dict(goods))
+    st.tiles[at] = Tile(
+        kind="building" if side in cat.sides else "city", id=side, owner=seat, goods=dict(goods)
+    )
     if side in cat.sides:
         st.supply[cat.side_tile[side]] -= 1
     else:
