@@ -99,11 +99,11 @@ def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
         fail("nobody can act but the game is not over")
     # Hidden information: a view never shows another seat's secrets.
     for p in state.players:
-        for other in state.players:
-            if other.seat == p.seat:
-                continue
-            v = view(state, p.seat).players[other.seat]
-            if any(x != HIDDEN for x in v.missions + v.gold_cards + v.combat_cards):
+        v = view(state, p.seat)
+        for other in v.players:
+            if other.seat != p.seat and any(
+                x != HIDDEN for x in other.missions + other.gold_cards + other.combat_cards
+            ):
                 fail(f"seat {p.seat} can see seat {other.seat}'s cards")
     if round_trip:
         again = GameState.model_validate_json(state.model_dump_json())

@@ -1,0 +1,88 @@
+"""Hidden information: per-seat and spectator views, private events."""
+
+from __future__ import annotations
+
+import random
+
+from rules import apply, legal_actions, new_game, view
+from rules.events import for_seat
+from rules.view import HIDDEN
+from tests.helpers import act_ev, explore, start, to_movement
+
+
+def mid_game(seed: int = 3, steps: int = 150):
+    rng = random.Random(seed)
+    st = new_game(3, seed)
+    for _ in range(steps):
+        st, _ = apply(st, rng.choice(legal_actions(st)))
+    return st
+
+
+def test_spectator_sees_only_public_information():
+    st = mid_game()
+    v = view(st, None)
+    for p in v.players:
+        assert set(p.missions) <= {HIDDEN} and set(p.gold_cards) <= {HIDDEN}
+        assert set(p.combat_cards) <= {HIDDEN} and set(p.mission_offer) <= {HIDDEN}
+        assert all(t == HIDDEN for t in p.peeks.values())
+    assert set(v.combat_deck) <= {HIDDEN} and set(v.gold_deck) <= {HIDDEN}
+    assert all(set(d) <= {HIDDEN} for d in v.mission_decks.values())
+    assert all(set(d) <= {HIDDEN} for d in v.painting_decks.values())
+    assert all(e.tile == HIDDEN for e in v.exploration.values() if not e.face_up)
+    assert v.rng.seed == 0  # the deck order cannot be recomputed
+    # counts stay public
+    assert [len(p.combat_cards) for p in v.players] == [len(p.combat_cards) for p in st.players]
+    # public things stay visible
+    assert v.display == st.display and v.tiles == st.tiles
+
+
+def test_a_seat_sees_its_own_secrets_only():
+    st = mid_game()
+    for seat in range(3):
+        v = view(st, seat)
+        assert v.players[seat].missions == st.players[seat].missions
+        assert v.players[seat].gold_cards == st.players[seat].gold_cards
+        for other in v.players:
+            if other.seat != seat:
+                assert set(other.missions) <= {HIDDEN}
+
+
+def test_view_does_not_touch_the_state():
+    st = mid_game()
+    before = st.model_dump_json()
+    view(st, 0)
+    view(st, None)
+    assert st.model_dump_json() == before
+
+
+def test_setup_offers_and_capital_tiles_hidden__R_SETUP_5__R_SETUP_6():
+    st = new_game(2, 9, colours=["green", "blue"])
+    v = view(st, 1)
+    assert set(v.players[0].mission_offer) == {HIDDEN}
+    assert HIDDEN not in v.players[1].mission_offer
+    assert set(v.capital_tiles.values()) == {HIDDEN}
+
+
+def test_peek_is_private__R_EXPLORE_4():
+    st = to_movement(start(), "build")
+    explore(st, "E5", "quilombo")
+    st.turn.peek = True
+    st, ev = act_ev(st, "peek", 0, at="E5")
+    assert view(st, 0).exploration["E5"].tile == "quilombo"
+    assert view(st, 1).exploration["E5"].tile == HIDDEN
+    assert view(st, None).exploration["E5"].tile == HIDDEN
+    public = for_seat(ev, None)
+    assert public and all("Quilombo" not in e.text for e in public)
+    assert any("Quilombo" in e.text for e in for_seat(ev, 0))
+
+
+def test_drawn_cards_are_named_only_to_the_drawer():
+    st = start()
+    st, ev = act_ev(st, "recruit", 0, draw=1)
+    card = st.players[0].combat_cards[0]
+    from rules.catalog import get_catalog
+
+    name = get_catalog(st.data_pack).combat_cards[card].name
+    assert any(name in e.text for e in for_seat(ev, 0))
+    assert not any(name in e.text for e in for_seat(ev, 1))
+    assert any(e.kind == "draw_combat" for e in for_seat(ev, None))
