@@ -1,0 +1,275 @@
+"""The backend-independent interface of game persistence: :class:`GameStore`.
+
+A game lives in one Discord channel (or thread); a channel has at most one *active* game
+(lobby, setup or running). A finished or abandoned game frees its channel and stays in history.
+Every change to a game's state is a *save*: the new state, one append-only log entry (the action
+that produced it) and a version bump, in one transaction, guarded by the version the caller
+computed from (optimistic concurrency: :class:`~storage.errors.VersionConflict` otherwise).
+
+Callers never see SQL: they call these methods and get the models of :mod:`storage.models`.
+:class:`storage.sqlite.SqliteGameStore` is the implementation; another backend (PostgreSQL)
+would subclass :class:`GameStore` and pass the same tests.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Mapping
+from datetime import UTC, datetime
+from os import PathLike
+from types import TracebackType
+from typing import Self
+
+from storage.errors import InvalidData, InvalidExport
+from storage.export import GameExport, ImportPlan, build_export, plan_import
+from storage.models import (
+    GameRecord,
+    GameResult,
+    GameSettings,
+    GameStatus,
+    GameSummary,
+    IntegrityProblem,
+    LogEntry,
+    PlayerStats,
+    ReplayReport,
+)
+from storage.replay import Replayer, replay_log
+
+__all__ = ["Clock", "GameStore", "utc_now"]
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an *aware* datetime (converted to UTC when stored)."""
+
+
+def utc_now() -> datetime:
+    """The default clock: real UTC time."""
+    return datetime.now(UTC)
+
+
+class GameStore(ABC):
+    """Persistence of games keyed by an internal game id and a Discord channel id.
+
+    Use as an async context manager (``async with SqliteGameStore(path) as store:``) or call
+    :meth:`open` / :meth:`close`. All methods are coroutines; writes are atomic.
+    """
+
+    def __init__(self, *, clock: Clock = utc_now) -> None:
+        self._clock = clock
+
+    def now(self) -> datetime:
+        """The store clock's current time, checked to be aware and converted to UTC."""
+        moment = self._clock()
+        if moment.tzinfo is None or moment.utcoffset() is None:
+            raise InvalidData("the clock must return an aware datetime (with a timezone)")
+        return moment.astimezone(UTC)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect, and bring the schema up to date (raises ``SchemaTooNew`` if it is newer)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection. Idempotent."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- games ----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_game(
+        self,
+        channel_id: int,
+        *,
+        initial_state_json: str,
+        settings: GameSettings,
+        guild_id: int | None = None,
+        seats: Mapping[str, int] | None = None,
+        status: GameStatus = GameStatus.LOBBY,
+    ) -> GameRecord:
+        """Create a game at version 0 in ``channel_id`` (log entry 0 holds the initial state).
+
+        ``seats`` maps colour -> Discord user id. Raises ``ChannelBusy`` if the channel already
+        has an active game, ``InvalidData`` if the state is not JSON or ``status`` is not active.
+        """
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game with this id, any status (``GameNotFound`` if none)."""
+
+    @abstractmethod
+    async def get_active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game (lobby, setup or running), or None."""
+
+    @abstractmethod
+    async def list_games(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        statuses: Collection[GameStatus] | None = None,
+        limit: int | None = 50,
+        before_id: int | None = None,
+    ) -> list[GameSummary]:
+        """Games matching every given filter, newest first (history). ``user_id`` selects games
+        where that user holds a seat; ``before_id`` pages (ids below it); ``limit=None``: all."""
+
+    # -- writes ---------------------------------------------------------------------------
+
+    @abstractmethod
+    async def save(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        state_json: str,
+        action_json: str,
+        seat: str | None = None,
+        events_json: str = "[]",
+        status: GameStatus | None = None,
+        result: GameResult | None = None,
+    ) -> GameRecord:
+        """Record one action: new state + log entry ``expected_version + 1`` + version bump.
+
+        All or nothing, in one transaction. Raises ``VersionConflict`` if the game is no longer
+        at ``expected_version``, ``GameNotActive`` if it is finished or abandoned,
+        ``InvalidTransition`` for a backwards ``status``. With ``result`` the game is finished
+        in the same transaction (scores and winners recorded on the seats).
+        """
+
+    @abstractmethod
+    async def set_status(
+        self, game_id: int, status: GameStatus, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """Move an active game forward (lobby -> setup -> running) or to abandoned. Does not
+        bump the version (no action is logged). To finish a game use :meth:`finish_game`."""
+
+    @abstractmethod
+    async def finish_game(
+        self, game_id: int, result: GameResult, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """Mark the game finished and record each seat's score and the winner(s). Every scored
+        colour must be a seat. Frees the channel. Does not bump the version."""
+
+    @abstractmethod
+    async def assign_seat(
+        self, game_id: int, colour: str, user_id: int, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """Seat ``user_id`` at ``colour`` (replacing whoever held it) in an active game."""
+
+    @abstractmethod
+    async def remove_seat(
+        self, game_id: int, colour: str, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """Empty the seat ``colour`` of an active game (no error if it was empty)."""
+
+    # -- log, replay ----------------------------------------------------------------------
+
+    @abstractmethod
+    async def get_log(
+        self, game_id: int, *, from_version: int = 0, to_version: int | None = None
+    ) -> list[LogEntry]:
+        """Log entries ``from_version..to_version`` (inclusive; default: to the end)."""
+
+    async def replay(
+        self, game_id: int, replayer: Replayer, *, to_version: int | None = None
+    ) -> ReplayReport:
+        """Recompute the game's state from its initial state up to ``to_version`` (default:
+        the current version) with ``replayer`` and compare each step with the recorded state
+        hashes and, at the current version, with the stored state. The report carries the
+        recomputed state, ``ok``, the first differing version and the differing JSON paths."""
+        record = await self.get_game(game_id)
+        entries = await self.get_log(game_id, to_version=to_version)
+        return replay_log(
+            game_id=game_id,
+            entries=entries,
+            stored_version=record.version,
+            stored_state_json=record.state_json,
+            replayer=replayer,
+            to_version=to_version,
+        )
+
+    # -- statistics -----------------------------------------------------------------------
+
+    @abstractmethod
+    async def player_stats(self, user_id: int, *, guild_id: int | None = None) -> PlayerStats:
+        """Finished games, wins and average/best score of a Discord user (optionally in one
+        guild). A user with no finished game gets zeros and ``None`` scores."""
+
+    @abstractmethod
+    async def leaderboard(
+        self, *, guild_id: int | None = None, limit: int = 10
+    ) -> list[PlayerStats]:
+        """Players ranked by wins, then average score (finished games only)."""
+
+    # -- maintenance ----------------------------------------------------------------------
+
+    @abstractmethod
+    async def game_ids(self) -> list[int]:
+        """Every game id, ascending (all statuses)."""
+
+    @abstractmethod
+    async def check_integrity(self) -> list[IntegrityProblem]:
+        """Low-level check of the database and of every game's log (contiguous versions, hash
+        of the stored state matching the last entry). Empty list: all fine. Does not replay."""
+
+    @abstractmethod
+    async def backup(self, path: str | PathLike[str]) -> None:
+        """Write a consistent copy of the whole database to ``path`` while the store runs."""
+
+    async def export_game(self, game_id: int) -> GameExport:
+        """The whole game (settings, seats, status, state, full log) as one export value;
+        write it with :func:`storage.export.dump_export`."""
+        record = await self.get_game(game_id)
+        log = await self.get_log(game_id, to_version=record.version)
+        return build_export(record, log, exported_at=self.now())
+
+    async def import_game(
+        self,
+        export: GameExport,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        replayer: Replayer | None = None,
+    ) -> GameRecord:
+        """Store an exported game under a new game id, in ``channel_id`` (default: the
+        exported channel) and ``guild_id`` (default: the exported guild).
+
+        Checks the log's integrity first (``InvalidExport``), and with ``replayer`` also
+        replays it. Raises ``ChannelBusy`` if the game is active and the channel already has
+        an active game: import into another channel instead.
+        """
+        plan = plan_import(export)
+        if replayer is not None:
+            report = replay_log(
+                game_id=plan.game.id,
+                entries=plan.entries,
+                stored_version=plan.game.version,
+                stored_state_json=plan.state_json,
+                replayer=replayer,
+            )
+            if not report.ok:
+                raise InvalidExport(f"the exported log does not replay: {report.describe()}")
+        game = plan.game.model_copy(
+            update={
+                "channel_id": plan.game.channel_id if channel_id is None else channel_id,
+                "guild_id": plan.game.guild_id if guild_id is None else guild_id,
+            }
+        )
+        return await self._insert_import(plan.model_copy(update={"game": game}))
+
+    @abstractmethod
+    async def _insert_import(self, plan: ImportPlan) -> GameRecord:
+        """Insert a validated import (new game id) in one transaction."""

@@ -1,0 +1,100 @@
+"""The ``check`` command's logic: integrity check plus replay of every game's log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from storage.base import GameStore
+from storage.models import IntegrityProblem, ReplayReport
+from storage.replay import Replayer
+
+__all__ = ["CheckReport", "GameCheck", "check_store"]
+
+
+@dataclass
+class GameCheck:
+    """What ``check`` found for one game."""
+
+    game_id: int
+    channel_id: int
+    status: str
+    version: int
+    problems: list[str] = field(default_factory=list)
+    replay: ReplayReport | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and (self.replay is None or self.replay.ok)
+
+    def describe(self) -> str:
+        head = f"game {self.game_id} (channel {self.channel_id}, {self.status}, v{self.version})"
+        parts = list(self.problems)
+        if self.replay is not None:
+            parts.append(self.replay.describe())
+        elif not self.problems:
+            parts.append("integrity OK (replay skipped)")
+        return f"{head}: " + "; ".join(parts)
+
+
+@dataclass
+class CheckReport:
+    """Everything ``check`` found. ``ok`` is false only for real problems: a skipped replay
+    (no replayer available) is not one."""
+
+    database_problems: list[str]
+    games: list[GameCheck]
+    replay_skipped_reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.database_problems and all(game.ok for game in self.games)
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        if self.database_problems:
+            out.append(f"integrity: {len(self.database_problems)} database problem(s)")
+            out.extend(f"  - {problem}" for problem in self.database_problems)
+        else:
+            out.append("integrity: database OK")
+        if self.replay_skipped_reason is not None:
+            out.append(f"replay: SKIPPED, {self.replay_skipped_reason}")
+        out.extend(game.describe() for game in self.games)
+        bad = sum(not game.ok for game in self.games)
+        verdict = "OK" if self.ok else "PROBLEMS FOUND"
+        out.append(f"{verdict}: {len(self.games)} game(s), {bad} with problems")
+        return out
+
+
+async def check_store(
+    store: GameStore, replayer: Replayer | None, *, skipped_reason: str | None = None
+) -> CheckReport:
+    """Run the integrity check, then replay every game with ``replayer`` (None: skip replay,
+    giving ``skipped_reason``) and compare with the recorded hashes and stored states."""
+    problems: list[IntegrityProblem] = await store.check_integrity()
+    per_game: dict[int, list[str]] = {}
+    database: list[str] = []
+    for problem in problems:
+        if problem.game_id is None:
+            database.append(problem.message)
+        else:
+            per_game.setdefault(problem.game_id, []).append(problem.message)
+    games: list[GameCheck] = []
+    for game_id in await store.game_ids():
+        record = await store.get_game(game_id)
+        check = GameCheck(
+            game_id=game_id,
+            channel_id=record.channel_id,
+            status=record.status.value,
+            version=record.version,
+            problems=per_game.get(game_id, []),
+        )
+        if replayer is not None:
+            check.replay = await store.replay(game_id, replayer)
+        games.append(check)
+    if replayer is None and skipped_reason is None:
+        skipped_reason = "no replayer given"
+    return CheckReport(
+        database_problems=database,
+        games=games,
+        replay_skipped_reason=skipped_reason if replayer is None else None,
+    )

@@ -1,0 +1,318 @@
+"""Command line of the storage layer: ``python -m storage --help``.
+
+Exit codes: 0 success; 1 ``check`` found a real problem (integrity or replay mismatch); 2 the
+command could not run (bad arguments, no database, schema too new, invalid export, channel
+busy...). A replay skipped because the rules engine is not importable is *not* a problem:
+``check`` says so clearly and still exits 0 if the integrity check passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from storage.bench import run_bench, synthetic_late_game_state
+from storage.check import check_store
+from storage.errors import GameNotFound, ReplayerUnavailable, StorageError
+from storage.export import dump_export, load_export
+from storage.migrations import LATEST
+from storage.replay import DEFAULT_REPLAYER, Replayer, load_replayer
+from storage.sqlite import SqliteGameStore
+
+__all__ = ["amain", "default_db_path", "main"]
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_ERROR = 2
+
+
+def default_db_path() -> str:
+    """``$BRAZIL_DB`` if set, else ``./brazil.sqlite3``."""
+    return os.environ.get("BRAZIL_DB") or "brazil.sqlite3"
+
+
+def _parser() -> argparse.ArgumentParser:
+    db_help = "the SQLite database file (default: $BRAZIL_DB or ./brazil.sqlite3)"
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=db_help)
+
+    parser = argparse.ArgumentParser(
+        prog="python -m storage",
+        description="Maintenance tools for the Brazil: Imperial bot's game database "
+        f"(SQLite, schema version {LATEST}).",
+        epilog="Exit codes: 0 success, 1 check found problems, 2 the command could not run.",
+    )
+    parser.add_argument("--db", metavar="PATH", default=None, help=db_help)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    backup = sub.add_parser(
+        "backup",
+        parents=[common],
+        help="copy the live database to PATH (online backup API)",
+        description="Write a consistent copy of the database to PATH, safely while the bot is "
+        "running (SQLite online backup API). The copy is a single self-contained file.",
+    )
+    backup.add_argument("path", metavar="PATH", help="where to write the backup")
+    backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+
+    check = sub.add_parser(
+        "check",
+        parents=[common],
+        help="integrity check + replay of every game's log",
+        description="Run SQLite's integrity check and the log checks, then replay every "
+        "game's log from its initial state with the rules engine and compare each step with "
+        "the recorded state hashes and the final result with the stored state. Prints one "
+        "line per game (OK or what differs). If the rules engine (rules.replay_step) is not "
+        "importable, the replay is skipped with a clear message and only the integrity check "
+        "counts. Exit code 1 if anything is wrong.",
+    )
+    replay_group = check.add_mutually_exclusive_group()
+    replay_group.add_argument(
+        "--replayer",
+        metavar="MODULE:FUNC",
+        default=None,
+        help=f"replay with this function instead of {DEFAULT_REPLAYER}",
+    )
+    replay_group.add_argument("--no-replay", action="store_true", help="integrity check only")
+
+    bench = sub.add_parser(
+        "bench",
+        help="time saves and loads on a temporary database",
+        description="Benchmark on a temporary database (the --db file is not touched): median "
+        "and p95 save/load time of a late-game 4-player state, then the throughput of saves "
+        "with the database filled to --games games.",
+    )
+    bench.add_argument(
+        "--state-file",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="a real state JSON (default: a synthetic late-game 4-player state)",
+    )
+    bench.add_argument("--games", type=int, default=1000, help="games in the database (1000)")
+    bench.add_argument("--saves", type=int, default=300, help="timed saves of one game (300)")
+    bench.add_argument("--loads", type=int, default=300, help="timed loads (300)")
+    bench.add_argument(
+        "--throughput-saves",
+        type=int,
+        default=2000,
+        help="saves spread over all games for the throughput figure (2000)",
+    )
+    bench.add_argument(
+        "--synchronous",
+        choices=["NORMAL", "FULL"],
+        default="NORMAL",
+        help="SQLite synchronous setting (NORMAL, as the bot uses)",
+    )
+
+    export = sub.add_parser(
+        "export",
+        parents=[common],
+        help="write one game (state, log, settings) to a JSON file",
+        description="Export one game as a single JSON file: settings, seats and scores, status, "
+        "current state and the full action log including the initial state.",
+    )
+    export.add_argument(
+        "game",
+        metavar="GAME_ID_OR_CHANNEL",
+        help="a game id or a channel id (its active game, else its latest); "
+        "write game:N or channel:N when a number could be both",
+    )
+    export.add_argument("path", metavar="PATH", help="output file ('-' for standard output)")
+
+    imp = sub.add_parser(
+        "import",
+        parents=[common],
+        help="add a game from an export file",
+        description="Import a game exported with 'export' (gets a new game id). Refuses if the "
+        "game is active and its channel already has an active game: give --channel.",
+    )
+    imp.add_argument("path", metavar="PATH", help="the export file ('-' for standard input)")
+    imp.add_argument("--channel", type=int, default=None, help="put the game in this channel")
+    imp.add_argument("--guild", type=int, default=None, help="put the game in this guild")
+    imp.add_argument(
+        "--replayer",
+        metavar="MODULE:FUNC",
+        default=None,
+        help="also replay the log with this function before importing",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    return asyncio.run(amain(argv, out=out))
+
+
+async def amain(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+    """:func:`main` for callers already inside an event loop."""
+    stream = out or sys.stdout
+    args = _parser().parse_args(argv)
+    db = Path(args.db or default_db_path())
+    try:
+        return await _run(args, db, stream)
+    except (StorageError, OSError, sqlite3.Error) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+async def _run(args: argparse.Namespace, db: Path, out: TextIO) -> int:
+    command: str = args.command
+    if command == "bench":
+        return await _bench(args, out)
+    if command == "backup":
+        return await _backup(db, Path(args.path), args.force, out)
+    if command == "check":
+        return await _check(db, args, out)
+    if command == "export":
+        return await _export(db, args.game, args.path, out)
+    if command == "import":
+        return await _import(db, args, out)
+    raise AssertionError(command)
+
+
+async def _backup(db: Path, target: Path, force: bool, out: TextIO) -> int:
+    if target.exists() and not force:
+        print(f"error: {target} exists (use --force to overwrite)", file=sys.stderr)
+        return EXIT_ERROR
+    if target.resolve() == db.resolve():
+        print("error: the backup cannot overwrite the database itself", file=sys.stderr)
+        return EXIT_ERROR
+    async with SqliteGameStore(db, create=False) as store:
+        await store.backup(target)
+    with sqlite3.connect(f"file:{target}?mode=ro", uri=True) as copy:
+        status = copy.execute("PRAGMA quick_check").fetchone()[0]
+        games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    copy.close()
+    print(
+        f"backed up {games} game(s) to {target} ({target.stat().st_size:,} bytes, "
+        f"quick_check: {status})",
+        file=out,
+    )
+    return EXIT_OK if status == "ok" else EXIT_PROBLEMS
+
+
+async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
+    replayer: Replayer | None = None
+    skipped: str | None = None
+    if args.no_replay:
+        skipped = "--no-replay given"
+    elif args.replayer is not None:
+        replayer = load_replayer(args.replayer)  # an explicit replayer must load (exit 2)
+    else:
+        try:
+            replayer = load_replayer(DEFAULT_REPLAYER)
+        except ReplayerUnavailable as exc:
+            skipped = (
+                f"the rules engine is not available ({exc}); only the integrity check ran, "
+                "so game states were not verified against their logs"
+            )
+    async with SqliteGameStore(db, create=False) as store:
+        ids = await store.game_ids()
+        print(f"database: {db} (schema version {LATEST}, {len(ids)} game(s))", file=out)
+        if replayer is not None:
+            print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
+        report = await check_store(store, replayer, skipped_reason=skipped)
+    for line in report.lines():
+        print(line, file=out)
+    return EXIT_OK if report.ok else EXIT_PROBLEMS
+
+
+async def _resolve(store: SqliteGameStore, ref: str) -> int:
+    kind, sep, value = ref.partition(":")
+    if not sep:
+        kind, value = "", ref
+    if kind not in ("", "game", "channel") or not value.isdigit():
+        raise GameNotFound(None) from ValueError(ref)
+    number = int(value)
+    as_game: int | None = None
+    if kind in ("", "game"):
+        try:
+            as_game = (await store.get_game(number)).id
+        except GameNotFound:
+            if kind == "game":
+                raise
+    as_channel: int | None = None
+    if kind in ("", "channel"):
+        active = await store.get_active_game(number)
+        if active is not None:
+            as_channel = active.id
+        else:
+            latest = await store.list_games(channel_id=number, limit=1)
+            as_channel = latest[0].id if latest else None
+        if as_channel is None and kind == "channel":
+            raise GameNotFound(channel_id=number)
+    if as_game is not None and as_channel is not None and as_game != as_channel:
+        raise StorageError(
+            f"{number} is both a game id and a channel id: write game:{number} or channel:{number}"
+        )
+    found = as_game if as_game is not None else as_channel
+    if found is None:
+        raise StorageError(f"no game with id {number} and no game in channel {number}")
+    return found
+
+
+async def _export(db: Path, ref: str, path: str, out: TextIO) -> int:
+    async with SqliteGameStore(db, create=False) as store:
+        game_id = await _resolve(store, ref)
+        export = await store.export_game(game_id)
+    text = dump_export(export)
+    if path == "-":
+        out.write(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+        print(
+            f"exported game {game_id} (version {export.game.version}, "
+            f"{len(export.log)} log entries) to {path}",
+            file=out,
+        )
+    return EXIT_OK
+
+
+async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
+    text = sys.stdin.read() if args.path == "-" else Path(args.path).read_text(encoding="utf-8")
+    export = load_export(text)
+    replayer = load_replayer(args.replayer) if args.replayer else None
+    async with SqliteGameStore(db) as store:
+        record = await store.import_game(
+            export, channel_id=args.channel, guild_id=args.guild, replayer=replayer
+        )
+    print(
+        f"imported game {export.game.id} as game {record.id} in channel {record.channel_id} "
+        f"({record.status}, version {record.version})",
+        file=out,
+    )
+    return EXIT_OK
+
+
+async def _bench(args: argparse.Namespace, out: TextIO) -> int:
+    if args.state_file is not None:
+        state_json = args.state_file.read_text(encoding="utf-8")
+        json.loads(state_json)
+        source = f"real state from {args.state_file}"
+    else:
+        state_json = json.dumps(synthetic_late_game_state())
+        source = "SYNTHETIC late-game 4-player state (no --state-file given)"
+    with tempfile.TemporaryDirectory(prefix="brazil-bench-") as tmp:
+        result = await run_bench(
+            Path(tmp) / "bench.sqlite3",
+            state_json=state_json,
+            state_source=source,
+            saves=args.saves,
+            loads=args.loads,
+            games=args.games,
+            throughput_saves=args.throughput_saves,
+            synchronous=args.synchronous,
+            progress=lambda message: print(f"... {message}", file=sys.stderr),
+        )
+    for line in result.lines():
+        print(line, file=out)
+    return EXIT_OK

@@ -1,0 +1,113 @@
+"""Exceptions raised by the storage layer.
+
+Every exception derives from :class:`StorageError`, so a caller can catch them all at once.
+They are part of the :class:`storage.base.GameStore` contract: every backend raises the same
+ones, and none of them exposes SQL or driver details to callers.
+"""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of every error raised by ``storage``."""
+
+
+class GameNotFound(StorageError):
+    """No game with this id (or no game in this channel)."""
+
+    def __init__(self, game_id: int | None = None, *, channel_id: int | None = None) -> None:
+        self.game_id = game_id
+        self.channel_id = channel_id
+        if channel_id is not None and game_id is None:
+            message = f"no game in channel {channel_id}"
+        else:
+            message = f"no game with id {game_id}"
+        super().__init__(message)
+
+
+class VersionConflict(StorageError):
+    """A write named a version that is no longer the game's current version.
+
+    Another write came first: reload the game, recompute, and try again (or tell the player).
+    """
+
+    def __init__(self, game_id: int, *, expected: int, actual: int) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"game {game_id}: the write was computed from version {expected}, "
+            f"but the game is now at version {actual}"
+        )
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an active game (lobby, setup or running)."""
+
+    def __init__(self, channel_id: int, *, game_id: int) -> None:
+        self.channel_id = channel_id
+        self.game_id = game_id
+        super().__init__(
+            f"channel {channel_id} already has an active game (id {game_id}); finish or "
+            "abandon it first, or use another channel"
+        )
+
+
+class GameNotActive(StorageError):
+    """The game is finished or abandoned: it can be read but no longer changed."""
+
+    def __init__(self, game_id: int, *, status: str) -> None:
+        self.game_id = game_id
+        self.status = status
+        super().__init__(f"game {game_id} is {status}: it can no longer be changed")
+
+
+class InvalidTransition(StorageError):
+    """A status change that the game lifecycle does not allow (e.g. running -> lobby)."""
+
+    def __init__(self, game_id: int, *, from_status: str, to_status: str) -> None:
+        self.game_id = game_id
+        self.from_status = from_status
+        self.to_status = to_status
+        super().__init__(f"game {game_id}: cannot go from {from_status} to {to_status}")
+
+
+class BackendError(StorageError):
+    """The database itself failed (disk full, corrupt file, locked for too long...).
+
+    Raised instead of the driver's own exception so callers never handle SQL errors; the
+    original is chained as ``__cause__``. A failed write changed nothing.
+    """
+
+
+class InvalidData(StorageError, ValueError):
+    """A value handed to storage is malformed (e.g. a state that is not valid JSON)."""
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer version of this program."""
+
+    def __init__(self, *, found: int, supported: int, where: str = "the database") -> None:
+        self.found = found
+        self.supported = supported
+        super().__init__(
+            f"{where} has schema version {found}, but this program only knows versions up to "
+            f"{supported}. It was written by a newer release of the bot: upgrade the bot (or "
+            "restore a backup made for this release). Nothing was changed."
+        )
+
+
+class NotAGameDatabase(StorageError):
+    """The file is an SQLite database, but not one of ours (or not an SQLite file at all)."""
+
+
+class DatabaseMissing(StorageError):
+    """Opening without ``create=True`` and the database file does not exist."""
+
+
+class InvalidExport(StorageError, ValueError):
+    """An export file is malformed, from an unknown format version, or its log is broken."""
+
+
+class ReplayerUnavailable(StorageError):
+    """The default replayer (``rules.replay_step``) cannot be imported."""

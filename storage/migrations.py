@@ -1,0 +1,281 @@
+"""Schema versions of the SQLite database and the forward migrations between them.
+
+The database's ``PRAGMA user_version`` holds its schema version (0 = empty file) and
+``PRAGMA application_id`` marks the file as ours. At start-up :func:`migrate` runs every
+migration newer than the file, in order, each in its own ``BEGIN IMMEDIATE`` transaction that
+also bumps ``user_version`` (so a crash mid-migration leaves the previous version intact, and
+two processes starting at once do not both migrate). A database *newer* than :data:`LATEST`
+is refused with :class:`~storage.errors.SchemaTooNew`; nothing is changed.
+
+Versions (never edit a released migration; append a new one):
+
+1. core tables: ``games`` (one row per game, at most one active per channel), ``game_states``
+   (current state JSON, kept apart so listings never read it), ``seats`` (colour -> Discord
+   user, final score and winner flag), ``actions`` (the append-only log; version 0 holds the
+   initial state), plus triggers that make the log append-only and contiguous, games
+   undeletable, versions monotonic and finished/abandoned games final.
+2. ``actions.state_hash``: SHA-256 of the canonical JSON of the state after each entry, so a
+   replay can verify every step (old entries are back-filled where the state is known: the
+   initial and the current state); an index on ``seats.user_id`` for player statistics.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+
+import aiosqlite
+
+from storage.errors import NotAGameDatabase, SchemaTooNew, StorageError
+from storage.jsonutil import state_hash
+
+__all__ = [
+    "APPLICATION_ID",
+    "LATEST",
+    "MIGRATIONS",
+    "Migration",
+    "check_ours",
+    "migrate",
+    "schema_version",
+]
+
+APPLICATION_ID = 0x42524149  # "BRAI"
+"""Written to ``PRAGMA application_id`` so other SQLite files are recognised as not ours."""
+
+MigrationStep = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """Brings the schema from ``version - 1`` to ``version``: an SQL script or a coroutine."""
+
+    version: int
+    description: str
+    step: MigrationStep
+
+
+V1_CORE = """
+CREATE TABLE games (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    channel_id    INTEGER NOT NULL,
+    guild_id      INTEGER,
+    status        TEXT    NOT NULL
+                  CHECK (status IN ('lobby', 'setup', 'running', 'finished', 'abandoned')),
+    version       INTEGER NOT NULL CHECK (version >= 0),
+    settings_json TEXT    NOT NULL,
+    created_at    TEXT    NOT NULL,
+    updated_at    TEXT    NOT NULL,
+    finished_at   TEXT
+);
+
+-- One active game per channel; finished and abandoned games stay, any number of them.
+CREATE UNIQUE INDEX games_one_active_per_channel
+    ON games (channel_id) WHERE status IN ('lobby', 'setup', 'running');
+CREATE INDEX games_by_channel ON games (channel_id, id);
+CREATE INDEX games_by_guild ON games (guild_id, id);
+
+CREATE TABLE game_states (
+    game_id    INTEGER PRIMARY KEY REFERENCES games (id),
+    state_json TEXT NOT NULL
+);
+
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    colour  TEXT    NOT NULL CHECK (colour <> ''),
+    user_id INTEGER NOT NULL,
+    score   INTEGER,
+    winner  INTEGER NOT NULL DEFAULT 0 CHECK (winner IN (0, 1)),
+    PRIMARY KEY (game_id, colour)
+) WITHOUT ROWID;
+
+CREATE TABLE actions (
+    game_id       INTEGER NOT NULL REFERENCES games (id),
+    version       INTEGER NOT NULL CHECK (version >= 0),
+    seat          TEXT,
+    action_json   TEXT,
+    events_json   TEXT    NOT NULL,
+    snapshot_json TEXT,
+    created_at    TEXT    NOT NULL,
+    PRIMARY KEY (game_id, version),
+    CHECK ((version = 0) = (action_json IS NULL)),
+    CHECK (version > 0 OR snapshot_json IS NOT NULL)
+);
+
+CREATE TRIGGER actions_contiguous BEFORE INSERT ON actions
+WHEN NEW.version <> COALESCE(
+    (SELECT MAX(version) FROM actions WHERE game_id = NEW.game_id), -1) + 1
+BEGIN
+    SELECT RAISE(ABORT, 'action log versions must be contiguous');
+END;
+
+CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+
+CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+
+CREATE TRIGGER games_never_deleted BEFORE DELETE ON games
+BEGIN
+    SELECT RAISE(ABORT, 'games are never deleted');
+END;
+
+CREATE TRIGGER games_version_monotonic BEFORE UPDATE OF version ON games
+WHEN NEW.version < OLD.version
+BEGIN
+    SELECT RAISE(ABORT, 'a game version never decreases');
+END;
+
+CREATE TRIGGER games_final_status BEFORE UPDATE ON games
+WHEN OLD.status IN ('finished', 'abandoned')
+ AND (NEW.status <> OLD.status OR NEW.version <> OLD.version)
+BEGIN
+    SELECT RAISE(ABORT, 'a finished or abandoned game cannot change');
+END;
+"""
+
+
+async def _v2_state_hashes(db: aiosqlite.Connection) -> None:
+    await db.execute("ALTER TABLE actions ADD COLUMN state_hash TEXT")
+    await db.execute("DROP TRIGGER actions_append_only_update")
+
+    def digest(text: str) -> str | None:
+        try:
+            return state_hash(json.loads(text))
+        except ValueError:
+            return None  # left unverified; `check` reports the unparsable state itself
+
+    game_rows = await db.execute_fetchall("SELECT id, version FROM games ORDER BY id")
+    for game_id, version in list(game_rows):
+        for text_sql, at_version in (
+            ("SELECT snapshot_json FROM actions WHERE game_id = ? AND version = 0", 0),
+            ("SELECT state_json FROM game_states WHERE game_id = ?", version),
+        ):
+            rows = list(await db.execute_fetchall(text_sql, (game_id,)))
+            if rows and rows[0][0] is not None:
+                await db.execute(
+                    "UPDATE actions SET state_hash = ? WHERE game_id = ? AND version = ?",
+                    (digest(rows[0][0]), game_id, at_version),
+                )
+    await db.execute(
+        """CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END"""
+    )
+    await db.execute("CREATE INDEX seats_by_user ON seats (user_id, game_id)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
+    Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
+)
+
+LATEST: int = MIGRATIONS[-1].version
+"""The schema version this code writes."""
+
+
+def split_sql(script: str) -> list[str]:
+    """Split an SQL script into statements (trigger bodies and quoted ';' stay intact)."""
+    statements: list[str] = []
+    buffer = ""
+    pieces = script.split(";")
+    for index, piece in enumerate(pieces):
+        buffer += piece if index == len(pieces) - 1 else piece + ";"
+        if buffer.rstrip().endswith(";") and sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            if statement.strip(";").strip():
+                statements.append(statement)
+            buffer = ""
+    if buffer.strip(";").strip():
+        raise ValueError(f"incomplete SQL statement at the end of the script: {buffer!r}")
+    return statements
+
+
+async def _pragma_int(db: aiosqlite.Connection, name: str) -> int:
+    rows = list(await db.execute_fetchall(f"PRAGMA {name}"))
+    return int(rows[0][0])
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    """The schema version recorded in the database (0 for a new, empty file)."""
+    return await _pragma_int(db, "user_version")
+
+
+async def check_ours(db: aiosqlite.Connection, version: int) -> None:
+    """Refuse files that are not ours: another application id, a schema version we did not
+    write (we always set both together), or tables in a file without a schema version."""
+    app_id = await _pragma_int(db, "application_id")
+    if app_id != APPLICATION_ID and (app_id != 0 or version != 0):
+        raise NotAGameDatabase(
+            f"this SQLite file belongs to another application (application_id {app_id:#x}, "
+            f"user_version {version})"
+        )
+    if version == 0:
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1"
+            )
+        )
+        if rows:
+            raise NotAGameDatabase(
+                "this SQLite file already has tables but no schema version: it is not a game "
+                "database, refusing to touch it"
+            )
+
+
+async def migrate(
+    db: aiosqlite.Connection,
+    *,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    target: int | None = None,
+) -> tuple[int, int]:
+    """Run the pending migrations up to ``target`` (default: the latest).
+
+    ``db`` must be in autocommit mode (``isolation_level=None``). Returns ``(from, to)``.
+    Raises :class:`SchemaTooNew` if the file is newer than the code, and
+    :class:`NotAGameDatabase` if it is some other SQLite file.
+    """
+    latest = migrations[-1].version
+    goal = latest if target is None else target
+    start = await schema_version(db)
+    if start > latest:
+        raise SchemaTooNew(found=start, supported=latest)
+    if start > 0:
+        await check_ours(db, start)
+    for migration in migrations:
+        if migration.version <= start or migration.version > goal:
+            continue
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+            current = await schema_version(db)  # another process may have migrated meanwhile
+            if current > latest:
+                raise SchemaTooNew(found=current, supported=latest)
+            if current >= migration.version:
+                await db.execute("ROLLBACK")
+                continue
+            if current == 0:  # checked inside the lock: another process may be creating it
+                await check_ours(db, current)
+            if current != migration.version - 1:
+                raise StorageError(
+                    f"cannot migrate from schema {current} with migration {migration.version}"
+                )
+            if isinstance(migration.step, str):
+                for statement in split_sql(migration.step):
+                    await db.execute(statement)
+            else:
+                await migration.step(db)
+            await db.execute(f"PRAGMA user_version = {int(migration.version)}")
+            await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            await db.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.OperationalError):
+                await db.execute("ROLLBACK")
+            raise
+    return start, await schema_version(db)

@@ -1,0 +1,119 @@
+"""Subprocess used by the crash and multi-process tests (run with ``python -m``).
+
+``crash`` mode: keeps ``--games`` channels each with an active toy game and saves
+deterministic actions (see :func:`tests.storage.toy_game.crash_add`) in a bounded loop,
+printing ``ACK <game_id> <version>`` (flushed) only after each save has committed. Games that
+reach ``--finish-at`` are finished and replaced. The test kills it with SIGKILL at random.
+
+``contend`` mode: ``--iterations`` times, reload game ``--game`` and add 1 to its counter,
+retrying on VersionConflict; prints ``DONE <saves> <conflicts>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+from storage import GameRecord, GameResult, GameStatus, SqliteGameStore, VersionConflict
+from tests.storage import toy_game
+from tests.storage.conftest import SETTINGS
+
+PADDING = 3000  # makes every state span a page boundary
+
+
+def emit(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed: int) -> None:
+    rng = random.Random(seed)
+    async with SqliteGameStore(db) as store:
+        emit("READY")
+        current: dict[int, GameRecord] = {}
+        for channel in range(1, games + 1):
+            record = await store.get_active_game(channel)
+            if record is None:
+                record = await store.create_game(
+                    channel,
+                    initial_state_json=toy_game.initial_state(PADDING),
+                    settings=SETTINGS,
+                    seats={"red": 1, "blue": 2},
+                    status=GameStatus.RUNNING,
+                )
+                emit(f"CREATED {record.id} {channel}")
+            current[channel] = record
+        for _ in range(iterations):
+            channel = rng.randrange(1, games + 1)
+            record = current[channel]
+            version = record.version + 1
+            action = toy_game.action(toy_game.crash_add(record.id, version))
+            record = await store.save(
+                record.id,
+                expected_version=record.version,
+                state_json=toy_game.replay(record.state_json, action),
+                action_json=action,
+                seat="red" if version % 2 else "blue",
+            )
+            emit(f"ACK {record.id} {record.version}")
+            if record.version >= finish_at:
+                await store.finish_game(
+                    record.id,
+                    GameResult(scores={"red": 1, "blue": 2}, winners=frozenset({"blue"})),
+                    expected_version=record.version,
+                )
+                emit(f"FINISHED {record.id}")
+                record = await store.create_game(
+                    channel,
+                    initial_state_json=toy_game.initial_state(PADDING),
+                    settings=SETTINGS,
+                    seats={"red": 1, "blue": 2},
+                    status=GameStatus.RUNNING,
+                )
+                emit(f"CREATED {record.id} {channel}")
+            current[channel] = record
+    emit("EXHAUSTED")
+
+
+async def contend_mode(db: Path, game_id: int, iterations: int) -> None:
+    saves = conflicts = 0
+    async with SqliteGameStore(db) as store:
+        emit("READY")
+        while saves < iterations:
+            record = await store.get_game(game_id)
+            await asyncio.sleep(0)
+            try:
+                await store.save(
+                    game_id,
+                    expected_version=record.version,
+                    state_json=toy_game.replay(record.state_json, toy_game.action(1)),
+                    action_json=toy_game.action(1),
+                )
+            except VersionConflict:
+                conflicts += 1
+            else:
+                saves += 1
+    emit(f"DONE {saves} {conflicts}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["crash", "contend"])
+    parser.add_argument("db", type=Path)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--game", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=100_000)
+    parser.add_argument("--finish-at", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.mode == "crash":
+        asyncio.run(crash_mode(args.db, args.games, args.iterations, args.finish_at, args.seed))
+    else:
+        asyncio.run(contend_mode(args.db, args.game, args.iterations))
+
+
+if __name__ == "__main__":
+    main()

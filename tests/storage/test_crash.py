@@ -1,0 +1,119 @@
+"""Crash safety: a process saving games is SIGKILLed at random moments, over and over.
+
+Afterwards the database must pass ``check`` (integrity + replay of every game) and every save
+the worker acknowledged (printed ``ACK`` after its commit returned) must be there, with the
+right action and the right state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from storage import SqliteGameStore
+from storage.check import check_store
+from storage.jsonutil import state_hash
+from tests.storage import toy_game
+from tests.storage.crash_worker import PADDING
+
+REPO = Path(__file__).resolve().parents[2]
+KILLS = 24
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+
+
+def run_and_kill(db_path: Path, rng: random.Random, seed: int) -> tuple[str, int]:
+    """Start a worker, SIGKILL it after a random delay; return its output and exit code."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.storage.crash_worker",
+            "crash",
+            str(db_path),
+            "--games",
+            "4",
+            "--finish-at",
+            "25",
+            "--seed",
+            str(seed),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    first = ""
+    if rng.random() < 0.8:
+        # most kills land while saving: wait until the store is open, then a random delay
+        ready, _, _ = select.select([proc.stdout], [], [], 20)
+        assert ready, "worker did not start"
+        first = proc.stdout.readline()
+        assert first == "READY\n"
+        time.sleep(rng.uniform(0.0, 0.25))
+    else:
+        # the rest land anywhere, including start-up and schema creation or migration
+        time.sleep(rng.uniform(0.0, 0.5))
+    os.kill(proc.pid, signal.SIGKILL)
+    rest, _ = proc.communicate(timeout=20)
+    return first + rest, proc.returncode
+
+
+def test_sigkill_loses_no_acknowledged_save(tmp_path: Path) -> None:
+    db_path = tmp_path / "crash.sqlite3"
+    rng = random.Random(20250101)
+    acked: dict[int, int] = {}  # game id -> highest acknowledged version
+    finished: set[int] = set()
+    started = time.monotonic()
+    killed_while_saving = 0
+    for run in range(KILLS):
+        output, code = run_and_kill(db_path, rng, seed=run)
+        assert code == -signal.SIGKILL, output[-500:]
+        lines = output.split("\n")
+        complete = lines[:-1]  # a line cut by the kill has no newline: not an acknowledgement
+        acks = 0
+        for line in complete:
+            kind, *values = line.split()
+            if kind == "ACK":
+                game_id, version = int(values[0]), int(values[1])
+                # versions only move forward; a save committed just before a kill (so never
+                # acknowledged) may sit between two runs' acknowledgements
+                assert version > acked.get(game_id, 0), "went back behind an acknowledged save"
+                acked[game_id] = version
+                acks += 1
+            elif kind == "FINISHED":
+                finished.add(int(values[0]))
+        killed_while_saving += acks > 0
+    elapsed = time.monotonic() - started
+    assert killed_while_saving >= KILLS // 2, "too few kills hit the save loop"
+    assert sum(acked.values()) > 100
+    assert elapsed < 30
+
+    async def verify() -> None:
+        async with SqliteGameStore(db_path) as store:
+            report = await check_store(store, toy_game.replay)
+            assert report.ok, "\n".join(report.lines())
+            for game_id, top in acked.items():
+                record = await store.get_game(game_id)
+                assert record.version >= top  # at most the unacknowledged last save is extra
+                if game_id in finished:
+                    assert record.status == "finished"
+                log = await store.get_log(game_id)
+                adds = [toy_game.crash_add(game_id, v) for v in range(1, record.version + 1)]
+                for version in range(1, top + 1):
+                    entry = log[version]
+                    assert entry.action_json == toy_game.action(adds[version - 1])
+                    expected = toy_game.state_after(adds[:version], PADDING)
+                    assert entry.state_hash == state_hash(expected)
+                assert record.state() == toy_game.state_after(adds, PADDING)
+
+    asyncio.run(verify())

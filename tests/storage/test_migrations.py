@@ -1,0 +1,242 @@
+"""Schema versions: creation from scratch, upgrade from every older version, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from storage import (
+    GameResult,
+    NotAGameDatabase,
+    SchemaTooNew,
+    SqliteGameStore,
+    StorageError,
+)
+from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS, Migration, migrate, split_sql
+from tests.storage import toy_game
+from tests.storage.conftest import SETTINGS, play
+
+OLD_VERSIONS = list(range(1, LATEST))
+
+
+def test_migrations_are_numbered_in_order() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+    assert LATEST >= 2
+
+
+async def test_new_database_gets_latest_schema(db_path: Path) -> None:
+    async with SqliteGameStore(db_path) as store:
+        assert store.migrated_from == 0
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == LATEST
+        assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+    raw.close()
+    assert {"games", "game_states", "seats", "actions"} <= tables
+    async with SqliteGameStore(db_path) as store:
+        assert store.migrated_from == LATEST  # nothing to do the second time
+
+
+async def build_old_database(path: Path, version: int) -> None:
+    """A database at schema ``version`` made by the old migrations only, with data written the
+    way the old code did (raw SQL against the v1 tables, which every later version keeps)."""
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await db.execute("PRAGMA journal_mode = WAL")
+        assert await migrate(db, target=version) == (0, version)
+        adds = [3, 1, 4]
+        states = [toy_game.initial_state()]
+        for add in adds:
+            states.append(toy_game.replay(states[-1], toy_game.action(add)))
+        stamp = "2024-05-01T10:00:00.000000+00:00"
+        await db.execute("BEGIN")
+        for game_id, channel, status, guild in (
+            (1, 500, "running", 9),
+            (2, 501, "finished", 9),
+        ):
+            await db.execute(
+                "INSERT INTO games (id, channel_id, guild_id, status, version, settings_json, "
+                "created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, 3, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    channel,
+                    guild,
+                    status,
+                    SETTINGS.model_dump_json(),
+                    stamp,
+                    stamp,
+                    stamp if status == "finished" else None,
+                ),
+            )
+            await db.execute("INSERT INTO game_states VALUES (?, ?)", (game_id, states[-1]))
+            await db.execute(
+                "INSERT INTO actions (game_id, version, seat, action_json, events_json, "
+                "snapshot_json, created_at) VALUES (?, 0, NULL, NULL, '[]', ?, ?)",
+                (game_id, states[0], stamp),
+            )
+            for version_no, add in enumerate(adds, start=1):
+                await db.execute(
+                    "INSERT INTO actions (game_id, version, seat, action_json, events_json, "
+                    "snapshot_json, created_at) VALUES (?, ?, 'red', ?, '[]', NULL, ?)",
+                    (game_id, version_no, toy_game.action(add), stamp),
+                )
+            await db.execute(
+                "INSERT INTO seats (game_id, colour, user_id, score, winner) VALUES "
+                "(?, 'red', 71, ?, ?), (?, 'blue', 72, ?, 0)",
+                (
+                    game_id,
+                    30 if status == "finished" else None,
+                    int(status == "finished"),
+                    game_id,
+                    20 if status == "finished" else None,
+                ),
+            )
+        await db.execute("COMMIT")
+
+
+@pytest.mark.parametrize("old_version", OLD_VERSIONS)
+async def test_upgrade_from_every_older_version(db_path: Path, old_version: int) -> None:
+    await build_old_database(db_path, old_version)
+    async with SqliteGameStore(db_path) as store:
+        assert store.migrated_from == old_version
+        running = await store.get_game(1)
+        assert running.version == 3
+        assert running.state() == toy_game.state_after([3, 1, 4])
+        assert running.settings == SETTINGS
+        assert running.user_of("red") == 71
+        # the data survived and the check passes
+        assert await store.check_integrity() == []
+        log = await store.get_log(1)
+        assert [entry.version for entry in log] == [0, 1, 2, 3]
+        # v2: hashes back-filled where the state was known (initial and current)...
+        assert log[0].state_hash and log[3].state_hash
+        assert log[1].state_hash is None and log[2].state_hash is None
+        report = await store.replay(1, toy_game.replay)
+        assert report.ok and report.steps == 3 and report.verified_steps == 1
+        assert "2 without a recorded hash" in report.describe()
+        # ...and new saves record one, so replays verify every new step
+        running = await play(store, running, [2, 2])
+        log = await store.get_log(1, from_version=4)
+        assert all(entry.state_hash for entry in log)
+        report = await store.replay(1, toy_game.replay)
+        assert report.ok and report.verified_steps == 3
+        # statistics over pre-existing finished games
+        stats = await store.player_stats(71)
+        assert (stats.games, stats.wins, stats.average_score) == (1, 1, 30.0)
+        finished = await store.finish_game(
+            1, GameResult(scores={"red": 10, "blue": 40}, winners=frozenset({"blue"}))
+        )
+        assert finished.winners == ["blue"]
+        assert (await store.player_stats(72)).wins == 1
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    raw.close()
+
+
+async def test_newer_database_is_refused_untouched(db_path: Path) -> None:
+    async with SqliteGameStore(db_path):
+        pass
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(f"PRAGMA user_version = {LATEST + 1}")
+        raw.execute("PRAGMA journal_mode = DELETE")
+    raw.close()
+    before = db_path.read_bytes()
+    with pytest.raises(SchemaTooNew) as caught:
+        async with SqliteGameStore(db_path):
+            pass
+    assert caught.value.found == LATEST + 1 and caught.value.supported == LATEST
+    message = str(caught.value)
+    assert f"schema version {LATEST + 1}" in message and "newer release" in message
+    assert db_path.read_bytes() == before
+
+
+async def test_foreign_files_are_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as raw:
+        raw.execute("CREATE TABLE notes (text TEXT)")
+    raw.close()
+    with pytest.raises(NotAGameDatabase):
+        await SqliteGameStore(other).open()
+    foreign_app = tmp_path / "app.sqlite3"
+    with sqlite3.connect(foreign_app) as raw:
+        raw.execute("PRAGMA application_id = 1234")
+    raw.close()
+    with pytest.raises(NotAGameDatabase):
+        await SqliteGameStore(foreign_app).open()
+    versioned = tmp_path / "versioned.sqlite3"
+    with sqlite3.connect(versioned) as raw:
+        raw.execute("PRAGMA user_version = 99")  # not SchemaTooNew: it is not ours at all
+    raw.close()
+    with pytest.raises(NotAGameDatabase):
+        await SqliteGameStore(versioned).open()
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(NotAGameDatabase):
+        await SqliteGameStore(garbage).open()
+
+
+async def test_failed_migration_rolls_back(db_path: Path) -> None:
+    async def broken(db: aiosqlite.Connection) -> None:
+        await db.execute("CREATE TABLE half_done (x INTEGER)")
+        raise RuntimeError("migration bug")
+
+    steps = (*MIGRATIONS[:1], Migration(2, "broken", broken))
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        with pytest.raises(RuntimeError):
+            await migrate(db, migrations=steps)
+        rows = list(await db.execute_fetchall("PRAGMA user_version"))
+        assert rows[0][0] == 1  # migration 1 committed, the broken one left no trace
+        tables = {row[0] for row in await db.execute_fetchall("SELECT name FROM sqlite_master")}
+        assert "half_done" not in tables and "games" in tables
+        assert not db.in_transaction
+
+
+@pytest.mark.parametrize("attempt", range(5))
+async def test_concurrent_first_opens(tmp_path: Path, attempt: int) -> None:
+    """Several connections creating the same new file at once: exactly one creates the
+    schema, none fails (switching to WAL and migrating both wait for each other)."""
+    path = tmp_path / f"race{attempt}.sqlite3"
+    stores = [SqliteGameStore(path) for _ in range(3)]
+    await asyncio.gather(*(store.open() for store in stores))
+    try:
+        game = await stores[0].create_game(1, initial_state_json="{}", settings=SETTINGS)
+        assert (await stores[2].get_game(game.id)).id == game.id
+        assert await stores[1].check_integrity() == []
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_migrate_refuses_gaps(db_path: Path) -> None:
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        await db.execute("PRAGMA user_version = 1")
+        with pytest.raises(StorageError):
+            await migrate(
+                db, migrations=(Migration(3, "gap", "SELECT 1;"), Migration(4, "x", "SELECT 1;"))
+            )
+
+
+def test_split_sql() -> None:
+    script = """
+    CREATE TABLE t (x TEXT DEFAULT 'a;b');
+    CREATE TRIGGER t_guard BEFORE DELETE ON t
+    BEGIN
+        SELECT RAISE(ABORT, 'no; really');
+    END;
+    -- a comment
+    INSERT INTO t VALUES ('1;2');
+    """
+    statements = split_sql(script)
+    assert len(statements) == 3
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    with sqlite3.connect(":memory:") as raw:
+        for statement in statements:
+            raw.execute(statement)
+        assert json.dumps(raw.execute("SELECT x FROM t").fetchall()) == '[["1;2"]]'
+    raw.close()
+    with pytest.raises(ValueError):
+        split_sql("CREATE TABLE x (a")

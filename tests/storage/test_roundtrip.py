@@ -1,0 +1,343 @@
+"""Creating, saving, loading and listing games on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from storage import (
+    BackendError,
+    ChannelBusy,
+    GameNotActive,
+    GameNotFound,
+    GameResult,
+    GameSettings,
+    GameStatus,
+    GameSummary,
+    InvalidData,
+    InvalidTransition,
+    SqliteGameStore,
+)
+from tests.storage import toy_game
+from tests.storage.conftest import SEATS, SETTINGS, FakeClock, new_game, play
+
+
+async def test_create_and_load_round_trip(store: SqliteGameStore, clock: FakeClock) -> None:
+    created = await new_game(store, 1000, guild_id=77)
+    assert created.version == 0
+    assert created.status is GameStatus.RUNNING
+    assert created.channel_id == 1000 and created.guild_id == 77
+    assert created.settings == SETTINGS
+    assert {seat.colour: seat.user_id for seat in created.seats} == SEATS
+    assert created.created_at == created.updated_at == clock.moment
+    assert created.finished_at is None
+    loaded = await store.get_game(created.id)
+    assert loaded == created
+    assert loaded.state() == json.loads(toy_game.initial_state())
+    assert await store.get_active_game(1000) == created
+    assert await store.get_active_game(999) is None
+
+
+async def test_save_bumps_version_logs_and_persists(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, clock=clock) as store:
+        game = await new_game(store)
+        saved = await play(store, game, [3, 4, 5])
+        assert saved.version == 3
+        assert saved.state() == toy_game.state_after([3, 4, 5])
+        assert saved.updated_at == clock.moment
+        assert saved.created_at == game.created_at
+        assert saved == await store.get_game(game.id)
+    # a new store on the same file (a restart) sees everything
+    async with SqliteGameStore(db_path, clock=clock) as store:
+        again = await store.get_game(game.id)
+        assert again == saved
+        log = await store.get_log(game.id)
+    assert [entry.version for entry in log] == [0, 1, 2, 3]
+    assert log[0].action_json is None
+    assert log[0].snapshot_json == toy_game.initial_state()
+    assert [json.loads(e.action_json or "null") for e in log[1:]] == [
+        {"add": 3},
+        {"add": 4},
+        {"add": 5},
+    ]
+    assert [e.seat for e in log] == [None, "blue", "green", "red"]
+    assert json.loads(log[2].events_json) == [{"added": 4}]
+    assert all(entry.state_hash for entry in log)
+    assert log[1].created_at < log[2].created_at < log[3].created_at
+
+
+async def test_get_log_ranges(store: SqliteGameStore) -> None:
+    game = await play(store, await new_game(store), [1, 2, 3, 4])
+    middle = await store.get_log(game.id, from_version=2, to_version=3)
+    assert [entry.version for entry in middle] == [2, 3]
+    assert [e.version for e in await store.get_log(game.id, from_version=3)] == [3, 4]
+    assert await store.get_log(game.id, from_version=9) == []
+    with pytest.raises(GameNotFound):
+        await store.get_log(12345)
+
+
+async def test_database_settings(store: SqliteGameStore, db_path: Path) -> None:
+    async with store._locked() as db:
+        pragmas = {
+            name: (await db.execute_fetchall(f"PRAGMA {name}"))[0][0]  # type: ignore[index]
+            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+        }
+    assert pragmas == {
+        "journal_mode": "wal",
+        "synchronous": 1,  # NORMAL
+        "foreign_keys": 1,
+        "busy_timeout": 5000,
+    }
+
+
+async def test_synchronous_full(db_path: Path) -> None:
+    async with SqliteGameStore(db_path, synchronous="FULL") as store, store._locked() as db:
+        rows = list(await db.execute_fetchall("PRAGMA synchronous"))
+    assert rows[0][0] == 2
+
+
+async def test_unknown_game(store: SqliteGameStore) -> None:
+    with pytest.raises(GameNotFound):
+        await store.get_game(42)
+    with pytest.raises(GameNotFound):
+        await store.save(42, expected_version=0, state_json="{}", action_json="{}")
+    with pytest.raises(GameNotFound):
+        await store.set_status(42, GameStatus.ABANDONED)
+
+
+async def test_one_active_game_per_channel(store: SqliteGameStore) -> None:
+    first = await new_game(store, 5)
+    with pytest.raises(ChannelBusy) as caught:
+        await new_game(store, 5)
+    assert caught.value.game_id == first.id
+    other_channel = await new_game(store, 6)
+    finished = await store.finish_game(
+        first.id, GameResult(scores={"red": 10, "blue": 12}, winners=frozenset({"blue"}))
+    )
+    assert finished.status is GameStatus.FINISHED and not finished.is_active
+    second = await new_game(store, 5)  # the channel is free again
+    assert await store.get_active_game(5) == second
+    history = await store.list_games(channel_id=5)
+    assert [game.id for game in history] == [second.id, first.id]
+    assert other_channel.id not in [game.id for game in history]
+
+
+async def test_invalid_values_write_nothing(store: SqliteGameStore) -> None:
+    game = await play(store, await new_game(store), [2])
+    for state, action, events in (
+        ("{not json", "{}", "[]"),
+        ("{}", "nope", "[]"),
+        ("{}", "{}", "["),
+    ):
+        with pytest.raises(InvalidData):
+            await store.save(
+                game.id,
+                expected_version=1,
+                state_json=state,
+                action_json=action,
+                events_json=events,
+            )
+    assert await store.get_game(game.id) == game
+    assert len(await store.get_log(game.id)) == 2
+    with pytest.raises(InvalidData):
+        await store.create_game(1, initial_state_json="[", settings=SETTINGS)
+    with pytest.raises(InvalidData):
+        await store.create_game(-1, initial_state_json="{}", settings=SETTINGS)
+    with pytest.raises(InvalidData):
+        await store.create_game(
+            1, initial_state_json="{}", settings=SETTINGS, status=GameStatus.FINISHED
+        )
+    with pytest.raises(InvalidData):
+        await store.create_game(1, initial_state_json="{}", settings=SETTINGS, seats={"": 5})
+    assert await store.list_games(channel_id=1) == []
+
+
+async def test_failed_transaction_changes_nothing(store: SqliteGameStore, db_path: Path) -> None:
+    """A save whose log insert fails half-way leaves state and version untouched."""
+    game = await play(store, await new_game(store), [1, 1])
+    # Another writer (raw SQL, bypassing storage) has appended log entry 3 without the rest.
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(
+            "INSERT INTO actions (game_id, version, seat, action_json, events_json, created_at)"
+            " VALUES (?, 3, NULL, '{}', '[]', '2025-01-01T00:00:00+00:00')",
+            (game.id,),
+        )
+    raw.close()
+    with pytest.raises(BackendError):
+        await play(store, game, [5])
+    assert await store.get_game(game.id) == game  # the UPDATEs before the failure rolled back
+    # and the connection is usable again
+    assert (await store.get_game(game.id)).version == 2
+
+
+async def test_status_lifecycle(store: SqliteGameStore) -> None:
+    game = await new_game(store, status=GameStatus.LOBBY)
+    game = await store.set_status(game.id, GameStatus.SETUP)
+    assert game.status is GameStatus.SETUP
+    with pytest.raises(InvalidTransition):
+        await store.set_status(game.id, GameStatus.LOBBY)
+    with pytest.raises(InvalidData):
+        await store.set_status(game.id, GameStatus.FINISHED)
+    game = await play(store, game, [1])
+    game = await store.save(
+        game.id,
+        expected_version=1,
+        state_json=toy_game.replay(game.state_json, toy_game.action(2)),
+        action_json=toy_game.action(2),
+        status=GameStatus.RUNNING,
+    )
+    assert (game.status, game.version) == (GameStatus.RUNNING, 2)
+    abandoned = await store.set_status(game.id, GameStatus.ABANDONED, expected_version=2)
+    assert abandoned.status is GameStatus.ABANDONED
+    assert abandoned.finished_at is not None
+    assert abandoned.version == 2
+    with pytest.raises(GameNotActive):
+        await play(store, abandoned, [1])
+    with pytest.raises(GameNotActive):
+        await store.set_status(game.id, GameStatus.RUNNING)
+    with pytest.raises(GameNotActive):
+        await store.assign_seat(game.id, "red", 5)
+
+
+async def test_save_with_result_finishes_atomically(store: SqliteGameStore) -> None:
+    game = await play(store, await new_game(store), [1])
+    result = GameResult(
+        scores={"red": 50, "blue": 61, "green": 61}, winners=frozenset({"blue", "green"})
+    )
+    done = await store.save(
+        game.id,
+        expected_version=1,
+        state_json=toy_game.replay(game.state_json, toy_game.action(9)),
+        action_json=toy_game.action(9),
+        seat="red",
+        result=result,
+    )
+    assert done.status is GameStatus.FINISHED
+    assert done.version == 2
+    assert sorted(done.winners) == ["blue", "green"]
+    assert {s.colour: s.score for s in done.seats} == {
+        "blue": 61,
+        "green": 61,
+        "red": 50,
+        "yellow": None,
+    }
+    assert done == await store.get_game(game.id)
+    with pytest.raises(InvalidData):
+        await store.save(
+            game.id,
+            expected_version=2,
+            state_json="{}",
+            action_json="{}",
+            status=GameStatus.FINISHED,
+        )
+
+
+async def test_result_validation(store: SqliteGameStore) -> None:
+    game = await new_game(store)
+    with pytest.raises(ValidationError):
+        GameResult(scores={"red": 1}, winners=frozenset({"blue"}))
+    with pytest.raises(ValidationError):
+        GameResult(scores={"red": 1}, winners=frozenset())
+    with pytest.raises(InvalidData):
+        await store.finish_game(
+            game.id, GameResult(scores={"purple": 3}, winners=frozenset({"purple"}))
+        )
+    assert (await store.get_game(game.id)).status is GameStatus.RUNNING
+
+
+async def test_seats(store: SqliteGameStore) -> None:
+    game = await new_game(store, seats={"red": 1}, status=GameStatus.LOBBY)
+    game = await store.assign_seat(game.id, "blue", 2)
+    game = await store.assign_seat(game.id, "red", 3)  # replaces user 1
+    assert game.user_of("red") == 3 and game.user_of("blue") == 2
+    assert game.colours_of(3) == ["red"] and game.colours_of(1) == []
+    game = await store.remove_seat(game.id, "blue")
+    assert [seat.colour for seat in game.seats] == ["red"]
+    assert game.user_of("blue") is None
+    assert await store.get_game(game.id) == game
+
+
+async def test_list_games_filters_and_paging(store: SqliteGameStore) -> None:
+    a = await new_game(store, 1, guild_id=10, seats={"red": 500})
+    b = await new_game(store, 2, guild_id=10, seats={"red": 600})
+    c = await new_game(store, 3, guild_id=20, seats={"red": 500, "blue": 600})
+    await store.set_status(b.id, GameStatus.ABANDONED)
+
+    def ids(games: list[GameSummary]) -> list[int]:
+        return [game.id for game in games]
+
+    assert ids(await store.list_games()) == [c.id, b.id, a.id]
+    assert ids(await store.list_games(guild_id=10)) == [b.id, a.id]
+    assert ids(await store.list_games(user_id=500)) == [c.id, a.id]
+    assert ids(await store.list_games(statuses=[GameStatus.ABANDONED])) == [b.id]
+    assert await store.list_games(statuses=[]) == []
+    assert ids(await store.list_games(limit=2)) == [c.id, b.id]
+    assert ids(await store.list_games(before_id=b.id)) == [a.id]
+    assert ids(await store.list_games(limit=None, guild_id=20, user_id=600)) == [c.id]
+    summary = (await store.list_games(channel_id=3))[0]
+    assert not hasattr(summary, "state_json")
+    assert await store.game_ids() == [a.id, b.id, c.id]
+
+
+async def test_settings_round_trip(store: SqliteGameStore) -> None:
+    settings = GameSettings(
+        scenario="1822",
+        player_count=3,
+        turn_timer_seconds=None,
+        data_pack="fan-pack",
+        extra={"variant": {"fast": True, "seed": 12}},
+    )
+    game = await store.create_game(9, initial_state_json="{}", settings=settings)
+    assert (await store.get_game(game.id)).settings == settings
+    with pytest.raises(ValidationError):
+        GameSettings(scenario="x", player_count=4, unknown_key=1)  # type: ignore[call-arg]
+    with pytest.raises(ValidationError):
+        GameSettings(scenario="x", player_count=0)
+
+
+async def test_clock_must_be_aware(db_path: Path) -> None:
+    async with SqliteGameStore(db_path, clock=lambda: datetime(2025, 1, 1)) as store:
+        with pytest.raises(InvalidData):
+            await store.create_game(1, initial_state_json="{}", settings=SETTINGS)
+    other_zone = datetime.fromisoformat("2025-06-01T12:00:00+02:00")
+    async with SqliteGameStore(db_path, clock=lambda: other_zone) as store:
+        game = await store.create_game(1, initial_state_json="{}", settings=SETTINGS)
+    assert game.created_at == other_zone and game.created_at.tzinfo == UTC
+
+
+async def test_log_is_append_only_and_games_undeletable(
+    store: SqliteGameStore, db_path: Path
+) -> None:
+    game = await play(store, await new_game(store), [1, 2])
+    with sqlite3.connect(db_path) as raw:
+        for statement in (
+            "UPDATE actions SET action_json = '{}' WHERE version = 1",
+            "DELETE FROM actions WHERE version = 2",
+            "DELETE FROM games",
+            "UPDATE games SET version = 0",
+            "INSERT INTO actions (game_id, version, events_json, action_json, created_at)"
+            f" VALUES ({game.id}, 7, '[]', '{{}}', 'x')",
+        ):
+            with pytest.raises(sqlite3.IntegrityError):
+                raw.execute(statement)
+    raw.close()
+    await store.finish_game(game.id, GameResult(scores={"red": 1}, winners=frozenset({"red"})))
+    with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute("UPDATE games SET status = 'running'")
+    raw.close()
+    assert await store.check_integrity() == []
+
+
+async def test_open_twice_and_close_idempotent(db_path: Path) -> None:
+    store = SqliteGameStore(db_path)
+    await store.open()
+    await store.open()
+    await store.close()
+    await store.close()
+    with pytest.raises(RuntimeError):
+        await store.get_game(1)
