@@ -1046,7 +1046,8 @@ def _move_problem(
                 )
         elif extra == "own_tile":
             tile = s.tiles.get(to)
-            if tile is None or tile.kind == "capital" or not g.controls(seat, to):
+            # a capital counts as a city except in combat [seed FR p. 6]
+            if tile is None or not g.controls(seat, to):
                 return IllegalAction(
                     "R-MOVE-3",
                     f"the Build move goes to an adjacent building or city of yours; {to} is not one",
