@@ -6,8 +6,10 @@ Each entry carries a ``source``: ``seed`` (a rulebook), ``faq`` (designer FAQ) o
 
 A *data pack* is a folder with files of the same names holding only the entries to change:
 an entry with a known ``id`` has its fields replaced (tables are merged key by key), an
-unknown ``id`` adds an entry. Packs are validated exactly like the defaults; a broken file
-fails with a :class:`DataError` that names the file, the entry and the field.
+unknown ``id`` adds an entry. A pack file with ``replace = true`` at the top stands instead
+of the default file (its entries are all there is). Packs are validated exactly like the
+defaults; a broken file fails with a :class:`DataError` that names the file, the entry and
+the field.
 """
 
 from __future__ import annotations
@@ -518,7 +520,8 @@ def _validate(path: Path, entry: Mapping[str, Any], model: type[_Model]) -> Any:
         raise DataError(f"{path}: entry '{ident}', field '{loc}': {err['msg']}{more}") from e
 
 
-def _entries(path: Path, table: str) -> list[dict[str, Any]]:
+def _entries(path: Path, table: str) -> tuple[list[dict[str, Any]], bool]:
+    """The entries of one file, and whether the file asks to replace the defaults."""
     doc = _read_toml(path)
     raw = doc.get(table, [])
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
@@ -526,7 +529,10 @@ def _entries(path: Path, table: str) -> list[dict[str, Any]]:
     for i, entry in enumerate(raw):
         if "id" not in entry:
             raise DataError(f"{path}: entry #{i + 1} of [[{table}]], field 'id': missing")
-    return list(raw)
+    replace = doc.get("replace", False)
+    if not isinstance(replace, bool):
+        raise DataError(f"{path}: field 'replace' must be true or false")
+    return list(raw), replace
 
 
 def _load_kind(stem: str, pack: Path | None) -> dict[str, Any]:
@@ -534,14 +540,17 @@ def _load_kind(stem: str, pack: Path | None) -> dict[str, Any]:
     path = DATA_DIR / f"{stem}.toml"
     merged: dict[str, dict[str, Any]] = {}
     origin: dict[str, Path] = {}
-    for entry in _entries(path, table):
+    for entry in _entries(path, table)[0]:
         if entry["id"] in merged:
             raise DataError(f"{path}: entry '{entry['id']}', field 'id': duplicate id")
         merged[entry["id"]] = entry
         origin[entry["id"]] = path
     if pack is not None and (pack / f"{stem}.toml").exists():
         ppath = pack / f"{stem}.toml"
-        for entry in _entries(ppath, table):
+        entries, replace = _entries(ppath, table)
+        if replace:  # the pack's file stands instead of the default one
+            merged, origin = {}, {}
+        for entry in entries:
             eid = entry["id"]
             merged[eid] = _deep_merge(merged.get(eid, {}), entry)
             origin[eid] = ppath

@@ -76,6 +76,18 @@ def test_data_pack_overrides_and_adds_entries(tmp_path: Path):
     assert cat.combat_cards["cannonade"].params == {"fp": 3}
 
 
+def test_data_pack_file_can_replace_the_defaults(tmp_path: Path):
+    lines = ["replace = true"]
+    for i in range(8):
+        lines.append(
+            f'[[cities]]\nid = "c{i}"\nname = "City {i}"\ncost = ["gold"]\nvp = 4\nsource = "faq"'
+        )
+    (tmp_path / "cities.toml").write_text("\n".join(lines) + "\n")
+    cat = load_catalog(tmp_path)
+    assert sorted(cat.cities) == [f"c{i}" for i in range(8)]
+    assert all(c.vp == 4 for c in cat.cities.values())
+
+
 def test_broken_pack_names_file_entry_and_field(tmp_path: Path):
     (tmp_path / "buildings.toml").write_text('[[tiles]]\nid = "A"\ncount = "many"\n')
     with pytest.raises(DataError) as e:
