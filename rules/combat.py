@@ -179,12 +179,9 @@ def _enemy_cards(g: G) -> None:
     n = len(b.defender.units)
     cards: list[str] = []
     for _ in range(n):
-        if not g.s.combat_deck and g.s.combat_discard:
-            g.s.combat_deck = g.s.combat_discard
-            g.s.combat_discard = []
-            g.s.rng.shuffle(g.s.combat_deck)
-        if g.s.combat_deck:
-            cards.append(g.s.combat_deck.pop())
+        card = g.take_card("combat")
+        if card is not None:
+            cards.append(card)
     b.defender.cards = cards
     b.defender.committed = True
     g.emit("enemy_cards", f"The orange army draws {len(cards)} combat card(s).", ENEMY)

@@ -70,62 +70,50 @@ class G:
         return sum(self.p(seat).reserve.values())
 
     # ------------------------------------------------------------------ cards
+    def take_card(self, deck: str) -> str | None:
+        """The top card of the ``gold`` or ``combat`` deck; an empty deck is refilled by
+        shuffling its discard pile [seed HU p. 16]. None if both are empty."""
+        s = self.s
+        pile: list[str] = getattr(s, f"{deck}_deck")
+        if not pile:
+            discard: list[str] = getattr(s, f"{deck}_discard")
+            if not discard:
+                return None
+            pile = list(discard)
+            s.rng.shuffle(pile)
+            setattr(s, f"{deck}_deck", pile)
+            setattr(s, f"{deck}_discard", [])
+            self.emit("reshuffle", f"The {deck} discard pile is shuffled into a new deck.")
+        return pile.pop()
+
     def draw_combat(self, seat: int, n: int = 1, why: str = "") -> list[str]:
-        got = []
-        for _ in range(n):
-            if not self.s.combat_deck and self.s.combat_discard:
-                self.s.combat_deck = self.s.combat_discard
-                self.s.combat_discard = []
-                self.s.rng.shuffle(self.s.combat_deck)
-                self.emit("reshuffle", "The combat discard pile is shuffled into a new deck.")
-            if not self.s.combat_deck:
-                self.emit("deck_empty", "The combat deck is empty: no card drawn.", seat)
-                break
-            card = self.s.combat_deck.pop()
-            self.p(seat).combat_cards.append(card)
-            got.append(card)
-        if got:
-            w = f" ({why})" if why else ""
-            self.emit(
-                "draw_combat",
-                f"{self.name(seat)} draws {len(got)} combat card(s){w}.",
-                seat,
-                count=len(got),
-            )
-            self.emit(
-                "draw_combat_private",
-                "You draw " + ", ".join(self.cat.combat_cards[c].name for c in got) + ".",
-                seat,
-                visible_to=(seat,),
-                cards=got,
-            )
-        return got
+        return self._draw(seat, n, why, "combat")
 
     def draw_gold(self, seat: int, n: int = 1, why: str = "") -> list[str]:
+        return self._draw(seat, n, why, "gold")
+
+    def _draw(self, seat: int, n: int, why: str, deck: str) -> list[str]:
+        hand = self.p(seat).combat_cards if deck == "combat" else self.p(seat).gold_cards
+        names = self.cat.combat_cards if deck == "combat" else self.cat.gold_cards
         got = []
         for _ in range(n):
-            if not self.s.gold_deck and self.s.gold_discard:
-                self.s.gold_deck = self.s.gold_discard
-                self.s.gold_discard = []
-                self.s.rng.shuffle(self.s.gold_deck)
-                self.emit("reshuffle", "The gold discard pile is shuffled into a new deck.")
-            if not self.s.gold_deck:
-                self.emit("deck_empty", "The gold deck is empty: no card drawn.", seat)
+            card = self.take_card(deck)
+            if card is None:
+                self.emit("deck_empty", f"The {deck} deck is empty: no card drawn.", seat)
                 break
-            card = self.s.gold_deck.pop()
-            self.p(seat).gold_cards.append(card)
+            hand.append(card)
             got.append(card)
         if got:
             w = f" ({why})" if why else ""
             self.emit(
-                "draw_gold",
-                f"{self.name(seat)} draws {len(got)} gold card(s){w}.",
+                f"draw_{deck}",
+                f"{self.name(seat)} draws {len(got)} {deck} card(s){w}.",
                 seat,
                 count=len(got),
             )
             self.emit(
-                "draw_gold_private",
-                "You draw " + ", ".join(self.cat.gold_cards[c].name for c in got) + ".",
+                f"draw_{deck}_private",
+                "You draw " + ", ".join(names[c].name for c in got) + ".",
                 seat,
                 visible_to=(seat,),
                 cards=got,
