@@ -1,4 +1,4 @@
-"""Command-line tools of the rules engine: ``python -m rules {selfplay,bench,describe}``."""
+"""Command-line tools of the rules engine: ``python -m rules {selfplay,bench,describe,transcript}``."""
 
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ def _describe(args: argparse.Namespace) -> int:
     from rules.describe import describe
 
     print(describe(args.data_pack))
+    return 0
+
+
+def _transcript(args: argparse.Namespace) -> int:
+    from rules.transcript import transcript
+
+    sys.stdout.write(transcript(args.players, args.seed, args.steps))
     return 0
 
 
@@ -82,6 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         "--data-pack", default=None, help="folder of a data pack to load on top of the defaults"
     )
     dp.set_defaults(fn=_describe)
+    tp = sub.add_parser(
+        "transcript",
+        help="print every action and event of a seeded random game",
+        description="Print a readable transcript of a seeded random game: each action (as its "
+        "constructor), how many actions were legal, and every event with who may see it. "
+        "Golden transcripts in tests/golden/ are made with this command.",
+    )
+    tp.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=2)
+    tp.add_argument("--seed", type=int, default=7)
+    tp.add_argument("--steps", type=int, default=300, help="stop after this many actions")
+    tp.set_defaults(fn=_transcript)
     args = parser.parse_args(argv)
     try:
         return int(args.fn(args))

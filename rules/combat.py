@@ -17,7 +17,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
-from rules.game import ENEMY, G
+from rules.game import ENEMY, G, count
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
 from rules.state import Battle, Pending, Side
@@ -184,7 +184,7 @@ def _enemy_cards(g: G) -> None:
             cards.append(card)
     b.defender.cards = cards
     b.defender.committed = True
-    g.emit("enemy_cards", f"The orange army draws {len(cards)} combat card(s).", ENEMY)
+    g.emit("enemy_cards", f"The orange army draws {count(len(cards), 'combat card')}.", ENEMY)
     resolve(g)
 
 
@@ -239,7 +239,7 @@ def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
     side.committed = True
     g.emit(
         "cards_committed",
-        f"{g.name(a.seat)} commits {len(a.cards)} combat card(s) face down.",
+        f"{g.name(a.seat)} commits {count(len(a.cards), 'combat card')} face down.",
         a.seat,
         count=len(a.cards),
     )
@@ -461,7 +461,7 @@ def resolve(g: G) -> None:
             _to_reserve(g, loser.seat, loser.units)
             g.emit(
                 "defeated",
-                f"{g.name(loser.seat)} loses {len(loser.units)} unit(s) to the reserve.",
+                f"{g.name(loser.seat)} loses {count(len(loser.units), 'unit')} to the reserve.",
                 loser.seat,
                 units=list(loser.units),
             )
@@ -504,7 +504,7 @@ def _sepe(g: G, seat: int, units: list[str], keep: str) -> None:
     _to_reserve(g, seat, lost)
     g.emit(
         "sepe",
-        f"Sepé Tiaraju: {g.name(seat)} keeps only one unit; {len(lost)} go(es) to the reserve.",
+        f"Sepé Tiaraju: {g.name(seat)} keeps only one battle unit; the other {count(len(lost), 'unit goes', 'units go')} to the reserve.",
         seat,
         kept=keep,
         lost=lost,
@@ -581,7 +581,7 @@ def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
         _to_reserve(g, a.seat, units)
         g.emit(
             "defeated",
-            f"{g.name(a.seat)} loses {len(units)} unit(s) to the reserve.",
+            f"{g.name(a.seat)} loses {count(len(units), 'unit')} to the reserve.",
             a.seat,
             units=units,
         )

@@ -21,7 +21,7 @@ from rules import combat as C
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
-from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G
+from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G, count
 from rules.payment import (
     PayabilityCache,
     PayContext,
@@ -36,7 +36,7 @@ from rules.setup import deal_missions, monarch_options, start_capitals, take_col
 from rules.state import GameState, Pending, Tile, Turn
 
 SQUARE_FOR_PALACE_II = "square"
-PALACE_NAMES = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 ERA_I_SIDES = ("sawmill", "trading_post", "sugar_field", "farm")
 
 
@@ -373,8 +373,12 @@ def _recruit(g: G, a: A.Recruit) -> None:
     seat = a.seat
     up = _upgraded(g, seat, "recruit")
     limit = 2 if up else 1  # R-RECRUIT-4
-    g.require(len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {limit} unit(s)")
-    g.require(0 <= a.draw <= limit, "R-RECRUIT-4", f"you may draw at most {limit} combat card(s)")
+    g.require(
+        len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {count(limit, 'unit')}"
+    )
+    g.require(
+        0 <= a.draw <= limit, "R-RECRUIT-4", f"you may draw at most {count(limit, 'combat card')}"
+    )
     g.require(
         bool(a.deploy) or a.draw > 0, "R-RECRUIT-1", "deploy a unit or draw a combat card (or both)"
     )
@@ -881,7 +885,7 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
         where = "the Factory"
     else:
         p.upgrades[to] = product
-        where = f"the {g.cat.arches[to].name} arch (upgraded)"
+        where = f"the {g.cat.arches[to].name} arch, upgrading it"
     g.emit(
         "manufacture",
         f"{g.name(seat)} manufactures {pr.name} ({pr.vp} VP) onto {where}{why}.",
@@ -941,7 +945,9 @@ _EXCHANGES: dict[str, tuple[int, dict[str, int], int]] = {
 def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
     n, _, _ = _EXCHANGES[kind]
     if len(give) != n:
-        return InvalidAction("R-TRADE-1", f"this exchange takes {n} item(s), not {len(give)}")
+        return InvalidAction(
+            "R-TRADE-1", f"this exchange takes {count(n, 'item')}, not {len(give)}"
+        )
     if kind == "cards":
         have = Counter(g.p(seat).combat_cards)
         if any(have[c] < k for c, k in Counter(give).items()):
@@ -1281,7 +1287,9 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
     g.require(a.mission in p.missions, "R-MISSION-1", "that mission is not in your hand")
     m = g.cat.missions[a.mission]
     g.require(
-        m.era <= s.era, "R-MISSION-2", f"an era {m.era} mission cannot be revealed in era {s.era}"
+        m.era <= s.era,
+        "R-MISSION-2",
+        f"an era {ROMAN[m.era]} mission cannot be revealed in era {ROMAN[s.era]}",
     )
     g.require(
         mission_complete(s, seat, a.mission),
@@ -1293,7 +1301,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
     vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
     g.emit(
         "mission",
-        f"{g.name(seat)} reveals the era {m.era} mission {m.name} ({vp} VP).",
+        f"{g.name(seat)} reveals the era {ROMAN[m.era]} mission {m.name} ({vp} VP).",
         seat,
         mission=a.mission,
     )
@@ -1329,7 +1337,7 @@ def _advance_era(g: G, revealer: int) -> None:
     names = {2: "II Navigation", 3: "III Railway"}
     g.emit(
         "era",
-        f"Era {names[s.era]} begins. Every player places the flipped era {PALACE_NAMES[old]} token under an arch.",
+        f"Era {names[s.era]} begins. Every player places the flipped era {ROMAN[old]} token under an arch.",
         revealer,
         era=s.era,
     )
@@ -1363,7 +1371,7 @@ def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
         g.p(a.seat).under[a.arch] = tok
         g.emit(
             "era_token",
-            f"{g.name(a.seat)} puts the era {PALACE_NAMES[tok]} token under {g.cat.arches[a.arch].name}.",
+            f"{g.name(a.seat)} puts the era {ROMAN[tok]} token under {g.cat.arches[a.arch].name}.",
             a.seat,
             arch=a.arch,
             token=tok,
@@ -1375,7 +1383,7 @@ def _to_coroados(g: G, seat: int, tok: int) -> None:
     p.coroados = tok
     g.emit(
         "coroados",
-        f"{g.name(seat)} places the era {PALACE_NAMES[tok]} token on Coroados.",
+        f"{g.name(seat)} places the era {ROMAN[tok]} token on Coroados.",
         seat,
         token=tok,
     )
@@ -1400,7 +1408,7 @@ def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
     p = g.p(seat)
     if palace not in p.palaces or palace == 1:
         return IllegalAction(
-            "R-PALACE-1", f"palace {PALACE_NAMES.get(palace, palace)} is not on your board"
+            "R-PALACE-1", f"palace {ROMAN.get(palace, palace)} is not on your board"
         )
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat or not g.controls(seat, at):
@@ -1422,7 +1430,7 @@ def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
             5: "a farm",
             6: "a city (not the capital)",
         }[palace]
-        return IllegalAction("R-PALACE-2", f"palace {PALACE_NAMES[palace]} goes on {need}")
+        return IllegalAction("R-PALACE-2", f"palace {ROMAN[palace]} goes on {need}")
     return None
 
 
@@ -1443,7 +1451,7 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
     g.s.tiles[at].palace = palace
     g.emit(
         "palace",
-        f"{g.name(seat)} places palace {PALACE_NAMES[palace]} at {at}.",
+        f"{g.name(seat)} places palace {ROMAN[palace]} at {at}.",
         seat,
         palace=palace,
         hex=at,
@@ -1545,7 +1553,7 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
     if e == "exchange":
         give = list(card.params.get("give", []))
         if len(a.give) != len(give):
-            return InvalidAction("R-TURN-4", f"{card.name} takes {len(give)} resource(s)")
+            return InvalidAction("R-TURN-4", f"{card.name} takes {count(len(give), 'resource')}")
         for want, got in zip(give, a.give, strict=True):
             if got not in CROPS or (want != "any" and got != want):
                 return IllegalAction("R-TURN-4", f"{card.name} takes {', '.join(give)}")
@@ -1640,7 +1648,7 @@ def _discard(g: G, a: A.Discard, pend: Pending) -> None:
     g.require(
         len(a.goods) == excess,
         "R-VOC-4",
-        f"discard exactly {excess} item(s) to get down to {RESERVE_LIMIT}",
+        f"discard exactly {count(excess, 'item')} to get down to {RESERVE_LIMIT}",
     )
     have = Counter(p.reserve)
     if any(have[k] < v for k, v in Counter(a.goods).items()):
@@ -1666,7 +1674,7 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
     g.require(
         len(a.cards) == excess,
         "R-VOC-5",
-        f"discard exactly {excess} {deck} card(s) to get down to {HAND_LIMIT}",
+        f"discard exactly {count(excess, deck + ' card')} to get down to {HAND_LIMIT}",
     )
     have = Counter(hand)
     if any(have[k] < v for k, v in Counter(a.cards).items()):
@@ -1676,7 +1684,7 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
         (g.s.gold_discard if deck == "gold" else g.s.combat_discard).append(c)
     g.emit(
         "discard_cards",
-        f"{g.name(a.seat)} discards {excess} {deck} card(s) (hand limit {HAND_LIMIT}).",
+        f"{g.name(a.seat)} discards {count(excess, deck + ' card')} (hand limit {HAND_LIMIT}).",
         a.seat,
         count=excess,
     )

@@ -21,6 +21,11 @@ HAND_LIMIT = 3  # R-VOC-5
 ENEMY = -1
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``count(1, "card")`` -> "1 card", ``count(2, "card")`` -> "2 cards"."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
 class G:
     def __init__(self, state: GameState) -> None:
         self.s = state
@@ -107,7 +112,7 @@ class G:
             w = f" ({why})" if why else ""
             self.emit(
                 f"draw_{deck}",
-                f"{self.name(seat)} draws {len(got)} {deck} card(s){w}.",
+                f"{self.name(seat)} draws {count(len(got), deck + ' card')}{w}.",
                 seat,
                 count=len(got),
             )
