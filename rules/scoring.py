@@ -326,7 +326,8 @@ def _end_card_scores(state: GameState, seat: int, effect: str, params: dict[str,
     if effect == "frontier":
         board = catalog_of(state).boards[state.map]
         caps = [t_h for t_h, t in state.tiles.items() if t.kind == "capital" and t.owner != seat]
-        cities = controlled_tiles(state, seat, "city")
+        # "once you have founded a city": cities you built, occupied or not (R-VOC-7)
+        cities = [h for h, t in state.tiles.items() if t.kind == "city" and t.owner == seat]
         return any(
             board.distance(c, k) <= int(params.get("distance", 3)) for c in cities for k in caps
         )
