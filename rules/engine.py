@@ -382,6 +382,11 @@ def _recruit(g: G, a: A.Recruit) -> None:
     g.require(
         bool(a.deploy) or a.draw > 0, "R-RECRUIT-1", "deploy a unit or draw a combat card (or both)"
     )
+    g.require(
+        a.draw == 0 or bool(g.s.combat_deck or g.s.combat_discard),
+        "R-RECRUIT-1",
+        "the combat deck and its discard pile are empty: there is no card to draw",
+    )
     units = [d.unit for d in a.deploy]
     g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
     deploys = [(d.unit, _label(g, d.to)) for d in a.deploy]
@@ -609,22 +614,38 @@ def _build_cost(g: G, seat: int, what: str, *, second: bool) -> tuple[list[str],
     return cost, ctx
 
 
-def _reboucas_cost(g: G, seat: int, cost: list[str], ctx: PayContext) -> list[str]:
-    """André Rebouças: 1 resource or 1 gold less, once per turn — take off what helps most."""
-    options = [i for i, t in enumerate(cost) if t != "science"]
-    best = None
-    for pref in ("gold", "crop", "any"):
-        for i in options:
-            t = cost[i]
-            kind = "gold" if t == "gold" else ("any" if t == "any" else "crop")
-            if kind != pref:
+def _token_kind(t: str) -> str:
+    return t if t in ("gold", "science", "any") else "crop"
+
+
+def _discount(
+    g: G,
+    seat: int,
+    cost: list[str],
+    kinds: tuple[str, ...],
+    ctx: PayContext | None = None,
+    payment: A.Payment = None,
+) -> list[str]:
+    """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
+    payment, the token that payment leaves out; otherwise the first token, in the order of
+    ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves the cost
+    payable — the one hardest to pay goes first."""
+    order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
+    for i in order:
+        trial = cost[:i] + cost[i + 1 :]
+        if payment is not None:
+            try:
+                check_payment(g.s, seat, trial, list(payment), ctx)
+            except RulesError:
                 continue
-            trial = cost[:i] + cost[i + 1 :]
-            if can_pay(g.s, seat, trial, ctx):
-                return trial
-            if best is None:
-                best = trial
-    return best if best is not None else cost
+            return trial
+        if can_pay(g.s, seat, trial, ctx):
+            return trial
+    return cost[: order[0]] + cost[order[0] + 1 :] if order else cost
+
+
+REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 gold less
+MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
 
 
 def _build(g: G, a: A.Build) -> None:
@@ -650,30 +671,15 @@ def _build(g: G, a: A.Build) -> None:
     if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
         s.turn.reboucas = True
         cost = (
-            _reboucas_cost(g, seat, cost, ctx)
+            _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
             if a.payment is None
-            else _reboucas_explicit(g, seat, cost, a.payment, ctx)
+            else _discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
         )
     _pay(g, seat, cost, a.payment, ctx)
     _place_building(g, seat, a.building, at)
     s.turn.builds += 1
     if not second:
         _to_movement(g, seat)
-
-
-def _reboucas_explicit(
-    g: G, seat: int, cost: list[str], payment: tuple[A.PayItem, ...], ctx: PayContext
-) -> list[str]:
-    for i, t in enumerate(cost):
-        if t == "science":
-            continue
-        trial = cost[:i] + cost[i + 1 :]
-        try:
-            check_payment(g.s, seat, trial, list(payment), ctx)
-            return trial
-        except RulesError:
-            continue
-    return cost
 
 
 def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
@@ -858,19 +864,11 @@ def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError |
     return None
 
 
-def _manufacture_cost(g: G, seat: int, product: str, upgraded: bool) -> list[str]:
+def _manufacture_cost(
+    g: G, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+) -> list[str]:
     cost = list(g.cat.products[product].cost)
-    if upgraded:  # R-MANUF-2: 1 resource less (the one hardest to pay)
-        crops = [i for i, t in enumerate(cost) if t not in ("gold", "science")]
-        best = None
-        for i in sorted(crops, key=lambda i: cost[i] == "any"):
-            trial = cost[:i] + cost[i + 1 :]
-            if can_pay(g.s, seat, trial):
-                return trial
-            best = best or trial
-        if best is not None:
-            return best
-    return cost
+    return _discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
 
 
 def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
@@ -907,7 +905,7 @@ def _manufacture(g: G, a: A.Manufacture) -> None:
     if err:
         raise err
     _begin_arch(g, seat, "manufacture")
-    cost = _manufacture_cost(g, seat, a.product, _upgraded(g, seat, "manufacture"))
+    cost = _manufacture_cost(g, seat, a.product, _upgraded(g, seat, "manufacture"), a.payment)
     _pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
     _do_manufacture(g, seat, a.product, a.to, "")
     _to_movement(g, seat)
@@ -2026,7 +2024,7 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
     for what in whats:
         cost, ctx = _build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
-            cost = _reboucas_cost(g, seat, cost, ctx)
+            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in city_sites if _is_city(g, what) else sites:
