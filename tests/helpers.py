@@ -9,8 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rules import actions as A
+from rules.actions import parse_action
 from rules.engine import apply, legal_actions, pending_for
+from rules.errors import RulesError
 from rules.events import Event
 from rules.setup import new_game
 from rules.state import Exploration, GameState, Tile
@@ -57,8 +61,8 @@ def start(
 def act(st: GameState, action_type: str, seat: int | None = None, /, **fields: Any) -> GameState:
     """Apply one action given by its type and fields; returns the new state.
 
-    ``seat`` defaults to whoever must decide (the first pending decision, else the current
-    player); it may be given positionally or as ``seat=``.
+    ``seat`` (positional or ``seat=``) defaults to the player whose turn it is. The action
+    type is positional-only so that an action's own ``kind`` field can be passed.
     """
     return act_ev(st, action_type, seat, **fields)[0]
 
@@ -67,14 +71,41 @@ def act_ev(
     st: GameState, action_type: str, seat: int | None = None, /, **fields: Any
 ) -> tuple[GameState, list[Event]]:
     """Like :func:`act`, also returning the events."""
-    kind = action_type
     if "seat" in fields:
         seat = fields.pop("seat")
     if seat is None:
-        pend = st.pending[0] if st.pending else None
-        seat = pend.seat if pend is not None else st.current
-    data = {"type": kind, "seat": seat, **fields}
-    return apply(st, data)
+        seat = st.current
+    return apply(st, {"type": action_type, "seat": seat, **fields})
+
+
+def is_legal(st: GameState, action_type: str, seat: int | None = None, /, **fields: Any) -> bool:
+    """Is this action (without payment) in ``legal_actions`` for that seat?"""
+    seat = st.current if seat is None else seat
+    return parse_action({"type": action_type, "seat": seat, **fields}) in legal_actions(st, seat)
+
+
+def assert_illegal(
+    st: GameState,
+    action_type: str,
+    rule: str | tuple[str, ...],
+    seat: int | None = None,
+    /,
+    *,
+    listed: bool = False,
+    **fields: Any,
+) -> RulesError:
+    """The action raises a RulesError naming ``rule`` (or one of several), leaves ``st``
+    unchanged, and — unless ``listed`` (e.g. only its explicit payment is wrong) —
+    ``legal_actions`` does not list it."""
+    before = st.model_dump()
+    if not listed:
+        assert not is_legal(st, action_type, seat, **fields)
+    with pytest.raises(RulesError) as exc:
+        act(st, action_type, seat, **fields)
+    allowed = (rule,) if isinstance(rule, str) else rule
+    assert exc.value.rule in allowed, exc.value
+    assert st.model_dump() == before
+    return exc.value
 
 
 def give(st: GameState, seat: int, **goods: int) -> None:

@@ -7,50 +7,30 @@ buildings at B3, A2 (sawmills) and D3 (sugar-cane field).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rules import (
-    Event,
     GameState,
     NotYourDecision,
-    RulesError,
-    apply,
     deciders,
     legal_actions,
-    parse_action,
     view,
 )
 from rules.catalog import get_catalog
 from rules.scoring import mission_complete, objective_met, score
-from tests.helpers import PACK, explore, kinds, place_unit, put, start, to_movement
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int = 0, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int = 0, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, **fields: Any
-) -> RulesError:
-    before = st.model_dump()
-    assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
+from tests.helpers import (
+    PACK,
+    act,
+    act_ev,
+    assert_illegal,
+    explore,
+    is_legal,
+    kinds,
+    place_unit,
+    put,
+    start,
+    to_movement,
+)
 
 
 def era1_ready() -> GameState:

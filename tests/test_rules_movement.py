@@ -8,44 +8,26 @@ A2 A3 A4 G3 F4 G5 H5 (map border or next to water); D3 D4 C4 are inland plains.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from rules import Event, GameState, RulesError, apply, legal_actions, parse_action
+from rules import GameState, legal_actions
 from rules.catalog import get_catalog
-from tests.helpers import PACK, explore, kinds, place_unit, put, start, to_movement
+from tests.helpers import (
+    PACK,
+    act,
+    act_ev,
+    assert_illegal,
+    explore,
+    is_legal,
+    kinds,
+    place_unit,
+    put,
+    start,
+    to_movement,
+)
 
 # tests.helpers.act names its action-type parameter ``kind``, which clashes with the ``kind``
 # field of a move; these local short-hands take the action type as ``atype``.
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int = 0, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int = 0, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, **fields: Any
-) -> RulesError:
-    """The action raises a RulesError naming ``rule``, leaves ``st`` unchanged, and
-    ``legal_actions`` does not list it."""
-    before = st.model_dump()
-    assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
 
 
 def moving(arch: str | None = "renovate", **units: str) -> GameState:

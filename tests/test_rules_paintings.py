@@ -7,49 +7,27 @@ gets in the way. Plains next to C3: D3, C4, C2; forests B3 (next to C3) and E3 (
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rules import (
-    Event,
     GameState,
     NotYourDecision,
-    RulesError,
-    apply,
     get_catalog,
-    legal_actions,
-    parse_action,
 )
 from rules.scoring import score
 from rules.state import Turn
-from tests.helpers import PACK, kinds, place_unit, put, start, to_movement
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int = 0, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int = 0, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, **fields: Any
-) -> RulesError:
-    before = st.model_dump()
-    assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
+from tests.helpers import (
+    PACK,
+    act,
+    act_ev,
+    assert_illegal,
+    is_legal,
+    kinds,
+    place_unit,
+    put,
+    start,
+    to_movement,
+)
 
 
 def game(*paintings: str, **goods: int) -> GameState:
@@ -382,7 +360,7 @@ def test_coroados_any_time_in_your_turn__R_ERA_4() -> None:
     st.current = 1
     before = st.model_dump()
     with pytest.raises(NotYourDecision):
-        act(st, "coroados", token=1)
+        act(st, "coroados", 0, token=1)
     assert st.model_dump() == before
 
 

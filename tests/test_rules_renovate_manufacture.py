@@ -9,53 +9,19 @@ science), rubber (brazilwood + cotton + gold + science).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rules import (
     Event,
     GameState,
     InvalidAction,
-    RulesError,
-    apply,
     legal_actions,
-    parse_action,
     score,
 )
 from rules.catalog import get_catalog
-from tests.helpers import PACK, place_unit, put, start
+from tests.helpers import PACK, act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
 CAT = get_catalog(PACK)
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int | None = None, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    if seat is None:
-        seat = st.current
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int | None = None, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, *, listed: bool = False, **fields: Any
-) -> RulesError:
-    before = st.model_dump()
-    if not listed:
-        assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
 
 
 def of(events: list[Event], kind: str) -> list[Event]:

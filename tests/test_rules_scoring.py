@@ -6,21 +6,18 @@ Seat 0 is the first player, so in this 2-player game seat 1 plays the last turn 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rules import (
     Event,
     GameState,
     IllegalAction,
-    apply,
     final_scores,
     is_over,
     legal_actions,
     score,
 )
-from tests.helpers import kinds, place_unit, put, start
+from tests.helpers import act, act_ev, kinds, place_unit, put, start
 
 ALL_PRODUCTS = {
     "import": "dye",
@@ -30,16 +27,6 @@ ALL_PRODUCTS = {
     "recruit": "coffee",
     "build": "rubber",
 }
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int = 0, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int = 0, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
 
 
 def era3_ready(seat: int) -> GameState:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import rules
-from rules import Event, GameState, InvalidAction, NotYourDecision, RulesError, apply, view
+from rules import Event, GameState, InvalidAction, NotYourDecision, RulesError, view
 from rules.catalog import FRAMES, get_catalog
-from tests.helpers import PACK
+from tests.helpers import PACK, act, act_ev
 
 CAT = get_catalog(PACK)
 MAP = "test-duel"
@@ -30,14 +30,6 @@ def new(seed: int = 1, colours: list[str] | None = None, **kw: Any) -> GameState
 
 def coloured(seed: int = 1) -> GameState:
     return new(seed, ["green", "blue"])
-
-
-def act_ev(st: GameState, atype: str, seat: int, **fields: Any) -> tuple[GameState, list[Event]]:
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
 
 
 def assert_illegal(

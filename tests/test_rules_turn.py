@@ -7,41 +7,11 @@ Test map ``test-duel``: seat 0 (green) has its capital at C3, seat 1 (blue) at H
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import rules.engine as engine
-from rules import Event, GameState, NotYourDecision, RulesError, apply, legal_actions, parse_action
-from tests.helpers import place_unit, put, start
-
-
-def act_ev(
-    st: GameState, atype: str, seat: int | None = None, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    if seat is None:
-        seat = st.current
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int | None = None, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, **fields: Any
-) -> RulesError:
-    before = st.model_dump()
-    assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
+from rules import Event, GameState, NotYourDecision, legal_actions
+from tests.helpers import act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
 
 def of(events: list[Event], kind: str) -> list[Event]:

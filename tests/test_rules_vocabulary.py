@@ -18,54 +18,31 @@ from rules import (
     GameState,
     NotYourDecision,
     RulesError,
-    apply,
     deciders,
     legal_actions,
-    parse_action,
     score,
 )
 from rules.actions import PayItem
 from rules.catalog import CROPS, get_catalog
 from rules.payment import PayContext, check_payment, find_payment
 from rules.state import Player
-from tests.helpers import PACK, place_unit, put, start, to_movement
+from tests.helpers import (
+    PACK,
+    act,
+    act_ev,
+    assert_illegal,
+    is_legal,
+    place_unit,
+    put,
+    start,
+    to_movement,
+)
 
 CAT = get_catalog(PACK)
 
 
 # tests.helpers.act names its action-type parameter ``kind``, which clashes with the ``kind``
 # field of some actions (exchange, move); these short-hands take the type as ``atype``.
-def act_ev(
-    st: GameState, atype: str, seat: int | None = None, **fields: Any
-) -> tuple[GameState, list[Event]]:
-    if seat is None:
-        seat = st.current
-    return apply(st, {"type": atype, "seat": seat, **fields})
-
-
-def act(st: GameState, atype: str, seat: int | None = None, **fields: Any) -> GameState:
-    return act_ev(st, atype, seat, **fields)[0]
-
-
-def is_legal(st: GameState, atype: str, seat: int = 0, **fields: Any) -> bool:
-    return parse_action({"type": atype, "seat": seat, **fields}) in legal_actions(st, seat)
-
-
-def assert_illegal(
-    st: GameState, atype: str, rule: str, seat: int = 0, *, listed: bool = False, **fields: Any
-) -> RulesError:
-    """The action raises a RulesError naming ``rule`` and leaves ``st`` unchanged; unless
-    ``listed`` (an action whose explicit payment is the only problem) it is not listed."""
-    before = st.model_dump()
-    if not listed:
-        assert not is_legal(st, atype, seat, **fields)
-    with pytest.raises(RulesError) as exc:
-        act(st, atype, seat, **fields)
-    assert exc.value.rule == rule, exc.value
-    assert st.model_dump() == before
-    return exc.value
-
-
 def of(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.kind == kind]
 
