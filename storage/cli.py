@@ -95,7 +95,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         type=Path,
         default=None,
-        help="a real state JSON (default: a synthetic late-game 4-player state)",
+        help="a state JSON to save (default: a late-game 4-player state from seeded rules "
+        "self-play, or a synthetic one if the rules engine is not importable)",
+    )
+    bench.add_argument(
+        "--synthetic",
+        action="store_true",
+        help="use the synthetic late-game state instead of one from the rules engine",
     )
     bench.add_argument("--games", type=int, default=1000, help="games in the database (1000)")
     bench.add_argument("--saves", type=int, default=300, help="timed saves of one game (300)")
@@ -293,14 +299,37 @@ async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _rules_late_game_state(seed: int = 11) -> tuple[str, str] | None:
+    """A real late-game 4-player state: seeded random self-play until era III (or round 45)."""
+    try:
+        import random
+
+        from rules import apply, legal_actions, new_game
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    state = new_game(4, seed)
+    while state.phase != "ended" and state.era < 3 and state.round < 45:
+        state, _ = apply(state, rng.choice(legal_actions(state)))
+    return (
+        state.model_dump_json(),
+        f"late-game 4-player state from rules self-play (seed {seed}, era {state.era}, "
+        f"round {state.round})",
+    )
+
+
 async def _bench(args: argparse.Namespace, out: TextIO) -> int:
     if args.state_file is not None:
         state_json = args.state_file.read_text(encoding="utf-8")
         json.loads(state_json)
         source = f"real state from {args.state_file}"
     else:
-        state_json = json.dumps(synthetic_late_game_state())
-        source = "SYNTHETIC late-game 4-player state (no --state-file given)"
+        real = None if args.synthetic else _rules_late_game_state()
+        if real is not None:
+            state_json, source = real
+        else:
+            state_json = json.dumps(synthetic_late_game_state())
+            source = "SYNTHETIC late-game 4-player state"
     with tempfile.TemporaryDirectory(prefix="brazil-bench-") as tmp:
         result = await run_bench(
             Path(tmp) / "bench.sqlite3",
