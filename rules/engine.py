@@ -95,6 +95,16 @@ def _dispatch(g: G, a: Any) -> None:
     if not 0 <= seat < s.n:
         raise InvalidAction("", f"there is no seat {seat} in this {s.n}-player game")
     pend = pending_for(s, seat)
+    if pend is not None and pend.kind in _ANY_ORDER and a.type not in _ANSWERS[pend.kind][0]:
+        # R-SETUP-5: a seat's simultaneous setup choices may be answered in either order.
+        pend = next(
+            (
+                d
+                for d in s.pending
+                if d.seat == seat and d.kind in _ANY_ORDER and a.type in _ANSWERS[d.kind][0]
+            ),
+            pend,
+        )
     if pend is not None:
         handler = _ANSWERS.get(pend.kind)
         if handler is None or a.type not in handler[0]:
@@ -1786,7 +1796,7 @@ _PENDING_RULE = {
 }
 
 
-_FREE = {"reveal_mission", "play_gold_card", "coroados", "isabel_palace"}
+_ANY_ORDER = {"keep_missions", "choose_monarch"}  # simultaneous choices of one seat
 _TURN: dict[str, Callable[[G, Any], None]] = {
     "recruit": _recruit,
     "painting": _take_painting,
@@ -1825,7 +1835,11 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
         if st not in deciders(state):
             continue
         pend = pending_for(state, st)
-        if pend is not None:
+        if pend is not None and pend.kind in _ANY_ORDER:
+            for d in state.pending:
+                if d.seat == st and d.kind in _ANY_ORDER:
+                    out.extend(_answers(g, st, d))
+        elif pend is not None:
             out.extend(_answers(g, st, pend))
         elif state.phase == "play" and st == state.current:
             out.extend(_turn_actions(g, st))

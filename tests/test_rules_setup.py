@@ -457,3 +457,14 @@ def test_same_seed_same_game_different_seed_differs__R_SETUP_2() -> None:
     a, b = coloured(42), coloured(43)
     assert a.model_dump_json() != b.model_dump_json()
     assert (a.combat_deck, a.gold_deck, a.display) != (b.combat_deck, b.gold_deck, b.display)
+
+
+def test_a_seats_setup_choices_may_come_in_either_order__R_SETUP_5() -> None:
+    st = rules.new_game(2, 5, "test-duel", data_pack=PACK, colours=["green", "blue"])
+    listed = {a.type for a in rules.legal_actions(st, 0)}
+    assert listed == {"keep_missions", "choose_monarch"}
+    st = act(st, "choose_monarch", 0, monarch="tibirica")  # before keeping missions
+    assert st.players[0].monarch == "tibirica"
+    assert {a.type for a in rules.legal_actions(st, 0)} == {"keep_missions"}
+    with pytest.raises(NotYourDecision):
+        act(st, "choose_monarch", 0, monarch="pedro_i")  # answered already
