@@ -482,7 +482,7 @@ def resolve(g: G) -> None:
                 g.s.solo_captured = True
         ex = g.s.exploration.get(b.hex)
         if ex is not None and not ex.face_up:
-            from rules.engine import _reveal
+            from rules.movement import _reveal
 
             _reveal(g, att.seat, b.hex, list(att.units), b.src)
     # Sepé Tiaraju: the winner loses all its battle units but one (the winner chooses).

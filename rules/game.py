@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from rules.catalog import CROPS, Board, Catalog, get_catalog
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.payment import PayabilityCache, controls, good_name, occupier_of
 from rules.state import GameState, Pending, Player
@@ -250,3 +250,27 @@ class G:
     def require(self, cond: bool, rule: str, message: str) -> None:
         if not cond:
             raise IllegalAction(rule, message)
+
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
+
+
+def _label(g: G, label: str) -> str:
+    from rules.hexgrid import normalise_label
+
+    try:
+        lab = normalise_label(label)
+    except ValueError as e:
+        raise InvalidAction("", str(e)) from e
+    if lab not in g.board.terrain:
+        raise InvalidAction("", f"{lab} is not on the map")
+    return lab
+
+
+def _need_step(g: G, step: str, rule: str, what: str) -> None:
+    if g.s.turn.step != step:
+        raise IllegalAction(rule, f"{what} is not possible now (this is the {g.s.turn.step} phase)")
+
+
+def _upgraded(g: G, seat: int, arch: str) -> bool:
+    return arch in g.p(seat).upgrades

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
-from rules.state import Exploration, GameState, Pending, Player, Rng, Tile
+from rules.game import G, _label
+from rules.state import Exploration, GameState, Pending, Player, Rng, Tile, Turn
 
 
 def new_game(
@@ -155,3 +157,106 @@ def start_capitals(st: GameState) -> None:
     st.setup_step = "capital"
     st.capital_chooser = st.rng.choice(st.n)
     st.pending.append(_pending(st.capital_chooser, "choose_capital"))
+
+
+# ------------------------------------------------------------------ setup decisions
+
+
+def _choose_colour(g: G, a: A.ChooseColour, pend: Pending) -> None:
+    s = g.s
+    if a.colour not in g.cat.colours:
+        raise InvalidAction(
+            "R-SETUP-4", f"unknown colour '{a.colour}'; colours: {', '.join(g.cat.colours)}"
+        )
+    taken = {p.colour for p in s.players}
+    g.require(a.colour not in taken, "R-SETUP-4", f"{a.colour} is already taken")
+    take_colour(s, a.seat, a.colour)
+    g.emit("colour", f"Seat {a.seat + 1} plays {a.colour}.", a.seat, colour=a.colour)
+    nxt = a.seat + 1
+    if nxt < s.n:
+        g.push(nxt, "choose_colour")
+    else:
+        deal_missions(s)
+        g.emit("missions_dealt", "Each player is dealt 2 missions of each era and keeps 1 of each.")
+
+
+def _keep_missions(g: G, a: A.KeepMissions, pend: Pending) -> None:
+    p = g.p(a.seat)
+    keep = list(a.keep)
+    eras = sorted(g.cat.missions[m].era for m in keep if m in g.cat.missions)
+    for m in keep:
+        g.require(m in p.mission_offer, "R-SETUP-5", f"mission '{m}' was not dealt to you")
+    offered_eras = sorted({g.cat.missions[m].era for m in p.mission_offer})
+    g.require(
+        eras == offered_eras and len(set(keep)) == len(keep),
+        "R-SETUP-5",
+        "keep exactly one mission of each era",
+    )
+    for m in p.mission_offer:
+        if m not in keep:
+            g.s.mission_decks[str(g.cat.missions[m].era)].insert(0, m)  # bottom of its deck
+    p.missions = keep
+    p.mission_offer = []
+    g.emit("missions_kept", f"{g.name(a.seat)} keeps one mission of each era.", a.seat)
+    _maybe_capitals(g)
+
+
+def _choose_monarch(g: G, a: A.ChooseMonarch, pend: Pending) -> None:
+    opts = monarch_options(g.s, a.seat)
+    g.require(a.monarch in opts, "R-SETUP-5", f"choose one of your monarchs: {', '.join(opts)}")
+    g.p(a.seat).monarch = a.monarch
+    g.emit(
+        "monarch",
+        f"{g.name(a.seat)} chooses {g.cat.monarchs[a.monarch].name}.",
+        a.seat,
+        monarch=a.monarch,
+    )
+    _maybe_capitals(g)
+
+
+def _maybe_capitals(g: G) -> None:
+    if not any(d.kind in ("keep_missions", "choose_monarch") for d in g.s.pending):
+        start_capitals(g.s)
+        g.emit(
+            "capitals_revealed",
+            "The capital tiles are revealed. "
+            + ", ".join(
+                f"{h}: {g.cat.capitals[c].name}" for h, c in sorted(g.s.capital_tiles.items())
+            )
+            + f". {g.name(g.s.capital_chooser)} chooses first.",
+        )
+
+
+def _choose_capital(g: G, a: A.ChooseCapital, pend: Pending) -> None:
+    s = g.s
+    at = _label(g, a.at)
+    g.require(at in s.capital_tiles, "R-SETUP-6", f"{at} is not a capital site")
+    g.require(at not in s.tiles, "R-SETUP-6", f"the capital at {at} is already taken")
+    cap = g.cat.capitals[s.capital_tiles[at]]
+    p = g.p(a.seat)
+    p.capital = at
+    s.tiles[at] = Tile(kind="capital", id=cap.id, owner=a.seat, palace=1)
+    p.palaces.remove(1)
+    g.emit(
+        "capital",
+        f"{g.name(a.seat)} takes the capital at {at} and puts palace I there.",
+        a.seat,
+        hex=at,
+    )
+    g.gain(a.seat, {cap.resource: 1}, "capital")
+    if cap.first_player:
+        s.first_player = a.seat
+    nxt = (a.seat + 1) % s.n
+    if s.players[nxt].capital is None:
+        g.push(nxt, "choose_capital")
+        return
+    s.phase = "play"
+    s.setup_step = "done"
+    s.current = s.first_player
+    s.round = 1
+    s.turn = Turn()
+    g.emit(
+        "start",
+        f"The game begins. {g.name(s.current)} has the first-player tile and starts.",
+        s.current,
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import rules.engine as engine
+import rules.turn as turn
 from rules import Event, GameState, NotYourDecision, legal_actions
 from tests.helpers import act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
@@ -315,6 +316,8 @@ def test_pass_when_no_action_exists_keeps_the_token__R_TURN_6(
 ) -> None:
     st = fresh()
     st.players[0].token_arch = "build"
+    # Pretend no action is possible: both the listing and the pass check ask _arch_actions.
+    monkeypatch.setattr(turn, "_arch_actions", lambda g, seat: iter(()))
     monkeypatch.setattr(engine, "_arch_actions", lambda g, seat: iter(()))
     assert [a.type for a in legal_actions(st)] == ["pass_action"]
     new, ev = act_ev(st, "pass_action")

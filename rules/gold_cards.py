@@ -1,0 +1,214 @@
+"""Gold cards played as free actions (DATA.md §Gold cards; War is played after a battle,
+see rules.combat)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+from typing import Any
+
+from rules import actions as A
+from rules.catalog import CROPS
+from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.game import G, _label, count
+from rules.payment import (
+    PayContext,
+    can_pay,
+)
+from rules.turn import (
+    _build_problem,
+    _build_sites,
+    _check_deploy,
+    _deploy,
+    _deploy_targets,
+    _destinations,
+    _do_manufacture,
+    _manufacture_problem,
+    _pay,
+    _place_building,
+    _unit_cost,
+)
+
+
+def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
+    p = g.p(a.seat)
+    if a.card not in g.cat.gold_cards:
+        return InvalidAction("R-TURN-4", f"unknown gold card '{a.card}'")
+    if a.card not in p.gold_cards:
+        return IllegalAction("R-TURN-4", "you do not hold that gold card")
+    card = g.cat.gold_cards[a.card]
+    if card.kind == "end":
+        return IllegalAction(
+            "R-TURN-4", f"{card.name} scores at the end of the game; it is not played"
+        )
+    if card.kind == "war":
+        return IllegalAction("R-TURN-4", f"{card.name} is played right after you win a battle")
+    e = card.effect
+    if e == "build":
+        if a.at is None:
+            return InvalidAction("R-TURN-4", "say where to build (at)")
+        return _build_problem(g, a.seat, str(card.params["side"]), a.at, by_card=a.card)
+    if e == "deploy":
+        if a.unit is None or a.to is None:
+            return InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
+        if a.unit not in p.units:
+            return InvalidAction("R-TURN-4", f"you have no unit '{a.unit}'")
+        u = g.cat.units[f"{p.colour}.{a.unit}"]
+        if card.params.get("basic_only") and not u.basic:
+            return IllegalAction("R-TURN-4", f"{card.name} deploys a basic unit only")
+        if card.params.get("monarch_only") and a.unit != "monarch":
+            return IllegalAction("R-TURN-4", f"{card.name} deploys your monarch only")
+        if card.params.get("basic_only") and p.units[a.unit] != "board":
+            return IllegalAction("R-TURN-4", f"{card.name} is for a unit's first deployment")
+        try:
+            _check_deploy(g, a.seat, a.unit, a.to)
+        except RulesError as err:
+            return err
+        return None
+    if e == "manufacture":
+        if a.product is None or a.to is None:
+            return InvalidAction("R-TURN-4", "say which product and where (product, to)")
+        return _manufacture_problem(g, a.seat, a.product, a.to)
+    if e == "exchange":
+        give = list(card.params.get("give", []))
+        if len(a.give) != len(give):
+            return InvalidAction("R-TURN-4", f"{card.name} takes {count(len(give), 'resource')}")
+        for want, got in zip(give, a.give, strict=True):
+            if got not in CROPS or (want != "any" and got != want):
+                return IllegalAction("R-TURN-4", f"{card.name} takes {', '.join(give)}")
+        if not can_pay(g.s, a.seat, list(a.give), PayContext(exact=True)):
+            return IllegalAction("R-TURN-4", "you do not have those resources")
+        return None
+    if e == "espionage":
+        if a.target is None or not 0 <= a.target < g.s.n or a.target == a.seat:
+            return InvalidAction("R-TURN-4", "name an opponent's seat (target)")
+        return None
+    if e == "veterans":
+        if a.unit is None or a.unit not in p.units or p.units[a.unit] in ("board", "reserve"):
+            return IllegalAction("R-TURN-4", "name one of your units on the map (unit)")
+        return None
+    return InvalidAction("R-TURN-4", f"{card.name} cannot be played")
+
+
+def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
+    a = a.replace(
+        **{
+            "at": _label(g, a.at) if a.at is not None else None,
+            "to": _label(g, a.to) if a.to is not None and a.unit is not None else a.to,
+        }
+    )
+    err = _gold_card_problem(g, a)
+    if err:
+        raise err
+    seat = a.seat
+    p = g.p(seat)
+    card = g.cat.gold_cards[a.card]
+    p.gold_cards.remove(a.card)
+    g.s.gold_discard.append(a.card)
+    g.emit("gold_card", f"{g.name(seat)} plays {card.name}: {card.text}", seat, card=a.card)
+    e = card.effect
+    if e == "build":
+        side = str(card.params["side"])
+        at = _label(g, a.at or "")
+        cost = list(g.cat.sides[side].cost)
+        _pay(g, seat, cost, a.payment, PayContext(label=card.name))
+        _place_building(g, seat, side, at, f" ({card.name})")
+    elif e == "deploy":
+        to = _label(g, a.to or "")
+        assert a.unit is not None
+        _pay(g, seat, _unit_cost(g, seat, a.unit), a.payment, PayContext(label=card.name))
+        _deploy(g, seat, a.unit, to)
+    elif e == "manufacture":
+        assert a.product is not None and a.to is not None
+        _pay(g, seat, list(g.cat.products[a.product].cost), a.payment, PayContext(label=card.name))
+        _do_manufacture(g, seat, a.product, a.to, f" ({card.name})")
+    elif e == "exchange":
+        _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name))
+        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+    elif e == "espionage":
+        assert a.target is not None
+        t = g.p(a.target)
+        seen = {
+            "gold_cards": list(t.gold_cards),
+            "combat_cards": list(t.combat_cards),
+            "missions": list(t.missions),
+        }
+        p.seen[str(a.target)] = seen["gold_cards"] + seen["combat_cards"] + seen["missions"]
+        g.emit(
+            "espionage",
+            f"{g.name(seat)} looks at all the cards in {g.name(a.target)}'s hands.",
+            seat,
+            target=a.target,
+        )
+        text = "; ".join(
+            f"{k.replace('_', ' ')}: " + (", ".join(v) or "none") for k, v in seen.items()
+        )
+        g.emit(
+            "espionage_private",
+            f"{g.name(a.target)} holds {text}.",
+            seat,
+            visible_to=(seat,),
+            target=a.target,
+            **seen,
+        )
+    elif e == "veterans":
+        assert a.unit is not None
+        p.units[a.unit] = "reserve"
+        g.emit("veterans", f"{g.name(seat)}'s {a.unit} returns to the reserve.", seat, unit=a.unit)
+        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+
+
+def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
+    s = g.s
+    p = g.p(seat)
+    card = g.cat.gold_cards[card_id]
+    if card.kind != "free":
+        return
+    e = card.effect
+
+    # A card used in payment is gone, so check payments without it.
+    def affordable(cost: list[str], ctx: PayContext | None = None) -> bool:
+        p.gold_cards.remove(card_id)
+        try:
+            return can_pay(s, seat, cost, ctx)
+        finally:
+            p.gold_cards.append(card_id)
+
+    if e == "build":
+        side = str(card.params["side"])
+        if affordable(list(g.cat.sides[side].cost)):
+            for at in sorted(_build_sites(g, seat)):
+                if _build_problem(g, seat, side, at, by_card=card_id) is None:
+                    yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
+    elif e == "deploy":
+        for u, loc in p.units.items():
+            if loc not in ("board", "reserve"):
+                continue
+            for to in _deploy_targets(g, seat):
+                a = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
+                if _gold_card_problem(g, a) is None and affordable(_unit_cost(g, seat, u)):
+                    yield a
+    elif e == "manufacture":
+        for pr in p.products:
+            if not affordable(list(g.cat.products[pr].cost)):
+                continue
+            for d in _destinations(g, seat, pr):
+                yield A.PlayGoldCard(seat=seat, card=card_id, product=pr, to=d)
+    elif e == "exchange":
+        give = list(card.params.get("give", []))
+        options = (
+            [tuple(give)]
+            if "any" not in give
+            else list(combinations_with_replacement(CROPS, len(give)))
+        )
+        for combo in options:
+            if g.pay.can_pay(seat, list(combo), PayContext(exact=True)):
+                yield A.PlayGoldCard(seat=seat, card=card_id, give=tuple(combo))
+    elif e == "espionage":
+        for q in s.players:
+            if q.seat != seat:
+                yield A.PlayGoldCard(seat=seat, card=card_id, target=q.seat)
+    elif e == "veterans":
+        for u, loc in p.units.items():
+            if loc not in ("board", "reserve"):
+                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u)

@@ -1,0 +1,247 @@
+"""Missions, eras and palaces (RULES.md §6–7): revealing missions, advancing the era,
+flipped era tokens and Coroados, palace placement and bonuses, Isabel of Brazil."""
+
+from __future__ import annotations
+
+from rules import actions as A
+from rules.catalog import ARCHES
+from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.game import ROMAN, G, _label
+from rules.scoring import mission_complete
+from rules.state import Pending
+from rules.turn import _destinations, _do_manufacture, _manufacture_problem
+
+SQUARE_FOR_PALACE_II = "square"
+
+
+ERA_I_SIDES = ("sawmill", "trading_post", "sugar_field", "farm")
+
+
+def _reveal_mission(g: G, a: A.RevealMission) -> None:
+    s = g.s
+    seat = a.seat
+    p = g.p(seat)
+    if a.mission not in g.cat.missions:
+        raise InvalidAction("R-MISSION-1", f"unknown mission '{a.mission}'")
+    g.require(a.mission in p.missions, "R-MISSION-1", "that mission is not in your hand")
+    m = g.cat.missions[a.mission]
+    g.require(
+        m.era <= s.era,
+        "R-MISSION-2",
+        f"an era {ROMAN[m.era]} mission cannot be revealed in era {ROMAN[s.era]}",
+    )
+    g.require(
+        mission_complete(s, seat, a.mission),
+        "R-MISSION-1",
+        f"{m.name}: not every objective is met yet",
+    )
+    p.missions.remove(a.mission)
+    p.revealed.append(a.mission)
+    vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
+    g.emit(
+        "mission",
+        f"{g.name(seat)} reveals the era {ROMAN[m.era]} mission {m.name} ({vp} VP).",
+        seat,
+        mission=a.mission,
+    )
+    if p.monarch == "dom_oba_ii" and len(p.revealed) <= int(
+        g.cat.monarchs["dom_oba_ii"].params.get("missions", 2)
+    ):
+        g.gain(
+            seat,
+            {"science": int(g.cat.monarchs["dom_oba_ii"].params.get("science", 1))},
+            "Dom Obá II",
+        )
+    if _palace_options(g, seat):
+        g.push(seat, "place_palace", front=True)
+    else:
+        g.emit("no_palace", f"{g.name(seat)} can place no palace (the mission still scores).", seat)
+    if m.era == s.era:
+        if s.era < 3:
+            _advance_era(g, seat)
+        elif not s.end_triggered:
+            s.end_triggered = True
+            g.emit(
+                "end_triggered",
+                "An era III mission is revealed: the current round is the last.",
+                seat,
+            )
+
+
+def _advance_era(g: G, revealer: int) -> None:
+    """R-ERA-2: every player flips the previous token and puts it under a free arch."""
+    s = g.s
+    old = s.era
+    s.era += 1
+    names = {2: "II Navigation", 3: "III Railway"}
+    g.emit(
+        "era",
+        f"Era {names[s.era]} begins. Every player places the flipped era {ROMAN[old]} token under an arch.",
+        revealer,
+        era=s.era,
+    )
+    order = [(revealer + i) % s.n for i in range(s.n)]
+    for seat in order:
+        p = g.p(seat)
+        p.token_arch = None  # the first action with the new token may be any arch (R-TURN-2)
+        g.push(seat, "place_era_token", blocking=(seat == s.current), token=old)
+    if s.turn.arch in ("import", "trade") and s.current == revealer:
+        pass  # the token left the arch: its tactical advantage ends with it
+
+
+def _era_token_options(g: G, seat: int) -> list[str]:
+    p = g.p(seat)
+    out = [arch for arch in ARCHES if arch not in p.under]
+    if "coroados" in p.paintings and p.coroados is None:
+        out.append("coroados")
+    return out
+
+
+def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
+    tok = int(pend.data.get("token", 1))
+    opts = _era_token_options(g, a.seat)
+    if a.arch not in opts:
+        raise IllegalAction(
+            "R-ERA-2", f"put the token under an arch without one: {', '.join(opts)}"
+        )
+    if a.arch == "coroados":
+        _to_coroados(g, a.seat, tok)
+    else:
+        g.p(a.seat).under[a.arch] = tok
+        g.emit(
+            "era_token",
+            f"{g.name(a.seat)} puts the era {ROMAN[tok]} token under {g.cat.arches[a.arch].name}.",
+            a.seat,
+            arch=a.arch,
+            token=tok,
+        )
+
+
+def _to_coroados(g: G, seat: int, tok: int) -> None:
+    p = g.p(seat)
+    p.coroados = tok
+    g.emit(
+        "coroados",
+        f"{g.name(seat)} places the era {ROMAN[tok]} token on Coroados.",
+        seat,
+        token=tok,
+    )
+    if tok == 2:
+        g.draw_gold(
+            seat, int(g.cat.paintings["coroados"].params.get("token2_gold_cards", 2)), "Coroados"
+        )
+
+
+def _coroados(g: G, a: A.Coroados) -> None:
+    p = g.p(a.seat)
+    g.require("coroados" in p.paintings, "R-ERA-4", "you do not have the Coroados painting")
+    g.require(p.coroados is None, "R-ERA-4", "Coroados already holds a token")
+    arch = next((k for k, v in p.under.items() if v == a.token), None)
+    g.require(arch is not None, "R-ERA-4", f"you have no flipped era {a.token} token under an arch")
+    assert arch is not None
+    del p.under[arch]
+    _to_coroados(g, a.seat, a.token)
+
+
+def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
+    p = g.p(seat)
+    if palace not in p.palaces or palace == 1:
+        return IllegalAction(
+            "R-PALACE-1", f"palace {ROMAN.get(palace, palace)} is not on your board"
+        )
+    t = g.s.tiles.get(at)
+    if t is None or t.owner != seat or not g.controls(seat, at):
+        return IllegalAction("R-PALACE-1", f"{at} is not a tile of your empire that you control")
+    if t.palace is not None:
+        return IllegalAction("R-PALACE-1", f"{at} already has a palace")
+    ok = {
+        2: t.kind == "building" and t.id in ERA_I_SIDES,
+        3: t.kind == "city" or (t.kind == "building" and g.cat.building_era(t.id) <= 2),
+        4: t.kind == "building" and t.id == "cotton_plantation",
+        5: t.kind == "building" and t.id == "farm",
+        6: t.kind == "city",
+    }[palace]
+    if not ok:
+        need = {
+            2: "an era I building",
+            3: "an era I or II building or a city",
+            4: "a cotton plantation",
+            5: "a farm",
+            6: "a city (not the capital)",
+        }[palace]
+        return IllegalAction("R-PALACE-2", f"palace {ROMAN[palace]} goes on {need}")
+    return None
+
+
+def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
+    p = g.p(seat)
+    return [
+        (pal, h)
+        for pal in p.palaces
+        if pal != 1
+        for h, t in g.s.tiles.items()
+        if t.owner == seat and _palace_problem(g, seat, pal, h) is None
+    ]
+
+
+def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
+    p = g.p(seat)
+    p.palaces.remove(palace)
+    g.s.tiles[at].palace = palace
+    g.emit(
+        "palace",
+        f"{g.name(seat)} places palace {ROMAN[palace]} at {at}.",
+        seat,
+        palace=palace,
+        hex=at,
+    )
+    if palace == 2:
+        g.gain(seat, {"sugar_cane": 1}, "palace II")
+        if any(
+            g.cat.products[x].shape == "square" and _destinations(g, seat, x) for x in p.products
+        ):
+            g.push(seat, "free_manufacture", front=True)
+    elif palace == 3:
+        g.draw_gold(seat, 1, "palace III")
+    elif palace == 4:
+        g.gain(seat, {"cotton": 1}, "palace IV")
+    elif palace == 6:
+        g.draw_combat(seat, 1, "palace VI")
+
+
+def _place_palace(g: G, a: A.PlacePalace, pend: Pending) -> None:
+    if a.palace is None:
+        g.emit("no_palace", f"{g.name(a.seat)} places no palace.", a.seat)
+        return
+    at = _label(g, a.at or "")
+    err = _palace_problem(g, a.seat, a.palace, at)
+    if err:
+        raise err
+    _do_palace(g, a.seat, a.palace, at)
+
+
+def _isabel(g: G, a: A.IsabelPalace) -> None:
+    p = g.p(a.seat)
+    g.require("isabel_of_brazil" in p.paintings, "R-PALACE-1", "you do not have Isabel of Brazil")
+    g.require(not p.counters.get("isabel"), "R-PALACE-1", "Isabel of Brazil has already been used")
+    at = _label(g, a.at)
+    err = _palace_problem(g, a.seat, a.palace, at)
+    if err:
+        raise err
+    p.counters["isabel"] = 1
+    _do_palace(g, a.seat, a.palace, at)
+
+
+def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
+    if a.product is None:
+        g.emit("decline", f"{g.name(a.seat)} manufactures nothing.", a.seat)
+        return
+    err = _manufacture_problem(g, a.seat, a.product, a.to or "")
+    if err:
+        raise err
+    g.require(
+        g.cat.products[a.product].shape == SQUARE_FOR_PALACE_II,
+        "R-PALACE-2",
+        "palace II manufactures a square product (dye or sugar)",
+    )
+    _do_manufacture(g, a.seat, a.product, a.to or "", " (palace II, free)")

@@ -1,0 +1,334 @@
+"""The movement phase (RULES.md §5): free and extra moves, transport, water, battles
+started by moving or bombarding, exploration reveals (§9), peeking, and the end of a turn
+and of the game (§10, solo §12)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any, Literal
+
+from rules import actions as A
+from rules import combat as C
+from rules.catalog import CROPS
+from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.game import ENEMY, G, _label, _need_step
+from rules.scoring import final_scores
+from rules.state import GameState, Turn
+from rules.turn import _choice_of_good, _deploy_targets
+
+
+def _transport(g: G, seat: int, unit: str) -> bool:
+    p = g.p(seat)
+    ability = g.cat.units[f"{p.colour}.{unit}"].ability
+    return ability == "transport" or (unit == "monarch" and "guaicurus" in p.paintings)
+
+
+def _move_problem(
+    g: G, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
+) -> RulesError | None:
+    s = g.s
+    p = g.p(seat)
+    t = s.turn
+    if unit not in p.units:
+        return InvalidAction("R-MOVE-1", f"you have no unit '{unit}'")
+    src = p.units[unit]
+    if src in ("board", "reserve"):
+        return IllegalAction("R-MOVE-1", "only units on the map move")
+    if kind == "free" and t.free_move:
+        return IllegalAction("R-TURN-3", "you have already made your free move this turn")
+    extra = g.cat.arches[t.arch].extra_move if t.arch else None
+    if kind == "extra":
+        if t.extra_move:
+            return IllegalAction("R-TURN-3", "you have already made your extra move this turn")
+        if extra is None or extra == "tactical":
+            return IllegalAction("R-MOVE-3", "the arch you chose gives no extra move")
+    if to == src:
+        return IllegalAction("R-MOVE-1", "a move must change hex")
+    adjacent = to in g.board.neighbours[src]
+    if (kind == "free" or extra != "capital") and not adjacent:
+        return IllegalAction("R-MOVE-1", f"{to} is not adjacent to {src}")
+    water = g.board.is_water(src) or g.board.is_water(to)
+    if water and not (kind == "free" or extra == "edge"):
+        return IllegalAction(
+            "R-MOVE-4", "entering or leaving water needs the free move or the Renovate extra move"
+        )
+    if kind == "extra":
+        if extra == "capital":
+            if to not in _deploy_targets(g, seat):
+                return IllegalAction(
+                    "R-MOVE-3",
+                    f"the Recruit move goes to your capital or a city you control, not {to}",
+                )
+        elif extra == "forest":
+            if g.terrain(to) != "forest":
+                return IllegalAction(
+                    "R-MOVE-3", f"the Painting move goes to an adjacent forest; {to} is not one"
+                )
+        elif extra == "own_tile":
+            tile = s.tiles.get(to)
+            # a capital counts as a city except in combat [seed FR p. 6]
+            if tile is None or not g.controls(seat, to):
+                return IllegalAction(
+                    "R-MOVE-3",
+                    f"the Build move goes to an adjacent building or city of yours; {to} is not one",
+                )
+        elif extra == "edge":
+            if src not in g.board.edge or to not in g.board.edge:
+                return IllegalAction(
+                    "R-MOVE-3", "the Renovate move goes from an edge hex to an adjacent edge hex"
+                )
+        elif extra == "gold_mine" and g.terrain(to) != "gold_mine":
+            return IllegalAction(
+                "R-MOVE-3",
+                f"the Manufacture move goes to an adjacent gold mine; {to} is not one",
+            )
+    dest = s.tiles.get(to)
+    if (
+        dest is not None
+        and dest.kind == "capital"
+        and dest.owner != seat
+        and not (s.solo and dest.owner == ENEMY)
+    ):
+        return IllegalAction("R-MOVE-1", "no unit may enter an opponent's capital")
+    if carry:
+        if not _transport(g, seat, unit):
+            return IllegalAction("R-MOVE-2", "only a unit with transport can carry others")
+        for c in carry:
+            if c == unit or c not in p.units or p.units[c] != src:
+                return IllegalAction("R-MOVE-2", f"{c} is not one of your units on {src}")
+        if len(set(carry)) != len(carry):
+            return InvalidAction("R-MOVE-2", "a unit is listed twice")
+    return None
+
+
+def _move(g: G, a: A.Move) -> None:
+    seat = a.seat
+    _need_step(g, "movement", "R-TURN-3", "moving")
+    to = _label(g, a.to)
+    err = _move_problem(g, seat, a.unit, to, a.kind, a.carry)
+    if err:
+        raise err
+    p = g.p(seat)
+    src = p.units[a.unit]
+    units = [a.unit, *a.carry]
+    if a.kind == "free":
+        g.s.turn.free_move = True
+    else:
+        g.s.turn.extra_move = True
+    names = ", ".join(g.cat.units[f"{p.colour}.{u}"].name for u in units)
+    if C.defender_of(g, seat, to) is not None:
+        # R-MOVE-5: entering an opponent's unit, building or city starts a battle at once.
+        C.start_move_battle(g, seat, units, src, to, a.kind)
+        return
+    for u in units:
+        p.units[u] = to
+    g.emit(
+        "move",
+        f"{g.name(seat)} moves {names} from {src} to {to} ({a.kind} move).",
+        seat,
+        units=units,
+        src=src,
+        to=to,
+        move=a.kind,
+    )
+    ex = g.s.exploration.get(to)
+    if ex is not None and not ex.face_up:
+        _reveal(g, seat, to, units, src)
+
+
+def _bombard(g: G, a: A.Bombard) -> None:
+    _need_step(g, "movement", "R-MOVE-6", "an adjacent attack")
+    at = _label(g, a.at)
+    err = C.bombard_problem(g, a.seat, a.unit, at)
+    if err:
+        raise err
+    C.start_bombard(g, a.seat, a.unit, at)
+
+
+def _expedition(g: G, a: A.Expedition) -> None:
+    _need_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
+    at = _label(g, a.at)
+    err = C.expedition_problem(g, a.seat, at)
+    if err:
+        raise err
+    g.s.turn.free_move = True
+    units = [u for u, loc in g.p(a.seat).units.items() if loc == at]
+    C.start_expedition(g, a.seat, units, at, at)
+
+
+def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
+    """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
+    s = g.s
+    ex = s.exploration[at]
+    ex.face_up = True
+    for pl in s.players:
+        pl.peeks.pop(at, None)
+    tile = g.cat.exploration[ex.tile]
+    g.emit(
+        "explore",
+        f"{g.name(seat)} reveals {tile.name} at {at}: {tile.text}",
+        seat,
+        hex=at,
+        tile=ex.tile,
+    )
+    if tile.kind == "unknown_species":
+        del s.exploration[at]
+        g.p(seat).kept_tiles.append(ex.tile)
+    elif tile.kind == "mandioca":
+        del s.exploration[at]
+        for k, v in tile.reward_goods.items():
+            for _ in range(v):
+                _choice_of_good(g, seat, k, tile.name)
+    elif tile.kind == "quilombo":
+        del s.exploration[at]
+        eras = [e for e in (1, 2, 3) if s.mission_decks.get(str(e))]
+        if eras:
+            g.push(seat, "choose_era", front=True, choices=eras)
+    elif tile.kind == "river_basin":
+        for nb in g.board.neighbours[at]:
+            t = s.tiles.get(nb)
+            if t is not None and t.kind == "building":
+                crops = [c for c, n in g.cat.sides[t.id].production.items() if c in CROPS and n > 0]
+                if t.special and t.owner >= 0 and (mon := g.p(t.owner).monarch):
+                    ov = g.cat.monarchs[mon].building_override
+                    if ov is not None and ov.side == t.id:
+                        crops = [c for c, n in ov.production.items() if c in CROPS and n > 0]
+                for c in crops:
+                    t.goods[c] = t.goods.get(c, 0) + 1
+                if crops:
+                    g.emit(
+                        "produce",
+                        f"{nb} produces +1 {', '.join(crops)} (river basin).",
+                        t.owner,
+                        hex=nb,
+                    )
+    elif tile.kind == "bandeiras":
+        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
+        C.start_expedition(g, seat, units, at, src)
+
+
+def _peek(g: G, a: A.Peek) -> None:
+    _need_step(g, "movement", "R-ERA-2", "peeking")
+    g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
+    at = _label(g, a.at)
+    ex = g.s.exploration.get(at)
+    g.require(
+        ex is not None and not ex.face_up,
+        "R-EXPLORE-4",
+        f"there is no face-down exploration tile at {at}",
+    )
+    assert ex is not None
+    g.s.turn.peek = False
+    g.p(a.seat).peeks[at] = ex.tile
+    g.emit(
+        "peek", f"{g.name(a.seat)} secretly looks at the exploration tile at {at}.", a.seat, hex=at
+    )
+    g.emit(
+        "peek_private",
+        f"The tile at {at} is {g.cat.exploration[ex.tile].name}.",
+        a.seat,
+        visible_to=(a.seat,),
+        hex=at,
+        tile=ex.tile,
+    )
+
+
+def _end_turn(g: G, a: A.EndTurn) -> None:
+    s = g.s
+    _need_step(g, "movement", "R-TURN-1", "ending the turn")
+    last = (s.first_player - 1) % s.n
+    rounds_over = s.max_rounds is not None and s.round >= s.max_rounds
+    if s.current == last and (s.end_triggered or rounds_over):
+        _finish(g)
+        return
+    s.current = (s.current + 1) % s.n
+    if s.current == s.first_player:
+        s.round += 1
+    s.turn = Turn()
+    g.emit("turn", f"Round {s.round}: {g.name(s.current)}'s turn.", s.current, round=s.round)
+
+
+def solo_won(state: GameState) -> bool:
+    """R-SOLO-2: era III reached, all 5 units on the map, the enemy capital captured."""
+    if not state.solo:
+        return False
+    p = state.players[0]
+    on_map = all(loc not in ("board", "reserve") for loc in p.units.values())
+    return state.era >= 3 and on_map and bool(p.units) and state.solo_captured
+
+
+def _finish(g: G) -> None:
+    s = g.s
+    s.phase = "ended"
+    s.pending = []
+    s.combat = None
+    res = final_scores(s)
+    if s.solo:
+        won = solo_won(s)
+        res["solo_won"] = won
+        res["winners"] = [0] if won else []
+        g.emit(
+            "solo_result",
+            "Victory at Guararapes! Era III, all five units on the map and the enemy capital taken."
+            if won
+            else f"Defeat: the {s.round} rounds are over and the conditions of victory were not all met.",
+            0,
+            won=won,
+        )
+    s.result = res
+    for row in res["scores"]:
+        g.emit(
+            "score", f"{g.name(row['seat'])} scores {row['total']} VP.", row["seat"], breakdown=row
+        )
+    names = " and ".join(g.name(w) for w in res["winners"]) or "Nobody"
+    g.emit(
+        "game_over",
+        f"The game is over. {names} win{'s' if len(res['winners']) == 1 else ''}.",
+        winners=res["winners"],
+    )
+
+
+def _move_actions(g: G, seat: int) -> Iterator[Any]:
+    s = g.s
+    t = s.turn
+    p = g.p(seat)
+    kinds: list[Literal["free", "extra"]] = []
+    if not t.free_move:
+        kinds.append("free")
+    extra = g.cat.arches[t.arch].extra_move if t.arch else None
+    if not t.extra_move and extra not in (None, "tactical"):
+        kinds.append("extra")
+    if not kinds:
+        return
+    for u, src in p.units.items():
+        if src in ("board", "reserve"):
+            continue
+        carries: list[tuple[str, ...]] = [()]
+        if _transport(g, seat, u):
+            others = [o for o, loc in p.units.items() if loc == src and o != u]
+            carries = [c for k in range(len(others) + 1) for c in combinations(others, k)]
+        for kind in kinds:
+            if kind == "extra" and extra == "capital":
+                dests = [h for h in _deploy_targets(g, seat) if h != src]
+            else:
+                dests = list(g.board.neighbours[src])
+            for to in dests:
+                if _move_problem(g, seat, u, to, kind, ()) is None:
+                    for c in carries:
+                        yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
+
+
+def _attack_actions(g: G, seat: int) -> Iterator[Any]:
+    p = g.p(seat)
+    done: set[str] = set()
+    for u, src in p.units.items():
+        if src in ("board", "reserve"):
+            continue
+        if src not in done and C.expedition_problem(g, seat, src) is None:
+            done.add(src)
+            yield A.Expedition(seat=seat, at=src)
+        if g.cat.units[f"{p.colour}.{u}"].ability == "bombard":
+            for nb in g.board.neighbours[src]:
+                if C.bombard_problem(g, seat, u, nb) is None:
+                    yield A.Bombard(seat=seat, unit=u, at=nb)

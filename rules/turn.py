@@ -1,0 +1,904 @@
+"""The seven actions (RULES.md §4) — Recruit, Painting, Build, Renovate, Manufacture,
+Import, Trade — with their upgrades, payments and the listing of their legal forms."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from rules import actions as A
+from rules.catalog import ARCHES, CROPS, FRAMES
+from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.game import G, _label, _need_step, _upgraded, count
+from rules.payment import (
+    PayContext,
+    can_pay,
+    check_payment,
+    describe_items,
+    find_payment,
+    take_payment,
+)
+from rules.state import Tile
+
+
+def _begin_arch(g: G, seat: int, arch: str) -> None:
+    """R-TURN-2: place the era token on a free arch, never the one it already stands on."""
+    _need_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
+    p = g.p(seat)
+    g.require(
+        p.token_arch != arch,
+        "R-TURN-2",
+        f"your action token already stands on {g.cat.arches[arch].name}: choose another action",
+    )
+    p.token_arch = arch
+    g.s.turn.arch = arch
+    g.s.turn.action_done = True
+    g.emit("action", f"{g.name(seat)} takes the {g.cat.arches[arch].name} action.", seat, arch=arch)
+
+
+def _to_movement(g: G, seat: int) -> None:
+    t = g.s.turn
+    t.step = "movement"
+    arch = t.arch
+    if arch is None:
+        return
+    tok = g.p(seat).under.get(arch)
+    if tok == 1 and any(not e.face_up for e in g.s.exploration.values()):
+        t.peek = True  # R-ERA-2: token I bonus, look at one face-down tile
+    elif tok == 2:
+        g.draw_combat(seat, 1, "era token II under the arch")
+
+
+def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
+    if payment is not None:
+        items = list(payment)
+        check_payment(g.s, seat, cost, items, ctx)
+    else:
+        found = find_payment(g.s, seat, cost, ctx)
+        if found is None:
+            from rules.payment import describe_cost
+
+            raise IllegalAction("R-VOC-2", f"you cannot pay {describe_cost(cost)} for {ctx.label}")
+        items = found
+    take_payment(g.s, seat, items)
+    if cost:
+        g.emit(
+            "pay",
+            f"{g.name(seat)} pays {describe_items(items)} for {ctx.label}.",
+            seat,
+            items=[{"source": i.source, "what": i.what} for i in items],
+        )
+
+
+def _choice_of_good(g: G, seat: int, reward: str, why: str) -> None:
+    """Gain a reward token: a good, or 'any' = a crop of the player's choice (pending)."""
+    if reward == "any":
+        g.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
+    elif reward == "gold_card":
+        g.draw_gold(seat, 1, why)
+    else:
+        g.gain(seat, {reward: 1}, why)
+
+
+def _deploy_targets(g: G, seat: int) -> list[str]:
+    """R-RECRUIT-2: your capital or a city of yours that you control."""
+    p = g.p(seat)
+    out = [p.capital] if p.capital else []
+    out += [
+        h
+        for h, t in g.s.tiles.items()
+        if t.kind == "city" and t.owner == seat and g.controls(seat, h)
+    ]
+    return out
+
+
+def _check_deploy(g: G, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
+    p = g.p(seat)
+    if unit not in p.units:
+        raise InvalidAction(rule, f"you have no unit '{unit}' (units: {', '.join(p.units)})")
+    loc = p.units[unit]
+    g.require(loc in ("board", "reserve"), rule, f"your {unit} is already on the map at {loc}")
+    g.require(
+        to in _deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
+    )
+
+
+def _unit_cost(g: G, seat: int, unit: str) -> list[str]:
+    p = g.p(seat)
+    if p.units[unit] == "reserve":
+        return []  # R-RECRUIT-3: redeployment is free
+    return list(g.cat.units[f"{p.colour}.{unit}"].cost)
+
+
+def _deploy(g: G, seat: int, unit: str, to: str) -> None:
+    p = g.p(seat)
+    first = p.units[unit] == "board"
+    p.units[unit] = to
+    name = g.cat.units[f"{p.colour}.{unit}"].name
+    if first:
+        vp = g.cat.units[f"{p.colour}.{unit}"].vp
+        g.emit(
+            "deploy",
+            f"{g.name(seat)} deploys the {name} ({vp} VP) at {to}.",
+            seat,
+            unit=unit,
+            hex=to,
+            first=True,
+        )
+        if p.monarch == "pedro_i":
+            reward = g.cat.monarchs["pedro_i"].params.get(unit)
+            if reward == "resource":
+                _choice_of_good(g, seat, "any", "Pedro I")
+            elif reward == "gold_card":
+                g.draw_gold(seat, 1, "Pedro I")
+    else:
+        g.emit(
+            "deploy",
+            f"{g.name(seat)} redeploys the {name} at {to}.",
+            seat,
+            unit=unit,
+            hex=to,
+            first=False,
+        )
+
+
+def _recruit(g: G, a: A.Recruit) -> None:
+    seat = a.seat
+    up = _upgraded(g, seat, "recruit")
+    limit = 2 if up else 1  # R-RECRUIT-4
+    g.require(
+        len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {count(limit, 'unit')}"
+    )
+    g.require(
+        0 <= a.draw <= limit, "R-RECRUIT-4", f"you may draw at most {count(limit, 'combat card')}"
+    )
+    g.require(
+        bool(a.deploy) or a.draw > 0, "R-RECRUIT-1", "deploy a unit or draw a combat card (or both)"
+    )
+    g.require(
+        a.draw == 0 or bool(g.s.combat_deck or g.s.combat_discard),
+        "R-RECRUIT-1",
+        "the combat deck and its discard pile are empty: there is no card to draw",
+    )
+    units = [d.unit for d in a.deploy]
+    g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
+    deploys = [(d.unit, _label(g, d.to)) for d in a.deploy]
+    for u, to in deploys:
+        _check_deploy(g, seat, u, to)
+    _begin_arch(g, seat, "recruit")
+    cost = [tok for u, _ in deploys for tok in _unit_cost(g, seat, u)]
+    # R-RECRUIT-5: deployments are paid before the cards of this action are drawn.
+    _pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
+    for u, to in deploys:
+        _deploy(g, seat, u, to)
+    n = a.draw
+    p = g.p(seat)
+    if p.monarch == "napoleon" and not p.counters.get("napoleon_recruit"):
+        p.counters["napoleon_recruit"] = 1
+        n += int(g.cat.monarchs["napoleon"].params.get("first_recruit_cards", 1))
+    if n:
+        g.draw_combat(seat, n, "Recruit")
+    _to_movement(g, seat)
+
+
+def _painting_cost(g: G, seat: int, painting: str) -> list[str]:
+    cost = list(g.cat.paintings[painting].cost)
+    if _upgraded(g, seat, "painting"):  # R-PAINT-3
+        if cost == ["any"]:
+            return []
+        if cost == ["gold"]:
+            return ["any"]  # a resource instead (gold still pays for a resource)
+    return cost
+
+
+def _take_painting(g: G, a: A.TakePainting) -> None:
+    seat = a.seat
+    s = g.s
+    if a.painting not in g.cat.paintings:
+        raise InvalidAction("R-PAINT-1", f"unknown painting '{a.painting}'")
+    g.require(
+        a.painting in s.display,
+        "R-PAINT-1",
+        f"{g.cat.paintings[a.painting].name} is not on display",
+    )
+    _begin_arch(g, seat, "painting")
+    pa = g.cat.paintings[a.painting]
+    _pay(g, seat, _painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
+    s.display.remove(a.painting)
+    p = g.p(seat)
+    p.paintings.append(a.painting)
+    g.emit(
+        "painting",
+        f"{g.name(seat)} takes the painting {pa.name} ({pa.vp} VP): {pa.text}",
+        seat,
+        painting=a.painting,
+    )
+    _refill_display(g, seat, pa.frame)
+    _painting_effects(g, seat, a.painting)
+    _to_movement(g, seat)
+
+
+def _refill_display(g: G, seat: int, frame: str) -> None:
+    """R-PAINT-2: refill from the same frame's deck, else the taker chooses another deck."""
+    s = g.s
+    deck = s.painting_decks.get(frame, [])
+    if deck:
+        card = deck.pop()
+        s.display.append(card)
+        g.emit("display", f"{g.cat.paintings[card].name} joins the display.", painting=card)
+        return
+    others = [f for f in FRAMES if f != frame and s.painting_decks.get(f)]
+    if len(others) == 1:
+        card = s.painting_decks[others[0]].pop()
+        s.display.append(card)
+        g.emit(
+            "display",
+            f"The {frame} deck is empty: {g.cat.paintings[card].name} joins the display from the {others[0]} deck.",
+            painting=card,
+        )
+    elif others:
+        g.push(seat, "choose_deck", front=True, choices=others)
+
+
+def _painting_effects(g: G, seat: int, painting: str) -> None:
+    pa = g.cat.paintings[painting]
+    p = g.p(seat)
+    if pa.effect == "production":  # R-PAINT-4: existing buildings produce the extra now
+        extra = {k: int(v) for k, v in pa.params.get("goods", {}).items()}
+        for h, t in g.s.tiles.items():
+            if t.kind == "building" and t.id == pa.params.get("side") and g.controls(seat, h):
+                for k, v in extra.items():
+                    t.goods[k] = t.goods.get(k, 0) + v
+                g.emit(
+                    "produce",
+                    f"{h} produces its extra at once ({pa.name}).",
+                    seat,
+                    hex=h,
+                    goods=extra,
+                )
+    elif pa.effect == "once_goods":
+        g.gain(seat, {k: int(v) for k, v in pa.params.get("goods", {}).items()}, pa.name)
+    if p.monarch == "pedro_ii":
+        key = f"pedro_ii:{pa.frame}"
+        if not p.counters.get(key):
+            p.counters[key] = 1
+            reward = str(g.cat.monarchs["pedro_ii"].params.get(pa.frame, ""))
+            if reward:
+                _choice_of_good(g, seat, reward, f"Pedro II, first {pa.frame} painting")
+
+
+def _is_city(g: G, what: str) -> bool:
+    return what in g.cat.cities
+
+
+def _build_problem(
+    g: G, seat: int, what: str, at: str, *, by_card: str | None = None
+) -> RulesError | None:
+    """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside."""
+    s = g.s
+    cat = g.cat
+    p = g.p(seat)
+    leop = "maria_leopoldina" in p.paintings
+    city = _is_city(g, what)
+    if not city and what not in cat.sides:
+        return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
+    if g.board.terrain[at] == "water":
+        return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
+    if city:
+        if s.era < 2:
+            return IllegalAction("R-BUILD-1", "cities can be built from era II on")
+        if not any(pile and pile[-1] == what for pile in s.city_piles):
+            return IllegalAction(
+                "R-BUILD-6", f"{cat.cities[what].name} is not one of the two visible city tiles"
+            )
+        if (
+            s.city_limit is not None
+            and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat)
+            >= s.city_limit
+        ):
+            return IllegalAction(
+                "R-BUILD-10", f"this game allows at most {s.city_limit} cities per player"
+            )
+        founders = {"monarch"} if "arariboia" not in p.paintings else set(p.units)
+        if not any(p.units.get(u) == at for u in founders):
+            who = "your monarch" if "arariboia" not in p.paintings else "one of your units"
+            return IllegalAction("R-BUILD-6", f"a city is founded where {who} stands, not at {at}")
+    else:
+        tile_id = cat.side_tile[what]
+        era = cat.buildings[tile_id].era
+        if era > s.era and not (by_card and cat.gold_cards[by_card].params.get("any_era")):
+            return IllegalAction(
+                "R-BUILD-2", f"{cat.sides[what].name} is an era {era} building; this is era {s.era}"
+            )
+        if s.supply.get(tile_id, 0) <= 0:
+            return IllegalAction("R-BUILD-1", f"no {cat.sides[what].name.lower()} tiles are left")
+    existing = s.tiles.get(at)
+    if existing is not None:
+        if existing.kind == "capital":
+            return IllegalAction("R-BUILD-4", "nothing can be built on a capital")
+        if existing.owner != seat or existing.kind != "building":
+            return IllegalAction(
+                "R-BUILD-3", f"{at} already holds a tile that is not your building"
+            )
+        if g.occupier(at) is not None:
+            return IllegalAction(
+                "R-COMBAT-11", f"your building at {at} is occupied: it cannot be built over"
+            )
+        if existing.palace is not None:
+            return IllegalAction(
+                "R-PALACE-3", f"the building at {at} has a palace: it cannot be built over"
+            )
+        old_era = cat.building_era(existing.id)
+        new_era3 = city or cat.buildings[cat.side_tile[what]].era == 3
+        if not leop and not (new_era3 and old_era < 3):
+            return IllegalAction(
+                "R-BUILD-3",
+                f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
+            )
+    if g.enemy_units_at(seat, at):
+        return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
+    if g.opponent_adjacent(seat, at):
+        return IllegalAction(
+            "R-BUILD-4", f"{at} is next to an opponent's capital, city or building"
+        )
+    if not city and not g.own_adjacent(seat, at):
+        return IllegalAction(
+            "R-BUILD-4", f"{at} is not next to your capital, a city or a building of yours"
+        )
+    ex = s.exploration.get(at)
+    if ex is not None and ex.face_up:
+        kind = cat.exploration[ex.tile].kind
+        if kind in ("river_basin", "bandeiras"):
+            return IllegalAction(
+                "R-BUILD-7",
+                f"a revealed {cat.exploration[ex.tile].name} at {at} cannot be built on",
+            )
+    if not city and existing is None and not leop:
+        need = cat.buildings[cat.side_tile[what]].terrain
+        if "any" not in need:
+            here = g.board.terrain[at]
+            if (
+                ex is not None
+                and ex.face_up
+                and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
+            ):
+                here = "every"
+            if here != "every" and here not in need:
+                names = " or ".join(n.replace("_", " ") for n in need)
+                return IllegalAction(
+                    "R-BUILD-3",
+                    f"a {cat.sides[what].name.lower()} needs {names}; {at} is {here.replace('_', ' ')}",
+                )
+    return None
+
+
+def _build_cost(g: G, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
+    cost = list(g.cat.cities[what].cost if _is_city(g, what) else g.cat.sides[what].cost)
+    if second:
+        cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
+    name = g.cat.cities[what].name if _is_city(g, what) else g.cat.sides[what].name
+    ctx = PayContext(any_crop_for_crop=_upgraded(g, seat, "build"), label=name)
+    return cost, ctx
+
+
+def _token_kind(t: str) -> str:
+    return t if t in ("gold", "science", "any") else "crop"
+
+
+def _discount(
+    g: G,
+    seat: int,
+    cost: list[str],
+    kinds: tuple[str, ...],
+    ctx: PayContext | None = None,
+    payment: A.Payment = None,
+) -> list[str]:
+    """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
+    payment, the token that payment leaves out; otherwise the first token, in the order of
+    ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves the cost
+    payable — the one hardest to pay goes first."""
+    order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
+    for i in order:
+        trial = cost[:i] + cost[i + 1 :]
+        if payment is not None:
+            try:
+                check_payment(g.s, seat, trial, list(payment), ctx)
+            except RulesError:
+                continue
+            return trial
+        if can_pay(g.s, seat, trial, ctx):
+            return trial
+    return cost[: order[0]] + cost[order[0] + 1 :] if order else cost
+
+
+REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 gold less
+
+
+MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
+
+
+def _build(g: G, a: A.Build) -> None:
+    seat = a.seat
+    s = g.s
+    at = _label(g, a.at)
+    second = s.turn.step == "movement" and s.turn.arch == "build"
+    if second:
+        g.require(
+            "visconde_de_maua" in g.p(seat).paintings,
+            "R-TURN-2",
+            "you may build only once per turn",
+        )
+        g.require(s.turn.builds == 1, "R-TURN-2", "Visconde de Mauá allows one second build only")
+    if a.building not in g.cat.sides and a.building not in g.cat.cities:
+        raise InvalidAction("R-BUILD-1", f"unknown building or city '{a.building}'")
+    err = _build_problem(g, seat, a.building, at)
+    if err:
+        raise err
+    if not second:
+        _begin_arch(g, seat, "build")
+    cost, ctx = _build_cost(g, seat, a.building, second=second)
+    if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
+        s.turn.reboucas = True
+        cost = (
+            _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            if a.payment is None
+            else _discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
+        )
+    _pay(g, seat, cost, a.payment, ctx)
+    _place_building(g, seat, a.building, at)
+    s.turn.builds += 1
+    if not second:
+        _to_movement(g, seat)
+
+
+def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
+    s = g.s
+    cat = g.cat
+    p = g.p(seat)
+    city = _is_city(g, what)
+    old = s.tiles.get(at)
+    if old is not None:
+        g.emit(
+            "removed",
+            f"The {cat.sides[old.id].name.lower()} at {at} is removed from the game (its VP are lost).",
+            seat,
+            hex=at,
+        )
+        del s.tiles[at]
+    on_forest = old is None and g.board.terrain[at] == "forest"
+    ex = s.exploration.pop(at, None)
+    if ex is not None and not ex.face_up:
+        g.emit(
+            "explore_discard",
+            f"The face-down exploration tile at {at} is discarded unseen.",
+            seat,
+            hex=at,
+        )
+        for pl in s.players:
+            pl.peeks.pop(at, None)
+    if city:
+        for pile in s.city_piles:
+            if pile and pile[-1] == what:
+                pile.pop()
+                break
+        s.tiles[at] = Tile(kind="city", id=what, owner=seat, on_forest=on_forest)
+        g.emit(
+            "build",
+            f"{g.name(seat)} founds the city of {cat.cities[what].name} at {at} ({cat.cities[what].vp} VP){why}.",
+            seat,
+            hex=at,
+            building=what,
+        )
+    else:
+        tile_id = cat.side_tile[what]
+        s.supply[tile_id] -= 1
+        s.tiles[at] = Tile(kind="building", id=what, owner=seat, on_forest=on_forest)
+        g.emit(
+            "build",
+            f"{g.name(seat)} builds a {cat.sides[what].name.lower()} at {at}{why}.",
+            seat,
+            hex=at,
+            building=what,
+        )
+        g.mark_special(seat, at)
+        g.produce(at, "new building")  # R-BUILD-5
+    if ex is not None and ex.face_up:
+        tile = cat.exploration[ex.tile]
+        if tile.kind == "minas_gerais":
+            g.gain(
+                seat,
+                {k: v for k, v in tile.reward_goods.items() if k != "any"},
+                "Minas Gerais, first builder",
+            )
+        elif tile.kind == "cultura":
+            p.kept_tiles.append(ex.tile)
+            g.emit(
+                "keep_tile",
+                f"{g.name(seat)} keeps the Cultura tile ({tile.reward_vp} VP).",
+                seat,
+                tile=ex.tile,
+            )
+    if on_forest and p.monarch == "tibirica":
+        n = p.counters.get("tibirica", 0)
+        rewards = list(cat.monarchs["tibirica"].params.get("rewards", []))
+        if n < len(rewards):
+            p.counters["tibirica"] = n + 1
+            _choice_of_good(g, seat, str(rewards[n]), "Tibiriçá, built on forest")
+
+
+def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None:
+    t = g.s.tiles.get(at)
+    if t is None or t.owner != seat:
+        return IllegalAction("R-RENOV-1", f"you have no building at {at}")
+    if t.kind != "building":
+        return IllegalAction(
+            "R-RENOV-4", "capitals and cities have no production and cannot be renovated"
+        )
+    if g.occupier(at) is not None:
+        return IllegalAction("R-RENOV-1", f"your building at {at} is occupied by an opponent")
+    if t.goods:
+        return IllegalAction("R-RENOV-3", f"the building at {at} still has goods on it")
+    if g.cat.building_era(t.id) > g.s.era:
+        return IllegalAction(
+            "R-RENOV-1",
+            f"an era {g.cat.building_era(t.id)} building can be renovated only from that era",
+        )
+    if flip and t.palace is not None:
+        return IllegalAction(
+            "R-RENOV-2", f"the building at {at} has a palace: it cannot be flipped"
+        )
+    return None
+
+
+def _renovate(g: G, a: A.Renovate) -> None:
+    seat = a.seat
+    at = _label(g, a.at)
+    err = _renovate_problem(g, seat, at, a.flip)
+    if err:
+        raise err
+    _begin_arch(g, seat, "renovate")
+    cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+    _pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
+    t = g.s.tiles[at]
+    if a.flip:
+        old = t.id
+        t.id = g.cat.other_side(old)
+        t.special = False
+        g.emit(
+            "flip",
+            f"{g.name(seat)} flips the {g.cat.sides[old].name.lower()} at {at} to a {g.cat.sides[t.id].name.lower()}.",
+            seat,
+            hex=at,
+            building=t.id,
+        )
+        g.mark_special(seat, at)
+    else:
+        g.emit(
+            "renovate",
+            f"{g.name(seat)} renovates the {g.cat.sides[t.id].name.lower()} at {at}.",
+            seat,
+            hex=at,
+        )
+    g.produce(at, "renovated")
+    _to_movement(g, seat)
+
+
+def _destinations(g: G, seat: int, product: str) -> list[str]:
+    """R-MANUF-1/3: a free slot of the same shape, or Immigrants / Victoria / Factory."""
+    p = g.p(seat)
+    shape = g.cat.products[product].shape
+    out = []
+    imm = "immigrants" in p.paintings
+    for arch in ARCHES:
+        slot = g.cat.arches[arch].slot
+        if slot is None or arch in p.upgrades:
+            continue
+        if slot == shape or imm:
+            out.append(arch)
+    if p.monarch == "queen_victoria" and len(p.victoria) < int(
+        g.cat.monarchs["queen_victoria"].params.get("max", 3)
+    ):
+        out.append("victoria")
+    factory_shapes = g.cat.paintings["factory"].params.get("shapes", [])
+    if (
+        "factory" in p.paintings
+        and shape in factory_shapes
+        and not any(g.cat.products[x].shape == shape for x in p.factory)
+    ):
+        out.append("factory")
+    return out
+
+
+def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError | None:
+    p = g.p(seat)
+    if product not in g.cat.products:
+        return InvalidAction("R-MANUF-1", f"unknown product '{product}'")
+    if product not in p.products:
+        return IllegalAction(
+            "R-MANUF-1", f"you have already manufactured {g.cat.products[product].name}"
+        )
+    dests = _destinations(g, seat, product)
+    if to not in dests:
+        shape = g.cat.products[product].shape
+        return IllegalAction(
+            "R-MANUF-3",
+            f"{g.cat.products[product].name} ({shape}) cannot go on '{to}'; free places: {', '.join(dests) or 'none'}",
+        )
+    return None
+
+
+def _manufacture_cost(
+    g: G, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+) -> list[str]:
+    cost = list(g.cat.products[product].cost)
+    return _discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
+
+
+def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
+    p = g.p(seat)
+    pr = g.cat.products[product]
+    p.products.remove(product)
+    if to == "victoria":
+        p.victoria.append(product)
+        where = "Queen Victoria's tile"
+    elif to == "factory":
+        p.factory.append(product)
+        where = "the Factory"
+    else:
+        p.upgrades[to] = product
+        where = f"the {g.cat.arches[to].name} arch, upgrading it"
+    g.emit(
+        "manufacture",
+        f"{g.name(seat)} manufactures {pr.name} ({pr.vp} VP) onto {where}{why}.",
+        seat,
+        product=product,
+        to=to,
+    )
+    if to == "victoria":
+        g.gain(
+            seat,
+            {"science": int(g.cat.monarchs["queen_victoria"].params.get("science", 1))},
+            "Queen Victoria",
+        )
+
+
+def _manufacture(g: G, a: A.Manufacture) -> None:
+    seat = a.seat
+    err = _manufacture_problem(g, seat, a.product, a.to)
+    if err:
+        raise err
+    _begin_arch(g, seat, "manufacture")
+    cost = _manufacture_cost(g, seat, a.product, _upgraded(g, seat, "manufacture"), a.payment)
+    _pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
+    _do_manufacture(g, seat, a.product, a.to, "")
+    _to_movement(g, seat)
+
+
+def _import(g: G, a: A.Import) -> None:
+    if a.crop not in CROPS:
+        raise InvalidAction(
+            "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
+        )
+    _begin_arch(g, a.seat, "import")
+    g.gain(a.seat, {a.crop: 1}, "Import")
+    if _upgraded(g, a.seat, "import"):
+        g.draw_gold(a.seat, 1, "upgraded Import")
+    _to_movement(g, a.seat)
+
+
+def _trade(g: G, a: A.Trade) -> None:
+    _begin_arch(g, a.seat, "trade")
+    g.s.turn.step = "trade"
+
+
+_EXCHANGES: dict[str, tuple[int, dict[str, int], int]] = {
+    # kind: (items given, goods received, gold cards received) — R-TRADE-1
+    "gold": (1, {"gold": 1}, 0),
+    "pair": (2, {"gold": 2}, 1),
+    "four": (4, {"gold": 1, "science": 1}, 1),
+    "cards": (2, {"gold": 1}, 1),
+}
+
+
+def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
+    n, _, _ = _EXCHANGES[kind]
+    if len(give) != n:
+        return InvalidAction(
+            "R-TRADE-1", f"this exchange takes {count(n, 'item')}, not {len(give)}"
+        )
+    if kind == "cards":
+        have = Counter(g.p(seat).combat_cards)
+        if any(have[c] < k for c, k in Counter(give).items()):
+            return IllegalAction("R-TRADE-1", "you do not hold those combat cards")
+        return None
+    if any(x not in CROPS for x in give):
+        return IllegalAction(
+            "R-TRADE-2", "give resources (crops): gold and science cannot stand in here"
+        )
+    if kind == "pair" and any(x not in ("cotton", "coffee") for x in give):
+        return IllegalAction("R-TRADE-2", "this exchange takes cotton and/or coffee")
+    if not can_pay(g.s, seat, list(give), PayContext(exact=True)):
+        return IllegalAction(
+            "R-TRADE-3",
+            "you do not have those resources in your reserve or on buildings you control",
+        )
+    return None
+
+
+def _exchange(g: G, a: A.Exchange) -> None:
+    seat = a.seat
+    _need_step(g, "trade", "R-TRADE-1", "an exchange")
+    err = _exchange_problem(g, seat, a.kind, a.give)
+    if err:
+        raise err
+    _, goods, cards = _EXCHANGES[a.kind]
+    if a.kind == "cards":
+        for c in a.give:
+            g.p(seat).combat_cards.remove(c)
+            g.s.combat_discard.append(c)
+        g.emit("pay", f"{g.name(seat)} gives 2 combat cards.", seat)
+    else:
+        _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
+    g.gain(seat, goods, "Trade")
+    if cards:
+        g.draw_gold(seat, cards, "Trade")
+
+
+def _end_trade(g: G, a: A.EndTrade) -> None:
+    _need_step(g, "trade", "R-TRADE-1", "ending the trade")
+    _to_movement(g, a.seat)
+
+
+def _pass_action(g: G, a: A.PassAction) -> None:
+    _need_step(g, "action", "R-TURN-6", "passing")
+    if any(True for _ in _arch_actions(g, a.seat)):
+        raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
+    g.emit("pass", f"{g.name(a.seat)} can take no action and passes (the token stays).", a.seat)
+    g.s.turn.action_done = True
+    _to_movement(g, a.seat)
+
+
+def _arch_actions(g: G, seat: int) -> Iterator[Any]:
+    p = g.p(seat)
+    cur = p.token_arch
+    if cur != "recruit":
+        yield from _recruit_actions(g, seat)
+    if cur != "painting":
+        for pa in g.s.display:
+            if g.pay.can_pay(seat, _painting_cost(g, seat, pa)):
+                yield A.TakePainting(seat=seat, painting=pa)
+    if cur != "build":
+        yield from _build_actions(g, seat, second=False)
+    if cur != "renovate":
+        cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+        for h, t in g.s.tiles.items():
+            if t.owner != seat or t.kind != "building":
+                continue
+            for flip in (False, True):
+                if _renovate_problem(g, seat, h, flip) is None and can_pay(
+                    g.s, seat, cost, PayContext(exclude_hex=h)
+                ):
+                    yield A.Renovate(seat=seat, at=h, flip=flip)
+    if cur != "manufacture":
+        up = _upgraded(g, seat, "manufacture")
+        for pr in p.products:
+            dests = _destinations(g, seat, pr)
+            if dests and g.pay.can_pay(seat, _manufacture_cost(g, seat, pr, up)):
+                for d in dests:
+                    yield A.Manufacture(seat=seat, product=pr, to=d)
+    if cur != "import":
+        for c in CROPS:
+            yield A.Import(seat=seat, crop=c)
+    if cur != "trade":
+        yield A.Trade(seat=seat)
+
+
+def _recruit_actions(g: G, seat: int) -> Iterator[Any]:
+    p = g.p(seat)
+    limit = 2 if _upgraded(g, seat, "recruit") else 1
+    targets = _deploy_targets(g, seat)
+    ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
+    can_draw = bool(g.s.combat_deck or g.s.combat_discard)
+    draws = list(range(0, limit + 1)) if can_draw else [0]
+    for k in range(0, limit + 1):
+        for group in combinations(ready, k):
+            cost = [tok for u in group for tok in _unit_cost(g, seat, u)]
+            if cost and not g.pay.can_pay(seat, cost):
+                continue
+            for places in _placements(targets, k):
+                deploy = tuple(A.Deploy(unit=u, to=h) for u, h in zip(group, places, strict=True))
+                for d in draws:
+                    if k == 0 and d == 0:
+                        continue
+                    yield A.Recruit(seat=seat, deploy=deploy, draw=d)
+
+
+def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
+    if k == 0:
+        yield ()
+        return
+    if k == 1:
+        for t in targets:
+            yield (t,)
+        return
+    for t1 in targets:
+        for t2 in targets:
+            yield (t1, t2)
+
+
+def _build_sites(g: G, seat: int) -> set[str]:
+    """Candidate hexes for buildings: next to your empire (cheap pre-filter)."""
+    out: set[str] = set()
+    for h, t in g.s.tiles.items():
+        if t.owner == seat:
+            out.update(g.board.neighbours[h])
+            if t.kind == "building":
+                out.add(h)
+    return out
+
+
+def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
+    s = g.s
+    cat = g.cat
+    p = g.p(seat)
+    sites = sorted(_build_sites(g, seat))
+    whats: list[str] = [side for side in cat.sides if s.supply.get(cat.side_tile[side], 0) > 0]
+    city_sites: list[str] = []
+    if s.era >= 2:
+        whats += [pile[-1] for pile in s.city_piles if pile]
+        founders = {"monarch"} if "arariboia" not in p.paintings else set(p.units)
+        city_sites = sorted(
+            {
+                p.units[u]
+                for u in founders
+                if u in p.units and p.units[u] not in ("board", "reserve")
+            }
+        )
+    for what in whats:
+        cost, ctx = _build_cost(g, seat, what, second=second)
+        if "andre_reboucas" in p.paintings and not s.turn.reboucas:
+            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        if not g.pay.can_pay(seat, cost, ctx):
+            continue
+        for at in city_sites if _is_city(g, what) else sites:
+            if _build_problem(g, seat, what, at) is None:
+                yield A.Build(seat=seat, building=what, at=at)
+
+
+def _exchange_actions(g: G, seat: int) -> Iterator[Any]:
+    s = g.s
+    avail: Counter[str] = Counter()
+    p = g.p(seat)
+    for c, n in p.reserve.items():
+        if c in CROPS:
+            avail[c] += n
+    for h, t in s.tiles.items():
+        if t.goods and g.controls(seat, h):
+            for c, n in t.goods.items():
+                if c in CROPS:
+                    avail[c] += n
+
+    def have(combo: tuple[str, ...]) -> bool:
+        need = Counter(combo)
+        return all(avail[c] >= n for c, n in need.items())
+
+    for c in CROPS:
+        if avail[c]:
+            yield A.Exchange(seat=seat, kind="gold", give=(c,))
+    pairs: list[tuple[str, ...]] = [
+        ("coffee", "coffee"),
+        ("coffee", "cotton"),
+        ("cotton", "cotton"),
+    ]
+    for pair in pairs:
+        if have(pair):
+            yield A.Exchange(seat=seat, kind="pair", give=pair)
+    if sum(avail.values()) >= 4:
+        for four in combinations_with_replacement(CROPS, 4):
+            if have(four):
+                yield A.Exchange(seat=seat, kind="four", give=four)
+    if len(p.combat_cards) >= 2:
+        for combo in sorted(set(combinations(sorted(p.combat_cards), 2))):
+            yield A.Exchange(seat=seat, kind="cards", give=combo)
