@@ -82,11 +82,10 @@ def _advance_era(g: G, revealer: int) -> None:
     )
     order = [(revealer + i) % s.n for i in range(s.n)]
     for seat in order:
-        p = g.p(seat)
-        p.token_arch = None  # the first action with the new token may be any arch (R-TURN-2)
+        # The old token leaves its arch (so does an Import/Trade tactical advantage); the
+        # first action with the new token may be any arch (R-TURN-2).
+        g.p(seat).token_arch = None
         g.push(seat, "place_era_token", blocking=(seat == s.current), token=old)
-    if s.turn.arch in ("import", "trade") and s.current == revealer:
-        pass  # the token left the arch: its tactical advantage ends with it
 
 
 def _era_token_options(g: G, seat: int) -> list[str]:
