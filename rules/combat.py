@@ -495,7 +495,9 @@ def resolve(g: G) -> None:
             g.push(winner.seat, "sepe_keep", front=True, units=win_units)
     _discard_cards(g, b)
     g.s.combat = None
-    if winner.seat != ENEMY and "war" in g.p(winner.seat).gold_cards:
+    # The War card may be played now. Any winner holding gold cards is asked, so that the
+    # question itself does not tell the table that a War card is in that hand.
+    if winner.seat != ENEMY and g.p(winner.seat).gold_cards:
         g.push(winner.seat, "war_card", front=False)
 
 
@@ -621,5 +623,6 @@ def answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
         for h in pend.data.get("choices", []):
             yield A.RetreatTo(seat=seat, at=h)
     elif k == "war_card":
-        yield A.WarCard(seat=seat, play=True)
+        if "war" in g.p(seat).gold_cards:
+            yield A.WarCard(seat=seat, play=True)
         yield A.WarCard(seat=seat, play=False)

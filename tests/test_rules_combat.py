@@ -521,6 +521,23 @@ def test_war_card_after_a_won_battle():
     assert "war" in st.gold_discard
 
 
+def test_war_question_does_not_reveal_a_war_card():
+    # Any winner holding gold cards is asked; only one really holding War may play it.
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "monarch", "E4")
+    place_unit(st, 1, "brawler1", "F4")
+    st.players[0].gold_cards = ["commerce"]
+    st = act(st, "move", unit="monarch", to="F4", kind="free")
+    st, _ = commit(st, 0)
+    st, _ = commit(st, 1)
+    assert pending_kind(st, 0) == "war_card"
+    assert [a.play for a in legal_actions(st)] == [False]
+    with pytest.raises(RulesError):
+        act(st, "war_card", 0, play=True)
+    st = act(st, "war_card", 0, play=False)
+    assert st.players[0].gold_cards == ["commerce"] and not st.pending
+
+
 def test_war_card_cannot_be_played_as_free_action():
     st = start()
     st.players[0].gold_cards = ["war"]
