@@ -44,9 +44,6 @@ from rules.movement import (
     _peek,
     solo_won,
 )
-from rules.payment import (
-    PayabilityCache,
-)
 from rules.scoring import mission_complete
 from rules.setup import (
     _choose_capital,
@@ -246,12 +243,12 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
     """Every legal action for the seats that must decide now (or for ``seat`` only)."""
     if state.phase == "ended":
         return []
-    g = G(state)
-    g.pay = PayabilityCache(state)
-    seats = deciders(state) if seat is None else [seat]
+    g = G(state)  # its PayabilityCache serves the whole listing (the state does not change)
+    who = deciders(state)
+    seats = who if seat is None else [seat]
     out: list[Any] = []
     for st in seats:
-        if st not in deciders(state):
+        if st not in who:
             continue
         pend = pending_for(state, st)
         if pend is not None and pend.kind in _ANY_ORDER:

@@ -14,6 +14,7 @@ from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.payment import PayabilityCache, controls, good_name, occupier_of
+from rules.scoring import base_production
 from rules.state import GameState, Pending, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
@@ -186,17 +187,11 @@ class G:
         )
 
     # ------------------------------------------------------------------ production
-    def production_of(self, seat: int, hex_: str) -> dict[str, int]:
-        """What the building on ``hex_`` produces for its builder: the side's values (or a
-        monarch's override), plus painting and river-basin bonuses (DATA.md: they stack)."""
+    def production_of(self, hex_: str) -> dict[str, int]:
+        """What the building on ``hex_`` produces: the side's values (or a monarch's
+        override), plus painting and river-basin bonuses (DATA.md: they stack)."""
         t = self.s.tiles[hex_]
-        side = self.cat.sides[t.id]
-        out: Counter[str] = Counter(side.production)
-        owner = self.p(t.owner) if t.owner >= 0 else None
-        if t.special and owner is not None and owner.monarch:
-            ov = self.cat.monarchs[owner.monarch].building_override
-            if ov is not None and ov.side == t.id:
-                out = Counter(ov.production)
+        out: Counter[str] = Counter(base_production(self.s, t))
         ctrl = self.occupier(hex_)
         who = self.p(ctrl if ctrl is not None else t.owner) if t.owner >= 0 else None
         if who is not None:
@@ -219,7 +214,7 @@ class G:
 
     def produce(self, hex_: str, why: str) -> None:
         t = self.s.tiles[hex_]
-        prod = self.production_of(t.owner, hex_)
+        prod = self.production_of(hex_)
         for g, n in prod.items():
             t.goods[g] = t.goods.get(g, 0) + n
         if prod:

@@ -13,7 +13,7 @@ from rules import combat as C
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import ENEMY, G, _label, _need_step
-from rules.scoring import final_scores
+from rules.scoring import base_production, final_scores
 from rules.state import GameState, Turn
 from rules.turn import _choice_of_good, _deploy_targets
 
@@ -189,11 +189,7 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
         for nb in g.board.neighbours[at]:
             t = s.tiles.get(nb)
             if t is not None and t.kind == "building":
-                crops = [c for c, n in g.cat.sides[t.id].production.items() if c in CROPS and n > 0]
-                if t.special and t.owner >= 0 and (mon := g.p(t.owner).monarch):
-                    ov = g.cat.monarchs[mon].building_override
-                    if ov is not None and ov.side == t.id:
-                        crops = [c for c, n in ov.production.items() if c in CROPS and n > 0]
+                crops = [c for c, n in base_production(s, t).items() if c in CROPS and n > 0]
                 for c in crops:
                     t.goods[c] = t.goods.get(c, 0) + 1
                 if crops:

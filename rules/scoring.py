@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.catalog import Catalog, Objective, get_catalog
+from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
 from rules.payment import occupier_of, unit_seats
-from rules.state import GameState
+from rules.state import GameState, Tile
 
 ENEMY = -1  # the solo game's orange army and capital
 
@@ -148,6 +148,22 @@ def describe_objective(ob: Objective) -> str:
 # ---------------------------------------------------------------------------- end scoring
 
 
+def override_for(state: GameState, t: Tile) -> BuildingOverride | None:
+    """The builder's monarch values for this building, if it is one of the monarch's first
+    N of its type (R-MONARCH-1); they replace the side's production and VP."""
+    if not t.special or t.owner < 0:
+        return None
+    mon = state.players[t.owner].monarch
+    ov = catalog_of(state).monarchs[mon].building_override if mon else None
+    return ov if ov is not None and ov.side == t.id else None
+
+
+def base_production(state: GameState, t: Tile) -> dict[str, int]:
+    """A building's printed production, or its monarch's values (before bonuses)."""
+    ov = override_for(state, t)
+    return dict(ov.production if ov is not None else catalog_of(state).sides[t.id].production)
+
+
 def tile_vp(state: GameState, hex_: str) -> int:
     cat = catalog_of(state)
     t = state.tiles[hex_]
@@ -155,13 +171,8 @@ def tile_vp(state: GameState, hex_: str) -> int:
         return cat.cities[t.id].vp
     if t.kind != "building":
         return 0
-    if t.special:
-        mon = state.players[t.owner].monarch if t.owner >= 0 else None
-        if mon:
-            ov = cat.monarchs[mon].building_override
-            if ov is not None and ov.side == t.id:
-                return ov.vp
-    return cat.sides[t.id].vp
+    ov = override_for(state, t)
+    return ov.vp if ov is not None else cat.sides[t.id].vp
 
 
 def score(state: GameState, seat: int) -> dict[str, Any]:
