@@ -28,6 +28,15 @@ def duel(colours: tuple[str, str] = ("orange", "blue"), arch: str = "build") -> 
     return to_movement(st, arch)
 
 
+def archer_vs_brawler() -> GameState:
+    """Green's archer (2 FP) at E4 next to blue's brawler (2 FP) at F4, in green's movement
+    phase after a Build action (no tactical advantage)."""
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "archer1", "E4")
+    place_unit(st, 1, "brawler1", "F4")
+    return st
+
+
 def commit(
     st: GameState, seat: int, *cards: str, camp: tuple[str, ...] = ()
 ) -> tuple[GameState, list]:
@@ -140,9 +149,7 @@ def test_builder_retakes_occupied_tile_and_control_returns__R_COMBAT_11():
 
 
 def test_tie_goes_to_the_defender__R_COMBAT_4():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, _ = commit(st, 0)
     st, ev = commit(st, 1)
@@ -325,9 +332,7 @@ def test_control_returns_when_occupier_leaves__R_COMBAT_11():
 
 
 def test_two_sides_only_and_only_the_active_player_attacks__R_COMBAT_7():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     with pytest.raises(RulesError) as e:
         act(st, "move", 1, unit="brawler1", to="E4", kind="free")
     assert e.value.rule == "R-TURN-1"
@@ -345,9 +350,7 @@ def test_two_sides_only_and_only_the_active_player_attacks__R_COMBAT_7():
     ],
 )
 def test_painting_modifiers__R_COMBAT_8(painting: str, role: str, bonus: int):
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st.players[0 if role == "attacker" else 1].paintings.append(painting)
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, _ = commit(st, 0)
@@ -411,9 +414,7 @@ def test_tactical_advantage_while_token_on_import_or_trade__R_MOVE_3__R_COMBAT_8
 
 
 def test_cards_are_secret_until_both_have_chosen__R_COMBAT_4():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st.players[0].combat_cards = ["reinforcements", "militia"]
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, ev = commit(st, 0, "reinforcements")
@@ -434,9 +435,7 @@ def test_cards_are_secret_until_both_have_chosen__R_COMBAT_4():
 
 
 def test_at_most_three_cards_and_pass_allowed__R_COMBAT_4():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st.players[0].combat_cards = ["militia", "militia", "militia"]
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     opts = legal_actions(st)
@@ -479,9 +478,7 @@ def test_conde_deu_plus_two_with_adjacent_unit():
 
 
 def test_acampamento_pays_resources_for_fp():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st.players[0].combat_cards = ["acampamento"]
     give(st, 0, coffee=2, cotton=1)
     st = act(st, "move", unit="archer1", to="F4", kind="free")
@@ -630,9 +627,7 @@ def test_solo_era_three_mission_not_needed__R_SOLO_2():
 
 
 def test_entering_enemy_unit_starts_battle_immediately__R_MOVE_5():
-    st = duel(("green", "blue"))
-    place_unit(st, 0, "archer1", "E4")
-    place_unit(st, 1, "brawler1", "F4")
+    st = archer_vs_brawler()
     st, ev = act_ev(st, "move", unit="archer1", to="F4", kind="free")
     assert "battle" in kinds(ev) and st.combat is not None
     assert st.players[0].units["archer1"] == "E4"  # it enters only if it wins
