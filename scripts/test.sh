@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Set up a virtual environment from the project's own files and run the whole test suite
-# (pytest). Extra arguments are passed to pytest.
+# Set up the virtual environment from the project's own files (scripts/setup.sh: pip runs only
+# when pyproject.toml changed) and run the whole test suite (pytest). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[dev]"
+bash scripts/setup.sh
 .venv/bin/python -m pytest -q "$@"
