@@ -1,7 +1,8 @@
 """The rules reference (`docs/rules.md`) as data: parse it, look rules up, format for chat.
 
-Used by the Discord bot's rules lookup and by the local terminal. The file format is
-described at the top of `docs/rules.md`: `## N. Section` headings, then one entry per rule
+Used by the Discord bot's rules lookup and by the local terminal. The file's format:
+`## N. Section` headings (a `##` heading without a number holds no entries), and under
+them one entry per rule ID — a heading, then its text starting with the source tag:
 
     ### R-BUILD-4 — Where a building may go
     [seed] One short paragraph (optionally followed by a list) …
