@@ -1,0 +1,371 @@
+"""The rules reference (`docs/rules.md`) as data: parse it, look rules up, format for chat.
+
+Used by the Discord bot's rules lookup and by the local terminal. The file's format:
+`## N. Section` headings (a `##` heading without a number holds no entries), and under
+them one entry per rule ID — a heading, then its text starting with the source tag:
+
+    ### R-BUILD-4 — Where a building may go
+    [seed] One short paragraph (optionally followed by a list) …
+
+`load_rulebook()` reads `docs/rules.md` next to this package, i.e. in the repository
+checkout (`Path(__file__).resolve().parents[1] / "docs" / "rules.md"`). The file is not
+shipped as package data: with a non-editable install, pass the file's location
+(`load_rulebook(path)`, `lookup(query, path=path)`), for example a copy placed beside the
+bot's configuration.
+
+    >>> [e.id for e in lookup("build 4")]
+    ['R-BUILD-4']
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "CHAT_LIMIT",
+    "DEFAULT_PATH",
+    "RuleEntry",
+    "Rulebook",
+    "RulebookError",
+    "format_entry",
+    "load_rulebook",
+    "lookup",
+    "normalize_rule_id",
+    "parse_rulebook",
+]
+
+DEFAULT_PATH = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+CHAT_LIMIT = 1900  # characters: a Discord message (2,000) with room to spare
+
+_ID = re.compile(r"R-[A-Z]+-[0-9]+")
+_SECTION = re.compile(r"^## (?:(\d+)\.\s+)?(.+?)\s*$")
+_ENTRY = re.compile(r"^### (R-[A-Z]+-[0-9]+) — (\S.*?)\s*$")
+_TAG = re.compile(r"^\[(seed|faq|ruling|design)([^\]]*)\]\s*")
+_LIST_ITEM = re.compile(r"^(?:- |\d+\. )")
+_QUERY_ID = re.compile(r"^(R[\s_-]+)?([A-Z]+)[\s_-]*([0-9]+)$")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "my",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+
+class RulebookError(ValueError):
+    """`docs/rules.md` is malformed (names the line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEntry:
+    """One rule: `id` like `R-BUILD-4`, a short `title`, its `text` (paragraphs joined,
+    list items one per line), its source `tag` as written (`seed`, `seed PL, faq`,
+    `ruling` …) and the `section` it stands in (`Combat`)."""
+
+    id: str
+    title: str
+    text: str
+    tag: str
+    section: str
+
+    @property
+    def family(self) -> str:
+        """The ID's middle part: `BUILD` for `R-BUILD-4`."""
+        return self.id.split("-")[1]
+
+    @property
+    def kind(self) -> str:
+        """The kind of source: `seed`, `faq`, `ruling` or `design`."""
+        return self.tag.split()[0].rstrip(",")
+
+
+@dataclass(frozen=True, slots=True)
+class Rulebook:
+    """All entries in document order, and the section names in order."""
+
+    entries: tuple[RuleEntry, ...]
+    sections: tuple[str, ...]
+
+    def get(self, rule_id: str) -> RuleEntry | None:
+        """The entry for an ID in any accepted spelling (see `normalize_rule_id`)."""
+        key = normalize_rule_id(rule_id)
+        return next((e for e in self.entries if e.id == key), None)
+
+    def section(self, name: str) -> list[RuleEntry]:
+        """The entries of a section (`combat`) or of an ID family (`build`, `renovate`)."""
+        q = _fold(name).strip()
+        for title in self.sections:
+            if q in (_fold(title), _fold(_short_title(title))):
+                return [e for e in self.entries if e.section == title]
+        family = self._family(q) if _WORD.fullmatch(q) else None
+        return [e for e in self.entries if e.family == family] if family else []
+
+    def lookup(self, query: str, limit: int = 5) -> list[RuleEntry]:
+        """Find rules for a player's query.
+
+        - an ID in any spelling (`R-BUILD-4`, `r-build-4`, `R_BUILD_4`, `build-4`,
+          `build 4`, `renovate 2`) gives that entry; a full `R-…` ID that does not exist
+          gives nothing;
+        - a section or family name (`combat`, `palaces`) gives all its entries in order
+          (`limit` does not apply: a section is a table of contents);
+        - anything else is a keyword search over titles and texts, accent- and
+          case-insensitive (`sepe` finds Sepé), best first, at most `limit` entries.
+        """
+        q = query.strip()
+        if not q:
+            return []
+        m = _QUERY_ID.match(_fold(q).upper())
+        if m:
+            family = self._family(m.group(2).lower())
+            hit = self.get(f"R-{family}-{int(m.group(3))}") if family else None
+            if hit is not None:
+                return [hit]
+            if m.group(1):
+                return []
+        listed = self.section(q)
+        if listed:
+            return listed
+        return self._search(q, limit)
+
+    # ----------------------------------------------------------------- internals
+
+    def _family(self, word: str) -> str | None:
+        """`build` → BUILD, `renovate` → RENOV, `exploration` → EXPLORE, `pal` → PALACE."""
+        families = list(dict.fromkeys(e.family for e in self.entries))
+        w = word.lower()
+        for fam in families:
+            f = fam.lower()
+            if w == f or (len(w) >= 3 and w.startswith(f)):
+                return fam
+        if len(w) < 3:
+            return None
+        for fam in families:
+            f = fam.lower()
+            if f.startswith(w) or len(_common_prefix(w, f)) >= 5:
+                return fam
+        return None
+
+    def _search(self, query: str, limit: int) -> list[RuleEntry]:
+        tokens = [t for t in _WORD.findall(_fold(query)) if t not in _STOPWORDS]
+        if not tokens or limit <= 0:
+            return []
+        docs = [(_WORD.findall(_fold(e.title)), _WORD.findall(_fold(e.text))) for e in self.entries]
+        n = len(self.entries)
+        scored: list[tuple[int, float, int]] = []
+        weights: dict[str, float] = {}
+        for t in set(tokens):
+            df = sum(1 for title, text in docs if _hits(t, title) or _hits(t, text))
+            weights[t] = math.log((n + 1) / (df + 1)) + 1.0
+        phrase = " ".join(tokens)
+        for i, (title, text) in enumerate(docs):
+            matched = 0
+            score = 0.0
+            for t in set(tokens):
+                h_title, h_text = _hits(t, title), _hits(t, text)
+                if h_title or h_text:
+                    matched += 1
+                    score += weights[t] * (3 * h_title + min(h_text, 3))
+            if matched == 0:
+                continue
+            if len(tokens) > 1 and phrase in " ".join(title + text):
+                score += 5.0
+            scored.append((matched, score, i))
+        scored.sort(key=lambda s: (-s[0], -s[1], s[2]))
+        return [self.entries[i] for _, _, i in scored[:limit]]
+
+
+def normalize_rule_id(text: str) -> str | None:
+    """`r-build-4`, `R_BUILD_4`, `build-4`, `build 4` → `R-BUILD-4`; None if not ID-shaped.
+
+    Only the spelling is normalised (the family word is taken as written); use
+    `Rulebook.get` or `lookup` to also accept `renovate 2` for `R-RENOV-2`."""
+    m = _QUERY_ID.match(_fold(text).strip().upper())
+    return f"R-{m.group(2)}-{int(m.group(3))}" if m else None
+
+
+def parse_rulebook(markdown: str) -> Rulebook:
+    """Parse the rules reference; raises `RulebookError` naming the line of any defect
+    (an entry without a source tag or text, a repeated ID, a `###` heading that is not an
+    entry, an entry outside a section)."""
+    entries: list[RuleEntry] = []
+    sections: list[str] = []
+    section: str | None = None
+    current: tuple[int, str, str] | None = None  # line number, id, title
+    body: list[str] = []
+
+    def close() -> None:
+        nonlocal current
+        if current is None:
+            return
+        line_no, rule_id, title = current
+        assert section is not None
+        raw = "\n".join(body).strip()
+        m = _TAG.match(raw)
+        if not m:
+            raise RulebookError(f"line {line_no}: {rule_id} must start with a tag like [seed]")
+        text = _unwrap(raw[m.end() :])
+        if not text:
+            raise RulebookError(f"line {line_no}: {rule_id} has no text")
+        tag = (m.group(1) + m.group(2)).strip()
+        entries.append(RuleEntry(rule_id, title, text, tag, section))
+        current = None
+
+    for line_no, line in enumerate(markdown.splitlines(), start=1):
+        if line.startswith("#"):
+            close()
+            body = []
+            if line.startswith("### "):
+                m = _ENTRY.match(line)
+                if not m:
+                    raise RulebookError(
+                        f"line {line_no}: a ### heading must be '### R-XXX-N — title': {line!r}"
+                    )
+                if section is None:
+                    raise RulebookError(f"line {line_no}: {m.group(1)} is outside a section")
+                if any(e.id == m.group(1) for e in entries):
+                    raise RulebookError(f"line {line_no}: {m.group(1)} appears twice")
+                current = (line_no, m.group(1), m.group(2))
+            elif line.startswith("## "):
+                sm = _SECTION.match(line)
+                assert sm is not None
+                section = sm.group(2) if sm.group(1) else None
+                if section is not None:
+                    sections.append(section)
+        elif current is not None:
+            body.append(line)
+    close()
+    if not entries:
+        raise RulebookError("no rule entries found")
+    return Rulebook(
+        tuple(entries), tuple(s for s in sections if any(e.section == s for e in entries))
+    )
+
+
+def load_rulebook(path: str | Path | None = None) -> Rulebook:
+    """Read and parse the rules reference: `path`, or `docs/rules.md` of the checkout this
+    package lives in (`DEFAULT_PATH`). Parsed once per file (cached)."""
+    p = Path(path) if path is not None else DEFAULT_PATH
+    return _load(p.resolve())
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: Path) -> Rulebook:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"rules reference not found at {path}; with a non-editable install pass the "
+            "location of docs/rules.md explicitly (load_rulebook(path))"
+        ) from None
+    return parse_rulebook(text)
+
+
+def lookup(query: str, limit: int = 5, *, path: str | Path | None = None) -> list[RuleEntry]:
+    """`Rulebook.lookup` on the rules reference at `path` (default `DEFAULT_PATH`)."""
+    return load_rulebook(path).lookup(query, limit)
+
+
+def format_entry(entry: RuleEntry, width: int = CHAT_LIMIT, *, markdown: bool = True) -> str:
+    """Chat-ready text of one entry, at most `width` characters: a bold heading with the
+    source tag, then the text. Longer text is cut after the last whole sentence that fits
+    and ends with " …". `markdown=False` leaves out the bold `**` marks (for a terminal)."""
+    if width < 1:
+        raise ValueError("width must be positive")
+    heading = f"{entry.id} — {entry.title}"
+    if markdown:
+        head, text = f"**{heading}** [{entry.tag}]", entry.text
+    else:
+        head, text = f"{heading} [{entry.tag}]", re.sub(r"\*\*(.+?)\*\*", r"\1", entry.text)
+    full = f"{head}\n{text}"
+    if len(full) <= width:
+        return full
+    budget = width - 1  # room for "…"
+    cut = full[:budget]
+    ends = [m.end() for m in re.finditer(r"(?<!e\.g)[.!?;:](?=\s)|[.!?]$", cut)]
+    ends = [e for e in ends if e > len(head)]
+    if ends:
+        cut = cut[: ends[-1]]
+    else:
+        space = cut.rfind(" ", len(head) + 1)
+        cut = cut[:space] if space > len(head) else cut
+    return cut.rstrip() + " …"
+
+
+def _unwrap(text: str) -> str:
+    """Join hard-wrapped lines: paragraphs separated by a blank line, list items one per line."""
+    blocks: list[list[str]] = []
+    for para in re.split(r"\n\s*\n", text.strip()):
+        lines: list[str] = []
+        for raw in para.splitlines():
+            line = raw.strip()
+            if not line:
+                continue
+            if lines and not _LIST_ITEM.match(line):
+                lines[-1] = f"{lines[-1]} {line}"
+            else:
+                lines.append(line)
+        if lines:
+            blocks.append(lines)
+    return "\n\n".join("\n".join(lines) for lines in blocks)
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: `Sepé Tiaraju` → `sepe tiaraju`."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def _short_title(title: str) -> str:
+    """`Actions (the 7 arches)` → `Actions`; `Solo mode — Battle of Guararapes` → `Solo mode`."""
+    return re.split(r"\s+(?:\(|—)", title, maxsplit=1)[0]
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def _hits(token: str, words: list[str]) -> int:
+    """How many words match `token`: equal, or (tokens of 4+ letters) starting with it."""
+    if len(token) >= 4:
+        return sum(1 for w in words if w.startswith(token))
+    return sum(1 for w in words if w == token)
