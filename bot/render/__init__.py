@@ -14,29 +14,40 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from rules.events import Event
-from rules.state import GameState
-
 from bot.render.encode import encode, quantized
 from bot.render.mapimg import draw_map, focus_box
 from bot.render.panels import draw_boards, draw_hand, draw_panel
 from bot.render.reports import draw_battle, draw_scores
 from bot.render.theme import DEFAULT, RenderOptions
+from rules.events import Event
+from rules.state import GameState
 
 ZOOM = 1.5  # the zoomed crop is drawn at 1.5× the map's scale
 
 
-def render_map(v: GameState, events: Sequence[Event] = (), *, seat: int | None = None,
-               options: RenderOptions = DEFAULT) -> bytes:
+def render_map(
+    v: GameState,
+    events: Sequence[Event] = (),
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+) -> bytes:
     """The whole map with the last turn highlighted (move arrows, built and battle hexes)."""
     img, _, _ = draw_map(v, list(events), seat, options)
     return encode(img, options)
 
 
-def render_map_zoom(v: GameState, events: Sequence[Event] = (), *, seat: int | None = None,
-                    options: RenderOptions = DEFAULT) -> bytes | None:
+def render_map_zoom(
+    v: GameState,
+    events: Sequence[Event] = (),
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+) -> bytes | None:
     """A close-up around the last turn's action, or None if the events changed no hex."""
-    big = RenderOptions(high_contrast=options.high_contrast, scale=options.scale * ZOOM, format=options.format)
+    big = RenderOptions(
+        high_contrast=options.high_contrast, scale=options.scale * ZOOM, format=options.format
+    )
     img, g, ch = draw_map(v, list(events), seat, big)
     box = focus_box(g, ch, v)
     if box is None:
@@ -49,7 +60,9 @@ def render_map_zoom(v: GameState, events: Sequence[Event] = (), *, seat: int | N
     return encode(out, options)
 
 
-def render_boards(v: GameState, *, seat: int | None = None, options: RenderOptions = DEFAULT) -> bytes:
+def render_boards(
+    v: GameState, *, seat: int | None = None, options: RenderOptions = DEFAULT
+) -> bytes:
     """Every player's panel (public information only: hidden cards as counts)."""
     return encode(draw_boards(v, seat, options), options)
 
@@ -65,8 +78,13 @@ def render_hand(v: GameState, seat: int, *, options: RenderOptions = DEFAULT) ->
     return encode(draw_hand(v, seat, options), options)
 
 
-def render_battle(v: GameState, events: Sequence[Event], *, seat: int | None = None,
-                  options: RenderOptions = DEFAULT) -> bytes | None:
+def render_battle(
+    v: GameState,
+    events: Sequence[Event],
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+) -> bytes | None:
     """The last battle or expedition in ``events`` (FP by source, cards, winner), or None."""
     img = draw_battle(v, list(events), seat, options)
     return None if img is None else encode(img, options)
@@ -77,9 +95,14 @@ def render_scores(v: GameState, *, options: RenderOptions = DEFAULT) -> bytes:
     return encode(draw_scores(v, options), options)
 
 
-def render_timeline(frames: Sequence[tuple[GameState, Sequence[Event]]], *, seat: int | None = None,
-                    options: RenderOptions = DEFAULT, max_frames: int = 160,
-                    ms_per_frame: int = 350) -> bytes:
+def render_timeline(
+    frames: Sequence[tuple[GameState, Sequence[Event]]],
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+    max_frames: int = 120,
+    ms_per_frame: int = 350,
+) -> bytes:
     """An animated GIF of the map after each turn (every k-th turn past ``max_frames``)."""
     if not frames:
         raise ValueError("no frames")
@@ -88,13 +111,23 @@ def render_timeline(frames: Sequence[tuple[GameState, Sequence[Event]]], *, seat
     picked = list(frames[::k])
     if picked[-1] is not frames[-1]:
         picked.append(frames[-1])
-    imgs = [quantized(draw_map(v, list(ev), seat, small)[0]) for v, ev in picked]
+    rgb = [draw_map(v, list(ev), seat, small)[0].convert("RGB") for v, ev in picked]
+    # one palette for every frame, so unchanged regions stay identical and compress away
+    pal = quantized(rgb[-1])
+    imgs = [im.quantize(palette=pal, dither=Image.Dither.NONE) for im in rgb]
     durations = [ms_per_frame] * (len(imgs) - 1) + [3000]
     import io
 
     buf = io.BytesIO()
-    imgs[0].save(buf, format="GIF", save_all=True, append_images=imgs[1:], duration=durations,
-                 loop=0, optimize=False, disposal=1)
+    imgs[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=imgs[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
     return buf.getvalue()
 
 

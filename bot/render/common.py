@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.render.theme import ROMAN, player_letter
 from rules import deciders, get_catalog
 from rules.catalog import Catalog
 from rules.events import Event
 from rules.state import GameState
-
-from bot.render.theme import ROMAN, player_letter
 
 HIDDEN = "?"
 ENEMY = -1
@@ -29,7 +28,7 @@ def colour_of(v: GameState, seat: int) -> str | None:
 
 
 def seat_name(v: GameState, seat: int) -> str:
-    """"Blue (B)" — colour name and its letter, as players refer to each other."""
+    """ "Blue (B)" — colour name and its letter, as players refer to each other."""
     if seat == ENEMY:
         return "Orange army"
     c = colour_of(v, seat)

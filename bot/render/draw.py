@@ -34,18 +34,41 @@ def shape_points(shape: Shape, cx: float, cy: float, r: float) -> list[Pt]:
     return []
 
 
-def draw_shape(d: ImageDraw.ImageDraw, shape: Shape, cx: float, cy: float, r: float, fill: RGB,
-               outline: RGB, width: int) -> None:
+def draw_shape(
+    d: ImageDraw.ImageDraw,
+    shape: Shape,
+    cx: float,
+    cy: float,
+    r: float,
+    fill: RGB,
+    outline: RGB,
+    width: int,
+) -> None:
     if shape == "circle":
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
     else:
         d.polygon(shape_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
 
 
-def centred_text(d: ImageDraw.ImageDraw, xy: Pt, text: str, size: int, fill: RGB,
-                 weight: Weight = "bold", stroke: RGB | None = None, stroke_width: int = 0) -> None:
-    d.text(xy, text, font=font(size, weight), fill=fill, anchor="mm",
-           stroke_width=stroke_width, stroke_fill=stroke)
+def centred_text(
+    d: ImageDraw.ImageDraw,
+    xy: Pt,
+    text: str,
+    size: int,
+    fill: RGB,
+    weight: Weight = "bold",
+    stroke: RGB | None = None,
+    stroke_width: int = 0,
+) -> None:
+    d.text(
+        xy,
+        text,
+        font=font(size, weight),
+        fill=fill,
+        anchor="mm",
+        stroke_width=stroke_width,
+        stroke_fill=stroke,
+    )
 
 
 def supersampled(w: int, h: int, paint: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:
@@ -56,7 +79,9 @@ def supersampled(w: int, h: int, paint: Callable[[ImageDraw.ImageDraw, int], Non
 
 
 @lru_cache(maxsize=512)
-def piece_sprite(shape: Shape, fill: RGB, text: str, size: int, ring: RGB | None = None) -> Image.Image:
+def piece_sprite(
+    shape: Shape, fill: RGB, text: str, size: int, ring: RGB | None = None
+) -> Image.Image:
     """A unit piece: the owner's shape in the owner's colour with a short glyph."""
     pad = 3
     w = size + 2 * pad
@@ -67,15 +92,22 @@ def piece_sprite(shape: Shape, fill: RGB, text: str, size: int, ring: RGB | None
         draw_shape(d, shape, c, c, r, fill, ring or INK, max(2, int(1.6 * k)))
         n = len(text)
         ts = int(size * k * (0.62 if n <= 1 else 0.5 if n == 2 else 0.4))
-        centred_text(d, (c, c + (r * 0.08 if shape == "triangle" else 0) + r * 0.05 * (shape == "triangle")),
-                     text, ts, text_on(fill), "extrabold")
+        centred_text(
+            d,
+            (c, c + (r * 0.08 if shape == "triangle" else 0) + r * 0.05 * (shape == "triangle")),
+            text,
+            ts,
+            text_on(fill),
+            "extrabold",
+        )
 
     return supersampled(w, w, paint)
 
 
 @lru_cache(maxsize=64)
-def hex_sprite(r: int, fill: RGB | None, outline: RGB | None, width: float,
-               alpha: int = 255) -> Image.Image:
+def hex_sprite(
+    r: int, fill: RGB | None, outline: RGB | None, width: float, alpha: int = 255
+) -> Image.Image:
     """A hexagon of radius ``r`` (fill and/or outline), for fog, tiles and highlights."""
     w = int(2 * r + 4)
 
@@ -112,10 +144,15 @@ def arrow_sprite(dx: float, dy: float, width: float, colour: RGB) -> tuple[Image
             hw = head * 0.65 + extra * k
             tip = (ex + ux * extra * k * 1.5, ey + uy * extra * k * 1.5)
             d.polygon(
-                [tip, (bx - uy * hw - ux * extra * k, by + ux * hw - uy * extra * k),
-                 (bx + uy * hw - ux * extra * k, by - ux * hw - uy * extra * k)],
+                [
+                    tip,
+                    (bx - uy * hw - ux * extra * k, by + ux * hw - uy * extra * k),
+                    (bx + uy * hw - ux * extra * k, by - ux * hw - uy * extra * k),
+                ],
                 fill=(*col, 255),
             )
-        d.ellipse((sx - width * k, sy - width * k, sx + width * k, sy + width * k), fill=(*colour, 255))
+        d.ellipse(
+            (sx - width * k, sy - width * k, sx + width * k, sy + width * k), fill=(*colour, 255)
+        )
 
     return supersampled(w, h, paint), (x0, y0)

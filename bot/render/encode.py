@@ -20,7 +20,9 @@ def quantized(img: Image.Image) -> Image.Image:
     return im.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def encode(img: Image.Image, opts: RenderOptions, *, mode: str = "palette", level: int = PNG_LEVEL) -> bytes:
+def encode(
+    img: Image.Image, opts: RenderOptions, *, mode: str = "palette", level: int = PNG_LEVEL
+) -> bytes:
     """PNG (palette by default, or ``mode="rgb"``) or lossless WebP; no metadata or timestamps."""
     buf = io.BytesIO()
     if opts.format == "webp":

@@ -9,9 +9,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from rules.events import Event
-from rules.state import GameState, Tile
-
 from bot.render import draw as D
 from bot.render.common import (
     HIDDEN,
@@ -30,7 +27,6 @@ from bot.render.theme import (
     BUILDING_CODE,
     FOG,
     GOOD_FILL,
-    GOOD_LETTER,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -46,6 +42,8 @@ from bot.render.theme import (
     terrain_fill,
     text_on,
 )
+from rules.events import Event
+from rules.state import GameState, Tile
 
 SUPER = 2  # the static layer is drawn at 2× and downscaled once
 
@@ -133,9 +131,20 @@ def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: floa
     for lab in board.order:
         ter = board.terrain[lab]
         cx, cy = lay.centre(lab)
-        d.polygon(lay.corners(lab), fill=terrain_fill(ter, opts), outline=line, width=max(2, round(r * 0.04)))
+        d.polygon(
+            lay.corners(lab),
+            fill=terrain_fill(ter, opts),
+            outline=line,
+            width=max(2, round(r * 0.04)),
+        )
         _pattern(d, ter, cx, cy, r)
-        d.text((cx, cy + 0.66 * r), lab, font=font(round(14 * scale * k), "semibold"), fill=(60, 60, 60), anchor="mm")
+        d.text(
+            (cx, cy + 0.66 * r),
+            lab,
+            font=font(round(14 * scale * k), "semibold"),
+            fill=(60, 60, 60),
+            anchor="mm",
+        )
     # Coordinates along the edges: column letters top and bottom, row numbers left and right.
     fs = round(19 * scale * k)
     ef = font(fs, "bold")
@@ -149,10 +158,14 @@ def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: floa
     for row in range(g.rows):
         cols_here = [c for c in range(g.cols) if lay and _is_hex(board.terrain, c, row)]
         y = lay.offset_centre(0, row)[1]
-        left = lay.offset_centre(min(cols_here), row)[0] if cols_here else lay.offset_centre(0, row)[0]
+        left = (
+            lay.offset_centre(min(cols_here), row)[0] if cols_here else lay.offset_centre(0, row)[0]
+        )
         right = lay.offset_centre(max(cols_here), row)[0] if cols_here else left
         d.text((left - lay.width * 0.5 - fs * 0.2, y), str(row + 1), font=ef, fill=INK, anchor="rm")
-        d.text((right + lay.width * 0.5 + fs * 0.2, y), str(row + 1), font=ef, fill=INK, anchor="lm")
+        d.text(
+            (right + lay.width * 0.5 + fs * 0.2, y), str(row + 1), font=ef, fill=INK, anchor="lm"
+        )
     img = big.resize((g.width, g.height), Image.Resampling.LANCZOS).convert("RGBA")
     _legend(img, g, opts)
     return img
@@ -173,13 +186,14 @@ def _legend(img: Image.Image, g: Geometry, opts: RenderOptions) -> None:
     fs = round(19 * s)
     f = font(fs)
     fb = font(fs, "bold")
-    x0, y = round(16 * s), g.map_bottom + round(8 * s)
+    x0 = round(16 * s)
+    y: float = g.map_bottom + round(8 * s)
     d.line((x0, y - 4 * s, g.width - x0, y - 4 * s), fill=MUTED, width=max(1, round(s)))
     row_h = round(34 * s)
     sw = round(22 * s)
 
     def flow(items: list[tuple[object, str]], y: float) -> float:
-        x = x0
+        x: float = x0
         for swatch, text in items:
             w = sw + 6 * s + f.getlength(text) + 22 * s
             if x + w > g.width - x0:
@@ -249,13 +263,39 @@ def badge_sprite(
         if kind == "capital":  # a crown: three points on top
             for i in range(3):
                 px = x0 + (x1 - x0) * (0.2 + 0.3 * i)
-                d.polygon([(px - 0.12 * r * k, y0 + 2), (px, y0 - 0.2 * r * k), (px + 0.12 * r * k, y0 + 2)], fill=fill, outline=INK, width=max(1, int(0.03 * r * k)))
+                d.polygon(
+                    [
+                        (px - 0.12 * r * k, y0 + 2),
+                        (px, y0 - 0.2 * r * k),
+                        (px + 0.12 * r * k, y0 + 2),
+                    ],
+                    fill=fill,
+                    outline=INK,
+                    width=max(1, int(0.03 * r * k)),
+                )
         if kind == "city":  # a roof
-            d.polygon([(x0 + 0.1 * r * k, y0 + 2), ((x0 + x1) / 2, y0 - 0.2 * r * k), (x1 - 0.1 * r * k, y0 + 2)], fill=fill, outline=INK, width=max(1, int(0.03 * r * k)))
-        d.rounded_rectangle((x0, y0, x1, y1), radius=0.12 * r * k, fill=fill, outline=outline, width=int(ow))
+            d.polygon(
+                [
+                    (x0 + 0.1 * r * k, y0 + 2),
+                    ((x0 + x1) / 2, y0 - 0.2 * r * k),
+                    (x1 - 0.1 * r * k, y0 + 2),
+                ],
+                fill=fill,
+                outline=INK,
+                width=max(1, int(0.03 * r * k)),
+            )
+        d.rounded_rectangle(
+            (x0, y0, x1, y1), radius=0.12 * r * k, fill=fill, outline=outline, width=int(ow)
+        )
         tc = text_on(fill)
         fs = int(0.3 * r * k)
-        d.text(((x0 + x1) / 2, y0 + 0.2 * r * k), code, font=font(fs, "extrabold"), fill=tc, anchor="mm")
+        d.text(
+            ((x0 + x1) / 2, y0 + 0.2 * r * k),
+            code,
+            font=font(fs, "extrabold"),
+            fill=tc,
+            anchor="mm",
+        )
         # goods: one pip per item (up to 4 of a kind, then "n×")
         pips: list[tuple[str, str]] = []
         for good, n in goods:
@@ -265,7 +305,13 @@ def badge_sprite(
                 pips.append((good, f"{n}"))
         # the owner's letter bottom left (colour is never the only cue)
         lx = x0 + 0.14 * r * k
-        d.text((lx, y1 - 0.19 * r * k), owner_letter, font=font(int(0.27 * r * k), "extrabold"), fill=tc, anchor="mm")
+        d.text(
+            (lx, y1 - 0.19 * r * k),
+            owner_letter,
+            font=font(int(0.27 * r * k), "extrabold"),
+            fill=tc,
+            anchor="mm",
+        )
         if pips:
             pr = 0.13 * r * k
             room = x1 - lx - 0.2 * r * k - 2 * pr
@@ -273,26 +319,53 @@ def badge_sprite(
             x = (lx + 0.12 * r * k + x1) / 2 - step * (len(pips) - 1) / 2
             py = y1 - 0.19 * r * k
             for good, label in pips:
-                gf = GOOD_FILL[good] if good in GOOD_FILL else (200, 200, 200)
+                gf = GOOD_FILL.get(good, (200, 200, 200))
                 if good == "gold":
                     d.regular_polygon((x, py, pr * 1.2), 4, fill=gf, outline=INK)
                 elif good == "science":
                     d.rectangle((x - pr, py - pr, x + pr, py + pr), fill=gf, outline=INK)
                 else:
-                    d.ellipse((x - pr, py - pr, x + pr, py + pr), fill=gf, outline=INK, width=max(1, k))
+                    d.ellipse(
+                        (x - pr, py - pr, x + pr, py + pr), fill=gf, outline=INK, width=max(1, k)
+                    )
                 if label:
-                    d.text((x, py), label, font=font(int(pr * 1.5), "extrabold"), fill=text_on(gf), anchor="mm")
+                    d.text(
+                        (x, py),
+                        label,
+                        font=font(int(pr * 1.5), "extrabold"),
+                        fill=text_on(gf),
+                        anchor="mm",
+                    )
                 x += step
         if palace is not None and kind != "capital":
             pr = 0.17 * r * k
             px, py = x1 - pr * 0.4, y0 - pr * 0.3
-            d.ellipse((px - pr, py - pr, px + pr, py + pr), fill=WHITE, outline=INK, width=max(1, k))
-            d.text((px, py), ROMAN[palace], font=font(int(pr * 1.05), "extrabold"), fill=INK, anchor="mm")
+            d.ellipse(
+                (px - pr, py - pr, px + pr, py + pr), fill=WHITE, outline=INK, width=max(1, k)
+            )
+            d.text(
+                (px, py),
+                ROMAN[palace],
+                font=font(int(pr * 1.05), "extrabold"),
+                fill=INK,
+                anchor="mm",
+            )
         if occ is not None:  # the occupier's pennant
             px, py = x0 - 0.02 * r * k, y0 - 0.05 * r * k
             fr = 0.2 * r * k
-            d.polygon([(px, py - fr), (px + fr * 1.5, py), (px, py + fr)], fill=occ, outline=INK, width=max(1, k))
-            d.text((px + fr * 0.45, py), occ_letter, font=font(int(fr * 1.1), "extrabold"), fill=text_on(occ), anchor="mm")
+            d.polygon(
+                [(px, py - fr), (px + fr * 1.5, py), (px, py + fr)],
+                fill=occ,
+                outline=INK,
+                width=max(1, k),
+            )
+            d.text(
+                (px + fr * 0.45, py),
+                occ_letter,
+                font=font(int(fr * 1.1), "extrabold"),
+                fill=text_on(occ),
+                anchor="mm",
+            )
 
     return D.supersampled(w, h, paint)
 
@@ -315,11 +388,16 @@ def _wrap2(text: str) -> list[str]:
     words = text.split()
     if len(words) <= 1 or len(text) <= 9:
         return [text]
-    best = max(range(1, len(words)), key=lambda i: -abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    best = max(
+        range(1, len(words)),
+        key=lambda i: -abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))),
+    )
     return [" ".join(words[:best]), " ".join(words[best:])]
 
 
-def draw_map(v: GameState, events: list[Event], seat: int | None, opts: RenderOptions) -> tuple[Image.Image, Geometry, Changes]:
+def draw_map(
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+) -> tuple[Image.Image, Geometry, Changes]:
     """The map as an RGBA image, its geometry and the changes it highlights."""
     pack = v.data_pack
     g = geometry(v.map, pack, opts.scale)
@@ -348,11 +426,33 @@ def draw_map(v: GameState, events: list[Event], seat: int | None, opts: RenderOp
                 y += fs * 1.1
         else:
             D.paste_centred(img, D.hex_sprite(ri, FOG, (70, 70, 80), 0.05 * r), cx, cy)
-            d.text((cx, cy - 0.15 * r), "?", font=font(round(0.7 * r), "extrabold"), fill=WHITE, anchor="mm", stroke_width=max(1, round(r * 0.03)), stroke_fill=(70, 70, 80))
+            d.text(
+                (cx, cy - 0.15 * r),
+                "?",
+                font=font(round(0.7 * r), "extrabold"),
+                fill=WHITE,
+                anchor="mm",
+                stroke_width=max(1, round(r * 0.03)),
+                stroke_fill=(70, 70, 80),
+            )
             if ex.tile != HIDDEN and ex.tile in cat.exploration:  # this seat peeked
                 nm = cat.exploration[ex.tile].name
-                d.text((cx, cy + 0.42 * r), nm[:12], font=font(round(max(14 * opts.scale, 0.26 * r)), "bold"), fill=INK, anchor="mm", stroke_width=2, stroke_fill=WHITE)
-        d.text((cx, cy + 0.66 * r), hx, font=font(round(14 * opts.scale), "semibold"), fill=(40, 40, 40), anchor="mm")
+                d.text(
+                    (cx, cy + 0.42 * r),
+                    nm[:12],
+                    font=font(round(max(14 * opts.scale, 0.26 * r)), "bold"),
+                    fill=INK,
+                    anchor="mm",
+                    stroke_width=2,
+                    stroke_fill=WHITE,
+                )
+        d.text(
+            (cx, cy + 0.66 * r),
+            hx,
+            font=font(round(14 * opts.scale), "semibold"),
+            fill=(40, 40, 40),
+            anchor="mm",
+        )
 
     ch = changes(events, seat, set(board.terrain))
     marked = set(ch.hexes) | set(ch.battles) | {b for _, b in ch.moves}
@@ -382,7 +482,7 @@ def draw_map(v: GameState, events: list[Event], seat: int | None, opts: RenderOp
             player_letter(colour_of(v, t.owner)),
             r,
         )
-        bx0, by0, bx1, by1 = _badge_box(g, cx, cy)
+        bx0, by0, _, _ = _badge_box(g, cx, cy)
         img.alpha_composite(sprite, (round(bx0 - 4), round(by0 - 4 - 0.2 * r)))
 
     for hx, ps in sorted(pieces.items()):
@@ -399,7 +499,9 @@ def draw_map(v: GameState, events: list[Event], seat: int | None, opts: RenderOp
             if isinstance(item, int):
                 spr = D.piece_sprite("circle", WHITE, f"+{item}", psize)
             else:
-                spr = D.piece_sprite(player_shape(item.colour), player_fill(item.colour, opts), item.glyph, psize)
+                spr = D.piece_sprite(
+                    player_shape(item.colour), player_fill(item.colour, opts), item.glyph, psize
+                )
             D.paste_centred(img, spr, x, y)
             x += step
 
@@ -425,9 +527,18 @@ def _swords(img: Image.Image, cx: float, cy: float, s: float) -> None:
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
         c = w * k / 2
         rr = s * k
-        d.ellipse((c - rr * 1.15, c - rr * 1.15, c + rr * 1.15, c + rr * 1.15), fill=(*WHITE, 255), outline=(*INK, 255), width=max(1, int(0.12 * rr)))
+        d.ellipse(
+            (c - rr * 1.15, c - rr * 1.15, c + rr * 1.15, c + rr * 1.15),
+            fill=(*WHITE, 255),
+            outline=(*INK, 255),
+            width=max(1, int(0.12 * rr)),
+        )
         for sgn in (1, -1):
-            d.line((c - rr * 0.7, c - sgn * rr * 0.7, c + rr * 0.7, c + sgn * rr * 0.7), fill=(*HIGHLIGHT, 255), width=int(0.28 * rr))
+            d.line(
+                (c - rr * 0.7, c - sgn * rr * 0.7, c + rr * 0.7, c + sgn * rr * 0.7),
+                fill=(*HIGHLIGHT, 255),
+                width=int(0.28 * rr),
+            )
 
     D.paste_centred(img, D.supersampled(w, w, paint), cx, cy)
 
@@ -451,7 +562,9 @@ def _title(img: Image.Image, v: GameState, g: Geometry, opts: RenderOptions) -> 
         xr -= round(f.getlength(name))
         d.text((xr, y2 + ps / 2 + 2 * s), name, font=f, fill=INK, anchor="lm")
         xr -= ps // 2 + round(6 * s)
-        spr = D.piece_sprite(player_shape(p.colour), player_fill(p.colour, opts), player_letter(p.colour), ps)
+        spr = D.piece_sprite(
+            player_shape(p.colour), player_fill(p.colour, opts), player_letter(p.colour), ps
+        )
         D.paste_centred(img, spr, xr, y2 + ps / 2 + 2 * s)
         xr -= ps // 2 + round(18 * s)
 

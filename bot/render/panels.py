@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from PIL import Image
 
-from rules import score
-from rules.state import GameState, Player
-
 from bot.render.canvas import Canvas
 from bot.render.common import HIDDEN, catalog, seat_name, status_line, title_line, to_play
 from bot.render.theme import (
@@ -22,6 +19,8 @@ from bot.render.theme import (
     player_fill,
     text_on,
 )
+from rules import score
+from rules.state import GameState, Player
 
 W = 820
 RESERVE_LIMIT = 5
@@ -38,7 +37,11 @@ def public_vp(v: GameState, seat: int) -> int:
 
 
 def _tint(c: RGB, k: float = 0.78) -> RGB:
-    return (round(c[0] + (255 - c[0]) * k), round(c[1] + (255 - c[1]) * k), round(c[2] + (255 - c[2]) * k))
+    return (
+        round(c[0] + (255 - c[0]) * k),
+        round(c[1] + (255 - c[1]) * k),
+        round(c[2] + (255 - c[2]) * k),
+    )
 
 
 def _good_pip(cv: Canvas, x: float, y: float, good: str | None, r: float = 13) -> None:
@@ -57,7 +60,9 @@ def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> fl
     for tok in tokens:
         first = tok.split("|")[0]
         f = GOOD_FILL.get(first, WHITE)
-        cv.d.ellipse((cv.px(x - r), cv.px(y - r), cv.px(x + r), cv.px(y + r)), fill=f, outline=INK, width=1)
+        cv.d.ellipse(
+            (cv.px(x - r), cv.px(y - r), cv.px(x + r), cv.px(y + r)), fill=f, outline=INK, width=1
+        )
         if tok == "any" or "|" in tok:
             cv.text(x, y, "*" if tok == "any" else "/", 14, "extrabold", text_on(f), "mm")
         x += 2 * r + 3
@@ -79,19 +84,46 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
     right = f"{public_vp(v, p.seat)} VP"
     cv.text(x1 - 14, y0 + 26, right, 28, "extrabold", anchor="rm")
     if p.seat in to_play(v):
-        cv.text(x1 - 30 - cv.width_of(right, 28, "extrabold"), y0 + 27, "to play ▸", 20, "bold", fill, "rm")
-    y = y0 + 64
+        cv.text(
+            x1 - 30 - cv.width_of(right, 28, "extrabold"),
+            y0 + 27,
+            "to play",
+            20,
+            "bold",
+            fill,
+            "rm",
+        )
+    y: float = y0 + 64
     # reserve (≤ 5) and the hidden cards (counts only: never their faces)
     cv.text(x0 + 4, y + 16, "Reserve", 20, "semibold", anchor="lm")
     goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
-    x = x0 + 104
+    x: float = x0 + 104
     for i in range(max(RESERVE_LIMIT, len(goods))):
         _good_pip(cv, x, y + 16, goods[i] if i < len(goods) else None, 14)
         x += 32
     x = x0 + 290
-    for label, n in (("missions", len(p.missions)), ("combat", len(p.combat_cards)), ("gold", len(p.gold_cards))):
-        cv.rect((x, y + 2, x + 22, y + 30), fill=(90, 70, 120) if label == "missions" else (150, 40, 40) if label == "combat" else (200, 160, 0), radius=4)
-        w = cv.text(x + 28, y + 16, f"{n} {label}", 20, "semibold", anchor="lm")
+    for label, n in (
+        ("missions", len(p.missions)),
+        ("combat", len(p.combat_cards)),
+        ("gold", len(p.gold_cards)),
+    ):
+        cv.rect(
+            (x, y + 2, x + 22, y + 30),
+            fill=(90, 70, 120)
+            if label == "missions"
+            else (150, 40, 40)
+            if label == "combat"
+            else (200, 160, 0),
+            radius=4,
+        )
+        w = cv.text(
+            x + 28,
+            y + 16,
+            f"{n} {label[:-1] if n == 1 and label == 'missions' else label}",
+            20,
+            "semibold",
+            anchor="lm",
+        )
         x += 28 + w + 16
     y += 42
     # the seven arches: current era token, flipped tokens, upgrades
@@ -99,14 +131,38 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
     for i, arch in enumerate(cat.arches):
         bx = x0 + i * bw
         up = p.upgrades.get(arch)
-        cv.rect((bx + 2, y, bx + bw - 2, y + 84), fill=_tint(fill, 0.55) if up else WHITE, outline=MUTED, width=1.5, radius=6)
+        cv.rect(
+            (bx + 2, y, bx + bw - 2, y + 84),
+            fill=_tint(fill, 0.55) if up else WHITE,
+            outline=MUTED,
+            width=1.5,
+            radius=6,
+        )
         aname = cat.arches[arch].name
-        cv.text(bx + bw / 2, y + 14, aname if cv.width_of(aname, 17, "bold") < bw - 8 else aname[:6] + ".", 17, "bold", anchor="mm")
+        cv.text(
+            bx + bw / 2,
+            y + 14,
+            aname if cv.width_of(aname, 17, "bold") < bw - 8 else aname[:6] + ".",
+            17,
+            "bold",
+            anchor="mm",
+        )
         if p.token_arch == arch:
-            cv.player_piece(bx + bw / 2 - (16 if arch in p.under else 0), y + 44, p.colour, 32, ROMAN[v.era] if 0 < v.era < 4 else "?")
+            cv.player_piece(
+                bx + bw / 2 - (16 if arch in p.under else 0),
+                y + 44,
+                p.colour,
+                32,
+                ROMAN[v.era] if 0 < v.era < 4 else "?",
+            )
         if arch in p.under:
             ux = bx + bw / 2 + (18 if p.token_arch == arch else 0)
-            cv.d.ellipse((cv.px(ux - 14), cv.px(y + 30), cv.px(ux + 14), cv.px(y + 58)), fill=(200, 200, 200), outline=INK, width=1)
+            cv.d.ellipse(
+                (cv.px(ux - 14), cv.px(y + 30), cv.px(ux + 14), cv.px(y + 58)),
+                fill=(200, 200, 200),
+                outline=INK,
+                width=1,
+            )
             cv.text(ux, y + 44, ROMAN[p.under[arch]], 15, "extrabold", anchor="mm")
         if up:
             pname = cat.products[up].name if up in cat.products else up
@@ -124,9 +180,22 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
         w = max(wname, wcost) + 10
         if x + w > x1:
             x, y = x0 + 100, y + 54
-        cv.d.regular_polygon((cv.px(x + 10), cv.px(y + 14), cv.px(9)), _SHAPE_SIDES[pr.shape], fill=(230, 230, 230), outline=INK)
+        cv.d.regular_polygon(
+            (cv.px(x + 10), cv.px(y + 14), cv.px(9)),
+            _SHAPE_SIDES[pr.shape],
+            fill=(230, 230, 230),
+            outline=INK,
+        )
         cv.text(x + 24, y + 14, pr.name, 18, "bold", anchor="lm")
-        cv.text(x + 28 + cv.width_of(pr.name, 18, "bold"), y + 14, f"{pr.vp}", 18, "extrabold", (0, 110, 0), "lm")
+        cv.text(
+            x + 28 + cv.width_of(pr.name, 18, "bold"),
+            y + 14,
+            f"{pr.vp}",
+            18,
+            "extrabold",
+            (0, 110, 0),
+            "lm",
+        )
         _cost(cv, x + 10, y + 38, pr.cost)
         x += w + 8
     if not p.products:
@@ -143,7 +212,12 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
 
         glyph = unit_glyph(u.name, u.ability, u.vp)
         if loc == "board":
-            cv.d.ellipse((cv.px(x - 16), cv.px(y + 2), cv.px(x + 16), cv.px(y + 34)), fill=WHITE, outline=MUTED, width=max(1, cv.px(2)))
+            cv.d.ellipse(
+                (cv.px(x - 16), cv.px(y + 2), cv.px(x + 16), cv.px(y + 34)),
+                fill=WHITE,
+                outline=MUTED,
+                width=max(1, cv.px(2)),
+            )
             cv.text(x, y + 18, glyph, 15, "bold", MUTED, "mm")
             where = "new"
         else:
@@ -158,15 +232,30 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
     # paintings, kept tiles, revealed missions
     bits = []
     if p.paintings:
-        bits.append("Paintings: " + ", ".join(cat.paintings[x].name if x in cat.paintings else x for x in p.paintings))
+        bits.append(
+            "Paintings: "
+            + ", ".join(cat.paintings[x].name if x in cat.paintings else x for x in p.paintings)
+        )
     if p.revealed:
-        bits.append("Missions done: " + ", ".join(cat.missions[m].name if m in cat.missions else m for m in p.revealed))
+        bits.append(
+            "Missions done: "
+            + ", ".join(cat.missions[m].name if m in cat.missions else m for m in p.revealed)
+        )
     if p.kept_tiles:
-        bits.append("Tiles: " + ", ".join(cat.exploration[t].name if t in cat.exploration else t for t in p.kept_tiles))
+        bits.append(
+            "Tiles: "
+            + ", ".join(
+                cat.exploration[t].name if t in cat.exploration else t for t in p.kept_tiles
+            )
+        )
     if p.victoria:
-        bits.append("Victoria: " + ", ".join(cat.products[t].name for t in p.victoria if t in cat.products))
+        bits.append(
+            "Victoria: " + ", ".join(cat.products[t].name for t in p.victoria if t in cat.products)
+        )
     if p.factory:
-        bits.append("Factory: " + ", ".join(cat.products[t].name for t in p.factory if t in cat.products))
+        bits.append(
+            "Factory: " + ", ".join(cat.products[t].name for t in p.factory if t in cat.products)
+        )
     if not bits:
         bits = ["No paintings yet"]
     for b in bits:
@@ -231,7 +320,10 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         body = []
         for ob in m.objectives:
             have = objective_count(v, seat, ob)
-            body.append(f"{'✓' if have >= ob.count else '•'} {describe_objective(ob)}: {min(have, ob.count)}/{ob.count}")
+            body.append(
+                f"• {describe_objective(ob)}: {min(have, ob.count)}/{ob.count}"
+                + (" — done" if have >= ob.count else "")
+            )
         y = card(y, f"Era {ROMAN[m.era]} · {m.name} ({m.vp} VP)", body, (90, 70, 120))
     if not p.missions:
         cv.text(x0, y, "none", 19, fill=MUTED)
@@ -246,7 +338,14 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         gc = cat.gold_cards.get(gid)
         if gc is not None:
             y = card(y, f"{gc.name} ({gc.kind})", [gc.text], (200, 160, 0))
-    peeks = {h: t for h, t in p.peeks.items() if t != HIDDEN and t in cat.exploration}
+    peeks = {
+        h: t
+        for h, t in p.peeks.items()
+        if t != HIDDEN
+        and t in cat.exploration
+        and h in v.exploration
+        and not v.exploration[h].face_up
+    }
     if peeks:
         y = section("Tiles you looked at", y + 6)
         for h, t in sorted(peeks.items()):

@@ -6,13 +6,12 @@ from typing import Any
 
 from PIL import Image
 
-from rules.events import Event
-from rules.state import GameState
-
 from bot.render.canvas import Canvas
 from bot.render.common import ENEMY, catalog, colour_of, seat_name, title_line
 from bot.render.panels import _tint
 from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
+from rules.events import Event
+from rules.state import GameState
 
 W = 820
 GOLDEN: RGB = (200, 150, 0)
@@ -24,9 +23,18 @@ def last_battle(events: list[Event], seat: int | None) -> tuple[Event, list[Even
     for i in range(len(visible) - 1, -1, -1):
         if visible[i].kind in ("battle_result", "expedition_result"):
             start = i
-            while start > 0 and visible[start - 1].kind not in ("battle", "expedition", "battle_result", "expedition_result"):
+            while start > 0 and visible[start - 1].kind not in (
+                "battle",
+                "expedition",
+                "battle_result",
+                "expedition_result",
+            ):
                 start -= 1
-            reveals = [e for e in visible[max(0, start - 1) : i] if e.kind in ("cards_revealed", "enemy_cards")]
+            reveals = [
+                e
+                for e in visible[max(0, start - 1) : i]
+                if e.kind in ("cards_revealed", "enemy_cards")
+            ]
             return visible[i], reveals
     return None
 
@@ -40,7 +48,9 @@ def _rows(breakdown: Any) -> list[tuple[str, int]]:
     return out
 
 
-def draw_battle(v: GameState, events: list[Event], seat: int | None, opts: RenderOptions) -> Image.Image | None:
+def draw_battle(
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+) -> Image.Image | None:
     found = last_battle(events, seat)
     if found is None:
         return None
@@ -64,8 +74,16 @@ def draw_battle(v: GameState, events: list[Event], seat: int | None, opts: Rende
         req = d.get("requirement")
     else:
         sides = [
-            (int(d.get("attacker", ENEMY)), int(d.get("attacker_fp", 0)), _rows(d.get("attacker_breakdown"))),
-            (int(d.get("defender", ENEMY)), int(d.get("defender_fp", 0)), _rows(d.get("defender_breakdown"))),
+            (
+                int(d.get("attacker", ENEMY)),
+                int(d.get("attacker_fp", 0)),
+                _rows(d.get("attacker_breakdown")),
+            ),
+            (
+                int(d.get("defender", ENEMY)),
+                int(d.get("defender_fp", 0)),
+                _rows(d.get("defender_breakdown")),
+            ),
         ]
         winner = d.get("winner")
         title = f"Battle at {hx}"
@@ -84,7 +102,13 @@ def draw_battle(v: GameState, events: list[Event], seat: int | None, opts: Rende
         if res.kind == "expedition_result":
             role = "expedition"
         h = 200 + 30 * (len(rows) + len(cards.get(s, [])))
-        cv.rect((x, y0, x + colw, y0 + h), fill=_tint(fill, 0.85), outline=GOLDEN if won else fill, width=6 if won else 3, radius=12)
+        cv.rect(
+            (x, y0, x + colw, y0 + h),
+            fill=_tint(fill, 0.85),
+            outline=GOLDEN if won else fill,
+            width=6 if won else 3,
+            radius=12,
+        )
         cv.player_piece(x + 30, y0 + 32, col, 38)
         cv.text(x + 56, y0 + 20, seat_name(v, s), 24, "bold", anchor="lm")
         cv.text(x + 56, y0 + 46, role, 18, "semibold", MUTED, "lm")
@@ -107,7 +131,15 @@ def draw_battle(v: GameState, events: list[Event], seat: int | None, opts: Rende
         ok = winner is not None
         cv.rect((x, y0, x + colw, y0 + 140), fill=WHITE, outline=MUTED, radius=12)
         cv.text(x + colw / 2, y0 + 40, f"needed: {req} FP", 26, "bold", anchor="mm")
-        cv.text(x + colw / 2, y0 + 90, "success" if ok else "failed", 30, "extrabold", (0, 120, 0) if ok else (160, 0, 0), "mm")
+        cv.text(
+            x + colw / 2,
+            y0 + 90,
+            "success" if ok else "failed",
+            30,
+            "extrabold",
+            (0, 120, 0) if ok else (160, 0, 0),
+            "mm",
+        )
         bottom = max(bottom, y0 + 140)
     return cv.crop_height(bottom + 14)
 
@@ -136,15 +168,32 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
         col = colour_of(v, s)
         x = first_w + j * colw
         fill = player_fill(col, opts)
-        cv.rect((x + 4, y, x + colw - 4, y + 70), fill=_tint(fill, 0.6), outline=GOLDEN if s in winners else fill, width=6 if s in winners else 2)
+        cv.rect(
+            (x + 4, y, x + colw - 4, y + 70),
+            fill=_tint(fill, 0.6),
+            outline=GOLDEN if s in winners else fill,
+            width=6 if s in winners else 2,
+        )
         cv.player_piece(x + colw / 2, y + 24, col, 34)
         cv.text(x + colw / 2, y + 54, (col or "?").capitalize(), 18, "bold", anchor="mm")
     y += 80
     for i, c in enumerate([*CATEGORIES, "total", "tie-break: science"]):
         if i % 2 == 0:
-            cv.rect((12, y, cv.img.width / cv.s - 12, y + 38), fill=(238, 234, 222), outline=None, radius=4)
+            cv.rect(
+                (12, y, cv.img.width / cv.s - 12, y + 38),
+                fill=(238, 234, 222),
+                outline=None,
+                radius=4,
+            )
         is_total = c == "total"
-        cv.text(20, y + 19, c.replace("_", " "), 22 if is_total else 20, "bold" if is_total else "regular", anchor="lm")
+        cv.text(
+            20,
+            y + 19,
+            c.replace("_", " "),
+            22 if is_total else 20,
+            "bold" if is_total else "regular",
+            anchor="lm",
+        )
         for j, r in enumerate(rows):
             x = first_w + j * colw + colw / 2
             if is_total:
@@ -153,10 +202,23 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
                 val = str(r.get("tiebreak_science", 0)) if tied else "–"
             else:
                 val = str(r.get("categories", {}).get(c, 0))
-            cv.text(x, y + 19, val, 26 if is_total else 21, "extrabold" if is_total else "semibold", anchor="mm")
+            cv.text(
+                x,
+                y + 19,
+                val,
+                26 if is_total else 21,
+                "extrabold" if is_total else "semibold",
+                anchor="mm",
+            )
         y += 40
     names = " and ".join(seat_name(v, w) for w in sorted(winners)) or "nobody"
-    note = f"Winner: {names}" + (" (tie broken by science on buildings)" if tied and len(winners) == 1 else " (shared)" if len(winners) > 1 else "")
+    note = f"Winner: {names}" + (
+        " (tie broken by science on buildings)"
+        if tied and len(winners) == 1
+        else " (shared)"
+        if len(winners) > 1
+        else ""
+    )
     if result.get("solo_won") is not None:
         note = "Solo: victory" if result.get("solo_won") else "Solo: defeat"
     y += 8

@@ -19,7 +19,9 @@ class Snapshot:
     step: int
 
 
-def play(players: int, seed: int, map_id: str | None = None, max_steps: int = 5000) -> list[Snapshot]:
+def play(
+    players: int, seed: int, map_id: str | None = None, max_steps: int = 5000
+) -> list[Snapshot]:
     """Play a random game; one snapshot per turn (events accumulate until the turn changes)."""
     rng = random.Random(seed)
     s = new_game(players=players, seed=seed, map_id=map_id)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-import ttf_opensans
+import ttf_opensans  # type: ignore[import-untyped]
 from PIL import ImageFont
 
 RGB = tuple[int, int, int]
