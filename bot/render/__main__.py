@@ -94,7 +94,7 @@ def bench(seed: int, n: int) -> None:
     snaps = play(4, seed)
     opts = RenderOptions()
     states: list[tuple[str, Snapshot]] = [("early", at_round(snaps, 3)), ("late", snaps[-2])]
-    print(f"4-player game, seed {seed}; median of {n} runs; encoding: palette PNG level 6")
+    print(f"4-player game, seed {seed}; median of {n} runs; encoding: palette PNG level 1")
     print(f"{'image':22s} {'draw ms':>8s} {'encode ms':>10s} {'total ms':>9s} {'KiB':>8s}  size")
     for tag, sn in states:
         v: GameState = view(sn.state, None)
@@ -129,8 +129,8 @@ def bench(seed: int, n: int) -> None:
     encodings: list[tuple[str, Callable[[], bytes]]] = [
         ("RGB PNG level 1", lambda: encode(img, opts, mode="rgb", level=1)),
         ("RGB PNG level 6", lambda: encode(img, opts, mode="rgb", level=6)),
-        ("palette PNG level 1", lambda: encode(img, opts, level=1)),
-        ("palette PNG level 6 *", lambda: encode(img, opts, level=6)),
+        ("palette PNG level 1 *", lambda: encode(img, opts, level=1)),
+        ("palette PNG level 6", lambda: encode(img, opts, level=6)),
         ("palette PNG level 9", lambda: encode(img, opts, level=9)),
         ("WebP lossless m0", lambda: encode(img, RenderOptions(format="webp"))),
     ]

@@ -27,13 +27,14 @@ RESERVE_LIMIT = 5
 _SHAPE_SIDES = {"square": 4, "pentagon": 5, "octagon": 8}
 
 
-def public_vp(v: GameState, seat: int) -> int:
+def public_vps(v: GameState) -> dict[int, int]:
     """VP anyone can count now: the score without hidden missions and gold cards."""
-    pub = v.model_copy(deep=True)
-    for p in pub.players:
-        p.missions = []
-        p.gold_cards = []
-    return int(score(pub, seat)["total"])
+    pub = v.model_copy(
+        update={
+            "players": [p.model_copy(update={"missions": [], "gold_cards": []}) for p in v.players]
+        }
+    )
+    return {p.seat: int(score(pub, p.seat)["total"]) for p in v.players}
 
 
 def _tint(c: RGB, k: float = 0.78) -> RGB:
@@ -69,7 +70,7 @@ def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> fl
     return x
 
 
-def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
+def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int) -> float:
     """Draws one player's panel at ``y0``; returns the y below it."""
     cat = catalog(v)
     opts = cv.opts
@@ -81,7 +82,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float) -> float:
     w = cv.text(x0 + 54, y0 + 26, name, 28, "bold", anchor="lm")
     mon = cat.monarchs[p.monarch].name if p.monarch in cat.monarchs else "no monarch yet"
     cv.text(x0 + 66 + w, y0 + 28, mon, 22, "semibold", MUTED, "lm")
-    right = f"{public_vp(v, p.seat)} VP"
+    right = f"{vp} VP"
     cv.text(x1 - 14, y0 + 26, right, 28, "extrabold", anchor="rm")
     if p.seat in to_play(v):
         cv.text(
@@ -275,15 +276,16 @@ def draw_boards(v: GameState, seat: int | None, opts: RenderOptions) -> Image.Im
     """All players' panels, one under the other."""
     cv = Canvas(W, 40 + 470 * v.n + 90, opts)
     y = _header(cv, v, "Player boards")
+    vps = public_vps(v)
     for p in v.players:
-        y = _panel(cv, v, p, y) + 6
+        y = _panel(cv, v, p, y, vps[p.seat]) + 6
     return cv.crop_height(y)
 
 
 def draw_panel(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
     cv = Canvas(W, 560, opts)
     y = _header(cv, v, f"Board of {seat_name(v, seat)}")
-    y = _panel(cv, v, v.players[seat], y)
+    y = _panel(cv, v, v.players[seat], y, public_vps(v)[seat])
     return cv.crop_height(y)
 
 
@@ -353,4 +355,4 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
     return cv.crop_height(y + 10)
 
 
-__all__ = ["draw_boards", "draw_hand", "draw_panel", "public_vp"]
+__all__ = ["draw_boards", "draw_hand", "draw_panel", "public_vps"]
