@@ -44,6 +44,7 @@ from rules.movement import (
     _peek,
     solo_won,
 )
+from rules.paying import with_payments
 from rules.scoring import mission_complete
 from rules.setup import (
     _choose_capital,
@@ -259,7 +260,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
             out.extend(_answers(g, st, pend))
         elif state.phase == "play" and st == state.current:
             out.extend(_turn_actions(g, st))
-    return out
+    return with_payments(g, out)  # a cost with no safe default: listed with its payment
 
 
 def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:

@@ -422,6 +422,41 @@ def find_payment(
     return None if sol is None else to_items(sol)
 
 
+def default_items(
+    state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None
+) -> list[PayItem]:
+    """The safe default payment of ``cost`` (docs/RULINGS.md "Default payment").
+
+    Raises :class:`IllegalAction` (R-VOC-2) when ``cost`` cannot be paid, or when it can be
+    paid only by spending what a default never spends (a gold card, a combat card, science
+    standing in for gold or a resource): the message names the engine's cheapest payment,
+    to be given explicitly."""
+    ctx = ctx or PayContext()
+    if not cost:
+        return []
+    found = find_payment(state, seat, cost, ctx, safe=True)
+    if found is not None:
+        return found
+    full = find_payment(state, seat, cost, ctx)
+    if full is None:
+        raise IllegalAction("R-VOC-2", f"you cannot pay {describe_cost(cost)} for {ctx.label}")
+    raise IllegalAction(
+        "R-VOC-2",
+        f"choose how to pay {describe_cost(cost)} for {ctx.label}: it takes "
+        f"{_unsafe_kinds(full)}, which is spent only when you say so — give an explicit "
+        f"payment (e.g. {describe_items(full)})",
+    )
+
+
+def _unsafe_kinds(items: Sequence[PayItem]) -> str:
+    kinds = []
+    if any(it.source == "gold_card" for it in items):
+        kinds.append("a gold card")
+    if any(it.source == "combat_card" for it in items):
+        kinds.append("combat cards")
+    return " and ".join(kinds) or "science in place of gold or a resource"
+
+
 def can_pay(state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
     """Can ``seat`` pay ``cost`` at all? (No payment items are built.)"""
     return not cost or solve(sources(state, seat, ctx or PayContext()), cost) is not None
