@@ -3,8 +3,8 @@
 ``apply(state, action)`` validates and applies one action on a copy of the state and returns
 ``(new_state, events)``; an illegal action raises a :class:`RulesError` naming the rule and
 leaves the given state untouched. ``legal_actions(state)`` lists every legal action for
-whoever must decide now (payments are never enumerated: listed actions carry no payment and
-the engine pays a default).
+whoever must decide now (payments are never enumerated: a listed action carries no payment
+and the engine pays a safe default, or, when there is none, the engine's cheapest payment).
 """
 
 from __future__ import annotations
