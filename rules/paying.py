@@ -251,9 +251,15 @@ def with_payments(g: G, actions: list[Any]) -> list[Any]:
     explicit payment, so that each listed action applies and shows what it spends."""
     out: list[Any] = []
     memo: dict[Any, Any] = {}
+    risky: dict[int, bool] = {}
     for a in actions:
         if not isinstance(a, PAYABLE) or a.payment is not None:
             out.append(a)
+            continue
+        if a.seat not in risky:
+            risky[a.seat] = _has_unsafe_sources(g, a.seat)
+        if not risky[a.seat]:
+            out.append(a)  # only goods, no science: the safe default pays whatever is payable
             continue
         if isinstance(a, A.Exchange) and a.kind != "cards":
             out.append(a)  # exact crops: goods only, always the safe default
@@ -264,6 +270,16 @@ def with_payments(g: G, actions: list[Any]) -> list[Any]:
         pay = memo[key]
         out.append(a if pay is None else a.replace(payment=pay))
     return out
+
+
+def _has_unsafe_sources(g: G, seat: int) -> bool:
+    """Could some payment of ``seat`` need what a default never spends?"""
+    p = g.p(seat)
+    if p.gold_cards:
+        return True
+    if p.combat_cards and (p.monarch in ("afonso_i", "napoleon") or "war_chest" in p.combat_cards):
+        return True
+    return any(lot.what == "science" for lot in g.pay.sources(seat, PayContext()).lots)
 
 
 def _cost_key(a: Any) -> Any:
