@@ -24,7 +24,7 @@ class GameCheck:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and (self.replay is None or self.replay.ok)
+        return not self.problems and (self.replay is None or not self.replay.is_problem)
 
     def describe(self) -> str:
         head = f"game {self.game_id} (channel {self.channel_id}, {self.status}, v{self.version})"
@@ -39,7 +39,8 @@ class GameCheck:
 @dataclass
 class CheckReport:
     """Everything ``check`` found. ``ok`` is false only for real problems: a skipped replay
-    (no replayer available) is not one."""
+    (no replayer available) is not one, nor is a game recorded under another engine version
+    that no longer replays (its line says so plainly)."""
 
     database_problems: list[str]
     games: list[GameCheck]
@@ -79,6 +80,9 @@ async def check_store(
         else:
             per_game.setdefault(problem.game_id, []).append(problem.message)
     games: list[GameCheck] = []
+    if any(problem.startswith("integrity_check:") for problem in database):
+        database.append("the games were not examined: the database file itself is damaged")
+        return CheckReport(database_problems=database, games=games)
     for game_id in await store.game_ids():
         record = await store.get_game(game_id)
         check = GameCheck(

@@ -17,7 +17,14 @@ import random
 import sys
 from pathlib import Path
 
-from storage import GameRecord, GameResult, GameStatus, SqliteGameStore, VersionConflict
+from storage import (
+    GameRecord,
+    GameResult,
+    GameStatus,
+    Seat,
+    SqliteGameStore,
+    VersionConflict,
+)
 from tests.storage import toy_game
 from tests.storage.conftest import SETTINGS
 
@@ -41,7 +48,7 @@ async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed
                     channel,
                     initial_state_json=toy_game.initial_state(PADDING),
                     settings=SETTINGS,
-                    seats={"red": 1, "blue": 2},
+                    seats=[Seat.discord(0, 1), Seat.discord(1, 2)],
                     status=GameStatus.RUNNING,
                 )
                 emit(f"CREATED {record.id} {channel}")
@@ -56,13 +63,13 @@ async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed
                 expected_version=record.version,
                 state_json=toy_game.replay(record.state_json, action),
                 action_json=action,
-                seat="red" if version % 2 else "blue",
+                seat=0 if version % 2 else 1,
             )
             emit(f"ACK {record.id} {record.version}")
             if record.version >= finish_at:
                 await store.finish_game(
                     record.id,
-                    GameResult(scores={"red": 1, "blue": 2}, winners=frozenset({"blue"})),
+                    GameResult(scores={0: 1, 1: 2}, winners=frozenset({1})),
                     expected_version=record.version,
                 )
                 emit(f"FINISHED {record.id}")
@@ -70,7 +77,7 @@ async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed
                     channel,
                     initial_state_json=toy_game.initial_state(PADDING),
                     settings=SETTINGS,
-                    seats={"red": 1, "blue": 2},
+                    seats=[Seat.discord(0, 1), Seat.discord(1, 2)],
                     status=GameStatus.RUNNING,
                 )
                 emit(f"CREATED {record.id} {channel}")

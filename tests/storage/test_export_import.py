@@ -30,7 +30,7 @@ async def test_export_import_round_trip_to_another_database(
     game = await play(store, await new_game(store, 10, guild_id=5), [2, 7, 1, 8])
     game = await store.finish_game(
         game.id,
-        GameResult(scores={"red": 9, "blue": 9, "green": 1}, winners=frozenset({"red", "blue"})),
+        GameResult(scores={0: 9, 1: 9, 2: 1}, winners=frozenset({0, 1})),
     )
     text = dump_export(await store.export_game(game.id))
     raw = json.loads(text)
@@ -81,9 +81,7 @@ async def test_import_refuses_busy_channel(store: SqliteGameStore) -> None:
     assert (moved.channel_id, moved.guild_id, moved.status) == (11, 99, GameStatus.RUNNING)
     assert await store.get_active_game(11) == moved
     # a finished game does not occupy the channel, so it can join the history of channel 10
-    done = await store.finish_game(
-        moved.id, GameResult(scores={"red": 1}, winners=frozenset({"red"}))
-    )
+    done = await store.finish_game(moved.id, GameResult(scores={0: 1}, winners=frozenset({0})))
     again = await store.import_game(await store.export_game(done.id))
     assert again.channel_id == 11 and again.status is GameStatus.FINISHED
     history = await store.import_game(await store.export_game(done.id), channel_id=10)

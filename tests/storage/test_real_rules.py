@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from storage import GameSettings, GameStatus, SqliteGameStore, cli, load_export
+from storage import GameSettings, GameStatus, Seat, SqliteGameStore, cli, load_export
 from storage.export import dump_export
 from storage.replay import Replayer, default_replayer
 
@@ -48,7 +48,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
             player_count=4,
             data_pack=getattr(state, "data_pack", None),
         ),
-        seats={f"seat{k}": 1000 + k for k in range(4)},
+        seats=[Seat.discord(k, 1000 + k) for k in range(4)],
         status=GameStatus.SETUP,
     )
     for _ in range(STEPS):
@@ -61,7 +61,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
             expected_version=record.version,
             state_json=to_json(state),
             action_json=to_json(action),
-            seat=None if getattr(action, "seat", None) is None else f"seat{action.seat}",
+            seat=getattr(action, "seat", None),
             events_json="[" + ",".join(to_json(event) for event in events) + "]",
         )
     return record.id
