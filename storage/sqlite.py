@@ -915,16 +915,16 @@ class SqliteGameStore(GameStore):
         _check_version(expected_version, "expected_version")
         self._check_text(reason, "the reason", limit=500)
         self._check_text(description, "the description")
-        if to_version >= expected_version:
-            raise InvalidData(
-                f"cannot {kind} to version {to_version}: it must be before the current "
-                f"version {expected_version}"
-            )
         current = await self.get_game(game_id)
         self._guard(
             {"id": current.id, "status": current.status, "version": current.version},
             expected_version,
         )
+        if to_version >= expected_version:
+            raise InvalidData(
+                f"cannot {kind} to version {to_version}: it must be before the current "
+                f"version {expected_version}"
+            )
         state_json = await self.state_at(game_id, to_version)
         new_version = expected_version + 1
         if description is None:
