@@ -255,7 +255,12 @@ async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
         print(f"database: {db} (schema version {LATEST})", file=out)
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
-        report = await check_store(store, replayer, skipped_reason=skipped)
+        try:
+            report = await check_store(store, replayer, skipped_reason=skipped)
+        except DatabaseCorrupt as exc:
+            print(f"integrity: DATABASE CORRUPT: {exc}", file=out)
+            print("PROBLEMS FOUND: restore the latest good backup", file=out)
+            return EXIT_PROBLEMS
     for line in report.lines():
         print(line, file=out)
     return EXIT_OK if report.ok else EXIT_PROBLEMS
