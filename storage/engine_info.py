@@ -6,7 +6,6 @@ that wrote it, so ``check`` can tell "recorded under an older engine" from corru
 
 from __future__ import annotations
 
-import importlib
 import sys
 from functools import cache
 from importlib import metadata
@@ -27,14 +26,10 @@ def _package_version() -> str:
 
 
 def current_engine_version() -> str:
-    """``rules.__version__`` if the engine defines it, else the installed package's version
-    (``brazil-imperial-bot``), else ``"unknown"``. Read each time (cheap)."""
+    """``rules.__version__`` if the engine is loaded and defines it, else the installed
+    package's version (``brazil-imperial-bot``), else ``"unknown"``. Read each time (cheap);
+    never imports the engine (a process that saves games has it loaded already)."""
     module = sys.modules.get("rules")
-    if module is None:
-        try:
-            module = importlib.import_module("rules")
-        except ImportError:
-            module = None
     version = getattr(module, "__version__", None)
     if isinstance(version, str) and version:
         return version

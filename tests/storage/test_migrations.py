@@ -17,8 +17,8 @@ from storage import (
     SqliteGameStore,
     StorageError,
 )
-from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS, Migration, migrate, split_sql
 from storage.jsonutil import state_hash
+from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS, Migration, migrate, split_sql
 from tests.storage import toy_game
 from tests.storage.conftest import SETTINGS, play
 

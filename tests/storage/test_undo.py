@@ -127,7 +127,7 @@ async def test_restore_refuses_a_replay_that_does_not_match(db_path: Path) -> No
         return json.dumps(toy_game.apply(state, 2 * json.loads(action_json)["add"]))
 
     async with SqliteGameStore(db_path, replayer=doubled, engine_version=lambda: "1.0") as store:
-        with pytest.raises(RestoreFailed, match="recorded under engine 0.9; this is engine 1.0"):
+        with pytest.raises(RestoreFailed, match=r"recorded under engine 0\.9; this is engine 1\.0"):
             await store.undo(game.id, 2, by=0, expected_version=3)
         assert (await store.get_game(game.id)).version == 3
         report = await store.replay(game.id, doubled)
@@ -192,7 +192,7 @@ def test_any_mix_of_actions_undos_and_rollbacks_replays_exactly(
                     )
                 states.append(states[target])
                 # the line back from a jump: the target's line, then the jump entry
-                line = _line_to(target, await store.history(game.id)) + [game.version]
+                line = [*_line_to(target, await store.history(game.id)), game.version]
             assert game.state() == states[-1]
             for version, expected in enumerate(states):
                 assert json.loads(await store.state_at(game.id, version)) == expected
