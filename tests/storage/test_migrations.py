@@ -113,7 +113,7 @@ async def build_old_database(path: Path, version: int) -> None:
 @pytest.mark.parametrize("old_version", OLD_VERSIONS)
 async def test_upgrade_from_every_older_version(db_path: Path, old_version: int) -> None:
     await build_old_database(db_path, old_version)
-    async with SqliteGameStore(db_path) as store:
+    async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
         assert store.migrated_from == old_version
         running = await store.get_game(1)
         assert running.version == 3
@@ -145,6 +145,14 @@ async def test_upgrade_from_every_older_version(db_path: Path, old_version: int)
         assert all(entry.state_hash for entry in log)
         report = await store.replay(1, toy_game.replay)
         assert report.ok and report.verified_steps == (3 if old_version == 1 else 5)
+        # an old game can be undone to a version written before the upgrade
+        running = await store.undo(1, 2, by=1, expected_version=running.version)
+        assert running.state() == toy_game.state_after([3, 1])
+        assert [item.undone for item in await store.history(1)] == [False] * 3 + [True] * 3 + [
+            False
+        ]
+        assert (await store.replay(1, toy_game.replay)).ok
+        assert await store.check_integrity() == []
         # statistics over pre-existing finished games
         stats = await store.player_stats(71)
         assert (stats.games, stats.wins, stats.average_score) == (1, 1, 30.0)
