@@ -98,7 +98,12 @@ def test_other_applications_file_is_not_touched(
         raw.execute("INSERT INTO notes VALUES ('hello')")
     raw.close()
     before = other.read_bytes()
-    for argv in (["check"], ["export", "1", "-"], ["import", "-"], ["backup", "x.sqlite3"]):
+    ours = tmp_path / "games.sqlite3"
+    make_db(ours, games=1)
+    export = tmp_path / "game.json"
+    assert run("--db", str(ours), "export", "1", str(export))[0] == 0
+    backup = str(tmp_path / "x.sqlite3")
+    for argv in (["check"], ["export", "1", "-"], ["import", str(export)], ["backup", backup]):
         code, _ = run("--db", str(other), *argv)
         assert code == 2, argv
         assert other.read_bytes() == before, argv  # not even switched to WAL

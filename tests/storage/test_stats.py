@@ -14,7 +14,7 @@ async def finished(
     store: SqliteGameStore,
     channel: int,
     seats: dict[int, int],
-    scores: dict[str, int],
+    scores: dict[int, int],
     winners: set[int],
     guild: int = 50,
 ) -> None:
