@@ -218,7 +218,8 @@ class GameStore(ABC):
         engine); it only requires ``to_version`` to be before the current version and still
         on the game's line (not itself undone). Guarded like :meth:`save`
         (``VersionConflict``); the undone entries stay in the log, marked undone in
-        :meth:`history`. ``RestoreFailed`` if the old state cannot be restored."""
+        :meth:`history`. ``RestoreFailed`` if the old state cannot be restored,
+        ``ReplayerUnavailable`` if the store has no replayer (the rules engine is missing)."""
 
     @abstractmethod
     async def rollback(

@@ -61,8 +61,15 @@ class CheckReport:
             out.append(f"replay: SKIPPED, {self.replay_skipped_reason}")
         out.extend(game.describe() for game in self.games)
         bad = sum(not game.ok for game in self.games)
+        older = sum(
+            game.replay is not None and game.replay.engine_note is not None and game.ok
+            for game in self.games
+        )
         verdict = "OK" if self.ok else "PROBLEMS FOUND"
-        out.append(f"{verdict}: {len(self.games)} game(s), {bad} with problems")
+        extra = f", {older} recorded under another engine (not replayable with this one)"
+        out.append(
+            f"{verdict}: {len(self.games)} game(s), {bad} with problems" + (extra if older else "")
+        )
         return out
 
 

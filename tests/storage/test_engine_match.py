@@ -144,3 +144,4 @@ def test_check_says_plainly_when_a_game_was_recorded_under_an_older_engine(
     assert "NOT REPLAYABLE WITH THIS ENGINE: recorded under engine 0.0.1, this is engine" in line
     assert "not a sign of corruption" in line
     assert code == 0, out.getvalue()
+    assert "1 recorded under another engine (not replayable with this one)" in out.getvalue()
