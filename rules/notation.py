@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from rules import actions as A
 from rules.catalog import CROPS, FRAMES, GOODS, Catalog, get_catalog
@@ -265,8 +266,8 @@ class _Ctx:
         self.cat: Catalog = get_catalog(state.data_pack)
         self._vocab: dict[str, dict[str, str]] = {}
 
-    # class name -> (what to call it in messages, may it be abbreviated)
-    LABELS = {
+    # class name -> what to call it in messages
+    LABELS: ClassVar[dict[str, str]] = {
         "hex": "hex",
         "unit": "unit",
         "building": "building",
@@ -289,57 +290,23 @@ class _Ctx:
     def vocab(self, cls: str) -> dict[str, str]:
         v = self._vocab.get(cls)
         if v is None:
-            v = self._build(cls)
+            if cls in ("unit", "seat"):
+                v = self._build(cls)
+            else:
+                v = _static_vocab(self.state.data_pack, self.state.map, cls)
             self._vocab[cls] = v
         return v
 
     def _build(self, cls: str) -> dict[str, str]:
-        cat = self.cat
         named: list[tuple[str, str]] = []  # (id, display name)
-        if cls == "hex":
-            return {norm(h): h for h in cat.boards[self.state.map].terrain}
         if cls == "unit":
             named = [(u, u) for u in self.state.players[self.seat].units]
-        elif cls == "building":
-            named = [(s.id, s.name) for s in cat.sides.values()]
-            named += [(c.id, c.name) for c in cat.cities.values()]
-        elif cls == "product":
-            named = [(p.id, p.name) for p in cat.products.values()]
-        elif cls in ("dest", "token_arch"):
-            named = [(x.id, x.name) for x in cat.arches.values()]
-            extra = ("victoria", "factory") if cls == "dest" else ("coroados",)
-            named += [(x, x) for x in extra]
-        elif cls == "crop":
-            named = [(c, c) for c in CROPS]
-        elif cls == "good":
-            named = [(c, c) for c in GOODS]
-        elif cls == "painting":
-            named = [(p.id, p.name) for p in cat.paintings.values()]
-        elif cls == "monarch":
-            named = [(m.id, m.name) for m in cat.monarchs.values()]
-        elif cls == "colour":
-            named = [(c.id, c.name) for c in cat.colours.values()]
         elif cls == "seat":
             for q in self.state.players:
                 named.append((str(q.seat), f"seat{q.seat + 1}"))
                 if q.colour:
                     named.append((str(q.seat), q.colour))
-        elif cls == "mission":
-            named = [(m.id, m.id) for m in cat.missions.values()]
-            named += [(m.id, m.name) for m in cat.missions.values()]
-        elif cls == "gold_card":
-            named = [(c.id, c.name) for c in cat.gold_cards.values()]
-        elif cls == "combat_card":
-            named = [(c.id, c.name) for c in cat.combat_cards.values()]
-        elif cls == "frame":
-            named = [(f, f) for f in FRAMES]
-        out: dict[str, str] = {}
-        for ident, name in named:
-            for key in (ident, name, re.sub(r"\(.*?\)", "", name)):
-                k = norm(key)
-                if k:
-                    out.setdefault(k, ident)
-        return out
+        return _keys(named)
 
     def resolve(self, token: str, classes: Sequence[str]) -> list[tuple[str, str]]:
         """Every (class, id) the token may mean; raises for an unknown word."""
@@ -366,19 +333,75 @@ class _Ctx:
                     out.append((cls, ident))
         if out:
             return _unique(out)
+        if len(n) >= 3:  # a word inside a longer id: "wood" for brazilwood
+            for cls in classes:
+                if cls in ("int", "hex", "seat"):
+                    continue
+                for key, ident in self.vocab(cls).items():
+                    if n in key.split("_") or (n in key and len(n) >= 4):
+                        out.append((cls, ident))
+        if out:
+            return _unique(out)
         what = " or ".join(dict.fromkeys(self.LABELS[c] for c in classes))
         words = sorted({k for c in classes if c != "int" for k in self.vocab(c)})
         close = difflib.get_close_matches(n, words, n=3, cutoff=0.6)
-        shown = [self._display(c, n2) for n2 in close for c in classes if n2 in self._vocab.get(c, {})]
+        shown = [
+            self.vocab(c)[k] for k in close for c in classes if c != "int" and k in self.vocab(c)
+        ]
         hint = f" — did you mean {_or(list(dict.fromkeys(shown)))}?" if shown else ""
         raise InvalidAction("", f"'{token}' is not a {what} I know{hint}")
-
-    def _display(self, cls: str, key: str) -> str:
-        return self.vocab(cls)[key]
 
     def known(self, token: str, classes: Sequence[str]) -> bool:
         n = norm(token)
         return any(n in self.vocab(c) for c in classes if c != "int")
+
+
+@functools.lru_cache(maxsize=256)
+def _static_vocab(pack: str | None, board: str, cls: str) -> dict[str, str]:
+    """Word -> id for the classes that depend only on the catalog (and the map)."""
+    cat = get_catalog(pack)
+    named: list[tuple[str, str]] = []  # (id, display name)
+    if cls == "hex":
+        return {norm(h): h for h in cat.boards[board].terrain}
+    if cls == "building":
+        named = [(s.id, s.name) for s in cat.sides.values()]
+        named += [(c.id, c.name) for c in cat.cities.values()]
+    elif cls == "product":
+        named = [(p.id, p.name) for p in cat.products.values()]
+    elif cls in ("dest", "token_arch"):
+        named = [(x.id, x.name) for x in cat.arches.values()]
+        extra = ("victoria", "factory") if cls == "dest" else ("coroados",)
+        named += [(x, x) for x in extra]
+    elif cls == "crop":
+        named = [(c, c) for c in CROPS]
+    elif cls == "good":
+        named = [(c, c) for c in GOODS]
+    elif cls == "painting":
+        named = [(p.id, p.name) for p in cat.paintings.values()]
+    elif cls == "monarch":
+        named = [(m.id, m.name) for m in cat.monarchs.values()]
+    elif cls == "colour":
+        named = [(c.id, c.name) for c in cat.colours.values()]
+    elif cls == "mission":
+        named = [(m.id, m.id) for m in cat.missions.values()]
+        named += [(m.id, m.name) for m in cat.missions.values()]
+    elif cls == "gold_card":
+        named = [(c.id, c.name) for c in cat.gold_cards.values()]
+    elif cls == "combat_card":
+        named = [(c.id, c.name) for c in cat.combat_cards.values()]
+    elif cls == "frame":
+        named = [(f, f) for f in FRAMES]
+    return _keys(named)
+
+
+def _keys(named: Iterable[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ident, name in named:
+        for key in (ident, name, re.sub(r"\(.*?\)", "", name)):
+            k = norm(key)
+            if k:
+                out.setdefault(k, ident)
+    return out
 
 
 _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5", "vi": "6"}
@@ -582,9 +605,7 @@ def _b_exchange(ctx: _Ctx, toks: list[str]) -> list[Any]:
         if crops and cards:
             raise InvalidAction("", f"give either crops or combat cards: {usage}")
         give = crops or cards
-        k = kind or (
-            "cards" if cards else {1: "gold", 2: "pair", 4: "four"}.get(len(crops), "")
-        )
+        k = kind or ("cards" if cards else {1: "gold", 2: "pair", 4: "four"}.get(len(crops), ""))
         if k not in _KINDS:
             raise InvalidAction("", f"give 1, 2 or 4 crops, or 2 combat cards: {usage}")
         out.append(A.Exchange(seat=ctx.seat, kind=k, give=tuple(give)))  # type: ignore[arg-type]
@@ -650,9 +671,7 @@ def _b_gold(ctx: _Ctx, toks: list[str]) -> list[Any]:
         effect = ctx.cat.gold_cards[card].effect
         if effect == "build":
             for d in _bag(ctx, rest, ["hex"]):
-                out.append(
-                    A.PlayGoldCard(seat=ctx.seat, card=card, at=_one(d, "hex", usage) or "")
-                )
+                out.append(A.PlayGoldCard(seat=ctx.seat, card=card, at=_one(d, "hex", usage) or ""))
         elif effect == "deploy":
             for r in _b_recruit(ctx, rest):
                 if len(r.deploy) != 1 or r.draw:
@@ -672,18 +691,14 @@ def _b_gold(ctx: _Ctx, toks: list[str]) -> list[Any]:
                 )
         elif effect == "exchange":
             for d in _bag(ctx, rest, ["crop"]):
-                out.append(
-                    A.PlayGoldCard(seat=ctx.seat, card=card, give=tuple(d.get("crop", [])))
-                )
+                out.append(A.PlayGoldCard(seat=ctx.seat, card=card, give=tuple(d.get("crop", []))))
         elif effect == "espionage":
             for d in _bag(ctx, rest, ["seat"]):
                 target = _one(d, "seat", f"`gold {card} <colour>`")
                 out.append(A.PlayGoldCard(seat=ctx.seat, card=card, target=int(target or 0)))
         elif effect == "veterans":
             for d in _bag(ctx, rest, ["unit"]):
-                out.append(
-                    A.PlayGoldCard(seat=ctx.seat, card=card, unit=_one(d, "unit", usage))
-                )
+                out.append(A.PlayGoldCard(seat=ctx.seat, card=card, unit=_one(d, "unit", usage)))
         else:
             if rest:
                 raise InvalidAction("", f"{card} takes no arguments")
@@ -731,7 +746,7 @@ def _b_discard(ctx: _Ctx, toks: list[str]) -> list[Any]:
         if k == "good":
             out.append(A.Discard(seat=ctx.seat, goods=tuple(d[k])))
         else:
-            deck = "gold" if k == "gold_card" else "combat"
+            deck: Literal["gold", "combat"] = "gold" if k == "gold_card" else "combat"
             out.append(A.DiscardCards(seat=ctx.seat, deck=deck, cards=tuple(d[k])))
     return out
 
@@ -756,9 +771,7 @@ def _b_retreat(ctx: _Ctx, toks: list[str]) -> list[Any]:
     if _none_word(toks) or norm(" ".join(toks)) in ("reserve", "to_reserve", "to_the_reserve"):
         return [A.RetreatTo(seat=ctx.seat)]
     usage = "`retreat <hex>` or `retreat none`"
-    return [
-        A.RetreatTo(seat=ctx.seat, at=_one(d, "hex", usage)) for d in _bag(ctx, toks, ["hex"])
-    ]
+    return [A.RetreatTo(seat=ctx.seat, at=_one(d, "hex", usage)) for d in _bag(ctx, toks, ["hex"])]
 
 
 def _b_war(ctx: _Ctx, toks: list[str]) -> list[Any]:
@@ -806,9 +819,7 @@ _VERBS: dict[str, Builder] = {
     "painting": _simple_verb("painting", {"painting": "painting"}, A.TakePainting),
     "build": _simple_verb("build", {"building": "building", "hex": "at"}, A.Build),
     "renovate": _b_renovate,
-    "manufacture": _simple_verb(
-        "manufacture", {"product": "product", "dest": "to"}, A.Manufacture
-    ),
+    "manufacture": _simple_verb("manufacture", {"product": "product", "dest": "to"}, A.Manufacture),
     "import": _simple_verb("import", {"crop": "crop"}, A.Import),
     "trade": _b_trade,
     "exchange": _b_exchange,
@@ -861,9 +872,9 @@ def _verb(word: str) -> str:
         return n
     if n in _ALIASES:
         return _ALIASES[n]
-    starts = sorted({v for v in _VERBS if v.startswith(n)} | {
-        _ALIASES[a] for a in _ALIASES if a.startswith(n)
-    })
+    starts = sorted(
+        {v for v in _VERBS if v.startswith(n)} | {_ALIASES[a] for a in _ALIASES if a.startswith(n)}
+    )
     if len(starts) == 1 and n:
         return starts[0]
     if len(starts) > 1:
@@ -944,7 +955,12 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
             raise InvalidAction("", "a payment follows a command: `build sawmill D3 pay coffee`")
     ctx = _Ctx(state, seat)
     verb = _verb(words[0])
-    candidates = _VERBS[verb](ctx, _tokens(" ".join(words[1:])))
+    try:
+        candidates = _VERBS[verb](ctx, _tokens(" ".join(words[1:])))
+    except AmbiguousAction:
+        raise
+    except InvalidAction as e:
+        raise InvalidAction(e.rule, e.message + _verb_hint(state, seat, verb)) from None
     payment = _parse_payment(ctx, pay_toks) if pay_toks is not None else None
     if payment is not None:
         candidates = [c for c in candidates if _has_payment(c)]
@@ -972,10 +988,29 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+_FORMAT_VERBS = {
+    "keep": ("keep", "keep-unit"),
+    "keep_unit": ("keep-unit",),
+    "trade": ("trade", "exchange"),
+    "exchange": ("exchange",),
+}
+
+
+def _verb_hint(state: GameState, seat: int, verb: str) -> str:
+    """The legal commands starting with ``verb`` (or all legal commands if none do)."""
+    heads = _FORMAT_VERBS.get(verb, (verb,))
+    texts = legal_texts(state, seat)
+    mine = [t for t in texts if t.split()[0] in heads]
+    if mine:
+        return f". Legal: {_short(mine)}."
+    return f". `{verb}` is not possible now; legal now: {_short(texts)}." if texts else "."
+
+
 def _explain(state: GameState, seat: int, a: Any, legal: list[Any]) -> None:
     """Raise the most specific error for an action that is not in the legal list."""
     cmd = format_action(state, a)
-    rule, reason, cls = "", "it is not legal now", IllegalAction
+    rule, reason = "", "it is not legal now"
+    cls: type[RulesError] = IllegalAction
     try:
         apply(state, a)
     except NotYourDecision as e:
@@ -1104,12 +1139,13 @@ def describe_action(state: GameState, action: Action, for_seat: int | None) -> s
         s = f"{who} places their capital at {a.at}."
     elif t == "recruit":
         parts = [f"{d.unit} at {d.to}" for d in a.deploy]
-        s = f"{who} recruits" + (f" {_list(parts)}" if parts else "")
-        if a.draw:
-            s += (" and draws " if parts else " and draws ") + (
-                "a combat card" if a.draw == 1 else f"{a.draw} combat cards"
-            )
-        s = s.replace("recruits and draws", "recruits: draws") + "."
+        drawn = "a combat card" if a.draw == 1 else f"{a.draw} combat cards"
+        if parts and a.draw:
+            s = f"{who} recruits {_list(parts)} and draws {drawn}."
+        elif parts:
+            s = f"{who} recruits {_list(parts)}."
+        else:
+            s = f"{who} recruits: draws {drawn}."
     elif t == "painting":
         s = f"{who} takes the painting {cat.paintings[a.painting].name}."
     elif t == "build":
@@ -1218,7 +1254,7 @@ def describe_action(state: GameState, action: Action, for_seat: int | None) -> s
         else:
             s = f"{who} retreats to {a.at}."
     elif t == "war_card":
-        s = f"{who} plays the War card." if a.play else f"{who} plays no War card."
+        s = f"{who} plays the War card." if a.play else f"{who} plays no card after the battle."
     else:  # pragma: no cover
         s = f"{who} acts ({t})."
     return s
