@@ -72,7 +72,7 @@ GRAMMAR: tuple[tuple[str, str, str], ...] = (
     (
         "move <unit> <hex> [extra] [carry <unit> ...]",
         "move",
-        "move caravel1 E5 carry brawler2 archer1",
+        "move hussar E5 carry brawler1 brawler2",
     ),
     ("peek <hex>", "peek", "peek D7"),
     ("bombard <unit> <hex>", "bombard", "bombard cannon D7"),
