@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.catalog import get_catalog
 from rules.engine import apply, deciders, legal_actions
 from rules.game import HAND_LIMIT, RESERVE_LIMIT
+from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState
 from rules.view import HIDDEN, view
@@ -19,8 +21,38 @@ class InvariantError(AssertionError):
     """An invariant of the game state does not hold."""
 
 
+def check_readers_pure(state: GameState) -> None:
+    """Raise :class:`InvariantError` if listing, viewing or scoring changes the state.
+
+    ``legal_actions`` (with and without a seat), ``view`` (every seat and the spectator),
+    ``deciders``, ``score`` and ``final_scores`` only read: the state's JSON must be
+    byte-identical afterwards, or a game played list-then-apply cannot be replayed from its
+    log (issue 7, defect 1).
+    """
+    before = state.model_dump_json()
+    readers: list[tuple[str, Callable[[], object]]] = [
+        ("legal_actions(state)", lambda: legal_actions(state)),
+        ("deciders(state)", lambda: deciders(state)),
+        ("view(state, None)", lambda: view(state, None)),
+    ]
+    for p in state.players:
+        seat = p.seat
+        readers += [
+            (f"legal_actions(state, {seat})", lambda seat=seat: legal_actions(state, seat)),
+            (f"view(state, {seat})", lambda seat=seat: view(state, seat)),
+            (f"score(state, {seat})", lambda seat=seat: score(state, seat)),
+        ]
+    if state.phase == "ended":
+        readers.append(("final_scores(state)", lambda: final_scores(state)))
+    for name, read in readers:
+        read()
+        if state.model_dump_json() != before:
+            raise InvariantError(f"{name} changed the state")
+
+
 def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
     """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
+    check_readers_pure(state)
     cat = get_catalog(state.data_pack)
     board = cat.boards[state.map]
 
