@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.catalog import get_catalog
@@ -30,24 +29,27 @@ def check_readers_pure(state: GameState) -> None:
     log (issue 7, defect 1).
     """
     before = state.model_dump_json()
-    readers: list[tuple[str, Callable[[], object]]] = [
-        ("legal_actions(state)", lambda: legal_actions(state)),
-        ("deciders(state)", lambda: deciders(state)),
-        ("view(state, None)", lambda: view(state, None)),
-    ]
-    for p in state.players:
-        seat = p.seat
-        readers += [
-            (f"legal_actions(state, {seat})", lambda seat=seat: legal_actions(state, seat)),
-            (f"view(state, {seat})", lambda seat=seat: view(state, seat)),
-            (f"score(state, {seat})", lambda seat=seat: score(state, seat)),
-        ]
-    if state.phase == "ended":
-        readers.append(("final_scores(state)", lambda: final_scores(state)))
-    for name, read in readers:
-        read()
+
+    def check(name: str) -> None:
         if state.model_dump_json() != before:
             raise InvariantError(f"{name} changed the state")
+
+    legal_actions(state)
+    check("legal_actions(state)")
+    deciders(state)
+    check("deciders(state)")
+    view(state, None)
+    check("view(state, None)")
+    for p in state.players:
+        legal_actions(state, p.seat)
+        check(f"legal_actions(state, {p.seat})")
+        view(state, p.seat)
+        check(f"view(state, {p.seat})")
+        score(state, p.seat)
+        check(f"score(state, {p.seat})")
+    if state.phase == "ended":
+        final_scores(state)
+        check("final_scores(state)")
 
 
 def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
