@@ -98,10 +98,16 @@ def bombard_problem(g: G, seat: int, unit: str, at: str) -> IllegalAction | None
     ex = g.s.exploration.get(at)
     if ex is not None:
         return IllegalAction("R-MOVE-6", "an adjacent attack cannot target an exploration tile")
+    t = g.s.tiles.get(at)
+    # R-COMBAT-2: whether or not units stand on it (the solo enemy capital excepted)
+    if (
+        t is not None
+        and t.kind == "capital"
+        and t.owner != seat
+        and not (t.owner == ENEMY and g.s.solo)
+    ):
+        return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
     if defender_of(g, seat, at) is None:
-        t = g.s.tiles.get(at)
-        if t is not None and t.kind == "capital" and t.owner != seat:
-            return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
         return IllegalAction("R-MOVE-6", f"there is nothing of an opponent's to attack at {at}")
     return None
 

@@ -244,6 +244,18 @@ def test_capital_never_attacked__R_COMBAT_2__R_MOVE_1():
     )
 
 
+def test_capital_never_bombarded_even_with_units_on_it__R_COMBAT_2():
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "cannon", "G6")
+    place_unit(st, 1, "brawler1", "H6")  # blue's own unit on blue's capital
+    with pytest.raises(RulesError) as e:
+        act(st, "bombard", 0, unit="cannon", at="H6")
+    assert e.value.rule == "R-COMBAT-2"
+    assert not any(
+        a.type == "bombard" and getattr(a, "at", None) == "H6" for a in legal_actions(st)
+    )
+
+
 def test_bombard_all_units_on_both_hexes_and_own_tile_counts__R_COMBAT_3():
     # The attacker stands on its own trading post (2 VP): archer 2 + cannon 4 + tile 2 = 8;
     # the defender: brawler 2 + brawler 2 on its own sugar field (1) = 5.
