@@ -124,6 +124,9 @@ class Turn(_M):
     reboucas: bool = False  # André Rebouças discount used this turn
     action_done: bool = False
     revealed_before_action: bool = False
+    # units of the player whose turn it is that moved, moved in after a battle or retreated
+    # this turn (R-EXPLORE-3: only a unit there since an earlier turn fights with the free move)
+    arrived: list[str] = Field(default_factory=list)
 
 
 class GameState(_M):
