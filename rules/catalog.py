@@ -48,6 +48,11 @@ Arch = Literal["recruit", "painting", "build", "renovate", "manufacture", "impor
 FRAMES: tuple[str, ...] = ("red", "pink", "blue")
 
 
+# A sane bound on any count in the data (copies of a card, tiles, objectives): the game's
+# components number in the tens; a huge count would only exhaust memory when decks are built.
+MAX_COUNT = 1000
+
+
 class DataError(ValueError):
     """A data file is missing, unreadable or invalid. The message names file, entry, field."""
 
@@ -95,7 +100,7 @@ class BuildingTile(_Model):
     id: str
     era: int = Field(ge=1, le=3)
     terrain: list[Literal["plain", "forest", "gold_mine", "any"]]
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     sides: list[BuildingSide] = Field(min_length=2, max_length=2)
     source: str
 
@@ -200,7 +205,7 @@ class Painting(_Model):
 class GoldCard(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     kind: Literal["end", "free", "war"]
     effect: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -211,7 +216,7 @@ class GoldCard(_Model):
 class CombatCard(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     effect: str
     params: dict[str, Any] = Field(default_factory=dict)
     text: str
@@ -221,7 +226,7 @@ class CombatCard(_Model):
 class ExplorationTile(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     kind: Literal[
         "unknown_species",
         "minas_gerais",
@@ -284,7 +289,7 @@ class Objective(_Model):
         "occupied",
         "science",
     ]
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=MAX_COUNT)
     type: str | None = None  # building side id, for kind = buildings
     era: int | None = Field(default=None, ge=1, le=3)  # building era, for kind = buildings
     shape: Shape | None = None  # for products
@@ -475,7 +480,9 @@ class Catalog:
     missions: dict[str, Mission]
     maps: dict[str, MapDef]
     boards: dict[str, Board]
-    pack: str | None = None
+    pack: str | None = None  # the data pack's name (or folder, when loaded from one)
+    pack_dir: Path | None = None
+    pack_hash: str | None = None  # content hash of the pack's files (see pack_hash())
 
     def building_era(self, side_id: str) -> int:
         return self.buildings[self.side_tile[side_id]].era
@@ -490,13 +497,46 @@ class Catalog:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.is_dir():
+        raise DataError(f"{path}: is a folder; a data file must be a TOML file")
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError as e:
         raise DataError(f"{path}: file not found") from e
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
     except tomllib.TOMLDecodeError as e:
         raise DataError(f"{path}: not valid TOML: {e}") from e
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read: {e.strerror or e}") from None
+
+
+def _ignored(p: Path) -> bool:
+    """Files a pack may hold besides data: hidden files and a README."""
+    return p.name.startswith(".") or (p.is_file() and p.stem.upper() == "README")
+
+
+def check_pack_files(pack: Path) -> None:
+    """Refuse anything in a pack folder that is not a known data file (a misspelled
+    ``monarch.toml`` would otherwise be silently ignored)."""
+    known = [f"{stem}.toml" for stem in _FILES]
+    for p in sorted(pack.iterdir()):
+        if _ignored(p):
+            continue
+        if p.name == "maps":
+            if not p.is_dir():
+                raise DataError(f"{p}: must be a folder of map files (maps/NAME.toml)")
+            for m in sorted(p.iterdir()):
+                if not _ignored(m) and m.suffix != ".toml":
+                    raise DataError(f"{m}: unknown file in the maps folder; maps are NAME.toml")
+            continue
+        if p.name not in known:
+            raise DataError(
+                f"{p}: unknown file '{p.name}' in data pack; known names: "
+                + ", ".join(sorted(known))
+                + ", maps/"
+            )
 
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -526,9 +566,16 @@ def _entries(path: Path, table: str) -> tuple[list[dict[str, Any]], bool]:
     raw = doc.get(table, [])
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
         raise DataError(f"{path}: '{table}' must be an array of tables ([[{table}]])")
+    seen: set[str] = set()
     for i, entry in enumerate(raw):
         if "id" not in entry:
             raise DataError(f"{path}: entry #{i + 1} of [[{table}]], field 'id': missing")
+        eid = entry["id"]
+        if not isinstance(eid, str):
+            raise DataError(f"{path}: entry #{i + 1} of [[{table}]], field 'id': not a string")
+        if eid in seen:
+            raise DataError(f"{path}: entry '{eid}', field 'id': duplicate id")
+        seen.add(eid)
     replace = doc.get("replace", False)
     if not isinstance(replace, bool):
         raise DataError(f"{path}: field 'replace' must be true or false")
@@ -541,8 +588,6 @@ def _load_kind(stem: str, pack: Path | None) -> dict[str, Any]:
     merged: dict[str, dict[str, Any]] = {}
     origin: dict[str, Path] = {}
     for entry in _entries(path, table)[0]:
-        if entry["id"] in merged:
-            raise DataError(f"{path}: entry '{entry['id']}', field 'id': duplicate id")
         merged[entry["id"]] = entry
         origin[entry["id"]] = path
     if pack is not None and (pack / f"{stem}.toml").exists():
@@ -565,14 +610,27 @@ def _load_maps(pack: Path | None) -> dict[str, MapDef]:
         doc = _read_toml(p)
         raw[doc.get("id", p.stem)] = (p, doc)
     if pack is not None and (pack / "maps").is_dir():
+        ids: dict[str, Path] = {}
         for p in sorted((pack / "maps").glob("*.toml")):
             doc = _read_toml(p)
             mid = doc.get("id", p.stem)
+            if not isinstance(mid, str):
+                raise DataError(f"{p}: field 'id': not a string")
+            if mid in ids:
+                raise DataError(f"{p}: entry '{mid}', field 'id': duplicate id (also {ids[mid]})")
+            ids[mid] = p
             base = raw.get(mid, (p, {}))[1]
             raw[mid] = (p, _deep_merge(base, doc))
     for mid, (p, doc) in raw.items():
         out[mid] = _validate(p, doc, MapDef)
     return out
+
+
+def _where(stem: str, cat: Catalog) -> Path:
+    """The file an entry of ``stem`` most likely came from (the pack's, if it has one)."""
+    if cat.pack_dir is not None and (cat.pack_dir / f"{stem}.toml").is_file():
+        return cat.pack_dir / f"{stem}.toml"
+    return DATA_DIR / f"{stem}.toml"
 
 
 def _cross_check(cat: Catalog) -> None:
@@ -604,6 +662,15 @@ def _cross_check(cat: Catalog) -> None:
                 raise DataError(
                     f"{path}: entry '{mp.id}', field 'preset_units': unknown unit '{pu.unit}'"
                 )
+    for mon in cat.monarchs.values():
+        ov = mon.building_override
+        if ov is not None and ov.side not in cat.sides:
+            raise DataError(
+                f"{_where('monarchs', cat)}: entry '{mon.id}', field "
+                f"'building_override.side': unknown building side '{ov.side}' (sides: "
+                + ", ".join(sorted(cat.sides))
+                + ")"
+            )
     for m in cat.missions.values():
         for ob in m.objectives:
             if ob.kind == "buildings" and ob.type is not None and ob.type not in cat.sides:
@@ -618,6 +685,8 @@ def load_catalog(pack: str | Path | None = None) -> Catalog:
     ppath = Path(pack) if pack is not None else None
     if ppath is not None and not ppath.is_dir():
         raise DataError(f"{ppath}: data pack folder not found")
+    if ppath is not None:
+        check_pack_files(ppath)
     kinds = {stem: _load_kind(stem, ppath) for stem in _FILES}
     sides: dict[str, BuildingSide] = {}
     side_tile: dict[str, str] = {}
@@ -649,6 +718,7 @@ def load_catalog(pack: str | Path | None = None) -> Catalog:
         maps=maps,
         boards={mid: compile_board(m) for mid, m in maps.items()},
         pack=str(ppath) if ppath else None,
+        pack_dir=ppath,
     )
     _cross_check(cat)
     return cat
