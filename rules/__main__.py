@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def positive_int(text: str) -> int:
@@ -40,7 +41,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _describe(args: argparse.Namespace) -> int:
     from rules.describe import describe
 
-    print(describe(args.data_pack))
+    print(describe(Path(args.data_pack) if args.data_pack else None))
     return 0
 
 

@@ -14,6 +14,9 @@ the field.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -680,9 +683,85 @@ def _cross_check(cat: Catalog) -> None:
                 )
 
 
+# ---------------------------------------------------------------- data packs by name
+
+PACK_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_PACK_NAME = re.compile(PACK_NAME_PATTERN)
+_packs_folder: Path | None = None
+
+
+def set_packs_folder(folder: str | Path | None) -> None:
+    """Set the folder where data packs are looked up by name (``folder/NAME/``).
+
+    The application calls this at start-up (e.g. with the ``BRAZIL_PACKS_DIR`` setting it
+    reads); the rules engine reads no environment. ``None``: no packs, only the defaults.
+    Setting it (again) drops the cached catalogs, so changed packs are re-read and checked
+    against the hashes recorded in games.
+    """
+    global _packs_folder
+    _packs_folder = Path(folder) if folder is not None else None
+    _cached_catalog.cache_clear()
+
+
+def packs_folder() -> Path | None:
+    """The folder data packs are looked up in (None: not configured)."""
+    return _packs_folder
+
+
+def check_pack_name(name: object) -> str:
+    """``name`` if it is a valid pack name (letters, digits, ``_ . -``; no paths)."""
+    if not isinstance(name, str) or not _PACK_NAME.match(name):
+        raise DataError(
+            f"{name!r} is not a data pack name: a pack name is letters, digits, '_', '.' and "
+            "'-' (starting with a letter or digit), never a path"
+        )
+    return name
+
+
+def pack_path(name: str) -> Path:
+    """The folder of the data pack called ``name`` in the packs folder."""
+    check_pack_name(name)
+    folder = _packs_folder
+    if folder is None:
+        raise DataError(
+            f"data pack '{name}': no packs folder is configured "
+            "(the application calls rules.catalog.set_packs_folder)"
+        )
+    path = folder / name
+    if not path.is_dir():
+        known = (
+            sorted(p.name for p in folder.iterdir() if p.is_dir() and _PACK_NAME.match(p.name))
+            if folder.is_dir()
+            else []
+        )
+        raise DataError(
+            f"data pack '{name}' not found in {folder}; packs: " + (", ".join(known) or "none")
+        )
+    return path
+
+
+def pack_hash(folder: Path) -> str:
+    """SHA-256 of a pack folder's files (names and contents; hidden files left out), as
+    ``"sha256:HEX"``: recorded in a game's state, checked when its catalog is loaded."""
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts) or not p.is_file():
+            continue
+        data = p.read_bytes()
+        h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
 def load_catalog(pack: str | Path | None = None) -> Catalog:
-    """Load and validate all data, optionally with a data pack folder on top."""
-    ppath = Path(pack) if pack is not None else None
+    """Load and validate all data, optionally with a data pack on top: a ``str`` is a pack
+    name looked up in the packs folder (:func:`set_packs_folder`), a ``Path`` a pack folder
+    given directly (command-line tools)."""
+    if isinstance(pack, str):
+        cat = load_catalog(pack_path(pack))
+        return dataclasses.replace(cat, pack=pack)
+    ppath = pack
     if ppath is not None and not ppath.is_dir():
         raise DataError(f"{ppath}: data pack folder not found")
     if ppath is not None:
@@ -719,12 +798,27 @@ def load_catalog(pack: str | Path | None = None) -> Catalog:
         boards={mid: compile_board(m) for mid, m in maps.items()},
         pack=str(ppath) if ppath else None,
         pack_dir=ppath,
+        pack_hash=pack_hash(ppath) if ppath else None,
     )
     _cross_check(cat)
     return cat
 
 
 @lru_cache(maxsize=8)
-def get_catalog(pack: str | None = None) -> Catalog:
-    """The cached catalog for a data pack (None = the defaults)."""
+def _cached_catalog(pack: str | None) -> Catalog:
     return load_catalog(pack)
+
+
+def get_catalog(pack: str | None = None, expected_hash: str | None = None) -> Catalog:
+    """The cached catalog for the data pack named ``pack`` (None = the defaults).
+
+    ``expected_hash`` (a game's ``data_pack_hash``) must match the pack's content hash,
+    else :class:`DataError`: the pack changed since the game started.
+    """
+    cat = _cached_catalog(pack)
+    if expected_hash is not None and cat.pack_hash != expected_hash:
+        raise DataError(
+            f"data pack '{pack}' has changed since this game started "
+            f"(recorded {expected_hash}, now {cat.pack_hash})"
+        )
+    return cat

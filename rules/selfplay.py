@@ -55,7 +55,7 @@ def check_readers_pure(state: GameState) -> None:
 def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
     """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
     check_readers_pure(state)
-    cat = get_catalog(state.data_pack)
+    cat = get_catalog(state.data_pack, state.data_pack_hash)
     board = cat.boards[state.map]
 
     def fail(msg: str) -> None:

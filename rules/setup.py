@@ -30,7 +30,10 @@ def new_game(
 
     ``map_id`` defaults to the first map for the player count (R-SETUP-1). ``colours``, if
     given, assigns colours by seat and skips the colour choice (R-SETUP-4: chosen or random).
-    ``city_limit`` caps the cities per player (R-BUILD-10; default none).
+    ``city_limit`` caps the cities per player (R-BUILD-10; default none). ``data_pack`` is
+    the *name* of a data pack in the packs folder the application configured
+    (:func:`rules.catalog.set_packs_folder`); the state records the name and the pack's
+    content hash, never a path.
     Bad arguments raise :class:`InvalidAction` (a ``ValueError``) naming the argument.
     """
     if not _is_int(players) or not 1 <= players <= 4:
@@ -65,6 +68,7 @@ def new_game(
     solo = players == 1
     st = GameState(
         data_pack=data_pack,
+        data_pack_hash=cat.pack_hash,
         map=map_id,
         solo=solo,
         city_limit=city_limit,
@@ -146,7 +150,7 @@ def _pending(seat: int, kind: str, **data: Any) -> Pending:
 
 
 def take_colour(st: GameState, seat: int, colour: str) -> None:
-    cat = get_catalog(st.data_pack)
+    cat = get_catalog(st.data_pack, st.data_pack_hash)
     p = st.players[seat]
     p.colour = colour
     p.units = {u.id: "board" for u in cat.colours[colour].units}
@@ -154,7 +158,7 @@ def take_colour(st: GameState, seat: int, colour: str) -> None:
 
 
 def monarch_options(st: GameState, seat: int) -> list[str]:
-    cat = get_catalog(st.data_pack)
+    cat = get_catalog(st.data_pack, st.data_pack_hash)
     colour = st.players[seat].colour
     if colour is None:
         return []
