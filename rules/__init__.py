@@ -20,6 +20,14 @@ from rules.catalog import Catalog, DataError, get_catalog, load_catalog
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
+from rules.notation import (
+    AmbiguousAction,
+    complete,
+    describe_action,
+    format_action,
+    legal_texts,
+    parse_text,
+)
 from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment, payment_step
 from rules.scoring import final_scores, score
 from rules.setup import new_game
@@ -36,6 +44,7 @@ def replay_step(state_json: str, action_json: str) -> str:
 
 __all__ = [
     "Action",
+    "AmbiguousAction",
     "Catalog",
     "Cost",
     "DataError",
@@ -49,16 +58,21 @@ __all__ = [
     "PaymentStep",
     "RulesError",
     "apply",
+    "complete",
     "cost_of",
     "deciders",
     "default_payment",
+    "describe_action",
     "final_scores",
+    "format_action",
     "get_catalog",
     "is_over",
     "legal_actions",
+    "legal_texts",
     "load_catalog",
     "new_game",
     "parse_action",
+    "parse_text",
     "payment_step",
     "pending_for",
     "replay_step",
