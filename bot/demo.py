@@ -31,6 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--agents", default="heuristic", help="AI level(s), comma-separated, one per seat"
     )
     p.add_argument("--scenario", default=None, help="map id")
+    p.add_argument("--max-rounds", type=int, default=100, help="stop an unfinished game here")
     p.add_argument("--no-images", action="store_true", help="only the final images")
 
 
@@ -60,7 +61,7 @@ async def run_demo(args: argparse.Namespace, *, out: TextIO = sys.stdout, err: T
         svc = GameService(store)
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
         gid = res.game_id
-        limit = (await svc.state(gid)).max_rounds or 60
+        limit = (await svc.state(gid)).max_rounds or 50
 
         async def step(r: Result) -> None:
             nonlocal turn, pending
@@ -82,13 +83,16 @@ async def run_demo(args: argparse.Namespace, *, out: TextIO = sys.stdout, err: T
             done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
             print(f"\r{_bar(done)} {where} turn {turn:>3} step {r.version:>4}", end="", file=err)
 
-        res = await svc.run_ai_turns(gid, on_step=step)
+        cap = args.max_rounds
+
+        res = await svc.run_ai_turns(gid, on_step=step, until=lambda s: s.round > cap)
         print(file=err)
         st = await svc.state(gid)
         v = res.version
         final = Frame(v, st)
-        for kind, name in (("boards", "final-boards.png"), ("scores", "scores.png")):
-            await _write(outdir / name, ImageRequest(kind, None, v), final)  # type: ignore[arg-type]
+        await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
+        if st.phase == "ended":
+            await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
         await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
         if frames:
             from bot.render import render_timeline

@@ -346,11 +346,9 @@ class LocalGame:
 
 
 def _grammar() -> list[str]:
-    try:
-        from rules import notation  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return ["(an action as JSON, or #N for the N-th of `legal`)"]
-    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in notation.GRAMMAR]
+    from rules.notation import GRAMMAR
+
+    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GRAMMAR]
 
 
 # ====================================================================== entry point

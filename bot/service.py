@@ -19,9 +19,9 @@ version), and returns a :class:`Result` of plain data:
     res = await service.run_ai_turns(res.game_id)
     res = await service.act(res.game_id, seat=0, text="colour blue")
 
-Computer players come from ``ai.make_agent``; the notation from ``rules.notation``; undo
-points from ``rules.undo``. Each is reached through one small adapter below, with a fallback
-while the module is missing (JSON actions, a uniformly random agent, no undo).
+Commands are the engine's notation (``rules.notation``). Computer players come from
+``ai.make_agent`` and undo points from ``rules.undo``, each through one small adapter below
+(while missing: a uniformly random agent; no undo).
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ from rules import (
 )
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
-from storage import GameSettings, GameStatus, VersionConflict
+from rules.notation import complete, describe_action, format_action, legal_texts, parse_text
+from storage import GameRecord, GameResult, GameSettings, GameStatus, Seat, VersionConflict
 from storage.base import GameStore
 
 Audience = int | Literal["public"]
@@ -231,70 +232,13 @@ def make_agent(level: str, seed: int) -> Agent:
     return agent
 
 
-def format_action(state: GameState, action: Any) -> str:
-    """The command for ``action`` (``rules.notation``; its JSON while notation is missing)."""
-    try:
-        from rules import notation  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return str(action.to_json())
-    return str(notation.format_action(state, action))
-
-
-def parse_text(state: GameState, seat: int, text: str) -> Any:
-    """Read a typed command as a legal action of ``seat`` (``rules.notation.parse_text``);
-    while notation is missing: an action's JSON or ``#N`` (the N-th legal action)."""
-    try:
-        from rules import notation
-    except ImportError:
-        t = text.strip()
-        if t.startswith("#") and t[1:].isdigit():
-            legal = legal_actions(state, seat)
-            i = int(t[1:])
-            if not 0 <= i < len(legal):
-                raise InvalidAction("", f"choose #0..#{len(legal) - 1}") from None
-            return legal[i]
-        try:
-            return parse_action(t)
-        except Exception as e:
-            raise InvalidAction("", f"cannot read '{t}': type `legal` for the commands") from e
-    return notation.parse_text(state, seat, text)
-
-
-def legal_texts(state: GameState, seat: int) -> list[str]:
-    try:
-        from rules import notation
-    except ImportError:
-        return [format_action(state, a) for a in legal_actions(state, seat)]
-    return list(notation.legal_texts(state, seat))
-
-
-def complete(state: GameState, seat: int, prefix: str) -> list[str]:
-    """Legal commands of ``seat`` starting with ``prefix`` (for tab completion)."""
-    try:
-        from rules import notation
-    except ImportError:
-        p = prefix.lower()
-        return sorted(t for t in legal_texts(state, seat) if t.lower().startswith(p))
-    return list(notation.complete(state, seat, prefix))
-
-
-def describe_action(state: GameState, action: Any, for_seat: int | None) -> str | None:
-    """A sentence about ``action`` as ``for_seat`` may read it (None while notation is
-    missing)."""
-    try:
-        from rules import notation
-    except ImportError:
-        return None
-    return str(notation.describe_action(state, action, for_seat))
-
-
 Step = tuple[GameState, Any, GameState, list[Event]]
 
 
 def undo_depth(history: Sequence[Step], seat: int) -> int | None:
     """``rules.undo.undo_depth`` (None while the engine has no undo points)."""
     try:
-        from rules import undo  # type: ignore[attr-defined,unused-ignore]
+        from rules import undo
     except ImportError:
         return None
     return int(undo.undo_depth(history, seat))
@@ -304,14 +248,10 @@ def undo_depth(history: Sequence[Step], seat: int) -> int | None:
 
 
 class _Store:
-    """The calls the service makes to storage, for the store's seat-numbered API (with undo)
-    and for the older colour-keyed one (no undo)."""
+    """The calls the service makes to storage (seats by number, undo, descriptions)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        params = inspect.signature(store.save).parameters
-        self.numbered = "description" in params
-        self.can_undo = hasattr(store, "undo") and hasattr(store, "state_at")
 
     async def create(
         self,
@@ -320,27 +260,22 @@ class _Store:
         settings: GameSettings,
         seats: Sequence[SeatSpec],
         guild_id: int | None,
-    ) -> Any:
-        kw: dict[str, Any] = {}
-        if self.numbered:
-            from storage import Seat  # type: ignore[attr-defined,unused-ignore]
-
-            made = []
-            for i, s in enumerate(seats):
-                if s.ai:
-                    made.append(Seat.ai(i, s.ai, name=s.name))
-                elif s.user_id is not None:
-                    made.append(Seat.discord(i, s.user_id))
-                else:
-                    made.append(Seat.local(i, s.name))
-            kw["seats"] = made
+    ) -> GameRecord:
+        made = []
+        for i, s in enumerate(seats):
+            if s.ai:
+                made.append(Seat.ai(i, s.ai, name=s.name))
+            elif s.user_id is not None:
+                made.append(Seat.discord(i, s.user_id))
+            else:
+                made.append(Seat.local(i, s.name))
         return await self.store.create_game(
             channel_id,
             initial_state_json=state.model_dump_json(),
             settings=settings,
             guild_id=guild_id,
+            seats=made,
             status=GameStatus.RUNNING,
-            **kw,
         )
 
     async def save(
@@ -352,39 +287,23 @@ class _Store:
         seat: int,
         events: list[Event],
         description: str | None,
-    ) -> Any:
-        kw: dict[str, Any] = {}
-        if self.numbered:
-            kw["seat"] = seat
-            kw["description"] = description
-        else:
-            kw["seat"] = str(seat)
+    ) -> GameRecord:
+        result = None
         if after.phase == "ended" and after.result is not None:
-            kw["result"] = self._result(after)
+            res = after.result
+            result = GameResult(
+                scores={int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
+                winners=frozenset(int(w) for w in res.get("winners", [])),
+            )
         return await self.store.save(
             game_id,
             expected_version=version,
             state_json=after.model_dump_json(),
-            action_json=json.dumps(action.to_json()),
+            action_json=action.to_json(),
+            seat=seat,
             events_json=json.dumps([e.model_dump(mode="json") for e in events]),
-            **kw,
-        )
-
-    def _result(self, st: GameState) -> Any:
-        from storage import GameResult
-
-        res = st.result or {}
-        rows = res.get("scores", [])
-        winners = [int(w) for w in res.get("winners", [])]
-        if self.numbered:
-            return GameResult(
-                scores={int(r["seat"]): int(r["total"]) for r in rows},
-                winners=frozenset(winners),
-            )
-        colour = {p.seat: p.colour or f"seat{p.seat}" for p in st.players}
-        return GameResult(
-            scores={colour[int(r["seat"])]: int(r["total"]) for r in rows},
-            winners=frozenset(colour[w] for w in winners) or frozenset(colour.values()),
+            description=description,
+            result=result,
         )
 
 
@@ -628,11 +547,13 @@ class GameService:
         *,
         max_steps: int = 100_000,
         on_step: Callable[[Result], Any] | None = None,
+        until: Callable[[GameState], bool] | None = None,
     ) -> Result:
         """Let AI seats decide, one saved action at a time (the lock is taken per step, so a
         human's command may come in between), until no AI seat may decide: a human must, or
         the game is over. ``on_step(step_result)`` is called after each action (awaited if it
-        returns an awaitable). The decisions run in a worker thread."""
+        returns an awaitable); ``until(state)`` true stops before the next step (e.g. a round cap).
+        The decisions run in a worker thread."""
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         seed = int(rec.settings.extra.get("seed", 0))
@@ -640,7 +561,7 @@ class GameService:
             async with self.lock(game_id):
                 rec, st, seats = await self._get(game_id)
                 ai_seats = [s for s in deciders(st) if s < len(seats) and seats[s].ai]
-                if not ai_seats:
+                if not ai_seats or (until is not None and until(st)):
                     break
                 s = ai_seats[0]
                 level = seats[s].ai
@@ -679,8 +600,8 @@ class GameService:
             res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
             try:
                 target, action = await self._undo_target(rec, seat)
-                before = _load(await self.store.state_at(game_id, target))  # type: ignore[attr-defined,unused-ignore]
-                saved = await self.store.undo(  # type: ignore[attr-defined,unused-ignore]
+                before = _load(await self.store.state_at(game_id, target))
+                saved = await self.store.undo(
                     game_id, target, by=seat, expected_version=rec.version
                 )
             except RulesError as e:
@@ -703,8 +624,6 @@ class GameService:
     async def _undo_target(self, rec: Any, seat: int) -> tuple[int, Any]:
         """The version to return to for undoing ``seat``'s newest step, and that step's
         action; RulesError(R-UNDO...) saying why not."""
-        if not self._st.can_undo:
-            raise InvalidAction("", "undo is not available with this storage")
         entries = {
             e.version: e
             for e in await self.store.get_log(rec.id, from_version=max(0, rec.version - 64))
@@ -715,8 +634,8 @@ class GameService:
         entry = entries.get(v)
         if entry is None or v == 0 or entry.action_json is None or entry.seat != seat:
             raise InvalidAction("R-TURN-1", "you have no step of your own to take back")
-        before = _load(await self.store.state_at(rec.id, v - 1))  # type: ignore[attr-defined,unused-ignore]
-        after = _load(await self.store.state_at(rec.id, v))  # type: ignore[attr-defined,unused-ignore]
+        before = _load(await self.store.state_at(rec.id, v - 1))
+        after = _load(await self.store.state_at(rec.id, v))
         action = parse_action(entry.action_json)
         depth = undo_depth([(before, action, after, _events(entry.events_json))], seat)
         if depth is None:
