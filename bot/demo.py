@@ -40,7 +40,9 @@ def _bar(done: float, width: int = 30) -> str:
     return "[" + "#" * k + "." * (width - k) + "]"
 
 
-async def run_demo(args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+async def run_demo(
+    args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+) -> int:
     from storage import SqliteGameStore
 
     outdir = Path(args.outdir)
@@ -111,7 +113,10 @@ async def run_demo(args: argparse.Namespace, *, out: TextIO = sys.stdout, err: T
             f"{r.categories.get(c, 0):>9}" for c in cats
         )
         print(line + ("  winner" if r.winner else ""), file=out)
-    print(f"Images in {outdir.resolve()}/ ({len(list(outdir.glob('*.png')))} PNG, timeline.gif)", file=out)
+    print(
+        f"Images in {outdir.resolve()}/ ({len(list(outdir.glob('*.png')))} PNG, timeline.gif)",
+        file=out,
+    )
     print(f"Time taken: {took:.1f} s", file=out)
     return 0
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import sys
@@ -29,10 +30,9 @@ from bot.service import (
     Result,
     SeatSpec,
     ServiceError,
-    complete,
     render_image,
 )
-from rules import GameState, deciders
+from rules import GameState, complete, deciders
 
 HELP = """Commands (type a game command, or one of these):
   help             this text (and the game commands' grammar)
@@ -150,10 +150,8 @@ class PromptSource(LineSource):
             return None
 
     async def pause(self, prompt: str) -> None:
-        try:
+        with contextlib.suppress(EOFError):
             await self.session.prompt_async(prompt, completer=None)
-        except EOFError:
-            pass
 
     def clear(self) -> None:
         from prompt_toolkit.shortcuts import clear
@@ -359,7 +357,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", default=None, help='e.g. "Ana,Bo,ai:heuristic,ai:search"')
     p.add_argument("--scenario", default=None, help="map id (default: the player count's)")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)")
+    p.add_argument(
+        "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
+    )
     p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
     p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
     p.add_argument("--out", default=None, metavar="DIR", help="image folder")
@@ -386,7 +386,9 @@ async def play(
             for post in res.public():
                 print(post.text, file=out)
         out_dir = Path(args.out) if args.out else Path("brazil-local") / f"game-{gid}"
-        print(f"Images are written to {out_dir.resolve()}/ - type `help` for the commands.", file=out)
+        print(
+            f"Images are written to {out_dir.resolve()}/ - type `help` for the commands.", file=out
+        )
         game = LocalGame(svc, gid, seats, out_dir, out=out)
         if make_source is not None:
             source = make_source(game)

@@ -47,7 +47,7 @@ from rules import (
 )
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
-from rules.notation import complete, describe_action, format_action, legal_texts, parse_text
+from rules.notation import complete, describe_action, legal_texts, parse_text
 from storage import GameRecord, GameResult, GameSettings, GameStatus, Seat, VersionConflict
 from storage.base import GameStore
 
@@ -238,7 +238,7 @@ Step = tuple[GameState, Any, GameState, list[Event]]
 def undo_depth(history: Sequence[Step], seat: int) -> int | None:
     """``rules.undo.undo_depth`` (None while the engine has no undo points)."""
     try:
-        from rules import undo
+        from rules import undo  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return None
     return int(undo.undo_depth(history, seat))
@@ -350,7 +350,8 @@ class GameService:
 
     async def _get(self, game_id: int) -> tuple[Any, GameState, list[SeatSpec]]:
         rec = await self.store.get_game(game_id)
-        seats = [SeatSpec.from_json(s) for s in rec.settings.extra.get("seats", [])]
+        raw: Any = rec.settings.extra.get("seats", [])
+        seats = [SeatSpec.from_json(s) for s in raw]
         return rec, _load(rec.state_json), seats
 
     async def info(self, game_id: int) -> GameInfo:
@@ -630,7 +631,7 @@ class GameService:
         }
         v = rec.version
         while v in entries and getattr(entries[v], "kind", "action") in ("undo", "rollback"):
-            v = int(entries[v].target_version)
+            v = int(entries[v].target_version or 0)
         entry = entries.get(v)
         if entry is None or v == 0 or entry.action_json is None or entry.seat != seat:
             raise InvalidAction("R-TURN-1", "you have no step of your own to take back")

@@ -150,10 +150,14 @@ async def test_undo_takes_back_a_move_and_refuses_a_draw_R_TURN_1(
             pytest.fail("no undoable step found")
         before_version = (await service.store.get_game(gid)).version
         moves = [a for a in legal_actions(st, 0) if a.type == "move"]
-        action = rng.choice(moves) if moves and st.current == 0 else rng.choice(legal_actions(st, 0))
+        action = (
+            rng.choice(moves) if moves and st.current == 0 else rng.choice(legal_actions(st, 0))
+        )
         out = await service.choose(gid, 0, action)
         assert out.ok
-        if action.type == "move" and not any(e.kind == "explore" for e in out.frames[out.version].events):
+        if action.type == "move" and not any(
+            e.kind == "explore" for e in out.frames[out.version].events
+        ):
             undone = await service.undo(gid, 0)
             if undone.ok:
                 back = await service.state(gid)
