@@ -58,7 +58,6 @@ async def run_demo(
     t0 = time.perf_counter()
     frames: list[tuple[GameState, list[Event]]] = []
     turn = 0
-    pending: list[Event] = []  # events since the last turn's map
     async with SqliteGameStore(str(db)) as store:
         svc = GameService(store)
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
@@ -66,17 +65,15 @@ async def run_demo(
         limit = (await svc.state(gid)).max_rounds or 50
 
         async def step(r: Result) -> None:
-            nonlocal turn, pending
-            frame = r.frames[r.version]
-            pending += list(frame.events)
+            nonlocal turn
+            frame = r.frames[r.version]  # at a turn's end: the whole turn's events
             reqs = [q for p in r.public() for q in p.images]
             maps = [q for q in reqs if q.kind == "map"]
             if maps:
                 turn += 1
-                frames.append((view(frame.state, None), pending))
+                frames.append((view(frame.state, None), list(frame.events)))
                 if not args.no_images:
                     await _write(outdir / f"turn-{turn:03d}-map.png", maps[0], frame)
-                pending = []
             for q in reqs:
                 if q.kind == "battle" and not args.no_images:
                     await _write(outdir / f"turn-{turn:03d}-battle.png", q, frame)
@@ -103,8 +100,10 @@ async def run_demo(
             (outdir / "timeline.gif").write_bytes(gif)
         rows = await svc.scores(gid)
     took = time.perf_counter() - t0
-    ended = "natural end" if st.phase == "ended" else "not finished"
-    print(f"Game over ({ended}) after {st.round} rounds, {turn} turns, {v} steps.", file=out)
+    if st.phase == "ended":
+        print(f"Game over after {st.round} rounds, {turn} turns, {v} steps.", file=out)
+    else:
+        print(f"Stopped unfinished at the round cap: {turn} turns, {v} steps.", file=out)
     cats = sorted({c for r in rows for c in r.categories})
     head = f"{'player':28} {'total':>5} " + " ".join(f"{c[:9]:>9}" for c in cats)
     print(head, file=out)

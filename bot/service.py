@@ -114,7 +114,7 @@ class Frame:
 
     version: int
     state: GameState
-    events: tuple[Event, ...] = ()
+    events: tuple[Event, ...] = ()  # the step's events, or the whole turn's at its end
 
 
 @dataclass
@@ -336,6 +336,7 @@ class GameService:
         self._st = _Store(store)
         self._locks: dict[int, asyncio.Lock] = {}
         self._agents: dict[tuple[int, int], Agent] = {}
+        self._turn_events: dict[int, list[Event]] = {}
         self._agent_factory = agent_factory
         self._rulebook_path = rulebook_path
 
@@ -491,7 +492,12 @@ class GameService:
         desc = describe_action(st, action, None)
         saved = await self._st.save(rec.id, rec.version, after, action, action.seat, events, desc)
         res = Result(game_id=rec.id, version=saved.version, over=after.phase == "ended", applied=1)
-        res.frames[saved.version] = Frame(saved.version, after, tuple(events))
+        # the turn's events so far (kept in memory): a turn's map highlights the whole turn
+        turn = self._turn_events.setdefault(rec.id, [])
+        turn += events
+        if st.current != after.current or st.round != after.round or st.phase != after.phase:
+            self._turn_events[rec.id] = []
+        res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
         res.posts += self._step_posts(st, action, after, events, seats, saved.version, desc)
         return res
 

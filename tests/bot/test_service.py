@@ -130,7 +130,9 @@ async def test_private_posts_carry_secret_events_to_their_seat_only(
     assert private, "a few rounds always deal secret cards or missions"
     for audience, text, events in private:
         mine = [e.text for e in events if e.visible_to and audience in e.visible_to]
-        assert text == " ".join(mine)
+        others = [e.text for e in events if e.visible_to and audience not in e.visible_to]
+        assert text and text in " ".join(mine)
+        assert not any(o in text for o in others if o not in mine)
 
 
 async def test_undo_takes_back_a_move_and_refuses_a_draw_R_TURN_1(
