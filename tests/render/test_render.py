@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+import bot.render.canvas as C
 import bot.render.draw as D
 import bot.render.mapimg as M
 from bot.render import (
@@ -51,7 +53,7 @@ def share(
     """Fraction of the pixels in ``box`` that are ``colour`` (± a small tolerance)."""
     x0, y0, x1, y1 = (round(v) for v in box)
     px = [img.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
-    return sum(1 for p in px if close(p, colour, tol)) / max(1, len(px))  # type: ignore[arg-type]
+    return sum(1 for p in px if close(p, colour, tol)) / max(1, len(px))  # type: ignore[arg-type,misc]
 
 
 def late(game4: list[Snapshot]) -> Snapshot:
@@ -110,16 +112,17 @@ def test_unit_glyph_where_it_stands(game4: list[Snapshot], monkeypatch: pytest.M
 
 
 def _ring_share(img: Image.Image, g: M.Geometry, hx: str) -> float:
+    """The share of the hex's six sides along which the highlight ring runs (a move arrow
+    may cross one side, so callers ask for most sides, not all)."""
     cx, cy = g.layout.centre(hx)
     r = g.layout.size
-    # the ring runs along the hex outline: sample the left and right flat sides
-    left = share(
-        img, (cx - 0.86 * r + 2, cy - 0.3 * r, cx - 0.86 * r + 5, cy + 0.3 * r), HIGHLIGHT, 60
-    )
-    right = share(
-        img, (cx + 0.86 * r - 5, cy - 0.3 * r, cx + 0.86 * r - 2, cy + 0.3 * r), HIGHLIGHT, 60
-    )
-    return min(left, right)
+    sides = 0
+    for i in range(6):
+        a = math.radians(60 * i)  # the normals of a pointy-top hex's sides
+        x, y = cx + 0.74 * r * math.cos(a), cy + 0.74 * r * math.sin(a)
+        if share(img, (x - 3, y - 3, x + 3, y + 3), HIGHLIGHT, 60) > 0.5:
+            sides += 1
+    return sides / 6
 
 
 def test_last_move_is_highlighted(game4: list[Snapshot]) -> None:
@@ -157,7 +160,14 @@ def _probe(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         real(self, xy, text, *a, **k)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    for f in (D.piece_sprite, D.hex_sprite, M.badge_sprite, M.static_layer):
+    for f in (
+        D.piece_sprite,
+        D.hex_sprite,
+        D.text_sprite,
+        M.badge_sprite,
+        M.static_layer,
+        C.text_mask,
+    ):
         f.cache_clear()
     return drawn
 
@@ -213,7 +223,14 @@ def test_same_view_same_bytes(game4: list[Snapshot]) -> None:
         render_panel(v, 1),
         render_hand(view(sn.state, 1), 1),
     ]
-    for f in (D.piece_sprite, D.hex_sprite, M.badge_sprite, M.static_layer):
+    for f in (
+        D.piece_sprite,
+        D.hex_sprite,
+        D.text_sprite,
+        M.badge_sprite,
+        M.static_layer,
+        C.text_mask,
+    ):
         f.cache_clear()
     b = [
         render_map(v, sn.events),
