@@ -162,9 +162,6 @@ def arrow_sprite(dx: float, dy: float, width: float, colour: RGB) -> tuple[Image
                 ],
                 fill=(*col, 255),
             )
-        d.ellipse(
-            (sx - width * k, sy - width * k, sx + width * k, sy + width * k), fill=(*colour, 255)
-        )
 
     return supersampled(w, h, paint), (x0, y0)
 

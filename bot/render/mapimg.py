@@ -639,21 +639,23 @@ def _draw_map(
             D.paste_centred(img, spr, x, y)
             x += step
 
-    for hx in ch.battles:  # crossed swords
-        cx, cy = lay.centre(hx)
-        _swords(img, cx + 0.55 * r, cy - 0.55 * r, 0.3 * r)
     for a, b in ch.moves:
         (ax, ay), (bx, by) = lay.centre(a), lay.centre(b)
         length = math.hypot(bx - ax, by - ay) or 1
-        # from the source's edge to the destination's edge: the pieces and badges stay visible
-        sx, sy = ax + (bx - ax) * 0.58 * r / length, ay + (by - ay) * 0.58 * r / length
-        ex_, ey = bx - (bx - ax) * 0.6 * r / length, by - (by - ay) * 0.6 * r / length
+        # across the border between the hexes, on top: clear of the badges and pieces
+        # in the middle of both hexes (between neighbours it reads as a chevron)
+        sx, sy = ax + (bx - ax) * 0.7 * r / length, ay + (by - ay) * 0.7 * r / length
+        ex_, ey = bx - (bx - ax) * 0.62 * r / length, by - (by - ay) * 0.62 * r / length
         spr, (ox, oy) = D.arrow_sprite(
             round(ex_ - sx), round(ey - sy), round(max(4.0, 0.12 * r), 1), HIGHLIGHT
         )
         ax0, ay0 = round(sx + ox), round(sy + oy)
         D.paste_at(img, spr, ax0, ay0)
         extra.append((ax0, ay0, ax0 + spr.width, ay0 + spr.height))
+
+    for hx in ch.battles:  # crossed swords
+        cx, cy = lay.centre(hx)
+        _swords(img, cx + 0.55 * r, cy - 0.55 * r, 0.3 * r)
 
     # the coordinates players type, redrawn on top (with a halo) where something covers them
     lfs = round(HEX_LABEL_FS * opts.scale)
@@ -717,6 +719,8 @@ def header(v: GameState, width: int, opts: RenderOptions, height: int | None = N
     h = max(height or 0, need)
     img = Image.new("RGB", (width, h), PAPER)
 
+    while tf.getlength(title) > room and tf.size > TITLE_FS * s * 0.7:  # shrink, then cut
+        tf = font(round(tf.size) - 2, "bold")
     D.draw_text(img, (x0, round(8 * s)), _fit(title, tf, room), round(tf.size), "bold", INK)
     y = round(TITLE_FS * 1.25 * s) + round(6 * s)
     D.draw_text(

@@ -73,7 +73,7 @@ def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> fl
             (cv.px(x - r), cv.px(y - r), cv.px(x + r), cv.px(y + r)), fill=f, outline=INK, width=1
         )
         if tok == "any" or "|" in tok:
-            cv.text(x, y, "*" if tok == "any" else "/", 14, "extrabold", text_on(f), "mm")
+            cv.text(x, y, "*" if tok == "any" else "/", 16, "extrabold", text_on(f), "mm")
         x += 2 * r + 3
     return x
 

@@ -199,8 +199,8 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
         cv.player_piece(x + colw / 2, y + 24, col, 34)
         cv.text(x + colw / 2, y + 54, (col or "?").capitalize(), 20, "bold", anchor="mm")
         if s in winners:  # the winner's column: a golden tag over the header
-            cv.rect((x + 14, y - 12, x + colw - 14, y + 8), fill=GOLDEN, outline=INK, radius=6)
-            cv.text(x + colw / 2, y - 2, "WINNER", 15, "extrabold", WHITE, "mm")
+            cv.rect((x + 12, y - 14, x + colw - 12, y + 10), fill=GOLDEN, outline=INK, radius=6)
+            cv.text(x + colw / 2, y - 2, "WINNER", 16, "extrabold", WHITE, "mm")
     y += 80
     for i, c in enumerate([*CATEGORIES, "total", "tie-break: science"]):
         if i % 2 == 0:

@@ -7,6 +7,7 @@ import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -267,6 +268,91 @@ def test_every_image_kind_exists_and_is_small(game4: list[Snapshot]) -> None:
     assert render_battle(v, []) is None
     with pytest.raises(ValueError):
         render_scores(view(game4[5].state, None))
+
+
+def test_indexed_map_maps_every_drawn_pixel(game4: list[Snapshot]) -> None:
+    """The fast path re-maps only the bands drawn over the static layer: it must give the
+    same pixels as mapping the whole RGB map to the scenario's palette."""
+    for sn in (game4[5], game4[100], late(game4)):
+        v = view(sn.state, None)
+        for opts in (OPTS, RenderOptions(high_contrast=True)):
+            rgb_map = M.draw_map(v, sn.events, None, opts)[0]
+            pal, _ = M.map_palette(v.map, v.data_pack, opts.high_contrast, opts.scale)
+            full = rgb_map.quantize(palette=pal, dither=Image.Dither.NONE)
+            fast = M.draw_map_indexed(v, sn.events, None, opts)
+            assert ImageChops.difference(full.convert("RGB"), fast.convert("RGB")).getbbox() is None
+            # and the palette is close to every colour drawn (anti-aliased edges included)
+            err = ImageChops.difference(rgb_map, fast.convert("RGB")).convert("L")
+            assert err.getextrema()[1] <= 64
+            assert err.point(lambda x: 255 if x > 32 else 0).histogram()[255] < 50
+
+
+def _sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Record (text, px size) of every string drawn on a page (not inside supersampled
+    sprites, whose text is drawn at 2–4× and downscaled)."""
+    seen: list[tuple[str, int]] = []
+    real_mask, real_sprite = C.text_mask, D.text_sprite
+
+    def mask(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_mask(text, size, *a)
+
+    def sprite(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_sprite(text, size, *a)
+
+    monkeypatch.setattr(C, "text_mask", mask)
+    monkeypatch.setattr(D, "text_sprite", sprite)
+    return seen
+
+
+def test_text_is_readable_on_a_phone(
+    game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At full size no text is under 14 px; pages are narrow enough that in a 400 px wide
+    preview the body text stays ≥ 12 px; the map's edge coordinates are ~3 % of its width."""
+    sn = late(game4)
+    v = view(sn.state, None)
+    seen = _sizes(monkeypatch)
+    battle = with_event(game4, "battle_result")
+    assert battle is not None
+    pages = {
+        "boards": render_boards(v),
+        "panel": render_panel(v, 1),
+        "hand": render_hand(view(sn.state, 1), 1),
+        "battle": render_battle(view(battle.state, None), battle.events),
+        "scores": render_scores(view(game4[-1].state, None)),
+    }
+    assert seen and min(size for _, size in seen) >= 15
+    for name, data in pages.items():
+        assert data is not None
+        w = Image.open(io.BytesIO(data)).width
+        assert w <= 620, name  # 20 px body text → ≥ 12.9 px in a 400 px preview
+    seen.clear()
+    img = rgb(render_map(v, sn.events))
+    assert seen and min(size for _, size in seen) >= 14  # hex labels, title, players
+    assert M.EDGE_FS / img.width >= 0.025 and M.TITLE_FS / img.width >= 0.028
+
+
+def test_zoom_is_a_close_up_of_the_last_action(game4: list[Snapshot]) -> None:
+    """About five hexes wide (at 1.5×), so labels and pieces read in a 400 px preview, and
+    the hex the last move went to is inside it."""
+    sn = next(s for s in game4[100:] if any(e.kind == "move" for e in s.events))
+    v = view(sn.state, None)
+    data = render_map_zoom(v, sn.events)
+    assert data is not None
+    zoom = rgb(data)
+    g = M.geometry(v.map, v.data_pack, 1.5)
+    assert 5 * g.layout.width <= zoom.width <= 7 * g.layout.width
+    box = M.focus_box(g, M.changes(sn.events, None, set(g_labels(v))), v)
+    assert box is not None
+    last = [e for e in sn.events if e.kind == "move"][-1].data["to"]
+    cx, cy = g.layout.centre(last)
+    assert box[0] < cx < box[2] and box[1] < cy < box[3]
+
+
+def g_labels(v: GameState) -> list[str]:
+    return list(get_catalog(v.data_pack).boards[v.map].terrain)
 
 
 def test_timeline_is_an_animation() -> None:
