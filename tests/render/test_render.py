@@ -361,6 +361,25 @@ def test_timeline_is_an_animation() -> None:
     im = Image.open(io.BytesIO(data))
     assert im.format == "GIF" and getattr(im, "n_frames", 1) == len(snaps)
     assert len(data) < 8_000_000
+    # frames store only what changed (the rest is transparent over the previous frame):
+    # every decoded frame must still be the whole map after that turn
+    from bot.render import TIMELINE_WIDTH
+
+    for i in (1, len(snaps) // 2, len(snaps) - 1):
+        im.seek(i)
+        got = im.convert("RGB")
+        v, ev = view(snaps[i].state, None), snaps[i].events
+        scale = TIMELINE_WIDTH / M.geometry(v.map, v.data_pack, 1.0).width
+        want = M.draw_map(v, ev, None, RenderOptions(scale=scale))[0]
+        assert got.size == want.size
+        diff = ImageChops.difference(got, want).convert("L")
+        assert sum(diff.histogram()[40:]) < 0.002 * got.width * got.height, i
+
+
+def test_long_timeline_is_small(game4: list[Snapshot]) -> None:
+    frames = [(view(s.state, None), s.events) for s in game4]
+    data = render_timeline(frames)
+    assert len(data) < 2_000_000  # ~230 turns; whole frames took 7 MB
 
 
 def test_font_has_portuguese_letters() -> None:
