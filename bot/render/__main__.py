@@ -68,6 +68,7 @@ def demo(out: Path, seed: int) -> None:
     if b is not None:
         _write(out, "battle.png", render_battle(view(b.state, None), b.events))
         _write(out, "battle-map.png", render_map(view(b.state, None), b.events))
+        _write(out, "battle-map-zoom.png", render_map_zoom(view(b.state, None), b.events))
     ex = with_event(snaps, "expedition_result")
     if ex is not None:
         _write(out, "expedition.png", render_battle(view(ex.state, None), ex.events))

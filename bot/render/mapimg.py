@@ -617,6 +617,11 @@ def _draw_map(
         pad = badge_pad(r)
         D.paste_at(img, sprite, round(bx0 - pad), round(by0 - pad - 0.2 * r))
         covered.add(hx)
+        if t.palace is not None and t.kind != "capital":
+            # the palace disc reaches into the label of the hex above: redraw that label
+            above = lay.pixel_to_label(cx + 0.45 * r, cy - 1.2 * r)
+            if above in board.terrain:
+                covered.add(above)
 
     for hx, ps in sorted(pieces.items()):
         if hx not in board.terrain:
