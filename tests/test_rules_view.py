@@ -108,7 +108,9 @@ def test_acampamento_shows_nothing_until_the_reveal__R_COMBAT_4():
     for seat in (1, None):
         a, b = view(with_camp, seat), view(plain, seat)
         assert a.model_dump_json() == b.model_dump_json()  # indistinguishable
-        assert [e.text for e in for_seat(ev_camp, seat)] == [e.text for e in for_seat(ev_plain, seat)]
+        assert [e.text for e in for_seat(ev_camp, seat)] == [
+            e.text for e in for_seat(ev_plain, seat)
+        ]
     assert view(with_camp, 0).combat.attacker.camp == ["coffee", "coffee"]  # the owner sees it
     assert with_camp.players[0].reserve == {"coffee": 2, "cotton": 1}  # still in the reserve
     # At the reveal the resources are paid and count +1 FP each.
