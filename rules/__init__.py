@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rules.actions import Action, PayItem, parse_action
 from rules.catalog import Catalog, DataError, get_catalog, load_catalog
+from rules.determinize import determinize
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
@@ -46,6 +47,7 @@ __all__ = [
     "RulesError",
     "apply",
     "deciders",
+    "determinize",
     "final_scores",
     "get_catalog",
     "is_over",

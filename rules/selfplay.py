@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rules.catalog import get_catalog
+from rules.determinize import determinize
 from rules.engine import apply, deciders, legal_actions
 from rules.game import HAND_LIMIT, RESERVE_LIMIT
 from rules.setup import new_game
@@ -19,7 +20,7 @@ class InvariantError(AssertionError):
     """An invariant of the game state does not hold."""
 
 
-def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
+def check_invariants(state: GameState, *, round_trip: bool = True, redeal: bool = True) -> None:
     """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
     cat = get_catalog(state.data_pack)
     board = cat.boards[state.map]
@@ -109,6 +110,25 @@ def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
         again = GameState.model_validate_json(state.model_dump_json())
         if again != state:
             fail("JSON round trip changed the state")
+    if redeal:
+        check_views_leak_nothing(state)
+
+
+def check_views_leak_nothing(state: GameState) -> None:
+    """Views leak nothing: hidden information re-dealt from a seat's (or a spectator's) point
+    of view (:func:`rules.determinize.determinize`) leaves that seat's view unchanged, and the
+    re-dealt state keeps every invariant."""
+    rng = random.Random(f"{state.rng.seed}:{state.rng.counter}:redeal")
+    for seat in [None, *range(state.n)]:
+        det = determinize(state, seat, rng)
+        if view(det, seat) != view(state, seat):
+            who = "a spectator" if seat is None else f"seat {seat}"
+            raise InvariantError(f"{who}'s view shows something a re-deal changes")
+        if seat is None:
+            try:
+                check_invariants(det, round_trip=False, redeal=False)
+            except InvariantError as e:
+                raise InvariantError(f"re-dealt state: {e}") from e
 
 
 @dataclass
