@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.fastcopy import model_copier
+
 Phase = Literal["setup", "play", "ended"]
 SetupStep = Literal["colour", "missions", "monarch", "capital", "done"]
 Step = Literal["action", "trade", "movement"]
@@ -165,8 +167,9 @@ class GameState(_M):
     solo_captured: bool = False  # R-SOLO-2: the enemy capital was captured
 
     def clone(self) -> GameState:
-        """An independent copy (dump + validate: 4x faster than deepcopy, and re-validated)."""
-        return GameState.model_validate(self.model_dump())
+        """An independent, exact copy (a structural copy generated from the annotations, see
+        :mod:`rules.fastcopy`; no re-validation)."""
+        return _copy_state(self)
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
@@ -174,3 +177,6 @@ class GameState(_M):
     @property
     def n(self) -> int:
         return len(self.players)
+
+
+_copy_state = model_copier(GameState)
