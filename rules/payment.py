@@ -330,17 +330,23 @@ class PayabilityCache:
         self._pools: dict[
             tuple[int, bool, bool, str | None, bool], tuple[list[Lot], dict[str, int]]
         ] = {}
+        self._answers: dict[tuple[object, ...], bool] = {}  # (pool key, *sorted cost) -> payable
 
     def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
         if not cost:
             return True
         ctx = ctx or PayContext()
         key = (seat, ctx.any_crop_for_crop, ctx.exact, ctx.exclude_hex, ctx.no_cards)
+        known = self._answers.get((key, *sorted(cost)))
+        if known is not None:
+            return known  # the search sorts the tokens: the order of ``cost`` is irrelevant
         pool = self._pools.get(key)
         if pool is None:
             pool = self._pools[key] = _lots(self.state, seat, ctx)
         lots, pools = pool
-        return _search(self.state, seat, cost, ctx, (lots, dict(pools))) is not None
+        ok = _search(self.state, seat, cost, ctx, (lots, dict(pools))) is not None
+        self._answers[(key, *sorted(cost))] = ok
+        return ok
 
 
 def check_payment(
