@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rules.actions import Action, PayItem, parse_action
 from rules.catalog import Catalog, DataError, get_catalog, load_catalog
+from rules.decisions import DECISIONS, DecisionKind
 from rules.determinize import determinize
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
@@ -35,9 +36,11 @@ def replay_step(state_json: str, action_json: str) -> str:
 
 
 __all__ = [
+    "DECISIONS",
     "Action",
     "Catalog",
     "DataError",
+    "DecisionKind",
     "Event",
     "GameState",
     "IllegalAction",

@@ -57,11 +57,31 @@ class Exploration(_M):
     face_up: bool = False
 
 
+PendingKind = Literal[
+    "choose_colour",
+    "keep_missions",
+    "choose_monarch",
+    "choose_capital",
+    "place_palace",
+    "free_manufacture",
+    "place_era_token",
+    "discard",
+    "discard_cards",
+    "choose_good",
+    "choose_era",
+    "choose_deck",
+    "combat_cards",
+    "sepe_keep",
+    "retreat",
+    "war_card",
+]  # described in rules.decisions.DECISIONS
+
+
 class Pending(_M):
-    """A decision someone must take before play goes on."""
+    """A decision someone must take before play goes on (its kind: ``DECISIONS[kind]``)."""
 
     seat: int
-    kind: str
+    kind: PendingKind
     data: dict[str, Any] = Field(default_factory=dict)
 
 
