@@ -15,7 +15,7 @@ redacts what a seat (or a spectator, ``None``) may not see.
 
 from __future__ import annotations
 
-from rules.actions import Action, PayItem, parse_action
+from rules.actions import Action, ActionAdapter, PayItem, parse_action
 from rules.catalog import Catalog, DataError, get_catalog, load_catalog
 from rules.decisions import DECISIONS, DecisionKind
 from rules.determinize import determinize
@@ -24,7 +24,7 @@ from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesErr
 from rules.events import Event
 from rules.scoring import final_scores, score
 from rules.setup import new_game
-from rules.state import GameState
+from rules.state import GameState, Pending, PendingKind
 from rules.view import view
 
 
@@ -38,6 +38,7 @@ def replay_step(state_json: str, action_json: str) -> str:
 __all__ = [
     "DECISIONS",
     "Action",
+    "ActionAdapter",
     "Catalog",
     "DataError",
     "DecisionKind",
@@ -47,6 +48,8 @@ __all__ = [
     "InvalidAction",
     "NotYourDecision",
     "PayItem",
+    "Pending",
+    "PendingKind",
     "RulesError",
     "apply",
     "deciders",

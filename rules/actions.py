@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 
@@ -41,7 +41,7 @@ class _A:
     def to_json(self) -> str:
         return _ADAPTER.dump_json(self).decode()
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 
 
@@ -369,7 +369,8 @@ class WarCard(_A):
     play: bool
 
 
-Action = Annotated[
+# Every action: a plain union for signatures (``def f(a: Action)``, ``isinstance`` checks).
+Action: TypeAlias = (
     ChooseColour
     | KeepMissions
     | ChooseMonarch
@@ -404,19 +405,20 @@ Action = Annotated[
     | CommitCards
     | KeepUnit
     | RetreatTo
-    | WarCard,
-    Field(discriminator="type"),
-]
+    | WarCard
+)
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+# The tagged-union validator for parsing (pydantic), discriminated by ``type``.
+ActionAdapter: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="type")])
+_ADAPTER: TypeAdapter[Any] = ActionAdapter  # (actions dump themselves through it)
 PAY_ITEMS: TypeAdapter[tuple[PayItem, ...]] = TypeAdapter(tuple[PayItem, ...])
 
 
-def parse_action(data: str | bytes | dict[str, Any]) -> Any:
+def parse_action(data: str | bytes | dict[str, Any]) -> Action:
     """Parse an action from JSON text or a dict (raises ``pydantic.ValidationError``)."""
     if isinstance(data, (str, bytes)):
-        return _ADAPTER.validate_json(data)
-    return _ADAPTER.validate_python(data)
+        return ActionAdapter.validate_json(data)
+    return ActionAdapter.validate_python(data)
 
 
 ACTION_TYPES: dict[str, type[_A]] = {

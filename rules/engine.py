@@ -102,9 +102,13 @@ def pending_for(state: GameState, seat: int) -> Pending | None:
     return None
 
 
-def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
-    """Apply ``action`` (an action model, dict or JSON) to a copy of ``state``."""
-    if not hasattr(action, "type"):
+ActionData = str | bytes | dict[str, object]  # an action's JSON text or dict form
+
+
+def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; an action's JSON or dict form is parsed
+    strictly first (:func:`rules.actions.parse_action`)."""
+    if isinstance(action, (str, bytes, dict)):
         try:
             action = A.parse_action(action)
         except ValidationError as e:
@@ -121,7 +125,7 @@ def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
     return g.s, g.events
 
 
-def _dispatch(g: G, a: Any) -> None:
+def _dispatch(g: G, a: A.Action) -> None:
     s = g.s
     seat = a.seat
     if not 0 <= seat < s.n:
@@ -206,14 +210,21 @@ _TURN: dict[str, Callable[[G, Any], None]] = {
 }
 
 
-def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
-    """Every legal action for the seats that must decide now (or for ``seat`` only)."""
+def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
+    """Every legal action of ``seat`` now (empty if it has nothing to decide).
+
+    A UI always passes the seat of the person it serves: ``legal_actions(state, seat)``
+    lists only that seat's choices (its hand, its missions). Without a seat, the actions of
+    every seat that may decide now are listed together (several during simultaneous setup
+    choices or a defender's card choice) — for AI players, fuzzing and self-play, which
+    know every seat's secrets anyway; never show that list to one person.
+    """
     if state.phase == "ended":
         return []
     g = G(state)  # its PayabilityCache serves the whole listing (the state does not change)
     who = deciders(state)
     seats = who if seat is None else [seat]
-    out: list[Any] = []
+    out: list[A.Action] = []
     for st in seats:
         if st not in who:
             continue
