@@ -880,16 +880,36 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
     # The hex-only checks, once a hex (not once per building and hex).
     sites = [at for at in sites if _site_open(g, seat, at, city=False)]
     city_sites = [at for at in city_sites if _site_open(g, seat, at, city=True)]
+    # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
+    # _build_problem): combinations that fail it are skipped before the full checks.
+    terrain_free = "maria_leopoldina" in p.paintings
+    here: dict[str, str] = {}
+    for at in sites:
+        ex = s.exploration.get(at)
+        face_up_any = (
+            ex is not None
+            and ex.face_up
+            and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
+        )
+        here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
     for what in whats:
         city = _is_city(g, what)
-        if not (city_sites if city else sites):
+        at_list = city_sites if city else sites
+        if not city:
+            bdef = cat.buildings[cat.side_tile[what]]
+            if bdef.era > s.era:
+                continue  # R-BUILD-2 (the same for every hex)
+            if not terrain_free and "any" not in bdef.terrain:
+                need = bdef.terrain
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+        if not at_list:
             continue
         cost, ctx = _build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
             cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
-        for at in city_sites if city else sites:
+        for at in at_list:
             if _build_problem(g, seat, what, at, site_open=True) is None:
                 yield A.Build(seat=seat, building=what, at=at)
 
