@@ -51,6 +51,11 @@ def _redeal(rng: random.Random, slots: list[list[str]], keep: list[Counter[str]]
     free: list[int] = []  # per slot: how many cards it gets from the pool
     fixed: list[list[str]] = []
     for sl, kp in zip(slots, keep, strict=True):
+        if not kp:  # nothing known in this slot: all of it goes to the pool
+            pool.extend(sl)
+            fixed.append([])
+            free.append(len(sl))
+            continue
         left = Counter(kp)
         stay: list[str] = []
         for c in sl:
@@ -68,8 +73,11 @@ def _redeal(rng: random.Random, slots: list[list[str]], keep: list[Counter[str]]
         i += k
 
 
+_NONE: Counter[str] = Counter()  # nothing known (never changed)
+
+
 def _no_keep(n: int) -> list[Counter[str]]:
-    return [Counter() for _ in range(n)]
+    return [_NONE] * n
 
 
 def _hidden_sides(d: _Deal) -> list[Side]:
@@ -88,13 +96,13 @@ def _r_combat(d: _Deal) -> None:
     """The combat deck, others' combat hands and others' committed battle cards: one pool."""
     s = d.state
     slots = [s.combat_deck]
-    keep = [Counter[str]()]
+    keep = [_NONE]
     for p in d.others():
         slots.append(p.combat_cards)
-        keep.append(d.known.get(p.seat, Counter()))
+        keep.append(d.known.get(p.seat, _NONE))
     for side in _hidden_sides(d):
         slots.append(side.cards)
-        keep.append(Counter())
+        keep.append(_NONE)
     _redeal(d.rng, slots, keep)
     b = s.combat
     if b is not None and b.attacker in _hidden_sides(d) and "parley" in b.attacker.cards:
@@ -117,25 +125,35 @@ def _no_parley(d: _Deal, cards: list[str]) -> None:
 
 def _r_gold(d: _Deal) -> None:
     slots = [d.state.gold_deck]
-    keep = [Counter[str]()]
+    keep = [_NONE]
     for p in d.others():
         slots.append(p.gold_cards)
-        keep.append(d.known.get(p.seat, Counter()))
+        keep.append(d.known.get(p.seat, _NONE))
     _redeal(d.rng, slots, keep)
+
+
+_ERAS: dict[int, dict[str, int]] = {}
+
+
+def _mission_eras(cat: Catalog) -> dict[str, int]:
+    era = _ERAS.get(id(cat))
+    if era is None:
+        era = _ERAS[id(cat)] = {m: d.era for m, d in cat.missions.items()}
+    return era
 
 
 def _r_missions(d: _Deal) -> None:
     """Missions are re-dealt within their era (a hand keeps one mission of each era)."""
-    era = {m: d.cat.missions[m].era for m in d.cat.missions}
+    era = _mission_eras(d.cat)
     for e in sorted(set(era.values())):
         slots: list[list[str]] = []
         keep: list[Counter[str]] = []
         parts: list[tuple[list[str], list[str]]] = []  # (original list, its era-e part)
         lists = [d.state.mission_decks.get(str(e), [])]
-        kinds: list[Counter[str]] = [Counter()]
+        kinds: list[Counter[str]] = [_NONE]
         for p in d.others():
             lists += [p.missions, p.mission_offer]
-            kinds += [d.known.get(p.seat, Counter()), Counter()]
+            kinds += [d.known.get(p.seat, _NONE), _NONE]
         for lst, kp in zip(lists, kinds, strict=True):
             part = [m for m in lst if era[m] == e]
             parts.append((lst, part))
