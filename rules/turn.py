@@ -273,11 +273,12 @@ def _is_city(g: G, what: str) -> bool:
     return what in g.cat.cities
 
 
-def _site_open(g: G, seat: int, at: str, city: bool) -> bool:
-    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4)."""
+def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
+    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
+    ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
     return not (
         g.board.terrain[at] == "water"
-        or g.enemy_units_at(seat, at)
+        or at in others_at
         or g.opponent_adjacent(seat, at)
         or (not city and not g.own_adjacent(seat, at))
     )
@@ -878,8 +879,10 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
             }
         )
     # The hex-only checks, once a hex (not once per building and hex).
-    sites = [at for at in sites if _site_open(g, seat, at, city=False)]
-    city_sites = [at for at in city_sites if _site_open(g, seat, at, city=True)]
+    others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at.update(s.enemy_units.values())
+    sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
+    city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # _build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
