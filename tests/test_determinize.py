@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from rules import apply, determinize, legal_actions, new_game, view
 from rules.determinize import REDEALERS
@@ -112,7 +114,7 @@ def test_committed_cards_redealt_for_the_defender__R_COMBAT_4():
         assert d.combat is not None and len(d.combat.attacker.cards) == 1
         assert "parley" not in d.combat.attacker.cards  # an attacker cannot play Parley
         cards.add(d.combat.attacker.cards[0])
-        d2, ev = apply(d, legal_actions(d, 1)[0])  # the defender answers, the battle resolves
+        _, ev = apply(d, legal_actions(d, 1)[0])  # the defender answers, the battle resolves
         assert any(e.kind == "battle_result" for e in ev)
         same = determinize(st, 0, rng)  # the attacker knows its own cards
         assert same.combat.attacker.cards == ["acampamento"]
@@ -133,3 +135,27 @@ def test_selfplay_invariant_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(view_module, "HIDDEN_FIELDS", leaky)
     with pytest.raises(InvariantError):
         check_views_leak_nothing(st)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=hs.integers(1, 4),
+    seed=hs.integers(0, 2**32),
+    steps=hs.integers(0, 400),
+    seat_pick=hs.integers(0, 4),
+)
+def test_determinize_property(players: int, seed: int, steps: int, seat_pick: int):
+    # any seed, any point of a random game, any viewer: same view, and play goes on
+    rng = random.Random(seed)
+    s = new_game(players, seed)
+    for _ in range(steps):
+        if s.phase == "ended":
+            break
+        s, _ = apply(s, rng.choice(legal_actions(s)))
+    seat = None if seat_pick >= players else seat_pick
+    det = determinize(s, seat, rng)
+    assert view(det, seat) == view(s, seat)
+    for _ in range(5):
+        if det.phase == "ended":
+            break
+        det, _ = apply(det, rng.choice(legal_actions(det)))
