@@ -270,7 +270,7 @@ def _finish(g: G) -> None:
             0,
             won=won,
         )
-    s.result = res
+    s.result = dict(res)
     for row in res["scores"]:
         g.emit(
             "score", f"{g.name(row['seat'])} scores {row['total']} VP.", row["seat"], breakdown=row

@@ -1041,7 +1041,7 @@ def _legal_hint(state: GameState, seat: int, a: Any, legal: list[Any] | None = N
         if key:
             mine = [b for b in same if getattr(b, key) == getattr(a, key)]
             if mine and a.type == "build":
-                places = ", ".join(dict.fromkeys(b.at for b in mine))
+                places = ", ".join(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
                 return f" Legal places for {a.building}: {places}."
             if mine:
                 same = mine
