@@ -15,6 +15,7 @@ from ai.evaluate import (
     combat_card_value,
     evaluate,
     gold_card_value,
+    opponent_scores,
     win_probability,
 )
 from ai.fill import placeholder_fill
@@ -83,11 +84,12 @@ class HeuristicAgent:
             rest = [a for a in acts if a.type not in _ALWAYS_CONSIDER]
             k = max(0, self.max_candidates - len(keep))
             acts = keep + self.rng.sample(rest, min(k, len(rest)))
-        base = evaluate(state, seat)
+        others = None if state.solo else opponent_scores(state, seat)
+        base = evaluate(state, seat, others)
         best: Any = None
         best_v = float("-inf")
         for a in acts:
-            val = action_value(state, seat, a, base) + 1e-3 * self.rng.random()
+            val = action_value(state, seat, a, base, others) + 1e-3 * self.rng.random()
             if val > best_v:
                 best, best_v = a, val
         return best
@@ -96,8 +98,15 @@ class HeuristicAgent:
 _ALWAYS_CONSIDER = {"reveal_mission", "end_turn", "end_trade", "pass_action"}
 
 
-def action_value(state: GameState, seat: int, a: Any, base: float) -> float:
-    """The heuristic value of taking ``a`` now (VP-like units)."""
+# Actions after which the opponents' public scores may change (battles, occupation).
+_MAY_HURT_OTHERS = {"move", "bombard", "expedition", "commit_cards", "retreat_to", "keep_unit"}
+
+
+def action_value(
+    state: GameState, seat: int, a: Any, base: float, others: list[float] | None = None
+) -> float:
+    """The heuristic value of taking ``a`` now (VP-like units). ``others``: the
+    opponents' public scores in ``state``, reused when ``a`` cannot change them."""
     cat = _cat(state.data_pack)
     if isinstance(a, A.CommitCards):
         return base + _commit_value(state, seat, a)
@@ -114,7 +123,8 @@ def action_value(state: GameState, seat: int, a: Any, base: float) -> float:
         new, _ = apply(state, a)
     except Exception:  # an action the filled view cannot play out: judge it neutral
         return base - 0.5
-    v = evaluate(new, seat)
+    reuse = others if a.type not in _MAY_HURT_OTHERS and new.combat is None else None
+    v = evaluate(new, seat, reuse)
     b = new.combat
     if b is not None and (state.combat is None or b.hex != state.combat.hex):
         v += _battle_outlook(new, seat)

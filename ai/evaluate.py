@@ -85,17 +85,25 @@ def public_score(state: GameState, seat: int) -> float:
 
 
 def _solo_terms(state: GameState, seat: int) -> float:
-    v = 6.0 * (state.era - 1)
-    v += 2.0 * units_on_map(state, seat)
+    """R-SOLO-2: era III, all five units on the map, the enemy capital taken."""
+    v = 8.0 * (state.era - 1)
+    on_map = units_on_map(state, seat)
+    v += 3.0 * on_map + (5.0 if on_map >= len(state.players[seat].units) else 0.0)
+    v += 3.0 * sum(1 for loc in state.enemy_units.values() if loc == "reserve")
     if state.solo_captured:
-        v += 12.0
+        v += 15.0
     if state.phase == "ended":
         v += 60.0 if (state.result or {}).get("solo_won") else -10.0
     return v
 
 
-def evaluate(state: GameState, seat: int) -> float:
-    """How good ``state`` looks for ``seat`` (higher is better); VP-like units."""
+def opponent_scores(state: GameState, seat: int) -> list[float]:
+    return [public_score(state, q.seat) for q in state.players if q.seat != seat]
+
+
+def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> float:
+    """How good ``state`` looks for ``seat`` (higher is better); VP-like units.
+    ``others``: the opponents' public scores when known not to have changed."""
     cat = _cat(state.data_pack)
     p = state.players[seat]
     if p.colour is None:
@@ -141,7 +149,8 @@ def evaluate(state: GameState, seat: int) -> float:
     if state.solo:
         v += _solo_terms(state, seat)
     else:
-        others = [public_score(state, q.seat) for q in state.players if q.seat != seat]
+        if others is None:
+            others = opponent_scores(state, seat)
         if others:
             v -= OPPONENT_WEIGHT * max(others) + 0.1 * sum(others) / len(others)
     return v
@@ -153,16 +162,17 @@ def _position(state: GameState, seat: int) -> float:
     board = cat.boards[state.map]
     p = state.players[seat]
     targets = [h for h, e in state.exploration.items() if not e.face_up]
-    if state.solo:
-        targets += [h for h, t in state.tiles.items() if t.owner < 0]
-    if not targets:
+    enemy = [h for h, t in state.tiles.items() if t.owner < 0] if state.solo else []
+    if not targets and not enemy:
         return 0.0
     v = 0.0
     for loc in p.units.values():
         if loc in ("board", "reserve"):
             continue
-        d = min(board.distance(loc, t) for t in targets)
-        v += 0.25 / (1 + d)
+        if targets:
+            v += 0.25 / (1 + min(board.distance(loc, t) for t in targets))
+        if enemy:
+            v += 0.8 / (1 + min(board.distance(loc, t) for t in enemy))
     return v
 
 

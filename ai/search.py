@@ -79,9 +79,10 @@ class SearchAgent:
         budget: float = DEFAULT_BUDGET,
         iterations: int | None = None,
         candidates: int = 5,
-        horizon: int = 24,
-        rollout_width: int = 6,
+        horizon: int = 10,
+        rollout_width: int = 4,
         exploration: float = 3.0,
+        prior_weight: float = 2.0,
     ) -> None:
         if budget <= 0 and iterations is None:
             raise ValueError("the search budget must be positive")
@@ -91,6 +92,7 @@ class SearchAgent:
         self.candidates = candidates
         self.horizon = horizon
         self.exploration = exploration
+        self.prior_weight = prior_weight
         self.policy = HeuristicAgent(seed ^ 0x5EA5C4, max_candidates=rollout_width)
         self.last_iterations = 0
 
@@ -106,6 +108,7 @@ class SearchAgent:
             key=lambda t: (-t[0], t[1]),
         )
         cands = [acts[i] for _, i in ranked[: self.candidates]]
+        prior = [v for v, _ in ranked[: self.candidates]]
         if len(cands) == 1:
             return cands[0]
         total = [0.0] * len(cands)
@@ -124,9 +127,14 @@ class SearchAgent:
             visits[k] += 1
             it += 1
         self.last_iterations = it
+        # The heuristic's judgement counts as ``prior_weight`` rollouts: few samples refine
+        # it rather than overrule it.
+        # Priors are shifted onto the rollouts' scale (their mean onto the rollouts' mean).
+        m = self.prior_weight
+        shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
         best = max(
             range(len(cands)),
-            key=lambda k: (total[k] / visits[k] if visits[k] else float("-inf"), -k),
+            key=lambda k: ((total[k] + m * (prior[k] + shift)) / (visits[k] + m), -k),
         )
         return cands[best]
 
