@@ -149,8 +149,10 @@ def _stake(state: GameState, seat: int) -> tuple[float, float]:
     if b.attacker.seat != seat:  # defending: losing gives the tile away
         return 0.5, (1 + OPPONENT_WEIGHT) * tile + 0.8 * units + 0.5
     gain = (1 + OPPONENT_WEIGHT) * tile + 1.0
-    if state.solo and t is not None and t.kind == "capital":
-        gain += 12.0
+    if state.solo and b.defender is not None and b.defender.seat < 0:
+        gain += 3.0 * len(b.defender.units)  # R-SOLO-2: the army guarding the capital
+        if b.kind == "move" and t is not None and t.kind == "capital":
+            gain += 15.0
     return gain, 0.8 * units + 0.5
 
 

@@ -121,6 +121,8 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
         if m.era > state.era + 1:
             continue
         vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
+        if state.solo and m.era == state.era < 3:
+            v += 6.0 * mission_progress(state, seat, mid)  # R-SOLO-2: the eras must advance
         if m.era < 3:
             prog = mission_progress(state, seat, mid)
             v += MISSION_WEIGHT * vp * prog

@@ -97,6 +97,7 @@ class SearchAgent:
         self.last_iterations = 0
 
     def decide(self, state: GameState, seat: int) -> Any:
+        deadline = time.perf_counter() + self.budget
         v = view(state, seat)
         acts = own_legal_actions(v, seat)
         if len(acts) == 1:
@@ -113,14 +114,13 @@ class SearchAgent:
             return cands[0]
         total = [0.0] * len(cands)
         visits = [0] * len(cands)
-        deadline = time.perf_counter() + self.budget
         it = 0
         while True:
             if self.iterations is not None:
                 if it >= self.iterations:
                     break
-            elif it >= len(cands) and time.perf_counter() >= deadline:
-                break
+            elif time.perf_counter() >= deadline:
+                break  # the ranking and any rollouts so far decide
             k = self._select(total, visits, it)
             world = redeal(v, seat, self.rng)
             total[k] += self._rollout(world, seat, cands[k])

@@ -224,3 +224,12 @@ def test_make_agent_refuses_unknown_names() -> None:
         make_agent("oracle")
     with pytest.raises(ValueError, match="positive"):
         make_agent("search", budget=0)
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic"])
+def test_agents_decide_the_same_from_the_view_as_from_the_full_state(name: str) -> None:
+    # A caller may hand over view(state, seat) instead of the state: same decision.
+    for s, seat in _cases(30):
+        assert view(view(s, seat), seat) == view(s, seat)
+        full = make_agent(name, seed=9).decide(s, seat)
+        assert make_agent(name, seed=9).decide(view(s, seat), seat) == full
