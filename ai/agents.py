@@ -153,6 +153,7 @@ def _stake(state: GameState, seat: int) -> tuple[float, float]:
         gain += 3.0 * len(b.defender.units)  # R-SOLO-2: the army guarding the capital
         if b.kind == "move" and t is not None and t.kind == "capital":
             gain += 15.0
+        return gain, 3.0 * units + 1.0  # a lost unit must be recruited again
     return gain, 0.8 * units + 0.5
 
 

@@ -114,7 +114,8 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
         best_other = max((t for s, t in rows.items() if s != seat), default=0)
         won = seat in state.result["winners"]
         return float(mine - OPPONENT_WEIGHT * best_other + (25.0 if won else 0.0))
-    v = _own_score(state, seat)
+    # Solo (R-SOLO-2): VP do not decide the game, the conditions of victory do.
+    v = _own_score(state, seat) * (0.25 if state.solo else 1.0)
     # Missions not yet revealed: credit by progress; a completed one is worth nearly its VP.
     for mid in p.missions:
         m = cat.missions[mid]
