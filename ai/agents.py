@@ -22,6 +22,7 @@ from ai.fill import placeholder_fill
 from rules import actions as A
 from rules import legal_actions, view
 from rules.engine import apply
+from rules.errors import RulesError
 from rules.state import GameState
 
 
@@ -115,13 +116,13 @@ def action_value(
         need = sum(ob.count for m in a.keep for ob in cat.missions[m].objectives)
         return base - 0.3 * need
     if isinstance(a, A.DiscardCards):
-        hand_value = gold_card_value if a.deck == "gold" else lambda c, x: combat_card_value(c, x)
-        return base - sum(hand_value(cat, c) for c in a.cards)
+        worth = gold_card_value if a.deck == "gold" else combat_card_value
+        return base - sum(worth(cat, c) for c in a.cards)
     if isinstance(a, A.WarCard):
         return base + (0.5 if a.play else 0.0)
     try:
         new, _ = apply(state, a)
-    except Exception:  # an action the filled view cannot play out: judge it neutral
+    except (RulesError, KeyError):  # not playable on the filled view: judge it neutral
         return base - 0.5
     reuse = others if a.type not in _MAY_HURT_OTHERS and new.combat is None else None
     v = evaluate(new, seat, reuse)

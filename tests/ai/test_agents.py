@@ -109,6 +109,13 @@ def test_placeholder_fill_hides_nothing_and_reads_nothing_hidden() -> None:
         assert f.players[seat] == v.players[seat]
 
 
+def test_every_listed_action_can_be_tried_on_the_placeholder_fill() -> None:
+    for s, seat in _cases(30):
+        f = placeholder_fill(view(s, seat), seat)
+        for a in _legal(f, seat):
+            apply(f, a)  # raises if the heuristic's look-ahead could not try it
+
+
 # ------------------------------------------------------------------------ determinism
 
 
