@@ -58,15 +58,15 @@ def gold_card_value(cat: Catalog, card: str) -> float:
     return GOLD_CARD_VALUE
 
 
-def mission_progress(state: GameState, seat: int, mission: str) -> float:
-    """0..1: how far ``seat`` is towards ``mission`` (mean of objective shares, squared so
-    that nearly finished missions pull harder)."""
+def mission_progress(state: GameState, seat: int, mission: str, power: float = 2.0) -> float:
+    """0..1: how far ``seat`` is towards ``mission`` (mean of objective shares, to ``power``:
+    squared, nearly finished missions pull harder)."""
     m = _cat(state.data_pack).missions[mission]
     shares = [
         min(1.0, objective_count(state, seat, ob) / ob.count) if ob.count else 1.0
         for ob in m.objectives
     ]
-    return (sum(shares) / len(shares)) ** 2
+    return float((sum(shares) / len(shares)) ** power)
 
 
 def _own_score(state: GameState, seat: int) -> float:
@@ -123,7 +123,7 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
             continue
         vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
         if state.solo and m.era == state.era < 3:
-            v += 6.0 * mission_progress(state, seat, mid)  # R-SOLO-2: the eras must advance
+            v += 10.0 * mission_progress(state, seat, mid, 1.0)  # R-SOLO-2: eras must advance
         if m.era < 3:
             prog = mission_progress(state, seat, mid)
             v += MISSION_WEIGHT * vp * prog
