@@ -1057,7 +1057,7 @@ def _short(texts: list[str], limit: int = 12) -> str:
     return head + (f" … ({len(texts) - limit} more)" if len(texts) > limit else "")
 
 
-def legal_texts(state: GameState, seat: int, legal: list[Any] | None = None) -> list[str]:
+def legal_texts(state: GameState, seat: int, legal: list[Action] | None = None) -> list[str]:
     """The commands of every legal action of ``seat``, in the engine's listing order."""
     if legal is None:
         legal = legal_actions(state, seat)
