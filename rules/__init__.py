@@ -20,9 +20,11 @@ from rules.catalog import Catalog, DataError, get_catalog, load_catalog
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
+from rules.messages import render_message
 from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState
+from rules.undo import undo_depth, undoable
 from rules.view import view
 
 
@@ -54,7 +56,10 @@ __all__ = [
     "new_game",
     "parse_action",
     "pending_for",
+    "render_message",
     "replay_step",
     "score",
+    "undo_depth",
+    "undoable",
     "view",
 ]

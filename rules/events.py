@@ -15,11 +15,12 @@ says only what everybody may know ("Green drew a combat card").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rules.messages import REVEALS, Param, render_message
+from rules.messages import REVEALS, Param, PluralRule, plural_en, render_message
 
 
 class Event(BaseModel):
@@ -52,11 +53,14 @@ class Event(BaseModel):
         """May ``seat`` (None = spectator) see this event?"""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def render(self, catalogue: dict[str, str] | None = None) -> str:
-        """This event's sentence in ``catalogue`` (default: the stored English ``text``)."""
+    def render(
+        self, catalogue: Mapping[str, str] | None = None, plural: PluralRule = plural_en
+    ) -> str:
+        """This event's sentence in ``catalogue`` with its ``plural`` rule (default: the
+        stored English ``text``)."""
         if catalogue is None or not self.key:
             return self.text
-        return render_message(self.key, self.params, catalogue)
+        return render_message(self.key, self.params, catalogue, plural)
 
 
 def for_seat(events: list[Event], seat: int | None) -> list[Event]:

@@ -455,6 +455,14 @@ def _build(g: G, a: A.Build) -> None:
         _to_movement(g, seat)
 
 
+def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Param]:
+    """Message parameters with the reason ``why`` (for a ``*_why`` key) when there is one."""
+    out = {**params, **more}
+    if why:
+        out["why"] = why
+    return out
+
+
 def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
@@ -488,13 +496,11 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         s.tiles[at] = Tile(kind="city", id=what, owner=seat, on_forest=on_forest)
         g.emit(
             "build.city_why" if why else "build.city",
-            {
-                "who": g.name(seat),
-                "city": cat.cities[what].name,
-                "hex": at,
-                "vp": cat.cities[what].vp,
-                "why": why,
-            },
+            _with_why(
+                {"who": g.name(seat), "city": cat.cities[what].name, "hex": at},
+                why,
+                vp=cat.cities[what].vp,
+            ),
             seat,
             hex=at,
             building=what,
@@ -505,7 +511,9 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         s.tiles[at] = Tile(kind="building", id=what, owner=seat, on_forest=on_forest)
         g.emit(
             "build.building_why" if why else "build.building",
-            {"who": g.name(seat), "building": cat.sides[what].name.lower(), "hex": at, "why": why},
+            _with_why(
+                {"who": g.name(seat), "building": cat.sides[what].name.lower(), "hex": at}, why
+            ),
             seat,
             hex=at,
             building=what,
@@ -653,7 +661,7 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
-    params: dict[str, Param] = {"who": g.name(seat), "product": pr.name, "vp": pr.vp, "why": why}
+    params = _with_why({"who": g.name(seat), "product": pr.name}, why, vp=pr.vp)
     if to == "victoria":
         p.victoria.append(product)
         where = "victoria"
