@@ -21,6 +21,7 @@ from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
 from rules.messages import render_message
+from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment, payment_step
 from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState
@@ -38,6 +39,7 @@ def replay_step(state_json: str, action_json: str) -> str:
 __all__ = [
     "Action",
     "Catalog",
+    "Cost",
     "DataError",
     "Event",
     "GameState",
@@ -45,9 +47,13 @@ __all__ = [
     "InvalidAction",
     "NotYourDecision",
     "PayItem",
+    "PayOption",
+    "PaymentStep",
     "RulesError",
     "apply",
+    "cost_of",
     "deciders",
+    "default_payment",
     "final_scores",
     "get_catalog",
     "is_over",
@@ -55,6 +61,7 @@ __all__ = [
     "load_catalog",
     "new_game",
     "parse_action",
+    "payment_step",
     "pending_for",
     "render_message",
     "replay_step",

@@ -3,8 +3,8 @@
 ``apply(state, action)`` validates and applies one action on a copy of the state and returns
 ``(new_state, events)``; an illegal action raises a :class:`RulesError` naming the rule and
 leaves the given state untouched. ``legal_actions(state)`` lists every legal action for
-whoever must decide now (payments are never enumerated: listed actions carry no payment and
-the engine pays a default).
+whoever must decide now (payments are never enumerated: a listed action carries no payment
+and the engine pays a safe default, or, when there is none, the engine's cheapest payment).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from rules.movement import (
     _peek,
     solo_won,
 )
+from rules.paying import with_payments
 from rules.scoring import mission_complete
 from rules.setup import (
     _choose_capital,
@@ -259,7 +260,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
             out.extend(_answers(g, st, pend))
         elif state.phase == "play" and st == state.current:
             out.extend(_turn_actions(g, st))
-    return out
+    return with_payments(g, out)  # a cost with no safe default: listed with its payment
 
 
 def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:

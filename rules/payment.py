@@ -11,12 +11,12 @@ list: it only answers "can this be paid" and "what is a sensible default".
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from rules.actions import PayItem
 from rules.catalog import CROPS
-from rules.errors import IllegalAction, InvalidAction
+from rules.errors import IllegalAction
 from rules.state import GameState
 
 _ALL_CROPS = frozenset(CROPS)
@@ -32,7 +32,7 @@ def token_accepts(token: str) -> frozenset[str]:
     return frozenset(token.split("|"))
 
 
-@dataclass
+@dataclass(frozen=True)
 class PayContext:
     """What widens or narrows payment for one cost."""
 
@@ -41,10 +41,30 @@ class PayContext:
     exclude_hex: str | None = None  # Renovate: not from that building (R-RENOV-1)
     no_cards: bool = False
     label: str = "this"
+    # A gold card being played: it cannot pay for its own effect (it is discarded first).
+    spent_card: str | None = None
+
+    def key(self) -> tuple[bool, bool, str | None, bool, str | None]:
+        """Everything but the label: what decides which sources may pay."""
+        return (
+            self.any_crop_for_crop,
+            self.exact,
+            self.exclude_hex,
+            self.no_cards,
+            self.spent_card,
+        )
 
 
 @dataclass
 class Lot:
+    """Units of one source that can pay cost tokens.
+
+    ``source``/``what`` name the :class:`PayItem` one unit is (for combat cards used as
+    Napoleon's or Afonso I's stand-ins, ``what`` is ``*`` / ``*2`` and the cards are named
+    when the payment is written out). ``pools`` are shared counters a unit draws from
+    (``cc`` combat cards, ``wc`` War chest cards). ``need`` units must be used (an explicit
+    payment's items)."""
+
     source: str
     what: str
     provides: frozenset[str]
@@ -52,15 +72,21 @@ class Lot:
     value: float
     pools: tuple[tuple[str, int], ...] = ()
     group: str | None = None  # Afonso option: all of the group's units or none
+    need: int = 0
 
 
 @dataclass
-class _Search:
-    tokens: list[frozenset[str]]
+class Sources:
+    """Everything ``seat`` could pay with under one context: goods and gold-card lots, the
+    combat-card lots and the hand they draw from. Built once by :func:`sources` and narrowed
+    by :func:`restrict` — the default search, the explicit check and the step-by-step
+    chooser all read the same lots."""
+
     lots: list[Lot]
-    pools: dict[str, int]
-    must_use_all: bool
-    used: list[int] = field(default_factory=list)
+    hand: Counter[str]  # combat cards that may be used
+    card_uses: list[Lot]  # War chest / Napoleon lots (pools cc, wc)
+    afonso: bool
+    chosen_cards: Counter[str] = field(default_factory=Counter)
 
 
 def controls(state: GameState, seat: int, hex_: str) -> bool:
@@ -94,14 +120,17 @@ def unit_seats(state: GameState) -> dict[str, int]:
     return out
 
 
-def _lots(state: GameState, seat: int, ctx: PayContext) -> tuple[list[Lot], dict[str, int]]:
+def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False) -> Sources:
+    """The one lot builder. ``safe``: only what a default may spend without asking
+    (goods in the reserve and on controlled buildings; science only for a science token) —
+    see docs/RULINGS.md "Default payment"."""
     p = state.players[seat]
     lots: list[Lot] = []
-    pools: dict[str, int] = {}
     crop_subst = ctx.any_crop_for_crop
     has = set(p.paintings)
     dragao = "dragao_do_mar" in has and not ctx.exact
     machado = "machado_de_assis" in has
+    science_provides = frozenset({"science"}) if safe else _SCIENCE
 
     def crop_provides(c: str) -> frozenset[str]:
         if ctx.exact:
@@ -110,6 +139,12 @@ def _lots(state: GameState, seat: int, ctx: PayContext) -> tuple[list[Lot], dict
         if dragao and c == "cotton":
             return _GOLD
         return base
+
+    def element(g: str, n: int, where: str, v_gold: float, v_sci: float) -> None:
+        if g == "gold":
+            lots.append(Lot(where, g, _GOLD, n, v_gold))
+        else:
+            lots.append(Lot(where, g, science_provides, n, v_sci))
 
     # Goods on controlled buildings first (they can only be spent), then the reserve.
     where = unit_seats(state)
@@ -126,42 +161,94 @@ def _lots(state: GameState, seat: int, ctx: PayContext) -> tuple[list[Lot], dict
             if g in CROPS:
                 lots.append(Lot(hex_, g, crop_provides(g), n, 1.0 - n / 100))
             elif not ctx.exact:
-                lots.append(
-                    Lot(hex_, g, _GOLD if g == "gold" else _SCIENCE, n, 3 if g == "gold" else 6)
-                )
+                element(g, n, hex_, 3, 6)
     for g, n in p.reserve.items():
         if n <= 0:
             continue
         if g in CROPS:
             lots.append(Lot("reserve", g, crop_provides(g), n, 2.0 - n / 100))
         elif not ctx.exact:
-            lots.append(
-                Lot("reserve", g, _GOLD if g == "gold" else _SCIENCE, n, 4 if g == "gold" else 7)
-            )
-    if ctx.exact or ctx.no_cards:
-        return lots, pools
-    for card, n in Counter(p.gold_cards).items():
-        lots.append(Lot("gold_card", card, _SCIENCE if machado else _GOLD, n, 5.0))
-    cc = p.combat_cards
+            element(g, n, "reserve", 4, 7)
+    src = Sources(lots, Counter(), [], False)
+    if ctx.exact or ctx.no_cards or safe:
+        return src
+    hand = Counter(p.gold_cards)
+    if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
+        hand[ctx.spent_card] -= 1
+    for card, n in hand.items():
+        if n > 0:
+            lots.append(Lot("gold_card", card, _SCIENCE if machado else _GOLD, n, 5.0))
+    cc = Counter(p.combat_cards)
     if cc:
-        pools["cc"] = len(cc)
-        wc = cc.count("war_chest")
-        if wc:
-            pools["wc"] = wc
-            lots.append(Lot("combat_card", "war_chest", _GOLD, wc, 5.2, (("cc", 1), ("wc", 1))))
+        src.hand = cc
+        if cc["war_chest"]:
+            src.card_uses.append(
+                Lot("combat_card", "war_chest", _GOLD, cc["war_chest"], 5.2, (("cc", 1), ("wc", 1)))
+            )
         if p.monarch == "napoleon":
-            lots.append(Lot("combat_card", "*", _ALL_CROPS, len(cc), 5.5, (("cc", 1),)))
-            lots.append(Lot("combat_card", "*2", _SCIENCE, len(cc) // 2, 8.0, (("cc", 2),)))
-    return lots, pools
+            n = sum(cc.values())
+            src.card_uses.append(Lot("combat_card", "*", _ALL_CROPS, n, 5.5, (("cc", 1),)))
+            src.card_uses.append(Lot("combat_card", "*2", _SCIENCE, n // 2, 8.0, (("cc", 2),)))
+        src.afonso = p.monarch == "afonso_i"
+    return src
 
 
-def _afonso_options(p_cards: int) -> list[list[Lot]]:
+def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool) -> Sources:
+    """Narrow ``src`` to a payment's items: every item must be used. ``exact``: nothing
+    else may be used (checking an explicit payment); otherwise the other sources stay
+    available (the chooser: can these items still be completed?)."""
+    given = Counter((it.source, it.what) for it in items)
+    lots: list[Lot] = []
+    cards: Counter[str] = Counter()
+    seen: set[tuple[str, str]] = set()
+    for (s, w), n in given.items():
+        if s == "combat_card":
+            if src.hand[w] < n:
+                raise IllegalAction(
+                    "R-VOC-2", f"you do not hold {n} '{w}' combat card(s) to pay with"
+                )
+            cards[w] += n
+            continue
+        match = [lot for lot in src.lots if lot.source == s and lot.what == w]
+        if not match:
+            where = "your reserve" if s == "reserve" else f"a building you control at {s}"
+            if s == "gold_card":
+                where = "your hand of gold cards"
+            raise IllegalAction("R-VOC-6", f"{w} is not available from {where} for {label}")
+        lot = match[0]
+        if lot.count < n:
+            what = "gold card(s)" if s == "gold_card" else f"{w} at {s}"
+            raise IllegalAction("R-VOC-6", f"only {lot.count} {what}, not {n}")
+        seen.add((s, w))
+        lots.append(Lot(s, w, lot.provides, n if exact else lot.count, lot.value - 0.5, need=n))
+    if not exact:
+        lots += [
+            Lot(lot.source, lot.what, lot.provides, lot.count, lot.value)
+            for lot in src.lots
+            if (lot.source, lot.what) not in seen
+        ]
+    hand = cards if exact else src.hand
+    uses: list[Lot] = []
+    for u in src.card_uses:
+        if u.what == "war_chest":
+            n = hand["war_chest"]
+        elif u.what == "*":
+            n = sum(hand.values())
+        else:
+            n = sum(hand.values()) // 2
+        if n:
+            uses.append(Lot(u.source, u.what, u.provides, n, u.value, u.pools))
+    return Sources(lots, Counter(hand), uses, src.afonso and bool(hand), cards)
+
+
+def _afonso_options(n_cards: int) -> list[list[Lot]]:
+    """R-MONARCH Afonso I: 1 card = 1 gold, 2 = 2 resources, 3 = 1 science + 1 gold."""
     opts: list[list[Lot]] = []
-    if p_cards >= 1:
+    if n_cards >= 1:
         opts.append([Lot("combat_card", "*", _GOLD, 1, 9.0, (("cc", 1),), "afonso1")])
-    if p_cards >= 2:
+    if n_cards >= 2:
         opts.append([Lot("combat_card", "*", _ALL_CROPS, 2, 9.0, (("cc", 1),), "afonso2")])
-    if p_cards >= 3:
+    if n_cards >= 3:
         opts.append(
             [
                 Lot("combat_card", "*", _SCIENCE, 1, 9.0, (("cc", 2),), "afonso3"),
@@ -171,155 +258,208 @@ def _afonso_options(p_cards: int) -> list[list[Lot]]:
     return opts
 
 
-def _sort_tokens(cost: list[str]) -> list[frozenset[str]]:
+_RANK = {"science": 0, "gold": 1}
+
+
+def sort_tokens(cost: Sequence[str]) -> list[str]:
+    """Cost tokens, the hardest to pay first (science, gold, a crop, an either-or, any)."""
+
     def rank(t: str) -> tuple[int, str]:
-        if t == "science":
-            return (0, t)
-        if t == "gold":
-            return (1, t)
+        if t in _RANK:
+            return (_RANK[t], t)
         if t == "any":
             return (4, t)
-        if "|" in t:
-            return (3, t)
-        return (2, t)
+        return (3 if "|" in t else 2, t)
 
-    return [token_accepts(t) for t in sorted(cost, key=rank)]
+    return sorted(cost, key=rank)
 
 
-def _solutions(s: _Search) -> Iterator[list[int]]:
-    """Yield assignments (lot index per token), cheapest-first greedy with backtracking."""
-    n = len(s.tokens)
-    remaining = [lot.count for lot in s.lots]
-    pools = dict(s.pools)
-    order = sorted(range(len(s.lots)), key=lambda i: s.lots[i].value)
+def _variants(src: Sources) -> Iterator[list[Lot]]:
+    """The lot lists to search in turn: without Afonso I's option, then with each option
+    (one option per payment)."""
+    base = src.lots + src.card_uses
+    yield base
+    if src.afonso:
+        for opt in _afonso_options(sum(src.hand.values())):
+            yield base + opt
+
+
+def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None:
+    """A lot index per token (cheapest-first depth-first search with a failure memo), such
+    that every lot's ``need`` is met, Afonso groups are all-or-none and the combat cards
+    consumed can be named from the hand, including every chosen card. None if impossible."""
+    n = len(tokens)
+    accepts = [token_accepts(t) for t in tokens]
+    hand_n = sum(src.hand.values())
+    wc_hand = src.hand["war_chest"]
+    chosen_n = sum(src.chosen_cards.values())
+    wc_chosen = src.chosen_cards["war_chest"]
+    pools0 = {"cc": hand_n, "wc": wc_hand}
+    remaining = [lot.count for lot in lots]
+    pools = dict(pools0)
+    order = sorted(range(len(lots)), key=lambda i: lots[i].value)
+    groups: dict[str, list[int]] = {}
+    for i, lot in enumerate(lots):
+        if lot.group:
+            groups.setdefault(lot.group, []).append(i)
+    outstanding = sum(lot.need for lot in lots)
     assign: list[int] = []
-    failed: set[tuple[int, tuple[int, ...], tuple[tuple[str, int], ...]]] = set()
+    failed: set[tuple[int, tuple[int, ...], int, int]] = set()
 
-    def pool_ok(lot: Lot) -> bool:
-        return all(pools.get(k, 0) >= m for k, m in lot.pools)
+    def accept() -> bool:
+        for i, lot in enumerate(lots):
+            if lot.count - remaining[i] < lot.need:
+                return False
+        for idxs in groups.values():
+            used = sum(lots[i].count - remaining[i] for i in idxs)
+            if used not in (0, sum(lots[i].count for i in idxs)):
+                return False
+        used_cc = hand_n - pools["cc"]
+        w = wc_hand - pools["wc"]
+        if used_cc < chosen_n:
+            return False
+        return w <= wc_chosen + min(wc_hand - wc_chosen, used_cc - chosen_n)
 
-    def rec(i: int) -> Iterator[list[int]]:
+    def rec(i: int, unmet: int) -> bool:
+        if unmet > n - i:
+            return False
         if i == n:
-            yield list(assign)
-            return
-        key = (i, tuple(remaining), tuple(sorted(pools.items())))
+            return accept()
+        key = (i, tuple(remaining), pools["cc"], pools["wc"])
         if key in failed:
-            return
-        acc = s.tokens[i]
-        found = False
+            return False
+        acc = accepts[i]
         for li in order:
-            lot = s.lots[li]
-            if remaining[li] <= 0 or not (lot.provides & acc) or not pool_ok(lot):
+            lot = lots[li]
+            if remaining[li] <= 0 or not (lot.provides & acc):
                 continue
+            if any(pools[k] < m for k, m in lot.pools):
+                continue
+            met = 1 if lot.count - remaining[li] < lot.need else 0
             remaining[li] -= 1
             for k, m in lot.pools:
                 pools[k] -= m
             assign.append(li)
-            for sol in rec(i + 1):
-                found = True
-                yield sol
+            if rec(i + 1, unmet - met):
+                return True
             assign.pop()
             for k, m in lot.pools:
                 pools[k] += m
             remaining[li] += 1
-        if not found:
-            failed.add(key)
+        failed.add(key)
+        return False
 
-    yield from rec(0)
-
-
-def _acceptable(s: _Search, sol: list[int]) -> bool:
-    used = Counter(sol)
-    groups: dict[str, list[int]] = {}
-    for i, lot in enumerate(s.lots):
-        if lot.group:
-            groups.setdefault(lot.group, []).append(i)
-    for idxs in groups.values():
-        total = sum(used.get(i, 0) for i in idxs)
-        full = sum(s.lots[i].count for i in idxs)
-        if total not in (0, full):
-            return False
-    if s.must_use_all:
-        for i, lot in enumerate(s.lots):
-            if lot.group is None and lot.what not in ("*", "*2") and used.get(i, 0) != lot.count:
-                return False
-    return True
-
-
-def _first(s: _Search, limit: int = 2000) -> list[int] | None:
-    for k, sol in enumerate(_solutions(s)):
-        if _acceptable(s, sol):
-            return sol
-        if k > limit:
-            break
+    if rec(0, outstanding):
+        return list(assign)
     return None
 
 
-def _to_items(state: GameState, seat: int, lots: list[Lot], sol: list[int]) -> list[PayItem]:
-    p = state.players[seat]
+@dataclass
+class Solution:
+    """A way to pay: the sorted tokens, the lots and the lot index paying each token."""
+
+    tokens: list[str]
+    lots: list[Lot]
+    assign: list[int]
+    src: Sources
+
+
+def solve(src: Sources, cost: Sequence[str]) -> Solution | None:
+    """The cheapest-first way to pay ``cost`` from ``src`` (None if there is none)."""
+    tokens = sort_tokens(cost)
+    total = sum(lot.count for lot in src.lots) + sum(src.hand.values())
+    if total < len(tokens):  # a unit (a card too) pays one token at most
+        return None
+    for lots in _variants(src):
+        sol = _solve(tokens, lots, src)
+        if sol is not None:
+            return Solution(tokens, lots, sol, src)
+    return None
+
+
+_CARD_PREF = {"militia": 0, "war_chest": 1, "conde_deu": 2}
+
+
+def to_items(sol: Solution) -> list[PayItem]:
+    """Write a solution out as payment items, naming the combat cards it consumes: the
+    chosen ones, War chests where a War chest use needs one, then the cards least useful
+    in battle (plain +1 cards first)."""
     items: list[PayItem] = []
-    cc_needed = 0
-    for li in sol:
-        lot = lots[li]
-        if lot.source == "combat_card" and lot.what != "war_chest":
-            cc_needed += dict(lot.pools).get("cc", 1)
-        elif lot.source == "combat_card":
-            items.append(PayItem(source="combat_card", what="war_chest"))
+    used_cc = 0
+    w = 0
+    for li in sol.assign:
+        lot = sol.lots[li]
+        if lot.source == "combat_card":
+            used_cc += dict(lot.pools).get("cc", 1)
+            w += dict(lot.pools).get("wc", 0)
         else:
             items.append(PayItem(source=lot.source, what=lot.what))
-    if cc_needed:
-        hand = list(p.combat_cards)
-        for it in items:
-            if it.source == "combat_card":
-                hand.remove(it.what)
-        # Give away the cards least useful in battle first: plain +1 cards.
-        pref = {"militia": 0, "war_chest": 1, "conde_deu": 2}
-        hand.sort(key=lambda c: pref.get(c, 5))
-        items.extend(PayItem(source="combat_card", what=c) for c in hand[:cc_needed])
+    if used_cc:
+        chosen = list(sol.src.chosen_cards.elements())
+        rest = sol.src.hand - sol.src.chosen_cards
+        more_wc = max(0, w - sol.src.chosen_cards["war_chest"])
+        chosen += ["war_chest"] * more_wc
+        rest["war_chest"] -= more_wc
+        pool = sorted(rest.elements(), key=lambda c: (_CARD_PREF.get(c, 5), c))
+        chosen += pool[: used_cc - len(chosen)]
+        items.extend(PayItem(source="combat_card", what=c) for c in chosen)
     return items
 
 
-def _search(
+def find_payment(
     state: GameState,
     seat: int,
     cost: list[str],
-    ctx: PayContext,
-    pool: tuple[list[Lot], dict[str, int]] | None = None,
-) -> tuple[list[Lot], list[int]] | None:
-    lots, pools = pool if pool is not None else _lots(state, seat, ctx)
-    tokens = _sort_tokens(cost)
-    total = sum(lot.count for lot in lots)
-    p = state.players[seat]
-    if total >= len(tokens):
-        sol = _first(_Search(tokens, lots, pools, False))
-        if sol is not None:
-            return lots, sol
-    if p.monarch == "afonso_i" and not ctx.exact and not ctx.no_cards and p.combat_cards:
-        for opt in _afonso_options(len(p.combat_cards)):
-            lots2 = lots + opt
-            pools2 = dict(pools)
-            pools2["cc"] = len(p.combat_cards)
-            sol = _first(_Search(tokens, lots2, pools2, False))
-            if sol is not None:
-                return lots2, sol
-    return None
-
-
-def find_payment(
-    state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None
+    ctx: PayContext | None = None,
+    *,
+    safe: bool = False,
 ) -> list[PayItem] | None:
-    """A sensible default payment of ``cost`` for ``seat``, or None if it cannot be paid."""
+    """The engine's cheapest payment of ``cost`` for ``seat``, or None if it cannot be paid.
+    ``safe``: only from sources a default may spend without asking (docs/RULINGS.md)."""
     if not cost:
         return []
-    found = _search(state, seat, cost, ctx or PayContext())
-    if found is None:
-        return None
-    return _to_items(state, seat, found[0], found[1])
+    sol = solve(sources(state, seat, ctx or PayContext(), safe=safe), cost)
+    return None if sol is None else to_items(sol)
+
+
+def default_items(
+    state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None
+) -> list[PayItem]:
+    """The safe default payment of ``cost`` (docs/RULINGS.md "Default payment").
+
+    Raises :class:`IllegalAction` (R-VOC-2) when ``cost`` cannot be paid, or when it can be
+    paid only by spending what a default never spends (a gold card, a combat card, science
+    standing in for gold or a resource): the message names the engine's cheapest payment,
+    to be given explicitly."""
+    ctx = ctx or PayContext()
+    if not cost:
+        return []
+    found = find_payment(state, seat, cost, ctx, safe=True)
+    if found is not None:
+        return found
+    full = find_payment(state, seat, cost, ctx)
+    if full is None:
+        raise IllegalAction("R-VOC-2", f"you cannot pay {describe_cost(cost)} for {ctx.label}")
+    raise IllegalAction(
+        "R-VOC-2",
+        f"choose how to pay {describe_cost(cost)} for {ctx.label}: it takes "
+        f"{_unsafe_kinds(full)}, which is spent only when you say so — give an explicit "
+        f"payment (e.g. {describe_items(full)})",
+    )
+
+
+def _unsafe_kinds(items: Sequence[PayItem]) -> str:
+    kinds = []
+    if any(it.source == "gold_card" for it in items):
+        kinds.append("a gold card")
+    if any(it.source == "combat_card" for it in items):
+        kinds.append("combat cards")
+    return " and ".join(kinds) or "science in place of gold or a resource"
 
 
 def can_pay(state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
     """Can ``seat`` pay ``cost`` at all? (No payment items are built.)"""
-    return not cost or _search(state, seat, cost, ctx or PayContext()) is not None
+    return not cost or solve(sources(state, seat, ctx or PayContext()), cost) is not None
 
 
 class PayabilityCache:
@@ -327,90 +467,58 @@ class PayabilityCache:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._pools: dict[
-            tuple[int, bool, bool, str | None, bool], tuple[list[Lot], dict[str, int]]
+        self._src: dict[tuple[int, bool, tuple[object, ...]], Sources] = {}
+        self._found: dict[
+            tuple[int, bool, tuple[object, ...], tuple[str, ...]], Solution | None
         ] = {}
 
-    def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
-        if not cost:
-            return True
+    def sources(self, seat: int, ctx: PayContext, safe: bool = False) -> Sources:
+        key = (seat, safe, ctx.key())
+        src = self._src.get(key)
+        if src is None:
+            src = self._src[key] = sources(self.state, seat, ctx, safe=safe)
+        return src
+
+    def solve(
+        self, seat: int, cost: list[str], ctx: PayContext | None = None, safe: bool = False
+    ) -> Solution | None:
         ctx = ctx or PayContext()
-        key = (seat, ctx.any_crop_for_crop, ctx.exact, ctx.exclude_hex, ctx.no_cards)
-        pool = self._pools.get(key)
-        if pool is None:
-            pool = self._pools[key] = _lots(self.state, seat, ctx)
-        lots, pools = pool
-        return _search(self.state, seat, cost, ctx, (lots, dict(pools))) is not None
+        key = (seat, safe, ctx.key(), tuple(sort_tokens(cost)))
+        if key not in self._found:
+            self._found[key] = solve(self.sources(seat, ctx, safe), cost)
+        return self._found[key]
+
+    def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
+        return not cost or self.solve(seat, cost, ctx) is not None
 
 
 def check_payment(
     state: GameState,
     seat: int,
     cost: list[str],
-    items: list[PayItem],
+    items: Sequence[PayItem],
     ctx: PayContext | None = None,
 ) -> None:
     """Raise unless ``items`` pay exactly ``cost`` (each item used, nothing missing)."""
     ctx = ctx or PayContext()
-    all_lots, _ = _lots(state, seat, ctx)
-    p = state.players[seat]
-    given = Counter((it.source, it.what) for it in items)
-    lots: list[Lot] = []
-    pools: dict[str, int] = {}
-    cards_given: Counter[str] = Counter()
-    for (src, what), n in given.items():
-        if src == "combat_card":
-            if Counter(p.combat_cards)[what] < n:
-                raise InvalidAction("R-VOC-2", f"you do not hold {n} '{what}' combat card(s)")
-            cards_given[what] += n
-            continue
-        match = [lot for lot in all_lots if lot.source == src and lot.what == what]
-        if not match:
-            where = "your reserve" if src == "reserve" else f"a building you control at {src}"
-            if src == "gold_card":
-                where = "your hand of gold cards"
-            raise IllegalAction("R-VOC-6", f"{what} is not available from {where} for {ctx.label}")
-        lot = match[0]
-        if lot.count < n:
-            raise IllegalAction("R-VOC-6", f"only {lot.count} {what} at {src}, not {n}")
-        lots.append(Lot(src, what, lot.provides, n, lot.value))
-    ncards = sum(cards_given.values())
-    option_sets: list[list[Lot]] = [[]]
-    if ncards:
-        pools["cc"] = ncards
-        wc = cards_given.get("war_chest", 0)
-        if wc:
-            pools["wc"] = wc
-            lots.append(Lot("combat_card", "war_chest", _GOLD, wc, 5.2, (("cc", 1), ("wc", 1))))
-        if p.monarch == "napoleon":
-            lots.append(Lot("combat_card", "*", _ALL_CROPS, ncards, 5.5, (("cc", 1),)))
-            lots.append(Lot("combat_card", "*2", _SCIENCE, ncards // 2, 8.0, (("cc", 2),)))
-        if p.monarch == "afonso_i":
-            option_sets = [[], *_afonso_options(ncards)]
-    tokens = _sort_tokens(cost)
-    for opt in option_sets:
-        s = _Search(tokens, lots + opt, dict(pools), True)
-        for k, sol in enumerate(_solutions(s)):
-            if _acceptable(s, sol) and _cards_all_used(s, sol, ncards):
-                return
-            if k > 2000:
-                break
-    raise IllegalAction(
-        "R-VOC-2",
-        f"that payment does not pay exactly {describe_cost(cost)} for {ctx.label}",
-    )
+    src = restrict(sources(state, seat, ctx), items, ctx.label, exact=True)
+    if (cost or items) and solve(src, cost) is None:
+        raise IllegalAction(
+            "R-VOC-2",
+            f"that payment does not pay exactly {describe_cost(cost)} for {ctx.label}",
+        )
 
 
-def _cards_all_used(s: _Search, sol: list[int], ncards: int) -> bool:
-    used = 0
-    for li in sol:
-        lot = s.lots[li]
-        if lot.source == "combat_card":
-            used += dict(lot.pools).get("cc", 1)
-    return used == ncards
+def check_partial(
+    state: GameState, seat: int, cost: list[str], items: Sequence[PayItem], ctx: PayContext
+) -> Solution | None:
+    """Can ``items`` be completed (with more sources) into an exact payment of ``cost``?
+    The solution found (chosen items first), or None. Raises on items not held."""
+    src = restrict(sources(state, seat, ctx), items, ctx.label, exact=False)
+    return solve(src, cost)
 
 
-def take_payment(state: GameState, seat: int, items: list[PayItem]) -> None:
+def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
     """Remove the paid items (already checked) from reserve, buildings and hands."""
     p = state.players[seat]
     for it in items:

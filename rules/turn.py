@@ -17,6 +17,7 @@ from rules.payment import (
     PayContext,
     can_pay,
     check_payment,
+    default_items,
     describe_items,
     find_payment,
     take_payment,
@@ -57,12 +58,7 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
         items = list(payment)
         check_payment(g.s, seat, cost, items, ctx)
     else:
-        found = find_payment(g.s, seat, cost, ctx)
-        if found is None:
-            from rules.payment import describe_cost
-
-            raise IllegalAction("R-VOC-2", f"you cannot pay {describe_cost(cost)} for {ctx.label}")
-        items = found
+        items = default_items(g.s, seat, cost, ctx)
     take_payment(g.s, seat, items)
     if cost:
         cards = any(i.source in ("gold_card", "combat_card") for i in items)
@@ -399,8 +395,9 @@ def _discount(
 ) -> list[str]:
     """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
     payment, the token that payment leaves out; otherwise the first token, in the order of
-    ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves the cost
-    payable — the one hardest to pay goes first."""
+    ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves a cost the
+    safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable —
+    the one hardest to pay goes first."""
     order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
     for i in order:
         trial = cost[:i] + cost[i + 1 :]
@@ -410,8 +407,13 @@ def _discount(
             except RulesError:
                 continue
             return trial
-        if can_pay(g.s, seat, trial, ctx):
+        if find_payment(g.s, seat, trial, ctx, safe=True) is not None:
             return trial
+    if payment is None:  # no removal leaves a safe default: the first leaving it payable
+        for i in order:
+            trial = cost[:i] + cost[i + 1 :]
+            if can_pay(g.s, seat, trial, ctx):
+                return trial
     return cost[: order[0]] + cost[order[0] + 1 :] if order else cost
 
 

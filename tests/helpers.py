@@ -78,10 +78,33 @@ def act_ev(
     return apply(st, {"type": action_type, "seat": seat, **fields})
 
 
+def _unpaid(a: Any) -> Any:
+    return a.replace(payment=None) if getattr(a, "payment", None) is not None else a
+
+
 def is_legal(st: GameState, action_type: str, seat: int | None = None, /, **fields: Any) -> bool:
-    """Is this action (without payment) in ``legal_actions`` for that seat?"""
+    """Is this action (without payment) in ``legal_actions`` for that seat? An action whose
+    cost has no safe default is listed carrying an explicit payment: it counts too."""
     seat = st.current if seat is None else seat
-    return parse_action({"type": action_type, "seat": seat, **fields}) in legal_actions(st, seat)
+    wanted = parse_action({"type": action_type, "seat": seat, **fields})
+    return wanted in [_unpaid(a) for a in legal_actions(st, seat)]
+
+
+def listed(st: GameState, action_type: str, seat: int | None = None, /, **fields: Any) -> Any:
+    """The listed action (with the payment it is listed with, if any) matching the fields."""
+    seat = st.current if seat is None else seat
+    wanted = parse_action({"type": action_type, "seat": seat, **fields})
+    found = [a for a in legal_actions(st, seat) if _unpaid(a) == wanted]
+    assert found, f"{wanted!r} is not listed"
+    return found[0]
+
+
+def act_listed(
+    st: GameState, action_type: str, seat: int | None = None, /, **fields: Any
+) -> tuple[GameState, list[Event]]:
+    """Apply the action as ``legal_actions`` lists it (with its explicit payment when the
+    cost has no safe default, R-VOC-2)."""
+    return apply(st, listed(st, action_type, seat, **fields))
 
 
 def assert_illegal(

@@ -21,6 +21,7 @@ from rules.scoring import score
 from tests.helpers import (
     act,
     act_ev,
+    act_listed,
     assert_illegal,
     is_legal,
     kinds,
@@ -171,7 +172,7 @@ def test_jesuits_card_cannot_pay_for_itself() -> None:
     st = holding("jesuits", coffee=2)  # the card itself would be the gold
     assert_illegal(st, "play_gold_card", "R-VOC-2", card="jesuits", at="D3")
     st2 = holding("jesuits", "espionage", coffee=2)  # another gold card pays as 1 gold
-    new = act(st2, "play_gold_card", card="jesuits", at="D3")
+    new, _ = act_listed(st2, "play_gold_card", card="jesuits", at="D3")
     assert new.tiles["D3"].id == "church"
     assert new.players[0].gold_cards == []
 

@@ -12,6 +12,7 @@ from rules.state import Turn
 from tests.helpers import (
     act,
     act_ev,
+    act_listed,
     assert_illegal,
     explore,
     is_legal,
@@ -256,7 +257,7 @@ def test_afonso_i_one_combat_card_as_one_gold() -> None:
     st = afonso("militia")
     st.display.append("duque_de_caxias")
     assert is_legal(st, "painting", painting="duque_de_caxias")
-    new = act(st, "painting", painting="duque_de_caxias")
+    new, _ = act_listed(st, "painting", painting="duque_de_caxias")
     assert "duque_de_caxias" in new.players[0].paintings
     assert new.players[0].combat_cards == []
     assert new.combat_discard[-1] == "militia"
@@ -264,7 +265,9 @@ def test_afonso_i_one_combat_card_as_one_gold() -> None:
 
 def test_afonso_i_two_combat_cards_as_two_resources() -> None:
     st = afonso("militia", "ambush")
-    new = act(st, "recruit", deploy=[{"unit": "templar1", "to": "C3"}])  # brazilwood + any
+    new, _ = act_listed(
+        st, "recruit", deploy=[{"unit": "templar1", "to": "C3"}]
+    )  # brazilwood + any
     assert new.players[0].units["templar1"] == "C3"
     assert new.players[0].combat_cards == []
 
@@ -273,7 +276,7 @@ def test_afonso_i_three_combat_cards_as_science_and_gold() -> None:
     st = afonso("militia", "ambush", "reinforcements")
     st.players[0].reserve = {"coffee": 2}
     # the coffee product: 2 coffee + 1 gold + 1 science
-    new = act(st, "manufacture", product="coffee", to="recruit")
+    new, _ = act_listed(st, "manufacture", product="coffee", to="recruit")
     assert new.players[0].upgrades == {"recruit": "coffee"}
     assert new.players[0].combat_cards == [] and new.players[0].reserve == {}
 
@@ -285,7 +288,7 @@ def test_afonso_i_one_option_per_payment() -> None:
     assert_illegal(st, "build", "R-VOC-2", building="church", at="D3")
     st.players[0].combat_cards = ["militia", "ambush"]
     st.players[0].reserve = {"gold": 1}
-    new = act(st, "build", building="church", at="D3")
+    new, _ = act_listed(st, "build", building="church", at="D3")
     assert new.tiles["D3"].id == "church"
     assert new.players[0].combat_cards == []
 
@@ -406,7 +409,7 @@ def test_napoleon_combat_card_pays_as_a_resource() -> None:
     st = napoleon()
     st.players[0].combat_cards = ["militia"]
     top = st.combat_deck[-1]
-    new = act(st, "recruit", deploy=[{"unit": "brawler1", "to": "C3"}])  # 1 any resource
+    new, _ = act_listed(st, "recruit", deploy=[{"unit": "brawler1", "to": "C3"}])  # 1 any resource
     assert new.players[0].units["brawler1"] == "C3"
     assert new.players[0].combat_cards == [top]  # militia spent; the first-Recruit extra card
     assert new.combat_discard == ["militia"]
@@ -418,7 +421,7 @@ def test_napoleon_two_combat_cards_pay_as_a_science() -> None:
     st.display.append("duque_de_caxias")  # 1 gold: one card (a resource) is not enough
     assert_illegal(st, "painting", "R-VOC-2", painting="duque_de_caxias")
     st.players[0].combat_cards = ["militia", "ambush"]
-    new = act(st, "painting", painting="duque_de_caxias")  # 2 cards = 1 science = 1 gold
+    new, _ = act_listed(st, "painting", painting="duque_de_caxias")  # 2 cards = 1 science = 1 gold
     assert new.players[0].combat_cards == []
 
 
@@ -427,7 +430,7 @@ def test_napoleon_card_payments_mix() -> None:
     st = napoleon()
     st.players[0].combat_cards = ["militia", "ambush", "reinforcements"]
     st.players[0].reserve = {"gold": 1}
-    new = act(st, "recruit", deploy=[{"unit": "cannon", "to": "C3"}])
+    new, _ = act_listed(st, "recruit", deploy=[{"unit": "cannon", "to": "C3"}])
     assert new.players[0].units["cannon"] == "C3"
     assert new.players[0].reserve == {}
     # the 3 cards were spent before the action's own extra card is drawn (R-RECRUIT-5)

@@ -20,6 +20,7 @@ from tests.helpers import (
     PACK,
     act,
     act_ev,
+    act_listed,
     assert_illegal,
     is_legal,
     kinds,
@@ -297,7 +298,7 @@ def test_machado_de_assis_gold_card_pays_as_science() -> None:
     st.players[0].gold_cards = ["espionage"]
     st.display.append("isabel_of_brazil")  # costs 1 science
     assert is_legal(st, "painting", painting="isabel_of_brazil")
-    new = act(st, "painting", painting="isabel_of_brazil")
+    new, _ = act_listed(st, "painting", painting="isabel_of_brazil")
     assert new.players[0].gold_cards == []
     assert new.gold_discard[-1] == "espionage"
     st2 = game()

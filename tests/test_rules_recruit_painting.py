@@ -13,7 +13,17 @@ import pytest
 
 from rules import Event, GameState, RulesError, legal_actions, score, view
 from rules.catalog import CROPS, get_catalog
-from tests.helpers import PACK, act, act_ev, assert_illegal, is_legal, place_unit, put, start
+from tests.helpers import (
+    PACK,
+    act,
+    act_ev,
+    act_listed,
+    assert_illegal,
+    is_legal,
+    place_unit,
+    put,
+    start,
+)
 
 CAT = get_catalog(PACK)
 
@@ -235,7 +245,7 @@ def test_card_held_before_recruit_may_pay_the_deployment__R_RECRUIT_5() -> None:
     st.players[1].combat_cards = ["militia"]
     top = st.combat_deck[-2:]
     assert is_legal(st, "recruit", 1, deploy=[dep("brawler1", "H6")], draw=1)
-    new, ev = act_ev(st, "recruit", 1, deploy=[dep("brawler1", "H6")], draw=1)
+    new, ev = act_listed(st, "recruit", 1, deploy=[dep("brawler1", "H6")], draw=1)
     assert of(ev, "pay")[0].data["items"] == [{"source": "combat_card", "what": "militia"}]
     assert new.players[1].units["brawler1"] == "H6"
     assert new.combat_discard == ["militia"]

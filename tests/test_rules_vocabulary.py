@@ -30,6 +30,7 @@ from tests.helpers import (
     PACK,
     act,
     act_ev,
+    act_listed,
     assert_illegal,
     is_legal,
     place_unit,
@@ -109,7 +110,7 @@ def test_science_pays_for_gold__R_VOC_2() -> None:
     st.players[0].reserve = {"science": 1}
     assert "machado_de_assis" in st.display  # costs 1 gold
     assert is_legal(st, "painting", painting="machado_de_assis")
-    new, ev = act_ev(st, "painting", painting="machado_de_assis")
+    new, ev = act_listed(st, "painting", painting="machado_de_assis")
     assert paid(ev) == [R("science")]
     assert new.players[0].reserve == {}
     assert "machado_de_assis" in new.players[0].paintings
@@ -140,8 +141,10 @@ def test_gold_card_pays_as_one_gold_and_is_discarded__R_VOC_2() -> None:
     assert paid(ev) == [{"source": "gold_card", "what": "veterans"}]
     assert new.players[0].gold_cards == []
     assert new.gold_discard[-1] == "veterans"
-    # the default payment finds the card as well
-    new2, ev2 = act_ev(st, "painting", painting="machado_de_assis")
+    # the card is never spent by default (docs/RULINGS.md): the listed action carries it
+    err = assert_illegal(st, "painting", "R-VOC-2", listed=True, painting="machado_de_assis")
+    assert "choose how to pay" in err.message
+    new2, ev2 = act_listed(st, "painting", painting="machado_de_assis")
     assert paid(ev2) == [{"source": "gold_card", "what": "veterans"}]
     assert new2.players[0].gold_cards == []
 

@@ -1,0 +1,171 @@
+"""Reading the public state for drawing: names, pieces, whose turn, what changed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render.theme import ROMAN, player_letter
+from rules import deciders, get_catalog
+from rules.catalog import Catalog
+from rules.events import Event
+from rules.state import GameState
+
+HIDDEN = "?"
+ENEMY = -1
+
+
+def catalog(v: GameState) -> Catalog:
+    return get_catalog(v.data_pack)
+
+
+def colour_of(v: GameState, seat: int) -> str | None:
+    if seat == ENEMY:
+        return catalog(v).maps[v.map].enemy_colour
+    if 0 <= seat < v.n:
+        return v.players[seat].colour
+    return None
+
+
+def seat_name(v: GameState, seat: int) -> str:
+    """ "Blue (B)" — colour name and its letter, as players refer to each other."""
+    if seat == ENEMY:
+        return "Orange army"
+    c = colour_of(v, seat)
+    if c is None:
+        return f"Seat {seat + 1}"
+    return f"{c.capitalize()} ({player_letter(c)})"
+
+
+@dataclass(frozen=True)
+class Piece:
+    seat: int
+    colour: str | None
+    uid: str
+    name: str
+    fp: int
+    glyph: str
+
+
+_ABILITY_LETTER = {"transport": "T", "bombard": "B", "founder": "M"}
+
+
+def unit_glyph(name: str, ability: str, fp: int) -> str:
+    return f"{_ABILITY_LETTER.get(ability, name[:1].upper())}{fp}"
+
+
+def pieces_by_hex(v: GameState) -> dict[str, list[Piece]]:
+    """Units standing on the map, per hex, in a stable order."""
+    cat = catalog(v)
+    out: dict[str, list[Piece]] = {}
+    owners: list[tuple[int, str | None, dict[str, str]]] = [
+        (p.seat, p.colour, p.units) for p in v.players
+    ]
+    if v.enemy_units:
+        owners.append((ENEMY, colour_of(v, ENEMY), v.enemy_units))
+    for seat, colour, units in owners:
+        for uid, loc in sorted(units.items()):
+            if loc in ("board", "reserve") or colour is None:
+                continue
+            u = cat.units.get(f"{colour}.{uid}")
+            if u is None:
+                continue
+            out.setdefault(loc, []).append(
+                Piece(seat, colour, uid, u.name, u.vp, unit_glyph(u.name, u.ability, u.vp))
+            )
+    return out
+
+
+def occupier(v: GameState, hex_: str, pieces: dict[str, list[Piece]]) -> int | None:
+    """The seat whose units stand on someone else's tile (R-COMBAT-10)."""
+    t = v.tiles.get(hex_)
+    if t is None:
+        return None
+    for pc in pieces.get(hex_, []):
+        if pc.seat != t.owner:
+            return pc.seat
+    return None
+
+
+def to_play(v: GameState) -> list[int]:
+    if v.phase == "ended":
+        return []
+    try:
+        return list(deciders(v))
+    except Exception:  # a view with masked fields: fall back to the active seat
+        return [v.current]
+
+
+def title_line(v: GameState) -> str:
+    name = catalog(v).maps[v.map].name
+    if v.phase == "setup":
+        return f"{name} · setup"
+    era = ROMAN[v.era] if 0 < v.era < len(ROMAN) else str(v.era)
+    return f"{name} · Era {era} · Round {v.round}"
+
+
+def status_line(v: GameState) -> str:
+    if v.phase == "ended":
+        winners = (v.result or {}).get("winners", [])
+        names = " and ".join(seat_name(v, w) for w in winners) or "nobody"
+        return f"Game over — {names} won"
+    seats = to_play(v)
+    if not seats:
+        return ""
+    who = ", ".join(seat_name(v, s) for s in seats)
+    return f"To play: {who}"
+
+
+@dataclass
+class Changes:
+    """What the last turn changed on the map: arrows (src, to) and marked hexes."""
+
+    moves: list[tuple[str, str]]
+    hexes: list[str]
+    battles: list[str]
+
+
+_MARK_KINDS = {
+    "build",
+    "flip",
+    "renovate",
+    "capital",
+    "palace",
+    "deploy",
+    "occupy",
+    "explore",
+    "removed",
+    "monarch_power",
+    "expedition",
+    "expedition_result",
+}
+
+
+def changes(events: list[Event], seat: int | None, valid: set[str]) -> Changes:
+    """Read the events a seat may see; keys that are missing or unknown are skipped."""
+    moves: list[tuple[str, str]] = []
+    hexes: list[str] = []
+    battles: list[str] = []
+
+    def label(x: Any) -> str | None:
+        return x if isinstance(x, str) and x in valid else None
+
+    for e in events:
+        if not e.visible(seat):
+            continue
+        d = e.data
+        if e.kind in ("move", "retreat"):
+            a, b = label(d.get("src")), label(d.get("to"))
+            if a and b and a != b and (a, b) not in moves:
+                moves.append((a, b))
+            elif b and b not in hexes:
+                hexes.append(b)
+        elif e.kind in ("battle", "battle_result"):
+            h = label(d.get("hex"))
+            if h and h not in battles:
+                battles.append(h)
+        elif e.kind in _MARK_KINDS:
+            h = label(d.get("hex"))
+            if h and h not in hexes:
+                hexes.append(h)
+    return Changes(moves, hexes, battles)

@@ -1,0 +1,158 @@
+"""Visual language shared by every image: options, palettes, fonts, small text helpers.
+
+Players are told apart by colour (Okabe–Ito palette) *and* by a shape and a letter, so every
+piece stays readable for colour-blind players. The font is Open Sans from the ``ttf-opensans``
+package (it has ã ç é ó õ), never a system path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import ttf_opensans  # type: ignore[import-untyped]
+from PIL import ImageFont
+
+RGB = tuple[int, int, int]
+Format = Literal["png", "webp"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderOptions:
+    """How to draw: ``high_contrast`` (a per-game option), ``scale`` (1.0 = the phone-tuned
+    size) and the output ``format``."""
+
+    high_contrast: bool = False
+    scale: float = 1.0
+    format: Format = "png"
+
+
+DEFAULT = RenderOptions()
+
+# Okabe–Ito: colour-blind safe. Game colour id -> (fill, shape, letter).
+PLAYER_FILL: dict[str, RGB] = {
+    "blue": (0, 114, 178),
+    "orange": (230, 159, 0),
+    "green": (0, 158, 115),
+    "red": (213, 94, 0),
+}
+PLAYER_FILL_HC: dict[str, RGB] = {
+    "blue": (0, 60, 200),
+    "orange": (255, 170, 0),
+    "green": (0, 120, 60),
+    "red": (200, 0, 0),
+}
+Shape = Literal["circle", "square", "diamond", "hexagon", "triangle"]
+PLAYER_SHAPE: dict[str, Shape] = {
+    "blue": "circle",
+    "orange": "diamond",
+    "green": "square",
+    "red": "hexagon",
+}
+NEUTRAL: RGB = (120, 120, 120)
+HIGHLIGHT: RGB = (255, 0, 200)  # magenta: no player colour, stands out on every terrain
+INK: RGB = (20, 20, 20)
+PAPER: RGB = (250, 248, 240)
+WHITE: RGB = (255, 255, 255)
+MUTED: RGB = (95, 95, 95)
+
+TERRAIN: dict[str, RGB] = {
+    "plain": (233, 222, 170),
+    "forest": (118, 170, 96),
+    "gold_mine": (214, 170, 70),
+    "water": (120, 175, 225),
+}
+TERRAIN_HC: dict[str, RGB] = {
+    "plain": (255, 250, 215),
+    "forest": (80, 150, 60),
+    "gold_mine": (235, 180, 40),
+    "water": (90, 160, 240),
+}
+FOG: RGB = (150, 150, 160)
+
+GOOD_FILL: dict[str, RGB] = {
+    "sugar_cane": (170, 220, 120),
+    "coffee": (110, 65, 30),
+    "brazilwood": (170, 40, 40),
+    "cotton": (245, 245, 245),
+    "gold": (255, 205, 0),
+    "science": (120, 80, 200),
+}
+GOOD_LETTER: dict[str, str] = {
+    "sugar_cane": "S",
+    "coffee": "C",
+    "brazilwood": "B",
+    "cotton": "T",
+    "gold": "G",
+    "science": "Sc",
+}
+GOOD_NAME: dict[str, str] = {
+    "sugar_cane": "sugar cane",
+    "coffee": "coffee",
+    "brazilwood": "brazilwood",
+    "cotton": "cotton",
+    "gold": "gold",
+    "science": "science",
+}
+# Building side id -> short code drawn on the map (the legend spells them out).
+BUILDING_CODE: dict[str, str] = {
+    "sawmill": "SAW",
+    "trading_post": "TP",
+    "sugar_field": "SUG",
+    "farm": "FRM",
+    "foundry": "FND",
+    "cotton_plantation": "COT",
+    "church": "CH",
+    "academy": "AC",
+}
+ROMAN = ("", "I", "II", "III", "IV", "V", "VI")
+
+
+def player_fill(colour: str | None, opts: RenderOptions) -> RGB:
+    table = PLAYER_FILL_HC if opts.high_contrast else PLAYER_FILL
+    return table.get(colour or "", NEUTRAL)
+
+
+def player_shape(colour: str | None) -> Shape:
+    return PLAYER_SHAPE.get(colour or "", "triangle")
+
+
+def player_letter(colour: str | None) -> str:
+    return (colour or "?")[:1].upper()
+
+
+def terrain_fill(terrain: str, opts: RenderOptions) -> RGB:
+    table = TERRAIN_HC if opts.high_contrast else TERRAIN
+    return table.get(terrain, FOG)
+
+
+def text_on(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else WHITE
+
+
+Weight = Literal["regular", "semibold", "bold", "extrabold"]
+_WEIGHTS = {
+    "regular": ttf_opensans.OPENSANS_REGULAR,
+    "semibold": ttf_opensans.OPENSANS_SEMIBOLD,
+    "bold": ttf_opensans.OPENSANS_BOLD,
+    "extrabold": ttf_opensans.OPENSANS_EXTRABOLD,
+}
+
+
+@lru_cache(maxsize=128)
+def font(size: int, weight: Weight = "regular") -> ImageFont.FreeTypeFont:
+    """Open Sans at ``size`` px (shipped by the ``ttf-opensans`` package)."""
+    return ImageFont.truetype(str(_WEIGHTS[weight].path), size=max(6, size))
+
+
+def fit(text: str, size: int, width: int, weight: Weight = "regular") -> str:
+    """``text`` shortened with an ellipsis so it fits ``width`` px at ``size``."""
+    f = font(size, weight)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"

@@ -1,0 +1,455 @@
+"""Costs and payments for play surfaces: what an action costs, the safe default, and a
+chooser a UI walks one cost token at a time.
+
+- :func:`cost_of` — what a (payment-less) action costs after discounts, upgrades and monarch
+  rules, with what widens or narrows the payment.
+- :func:`default_payment` — the payment the engine takes when the action is applied without
+  one (only goods: docs/RULINGS.md "Default payment"); None when it must be chosen.
+- :func:`payment_step` — for the items chosen so far, the next unpaid token and the sources
+  that may pay it while still allowing the whole cost to be paid; when complete, the
+  ``payment`` that ``apply(state, action.replace(payment=...))`` accepts.
+- :func:`with_payments` — used by ``legal_actions``: an action with a cost but no safe
+  default is listed carrying the engine's cheapest explicit payment.
+
+Nothing here changes the state it is given.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules import actions as A
+from rules.actions import PayItem
+from rules.errors import IllegalAction, InvalidAction
+from rules.game import G, _label, _upgraded
+from rules.payment import (
+    PayContext,
+    Solution,
+    check_partial,
+    check_payment,
+    describe_cost,
+    find_payment,
+    good_name,
+    sort_tokens,
+    sources,
+    token_accepts,
+)
+from rules.state import GameState
+from rules.turn import (
+    REBOUCAS_KINDS,
+    _build_cost,
+    _discount,
+    _manufacture_cost,
+    _painting_cost,
+    _unit_cost,
+)
+
+PAYABLE = (
+    A.Recruit,
+    A.TakePainting,
+    A.Build,
+    A.Renovate,
+    A.Manufacture,
+    A.Exchange,
+    A.PlayGoldCard,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What one action costs its seat now.
+
+    ``tokens`` are the cost tokens, hardest to pay first: a crop id, ``gold``, ``science``,
+    ``any`` (any crop) or ``a|b`` (either crop); ``text`` says them in words; ``label`` is
+    what is paid for; ``context`` what widens or narrows the sources (Build upgrade, exact
+    crops for Trade, a renovated building's own goods excluded, the gold card being played);
+    ``notes`` say in words the rules that shaped the cost and the sources."""
+
+    seat: int
+    tokens: tuple[str, ...]
+    text: str
+    label: str
+    context: PayContext
+    notes: tuple[str, ...] = ()
+
+    @property
+    def free(self) -> bool:
+        return not self.tokens
+
+
+@dataclass(frozen=True, slots=True)
+class PayOption:
+    """One source that may pay the next token: ``item`` to append to the chosen items,
+    ``label`` to show, ``available`` how many such units the player has left."""
+
+    item: PayItem
+    label: str
+    available: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentStep:
+    """Where a step-by-step payment stands.
+
+    ``remaining`` are the tokens the ``chosen`` items do not pay yet (hardest first),
+    ``token`` the next one to pay (None when complete), ``prompt`` a sentence for it,
+    ``options`` the sources that may pay it and still let the whole cost be paid (identical
+    units grouped). When ``complete``, ``payment`` is the explicit payment to apply."""
+
+    cost: Cost
+    chosen: tuple[PayItem, ...]
+    remaining: tuple[str, ...]
+    token: str | None
+    prompt: str
+    options: tuple[PayOption, ...]
+    complete: bool
+    payment: tuple[PayItem, ...] | None
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
+    """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them."""
+    seat = a.seat
+    s = g.s
+    cat = g.cat
+    notes: list[str] = []
+    if isinstance(a, A.Recruit):
+        cost = [tok for d in a.deploy for tok in _unit_cost(g, seat, d.unit)]
+        return cost, PayContext(label="the deployment"), notes
+    if isinstance(a, A.TakePainting):
+        if _upgraded(g, seat, "painting"):
+            notes.append("upgraded Painting: 1 resource less (R-PAINT-3)")
+        ctx = PayContext(label=cat.paintings[a.painting].name)
+        return _painting_cost(g, seat, a.painting), ctx, notes
+    if isinstance(a, A.Build):
+        second = s.turn.step == "movement" and s.turn.arch == "build"
+        cost, ctx = _build_cost(g, seat, a.building, second=second)
+        if second:
+            notes.append("second build (Visconde de Mauá): 1 resource more")
+        if ctx.any_crop_for_crop:
+            notes.append("upgraded Build: any resource pays for a named one (R-BUILD-8)")
+        if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
+            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            notes.append("André Rebouças: 1 resource or 1 gold less")
+        return cost, ctx, notes
+    if isinstance(a, A.Renovate):
+        at = _label(g, a.at)
+        up = _upgraded(g, seat, "renovate")
+        cost = [] if up else list(cat.arches["renovate"].cost)
+        notes.append(f"not with the goods on the building at {at} (R-RENOV-1)")
+        return cost, PayContext(exclude_hex=at, label="renovating"), notes
+    if isinstance(a, A.Manufacture):
+        up = _upgraded(g, seat, "manufacture")
+        if up:
+            notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
+        cost = _manufacture_cost(g, seat, a.product, up)
+        return cost, PayContext(label=cat.products[a.product].name), notes
+    if isinstance(a, A.Exchange):
+        if a.kind == "cards":
+            return None  # combat cards are given, not paid (R-TRADE-1)
+        notes.append("the resources themselves: nothing stands in for them (R-TRADE-2)")
+        return list(a.give), PayContext(exact=True, label="the exchange"), notes
+    if isinstance(a, A.PlayGoldCard):
+        card = cat.gold_cards[a.card]
+        ctx = PayContext(label=card.name, spent_card=a.card)
+        if card.effect == "build":
+            side = str(card.params["side"])
+            return list(cat.sides[side].cost), ctx, notes
+        if card.effect == "deploy":
+            if a.unit is None:
+                raise InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
+            return _unit_cost(g, seat, a.unit), ctx, notes
+        if card.effect == "manufacture":
+            if a.product is None:
+                raise InvalidAction("R-TURN-4", "say which product and where (product, to)")
+            return list(cat.products[a.product].cost), ctx, notes
+        if card.effect == "exchange":
+            notes.append("the resources themselves: nothing stands in for them")
+            return list(a.give), PayContext(exact=True, label=card.name, spent_card=a.card), notes
+        return None
+    return None
+
+
+def _source_notes(g: G, seat: int, ctx: PayContext) -> list[str]:
+    if ctx.exact:
+        return []
+    p = g.p(seat)
+    out = []
+    if "dragao_do_mar" in p.paintings:
+        out.append("Dragão do Mar: cotton pays as gold")
+    if p.gold_cards and not ctx.no_cards:
+        out.append(
+            "gold cards pay as 1 science (Machado de Assis)"
+            if "machado_de_assis" in p.paintings
+            else "gold cards pay as 1 gold (R-VOC-2)"
+        )
+    if p.combat_cards and not ctx.no_cards:
+        if p.monarch == "afonso_i":
+            out.append("Afonso I: 1 combat card = 1 gold, 2 = 2 resources, 3 = 1 science + 1 gold")
+        if p.monarch == "napoleon":
+            out.append("Napoleon: each combat card = 1 resource, each 2 = 1 science")
+        if "war_chest" in p.combat_cards:
+            out.append("War chest: pays as 1 gold")
+    return out
+
+
+def _cost(g: G, a: Any) -> Cost | None:
+    if not isinstance(a, PAYABLE):
+        return None
+    try:
+        raw = _raw_cost(g, a)
+    except KeyError as e:
+        raise InvalidAction("R-VOC-2", f"unknown {e.args[0]!r}: no cost to show") from e
+    if raw is None:
+        return None
+    cost, ctx, notes = raw
+    notes += _source_notes(g, a.seat, ctx) if cost else []
+    return Cost(
+        seat=a.seat,
+        tokens=tuple(sort_tokens(cost)),
+        text=describe_cost(cost),
+        label=ctx.label,
+        context=ctx,
+        notes=tuple(notes),
+    )
+
+
+def cost_of(state: GameState, action: A.Action) -> Cost | None:
+    """What ``action`` costs its seat now, after discounts, upgrades and monarch rules
+    (R-VOC-2/3, R-BUILD-8, R-MANUF-2, R-PAINT-3 …). None for an action that takes no
+    payment; a :class:`Cost` with no tokens for one that costs nothing now. Any ``payment``
+    on the action is ignored (with a discount, the engine's own choice of the token left
+    out is shown; an explicit payment may leave out another)."""
+    return _cost(G(state), action)
+
+
+def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] | None:
+    """The payment ``apply`` takes for ``action`` without one: goods only, never a gold
+    card, a combat card or science standing in for another token (docs/RULINGS.md
+    "Default payment"). ``()`` when the action costs nothing; None when no such default
+    exists (the payment must be chosen, e.g. with :func:`payment_step`) or the action
+    takes no payment."""
+    c = cost_of(state, action)
+    if c is None:
+        return None
+    if c.free:
+        return ()
+    found = find_payment(state, c.seat, list(c.tokens), c.context, safe=True)
+    return None if found is None else tuple(found)
+
+
+# --------------------------------------------------------------------------- listing
+
+
+def with_payments(g: G, actions: list[Any]) -> list[Any]:
+    """Give every listed action that has a cost but no safe default the engine's cheapest
+    explicit payment, so that each listed action applies and shows what it spends."""
+    out: list[Any] = []
+    memo: dict[Any, Any] = {}
+    risky: dict[int, bool] = {}
+    for a in actions:
+        if not isinstance(a, PAYABLE) or a.payment is not None:
+            out.append(a)
+            continue
+        if a.seat not in risky:
+            risky[a.seat] = _has_unsafe_sources(g, a.seat)
+        if not risky[a.seat]:
+            out.append(a)  # only goods, no science: the safe default pays whatever is payable
+            continue
+        if isinstance(a, A.Exchange) and a.kind != "cards":
+            out.append(a)  # exact crops: goods only, always the safe default
+            continue
+        key = _cost_key(a)
+        if key not in memo:
+            memo[key] = _listing_payment(g, a)
+        pay = memo[key]
+        out.append(a if pay is None else a.replace(payment=pay))
+    return out
+
+
+def _has_unsafe_sources(g: G, seat: int) -> bool:
+    """Could some payment of ``seat`` need what a default never spends?"""
+    p = g.p(seat)
+    if p.gold_cards:
+        return True
+    if p.combat_cards and (p.monarch in ("afonso_i", "napoleon") or "war_chest" in p.combat_cards):
+        return True
+    return any(lot.what == "science" for lot in g.pay.sources(seat, PayContext()).lots)
+
+
+def _cost_key(a: Any) -> Any:
+    if isinstance(a, A.Build):
+        return (a.seat, "build", a.building)
+    if isinstance(a, A.Manufacture):
+        return (a.seat, "manufacture", a.product)
+    if isinstance(a, A.Recruit):
+        return (a.seat, "recruit", tuple(sorted(d.unit for d in a.deploy)))
+    if isinstance(a, A.PlayGoldCard):
+        return (a.seat, "gold", a.card, a.unit, a.product, a.give)
+    return a  # the action itself (painting, renovate at a hex, ...)
+
+
+def _listing_payment(g: G, a: Any) -> tuple[PayItem, ...] | None:
+    c = _cost(g, a)
+    if c is None or c.free:
+        return None
+    cost = list(c.tokens)
+    if g.pay.solve(a.seat, cost, c.context, safe=True) is not None:
+        return None
+    found = find_payment(g.s, a.seat, cost, c.context)
+    return None if found is None else tuple(found)
+
+
+# --------------------------------------------------------------------------- chooser
+
+
+def _paid_flags(sol: Solution) -> list[bool]:
+    """Which tokens of a completion the chosen items pay (the rest are still to pay)."""
+    flags: list[bool] = []
+    used: Counter[int] = Counter()
+    chosen_cards = sum(sol.src.chosen_cards.values())
+    cards = 0
+    for li in sol.assign:
+        lot = sol.lots[li]
+        if lot.source == "combat_card":
+            cards += dict(lot.pools).get("cc", 1)
+            flags.append(cards <= chosen_cards)
+        else:
+            used[li] += 1
+            flags.append(used[li] <= lot.need)
+    return flags
+
+
+def _place(state: GameState, hex_: str) -> str:
+    tile = state.tiles.get(hex_)
+    if tile is None:
+        return f"at {hex_}"
+    g = G(state)
+    name = (
+        g.cat.sides[tile.id].name
+        if tile.id in g.cat.sides
+        else g.cat.cities[tile.id].name
+        if tile.id in g.cat.cities
+        else tile.kind
+    )
+    return f"on the {name.lower()} at {hex_}"
+
+
+def _label_for(state: GameState, seat: int, item: PayItem, token: str) -> str:
+    g = G(state)
+    if item.source == "reserve":
+        return f"{good_name(item.what)} from your reserve"
+    if item.source == "gold_card":
+        name = g.cat.gold_cards[item.what].name
+        as_ = "1 science" if token == "science" else "1 gold"
+        return f"gold card {name} (as {as_})"
+    if item.source == "combat_card":
+        name = g.cat.combat_cards[item.what].name
+        p = g.p(seat)
+        why = (
+            "Afonso I"
+            if p.monarch == "afonso_i"
+            else "Napoleon"
+            if p.monarch == "napoleon"
+            else "as 1 gold"
+        )
+        if item.what == "war_chest" and token != "science":
+            why = "War chest: as 1 gold" if p.monarch is None else f"{why} or as 1 gold"
+        return f"combat card {name} ({why})"
+    return f"{good_name(item.what)} {_place(state, item.source)}"
+
+
+def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] = ()) -> PaymentStep:
+    """The next step of paying for ``action`` after the items ``chosen`` so far.
+
+    Each option's ``item`` appended to ``chosen`` can still be completed into an exact
+    payment; when the action is payable, walking options always ends ``complete``, and
+    ``apply(state, action.replace(payment=step.payment))`` accepts the result (R-VOC-2/3,
+    R-VOC-6). Raises :class:`InvalidAction` for an action that takes no payment and
+    :class:`IllegalAction` when ``chosen`` cannot be completed."""
+    c = cost_of(state, action)
+    if c is None:
+        raise InvalidAction("R-VOC-2", "this action takes no payment")
+    seat = c.seat
+    ctx = c.context
+    cost = list(c.tokens)
+    items = tuple(chosen)
+    try:
+        check_payment(state, seat, cost, items, ctx)
+        exact = True
+    except IllegalAction:
+        exact = False
+    if exact:
+        return PaymentStep(
+            cost=c,
+            chosen=items,
+            remaining=(),
+            token=None,
+            prompt=f"Paid in full for {c.label}.",
+            options=(),
+            complete=True,
+            payment=items,
+        )
+    sol = check_partial(state, seat, cost, items, ctx)
+    if sol is None:
+        raise IllegalAction(
+            "R-VOC-2",
+            f"those items cannot be completed into a payment of {c.text} for {c.label}",
+        )
+    flags = _paid_flags(sol)
+    remaining = tuple(t for t, paid in zip(sol.tokens, flags, strict=True) if not paid)
+    token = remaining[0]
+    acc = token_accepts(token)
+    src = sources(state, seat, ctx)
+    have = Counter((it.source, it.what) for it in items)
+    options: list[PayOption] = []
+    card_provides: frozenset[str] = frozenset()
+    for u in src.card_uses:
+        card_provides |= u.provides
+    if src.afonso:
+        card_provides |= frozenset({"gold", "science"}) | token_accepts("any")
+    candidates: list[tuple[PayItem, int]] = []
+    for lot in src.lots:
+        if lot.provides & acc:
+            candidates.append((PayItem(lot.source, lot.what), lot.count))
+    if card_provides & acc:
+        for card, n in sorted(src.hand.items()):
+            candidates.append((PayItem("combat_card", card), n))
+    for item, n in candidates:
+        left = n - have[(item.source, item.what)]
+        if left <= 0:
+            continue
+        if check_partial(state, seat, cost, (*items, item), ctx) is None:
+            continue
+        options.append(PayOption(item, _label_for(state, seat, item, token), left))
+    k = len(c.tokens) - len(remaining) + 1
+    prompt = (
+        f"Pay {describe_cost([token])} for {c.label} (token {k} of {len(c.tokens)}; "
+        f"still to pay: {describe_cost(list(remaining))})."
+    )
+    return PaymentStep(
+        cost=c,
+        chosen=items,
+        remaining=remaining,
+        token=token,
+        prompt=prompt,
+        options=tuple(options),
+        complete=False,
+        payment=None,
+    )
+
+
+__all__ = [
+    "Cost",
+    "PayOption",
+    "PaymentStep",
+    "cost_of",
+    "default_payment",
+    "payment_step",
+    "with_payments",
+]
