@@ -49,6 +49,28 @@ class Event(BaseModel):
             values["reveals"] = REVEALS[key]
         return values
 
+    @classmethod
+    def make(
+        cls,
+        key: str,
+        params: dict[str, Param],
+        seat: int | None = None,
+        visible_to: tuple[int, ...] | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> Event:
+        """The engine's fast path: an event of kind ``key``'s first part, its text rendered
+        and ``reveals`` looked up, built without re-validating the engine's own values."""
+        return cls.model_construct(
+            kind=key.split(".", 1)[0],
+            text=render_message(key, params),
+            key=key,
+            params=params,
+            seat=seat,
+            data=data if data is not None else {},
+            visible_to=visible_to,
+            reveals=REVEALS[key],
+        )
+
     def visible(self, seat: int | None) -> bool:
         """May ``seat`` (None = spectator) see this event?"""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)

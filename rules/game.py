@@ -53,16 +53,7 @@ class G:
     ) -> None:
         """Record an event: its message ``key`` (``kind`` or ``kind.variant``, a template in
         :mod:`rules.messages`) with ``params``; ``data`` is the event's machine-readable part."""
-        self.events.append(
-            Event(
-                kind=key.split(".", 1)[0],
-                key=key,
-                params=params,
-                seat=seat,
-                data=data,
-                visible_to=visible_to,
-            )
-        )
+        self.events.append(Event.make(key, params, seat, visible_to, data))
 
     def p(self, seat: int) -> Player:
         return self.s.players[seat]

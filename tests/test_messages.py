@@ -76,6 +76,7 @@ def test_selfplay_events_render_from_key_and_params():
             assert render_message(e.key, e.params) == e.text
             assert set(e.params) == placeholders(EN[e.key]), e.key
             assert e.reveals == REVEALS[e.key]
+            assert Event.model_validate_json(e.model_dump_json()) == e  # valid types
             seen.add(e.key)
     assert n > 2000
     assert len(seen) > 40, sorted(EVENT_KEYS - seen)
@@ -132,3 +133,15 @@ def test_another_catalogue_renders_the_same_event_without_touching_rules():
     assert render_message("defeated", {"who": "R", "n": 7}, xx, plural_xx) == "R perd 7 unitéz."
     e = Event(kind="defeated", key="defeated", params={"who": "R", "n": 3})
     assert e.render(xx, plural_xx) == "R perd 3 unités." and e.render() == e.text
+
+
+def test_the_engines_fast_constructor_equals_the_validated_one():
+    fast = Event.make("gain.why", {"who": "Green", "goods": {"coffee": 1}, "why": "Trade"}, 0)
+    slow = Event(
+        kind="gain",
+        key="gain.why",
+        params={"who": "Green", "goods": {"coffee": 1}, "why": "Trade"},
+        seat=0,
+    )
+    assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
+    assert Event.model_validate_json(fast.model_dump_json()) == fast
