@@ -5,9 +5,11 @@ embedded SQLite file. Callers never see SQL. See ``storage/README.md``.
 """
 
 from storage.base import Clock, GameStore, utc_now
+from storage.engine_info import current_engine_version
 from storage.errors import (
     BackendError,
     ChannelBusy,
+    DatabaseCorrupt,
     DatabaseMissing,
     GameNotActive,
     GameNotFound,
@@ -16,6 +18,7 @@ from storage.errors import (
     InvalidTransition,
     NotAGameDatabase,
     ReplayerUnavailable,
+    RestoreFailed,
     SchemaTooNew,
     StorageError,
     VersionConflict,
@@ -23,26 +26,33 @@ from storage.errors import (
 from storage.export import GameExport, dump_export, load_export
 from storage.models import (
     ACTIVE_STATUSES,
+    EntryKind,
     GameRecord,
     GameResult,
     GameSettings,
     GameStatus,
     GameSummary,
+    HistoryItem,
     IntegrityProblem,
     LogEntry,
     PlayerStats,
     ReplayReport,
     Seat,
+    SeatKind,
+    is_pack_name,
 )
 from storage.replay import Replayer, default_replayer, load_replayer
-from storage.sqlite import SqliteGameStore
+from storage.sqlite import SNAPSHOT_EVERY, SqliteGameStore
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "SNAPSHOT_EVERY",
     "BackendError",
     "ChannelBusy",
     "Clock",
+    "DatabaseCorrupt",
     "DatabaseMissing",
+    "EntryKind",
     "GameExport",
     "GameNotActive",
     "GameNotFound",
@@ -52,6 +62,7 @@ __all__ = [
     "GameStatus",
     "GameStore",
     "GameSummary",
+    "HistoryItem",
     "IntegrityProblem",
     "InvalidData",
     "InvalidExport",
@@ -62,13 +73,17 @@ __all__ = [
     "ReplayReport",
     "Replayer",
     "ReplayerUnavailable",
+    "RestoreFailed",
     "SchemaTooNew",
     "Seat",
+    "SeatKind",
     "SqliteGameStore",
     "StorageError",
     "VersionConflict",
+    "current_engine_version",
     "default_replayer",
     "dump_export",
+    "is_pack_name",
     "load_export",
     "load_replayer",
     "utc_now",

@@ -14,12 +14,13 @@ would subclass :class:`GameStore` and pass the same tests.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
 from typing import Self
 
+from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
 from storage.models import (
@@ -28,10 +29,12 @@ from storage.models import (
     GameSettings,
     GameStatus,
     GameSummary,
+    HistoryItem,
     IntegrityProblem,
     LogEntry,
     PlayerStats,
     ReplayReport,
+    Seat,
 )
 from storage.replay import Replayer, replay_log
 
@@ -53,8 +56,12 @@ class GameStore(ABC):
     :meth:`open` / :meth:`close`. All methods are coroutines; writes are atomic.
     """
 
-    def __init__(self, *, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, *, clock: Clock = utc_now, engine_version: Callable[[], str] = current_engine_version
+    ) -> None:
         self._clock = clock
+        self.engine_version = engine_version
+        """Returns the running rules engine's version (recorded with games and log entries)."""
 
     def now(self) -> datetime:
         """The store clock's current time, checked to be aware and converted to UTC."""
@@ -95,13 +102,17 @@ class GameStore(ABC):
         initial_state_json: str,
         settings: GameSettings,
         guild_id: int | None = None,
-        seats: Mapping[str, int] | None = None,
+        seats: Collection[Seat] | None = None,
         status: GameStatus = GameStatus.LOBBY,
+        data_pack: str | None = None,
     ) -> GameRecord:
         """Create a game at version 0 in ``channel_id`` (log entry 0 holds the initial state).
 
-        ``seats`` maps colour -> Discord user id. Raises ``ChannelBusy`` if the channel already
-        has an active game, ``InvalidData`` if the state is not JSON or ``status`` is not active.
+        ``seats``: who plays which seat number (:meth:`Seat.discord`, :meth:`Seat.local`,
+        :meth:`Seat.ai`). ``data_pack``: the data pack *name* (default: ``settings.data_pack``;
+        None = the default pack). The running engine version is recorded. Raises
+        ``ChannelBusy`` if the channel already has an active game, ``InvalidData`` if the state
+        is not JSON, ``status`` is not active, or the pack is not a plain name.
         """
 
     @abstractmethod
@@ -136,13 +147,17 @@ class GameStore(ABC):
         expected_version: int,
         state_json: str,
         action_json: str,
-        seat: str | None = None,
+        seat: int | None = None,
         events_json: str = "[]",
+        description: str | None = None,
         status: GameStatus | None = None,
         result: GameResult | None = None,
     ) -> GameRecord:
         """Record one action: new state + log entry ``expected_version + 1`` + version bump.
 
+        ``seat``: the seat number that played it; ``description``: the step's public text
+        (what the history shows, e.g. the engine's ``describe_action`` sentence). Every
+        ``snapshot_every`` versions the entry also keeps a full snapshot of the state.
         All or nothing, in one transaction. Raises ``VersionConflict`` if the game is no longer
         at ``expected_version``, ``GameNotActive`` if it is finished or abandoned,
         ``InvalidTransition`` for a backwards ``status``. With ``result`` the game is finished
@@ -160,20 +175,78 @@ class GameStore(ABC):
     async def finish_game(
         self, game_id: int, result: GameResult, *, expected_version: int | None = None
     ) -> GameRecord:
-        """Mark the game finished and record each seat's score and the winner(s). Every scored
-        colour must be a seat. Frees the channel. Does not bump the version."""
+        """Mark the game finished and record each seat's score and the winner(s) (none for
+        a game nobody won, e.g. a lost solo game). Every scored seat number must be held.
+        Frees the channel. Does not bump the version."""
 
     @abstractmethod
     async def assign_seat(
-        self, game_id: int, colour: str, user_id: int, *, expected_version: int | None = None
+        self, game_id: int, seat: Seat, *, expected_version: int | None = None
     ) -> GameRecord:
-        """Seat ``user_id`` at ``colour`` (replacing whoever held it) in an active game."""
+        """Put ``seat`` (its number, who plays it, its colour if chosen) in an active game,
+        replacing whoever held that seat number. A colour may be held by one seat only."""
 
     @abstractmethod
     async def remove_seat(
-        self, game_id: int, colour: str, *, expected_version: int | None = None
+        self, game_id: int, seat: int, *, expected_version: int | None = None
     ) -> GameRecord:
-        """Empty the seat ``colour`` of an active game (no error if it was empty)."""
+        """Empty seat number ``seat`` of an active game (no error if it was empty)."""
+
+    @abstractmethod
+    async def set_colour(
+        self, game_id: int, seat: int, colour: str | None, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """Record the colour seat ``seat`` chose in the game (None: not chosen yet).
+        ``InvalidData`` if the seat is empty or another seat holds the colour."""
+
+    # -- undo, rollback, history ----------------------------------------------------------
+
+    @abstractmethod
+    async def undo(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        expected_version: int,
+        description: str | None = None,
+    ) -> GameRecord:
+        """Seat ``by`` takes back its steps after ``to_version``: an ``undo`` log entry
+        ``expected_version + 1`` naming ``to_version``, whose state becomes current again.
+
+        Storage does not judge whether the undo is allowed (the game service asks the
+        engine); it only requires ``to_version`` to be before the current version and still
+        on the game's line (not itself undone). Guarded like :meth:`save`
+        (``VersionConflict``); the undone entries stay in the log, marked undone in
+        :meth:`history`. ``RestoreFailed`` if the old state cannot be restored,
+        ``ReplayerUnavailable`` if the store has no replayer (the rules engine is missing)."""
+
+    @abstractmethod
+    async def rollback(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        reason: str,
+        expected_version: int,
+    ) -> GameRecord:
+        """A moderator (Discord user ``by``) returns the game to any earlier version (undone
+        ones included), with a ``reason``: a ``rollback`` log entry ``expected_version + 1``;
+        play continues from there and replays exactly. Guarded like :meth:`save`."""
+
+    @abstractmethod
+    async def state_at(self, game_id: int, version: int) -> str:
+        """The state JSON at any ``version`` (0..current): nearest snapshot + a few replayed
+        actions, checked against the logged hash (``RestoreFailed`` otherwise)."""
+
+    @abstractmethod
+    async def history(
+        self, game_id: int, *, from_version: int = 0, to_version: int | None = None
+    ) -> list[HistoryItem]:
+        """The game's versions ``from_version..to_version`` (oldest first) with their public
+        descriptions, each marked ``undone`` if a later undo or rollback took it back: what a
+        moderator picks a rollback version from. Reads no states."""
 
     # -- log, replay ----------------------------------------------------------------------
 
@@ -192,7 +265,7 @@ class GameStore(ABC):
         recomputed state, ``ok``, the first differing version and the differing JSON paths."""
         record = await self.get_game(game_id)
         entries = await self.get_log(game_id, to_version=to_version)
-        return replay_log(
+        report = replay_log(
             game_id=game_id,
             entries=entries,
             stored_version=record.version,
@@ -200,6 +273,21 @@ class GameStore(ABC):
             replayer=replayer,
             to_version=to_version,
         )
+        if report.ok:
+            return report
+        note = self.engine_mismatch([record.engine_version, *(e.engine_version for e in entries)])
+        return report if note is None else report.model_copy(update={"engine_note": note})
+
+    def engine_mismatch(self, recorded: Collection[str | None]) -> str | None:
+        """Why a replay may differ: the log was written by other engine versions than the
+        running one (None: recorded before engine versions were stored). None if all match."""
+        running = self.engine_version()
+        others = sorted({version for version in recorded if version is not None} - {running})
+        if others:
+            return f"recorded under engine {', '.join(others)}, this is engine {running}"
+        if any(version is None for version in recorded):
+            return f"recorded before engine versions were stored, this is engine {running}"
+        return None
 
     # -- statistics -----------------------------------------------------------------------
 
@@ -253,7 +341,7 @@ class GameStore(ABC):
         """
         plan = plan_import(export)
         if replayer is not None:
-            report = replay_log(
+            report: ReplayReport = replay_log(
                 game_id=plan.game.id,
                 entries=plan.entries,
                 stored_version=plan.game.version,
@@ -261,6 +349,11 @@ class GameStore(ABC):
                 replayer=replayer,
             )
             if not report.ok:
+                note = self.engine_mismatch(
+                    [plan.game.engine_version, *(e.engine_version for e in plan.entries)]
+                )
+                if note is not None:
+                    report = report.model_copy(update={"engine_note": note})
                 raise InvalidExport(f"the exported log does not replay: {report.describe()}")
         game = plan.game.model_copy(
             update={

@@ -1,10 +1,11 @@
-"""``python -m storage bench``: how fast saves and loads are, on a throw-away database.
+"""``python -m storage bench``: how fast saves, loads and restores are, on a throw-away database.
 
 Measures the median and 95th percentile of :meth:`~storage.base.GameStore.save` and
-:meth:`~storage.base.GameStore.get_game` for a late-game 4-player state, then fills the
-database to N games (1,000 by default) and measures the throughput of saves spread over all of
-them. The state is a real one (``--state-file``, from the rules engine) or, without it, a
-synthetic state of realistic size and shape (map hexes, players, decks, recent history).
+:meth:`~storage.base.GameStore.get_game` for a late-game 4-player state, the time to restore
+the state of a version 500 steps back (:meth:`~storage.base.GameStore.state_at`: nearest
+snapshot + replay, as undo and rollback do), then fills the database to N games (1,000 by
+default) and measures the throughput of saves spread over all of them. The state is a real one
+(from rules self-play, or ``--state-file``) or a synthetic state of realistic size and shape.
 """
 
 from __future__ import annotations
@@ -18,10 +19,50 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from storage.models import GameSettings, GameStatus
+from storage.models import GameSettings, GameStatus, Seat
+from storage.replay import Replayer
 from storage.sqlite import SqliteGameStore
 
-__all__ = ["BenchResult", "run_bench", "synthetic_late_game_state"]
+__all__ = [
+    "RESTORE_STEPS_BACK",
+    "BenchResult",
+    "RestoreGame",
+    "run_bench",
+    "synthetic_late_game_state",
+    "synthetic_restore_game",
+]
+
+RESTORE_STEPS_BACK = 500
+
+
+@dataclass
+class RestoreGame:
+    """A game to time restores on: its initial state, its steps ``(action_json, state_json
+    after it)`` and the replayer that turns one into the other."""
+
+    source: str
+    initial_state_json: str
+    steps: list[tuple[str, str]]
+    replayer: Replayer
+
+
+def _synthetic_replay(state_json: str, action_json: str) -> str:
+    state = json.loads(state_json)
+    state["bench_seq"] = json.loads(action_json)["seq"]
+    return json.dumps(state)
+
+
+def synthetic_restore_game(state_json: str, steps: int = RESTORE_STEPS_BACK + 40) -> RestoreGame:
+    """A stand-in game over ``state_json``: each action sets a sequence number (the replayer
+    parses and re-serialises the whole state, as a real one does, but applies no rules)."""
+    history: list[tuple[str, str]] = []
+    current = state_json
+    for seq in range(1, steps + 1):
+        action = json.dumps({"seq": seq})
+        current = _synthetic_replay(current, action)
+        history.append((action, current))
+    return RestoreGame("synthetic replayer (no rules)", state_json, history, _synthetic_replay)
+
 
 COLOURS = ("red", "blue", "green", "yellow")
 TERRAINS = ("forest", "plains", "mountain", "coast", "jungle", "river", "sea")
@@ -141,6 +182,10 @@ class BenchResult:
     throughput_save_ms: list[float]
     full_load_ms: list[float]
     db_bytes: int
+    restore_ms: list[float]
+    restore_back: int
+    restore_source: str
+    snapshot_every: int
 
     @property
     def saves_per_second(self) -> float:
@@ -161,6 +206,10 @@ class BenchResult:
                 )
             )
 
+        restore_verdict = ""
+        if self.restore_ms:
+            met = "met" if median(self.restore_ms) < 20 else "MISSED"
+            restore_verdict = f"  (target < 20 ms: {met})"
         return [
             f"state: {self.state_source} ({self.state_bytes:,} bytes of JSON)",
             f"database: temporary SQLite file, WAL, synchronous={self.synchronous}",
@@ -168,6 +217,9 @@ class BenchResult:
             f"{figures(self.save_ms)}{verdict(self.save_ms)}",
             f"load, 1 game in the database ({len(self.load_ms)} loads): "
             f"{figures(self.load_ms)}{verdict(self.load_ms)}",
+            f"restore a version {self.restore_back} steps back ({len(self.restore_ms)} "
+            f"restores, snapshot every {self.snapshot_every} versions, "
+            f"{self.restore_source}): {figures(self.restore_ms)}{restore_verdict}",
             f"filled the database to {self.games:,} games in {self.fill_seconds:.2f} s",
             f"save throughput, {self.games:,} games ({self.throughput_saves:,} saves spread "
             f"over all games): {self.saves_per_second:,.0f} saves/s "
@@ -207,17 +259,22 @@ async def run_bench(
     throughput_saves: int = 2000,
     synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL",
     progress: Callable[[str], None] | None = None,
+    restore_game: RestoreGame | None = None,
+    restores: int = 32,
 ) -> BenchResult:
-    """Run the benchmark on a new database at ``db_path`` (which must not exist yet)."""
+    """Run the benchmark on a new database at ``db_path`` (which must not exist yet).
+    ``restore_game`` (default: :func:`synthetic_restore_game` over ``state_json``) is saved
+    step by step, then ``restores`` versions about 500 steps back are restored."""
     if db_path.exists():
         raise FileExistsError(f"{db_path} exists: the benchmark needs a fresh database")
     json.loads(state_json)  # fail early on a bad --state-file
     say = progress or (lambda message: None)
     variant = _variant_maker(state_json)
     settings = GameSettings(scenario="standard", player_count=4, turn_timer_seconds=86400)
-    seats = {colour: 1000 + k for k, colour in enumerate(COLOURS)}
+    seats = [Seat.discord(k, 1000 + k) for k in range(len(COLOURS))]
     clock = time.perf_counter
-    async with SqliteGameStore(db_path, synchronous=synchronous) as store:
+    game = restore_game or synthetic_restore_game(state_json)
+    async with SqliteGameStore(db_path, synchronous=synchronous, replayer=game.replayer) as store:
         first = await store.create_game(
             1,
             initial_state_json=state_json,
@@ -245,7 +302,7 @@ async def run_bench(
                 expected_version=version,
                 state_json=text,
                 action_json='{"type":"pass"}',
-                seat="red",
+                seat=0,
                 events_json='[{"type":"passed"}]',
             )
             save_ms.append((clock() - start) * 1000)
@@ -255,6 +312,26 @@ async def run_bench(
             start = clock()
             await store.get_game(first.id)
             load_ms.append((clock() - start) * 1000)
+
+        say(f"saving a {len(game.steps)}-step game and timing {restores} restores")
+        long = await store.create_game(
+            0,
+            initial_state_json=game.initial_state_json,
+            settings=settings,
+            seats=seats,
+            status=GameStatus.RUNNING,
+        )
+        for action_json, after in game.steps:
+            long = await store.save(
+                long.id, expected_version=long.version, state_json=after, action_json=action_json
+            )
+        back = max(0, min(RESTORE_STEPS_BACK, long.version - store.snapshot_every))
+        restore_ms: list[float] = []
+        for k in range(restores if long.version > 0 else 0):
+            old = max(0, long.version - back - k % store.snapshot_every)
+            begin = clock()
+            await store.state_at(long.id, old)
+            restore_ms.append((clock() - begin) * 1000)
 
         say(f"filling the database to {games} games")
         start = clock()
@@ -283,7 +360,7 @@ async def run_bench(
                 expected_version=versions[game_id],
                 state_json=texts[k % 64],
                 action_json='{"type":"pass"}',
-                seat="red",
+                seat=0,
             )
             throughput_save_ms.append((clock() - begin) * 1000)
             versions[game_id] = record.version
@@ -314,4 +391,8 @@ async def run_bench(
         throughput_save_ms=throughput_save_ms,
         full_load_ms=full_load_ms,
         db_bytes=db_bytes,
+        restore_ms=restore_ms,
+        restore_back=back,
+        restore_source=game.source,
+        snapshot_every=store.snapshot_every,
     )

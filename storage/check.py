@@ -24,7 +24,7 @@ class GameCheck:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and (self.replay is None or self.replay.ok)
+        return not self.problems and (self.replay is None or not self.replay.is_problem)
 
     def describe(self) -> str:
         head = f"game {self.game_id} (channel {self.channel_id}, {self.status}, v{self.version})"
@@ -39,7 +39,8 @@ class GameCheck:
 @dataclass
 class CheckReport:
     """Everything ``check`` found. ``ok`` is false only for real problems: a skipped replay
-    (no replayer available) is not one."""
+    (no replayer available) is not one, nor is a game recorded under another engine version
+    that no longer replays (its line says so plainly)."""
 
     database_problems: list[str]
     games: list[GameCheck]
@@ -60,8 +61,15 @@ class CheckReport:
             out.append(f"replay: SKIPPED, {self.replay_skipped_reason}")
         out.extend(game.describe() for game in self.games)
         bad = sum(not game.ok for game in self.games)
+        older = sum(
+            game.replay is not None and game.replay.engine_note is not None and game.ok
+            for game in self.games
+        )
         verdict = "OK" if self.ok else "PROBLEMS FOUND"
-        out.append(f"{verdict}: {len(self.games)} game(s), {bad} with problems")
+        extra = f", {older} recorded under another engine (not replayable with this one)"
+        out.append(
+            f"{verdict}: {len(self.games)} game(s), {bad} with problems" + (extra if older else "")
+        )
         return out
 
 
@@ -79,6 +87,9 @@ async def check_store(
         else:
             per_game.setdefault(problem.game_id, []).append(problem.message)
     games: list[GameCheck] = []
+    if any(problem.startswith("integrity_check:") for problem in database):
+        database.append("the games were not examined: the database file itself is damaged")
+        return CheckReport(database_problems=database, games=games)
     for game_id in await store.game_ids():
         record = await store.get_game(game_id)
         check = GameCheck(

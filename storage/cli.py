@@ -1,9 +1,16 @@
 """Command line of the storage layer: ``python -m storage --help``.
 
-Exit codes: 0 success; 1 ``check`` found a real problem (integrity or replay mismatch); 2 the
-command could not run (bad arguments, no database, schema too new, invalid export, channel
-busy...). A replay skipped because the rules engine is not importable is *not* a problem:
-``check`` says so clearly and still exits 0 if the integrity check passed.
+Exit codes: 0 success; 1 a real problem was found in the database (``check`` found an
+integrity or replay mismatch, or the file is corrupt: ``backup`` then writes nothing); 2 the
+command could not run (bad arguments, no database, not a game database, schema too new,
+invalid export, channel busy, output file exists...). A replay skipped because the rules engine
+is not importable is *not* a problem: ``check`` says so clearly and still exits 0 if the
+integrity check passed; neither is a game recorded under an older engine that no longer
+replays (its line says so).
+
+No command ever damages a file: outputs are written to a new temporary name and renamed into
+place once complete (and, for backups, verified); a file that is not a game database is only
+ever opened read-only.
 """
 
 from __future__ import annotations
@@ -19,9 +26,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from storage.bench import run_bench, synthetic_late_game_state
+from storage.bench import RESTORE_STEPS_BACK, RestoreGame, run_bench, synthetic_late_game_state
 from storage.check import check_store
-from storage.errors import GameNotFound, ReplayerUnavailable, StorageError
+from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
 from storage.migrations import LATEST
 from storage.replay import DEFAULT_REPLAYER, Replayer, load_replayer
@@ -39,6 +46,17 @@ def default_db_path() -> str:
     return os.environ.get("BRAZIL_DB") or "brazil.sqlite3"
 
 
+def _count(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     db_help = "the SQLite database file (default: $BRAZIL_DB or ./brazil.sqlite3)"
     common = argparse.ArgumentParser(add_help=False)
@@ -48,7 +66,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m storage",
         description="Maintenance tools for the Brazil: Imperial bot's game database "
         f"(SQLite, schema version {LATEST}).",
-        epilog="Exit codes: 0 success, 1 check found problems, 2 the command could not run.",
+        epilog="Exit codes: 0 success, 1 problems found (check) or the database is corrupt, "
+        "2 the command could not run.",
     )
     parser.add_argument("--db", metavar="PATH", default=None, help=db_help)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -87,8 +106,9 @@ def _parser() -> argparse.ArgumentParser:
         "bench",
         help="time saves and loads on a temporary database",
         description="Benchmark on a temporary database (the --db file is not touched): median "
-        "and p95 save/load time of a late-game 4-player state, then the throughput of saves "
-        "with the database filled to --games games.",
+        "and p95 save/load time of a late-game 4-player state, the time to restore a version "
+        f"{RESTORE_STEPS_BACK} steps back (nearest snapshot + replay, as undo and rollback "
+        "do), then the throughput of saves with the database filled to --games games.",
     )
     bench.add_argument(
         "--state-file",
@@ -103,12 +123,15 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="use the synthetic late-game state instead of one from the rules engine",
     )
-    bench.add_argument("--games", type=int, default=1000, help="games in the database (1000)")
-    bench.add_argument("--saves", type=int, default=300, help="timed saves of one game (300)")
-    bench.add_argument("--loads", type=int, default=300, help="timed loads (300)")
+    bench.add_argument("--games", type=_count, default=1000, help="games in the database (1000)")
+    bench.add_argument("--saves", type=_count, default=300, help="timed saves of one game (300)")
+    bench.add_argument("--loads", type=_count, default=300, help="timed loads (300)")
+    bench.add_argument(
+        "--restores", type=_count, default=32, help="timed restores of an old version (32)"
+    )
     bench.add_argument(
         "--throughput-saves",
-        type=int,
+        type=_count,
         default=2000,
         help="saves spread over all games for the throughput figure (2000)",
     )
@@ -133,6 +156,7 @@ def _parser() -> argparse.ArgumentParser:
         "write game:N or channel:N when a number could be both",
     )
     export.add_argument("path", metavar="PATH", help="output file ('-' for standard output)")
+    export.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
     imp = sub.add_parser(
         "import",
@@ -165,6 +189,12 @@ async def amain(argv: Sequence[str] | None = None, *, out: TextIO | None = None)
     db = Path(args.db or default_db_path())
     try:
         return await _run(args, db, stream)
+    except DatabaseCorrupt as exc:
+        print(f"problem: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except sqlite3.DatabaseError as exc:
+        print(f"problem: {db}: the database is corrupt ({exc})", file=sys.stderr)
+        return EXIT_PROBLEMS
     except (StorageError, OSError, sqlite3.Error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -179,7 +209,7 @@ async def _run(args: argparse.Namespace, db: Path, out: TextIO) -> int:
     if command == "check":
         return await _check(db, args, out)
     if command == "export":
-        return await _export(db, args.game, args.path, out)
+        return await _export(db, args.game, args.path, args.force, out)
     if command == "import":
         return await _import(db, args, out)
     raise AssertionError(command)
@@ -193,7 +223,7 @@ async def _backup(db: Path, target: Path, force: bool, out: TextIO) -> int:
         print("error: the backup cannot overwrite the database itself", file=sys.stderr)
         return EXIT_ERROR
     async with SqliteGameStore(db, create=False) as store:
-        await store.backup(target)
+        await store.backup(target)  # verified before it replaces anything (DatabaseCorrupt)
     with sqlite3.connect(f"file:{target}?mode=ro", uri=True) as copy:
         status = copy.execute("PRAGMA quick_check").fetchone()[0]
         games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -222,11 +252,15 @@ async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
                 "so game states were not verified against their logs"
             )
     async with SqliteGameStore(db, create=False) as store:
-        ids = await store.game_ids()
-        print(f"database: {db} (schema version {LATEST}, {len(ids)} game(s))", file=out)
+        print(f"database: {db} (schema version {LATEST})", file=out)
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
-        report = await check_store(store, replayer, skipped_reason=skipped)
+        try:
+            report = await check_store(store, replayer, skipped_reason=skipped)
+        except DatabaseCorrupt as exc:
+            print(f"integrity: DATABASE CORRUPT: {exc}", file=out)
+            print("PROBLEMS FOUND: restore the latest good backup", file=out)
+            return EXIT_PROBLEMS
     for line in report.lines():
         print(line, file=out)
     return EXIT_OK if report.ok else EXIT_PROBLEMS
@@ -236,14 +270,18 @@ async def _resolve(store: SqliteGameStore, ref: str) -> int:
     kind, sep, value = ref.partition(":")
     if not sep:
         kind, value = "", ref
-    if kind not in ("", "game", "channel") or not value.isdigit():
-        raise GameNotFound(None) from ValueError(ref)
+    if kind not in ("", "game", "channel") or not value.isascii() or not value.isdigit():
+        raise StorageError(
+            f"{ref!r} is not a game: give a game id or a channel id (game:N or channel:N)"
+        )
     number = int(value)
+    if number >= 2**63:
+        raise StorageError(f"no game with id {number} and no game in channel {number}")
     as_game: int | None = None
     if kind in ("", "game"):
         try:
             as_game = (await store.get_game(number)).id
-        except GameNotFound:
+        except StorageError:
             if kind == "game":
                 raise
     as_channel: int | None = None
@@ -255,7 +293,7 @@ async def _resolve(store: SqliteGameStore, ref: str) -> int:
             latest = await store.list_games(channel_id=number, limit=1)
             as_channel = latest[0].id if latest else None
         if as_channel is None and kind == "channel":
-            raise GameNotFound(channel_id=number)
+            raise StorageError(f"no game in channel {number}")
     if as_game is not None and as_channel is not None and as_game != as_channel:
         raise StorageError(
             f"{number} is both a game id and a channel id: write game:{number} or channel:{number}"
@@ -266,7 +304,28 @@ async def _resolve(store: SqliteGameStore, ref: str) -> int:
     return found
 
 
-async def _export(db: Path, ref: str, path: str, out: TextIO) -> int:
+def write_new_file(target: Path, text: str, *, force: bool) -> None:
+    """Write ``text`` to ``target`` via a new temporary file renamed into place, so ``target``
+    is never left half-written; refuses an existing ``target`` unless ``force``."""
+    if target.exists() and not force:
+        raise FileExistsError(f"{target} exists (use --force to overwrite)")
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a directory")
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(name, target)
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+async def _export(db: Path, ref: str, path: str, force: bool, out: TextIO) -> int:
+    if path != "-" and Path(path).exists() and not force:
+        print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
+        return EXIT_ERROR
     async with SqliteGameStore(db, create=False) as store:
         game_id = await _resolve(store, ref)
         export = await store.export_game(game_id)
@@ -274,7 +333,7 @@ async def _export(db: Path, ref: str, path: str, out: TextIO) -> int:
     if path == "-":
         out.write(text)
     else:
-        Path(path).write_text(text, encoding="utf-8")
+        write_new_file(Path(path), text, force=force)
         print(
             f"exported game {game_id} (version {export.game.version}, "
             f"{len(export.log)} log entries) to {path}",
@@ -283,8 +342,19 @@ async def _export(db: Path, ref: str, path: str, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _read_text(path: str, what: str) -> str:
+    """A UTF-8 text file ('-': standard input); :class:`StorageError` if it is not one."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StorageError(f"{path} is not a UTF-8 text file, so not {what}") from exc
+    except IsADirectoryError as exc:
+        raise StorageError(f"{path} is a directory, not {what}") from exc
+
+
 async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
-    text = sys.stdin.read() if args.path == "-" else Path(args.path).read_text(encoding="utf-8")
+    text = _read_text(args.path, "a game export")
     export = load_export(text)
     replayer = load_replayer(args.replayer) if args.replayer else None
     async with SqliteGameStore(db) as store:
@@ -299,34 +369,57 @@ async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _rules_late_game_state(seed: int = 11) -> tuple[str, str] | None:
-    """A real late-game 4-player state: seeded random self-play until era III (or round 45)."""
+def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | None:
+    """A real late-game 4-player state (seeded random self-play until era III or round 45),
+    and the self-played game continued to over 500 steps, to time restores with
+    ``rules.replay_step``."""
     try:
         import random
 
-        from rules import apply, legal_actions, new_game
+        from rules import apply, legal_actions, new_game, replay_step
     except ImportError:
         return None
     rng = random.Random(seed)
     state = new_game(4, seed)
-    while state.phase != "ended" and state.era < 3 and state.round < 45:
-        state, _ = apply(state, rng.choice(legal_actions(state)))
-    return (
-        state.model_dump_json(),
-        f"late-game 4-player state from rules self-play (seed {seed}, era {state.era}, "
-        f"round {state.round})",
+    initial = state.model_dump_json()
+    steps: list[tuple[str, str]] = []
+    late: tuple[str, str] | None = None
+    while state.phase != "ended" and len(steps) < RESTORE_STEPS_BACK + 40:
+        action = rng.choice(legal_actions(state))
+        state, _ = apply(state, action)
+        steps.append((action.to_json(), state.model_dump_json()))
+        if late is None and (state.era >= 3 or state.round >= 45):
+            late = (
+                steps[-1][1],
+                f"late-game 4-player state from rules self-play (seed {seed}, era {state.era}, "
+                f"round {state.round})",
+            )
+    if late is None:
+        late = (steps[-1][1], f"4-player state from rules self-play (seed {seed}, game ended)")
+    game = RestoreGame(
+        f"real game from rules self-play, replayed with rules.replay_step ({len(steps)} steps)",
+        initial,
+        steps,
+        replay_step,
     )
+    return (*late, game)
 
 
 async def _bench(args: argparse.Namespace, out: TextIO) -> int:
+    restore_game: RestoreGame | None = None
     if args.state_file is not None:
-        state_json = args.state_file.read_text(encoding="utf-8")
-        json.loads(state_json)
+        state_json = _read_text(str(args.state_file), "a JSON state")
+        try:
+            parsed = json.loads(state_json)
+        except ValueError as exc:
+            raise StorageError(f"{args.state_file} is not a JSON state: {exc}") from exc
+        if not isinstance(parsed, dict):
+            raise StorageError(f"{args.state_file} is not a JSON object (a game state)")
         source = f"real state from {args.state_file}"
     else:
         real = None if args.synthetic else _rules_late_game_state()
         if real is not None:
-            state_json, source = real
+            state_json, source, restore_game = real
         else:
             state_json = json.dumps(synthetic_late_game_state())
             source = "SYNTHETIC late-game 4-player state"
@@ -341,6 +434,8 @@ async def _bench(args: argparse.Namespace, out: TextIO) -> int:
             throughput_saves=args.throughput_saves,
             synchronous=args.synchronous,
             progress=lambda message: print(f"... {message}", file=sys.stderr),
+            restore_game=restore_game,
+            restores=args.restores,
         )
     for line in result.lines():
         print(line, file=out)

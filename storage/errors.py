@@ -80,6 +80,18 @@ class BackendError(StorageError):
     """
 
 
+class DatabaseCorrupt(BackendError):
+    """The database file is damaged (SQLite reports corruption): restore a backup.
+
+    The command line reports it as a problem found (exit code 1), like ``check``."""
+
+
+class RestoreFailed(StorageError):
+    """An old version of a game could not be restored: replaying the logged actions from the
+    nearest snapshot did not give the logged state (e.g. the game was recorded under another
+    rules engine version), or the replay failed."""
+
+
 class InvalidData(StorageError, ValueError):
     """A value handed to storage is malformed (e.g. a state that is not valid JSON)."""
 

@@ -5,20 +5,26 @@ full action log including the initial state, all as readable JSON (not JSON-in-s
 
     {
       "format": "brazil-imperial-game",
-      "format_version": 1,
+      "format_version": 2,
       "exported_at": "2025-01-01T12:00:00.000000+00:00",
       "game": {"id": 7, "channel_id": ..., "status": "running", "version": 42, "settings": {...},
-               "created_at": ..., "updated_at": ..., "finished_at": null, "guild_id": ...},
-      "seats": [{"colour": "red", "user_id": ..., "score": null, "winner": false}, ...],
+               "created_at": ..., "updated_at": ..., "finished_at": null, "guild_id": ...,
+               "engine_version": "0.1.0", "data_pack": null},
+      "seats": [{"seat": 0, "kind": "discord", "user_id": ..., "colour": "red",
+                 "score": null, "winner": false, ...}, ...],
       "state": {...},
-      "log": [{"version": 0, "seat": null, "action": null, "events": [], "state": {...initial},
-               "state_hash": "...", "created_at": ...},
-              {"version": 1, "seat": "red", "action": {...}, "events": [...], "state": null,
-               "state_hash": "...", "created_at": ...}, ...]
+      "log": [{"version": 0, "kind": "created", "state": {...initial}, "state_hash": ..., ...},
+              {"version": 1, "kind": "action", "seat": 0, "action": {...}, "events": [...],
+               "description": "...", "state": null, "state_hash": "...", ...},
+              {"version": 5, "kind": "undo", "seat": 0, "target_version": 3,
+               "state": {...the state of version 3}, ...}, ...]
     }
 
-Importing checks the format version and the log's integrity (versions contiguous from 0 to the
-game's version, initial state present, recorded hashes consistent with the states).
+``state`` is set on version 0, on undo/rollback entries and on the periodic snapshots. Format
+version 1 files (seats by colour, no undo) are still read: their seats are numbered in colour
+order. Importing checks the format version and the log's integrity (versions contiguous from 0
+to the game's version, initial state present, every recorded state matching its hash, undo and
+rollback entries naming an earlier version, data packs named by plain names).
 """
 
 from __future__ import annotations
@@ -31,7 +37,15 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, Val
 
 from storage.errors import InvalidExport
 from storage.jsonutil import state_hash
-from storage.models import GameRecord, GameSettings, GameStatus, LogEntry, Seat
+from storage.models import (
+    EntryKind,
+    GameRecord,
+    GameSettings,
+    GameStatus,
+    LogEntry,
+    Seat,
+    is_pack_name,
+)
 
 __all__ = [
     "EXPORT_FORMAT",
@@ -47,7 +61,7 @@ __all__ = [
 ]
 
 EXPORT_FORMAT: Final = "brazil-imperial-game"
-EXPORT_FORMAT_VERSION = 1
+EXPORT_FORMAT_VERSION = 2
 
 
 class _Frozen(BaseModel):
@@ -64,16 +78,26 @@ class ExportedGame(_Frozen):
     created_at: AwareDatetime
     updated_at: AwareDatetime
     finished_at: AwareDatetime | None = None
+    engine_version: str | None = None
+    data_pack: str | None = None
 
 
 class ExportedLogEntry(_Frozen):
     version: int = Field(ge=0)
-    seat: str | None = None
+    kind: EntryKind = EntryKind.ACTION
+    seat: int | None = None
     action: JsonValue = Field(default=None, description="ignored for version 0")
     events: JsonValue = Field(default_factory=list)
-    state: JsonValue = Field(default=None, description="initial state for version 0, else null")
+    state: JsonValue = Field(
+        default=None, description="the state after this entry when a snapshot was kept"
+    )
     state_hash: str | None = None
     created_at: AwareDatetime
+    target_version: int | None = None
+    description: str | None = None
+    reason: str | None = None
+    actor_id: int | None = None
+    engine_version: str | None = None
 
 
 class GameExport(_Frozen):
@@ -115,18 +139,26 @@ def build_export(record: GameRecord, log: list[LogEntry], *, exported_at: dateti
             created_at=record.created_at,
             updated_at=record.updated_at,
             finished_at=record.finished_at,
+            engine_version=record.engine_version,
+            data_pack=record.data_pack,
         ),
         seats=list(record.seats),
         state=json.loads(record.state_json),
         log=[
             ExportedLogEntry(
                 version=entry.version,
+                kind=entry.kind,
                 seat=entry.seat,
                 action=None if entry.action_json is None else json.loads(entry.action_json),
                 events=json.loads(entry.events_json),
                 state=None if entry.snapshot_json is None else json.loads(entry.snapshot_json),
                 state_hash=entry.state_hash,
                 created_at=entry.created_at,
+                target_version=entry.target_version,
+                description=entry.description,
+                reason=entry.reason,
+                actor_id=entry.actor_id,
+                engine_version=entry.engine_version,
             )
             for entry in log
         ],
@@ -155,9 +187,51 @@ def load_export(text: str) -> GameExport:
             f"{EXPORT_FORMAT_VERSION}: it was written by a newer release"
         )
     try:
+        if version < 2:
+            raw = _upgrade_v1(raw)
         return GameExport.model_validate(raw)
-    except ValidationError as exc:
+    except (ValidationError, TypeError, KeyError, AttributeError) as exc:
         raise InvalidExport(f"the export is malformed: {exc}") from exc
+
+
+def _upgrade_v1(raw: dict[str, Any]) -> dict[str, Any]:
+    """A format 1 export (seats keyed by colour, no undo) in format 2: seats are numbered in
+    colour order (as they were listed), log seats become those numbers."""
+    seats = sorted(raw.get("seats") or [], key=lambda seat: str(seat["colour"]))
+    numbers = {str(seat["colour"]): number for number, seat in enumerate(seats)}
+    log = []
+    for entry in raw.get("log") or []:
+        colour = entry.get("seat")
+        log.append(
+            {
+                **entry,
+                "kind": "created" if entry.get("version") == 0 else "action",
+                "seat": None if colour is None else numbers.get(str(colour)),
+            }
+        )
+    return {
+        **raw,
+        "format_version": EXPORT_FORMAT_VERSION,
+        "seats": [
+            {
+                "seat": number,
+                "kind": "discord",
+                "user_id": seat["user_id"],
+                "colour": seat["colour"],
+                "score": seat.get("score"),
+                "winner": seat.get("winner", False),
+            }
+            for number, seat in enumerate(seats)
+        ],
+        "log": log,
+    }
+
+
+def _state_packs(export: GameExport) -> list[object]:
+    """The ``data_pack`` values named by the states in an export (states are opaque to
+    storage, except for this one key, which the engine would read files from)."""
+    states = [export.state, *(entry.state for entry in export.log)]
+    return [state.get("data_pack") for state in states if isinstance(state, dict)]
 
 
 def plan_import(export: GameExport) -> ImportPlan:
@@ -183,27 +257,64 @@ def plan_import(export: GameExport) -> ImportPlan:
     first = log[0]
     if first.state is None:
         raise InvalidExport("log entry 0 has no initial state")
-    if first.state_hash is not None and state_hash(first.state) != first.state_hash:
-        raise InvalidExport("the initial state does not match its recorded hash")
+    if first.kind is not EntryKind.CREATED:
+        raise InvalidExport("log entry 0 must be the game's creation")
+    for entry in log:
+        what = (
+            "the initial state" if entry.version == 0 else f"the state of version {entry.version}"
+        )
+        recorded = entry.state_hash
+        if entry.state is not None and recorded is not None and state_hash(entry.state) != recorded:
+            raise InvalidExport(f"{what} does not match its recorded hash")
+        if entry.version > 0 and entry.kind is EntryKind.CREATED:
+            raise InvalidExport(f"version {entry.version} cannot be a creation entry")
+        if entry.kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
+            target = entry.target_version
+            if target is None or not 0 <= target < entry.version or entry.state is None:
+                raise InvalidExport(
+                    f"version {entry.version} ({entry.kind}) must name an earlier version and "
+                    "carry its state"
+                )
+            back = log[target].state_hash
+            if back is not None and entry.state_hash is not None and back != entry.state_hash:
+                raise InvalidExport(
+                    f"version {entry.version} returns to version {target} with another state"
+                )
+        elif entry.target_version is not None:
+            raise InvalidExport(f"version {entry.version} names a target but is no undo")
     last = log[-1]
     if last.state_hash is not None and state_hash(export.state) != last.state_hash:
         raise InvalidExport(
             f"the state does not match the hash recorded for version {game.version}"
         )
-    colours = [seat.colour for seat in export.seats]
+    numbers = [seat.seat for seat in export.seats]
+    if len(set(numbers)) != len(numbers):
+        raise InvalidExport("a seat number appears twice")
+    colours = [seat.colour for seat in export.seats if seat.colour is not None]
     if len(set(colours)) != len(colours):
         raise InvalidExport("a seat colour appears twice")
+    for pack in (game.data_pack, game.settings.data_pack, *_state_packs(export)):
+        if pack is not None and not is_pack_name(pack):
+            raise InvalidExport(
+                f"data pack {str(pack)[:80]!r} is not a plain pack name (no paths): refused"
+            )
 
     entries = [
         LogEntry(
             game_id=game.id,
             version=entry.version,
+            kind=entry.kind,
             seat=entry.seat,
             action_json=None if entry.version == 0 else _dumps(entry.action),
             events_json=_dumps(entry.events),
             state_hash=entry.state_hash,
             snapshot_json=None if entry.state is None else _dumps(entry.state),
             created_at=entry.created_at,
+            target_version=entry.target_version,
+            description=entry.description,
+            reason=entry.reason,
+            actor_id=entry.actor_id,
+            engine_version=entry.engine_version,
         )
         for entry in log
     ]

@@ -17,6 +17,15 @@ Versions (never edit a released migration; append a new one):
 2. ``actions.state_hash``: SHA-256 of the canonical JSON of the state after each entry, so a
    replay can verify every step (old entries are back-filled where the state is known: the
    initial and the current state); an index on ``seats.user_id`` for player statistics.
+3. Undo, rollback and snapshots; seats that match the engine; engine version and data pack.
+   ``actions`` gains ``kind`` (created / action / undo / rollback), ``target_version`` (the
+   version an undo or rollback returns to), ``seat_no`` (0-based seat number; the old
+   ``seat`` colour text is kept for old entries and back-filled into ``seat_no``),
+   ``description`` (public text of the step), ``reason`` and ``actor_id`` (rollback),
+   ``engine_version``; a trigger keeps kinds consistent. ``seats`` is rebuilt keyed by seat
+   number, with its kind (Discord user, local player name, AI level) and a nullable colour
+   (old seats are numbered in colour order, as they were listed). ``games`` gains
+   ``engine_version`` and ``data_pack``.
 """
 
 from __future__ import annotations
@@ -172,9 +181,74 @@ async def _v2_state_hashes(db: aiosqlite.Connection) -> None:
     await db.execute("CREATE INDEX seats_by_user ON seats (user_id, game_id)")
 
 
+V3_SEATS = """
+CREATE TABLE seats_v3 (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    kind     TEXT    NOT NULL CHECK (kind IN ('discord', 'local', 'ai')),
+    user_id  INTEGER,
+    name     TEXT,
+    ai_level TEXT,
+    colour   TEXT    CHECK (colour IS NULL OR colour <> ''),
+    score    INTEGER,
+    winner   INTEGER NOT NULL DEFAULT 0 CHECK (winner IN (0, 1)),
+    PRIMARY KEY (game_id, seat),
+    CHECK ((kind = 'discord') = (user_id IS NOT NULL)),
+    CHECK (kind <> 'local' OR name IS NOT NULL),
+    CHECK (kind <> 'ai' OR ai_level IS NOT NULL)
+) WITHOUT ROWID;
+
+INSERT INTO seats_v3 (game_id, seat, kind, user_id, colour, score, winner)
+SELECT game_id, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY colour) - 1,
+       'discord', user_id, colour, score, winner
+  FROM seats;
+
+DROP TABLE seats;
+ALTER TABLE seats_v3 RENAME TO seats;
+CREATE UNIQUE INDEX seats_one_colour ON seats (game_id, colour) WHERE colour IS NOT NULL;
+CREATE INDEX seats_by_user ON seats (user_id, game_id);
+
+ALTER TABLE games ADD COLUMN engine_version TEXT;
+ALTER TABLE games ADD COLUMN data_pack TEXT;
+
+ALTER TABLE actions ADD COLUMN kind TEXT NOT NULL DEFAULT 'action'
+    CHECK (kind IN ('created', 'action', 'undo', 'rollback'));
+ALTER TABLE actions ADD COLUMN seat_no INTEGER;
+ALTER TABLE actions ADD COLUMN target_version INTEGER;
+ALTER TABLE actions ADD COLUMN description TEXT;
+ALTER TABLE actions ADD COLUMN reason TEXT;
+ALTER TABLE actions ADD COLUMN actor_id INTEGER;
+ALTER TABLE actions ADD COLUMN engine_version TEXT;
+
+DROP TRIGGER actions_append_only_update;
+
+UPDATE actions SET kind = 'created' WHERE version = 0;
+UPDATE actions SET seat_no = (
+    SELECT s.seat FROM seats s WHERE s.game_id = actions.game_id AND s.colour = actions.seat
+) WHERE seat IS NOT NULL;
+
+CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+
+CREATE TRIGGER actions_kind_consistent BEFORE INSERT ON actions
+WHEN NOT CASE NEW.kind
+    WHEN 'created' THEN NEW.version = 0
+    WHEN 'action' THEN NEW.version > 0 AND NEW.target_version IS NULL
+    ELSE NEW.version > 0 AND NEW.target_version IS NOT NULL
+         AND NEW.target_version >= 0 AND NEW.target_version < NEW.version
+         AND NEW.snapshot_json IS NOT NULL
+END
+BEGIN
+    SELECT RAISE(ABORT, 'inconsistent log entry kind');
+END;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
+    Migration(3, "undo/rollback entries, snapshots, seats by number, engine version", V3_SEATS),
 )
 
 LATEST: int = MIGRATIONS[-1].version

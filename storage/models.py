@@ -2,12 +2,14 @@
 
 Callers never see rows or SQL: they get these models. States, actions and events stay JSON
 *text* (``*_json`` fields), exactly as the rules engine produced them; storage does not
-interpret them beyond checking that they are valid JSON.
+interpret them beyond checking that they are valid JSON (and, before a replay, that the
+state's ``data_pack`` is a plain pack name).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -16,17 +18,36 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, mod
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "MAX_SEATS",
+    "PACK_NAME_PATTERN",
+    "EntryKind",
     "GameRecord",
     "GameResult",
     "GameSettings",
     "GameStatus",
     "GameSummary",
+    "HistoryItem",
     "IntegrityProblem",
     "LogEntry",
     "PlayerStats",
     "ReplayReport",
     "Seat",
+    "SeatKind",
+    "is_pack_name",
 ]
+
+PACK_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""A data pack is referred to by a plain name (no slash, no '..'), never by a path."""
+
+
+def is_pack_name(value: object) -> bool:
+    """True for a plain data pack name such as ``"base"`` or ``"fan-pack_2.1"``."""
+    return (
+        isinstance(value, str)
+        and len(value) <= 100
+        and PACK_NAME_PATTERN.fullmatch(value) is not None
+        and ".." not in value
+    )
 
 
 class GameStatus(StrEnum):
@@ -71,29 +92,86 @@ class GameSettings(_Frozen):
     scenario: str = Field(min_length=1, description="scenario id, e.g. 'standard'")
     player_count: int = Field(ge=1, le=8)
     turn_timer_seconds: int | None = Field(default=None, ge=1)
-    data_pack: str | None = Field(default=None, description="component data pack id")
+    data_pack: str | None = Field(default=None, description="component data pack name")
     extra: dict[str, JsonValue] = Field(default_factory=dict)
 
 
-class Seat(_Frozen):
-    """A player colour held by a Discord user; ``score``/``winner`` are set when it finishes."""
+class SeatKind(StrEnum):
+    """Who plays a seat: a Discord user, a named local player (same table), or an AI."""
 
-    colour: str = Field(min_length=1)
-    user_id: int = Field(ge=0, lt=2**63)
+    DISCORD = "discord"
+    LOCAL = "local"
+    AI = "ai"
+
+
+MAX_SEATS = 8
+
+
+class Seat(_Frozen):
+    """Seat ``seat`` (0-based, as the rules engine numbers them) and who plays it.
+
+    ``kind`` says which of ``user_id`` (Discord user), ``name`` (local player) or
+    ``ai_level`` (AI seat) is set; an AI seat may also carry a display ``name``. ``colour`` is
+    None until the seat has chosen one in the game. ``score``/``winner`` are set when the game
+    finishes. Build seats with :meth:`discord`, :meth:`local` or :meth:`ai`.
+    """
+
+    seat: int = Field(ge=0, lt=MAX_SEATS)
+    kind: SeatKind
+    user_id: int | None = Field(default=None, ge=0, lt=2**63)
+    name: str | None = Field(default=None, min_length=1, max_length=100)
+    ai_level: str | None = Field(default=None, min_length=1, max_length=40)
+    colour: str | None = Field(default=None, min_length=1, max_length=40)
     score: int | None = None
     winner: bool = False
 
+    @model_validator(mode="after")
+    def _who_matches_kind(self) -> Seat:
+        if self.kind is SeatKind.DISCORD:
+            if self.user_id is None or self.name is not None or self.ai_level is not None:
+                raise ValueError("a Discord seat has a user_id (and no name or AI level)")
+        elif self.kind is SeatKind.LOCAL:
+            if self.name is None or self.user_id is not None or self.ai_level is not None:
+                raise ValueError("a local seat has a name (and no user_id or AI level)")
+        elif self.ai_level is None or self.user_id is not None:
+            raise ValueError("an AI seat has an ai_level (and no user_id)")
+        return self
+
+    @classmethod
+    def discord(cls, seat: int, user_id: int, *, colour: str | None = None) -> Seat:
+        """Seat ``seat`` played by the Discord user ``user_id``."""
+        return cls(seat=seat, kind=SeatKind.DISCORD, user_id=user_id, colour=colour)
+
+    @classmethod
+    def local(cls, seat: int, name: str, *, colour: str | None = None) -> Seat:
+        """Seat ``seat`` played by a local (hot-seat) player called ``name``."""
+        return cls(seat=seat, kind=SeatKind.LOCAL, name=name, colour=colour)
+
+    @classmethod
+    def ai(
+        cls, seat: int, level: str, *, name: str | None = None, colour: str | None = None
+    ) -> Seat:
+        """Seat ``seat`` played by the AI at ``level``."""
+        return cls(seat=seat, kind=SeatKind.AI, ai_level=level, name=name, colour=colour)
+
+    def label(self) -> str:
+        """Who plays the seat, for humans: ``<@id>``, the local name, or ``AI (level)``."""
+        if self.kind is SeatKind.DISCORD:
+            return f"<@{self.user_id}>"
+        if self.kind is SeatKind.LOCAL:
+            return str(self.name)
+        return f"{self.name or 'AI'} ({self.ai_level})"
+
 
 class GameResult(_Frozen):
-    """Final scores per seat colour and the winning colour(s) (several when tied)."""
+    """Final scores per seat number and the winning seat(s): several when tied, none when
+    nobody won (a lost solo game)."""
 
-    scores: dict[str, int]
-    winners: frozenset[str]
+    scores: dict[int, int]
+    winners: frozenset[int] = frozenset()
 
     @model_validator(mode="after")
     def _winners_are_scored(self) -> GameResult:
-        if not self.winners:
-            raise ValueError("a finished game needs at least one winner")
         unknown = self.winners - set(self.scores)
         if unknown:
             raise ValueError(f"winner(s) without a score: {sorted(unknown)}")
@@ -107,28 +185,40 @@ class GameSummary(_Frozen):
     channel_id: int
     guild_id: int | None
     status: GameStatus
-    version: int = Field(ge=0, description="number of actions applied; bumped by every save")
+    version: int = Field(ge=0, description="log entries after the initial state; +1 per save")
     settings: GameSettings
     seats: tuple[Seat, ...]
     created_at: AwareDatetime
     updated_at: AwareDatetime
     finished_at: AwareDatetime | None = None
+    engine_version: str | None = Field(
+        default=None, description="rules engine version the game was created with"
+    )
+    data_pack: str | None = Field(
+        default=None, description="data pack name the game was created with (None: default)"
+    )
 
     @property
     def is_active(self) -> bool:
         return self.status.is_active
 
-    def user_of(self, colour: str) -> int | None:
-        """The Discord user id seated at ``colour`` (None if the seat is empty)."""
-        return next((s.user_id for s in self.seats if s.colour == colour), None)
+    def seat(self, number: int) -> Seat | None:
+        """Seat ``number`` (None if nobody holds it)."""
+        return next((s for s in self.seats if s.seat == number), None)
 
-    def colours_of(self, user_id: int) -> list[str]:
-        """The colours ``user_id`` plays (usually one; empty if not seated)."""
-        return [s.colour for s in self.seats if s.user_id == user_id]
+    def user_of(self, number: int) -> int | None:
+        """The Discord user id playing seat ``number`` (None if empty, local or AI)."""
+        seat = self.seat(number)
+        return None if seat is None else seat.user_id
+
+    def seats_of(self, user_id: int) -> list[int]:
+        """The seat numbers ``user_id`` plays (usually one; empty if not seated)."""
+        return [s.seat for s in self.seats if s.user_id == user_id]
 
     @property
-    def winners(self) -> list[str]:
-        return [s.colour for s in self.seats if s.winner]
+    def winners(self) -> list[int]:
+        """The winning seat numbers (empty while running, and for a game nobody won)."""
+        return [s.seat for s in self.seats if s.winner]
 
 
 class GameRecord(GameSummary):
@@ -141,23 +231,77 @@ class GameRecord(GameSummary):
         return json.loads(self.state_json)
 
 
-class LogEntry(_Frozen):
-    """One entry of a game's append-only action log.
+class EntryKind(StrEnum):
+    """What a log entry records."""
 
-    Version 0 is the game's creation: no action, ``snapshot_json`` holds the initial state.
-    Version N>0 holds the action that turned state N-1 into state N, the events it produced,
-    the seat that played it, and the SHA-256 of the canonical JSON of state N (``None`` only
-    for entries written before schema version 2, whose intermediate states were never hashed).
+    CREATED = "created"
+    """Version 0: the initial state."""
+    ACTION = "action"
+    """An action played; the state is the replayer's result on the previous state."""
+    UNDO = "undo"
+    """A player took back their own last steps: the state is the one of ``target_version``."""
+    ROLLBACK = "rollback"
+    """A moderator returned the game to ``target_version`` (with a reason)."""
+
+
+class LogEntry(_Frozen):
+    """One entry of a game's append-only log.
+
+    Version 0 (``created``) holds the initial state in ``snapshot_json``. An ``action`` entry
+    holds the action that turned state N-1 into state N, the events, the seat that played it
+    and the action's public ``description``. An ``undo`` / ``rollback`` entry names the
+    ``target_version`` whose state becomes current again (``seat``: the seat that undid;
+    ``actor_id``: the moderator who rolled back, with a ``reason``); its ``snapshot_json`` holds
+    that state. Other entries carry a full ``snapshot_json`` every few versions, so restoring
+    any version replays only a few actions. ``state_hash``: SHA-256 of the canonical JSON of
+    state N (``None`` only for entries written before schema version 2). ``engine_version``:
+    the rules engine that wrote the entry (``None`` before schema version 3).
     """
 
     game_id: int
     version: int = Field(ge=0)
-    seat: str | None
+    kind: EntryKind = EntryKind.ACTION
+    seat: int | None
     action_json: str | None
     events_json: str
     state_hash: str | None
     snapshot_json: str | None
     created_at: AwareDatetime
+    target_version: int | None = None
+    description: str | None = None
+    reason: str | None = None
+    actor_id: int | None = None
+    engine_version: str | None = None
+
+
+class HistoryItem(_Frozen):
+    """One version of a game as a moderator picks it: what happened, and whether it still
+    counts (``undone``: taken back by a later undo or rollback)."""
+
+    version: int
+    kind: EntryKind
+    seat: int | None
+    description: str | None
+    created_at: AwareDatetime
+    undone: bool
+    target_version: int | None = None
+    reason: str | None = None
+    actor_id: int | None = None
+
+    def label(self) -> str:
+        """One line, e.g. ``v12 seat 1: Builds a Farm`` or ``v14 undo to v11`` (+ undone)."""
+        if self.kind is EntryKind.CREATED:
+            text = f"v{self.version} game created"
+        elif self.kind is EntryKind.ACTION:
+            who = "" if self.seat is None else f" seat {self.seat}"
+            text = f"v{self.version}{who}: {self.description or 'action'}"
+        elif self.kind is EntryKind.UNDO:
+            who = "" if self.seat is None else f" by seat {self.seat}"
+            text = f"v{self.version} undo to v{self.target_version}{who}"
+        else:
+            by = "" if self.actor_id is None else f" by <@{self.actor_id}>"
+            text = f"v{self.version} rollback to v{self.target_version}{by}: {self.reason}"
+        return text + (" (undone)" if self.undone else "")
 
 
 class PlayerStats(_Frozen):
@@ -193,9 +337,29 @@ class ReplayReport(_Frozen):
     first_mismatch_version: int | None = None
     error: str | None = None
     differences: tuple[str, ...] = ()
+    engine_note: str | None = Field(
+        default=None,
+        description="set when the log was recorded under another engine version than the "
+        "one replaying it: a difference is then expected, not a sign of corruption",
+    )
+
+    @property
+    def is_problem(self) -> bool:
+        """A failed replay that the engine version does not explain."""
+        return not self.ok and self.engine_note is None
 
     def describe(self) -> str:
         """One line for humans (``check`` prints it)."""
+        if not self.ok and self.engine_note is not None:
+            what = self.error or (
+                f"it differs from version {self.first_mismatch_version}"
+                if self.first_mismatch_version is not None
+                else "it differs"
+            )
+            return (
+                f"NOT REPLAYABLE WITH THIS ENGINE: {self.engine_note}; {what}. This is expected "
+                "after an engine change and is not a sign of corruption"
+            )
         if self.ok:
             unverified = self.steps - self.verified_steps
             extra = f", {unverified} without a recorded hash" if unverified > 0 else ""

@@ -7,19 +7,22 @@ default one, :func:`default_replayer`, is ``rules.replay_step``, imported lazily
 
 from __future__ import annotations
 
+import bisect
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from storage.errors import InvalidData, ReplayerUnavailable
 from storage.jsonutil import json_diff, state_hash
-from storage.models import LogEntry, ReplayReport
+from storage.models import EntryKind, LogEntry, ReplayReport, is_pack_name
 
 __all__ = [
     "DEFAULT_REPLAYER",
     "Replayer",
+    "check_pack",
     "default_replayer",
+    "line_of",
     "load_replayer",
     "replay_log",
 ]
@@ -60,6 +63,47 @@ def default_replayer() -> Replayer:
     return load_replayer(DEFAULT_REPLAYER)
 
 
+def check_pack(state: Any) -> None:
+    """Refuse a state whose ``data_pack`` is not a plain pack name (e.g. a path such as
+    ``../../etc`` put there by an edited export): the engine would read files from there.
+    Raises :class:`InvalidData`; storage never follows a path that came from a file."""
+    if isinstance(state, dict):
+        pack = state.get("data_pack")
+        if pack is not None and not is_pack_name(pack):
+            raise InvalidData(
+                f"the state names data pack {str(pack)[:80]!r}, which is not a plain pack name "
+                "(letters, digits, '_', '.', '-'; no path): refusing to replay it"
+            )
+
+
+def line_of(current: int, jumps: Mapping[int, int]) -> Callable[[int], bool]:
+    """Which versions the game at ``current`` still stands on.
+
+    ``jumps`` maps each undo/rollback entry's version to the version it returned to. Walking
+    back from ``current``: versions down to the latest jump entry count, then the line
+    continues from that jump's target. A version off the line was undone (by an undo or a
+    rollback). Returns a predicate ``version -> bool``.
+    """
+    ordered = sorted(jumps)
+    ranges: list[tuple[int, int]] = []
+    top = current
+    while top >= 0:
+        index = bisect.bisect_right(ordered, top) - 1
+        if index < 0:
+            ranges.append((0, top))
+            break
+        jump = ordered[index]
+        ranges.append((jump, top))
+        top = jumps[jump]
+        if top >= jump:  # malformed (a target must be earlier): stop rather than loop
+            break
+
+    def on_line(version: int) -> bool:
+        return any(low <= version <= high for low, high in ranges)
+
+    return on_line
+
+
 def replay_log(
     *,
     game_id: int,
@@ -71,10 +115,13 @@ def replay_log(
 ) -> ReplayReport:
     """Recompute a game's state from its log entries 0..``to_version`` (default: all).
 
-    Every recomputed state is checked against the hash recorded with its log entry; when the
-    replay reaches the current version, the result is also compared (semantically) with the
-    stored state and the differing JSON paths are listed. Backend-independent: it only needs
-    the entries, which :meth:`storage.base.GameStore.replay` fetches.
+    An action entry applies its action with ``replayer``; an undo or rollback entry returns to
+    the state recomputed for its target version. Every recomputed state is checked against the
+    hash recorded with its entry and against the entry's snapshot, if any; when the replay
+    reaches the current version, the result is also compared (semantically) with the stored
+    state and the differing JSON paths are listed. The initial state's ``data_pack`` must be a
+    plain name (:func:`check_pack`). Backend-independent: it only needs the entries, which
+    :meth:`storage.base.GameStore.replay` fetches.
     """
     target = stored_version if to_version is None else to_version
     if not 0 <= target <= stored_version:
@@ -111,37 +158,61 @@ def replay_log(
     state_json = first.snapshot_json
     try:
         state = json.loads(state_json)
+        check_pack(state)
     except ValueError as exc:
         return report(error=f"the initial state is not valid JSON: {exc}")
+    except InvalidData as exc:
+        return report(error=str(exc))
     first_mismatch: int | None = None
     verified = 0
     if first.state_hash is not None and state_hash(state) != first.state_hash:
         first_mismatch = 0
+    targets = {
+        entry.target_version
+        for entry in wanted
+        if entry.kind in (EntryKind.UNDO, EntryKind.ROLLBACK) and entry.target_version is not None
+    }
+    kept: dict[int, str] = {0: state_json} if 0 in targets else {}
 
     steps = 0
     for entry in wanted[1:]:
-        if entry.action_json is None:
-            return report(error=f"version {entry.version} has no action", steps=steps)
-        try:
-            state_json = replayer(state_json, entry.action_json)
+        if entry.kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
+            back_to = entry.target_version
+            if back_to is None or back_to not in kept:
+                return report(
+                    error=f"version {entry.version} ({entry.kind}) names no earlier version",
+                    steps=steps,
+                    verified_steps=verified,
+                    first_mismatch_version=first_mismatch,
+                )
+            state_json = kept[back_to]
             state = json.loads(state_json)
-        except Exception as exc:
-            return report(
-                error=f"version {entry.version}: replaying the action failed: "
-                f"{type(exc).__name__}: {exc}",
-                steps=steps,
-                verified_steps=verified,
-                first_mismatch_version=first_mismatch,
-            )
-        steps += 1
+        else:
+            if entry.action_json is None:
+                return report(error=f"version {entry.version} has no action", steps=steps)
+            try:
+                state_json = replayer(state_json, entry.action_json)
+                state = json.loads(state_json)
+            except Exception as exc:
+                return report(
+                    error=f"version {entry.version}: replaying the action failed: "
+                    f"{type(exc).__name__}: {exc}",
+                    steps=steps,
+                    verified_steps=verified,
+                    first_mismatch_version=first_mismatch,
+                )
+            steps += 1
+        if entry.version in targets:
+            kept[entry.version] = state_json
+        digest = state_hash(state)
         if entry.state_hash is not None:
-            verified += 1
-            if first_mismatch is None and state_hash(state) != entry.state_hash:
+            verified += entry.kind is EntryKind.ACTION
+            if first_mismatch is None and digest != entry.state_hash:
                 first_mismatch = entry.version
         if (
             entry.snapshot_json is not None
             and first_mismatch is None
-            and state_hash(state) != state_hash(json.loads(entry.snapshot_json))
+            and digest != state_hash(json.loads(entry.snapshot_json))
         ):
             first_mismatch = entry.version
 

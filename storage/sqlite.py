@@ -7,6 +7,9 @@ coroutines sharing the connection from interleaving statements inside each other
 transactions. With WAL and ``synchronous=NORMAL`` a committed save survives a crash or kill of
 the process; ``synchronous="FULL"`` also makes it survive a power cut, at the cost of an fsync
 per save.
+
+A file is first opened *read-only* to check that it is ours (or empty and new): another
+application's database, or a newer schema, is refused without a single byte changed.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from os import PathLike
@@ -27,15 +31,18 @@ import aiosqlite
 from pydantic import ValidationError
 
 from storage.base import Clock, GameStore, utc_now
+from storage.engine_info import current_engine_version
 from storage.errors import (
     BackendError,
     ChannelBusy,
+    DatabaseCorrupt,
     DatabaseMissing,
     GameNotActive,
     GameNotFound,
     InvalidData,
     InvalidTransition,
     NotAGameDatabase,
+    RestoreFailed,
     SchemaTooNew,
     VersionConflict,
 )
@@ -44,20 +51,29 @@ from storage.jsonutil import parse_json, state_hash
 from storage.migrations import LATEST, check_ours, migrate, schema_version
 from storage.models import (
     ACTIVE_STATUSES,
+    EntryKind,
     GameRecord,
     GameResult,
     GameSettings,
     GameStatus,
     GameSummary,
+    HistoryItem,
     IntegrityProblem,
     LogEntry,
     PlayerStats,
     Seat,
+    SeatKind,
+    is_pack_name,
     transition_allowed,
     utc_iso,
 )
+from storage.replay import Replayer, check_pack, default_replayer, line_of
 
-__all__ = ["SqliteGameStore"]
+__all__ = ["SNAPSHOT_EVERY", "SqliteGameStore"]
+
+SNAPSHOT_EVERY = 16
+"""A full state snapshot is logged every this many versions (and with every undo/rollback), so
+restoring any version replays at most ``SNAPSHOT_EVERY - 1`` actions."""
 
 _MAX_ID = 2**63
 
@@ -66,22 +82,36 @@ _ACTIVE_SQL = "('lobby', 'setup', 'running')"
 _GAME_COLUMNS = """
     g.id, g.channel_id, g.guild_id, g.status, g.version, g.settings_json,
     g.created_at, g.updated_at, g.finished_at,
-    (SELECT json_group_array(json_array(s.colour, s.user_id, s.score, s.winner))
-       FROM seats s WHERE s.game_id = g.id) AS seats_json
+    (SELECT json_group_array(json_array(s.seat, s.kind, s.user_id, s.name, s.ai_level,
+                                         s.colour, s.score, s.winner))
+       FROM seats s WHERE s.game_id = g.id) AS seats_json,
+    g.engine_version, g.data_pack
 """
+_STATE_COLUMN = 12
 _GAME_WITH_STATE = f"""
     SELECT {_GAME_COLUMNS}, st.state_json
       FROM games g JOIN game_states st ON st.game_id = g.id
 """
 
 _LOG_COLUMNS = (
-    "game_id, version, seat, action_json, events_json, state_hash, snapshot_json, created_at"
+    "game_id, version, kind, seat_no, action_json, events_json, state_hash, snapshot_json, "
+    "created_at, target_version, description, reason, actor_id, engine_version"
+)
+_LOG_PLACEHOLDERS = ", ".join("?" for _ in _LOG_COLUMNS.split(","))
+_HISTORY_COLUMNS = (
+    "version, kind, seat_no, description, created_at, target_version, reason, actor_id"
 )
 
 
 def _check_id(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_ID:
         raise InvalidData(f"{what} must be an integer in [0, 2**63), got {value!r}")
+    return value
+
+
+def _check_version(value: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_ID:
+        raise InvalidData(f"{what} must be a version number (an int >= 0), got {value!r}")
     return value
 
 
@@ -92,10 +122,19 @@ def _ts(text: str | None) -> datetime | None:
 def _seats(seats_json: str | None) -> tuple[Seat, ...]:
     rows = json.loads(seats_json) if seats_json else []
     seats = [
-        Seat(colour=colour, user_id=user_id, score=score, winner=bool(winner))
-        for colour, user_id, score, winner in rows
+        Seat(
+            seat=number,
+            kind=SeatKind(kind),
+            user_id=user_id,
+            name=name,
+            ai_level=ai_level,
+            colour=colour,
+            score=score,
+            winner=bool(winner),
+        )
+        for number, kind, user_id, name, ai_level, colour, score, winner in rows
     ]
-    return tuple(sorted(seats, key=lambda seat: seat.colour))
+    return tuple(sorted(seats, key=lambda seat: seat.seat))
 
 
 def _summary_fields(row: Sequence[Any]) -> dict[str, Any]:
@@ -110,6 +149,8 @@ def _summary_fields(row: Sequence[Any]) -> dict[str, Any]:
         "updated_at": _ts(row[7]),
         "finished_at": _ts(row[8]),
         "seats": _seats(row[9]),
+        "engine_version": row[10],
+        "data_pack": row[11],
     }
 
 
@@ -117,23 +158,111 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
     return LogEntry(
         game_id=row[0],
         version=row[1],
-        seat=row[2],
-        action_json=row[3],
-        events_json=row[4],
-        state_hash=row[5],
-        snapshot_json=row[6],
-        created_at=datetime.fromisoformat(row[7]),
+        kind=EntryKind(row[2]),
+        seat=row[3],
+        action_json=row[4],
+        events_json=row[5],
+        state_hash=row[6],
+        snapshot_json=row[7],
+        created_at=datetime.fromisoformat(row[8]),
+        target_version=row[9],
+        description=row[10],
+        reason=row[11],
+        actor_id=row[12],
+        engine_version=row[13],
     )
+
+
+def _log_row(game_id: int, entry: LogEntry) -> tuple[Any, ...]:
+    return (
+        game_id,
+        entry.version,
+        entry.kind.value,
+        entry.seat,
+        entry.action_json,
+        entry.events_json,
+        entry.state_hash,
+        entry.snapshot_json,
+        utc_iso(entry.created_at),
+        entry.target_version,
+        entry.description,
+        entry.reason,
+        entry.actor_id,
+        entry.engine_version,
+    )
+
+
+def _is_corruption(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _backend_error(message: str, exc: sqlite3.Error) -> BackendError:
+    if _is_corruption(exc):
+        return DatabaseCorrupt(f"{message}: the database is corrupt ({exc})")
+    return BackendError(f"{message}: {exc}")
+
+
+def _probe(path: Path) -> tuple[int, int] | None:
+    """Read-only look at an existing file: ``(user_version, application_id)``, or None when
+    the file is empty. Raises :class:`NotAGameDatabase` if it is not an SQLite file (or not
+    ours) and :class:`SchemaTooNew`; never writes to the file."""
+    with path.open("rb") as handle:
+        header = handle.read(16)
+    if not header:
+        wal = Path(f"{path}-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
+            return None
+    elif header != b"SQLite format 3\x00":
+        raise NotAGameDatabase(f"{path} is not an SQLite database: refusing to touch it")
+    try:
+        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _backend_error(f"cannot open {path}", exc) from exc
+    try:
+        version = int(probe.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(probe.execute("PRAGMA application_id").fetchone()[0])
+        tables = probe.execute(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1"
+        ).fetchall()
+    except sqlite3.DatabaseError as exc:
+        if _is_corruption(exc) and "not a database" not in str(exc).lower():
+            raise DatabaseCorrupt(f"{path}: the database is corrupt ({exc})") from exc
+        raise NotAGameDatabase(f"{path} is not an SQLite database: {exc}") from exc
+    finally:
+        probe.close()
+    from storage.migrations import APPLICATION_ID
+
+    if app_id != APPLICATION_ID and (app_id != 0 or version != 0):
+        raise NotAGameDatabase(
+            f"{path} belongs to another application (application_id {app_id:#x}, "
+            f"user_version {version}): refusing to touch it"
+        )
+    if version == 0 and tables:
+        raise NotAGameDatabase(
+            f"{path} already has tables but no schema version: it is not a game database, "
+            "refusing to touch it"
+        )
+    if version > LATEST:
+        raise SchemaTooNew(found=version, supported=LATEST, where=str(path))
+    return (version, app_id) if version > 0 else None
 
 
 class SqliteGameStore(GameStore):
     """Games in one SQLite file.
 
     ``path``: the database file (created on first open unless ``create=False``, which raises
-    :class:`~storage.errors.DatabaseMissing` instead). ``clock``: returns aware datetimes
-    (tests pass a fake one). ``synchronous``: ``"NORMAL"`` (default; durable across process
-    crashes) or ``"FULL"`` (also across power loss). ``busy_timeout_ms``: how long a write
-    waits for another process's write lock.
+    :class:`~storage.errors.DatabaseMissing` if it does not exist or is empty). ``clock``:
+    returns aware datetimes (tests pass a fake one). ``synchronous``: ``"NORMAL"`` (default;
+    durable across process crashes) or ``"FULL"`` (also across power loss).
+    ``busy_timeout_ms``: how long a write waits for another process's write lock.
+    ``replayer``: applies one logged action (default ``rules.replay_step``, imported when first
+    needed), used to restore old versions (undo, rollback, :meth:`state_at`).
+    ``snapshot_every``: a full snapshot is logged every this many versions.
+    ``engine_version``: returns the running rules engine's version (recorded with each entry).
     """
 
     def __init__(
@@ -144,14 +273,23 @@ class SqliteGameStore(GameStore):
         create: bool = True,
         synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL",
         busy_timeout_ms: int = 5000,
+        replayer: Replayer | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        engine_version: Callable[[], str] = current_engine_version,
     ) -> None:
-        super().__init__(clock=clock)
+        super().__init__(clock=clock, engine_version=engine_version)
         if synchronous not in ("NORMAL", "FULL", "EXTRA"):
             raise InvalidData("synchronous must be NORMAL, FULL or EXTRA")
+        if isinstance(snapshot_every, bool) or not isinstance(snapshot_every, int):
+            raise InvalidData("snapshot_every must be an int")
+        if snapshot_every < 1:
+            raise InvalidData("snapshot_every must be at least 1")
         self.path = Path(path)
         self._create = create
         self._synchronous = synchronous
         self._busy_timeout_ms = int(busy_timeout_ms)
+        self._replayer = replayer
+        self.snapshot_every = snapshot_every
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self.migrated_from: int | None = None
@@ -160,34 +298,51 @@ class SqliteGameStore(GameStore):
     def __repr__(self) -> str:
         return f"SqliteGameStore({str(self.path)!r})"
 
+    @property
+    def replayer(self) -> Replayer:
+        """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        if self._replayer is None:
+            self._replayer = default_replayer()
+        return self._replayer
+
     # -- lifecycle ------------------------------------------------------------------------
 
     async def open(self) -> None:
         if self._db is not None:
             return
-        if not self._create and not self.path.exists():
+        exists = self.path.exists()
+        if not self._create and not exists:
             raise DatabaseMissing(f"no database at {self.path}")
+        if exists:
+            try:
+                found = await asyncio.to_thread(_probe, self.path)
+            except OSError as exc:
+                raise BackendError(f"cannot read {self.path}: {exc}") from exc
+            if found is None and not self._create:
+                raise DatabaseMissing(
+                    f"{self.path} is empty, not a game database (nothing was written to it)"
+                )
         try:
             db = await aiosqlite.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
-            raise BackendError(f"cannot open {self.path}: {exc}") from exc
+            raise _backend_error(f"cannot open {self.path}", exc) from exc
         try:
             await db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
             try:
-                found = await schema_version(db)
+                found_version = await schema_version(db)
             except sqlite3.DatabaseError as exc:
                 raise NotAGameDatabase(f"{self.path} is not an SQLite database: {exc}") from exc
-            if found > 0:
-                await check_ours(db, found)
-            if found > LATEST:  # refuse before changing anything (even the journal mode)
-                raise SchemaTooNew(found=found, supported=LATEST, where=str(self.path))
+            if found_version > 0:
+                await check_ours(db, found_version)
+            if found_version > LATEST:  # refuse before changing anything
+                raise SchemaTooNew(found=found_version, supported=LATEST, where=str(self.path))
             await self._enable_wal(db)
             await db.execute(f"PRAGMA synchronous = {self._synchronous}")
             await db.execute("PRAGMA foreign_keys = ON")
             self.migrated_from, _ = await migrate(db)
         except sqlite3.Error as exc:
             await db.close()
-            raise BackendError(f"cannot open {self.path}: {exc}") from exc
+            raise _backend_error(f"cannot open {self.path}", exc) from exc
         except BaseException:
             await db.close()
             raise
@@ -231,7 +386,7 @@ class SqliteGameStore(GameStore):
             try:
                 yield self._conn
             except sqlite3.Error as exc:
-                raise BackendError(f"database error ({self.path}): {exc}") from exc
+                raise _backend_error(f"database error ({self.path})", exc) from exc
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         async with self._locked() as db:
@@ -258,24 +413,30 @@ class SqliteGameStore(GameStore):
             sql = f"{_GAME_WITH_STATE} WHERE g.id = ?"
         else:
             sql = f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?"
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 <= game_id < _MAX_ID:
+            raise GameNotFound(game_id)
         rows = list(await db.execute_fetchall(sql, (game_id,)))
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
 
+    @staticmethod
+    def _record(row: Sequence[Any]) -> GameRecord:
+        return GameRecord(**_summary_fields(row), state_json=row[_STATE_COLUMN])
+
     async def get_game(self, game_id: int) -> GameRecord:
         async with self._locked() as db:
             row = await self._row(db, game_id, with_state=True)
-        return GameRecord(**_summary_fields(row), state_json=row[10])
+        return self._record(row)
 
     async def get_active_game(self, channel_id: int) -> GameRecord | None:
         rows = await self._fetch(
             f"{_GAME_WITH_STATE} WHERE g.channel_id = ? AND g.status IN {_ACTIVE_SQL}",
-            (channel_id,),
+            (_check_id(channel_id, "channel_id"),),
         )
         if not rows:
             return None
-        return GameRecord(**_summary_fields(rows[0]), state_json=rows[0][10])
+        return self._record(rows[0])
 
     async def list_games(
         self,
@@ -291,13 +452,13 @@ class SqliteGameStore(GameStore):
         params: list[Any] = []
         if channel_id is not None:
             where.append("g.channel_id = ?")
-            params.append(channel_id)
+            params.append(_check_id(channel_id, "channel_id"))
         if guild_id is not None:
             where.append("g.guild_id = ?")
-            params.append(guild_id)
+            params.append(_check_id(guild_id, "guild_id"))
         if user_id is not None:
             where.append("g.id IN (SELECT game_id FROM seats WHERE user_id = ?)")
-            params.append(user_id)
+            params.append(_check_id(user_id, "user_id"))
         if statuses is not None:
             wanted = [GameStatus(status).value for status in statuses]
             if not wanted:
@@ -306,7 +467,7 @@ class SqliteGameStore(GameStore):
             params.extend(wanted)
         if before_id is not None:
             where.append("g.id < ?")
-            params.append(before_id)
+            params.append(_check_id(before_id, "before_id"))
         sql = f"SELECT {_GAME_COLUMNS} FROM games g"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -323,18 +484,136 @@ class SqliteGameStore(GameStore):
     async def get_log(
         self, game_id: int, *, from_version: int = 0, to_version: int | None = None
     ) -> list[LogEntry]:
-        upper = _MAX_ID - 1 if to_version is None else to_version
+        upper = _MAX_ID - 1 if to_version is None else min(int(to_version), _MAX_ID - 1)
+        lower = max(0, min(int(from_version), _MAX_ID - 1))
         async with self._locked() as db:
+            await self._row(db, game_id, with_state=False)  # raises GameNotFound
             rows = list(
                 await db.execute_fetchall(
                     f"SELECT {_LOG_COLUMNS} FROM actions "
                     "WHERE game_id = ? AND version BETWEEN ? AND ? ORDER BY version",
-                    (game_id, from_version, upper),
+                    (game_id, lower, upper),
                 )
             )
-            if not rows:
-                await self._row(db, game_id, with_state=False)  # raises GameNotFound
         return [_log_entry(row) for row in rows]
+
+    async def history(
+        self, game_id: int, *, from_version: int = 0, to_version: int | None = None
+    ) -> list[HistoryItem]:
+        async with self._locked() as db:
+            current = int((await self._row(db, game_id, with_state=False))[4])
+            jumps = await self._jumps(db, game_id)
+            upper = current if to_version is None else min(int(to_version), current)
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT {_HISTORY_COLUMNS} FROM actions "
+                    "WHERE game_id = ? AND version BETWEEN ? AND ? ORDER BY version",
+                    (game_id, max(0, int(from_version)), upper),
+                )
+            )
+        on_line = line_of(current, jumps)
+        return [
+            HistoryItem(
+                version=row[0],
+                kind=EntryKind(row[1]),
+                seat=row[2],
+                description=row[3],
+                created_at=datetime.fromisoformat(row[4]),
+                undone=not on_line(row[0]),
+                target_version=row[5],
+                reason=row[6],
+                actor_id=row[7],
+            )
+            for row in rows
+        ]
+
+    @staticmethod
+    async def _jumps(db: aiosqlite.Connection, game_id: int) -> dict[int, int]:
+        rows = await db.execute_fetchall(
+            "SELECT version, target_version FROM actions "
+            "WHERE game_id = ? AND kind IN ('undo', 'rollback') ORDER BY version",
+            (game_id,),
+        )
+        return {int(version): int(target) for version, target in rows}
+
+    async def state_at(self, game_id: int, version: int) -> str:
+        """The game's state JSON at ``version`` (any version 0..current, undone ones too):
+        the nearest logged snapshot at or below it, plus at most a few replayed actions,
+        checked against the hash logged for ``version``. ``RestoreFailed`` if the replay does
+        not give the logged state (e.g. the game was recorded under another engine)."""
+        _check_version(version, "version")
+        async with self._locked() as db:
+            row = await self._row(db, game_id, with_state=True)
+            current = int(row[4])
+            if version > current:
+                raise InvalidData(
+                    f"game {game_id} has no version {version} (it is at version {current})"
+                )
+            if version == current:
+                return str(row[_STATE_COLUMN])
+            base = list(
+                await db.execute_fetchall(
+                    "SELECT version, snapshot_json FROM actions WHERE game_id = ? "
+                    "AND version <= ? AND snapshot_json IS NOT NULL "
+                    "ORDER BY version DESC LIMIT 1",
+                    (game_id, version),
+                )
+            )
+            steps = list(
+                await db.execute_fetchall(
+                    "SELECT version, kind, action_json, state_hash FROM actions "
+                    "WHERE game_id = ? AND version > ? AND version <= ? ORDER BY version",
+                    (game_id, base[0][0] if base else -1, version),
+                )
+            )
+            target_hash = list(
+                await db.execute_fetchall(
+                    "SELECT state_hash, engine_version FROM actions "
+                    "WHERE game_id = ? AND version = ?",
+                    (game_id, version),
+                )
+            )
+        if not base:
+            raise RestoreFailed(f"game {game_id}: the log has no initial state")
+        state_json = str(base[0][1])
+        if not steps:
+            return state_json
+        check_pack(parse_json(state_json, what="a logged snapshot"))
+        replayer = self.replayer
+
+        def run() -> str:
+            text = state_json
+            for step_version, kind, action_json, _ in steps:
+                if kind != EntryKind.ACTION.value or action_json is None:
+                    raise RestoreFailed(
+                        f"game {game_id}: version {step_version} ({kind}) has no snapshot"
+                    )
+                try:
+                    text = replayer(text, action_json)
+                except Exception as exc:
+                    raise RestoreFailed(
+                        f"game {game_id}: replaying version {step_version} failed "
+                        f"({type(exc).__name__}: {exc}){self._engine_note(target_hash)}"
+                    ) from exc
+            return text
+
+        result = await asyncio.to_thread(run)
+        expected = target_hash[0][0] if target_hash else None
+        if expected is not None and state_hash(json.loads(result)) != expected:
+            raise RestoreFailed(
+                f"game {game_id}: the replayed state at version {version} differs from the "
+                f"logged one{self._engine_note(target_hash)}"
+            )
+        return result
+
+    def _engine_note(self, rows: Sequence[Sequence[Any]]) -> str:
+        recorded = rows[0][1] if rows else None
+        running = self.engine_version()
+        if recorded is None:
+            return f" (recorded before engine versions were stored; this is engine {running})"
+        if recorded != running:
+            return f" (recorded under engine {recorded}; this is engine {running})"
+        return ""
 
     # -- creating and saving --------------------------------------------------------------
 
@@ -345,8 +624,9 @@ class SqliteGameStore(GameStore):
         initial_state_json: str,
         settings: GameSettings,
         guild_id: int | None = None,
-        seats: Mapping[str, int] | None = None,
+        seats: Collection[Seat] | None = None,
         status: GameStatus = GameStatus.LOBBY,
+        data_pack: str | None = None,
     ) -> GameRecord:
         _check_id(channel_id, "channel_id")
         if guild_id is not None:
@@ -354,16 +634,21 @@ class SqliteGameStore(GameStore):
         status = GameStatus(status)
         if not status.is_active:
             raise InvalidData(f"a new game must be active, not {status}")
+        pack = settings.data_pack if data_pack is None else data_pack
+        if pack is not None and not is_pack_name(pack):
+            raise InvalidData(f"data pack {pack!r} is not a plain pack name")
         digest = state_hash(parse_json(initial_state_json, what="the initial state"))
-        seat_list = self._seat_list(seats or {})
+        seat_list = self._seat_list(seats or ())
+        engine = self.engine_version()
         now = utc_iso(self.now())
         settings_json = settings.model_dump_json()
         async with self._write() as db:
             await self._ensure_channel_free(db, channel_id)
             cursor = await db.execute(
                 "INSERT INTO games (channel_id, guild_id, status, version, settings_json, "
-                "created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)",
-                (channel_id, guild_id, status.value, settings_json, now, now),
+                "created_at, updated_at, engine_version, data_pack) "
+                "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (channel_id, guild_id, status.value, settings_json, now, now, engine, pack),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
@@ -373,9 +658,12 @@ class SqliteGameStore(GameStore):
             )
             await self._insert_seats(db, game_id, seat_list)
             await db.execute(
-                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES (?, 0, NULL, NULL, '[]', ?, ?, ?)",
-                (game_id, digest, initial_state_json, now),
-            )
+                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES ({_LOG_PLACEHOLDERS})",
+                (
+                    game_id, 0, EntryKind.CREATED.value, None, None, "[]", digest,
+                    initial_state_json, now, None, None, None, None, engine,
+                ),
+            )  # fmt: skip
         return GameRecord(
             id=game_id,
             channel_id=channel_id,
@@ -383,25 +671,42 @@ class SqliteGameStore(GameStore):
             status=status,
             version=0,
             settings=settings,
-            seats=tuple(sorted(seat_list, key=lambda seat: seat.colour)),
+            seats=tuple(sorted(seat_list, key=lambda seat: seat.seat)),
             created_at=datetime.fromisoformat(now),
             updated_at=datetime.fromisoformat(now),
+            engine_version=engine,
+            data_pack=pack,
             state_json=initial_state_json,
         )
 
     @staticmethod
-    def _seat_list(seats: Mapping[str, int]) -> list[Seat]:
-        try:
-            return [Seat(colour=colour, user_id=user) for colour, user in seats.items()]
-        except ValidationError as exc:
-            raise InvalidData(f"invalid seats: {exc}") from exc
+    def _seat_list(seats: Collection[Seat]) -> list[Seat]:
+        seat_list = list(seats)
+        if not all(isinstance(seat, Seat) for seat in seat_list):
+            raise InvalidData("seats must be Seat values (Seat.discord/local/ai)")
+        numbers = [seat.seat for seat in seat_list]
+        if len(set(numbers)) != len(numbers):
+            raise InvalidData(f"a seat number appears twice: {sorted(numbers)}")
+        colours = [seat.colour for seat in seat_list if seat.colour is not None]
+        if len(set(colours)) != len(colours):
+            raise InvalidData(f"a colour is taken by two seats: {sorted(colours)}")
+        return seat_list
 
     @staticmethod
-    async def _insert_seats(db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
+    async def _insert_seats(
+        db: aiosqlite.Connection, game_id: int, seats: Collection[Seat]
+    ) -> None:
         await db.executemany(
-            "INSERT INTO seats (game_id, colour, user_id, score, winner) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.colour, s.user_id, s.score, int(s.winner)) for s in seats],
-        )
+            "INSERT INTO seats (game_id, seat, kind, user_id, name, ai_level, colour, score, "
+            "winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id, s.seat, s.kind.value, s.user_id, s.name, s.ai_level, s.colour,
+                    s.score, int(s.winner),
+                )
+                for s in seats
+            ],
+        )  # fmt: skip
 
     @staticmethod
     async def _ensure_channel_free(db: aiosqlite.Connection, channel_id: int) -> None:
@@ -415,7 +720,7 @@ class SqliteGameStore(GameStore):
             raise ChannelBusy(channel_id, game_id=int(rows[0][0]))
 
     @staticmethod
-    def _guard(fields: Mapping[str, Any], expected_version: int | None) -> None:
+    def _guard(fields: dict[str, Any], expected_version: int | None) -> None:
         status: GameStatus = fields["status"]
         if status not in ACTIVE_STATUSES:
             raise GameNotActive(fields["id"], status=status.value)
@@ -424,23 +729,39 @@ class SqliteGameStore(GameStore):
 
     @staticmethod
     def _check_result(game_id: int, result: GameResult, seats: Sequence[Seat]) -> None:
-        colours = {seat.colour for seat in seats}
-        unknown = set(result.scores) - colours
+        numbers = {seat.seat for seat in seats}
+        unknown = set(result.scores) - numbers
         if unknown:
-            raise InvalidData(
-                f"game {game_id}: scores for colours without a seat: {sorted(unknown)}"
-            )
+            raise InvalidData(f"game {game_id}: scores for empty seats: {sorted(unknown)}")
 
     @staticmethod
     async def _write_result(db: aiosqlite.Connection, game_id: int, result: GameResult) -> None:
         await db.execute("UPDATE seats SET score = NULL, winner = 0 WHERE game_id = ?", (game_id,))
         await db.executemany(
-            "UPDATE seats SET score = ?, winner = ? WHERE game_id = ? AND colour = ?",
+            "UPDATE seats SET score = ?, winner = ? WHERE game_id = ? AND seat = ?",
             [
-                (score, int(colour in result.winners), game_id, colour)
-                for colour, score in result.scores.items()
+                (score, int(number in result.winners), game_id, number)
+                for number, score in result.scores.items()
             ],
         )
+
+    @staticmethod
+    def _check_seat_no(seat: int | None, what: str = "seat") -> int | None:
+        if seat is None:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
+            raise InvalidData(f"{what} must be a seat number 0..7 (or None), got {seat!r}")
+        return seat
+
+    @staticmethod
+    def _check_text(text: str | None, what: str, *, limit: int = 2000) -> str | None:
+        if text is None:
+            return None
+        if not isinstance(text, str):
+            raise InvalidData(f"{what} must be a string, not {type(text).__name__}")
+        if len(text) > limit:
+            raise InvalidData(f"{what} is longer than {limit} characters")
+        return text
 
     async def save(
         self,
@@ -449,13 +770,15 @@ class SqliteGameStore(GameStore):
         expected_version: int,
         state_json: str,
         action_json: str,
-        seat: str | None = None,
+        seat: int | None = None,
         events_json: str = "[]",
+        description: str | None = None,
         status: GameStatus | None = None,
         result: GameResult | None = None,
     ) -> GameRecord:
-        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-            raise InvalidData("expected_version must be an int")
+        _check_version(expected_version, "expected_version")
+        self._check_seat_no(seat)
+        self._check_text(description, "the description")
         digest = state_hash(parse_json(state_json, what="the state"))
         parse_json(action_json, what="the action")
         parse_json(events_json, what="the events")
@@ -463,11 +786,37 @@ class SqliteGameStore(GameStore):
             raise InvalidData("a save with a result finishes the game: status must be finished")
         if result is None and status is GameStatus.FINISHED:
             raise InvalidData("finishing a game needs its result (scores and winners)")
+        new_version = expected_version + 1
+        snapshot = state_json if new_version % self.snapshot_every == 0 else None
+        entry = (
+            game_id, new_version, EntryKind.ACTION.value, seat, action_json, events_json,
+            digest, snapshot, None, None, description, None, None, self.engine_version(),
+        )  # fmt: skip
+        return await self._append(
+            game_id, expected_version, entry, state_json, status=status, result=result
+        )
+
+    async def _append(
+        self,
+        game_id: int,
+        expected_version: int,
+        entry: tuple[Any, ...],
+        state_json: str,
+        *,
+        status: GameStatus | None = None,
+        result: GameResult | None = None,
+        check: Callable[[dict[int, int], int], None] | None = None,
+    ) -> GameRecord:
+        """Write one log entry (``created_at`` filled in here), the new state and the version
+        bump in one guarded transaction. ``check(jumps, current)`` runs inside it."""
         moment = self.now()
         now = utc_iso(moment)
+        new_version = expected_version + 1
         async with self._write() as db:
             fields = _summary_fields(await self._row(db, game_id, with_state=False))
             self._guard(fields, expected_version)
+            if check is not None:
+                check(await self._jumps(db, game_id), expected_version)
             old_status: GameStatus = fields["status"]
             new_status = (
                 GameStatus.FINISHED if result is not None else GameStatus(status or old_status)
@@ -479,7 +828,6 @@ class SqliteGameStore(GameStore):
             finished_at = None if new_status.is_active else now
             if result is not None:
                 self._check_result(game_id, result, fields["seats"])
-            new_version = expected_version + 1
             cursor = await db.execute(
                 "UPDATE games SET version = ?, status = ?, updated_at = ?, finished_at = ? "
                 "WHERE id = ? AND version = ?",
@@ -491,9 +839,10 @@ class SqliteGameStore(GameStore):
             await db.execute(
                 "UPDATE game_states SET state_json = ? WHERE game_id = ?", (state_json, game_id)
             )
+            row = list(entry)
+            row[8] = now
             await db.execute(
-                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                (game_id, new_version, seat, action_json, events_json, digest, now),
+                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES ({_LOG_PLACEHOLDERS})", row
             )
             if result is not None:
                 await self._write_result(db, game_id, result)
@@ -506,13 +855,109 @@ class SqliteGameStore(GameStore):
         )
         return GameRecord(**fields, state_json=state_json)
 
+    async def undo(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        expected_version: int,
+        description: str | None = None,
+    ) -> GameRecord:
+        self._check_seat_no(by, "by")
+        return await self._jump(
+            game_id,
+            EntryKind.UNDO,
+            to_version,
+            expected_version=expected_version,
+            seat=by,
+            actor_id=None,
+            reason=None,
+            description=description,
+        )
+
+    async def rollback(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        reason: str,
+        expected_version: int,
+    ) -> GameRecord:
+        _check_id(by, "by (the moderator's user id)")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidData("a rollback needs a reason")
+        return await self._jump(
+            game_id,
+            EntryKind.ROLLBACK,
+            to_version,
+            expected_version=expected_version,
+            seat=None,
+            actor_id=by,
+            reason=reason.strip(),
+            description=None,
+        )
+
+    async def _jump(
+        self,
+        game_id: int,
+        kind: EntryKind,
+        to_version: int,
+        *,
+        expected_version: int,
+        seat: int | None,
+        actor_id: int | None,
+        reason: str | None,
+        description: str | None,
+    ) -> GameRecord:
+        _check_version(to_version, "to_version")
+        _check_version(expected_version, "expected_version")
+        self._check_text(reason, "the reason", limit=500)
+        self._check_text(description, "the description")
+        current = await self.get_game(game_id)
+        self._guard(
+            {"id": current.id, "status": current.status, "version": current.version},
+            expected_version,
+        )
+        if to_version >= expected_version:
+            raise InvalidData(
+                f"cannot {kind} to version {to_version}: it must be before the current "
+                f"version {expected_version}"
+            )
+        state_json = await self.state_at(game_id, to_version)
+        new_version = expected_version + 1
+        if description is None:
+            description = (
+                f"Undo to version {to_version}"
+                if kind is EntryKind.UNDO
+                else f"Rollback to version {to_version}: {reason}"
+            )
+        payload: dict[str, Any] = {"to_version": to_version}
+        if reason is not None:
+            payload["reason"] = reason
+        entry = (
+            game_id, new_version, kind.value, seat, json.dumps({kind.value: payload}), "[]",
+            state_hash(json.loads(state_json)), state_json, None, to_version, description,
+            reason, actor_id, self.engine_version(),
+        )  # fmt: skip
+
+        def on_line_only(jumps: dict[int, int], at: int) -> None:
+            if kind is EntryKind.UNDO and not line_of(at, jumps)(to_version):
+                raise InvalidData(
+                    f"version {to_version} was itself undone: an undo can only go back along "
+                    "the game as it stands (a moderator can roll back to it)"
+                )
+
+        return await self._append(game_id, expected_version, entry, state_json, check=on_line_only)
+
     @staticmethod
     def _scored(seats: Sequence[Seat], result: GameResult) -> tuple[Seat, ...]:
         return tuple(
             seat.model_copy(
                 update={
-                    "score": result.scores.get(seat.colour),
-                    "winner": seat.colour in result.winners,
+                    "score": result.scores.get(seat.seat),
+                    "winner": seat.seat in result.winners,
                 }
             )
             for seat in seats
@@ -525,8 +970,9 @@ class SqliteGameStore(GameStore):
         *,
         status: GameStatus | None = None,
         result: GameResult | None = None,
-        seat_upsert: tuple[str, int] | None = None,
-        seat_remove: str | None = None,
+        seat_upsert: Seat | None = None,
+        seat_remove: int | None = None,
+        colour: tuple[int, str | None] | None = None,
     ) -> GameRecord:
         """A metadata change (status, result, seats): guarded, no version bump."""
         now = utc_iso(self.now())
@@ -542,22 +988,40 @@ class SqliteGameStore(GameStore):
             if result is not None:
                 self._check_result(game_id, result, fields["seats"])
                 await self._write_result(db, game_id, result)
+            seats: list[Seat] = list(fields["seats"])
             if seat_upsert is not None:
+                others = [s for s in seats if s.seat != seat_upsert.seat]
+                self._seat_list([*others, seat_upsert])
                 await db.execute(
-                    "INSERT INTO seats (game_id, colour, user_id) VALUES (?, ?, ?) "
-                    "ON CONFLICT (game_id, colour) DO UPDATE SET user_id = excluded.user_id",
-                    (game_id, *seat_upsert),
+                    "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat_upsert.seat)
                 )
+                await self._insert_seats(db, game_id, [seat_upsert])
             if seat_remove is not None:
                 await db.execute(
-                    "DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, seat_remove)
+                    "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat_remove)
+                )
+            if colour is not None:
+                number, new_colour = colour
+                held = next((s for s in seats if s.seat == number), None)
+                if held is None:
+                    raise InvalidData(f"game {game_id}: seat {number} is empty")
+                others = [s for s in seats if s.seat != number]
+                try:
+                    changed = held.model_copy(update={"colour": new_colour})
+                    Seat.model_validate(changed.model_dump())
+                except ValidationError as exc:
+                    raise InvalidData(f"invalid colour {new_colour!r}") from exc
+                self._seat_list([*others, changed])
+                await db.execute(
+                    "UPDATE seats SET colour = ? WHERE game_id = ? AND seat = ?",
+                    (new_colour, game_id, number),
                 )
             await db.execute(
                 "UPDATE games SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?",
                 (new_status.value, now, None if new_status.is_active else now, game_id),
             )
             row = await self._row(db, game_id, with_state=True)
-        return GameRecord(**_summary_fields(row), state_json=row[10])
+        return self._record(row)
 
     async def set_status(
         self, game_id: int, status: GameStatus, *, expected_version: int | None = None
@@ -575,17 +1039,27 @@ class SqliteGameStore(GameStore):
         )
 
     async def assign_seat(
-        self, game_id: int, colour: str, user_id: int, *, expected_version: int | None = None
+        self, game_id: int, seat: Seat, *, expected_version: int | None = None
     ) -> GameRecord:
-        seat = self._seat_list({colour: user_id})[0]
+        if not isinstance(seat, Seat):
+            raise InvalidData("assign_seat takes a Seat (Seat.discord/local/ai)")
         return await self._change(
-            game_id, expected_version, seat_upsert=(seat.colour, seat.user_id)
+            game_id, expected_version, seat_upsert=seat.model_copy(update={"score": None})
         )
 
     async def remove_seat(
-        self, game_id: int, colour: str, *, expected_version: int | None = None
+        self, game_id: int, seat: int, *, expected_version: int | None = None
     ) -> GameRecord:
-        return await self._change(game_id, expected_version, seat_remove=colour)
+        number = self._check_seat_no(seat)
+        assert number is not None
+        return await self._change(game_id, expected_version, seat_remove=number)
+
+    async def set_colour(
+        self, game_id: int, seat: int, colour: str | None, *, expected_version: int | None = None
+    ) -> GameRecord:
+        number = self._check_seat_no(seat)
+        assert number is not None
+        return await self._change(game_id, expected_version, colour=(number, colour))
 
     # -- statistics -----------------------------------------------------------------------
 
@@ -596,7 +1070,7 @@ class SqliteGameStore(GameStore):
                AVG(s.score),
                MAX(s.score)
           FROM seats s JOIN games g ON g.id = s.game_id
-         WHERE g.status = 'finished'
+         WHERE g.status = 'finished' AND s.user_id IS NOT NULL
     """
 
     @staticmethod
@@ -645,6 +1119,8 @@ class SqliteGameStore(GameStore):
         for (line,) in await self._fetch("PRAGMA integrity_check"):
             if line != "ok":
                 db_problem(f"integrity_check: {line}")
+        if problems:  # reading games from a damaged file would only raise
+            return problems
         for table, rowid, parent, _ in await self._fetch("PRAGMA foreign_key_check"):
             db_problem(f"{table} row {rowid} points to a missing {parent} row")
         async with self._locked() as db:
@@ -668,8 +1144,7 @@ class SqliteGameStore(GameStore):
                    (SELECT state_hash FROM actions a
                      WHERE a.game_id = g.id AND a.version = g.version),
                    (SELECT snapshot_json FROM actions a WHERE a.game_id = g.id AND a.version = 0),
-                   (SELECT state_hash FROM actions a WHERE a.game_id = g.id AND a.version = 0),
-                   (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id AND s.winner = 1)
+                   g.data_pack
               FROM games g LEFT JOIN game_states st ON st.game_id = g.id
              WHERE g.id = ?
             """,
@@ -677,24 +1152,16 @@ class SqliteGameStore(GameStore):
         )
         if not rows:
             return []  # vanished between listing and checking: impossible (never deleted)
-        (
-            version,
-            status,
-            settings_json,
-            state,
-            count,
-            low,
-            high,
-            last_hash,
-            initial,
-            initial_hash,
-            winners,
-        ) = rows[0]
+        (version, _status, settings_json, state, count, low, high, last_hash, initial, pack) = rows[
+            0
+        ]
         found: list[str] = []
         try:
             GameSettings.model_validate_json(settings_json)
         except ValidationError as exc:
             found.append(f"invalid settings: {exc.errors()[0]['msg']}")
+        if pack is not None and not is_pack_name(pack):
+            found.append(f"data pack {pack!r} is not a plain pack name")
         if (count, low, high) != (version + 1, 0, version):
             found.append(
                 f"the log has {count} entries (versions {low}..{high}) "
@@ -714,53 +1181,88 @@ class SqliteGameStore(GameStore):
                     )
         if initial is None:
             found.append("no initial state (log entry 0)")
-        else:
+        snapshots = await self._fetch(
+            "SELECT version, snapshot_json, state_hash FROM actions "
+            "WHERE game_id = ? AND snapshot_json IS NOT NULL ORDER BY version",
+            (game_id,),
+        )
+        for at, snapshot, digest in snapshots:
+            what = "the initial state" if at == 0 else f"the snapshot of version {at}"
             try:
-                if initial_hash is not None and state_hash(json.loads(initial)) != initial_hash:
-                    found.append("the initial state does not match its logged hash")
+                if digest is not None and state_hash(json.loads(snapshot)) != digest:
+                    found.append(f"{what} does not match its logged hash")
             except ValueError as exc:
-                found.append(f"the initial state is not valid JSON: {exc}")
-        if status == GameStatus.FINISHED and winners == 0:
-            found.append("finished without a winner")
+                found.append(f"{what} is not valid JSON: {exc}")
+        jumps = await self._fetch(
+            "SELECT a.version, a.target_version, a.state_hash, "
+            "(SELECT t.state_hash FROM actions t WHERE t.game_id = a.game_id "
+            "AND t.version = a.target_version) FROM actions a "
+            "WHERE a.game_id = ? AND a.kind IN ('undo', 'rollback')",
+            (game_id,),
+        )
+        for at, target, digest, target_digest in jumps:
+            if digest is not None and target_digest is not None and digest != target_digest:
+                found.append(
+                    f"version {at} returns to version {target} but its state is not that one"
+                )
         return found
 
     async def backup(self, path: str | PathLike[str]) -> None:
-        """Online backup (SQLite backup API) to ``path``, written atomically: a temporary file
-        next to it is filled, switched to a self-contained rollback journal, then renamed."""
+        """Online backup (SQLite backup API) to ``path``, written atomically: a new temporary
+        file next to it (a unique name, never someone else's file) is filled, switched to a
+        self-contained rollback journal and verified with ``PRAGMA integrity_check``; only
+        then is it renamed to ``path``. If the database is corrupt, :class:`DatabaseCorrupt`
+        is raised and ``path`` is left as it was."""
         target = Path(path)
-        partial = target.with_name(target.name + ".partial")
-        partial.unlink(missing_ok=True)
+        partial = target.with_name(f".{target.name}.{secrets.token_hex(6)}.partial")
+        try:
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as exc:
+            raise BackendError(f"cannot write a backup next to {target}: {exc}") from exc
+        os.close(fd)
         try:
             dest = sqlite3.connect(partial, check_same_thread=False)
         except sqlite3.Error as exc:
+            partial.unlink(missing_ok=True)
             raise BackendError(f"cannot write a backup to {target}: {exc}") from exc
         try:
             async with self._locked() as db:
                 await db.backup(dest)
 
-            def finish() -> None:
+            def finish() -> list[str]:
                 dest.execute("PRAGMA journal_mode = DELETE")
+                lines = [str(row[0]) for row in dest.execute("PRAGMA integrity_check")]
                 dest.close()
+                if lines != ["ok"]:
+                    return lines
                 os.replace(partial, target)
+                return []
 
-            await asyncio.to_thread(finish)
+            problems = await asyncio.to_thread(finish)
         except sqlite3.Error as exc:
-            raise BackendError(f"backup to {target} failed: {exc}") from exc
+            raise _backend_error(f"backup of {self.path} failed", exc) from exc
         finally:
             dest.close()
             partial.unlink(missing_ok=True)
+        if problems:
+            raise DatabaseCorrupt(
+                f"{self.path} is corrupt, so no backup was written ({target} is unchanged): "
+                + "; ".join(problems[:3])
+            )
 
     async def _insert_import(self, plan: ImportPlan) -> GameRecord:
         game = plan.game
         _check_id(game.channel_id, "channel_id")
         if game.guild_id is not None:
             _check_id(game.guild_id, "guild_id")
+        self._seat_list(plan.seats)
         async with self._write() as db:
             if game.status.is_active:
                 await self._ensure_channel_free(db, game.channel_id)
             cursor = await db.execute(
                 "INSERT INTO games (channel_id, guild_id, status, version, settings_json, "
-                "created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, finished_at, engine_version, data_pack) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.channel_id,
                     game.guild_id,
@@ -770,6 +1272,8 @@ class SqliteGameStore(GameStore):
                     utc_iso(game.created_at),
                     utc_iso(game.updated_at),
                     None if game.finished_at is None else utc_iso(game.finished_at),
+                    game.engine_version,
+                    game.data_pack,
                 ),
             )
             game_id = cursor.lastrowid
@@ -780,20 +1284,8 @@ class SqliteGameStore(GameStore):
             )
             await self._insert_seats(db, game_id, plan.seats)
             await db.executemany(
-                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id,
-                        entry.version,
-                        entry.seat,
-                        entry.action_json,
-                        entry.events_json,
-                        entry.state_hash,
-                        entry.snapshot_json,
-                        utc_iso(entry.created_at),
-                    )
-                    for entry in plan.entries
-                ],
+                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES ({_LOG_PLACEHOLDERS})",
+                [_log_row(game_id, entry) for entry in plan.entries],
             )
             row = await self._row(db, game_id, with_state=True)
-        return GameRecord(**_summary_fields(row), state_json=row[10])
+        return self._record(row)

@@ -8,11 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from storage import GameRecord, GameSettings, GameStatus, SqliteGameStore
+from storage import GameRecord, GameSettings, GameStatus, Seat, SqliteGameStore
 from tests.storage import toy_game
 
 SETTINGS = GameSettings(scenario="standard", player_count=4, turn_timer_seconds=3600)
-SEATS = {"red": 101, "blue": 102, "green": 103, "yellow": 104}
+SEATS = {0: 101, 1: 102, 2: 103, 3: 104}
+"""Seat number -> Discord user id of the default test game."""
+ENGINE = "test-engine-1"
+"""The engine version the test stores record (a fixed one: tests do not depend on the
+installed package)."""
+
+
+def seats_of(mapping: dict[int, int]) -> list[Seat]:
+    return [Seat.discord(number, user) for number, user in mapping.items()]
 
 
 class FakeClock:
@@ -38,7 +46,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteGameStore]:
-    async with SqliteGameStore(db_path, clock=clock) as opened:
+    async with SqliteGameStore(
+        db_path, clock=clock, replayer=toy_game.replay, engine_version=lambda: ENGINE
+    ) as opened:
         yield opened
 
 
@@ -47,7 +57,7 @@ async def new_game(
     channel_id: int = 1000,
     *,
     guild_id: int | None = 77,
-    seats: dict[str, int] | None = None,
+    seats: dict[int, int] | None = None,
     status: GameStatus = GameStatus.RUNNING,
     padding: int = 0,
 ) -> GameRecord:
@@ -56,21 +66,22 @@ async def new_game(
         initial_state_json=toy_game.initial_state(padding),
         settings=SETTINGS,
         guild_id=guild_id,
-        seats=SEATS if seats is None else seats,
+        seats=seats_of(SEATS if seats is None else seats),
         status=status,
     )
 
 
 async def play(store: SqliteGameStore, record: GameRecord, adds: list[int]) -> GameRecord:
-    """Save one toy action per ``adds`` item, seat rotating through the colours."""
-    colours = sorted(SEATS)
+    """Save one toy action per ``adds`` item, seat rotating through the seats."""
+    numbers = sorted(SEATS)
     for add in adds:
         record = await store.save(
             record.id,
             expected_version=record.version,
             state_json=toy_game.replay(record.state_json, toy_game.action(add)),
             action_json=toy_game.action(add),
-            seat=colours[record.version % len(colours)],
+            seat=numbers[record.version % len(numbers)],
             events_json=f'[{{"added": {add}}}]',
+            description=f"Adds {add}",
         )
     return record

@@ -1,9 +1,10 @@
 """Subprocess used by the crash and multi-process tests (run with ``python -m``).
 
-``crash`` mode: keeps ``--games`` channels each with an active toy game and saves
-deterministic actions (see :func:`tests.storage.toy_game.crash_add`) in a bounded loop,
-printing ``ACK <game_id> <version>`` (flushed) only after each save has committed. Games that
-reach ``--finish-at`` are finished and replaced. The test kills it with SIGKILL at random.
+``crash`` mode: keeps ``--games`` channels each with an active toy game and writes
+deterministic steps (see :func:`tests.storage.toy_game.crash_step`: actions, undos and
+rollbacks) in a bounded loop, printing ``ACK <game_id> <version> <kind>`` (flushed) only after
+each write has committed. Games that reach ``--finish-at`` are finished and replaced. The test
+kills it with SIGKILL at random.
 
 ``contend`` mode: ``--iterations`` times, reload game ``--game`` and add 1 to its counter,
 retrying on VersionConflict; prints ``DONE <saves> <conflicts>``.
@@ -17,7 +18,14 @@ import random
 import sys
 from pathlib import Path
 
-from storage import GameRecord, GameResult, GameStatus, SqliteGameStore, VersionConflict
+from storage import (
+    GameRecord,
+    GameResult,
+    GameStatus,
+    Seat,
+    SqliteGameStore,
+    VersionConflict,
+)
 from tests.storage import toy_game
 from tests.storage.conftest import SETTINGS
 
@@ -29,11 +37,17 @@ def emit(line: str) -> None:
     sys.stdout.flush()
 
 
+SNAPSHOT_EVERY = 5
+
+
 async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed: int) -> None:
     rng = random.Random(seed)
-    async with SqliteGameStore(db) as store:
+    async with SqliteGameStore(
+        db, replayer=toy_game.replay, snapshot_every=SNAPSHOT_EVERY
+    ) as store:
         emit("READY")
         current: dict[int, GameRecord] = {}
+        last_kind: dict[int, str] = {}
         for channel in range(1, games + 1):
             record = await store.get_active_game(channel)
             if record is None:
@@ -41,28 +55,44 @@ async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed
                     channel,
                     initial_state_json=toy_game.initial_state(PADDING),
                     settings=SETTINGS,
-                    seats={"red": 1, "blue": 2},
+                    seats=[Seat.discord(0, 1), Seat.discord(1, 2)],
                     status=GameStatus.RUNNING,
                 )
                 emit(f"CREATED {record.id} {channel}")
             current[channel] = record
+            last = await store.get_log(record.id, from_version=record.version)
+            last_kind[channel] = last[0].kind.value
         for _ in range(iterations):
             channel = rng.randrange(1, games + 1)
             record = current[channel]
             version = record.version + 1
-            action = toy_game.action(toy_game.crash_add(record.id, version))
-            record = await store.save(
-                record.id,
-                expected_version=record.version,
-                state_json=toy_game.replay(record.state_json, action),
-                action_json=action,
-                seat="red" if version % 2 else "blue",
-            )
-            emit(f"ACK {record.id} {record.version}")
+            op, value = toy_game.crash_step(record.id, version, last_kind[channel])
+            if op == "undo":
+                record = await store.undo(
+                    record.id, value, by=version % 2, expected_version=record.version
+                )
+                last_kind[channel] = "undo"
+            elif op == "rollback":
+                record = await store.rollback(
+                    record.id, value, by=7, reason="crash test", expected_version=record.version
+                )
+                last_kind[channel] = "rollback"
+            else:
+                action = toy_game.action(value)
+                record = await store.save(
+                    record.id,
+                    expected_version=record.version,
+                    state_json=toy_game.replay(record.state_json, action),
+                    action_json=action,
+                    seat=version % 2,
+                    description=f"Adds {value}",
+                )
+                last_kind[channel] = "action"
+            emit(f"ACK {record.id} {record.version} {last_kind[channel]}")
             if record.version >= finish_at:
                 await store.finish_game(
                     record.id,
-                    GameResult(scores={"red": 1, "blue": 2}, winners=frozenset({"blue"})),
+                    GameResult(scores={0: 1, 1: 2}, winners=frozenset({1})),
                     expected_version=record.version,
                 )
                 emit(f"FINISHED {record.id}")
@@ -70,10 +100,11 @@ async def crash_mode(db: Path, games: int, iterations: int, finish_at: int, seed
                     channel,
                     initial_state_json=toy_game.initial_state(PADDING),
                     settings=SETTINGS,
-                    seats={"red": 1, "blue": 2},
+                    seats=[Seat.discord(0, 1), Seat.discord(1, 2)],
                     status=GameStatus.RUNNING,
                 )
                 emit(f"CREATED {record.id} {channel}")
+                last_kind[channel] = "created"
             current[channel] = record
     emit("EXHAUSTED")
 

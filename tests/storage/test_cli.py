@@ -34,7 +34,7 @@ def populate(db_path: Path) -> list[int]:
         async with SqliteGameStore(db_path) as store:
             a = await play(store, await new_game(store, 2_000_000_001), [1, 2, 3])
             b = await play(store, await new_game(store, 2_000_000_002), [4])
-            await store.finish_game(b.id, GameResult(scores={"red": 5}, winners=frozenset({"red"})))
+            await store.finish_game(b.id, GameResult(scores={0: 5}, winners=frozenset({0})))
             c = await new_game(store, 2_000_000_003)
             return [a.id, b.id, c.id]
 

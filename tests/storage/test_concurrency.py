@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import BackendError, GameResult, SqliteGameStore, VersionConflict
+from storage import BackendError, GameResult, Seat, SqliteGameStore, VersionConflict
 from tests.storage import toy_game
 from tests.storage.conftest import FakeClock, new_game, play
 
@@ -89,14 +89,14 @@ async def test_read_modify_write_with_retries_loses_nothing(
 
 async def test_metadata_changes_are_version_guarded(store: SqliteGameStore) -> None:
     game = await play(store, await new_game(store), [1])
-    result = GameResult(scores={"red": 3}, winners=frozenset({"red"}))
+    result = GameResult(scores={0: 3}, winners=frozenset({0}))
     with pytest.raises(VersionConflict):
         await store.finish_game(game.id, result, expected_version=0)
     with pytest.raises(VersionConflict):
-        await store.assign_seat(game.id, "red", 9, expected_version=0)
+        await store.assign_seat(game.id, Seat.discord(0, 9), expected_version=0)
     assert await store.get_game(game.id) == game
     done = await store.finish_game(game.id, result, expected_version=1)
-    assert done.winners == ["red"]
+    assert done.winners == [0]
 
 
 def test_two_processes_contending(db_path: Path) -> None:

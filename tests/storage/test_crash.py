@@ -1,8 +1,9 @@
 """Crash safety: a process saving games is SIGKILLed at random moments, over and over.
 
-Afterwards the database must pass ``check`` (integrity + replay of every game) and every save
-the worker acknowledged (printed ``ACK`` after its commit returned) must be there, with the
-right action and the right state.
+The worker's steps include undos and rollbacks (which restore an old version from a snapshot
+and replay). Afterwards the database must pass ``check`` (integrity + replay of every game)
+and every write the worker acknowledged (printed ``ACK`` after its commit returned) must be
+there, with the right kind, action or target, and the right state.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ def test_sigkill_loses_no_acknowledged_save(tmp_path: Path) -> None:
     db_path = tmp_path / "crash.sqlite3"
     rng = random.Random(20250101)
     acked: dict[int, int] = {}  # game id -> highest acknowledged version
+    acked_kinds: dict[tuple[int, int], str] = {}
     finished: set[int] = set()
     started = time.monotonic()
     killed_while_saving = 0
@@ -85,6 +87,7 @@ def test_sigkill_loses_no_acknowledged_save(tmp_path: Path) -> None:
             kind, *values = line.split()
             if kind == "ACK":
                 game_id, version = int(values[0]), int(values[1])
+                acked_kinds[game_id, version] = values[2]
                 # versions only move forward; a save committed just before a kill (so never
                 # acknowledged) may sit between two runs' acknowledgements
                 assert version > acked.get(game_id, 0), "went back behind an acknowledged save"
@@ -93,10 +96,11 @@ def test_sigkill_loses_no_acknowledged_save(tmp_path: Path) -> None:
             elif kind == "FINISHED":
                 finished.add(int(values[0]))
         killed_while_saving += acks > 0
-    elapsed = time.monotonic() - started
+    print(f"{KILLS} kills in {time.monotonic() - started:.1f} s")  # a figure, not a test
     assert killed_while_saving >= KILLS // 2, "too few kills hit the save loop"
     assert sum(acked.values()) > 100
-    assert elapsed < 30
+    kinds = set(acked_kinds.values())
+    assert {"action", "undo", "rollback"} <= kinds, kinds
 
     async def verify() -> None:
         async with SqliteGameStore(db_path) as store:
@@ -108,12 +112,24 @@ def test_sigkill_loses_no_acknowledged_save(tmp_path: Path) -> None:
                 if game_id in finished:
                     assert record.status == "finished"
                 log = await store.get_log(game_id)
-                adds = [toy_game.crash_add(game_id, v) for v in range(1, record.version + 1)]
-                for version in range(1, top + 1):
+                states = toy_game.crash_states(game_id, record.version, PADDING)
+                last = "created"
+                for version in range(1, record.version + 1):
                     entry = log[version]
-                    assert entry.action_json == toy_game.action(adds[version - 1])
-                    expected = toy_game.state_after(adds[:version], PADDING)
-                    assert entry.state_hash == state_hash(expected)
-                assert record.state() == toy_game.state_after(adds, PADDING)
+                    op, value = toy_game.crash_step(game_id, version, last)
+                    last = "action" if op == "add" else op
+                    assert entry.kind == last
+                    if version <= top:
+                        assert acked_kinds.get((game_id, version), last) == last
+                    if op == "add":
+                        assert entry.action_json == toy_game.action(value)
+                    else:
+                        assert entry.target_version == value
+                    assert entry.state_hash == state_hash(states[version])
+                assert record.state() == states[-1]
+                undone = [item.undone for item in await store.history(game_id)]
+                assert undone[-1] is False and (True in undone) == (
+                    any(e.kind != "action" for e in log[1:])
+                )
 
     asyncio.run(verify())

@@ -30,7 +30,7 @@ async def test_export_import_round_trip_to_another_database(
     game = await play(store, await new_game(store, 10, guild_id=5), [2, 7, 1, 8])
     game = await store.finish_game(
         game.id,
-        GameResult(scores={"red": 9, "blue": 9, "green": 1}, winners=frozenset({"red", "blue"})),
+        GameResult(scores={0: 9, 1: 9, 2: 1}, winners=frozenset({0, 1})),
     )
     text = dump_export(await store.export_game(game.id))
     raw = json.loads(text)
@@ -81,9 +81,7 @@ async def test_import_refuses_busy_channel(store: SqliteGameStore) -> None:
     assert (moved.channel_id, moved.guild_id, moved.status) == (11, 99, GameStatus.RUNNING)
     assert await store.get_active_game(11) == moved
     # a finished game does not occupy the channel, so it can join the history of channel 10
-    done = await store.finish_game(
-        moved.id, GameResult(scores={"red": 1}, winners=frozenset({"red"}))
-    )
+    done = await store.finish_game(moved.id, GameResult(scores={0: 1}, winners=frozenset({0})))
     again = await store.import_game(await store.export_game(done.id))
     assert again.channel_id == 11 and again.status is GameStatus.FINISHED
     history = await store.import_game(await store.export_game(done.id), channel_id=10)
@@ -183,3 +181,48 @@ async def test_export_import_property(
     assert (await store.replay(copy.id, toy_game.replay)).ok
     await store.set_status(game.id, GameStatus.ABANDONED)
     await store.set_status(copy.id, GameStatus.ABANDONED)
+
+
+async def test_format_1_exports_are_still_read(store: SqliteGameStore) -> None:
+    """A file exported before schema 3 (seats keyed by colour, no entry kinds) imports with
+    its seats numbered in colour order and its log seats mapped to those numbers."""
+    game = await play(store, await new_game(store, 10), [2, 7])
+    current = json.loads(dump_export(await store.export_game(game.id)))
+    colours = {0: "red", 1: "blue", 2: "green", 3: "yellow"}
+    old: dict[str, Any] = {
+        **current,
+        "format_version": 1,
+        "game": {
+            k: v for k, v in current["game"].items() if k not in ("engine_version", "data_pack")
+        },
+        "seats": [
+            {"colour": colours[s["seat"]], "user_id": s["user_id"], "score": None, "winner": False}
+            for s in current["seats"]
+        ],
+        "log": [
+            {
+                "version": e["version"],
+                "seat": None if e["seat"] is None else colours[e["seat"]],
+                "action": e["action"],
+                "events": e["events"],
+                "state": e["state"],
+                "state_hash": e["state_hash"],
+                "created_at": e["created_at"],
+            }
+            for e in current["log"]
+        ],
+    }
+    moved = await store.import_game(
+        load_export(json.dumps(old)), channel_id=11, replayer=toy_game.replay
+    )
+    # colour order: blue 0, green 1, red 2, yellow 3
+    assert {s.seat: (s.colour, s.user_id) for s in moved.seats} == {
+        0: ("blue", 102),
+        1: ("green", 103),
+        2: ("red", 101),
+        3: ("yellow", 104),
+    }
+    log = await store.get_log(moved.id)
+    assert [e.kind for e in log] == ["created", "action", "action"]
+    assert [e.seat for e in log] == [None, 2, 0]  # red played v1, blue v2
+    assert moved.state() == toy_game.state_after([2, 7])

@@ -17,6 +17,7 @@ from storage import (
     SqliteGameStore,
     StorageError,
 )
+from storage.jsonutil import state_hash
 from storage.migrations import APPLICATION_ID, LATEST, MIGRATIONS, Migration, migrate, split_sql
 from tests.storage import toy_game
 from tests.storage.conftest import SETTINGS, play
@@ -84,6 +85,17 @@ async def build_old_database(path: Path, version: int) -> None:
                     "snapshot_json, created_at) VALUES (?, ?, 'red', ?, '[]', NULL, ?)",
                     (game_id, version_no, toy_game.action(add), stamp),
                 )
+            if version >= 2:  # version 2 code hashed every state it wrote
+                await db.execute("DROP TRIGGER actions_append_only_update")
+                for version_no, text in enumerate(states):
+                    await db.execute(
+                        "UPDATE actions SET state_hash = ? WHERE game_id = ? AND version = ?",
+                        (state_hash(json.loads(text)), game_id, version_no),
+                    )
+                await db.execute(
+                    "CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions "
+                    "BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END"
+                )
             await db.execute(
                 "INSERT INTO seats (game_id, colour, user_id, score, winner) VALUES "
                 "(?, 'red', 71, ?, ?), (?, 'blue', 72, ?, 0)",
@@ -101,36 +113,53 @@ async def build_old_database(path: Path, version: int) -> None:
 @pytest.mark.parametrize("old_version", OLD_VERSIONS)
 async def test_upgrade_from_every_older_version(db_path: Path, old_version: int) -> None:
     await build_old_database(db_path, old_version)
-    async with SqliteGameStore(db_path) as store:
+    async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
         assert store.migrated_from == old_version
         running = await store.get_game(1)
         assert running.version == 3
         assert running.state() == toy_game.state_after([3, 1, 4])
         assert running.settings == SETTINGS
-        assert running.user_of("red") == 71
+        assert running.user_of(1) == 71  # seats numbered in colour order: blue 0, red 1
+        assert running.seat(1).colour == "red"  # type: ignore[union-attr]
         # the data survived and the check passes
         assert await store.check_integrity() == []
         log = await store.get_log(1)
         assert [entry.version for entry in log] == [0, 1, 2, 3]
         # v2: hashes back-filled where the state was known (initial and current)...
         assert log[0].state_hash and log[3].state_hash
-        assert log[1].state_hash is None and log[2].state_hash is None
         report = await store.replay(1, toy_game.replay)
-        assert report.ok and report.steps == 3 and report.verified_steps == 1
-        assert "2 without a recorded hash" in report.describe()
+        if old_version == 1:
+            assert log[1].state_hash is None and log[2].state_hash is None
+            assert report.ok and report.steps == 3 and report.verified_steps == 1
+            assert "2 without a recorded hash" in report.describe()
+        else:
+            assert report.ok and report.verified_steps == 3
+        # v3: kinds, seat numbers (from the old colours), no engine version recorded
+        assert [entry.kind for entry in log] == ["created", "action", "action", "action"]
+        assert [entry.seat for entry in log] == [None, 1, 1, 1]  # 'red' was seat 1
+        assert running.engine_version is None and log[1].engine_version is None
+        assert [item.undone for item in await store.history(1)] == [False] * 4
         # ...and new saves record one, so replays verify every new step
         running = await play(store, running, [2, 2])
         log = await store.get_log(1, from_version=4)
         assert all(entry.state_hash for entry in log)
         report = await store.replay(1, toy_game.replay)
-        assert report.ok and report.verified_steps == 3
+        assert report.ok and report.verified_steps == (3 if old_version == 1 else 5)
+        # an old game can be undone to a version written before the upgrade
+        running = await store.undo(1, 2, by=1, expected_version=running.version)
+        assert running.state() == toy_game.state_after([3, 1])
+        assert [item.undone for item in await store.history(1)] == [False] * 3 + [True] * 3 + [
+            False
+        ]
+        assert (await store.replay(1, toy_game.replay)).ok
+        assert await store.check_integrity() == []
         # statistics over pre-existing finished games
         stats = await store.player_stats(71)
         assert (stats.games, stats.wins, stats.average_score) == (1, 1, 30.0)
         finished = await store.finish_game(
-            1, GameResult(scores={"red": 10, "blue": 40}, winners=frozenset({"blue"}))
+            1, GameResult(scores={1: 10, 0: 40}, winners=frozenset({0}))
         )
-        assert finished.winners == ["blue"]
+        assert finished.winners == [0]
         assert (await store.player_stats(72)).wins == 1
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == LATEST

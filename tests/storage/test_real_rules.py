@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from storage import GameSettings, GameStatus, SqliteGameStore, cli, load_export
+from storage import GameSettings, GameStatus, Seat, SqliteGameStore, cli, load_export
 from storage.export import dump_export
 from storage.replay import Replayer, default_replayer
 
@@ -48,7 +48,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
             player_count=4,
             data_pack=getattr(state, "data_pack", None),
         ),
-        seats={f"seat{k}": 1000 + k for k in range(4)},
+        seats=[Seat.discord(k, 1000 + k) for k in range(4)],
         status=GameStatus.SETUP,
     )
     for _ in range(STEPS):
@@ -61,7 +61,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
             expected_version=record.version,
             state_json=to_json(state),
             action_json=to_json(action),
-            seat=None if getattr(action, "seat", None) is None else f"seat{action.seat}",
+            seat=getattr(action, "seat", None),
             events_json="[" + ",".join(to_json(event) for event in events) + "]",
         )
     return record.id
@@ -88,3 +88,38 @@ async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> Non
         moved = await other.import_game(load_export(dump_export(export)), replayer=replayer)
         assert moved.version == export.game.version
         assert json.loads(moved.state_json) == export.state
+
+
+async def test_real_game_rollback_then_play_on(db_path: Path) -> None:
+    """A moderator rolls a real game back (restored from a snapshot + rules.replay_step); play
+    continues from there and `check` replays the whole log exactly."""
+    async with SqliteGameStore(db_path) as store:  # default replayer: rules.replay_step
+        game_id = await play_real_game(store, 1, 5)
+        record = await store.get_game(game_id)
+        target = record.version // 2 + 3  # not a snapshot version: replays a few actions
+        log = await store.get_log(game_id, from_version=target, to_version=target)
+        restored = await store.rollback(
+            game_id, target, by=1, reason="test", expected_version=record.version
+        )
+        assert json.loads(restored.state_json) == json.loads(await store.state_at(game_id, target))
+        assert restored.version == record.version + 1
+        assert (await store.get_log(game_id, from_version=restored.version))[0].state_hash == log[
+            0
+        ].state_hash
+        state = rules.GameState.model_validate_json(restored.state_json)
+        rng = random.Random(99)
+        for _ in range(10):
+            if state.phase == "ended":
+                break
+            action = rng.choice(rules.legal_actions(state))
+            state, _ = rules.apply(state, action)
+            restored = await store.save(
+                game_id,
+                expected_version=restored.version,
+                state_json=to_json(state),
+                action_json=to_json(action),
+            )
+        report = await store.replay(game_id, default_replayer())
+        assert report.ok, report.describe()
+    out = io.StringIO()
+    assert await cli.amain(["--db", str(db_path), "check"], out=out) == 0, out.getvalue()

@@ -21,10 +21,12 @@ from storage import (
     GameSummary,
     InvalidData,
     InvalidTransition,
+    Seat,
+    SeatKind,
     SqliteGameStore,
 )
 from tests.storage import toy_game
-from tests.storage.conftest import SEATS, SETTINGS, FakeClock, new_game, play
+from tests.storage.conftest import ENGINE, SEATS, SETTINGS, FakeClock, new_game, play
 
 
 async def test_create_and_load_round_trip(store: SqliteGameStore, clock: FakeClock) -> None:
@@ -33,7 +35,9 @@ async def test_create_and_load_round_trip(store: SqliteGameStore, clock: FakeClo
     assert created.status is GameStatus.RUNNING
     assert created.channel_id == 1000 and created.guild_id == 77
     assert created.settings == SETTINGS
-    assert {seat.colour: seat.user_id for seat in created.seats} == SEATS
+    assert {seat.seat: seat.user_id for seat in created.seats} == SEATS
+    assert all(seat.kind is SeatKind.DISCORD and seat.colour is None for seat in created.seats)
+    assert created.engine_version == ENGINE and created.data_pack is None
     assert created.created_at == created.updated_at == clock.moment
     assert created.finished_at is None
     loaded = await store.get_game(created.id)
@@ -65,7 +69,7 @@ async def test_save_bumps_version_logs_and_persists(db_path: Path, clock: FakeCl
         {"add": 4},
         {"add": 5},
     ]
-    assert [e.seat for e in log] == [None, "blue", "green", "red"]
+    assert [e.seat for e in log] == [None, 0, 1, 2]
     assert json.loads(log[2].events_json) == [{"added": 4}]
     assert all(entry.state_hash for entry in log)
     assert log[1].created_at < log[2].created_at < log[3].created_at
@@ -117,7 +121,7 @@ async def test_one_active_game_per_channel(store: SqliteGameStore) -> None:
     assert caught.value.game_id == first.id
     other_channel = await new_game(store, 6)
     finished = await store.finish_game(
-        first.id, GameResult(scores={"red": 10, "blue": 12}, winners=frozenset({"blue"}))
+        first.id, GameResult(scores={0: 10, 1: 12}, winners=frozenset({1}))
     )
     assert finished.status is GameStatus.FINISHED and not finished.is_active
     second = await new_game(store, 5)  # the channel is free again
@@ -153,7 +157,23 @@ async def test_invalid_values_write_nothing(store: SqliteGameStore) -> None:
             1, initial_state_json="{}", settings=SETTINGS, status=GameStatus.FINISHED
         )
     with pytest.raises(InvalidData):
-        await store.create_game(1, initial_state_json="{}", settings=SETTINGS, seats={"": 5})
+        await store.create_game(
+            1,
+            initial_state_json="{}",
+            settings=SETTINGS,
+            seats=[Seat.discord(0, 5), Seat.local(0, "Ana")],  # seat 0 twice
+        )
+    with pytest.raises(InvalidData):
+        await store.create_game(
+            1,
+            initial_state_json="{}",
+            settings=SETTINGS,
+            seats=[Seat.discord(0, 5, colour="red"), Seat.local(1, "Ana", colour="red")],
+        )
+    with pytest.raises(InvalidData):
+        await store.create_game(
+            1, initial_state_json="{}", settings=SETTINGS, data_pack="../../etc"
+        )
     assert await store.list_games(channel_id=1) == []
 
 
@@ -201,31 +221,24 @@ async def test_status_lifecycle(store: SqliteGameStore) -> None:
     with pytest.raises(GameNotActive):
         await store.set_status(game.id, GameStatus.RUNNING)
     with pytest.raises(GameNotActive):
-        await store.assign_seat(game.id, "red", 5)
+        await store.assign_seat(game.id, Seat.discord(0, 5))
 
 
 async def test_save_with_result_finishes_atomically(store: SqliteGameStore) -> None:
     game = await play(store, await new_game(store), [1])
-    result = GameResult(
-        scores={"red": 50, "blue": 61, "green": 61}, winners=frozenset({"blue", "green"})
-    )
+    result = GameResult(scores={0: 50, 1: 61, 2: 61}, winners=frozenset({1, 2}))
     done = await store.save(
         game.id,
         expected_version=1,
         state_json=toy_game.replay(game.state_json, toy_game.action(9)),
         action_json=toy_game.action(9),
-        seat="red",
+        seat=0,
         result=result,
     )
     assert done.status is GameStatus.FINISHED
     assert done.version == 2
-    assert sorted(done.winners) == ["blue", "green"]
-    assert {s.colour: s.score for s in done.seats} == {
-        "blue": 61,
-        "green": 61,
-        "red": 50,
-        "yellow": None,
-    }
+    assert sorted(done.winners) == [1, 2]
+    assert {s.seat: s.score for s in done.seats} == {1: 61, 2: 61, 0: 50, 3: None}
     assert done == await store.get_game(game.id)
     with pytest.raises(InvalidData):
         await store.save(
@@ -240,32 +253,65 @@ async def test_save_with_result_finishes_atomically(store: SqliteGameStore) -> N
 async def test_result_validation(store: SqliteGameStore) -> None:
     game = await new_game(store)
     with pytest.raises(ValidationError):
-        GameResult(scores={"red": 1}, winners=frozenset({"blue"}))
-    with pytest.raises(ValidationError):
-        GameResult(scores={"red": 1}, winners=frozenset())
+        GameResult(scores={0: 1}, winners=frozenset({1}))
     with pytest.raises(InvalidData):
-        await store.finish_game(
-            game.id, GameResult(scores={"purple": 3}, winners=frozenset({"purple"}))
-        )
+        await store.finish_game(game.id, GameResult(scores={7: 3}, winners=frozenset({7})))
     assert (await store.get_game(game.id)).status is GameStatus.RUNNING
 
 
 async def test_seats(store: SqliteGameStore) -> None:
-    game = await new_game(store, seats={"red": 1}, status=GameStatus.LOBBY)
-    game = await store.assign_seat(game.id, "blue", 2)
-    game = await store.assign_seat(game.id, "red", 3)  # replaces user 1
-    assert game.user_of("red") == 3 and game.user_of("blue") == 2
-    assert game.colours_of(3) == ["red"] and game.colours_of(1) == []
-    game = await store.remove_seat(game.id, "blue")
-    assert [seat.colour for seat in game.seats] == ["red"]
-    assert game.user_of("blue") is None
+    game = await new_game(store, seats={0: 1}, status=GameStatus.LOBBY)
+    game = await store.assign_seat(game.id, Seat.discord(1, 2))
+    game = await store.assign_seat(game.id, Seat.discord(0, 3))  # replaces user 1
+    assert game.user_of(0) == 3 and game.user_of(1) == 2
+    assert game.seats_of(3) == [0] and game.seats_of(1) == []
+    game = await store.remove_seat(game.id, 1)
+    assert [seat.seat for seat in game.seats] == [0]
+    assert game.user_of(1) is None
     assert await store.get_game(game.id) == game
 
 
+async def test_seat_kinds_and_colours(store: SqliteGameStore) -> None:
+    """Seats keyed by the engine's seat number: a Discord user, a local player or an AI, and
+    the colour once chosen in the game."""
+    game = await store.create_game(
+        5,
+        initial_state_json="{}",
+        settings=SETTINGS,
+        seats=[Seat.discord(0, 42), Seat.local(1, "Ana"), Seat.ai(2, "hard")],
+    )
+    assert [seat.kind for seat in game.seats] == [SeatKind.DISCORD, SeatKind.LOCAL, SeatKind.AI]
+    assert [seat.label() for seat in game.seats] == ["<@42>", "Ana", "AI (hard)"]
+    assert [seat.colour for seat in game.seats] == [None, None, None]
+    game = await store.set_colour(game.id, 1, "green")
+    game = await store.set_colour(game.id, 2, "red")
+    with pytest.raises(InvalidData):
+        await store.set_colour(game.id, 0, "green")  # taken by seat 1
+    with pytest.raises(InvalidData):
+        await store.set_colour(game.id, 5, "blue")  # nobody sits there
+    assert {seat.seat: seat.colour for seat in game.seats} == {0: None, 1: "green", 2: "red"}
+    assert await store.get_game(game.id) == game
+    with pytest.raises(ValidationError):
+        Seat(seat=0, kind=SeatKind.AI, user_id=4)  # an AI seat has a level, not a user
+    with pytest.raises(ValidationError):
+        Seat.discord(8, 1)  # seat numbers 0..7
+
+
+async def test_lost_solo_game_has_no_winner(store: SqliteGameStore) -> None:
+    """A solo game the player lost finishes with a score and no winner (used to raise)."""
+    game = await new_game(store, seats={0: 7})
+    done = await store.finish_game(game.id, GameResult(scores={0: 31}))
+    assert done.status is GameStatus.FINISHED and done.winners == []
+    assert done.seat(0) is not None and done.seat(0).score == 31  # type: ignore[union-attr]
+    assert await store.check_integrity() == []
+    stats = await store.player_stats(7)
+    assert (stats.games, stats.wins, stats.best_score) == (1, 0, 31)
+
+
 async def test_list_games_filters_and_paging(store: SqliteGameStore) -> None:
-    a = await new_game(store, 1, guild_id=10, seats={"red": 500})
-    b = await new_game(store, 2, guild_id=10, seats={"red": 600})
-    c = await new_game(store, 3, guild_id=20, seats={"red": 500, "blue": 600})
+    a = await new_game(store, 1, guild_id=10, seats={0: 500})
+    b = await new_game(store, 2, guild_id=10, seats={0: 600})
+    c = await new_game(store, 3, guild_id=20, seats={0: 500, 1: 600})
     await store.set_status(b.id, GameStatus.ABANDONED)
 
     def ids(games: list[GameSummary]) -> list[int]:
@@ -326,7 +372,7 @@ async def test_log_is_append_only_and_games_undeletable(
             with pytest.raises(sqlite3.IntegrityError):
                 raw.execute(statement)
     raw.close()
-    await store.finish_game(game.id, GameResult(scores={"red": 1}, winners=frozenset({"red"})))
+    await store.finish_game(game.id, GameResult(scores={0: 1}, winners=frozenset({0})))
     with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError):
         raw.execute("UPDATE games SET status = 'running'")
     raw.close()

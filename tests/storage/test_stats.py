@@ -13,9 +13,9 @@ ALICE, BOB, CAROL = 1, 2, 3
 async def finished(
     store: SqliteGameStore,
     channel: int,
-    seats: dict[str, int],
-    scores: dict[str, int],
-    winners: set[str],
+    seats: dict[int, int],
+    scores: dict[int, int],
+    winners: set[int],
     guild: int = 50,
 ) -> None:
     game = await play(store, await new_game(store, channel, guild_id=guild, seats=seats), [1])
@@ -25,17 +25,13 @@ async def finished(
 
 
 async def test_player_statistics(store: SqliteGameStore) -> None:
-    await finished(store, 1, {"red": ALICE, "blue": BOB}, {"red": 80, "blue": 60}, {"red"})
-    await finished(
-        store, 1, {"red": BOB, "blue": ALICE}, {"red": 70, "blue": 70}, {"red", "blue"}
-    )  # a tie: both win
-    await finished(
-        store, 2, {"red": ALICE, "green": CAROL}, {"red": 40, "green": 90}, {"green"}, guild=51
-    )
+    await finished(store, 1, {0: ALICE, 1: BOB}, {0: 80, 1: 60}, {0})
+    await finished(store, 1, {0: BOB, 1: ALICE}, {0: 70, 1: 70}, {0, 1})  # a tie: both win
+    await finished(store, 2, {0: ALICE, 2: CAROL}, {0: 40, 2: 90}, {2}, guild=51)
     # neither abandoned nor still running games count
-    abandoned = await new_game(store, 3, seats={"red": ALICE})
+    abandoned = await new_game(store, 3, seats={0: ALICE})
     await store.set_status(abandoned.id, GameStatus.ABANDONED)
-    await new_game(store, 4, seats={"red": ALICE})
+    await new_game(store, 4, seats={0: ALICE})
 
     alice = await store.player_stats(ALICE)
     assert alice.model_copy(update={"average_score": 0.0}) == PlayerStats(
@@ -61,6 +57,6 @@ async def test_player_statistics(store: SqliteGameStore) -> None:
 
 
 async def test_unscored_seat_counts_as_played(store: SqliteGameStore) -> None:
-    await finished(store, 1, {"red": ALICE, "blue": BOB}, {"red": 10}, {"red"})
+    await finished(store, 1, {0: ALICE, 1: BOB}, {0: 10}, {0})
     bob = await store.player_stats(BOB)
     assert (bob.games, bob.wins, bob.average_score, bob.best_score) == (1, 0, None, None)
