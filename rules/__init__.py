@@ -21,6 +21,14 @@ from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
 from rules.messages import render_message
+from rules.notation import (
+    AmbiguousAction,
+    complete,
+    describe_action,
+    format_action,
+    legal_texts,
+    parse_text,
+)
 from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment, payment_step
 from rules.scoring import final_scores, score
 from rules.setup import new_game
@@ -38,6 +46,7 @@ def replay_step(state_json: str, action_json: str) -> str:
 
 __all__ = [
     "Action",
+    "AmbiguousAction",
     "Catalog",
     "Cost",
     "DataError",
@@ -51,16 +60,21 @@ __all__ = [
     "PaymentStep",
     "RulesError",
     "apply",
+    "complete",
     "cost_of",
     "deciders",
     "default_payment",
+    "describe_action",
     "final_scores",
+    "format_action",
     "get_catalog",
     "is_over",
     "legal_actions",
+    "legal_texts",
     "load_catalog",
     "new_game",
     "parse_action",
+    "parse_text",
     "payment_step",
     "pending_for",
     "render_message",

@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return value
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -29,7 +41,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _describe(args: argparse.Namespace) -> int:
     from rules.describe import describe
 
-    print(describe(args.data_pack))
+    print(describe(Path(args.data_pack) if args.data_pack else None))
     return 0
 
 
@@ -58,10 +70,15 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument(
         "--players", type=int, choices=[1, 2, 3, 4], help="player count (default: 1 to 4 in turn)"
     )
-    sp.add_argument("--games", type=int, default=10, help="games per player count (default 10)")
+    sp.add_argument(
+        "--games", type=positive_int, default=10, help="games per player count (default 10)"
+    )
     sp.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sp.add_argument(
-        "--max-rounds", type=int, default=60, help="stop a game after this round (default 60)"
+        "--max-rounds",
+        type=positive_int,
+        default=60,
+        help="stop a game after this round (default 60)",
     )
     sp.add_argument(
         "--no-check", action="store_true", help="skip the invariant checks (speed only)"
@@ -76,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     bp.add_argument("--seed", type=int, default=7)
     bp.add_argument(
-        "--games", type=int, default=20, help="self-play games for the throughput figure"
+        "--games", type=positive_int, default=20, help="self-play games for the throughput figure"
     )
     bp.set_defaults(fn=_bench)
     dp = sub.add_parser(
@@ -98,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     tp.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=2)
     tp.add_argument("--seed", type=int, default=7)
-    tp.add_argument("--steps", type=int, default=300, help="stop after this many actions")
+    tp.add_argument("--steps", type=positive_int, default=300, help="stop after this many actions")
     tp.set_defaults(fn=_transcript)
     args = parser.parse_args(argv)
     try:

@@ -12,7 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, with_config
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
+
+from rules.errors import InvalidAction
 
 _CONFIG = ConfigDict(extra="forbid")
 
@@ -412,11 +414,31 @@ _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 PAY_ITEMS: TypeAdapter[tuple[PayItem, ...]] = TypeAdapter(tuple[PayItem, ...])
 
 
+def _plain(value: object) -> Any:
+    """JSON form of a value inside an action dict (e.g. a :class:`PayItem`)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    raise TypeError(f"{type(value).__name__} is not allowed in an action")
+
+
 def parse_action(data: str | bytes | dict[str, Any]) -> Any:
-    """Parse an action from JSON text or a dict (raises ``pydantic.ValidationError``)."""
-    if isinstance(data, (str, bytes)):
-        return _ADAPTER.validate_json(data)
-    return _ADAPTER.validate_python(data)
+    """Parse an action from JSON text or a dict, strictly: JSON types only, no coercion
+    (``"seat": true`` or ``"seat": "0"`` is refused). Raises :class:`InvalidAction` naming
+    the field."""
+    if isinstance(data, dict):
+        try:
+            data = json.dumps(data, default=_plain, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise InvalidAction("", f"malformed action: {e}") from e
+    elif not isinstance(data, (str, bytes)):
+        raise InvalidAction("", f"an action is a JSON object or a dict, not {type(data).__name__}")
+    try:
+        return _ADAPTER.validate_json(data, strict=True)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        where = f"field '{loc}': " if loc else ""
+        raise InvalidAction("", f"malformed action: {where}{err['msg']}") from None
 
 
 ACTION_TYPES: dict[str, type[_A]] = {

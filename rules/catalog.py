@@ -14,6 +14,9 @@ the field.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,6 +49,11 @@ ARCHES: tuple[str, ...] = (
 )
 Arch = Literal["recruit", "painting", "build", "renovate", "manufacture", "import", "trade"]
 FRAMES: tuple[str, ...] = ("red", "pink", "blue")
+
+
+# A sane bound on any count in the data (copies of a card, tiles, objectives): the game's
+# components number in the tens; a huge count would only exhaust memory when decks are built.
+MAX_COUNT = 1000
 
 
 class DataError(ValueError):
@@ -95,7 +103,7 @@ class BuildingTile(_Model):
     id: str
     era: int = Field(ge=1, le=3)
     terrain: list[Literal["plain", "forest", "gold_mine", "any"]]
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     sides: list[BuildingSide] = Field(min_length=2, max_length=2)
     source: str
 
@@ -200,7 +208,7 @@ class Painting(_Model):
 class GoldCard(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     kind: Literal["end", "free", "war"]
     effect: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -211,7 +219,7 @@ class GoldCard(_Model):
 class CombatCard(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     effect: str
     params: dict[str, Any] = Field(default_factory=dict)
     text: str
@@ -221,7 +229,7 @@ class CombatCard(_Model):
 class ExplorationTile(_Model):
     id: str
     name: str
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=MAX_COUNT)
     kind: Literal[
         "unknown_species",
         "minas_gerais",
@@ -284,7 +292,7 @@ class Objective(_Model):
         "occupied",
         "science",
     ]
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=MAX_COUNT)
     type: str | None = None  # building side id, for kind = buildings
     era: int | None = Field(default=None, ge=1, le=3)  # building era, for kind = buildings
     shape: Shape | None = None  # for products
@@ -475,7 +483,9 @@ class Catalog:
     missions: dict[str, Mission]
     maps: dict[str, MapDef]
     boards: dict[str, Board]
-    pack: str | None = None
+    pack: str | None = None  # the data pack's name (or folder, when loaded from one)
+    pack_dir: Path | None = None
+    pack_hash: str | None = None  # content hash of the pack's files (see pack_hash())
 
     def building_era(self, side_id: str) -> int:
         return self.buildings[self.side_tile[side_id]].era
@@ -490,13 +500,46 @@ class Catalog:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.is_dir():
+        raise DataError(f"{path}: is a folder; a data file must be a TOML file")
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError as e:
         raise DataError(f"{path}: file not found") from e
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
     except tomllib.TOMLDecodeError as e:
         raise DataError(f"{path}: not valid TOML: {e}") from e
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read: {e.strerror or e}") from None
+
+
+def _ignored(p: Path) -> bool:
+    """Files a pack may hold besides data: hidden files and a README."""
+    return p.name.startswith(".") or (p.is_file() and p.stem.upper() == "README")
+
+
+def check_pack_files(pack: Path) -> None:
+    """Refuse anything in a pack folder that is not a known data file (a misspelled
+    ``monarch.toml`` would otherwise be silently ignored)."""
+    known = [f"{stem}.toml" for stem in _FILES]
+    for p in sorted(pack.iterdir()):
+        if _ignored(p):
+            continue
+        if p.name == "maps":
+            if not p.is_dir():
+                raise DataError(f"{p}: must be a folder of map files (maps/NAME.toml)")
+            for m in sorted(p.iterdir()):
+                if not _ignored(m) and m.suffix != ".toml":
+                    raise DataError(f"{m}: unknown file in the maps folder; maps are NAME.toml")
+            continue
+        if p.name not in known:
+            raise DataError(
+                f"{p}: unknown file '{p.name}' in data pack; known names: "
+                + ", ".join(sorted(known))
+                + ", maps/"
+            )
 
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -526,9 +569,16 @@ def _entries(path: Path, table: str) -> tuple[list[dict[str, Any]], bool]:
     raw = doc.get(table, [])
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
         raise DataError(f"{path}: '{table}' must be an array of tables ([[{table}]])")
+    seen: set[str] = set()
     for i, entry in enumerate(raw):
         if "id" not in entry:
             raise DataError(f"{path}: entry #{i + 1} of [[{table}]], field 'id': missing")
+        eid = entry["id"]
+        if not isinstance(eid, str):
+            raise DataError(f"{path}: entry #{i + 1} of [[{table}]], field 'id': not a string")
+        if eid in seen:
+            raise DataError(f"{path}: entry '{eid}', field 'id': duplicate id")
+        seen.add(eid)
     replace = doc.get("replace", False)
     if not isinstance(replace, bool):
         raise DataError(f"{path}: field 'replace' must be true or false")
@@ -541,8 +591,6 @@ def _load_kind(stem: str, pack: Path | None) -> dict[str, Any]:
     merged: dict[str, dict[str, Any]] = {}
     origin: dict[str, Path] = {}
     for entry in _entries(path, table)[0]:
-        if entry["id"] in merged:
-            raise DataError(f"{path}: entry '{entry['id']}', field 'id': duplicate id")
         merged[entry["id"]] = entry
         origin[entry["id"]] = path
     if pack is not None and (pack / f"{stem}.toml").exists():
@@ -565,14 +613,27 @@ def _load_maps(pack: Path | None) -> dict[str, MapDef]:
         doc = _read_toml(p)
         raw[doc.get("id", p.stem)] = (p, doc)
     if pack is not None and (pack / "maps").is_dir():
+        ids: dict[str, Path] = {}
         for p in sorted((pack / "maps").glob("*.toml")):
             doc = _read_toml(p)
             mid = doc.get("id", p.stem)
+            if not isinstance(mid, str):
+                raise DataError(f"{p}: field 'id': not a string")
+            if mid in ids:
+                raise DataError(f"{p}: entry '{mid}', field 'id': duplicate id (also {ids[mid]})")
+            ids[mid] = p
             base = raw.get(mid, (p, {}))[1]
             raw[mid] = (p, _deep_merge(base, doc))
     for mid, (p, doc) in raw.items():
         out[mid] = _validate(p, doc, MapDef)
     return out
+
+
+def _where(stem: str, cat: Catalog) -> Path:
+    """The file an entry of ``stem`` most likely came from (the pack's, if it has one)."""
+    if cat.pack_dir is not None and (cat.pack_dir / f"{stem}.toml").is_file():
+        return cat.pack_dir / f"{stem}.toml"
+    return DATA_DIR / f"{stem}.toml"
 
 
 def _cross_check(cat: Catalog) -> None:
@@ -604,6 +665,15 @@ def _cross_check(cat: Catalog) -> None:
                 raise DataError(
                     f"{path}: entry '{mp.id}', field 'preset_units': unknown unit '{pu.unit}'"
                 )
+    for mon in cat.monarchs.values():
+        ov = mon.building_override
+        if ov is not None and ov.side not in cat.sides:
+            raise DataError(
+                f"{_where('monarchs', cat)}: entry '{mon.id}', field "
+                f"'building_override.side': unknown building side '{ov.side}' (sides: "
+                + ", ".join(sorted(cat.sides))
+                + ")"
+            )
     for m in cat.missions.values():
         for ob in m.objectives:
             if ob.kind == "buildings" and ob.type is not None and ob.type not in cat.sides:
@@ -613,11 +683,89 @@ def _cross_check(cat: Catalog) -> None:
                 )
 
 
+# ---------------------------------------------------------------- data packs by name
+
+PACK_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_PACK_NAME = re.compile(PACK_NAME_PATTERN)
+_packs_folder: Path | None = None
+
+
+def set_packs_folder(folder: str | Path | None) -> None:
+    """Set the folder where data packs are looked up by name (``folder/NAME/``).
+
+    The application calls this at start-up (e.g. with the ``BRAZIL_PACKS_DIR`` setting it
+    reads); the rules engine reads no environment. ``None``: no packs, only the defaults.
+    Setting it (again) drops the cached catalogs, so changed packs are re-read and checked
+    against the hashes recorded in games.
+    """
+    global _packs_folder
+    _packs_folder = Path(folder) if folder is not None else None
+    _cached_catalog.cache_clear()
+
+
+def packs_folder() -> Path | None:
+    """The folder data packs are looked up in (None: not configured)."""
+    return _packs_folder
+
+
+def check_pack_name(name: object) -> str:
+    """``name`` if it is a valid pack name (letters, digits, ``_ . -``; no paths)."""
+    if not isinstance(name, str) or not _PACK_NAME.match(name):
+        raise DataError(
+            f"{name!r} is not a data pack name: a pack name is letters, digits, '_', '.' and "
+            "'-' (starting with a letter or digit), never a path"
+        )
+    return name
+
+
+def pack_path(name: str) -> Path:
+    """The folder of the data pack called ``name`` in the packs folder."""
+    check_pack_name(name)
+    folder = _packs_folder
+    if folder is None:
+        raise DataError(
+            f"data pack '{name}': no packs folder is configured "
+            "(the application calls rules.catalog.set_packs_folder)"
+        )
+    path = folder / name
+    if not path.is_dir():
+        known = (
+            sorted(p.name for p in folder.iterdir() if p.is_dir() and _PACK_NAME.match(p.name))
+            if folder.is_dir()
+            else []
+        )
+        raise DataError(
+            f"data pack '{name}' not found in {folder}; packs: " + (", ".join(known) or "none")
+        )
+    return path
+
+
+def pack_hash(folder: Path) -> str:
+    """SHA-256 of a pack folder's files (names and contents; hidden files left out), as
+    ``"sha256:HEX"``: recorded in a game's state, checked when its catalog is loaded."""
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts) or not p.is_file():
+            continue
+        data = p.read_bytes()
+        h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
 def load_catalog(pack: str | Path | None = None) -> Catalog:
-    """Load and validate all data, optionally with a data pack folder on top."""
-    ppath = Path(pack) if pack is not None else None
+    """Load and validate all data, optionally with a data pack on top: a ``str`` is a pack
+    name looked up in the packs folder (:func:`set_packs_folder`), a ``Path`` a pack folder
+    given directly (command-line tools)."""
+    if isinstance(pack, str):
+        cat = load_catalog(pack_path(pack))
+        return dataclasses.replace(cat, pack=pack)
+    ppath = pack
     if ppath is not None and not ppath.is_dir():
         raise DataError(f"{ppath}: data pack folder not found")
+    if ppath is not None:
+        check_pack_files(ppath)
     kinds = {stem: _load_kind(stem, ppath) for stem in _FILES}
     sides: dict[str, BuildingSide] = {}
     side_tile: dict[str, str] = {}
@@ -649,12 +797,28 @@ def load_catalog(pack: str | Path | None = None) -> Catalog:
         maps=maps,
         boards={mid: compile_board(m) for mid, m in maps.items()},
         pack=str(ppath) if ppath else None,
+        pack_dir=ppath,
+        pack_hash=pack_hash(ppath) if ppath else None,
     )
     _cross_check(cat)
     return cat
 
 
 @lru_cache(maxsize=8)
-def get_catalog(pack: str | None = None) -> Catalog:
-    """The cached catalog for a data pack (None = the defaults)."""
+def _cached_catalog(pack: str | None) -> Catalog:
     return load_catalog(pack)
+
+
+def get_catalog(pack: str | None = None, expected_hash: str | None = None) -> Catalog:
+    """The cached catalog for the data pack named ``pack`` (None = the defaults).
+
+    ``expected_hash`` (a game's ``data_pack_hash``) must match the pack's content hash,
+    else :class:`DataError`: the pack changed since the game started.
+    """
+    cat = _cached_catalog(pack)
+    if expected_hash is not None and cat.pack_hash != expected_hash:
+        raise DataError(
+            f"data pack '{pack}' has changed since this game started "
+            f"(recorded {expected_hash}, now {cat.pack_hash})"
+        )
+    return cat

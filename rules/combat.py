@@ -98,10 +98,16 @@ def bombard_problem(g: G, seat: int, unit: str, at: str) -> IllegalAction | None
     ex = g.s.exploration.get(at)
     if ex is not None:
         return IllegalAction("R-MOVE-6", "an adjacent attack cannot target an exploration tile")
+    t = g.s.tiles.get(at)
+    # R-COMBAT-2: whether or not units stand on it (the solo enemy capital excepted)
+    if (
+        t is not None
+        and t.kind == "capital"
+        and t.owner != seat
+        and not (t.owner == ENEMY and g.s.solo)
+    ):
+        return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
     if defender_of(g, seat, at) is None:
-        t = g.s.tiles.get(at)
-        if t is not None and t.kind == "capital" and t.owner != seat:
-            return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
         return IllegalAction("R-MOVE-6", f"there is nothing of an opponent's to attack at {at}")
     return None
 
@@ -161,13 +167,36 @@ def expedition_problem(g: G, seat: int, at: str) -> IllegalAction | None:
     ex = g.s.exploration.get(at)
     if ex is None or not ex.face_up or g.cat.exploration[ex.tile].kind != "bandeiras":
         return IllegalAction("R-EXPLORE-3", f"there is no revealed Bandeiras tile at {at}")
-    if not _units_of(g, seat, at):
+    if not expedition_units(g, seat, at):
+        if _units_of(g, seat, at):
+            return IllegalAction(
+                "R-EXPLORE-3",
+                f"only a unit that has stood on {at} since an earlier turn may fight it "
+                "with the free move",
+            )
         return IllegalAction("R-EXPLORE-3", f"you have no unit standing on {at}")
     if g.s.turn.free_move:
         return IllegalAction(
             "R-EXPLORE-3", "fighting the expedition spends the free move, already used"
         )
     return None
+
+
+def expedition_units(g: G, seat: int, at: str) -> list[str]:
+    """R-EXPLORE-3 [ruling]: ``seat``'s units on ``at`` that stood there since an earlier
+    turn (not moved, placed or retreated this turn): those may fight with the free move."""
+    arrived = g.s.turn.arrived if seat == g.s.current else []
+    return [u for u in _units_of(g, seat, at) if u not in arrived]
+
+
+def place_units(g: G, seat: int, units: list[str], at: str) -> None:
+    """Put ``seat``'s ``units`` on hex ``at``, noting which of the active player's arrived
+    this turn (R-EXPLORE-3)."""
+    p = g.p(seat)
+    for u in units:
+        p.units[u] = at
+        if seat == g.s.current and u not in g.s.turn.arrived:
+            g.s.turn.arrived.append(u)
 
 
 def _ask_cards(g: G, side: Side) -> None:
@@ -282,16 +311,19 @@ def commit_options(g: G, seat: int) -> Iterator[A.CommitCards]:
 # ============================================================================ resolution
 
 
-def _camarao(g: G, seat: int) -> int:
-    n = 0
-    for h, t in g.s.tiles.items():
-        if (
-            t.kind == "building"
-            and g.controls(seat, h)
-            and any(g.terrain(nb) == "forest" for nb in g.board.neighbours[h])
-        ):
-            n += 1
-    return n
+def _camarao(g: G, seat: int, b: Battle) -> int:
+    """R-COMBAT-8 [ruling]: 1 when the tile fought over is a building of ``seat``'s (one it
+    controls) next to a forest; other buildings next to forests do not count."""
+    t = g.s.tiles.get(b.hex)
+    if (
+        b.kind != "bandeiras"
+        and t is not None
+        and t.kind == "building"
+        and g.controls(seat, b.hex)
+        and any(g.terrain(nb) == "forest" for nb in g.board.neighbours[b.hex])
+    ):
+        return 1
+    return 0
 
 
 def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
@@ -328,7 +360,7 @@ def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
             if t is not None and t.kind == "city" and g.controls(seat, b.hex):
                 out.append(("Temiminós", int(par["temiminos"].get("defend_city", 2))))
         if "camarao" in mine:
-            n = _camarao(g, seat) * int(par["camarao"].get("fp_per_building", 1))
+            n = _camarao(g, seat, b) * int(par["camarao"].get("fp_per_building", 1))
             if n:
                 out.append(("Camarão", n))
         # Tactical advantage while the token stays on Import or Trade (R-MOVE-3).
@@ -348,7 +380,12 @@ def _card_fp(g: G, b: Battle, side: Side, role: str, card: str) -> int:
     if e in ("fp", "sepe", "war_chest"):
         return int(par.get("fp", 0))
     if e == "conde_deu":
-        near = any(s == side.seat for nb in g.board.neighbours[b.hex] for s, _ in g.units_at(nb))
+        # [ruling] a unit of this side next to the battle hex and not in the battle
+        near = any(
+            s == side.seat and u not in side.units
+            for nb in g.board.neighbours[b.hex]
+            for s, u in g.units_at(nb)
+        )
         return int(par.get("fp_adjacent" if near else "fp", 1))
     if e == "ambush":
         return int(par.get("attack" if role == "attacker" else "defend", 0))
@@ -477,8 +514,7 @@ def resolve(g: G) -> None:
             )
     # A winning mover enters the hex (R-COMBAT-9); a bombard attacker never moves.
     if attacker_wins and b.kind == "move":
-        for u in att.units:
-            g.p(att.seat).units[u] = b.hex
+        place_units(g, att.seat, list(att.units), b.hex)
         t = g.s.tiles.get(b.hex)
         if t is not None and t.owner != att.seat:
             g.emit(
@@ -598,8 +634,7 @@ def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
         return
     if a.at not in choices:
         raise IllegalAction("R-COMBAT-5", f"retreat to an adjacent empty hex: {', '.join(choices)}")
-    for u in units:
-        g.p(a.seat).units[u] = a.at
+    place_units(g, a.seat, list(units), a.at)
     g.emit("retreat", {"who": g.name(a.seat), "hex": a.at}, a.seat, units=units, hex=a.at)
 
 

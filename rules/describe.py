@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rules.catalog import load_catalog
 from rules.payment import describe_cost
 
@@ -19,9 +21,10 @@ def _goods(d: dict[str, int]) -> str:
     return ", ".join(f"{n} {g.replace('_', ' ')}" for g, n in d.items()) or "-"
 
 
-def describe(pack: str | None = None) -> str:
+def describe(pack: str | Path | None = None) -> str:
+    """The data as tables; ``pack`` is a pack folder (``Path``) or a pack name (``str``)."""
     cat = load_catalog(pack)
-    parts = [f"Component data{' with data pack ' + pack if pack else ''}: all files valid."]
+    parts = [f"Component data{' with data pack ' + str(pack) if pack else ''}: all files valid."]
     rows = []
     for t in cat.buildings.values():
         for s in t.sides:

@@ -13,8 +13,6 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
 from rules import actions as A
 from rules import combat as C
 from rules.catalog import CROPS
@@ -99,12 +97,7 @@ def pending_for(state: GameState, seat: int) -> Pending | None:
 def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
     """Apply ``action`` (an action model, dict or JSON) to a copy of ``state``."""
     if not hasattr(action, "type"):
-        try:
-            action = A.parse_action(action)
-        except ValidationError as e:
-            err = e.errors()[0]
-            loc = ".".join(str(x) for x in err["loc"])
-            raise InvalidAction("", f"malformed action: field '{loc}': {err['msg']}") from e
+        action = A.parse_action(action)  # InvalidAction if malformed
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
     g = G(state.clone())
@@ -118,8 +111,8 @@ def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
 def _dispatch(g: G, a: Any) -> None:
     s = g.s
     seat = a.seat
-    if not 0 <= seat < s.n:
-        raise InvalidAction("", f"there is no seat {seat} in this {s.n}-player game")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+        raise InvalidAction("R-SETUP-7", f"there is no seat {seat!r} in this {s.n}-player game")
     pend = pending_for(s, seat)
     if pend is not None and pend.kind in _ANY_ORDER and a.type not in _ANSWERS[pend.kind][0]:
         # R-SETUP-5: a seat's simultaneous setup choices may be answered in either order.

@@ -31,7 +31,7 @@ def count(n: int, word: str, plural: str | None = None) -> str:
 class G:
     def __init__(self, state: GameState) -> None:
         self.s = state
-        self.cat: Catalog = get_catalog(state.data_pack)
+        self.cat: Catalog = get_catalog(state.data_pack, state.data_pack_hash)
         self.board: Board = self.cat.boards[state.map]
         self.events: list[Event] = []
         self.pay = PayabilityCache(state)

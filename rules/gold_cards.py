@@ -173,13 +173,16 @@ def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
         return
     e = card.effect
 
-    # A card used in payment is gone, so check payments without it.
+    # A card used in payment is gone, so check payments without it: on a shallow copy whose
+    # hand lacks the card, since listing must never change the state (issue 7, defect 1).
+    hand = list(p.gold_cards)
+    hand.remove(card_id)
+    players = list(s.players)
+    players[seat] = p.model_copy(update={"gold_cards": hand})
+    without_card = s.model_copy(update={"players": players})
+
     def affordable(cost: list[str], ctx: PayContext | None = None) -> bool:
-        p.gold_cards.remove(card_id)
-        try:
-            return can_pay(s, seat, cost, ctx)
-        finally:
-            p.gold_cards.append(card_id)
+        return can_pay(without_card, seat, cost, ctx)
 
     if e == "build":
         side = str(card.params["side"])

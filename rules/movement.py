@@ -121,8 +121,7 @@ def _move(g: G, a: A.Move) -> None:
         # R-MOVE-5: entering an opponent's unit, building or city starts a battle at once.
         C.start_move_battle(g, seat, units, src, to, a.kind)
         return
-    for u in units:
-        p.units[u] = to
+    C.place_units(g, seat, units, to)
     g.emit(
         f"move.{a.kind}",
         {"who": g.name(seat), "units": names, "src": src, "to": to},
@@ -153,8 +152,7 @@ def _expedition(g: G, a: A.Expedition) -> None:
     if err:
         raise err
     g.s.turn.free_move = True
-    units = [u for u, loc in g.p(a.seat).units.items() if loc == at]
-    C.start_expedition(g, a.seat, units, at, at)
+    C.start_expedition(g, a.seat, C.expedition_units(g, a.seat, at), at, at)
 
 
 def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:

@@ -26,7 +26,7 @@ CATEGORIES = (
 
 
 def catalog_of(state: GameState) -> Catalog:
-    return get_catalog(state.data_pack)
+    return get_catalog(state.data_pack, state.data_pack_hash)
 
 
 def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from rules.catalog import get_catalog
 from rules.engine import apply, deciders, legal_actions
 from rules.game import HAND_LIMIT, RESERVE_LIMIT
+from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState
 from rules.view import HIDDEN, view
@@ -19,9 +22,47 @@ class InvariantError(AssertionError):
     """An invariant of the game state does not hold."""
 
 
+def _readers(state: GameState) -> list[tuple[str, Callable[[], object]]]:
+    out: list[tuple[str, Callable[[], object]]] = [
+        ("legal_actions(state)", partial(legal_actions, state)),
+        ("deciders(state)", partial(deciders, state)),
+        ("view(state, None)", partial(view, state, None)),
+    ]
+    for p in state.players:
+        out.append((f"legal_actions(state, {p.seat})", partial(legal_actions, state, p.seat)))
+        out.append((f"view(state, {p.seat})", partial(view, state, p.seat)))
+        out.append((f"score(state, {p.seat})", partial(score, state, p.seat)))
+    if state.phase == "ended":
+        out.append(("final_scores(state)", partial(final_scores, state)))
+    return out
+
+
+def check_readers_pure(state: GameState) -> dict[str, object]:
+    """Raise :class:`InvariantError` if listing, viewing or scoring changes the state.
+
+    ``legal_actions`` (with and without a seat), ``view`` (every seat and the spectator),
+    ``deciders``, ``score`` and ``final_scores`` only read: the state's JSON must be
+    byte-identical afterwards, or a game played list-then-apply cannot be replayed from its
+    log (issue 7, defect 1). Returns what each reader returned, by name (e.g.
+    ``"view(state, 0)"``), so further checks need not call them again.
+    """
+    before = state.model_dump_json()
+    results = {name: read() for name, read in _readers(state)}
+    if state.model_dump_json() == before:
+        return results
+    # Something changed it: find which reader, each on a fresh copy of the state as it was.
+    for name, _ in _readers(state):
+        fresh = GameState.model_validate_json(before)
+        dict(_readers(fresh))[name]()
+        if fresh.model_dump_json() != before:
+            raise InvariantError(f"{name} changed the state")
+    raise InvariantError("listing, viewing or scoring changed the state")
+
+
 def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
     """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
-    cat = get_catalog(state.data_pack)
+    read = check_readers_pure(state)
+    cat = get_catalog(state.data_pack, state.data_pack_hash)
     board = cat.boards[state.map]
 
     def fail(msg: str) -> None:
@@ -99,7 +140,8 @@ def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
         fail("nobody can act but the game is not over")
     # Hidden information: a view never shows another seat's secrets.
     for p in state.players:
-        v = view(state, p.seat)
+        v = read[f"view(state, {p.seat})"]
+        assert isinstance(v, GameState)
         for other in v.players:
             if other.seat != p.seat and any(
                 x != HIDDEN for x in other.missions + other.gold_cards + other.combat_cards

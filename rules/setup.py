@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from rules import actions as A
@@ -13,7 +14,7 @@ from rules.state import Exploration, GameState, Pending, Player, Rng, Tile, Turn
 
 def new_game(
     players: int,
-    seed: int,
+    seed: int | None = None,
     map_id: str | None = None,
     *,
     data_pack: str | None = None,
@@ -22,12 +23,33 @@ def new_game(
 ) -> GameState:
     """A new game waiting for its setup decisions.
 
+    ``seed`` fixes every shuffle and draw of the game (the same seed and actions give the
+    same game). Without one, a fresh 64-bit seed is drawn from the operating system's
+    cryptographic source (``secrets.randbits(64)``), so a game's decks cannot be guessed
+    from when it was started; it is kept in the state (hidden from every view).
+
     ``map_id`` defaults to the first map for the player count (R-SETUP-1). ``colours``, if
     given, assigns colours by seat and skips the colour choice (R-SETUP-4: chosen or random).
+    ``city_limit`` caps the cities per player (R-BUILD-10; default none). ``data_pack`` is
+    the *name* of a data pack in the packs folder the application configured
+    (:func:`rules.catalog.set_packs_folder`); the state records the name and the pack's
+    content hash, never a path.
+    Bad arguments raise :class:`InvalidAction` (a ``ValueError``) naming the argument.
     """
+    if not _is_int(players) or not 1 <= players <= 4:
+        raise InvalidAction(
+            "R-SETUP-1", f"players must be a whole number from 1 to 4, not {players!r}"
+        )
+    if seed is None:
+        seed = secrets.randbits(64)
+    elif not _is_int(seed):
+        raise InvalidAction("R-SETUP-2", f"seed must be a whole number, not {seed!r}")
+    if city_limit is not None and (not _is_int(city_limit) or city_limit < 0):
+        raise InvalidAction(
+            "R-BUILD-10",
+            f"city_limit must be a whole number of 0 or more (or None), not {city_limit!r}",
+        )
     cat = get_catalog(data_pack)
-    if not 1 <= players <= 4:
-        raise InvalidAction("R-SETUP-1", "Brazil: Imperial is played by 1 to 4 players")
     maps = cat.maps_for(players)
     if map_id is None:
         if not maps:
@@ -46,6 +68,7 @@ def new_game(
     solo = players == 1
     st = GameState(
         data_pack=data_pack,
+        data_pack_hash=cat.pack_hash,
         map=map_id,
         solo=solo,
         city_limit=city_limit,
@@ -113,6 +136,10 @@ def new_game(
     return st
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _expl(tile: str) -> Exploration:
     return Exploration(tile=tile)
 
@@ -123,7 +150,7 @@ def _pending(seat: int, kind: str, **data: Any) -> Pending:
 
 
 def take_colour(st: GameState, seat: int, colour: str) -> None:
-    cat = get_catalog(st.data_pack)
+    cat = get_catalog(st.data_pack, st.data_pack_hash)
     p = st.players[seat]
     p.colour = colour
     p.units = {u.id: "board" for u in cat.colours[colour].units}
@@ -131,7 +158,7 @@ def take_colour(st: GameState, seat: int, colour: str) -> None:
 
 
 def monarch_options(st: GameState, seat: int) -> list[str]:
-    cat = get_catalog(st.data_pack)
+    cat = get_catalog(st.data_pack, st.data_pack_hash)
     colour = st.players[seat].colour
     if colour is None:
         return []

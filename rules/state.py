@@ -124,13 +124,19 @@ class Turn(_M):
     reboucas: bool = False  # André Rebouças discount used this turn
     action_done: bool = False
     revealed_before_action: bool = False
+    # units of the player whose turn it is that moved, moved in after a battle or retreated
+    # this turn (R-EXPLORE-3: only a unit there since an earlier turn fights with the free move)
+    arrived: list[str] = Field(default_factory=list)
 
 
 class GameState(_M):
     """Everything about one game. ``model_dump_json`` / ``model_validate_json`` round-trip."""
 
     schema_version: int = 1
-    data_pack: str | None = None
+    # a data pack's name (never a path; resolved in the application's packs folder) and the
+    # content hash of the pack when the game was created
+    data_pack: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    data_pack_hash: str | None = None
     map: str
     solo: bool = False
     city_limit: int | None = None  # R-BUILD-10: default none

@@ -17,6 +17,7 @@ def transcript(players: int, seed: int, steps: int) -> str:
     rng = random.Random(seed)
     state = new_game(players, seed)
     lines = [f"# Brazil: Imperial, {players} players, map {state.map}, seed {seed}"]
+    i = 0
     for i in range(1, steps + 1):
         if state.phase == "ended":
             break

@@ -6,7 +6,6 @@ The test data pack (tests/data/pack) adds small maps with stable hex labels: on
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from rules.events import Event
 from rules.setup import new_game
 from rules.state import Exploration, GameState, Tile
 
-PACK = str(Path(__file__).parent / "data" / "pack")
+PACK = "pack"  # tests/data/pack, registered as a pack by tests/conftest.py
 
 
 def start(

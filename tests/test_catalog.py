@@ -147,3 +147,77 @@ def test_describe_prints_every_table():
     ):
         assert f"== {title}" in text
     assert "Sawmill" in text and "Guararapes" in text
+
+
+# ---------------------------------------------------------------- strict packs (issue 7, defect 6)
+
+
+def test_misspelled_pack_file_is_refused_naming_the_known_files(tmp_path: Path):
+    (tmp_path / "monarch.toml").write_text('[[monarchs]]\nid = "manuel_i"\nname = "X"\n')
+    with pytest.raises(DataError) as e:
+        load_catalog(tmp_path)
+    msg = str(e.value)
+    assert "monarch.toml" in msg and "monarchs.toml" in msg and "cities.toml" in msg
+
+
+def test_unknown_file_in_pack_maps_folder_is_refused(tmp_path: Path):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "tiny.txt").write_text("rows = []\n")
+    with pytest.raises(DataError, match=r"tiny.txt"):
+        load_catalog(tmp_path)
+
+
+def test_same_id_twice_in_a_pack_file_is_refused(tmp_path: Path):
+    (tmp_path / "cities.toml").write_text(
+        '[[cities]]\nid = "recife"\nvp = 1\n[[cities]]\nid = "recife"\nvp = 2\n'
+    )
+    with pytest.raises(DataError, match=r"cities.toml: entry 'recife', field 'id': duplicate"):
+        load_catalog(tmp_path)
+
+
+def test_id_must_be_a_string(tmp_path: Path):
+    (tmp_path / "cities.toml").write_text("[[cities]]\nid = [1]\nvp = 1\n")
+    with pytest.raises(DataError, match=r"cities.toml: entry #1 .*field 'id'"):
+        load_catalog(tmp_path)
+
+
+def test_building_override_side_must_exist(tmp_path: Path):
+    (tmp_path / "monarchs.toml").write_text(
+        '[[monarchs]]\nid = "manuel_i"\nbuilding_override = { side = "nosuchside" }\n'
+    )
+    with pytest.raises(DataError) as e:
+        load_catalog(tmp_path)
+    msg = str(e.value)
+    assert "monarchs.toml" in msg and "'manuel_i'" in msg and "building_override" in msg
+    assert "nosuchside" in msg
+
+
+@pytest.mark.parametrize(
+    ("stem", "table", "eid"),
+    [
+        ("exploration", "tiles", "unknown_species"),
+        ("gold_cards", "cards", "commerce"),
+        ("combat_cards", "cards", "militia"),
+        ("buildings", "tiles", "A"),
+    ],
+)
+def test_absurd_counts_are_refused(tmp_path: Path, stem: str, table: str, eid: str):
+    (tmp_path / f"{stem}.toml").write_text(f'[[{table}]]\nid = "{eid}"\ncount = 99999999999\n')
+    with pytest.raises(DataError, match=rf"{stem}.toml: entry '{eid}', field 'count'"):
+        load_catalog(tmp_path)
+
+
+def test_non_utf8_file_is_a_data_error(tmp_path: Path):
+    (tmp_path / "cities.toml").write_bytes(b'[[cities]]\nid = "recife"\nname = "R\xe9cife"\n')
+    with pytest.raises(DataError, match=r"cities.toml: not UTF-8"):
+        load_catalog(tmp_path)
+
+
+def test_folder_named_like_a_file_is_a_data_error(tmp_path: Path):
+    (tmp_path / "cities.toml").mkdir()
+    with pytest.raises(DataError, match=r"cities.toml: .*folder"):
+        load_catalog(tmp_path)
+    (tmp_path / "cities.toml").rmdir()
+    (tmp_path / "maps").write_text("")
+    with pytest.raises(DataError, match=r"maps: .*folder"):
+        load_catalog(tmp_path)

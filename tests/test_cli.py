@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,3 +46,27 @@ def test_describe_reports_a_broken_pack(tmp_path: Path):
     r = run("describe", "--data-pack", str(tmp_path))
     assert r.returncode == 2
     assert "cities.toml" in r.stderr and "'recife'" in r.stderr and "'vp'" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["transcript", "--steps", "0"],
+        ["transcript", "--steps", "-5"],
+        ["selfplay", "--games", "-1"],
+        ["selfplay", "--games", "0"],
+        ["selfplay", "--max-rounds", "-3"],
+        ["selfplay", "--max-rounds", "0"],
+        ["bench", "--games", "-2"],
+        ["transcript", "--steps", "x"],
+    ],
+)
+def test_counts_must_be_positive(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 7, defect 6: refused by argparse with a clear message, no traceback.
+    from rules.__main__ import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "must be a whole number of 1 or more" in err and "Traceback" not in err

@@ -207,6 +207,26 @@ def test_unit_already_on_bandeiras_spends_free_move_to_fight__R_EXPLORE_3():
     assert e.value.rule == "R-EXPLORE-3"
 
 
+def test_bandeiras_free_move_fight_only_by_a_unit_there_since_an_earlier_turn__R_EXPLORE_3():
+    # [ruling, FR "d'un tour précédent"] A unit that came onto a revealed Bandeiras tile this
+    # turn (here with Renovate's edge move) may not fight it with the free move; one that
+    # stood there since an earlier turn may, and fights alone.
+    st = start(map_id="cisplatine-war", capitals=("D4", "H7"))
+    st = to_movement(st, "renovate")
+    explore(st, "E1", "bandeiras_5", face_up=True)
+    place_unit(st, 0, "archer1", "F1")
+    st = act(st, "move", unit="archer1", to="E1", kind="extra")
+    assert st.players[0].units["archer1"] == "E1"
+    with pytest.raises(RulesError) as e:
+        act(st, "expedition", 0, at="E1")
+    assert e.value.rule == "R-EXPLORE-3"
+    assert not any(a.type == "expedition" for a in legal_actions(st))
+    st = GameState.model_validate_json(st.model_dump_json())  # what arrived survives JSON
+    place_unit(st, 0, "monarch", "E1")  # (as if there since an earlier turn)
+    st = act(st, "expedition", 0, at="E1")
+    assert st.combat is not None and st.combat.attacker.units == ["monarch"]
+
+
 def test_revealed_bandeiras_cannot_be_built_on__R_EXPLORE_3__R_BUILD_7():
     st = start()
     put(st, 0, "sugar_field", "D4")
@@ -241,6 +261,18 @@ def test_capital_never_attacked__R_COMBAT_2__R_MOVE_1():
     assert e.value.rule == "R-COMBAT-2"
     assert not any(
         getattr(a, "at", None) == "H6" or getattr(a, "to", None) == "H6" for a in legal_actions(st)
+    )
+
+
+def test_capital_never_bombarded_even_with_units_on_it__R_COMBAT_2():
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "cannon", "G6")
+    place_unit(st, 1, "brawler1", "H6")  # blue's own unit on blue's capital
+    with pytest.raises(RulesError) as e:
+        act(st, "bombard", 0, unit="cannon", at="H6")
+    assert e.value.rule == "R-COMBAT-2"
+    assert not any(
+        a.type == "bombard" and getattr(a, "at", None) == "H6" for a in legal_actions(st)
     )
 
 
@@ -374,7 +406,9 @@ def test_temiminos_defending_a_city__R_COMBAT_8():
     assert (res["attacker_fp"], res["defender_fp"]) == (9, 7)
 
 
-def test_camarao_buildings_next_to_forest__R_COMBAT_8():
+def test_camarao_not_for_buildings_away_from_the_battle__R_COMBAT_8():
+    # [ruling] Camarão's +1 counts only for the building fought over, not every one of
+    # yours next to a forest.
     st = duel(("green", "blue"))
     st.players[0].paintings.append("camarao")
     put(st, 0, "sugar_field", "D3")  # next to the forest E3
@@ -387,7 +421,22 @@ def test_camarao_buildings_next_to_forest__R_COMBAT_8():
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, _ = commit(st, 0)
     st, ev = commit(st, 1)
-    assert result_event(ev)["attacker_fp"] == 3
+    res = result_event(ev)
+    assert res["attacker_fp"] == 2
+    assert "Camarão" not in dict(res["attacker_breakdown"])
+
+
+def test_camarao_for_the_building_fought_over_next_to_a_forest__R_COMBAT_8():
+    st = duel(("green", "blue"))
+    st.players[1].paintings.append("camarao")
+    put(st, 1, "sugar_field", "E4")  # fought over, next to the forest E3
+    put(st, 1, "farm", "D4")  # also next to E3, but not fought over
+    place_unit(st, 1, "brawler1", "E4")
+    place_unit(st, 0, "archer1", "F4")
+    st = act(st, "move", unit="archer1", to="E4", kind="free")
+    st, _ = commit(st, 0)
+    st, ev = commit(st, 1)
+    assert dict(result_event(ev)["defender_breakdown"])["Camarão"] == 1
 
 
 @pytest.mark.parametrize(
@@ -475,6 +524,20 @@ def test_conde_deu_plus_two_with_adjacent_unit():
     st, _ = commit(st, 0, "conde_deu")
     st, ev = commit(st, 1)
     assert result_event(ev)["attacker_fp"] == 4
+
+
+def test_conde_deu_units_in_the_battle_do_not_count_as_adjacent__R_COMBAT_8():
+    # [ruling] +2 only for a unit of yours next to the battle hex that is not in the battle:
+    # in a bombard, the units beside the cannon fight too.
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "cannon", "E4")
+    place_unit(st, 0, "archer2", "E4")  # adjacent to F4, but bombards with the cannon
+    place_unit(st, 1, "brawler1", "F4")
+    st.players[0].combat_cards = ["conde_deu"]
+    st = act(st, "bombard", 0, unit="cannon", at="F4")
+    st, _ = commit(st, 0, "conde_deu")
+    st, ev = commit(st, 1)
+    assert dict(result_event(ev)["attacker_breakdown"])["Conde d'Eu"] == 1
 
 
 def test_acampamento_pays_resources_for_fp():
