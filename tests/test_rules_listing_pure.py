@@ -29,7 +29,7 @@ from rules import (
     view,
 )
 from rules.selfplay import InvariantError, check_readers_pure
-from storage import GameSettings, GameStatus, SqliteGameStore
+from storage import GameSettings, GameStatus, Seat, SqliteGameStore
 
 
 def readers_leave_state_alone(state: GameState) -> None:
@@ -100,7 +100,7 @@ async def play_bot_style(store: SqliteGameStore, channel: int, players: int, see
         channel,
         initial_state_json=state.model_dump_json(),
         settings=GameSettings(scenario=state.map, player_count=players),
-        seats={f"seat{k}": 1000 + k for k in range(players)},
+        seats=[Seat.discord(k, 1000 + k) for k in range(players)],
         status=GameStatus.SETUP,
     )
     for _ in range(200):
@@ -115,7 +115,7 @@ async def play_bot_style(store: SqliteGameStore, channel: int, players: int, see
             expected_version=record.version,
             state_json=state.model_dump_json(),
             action_json=action.to_json(),
-            seat=f"seat{action.seat}",
+            seat=action.seat,
         )
     return record.id
 
