@@ -265,10 +265,7 @@ def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
     p = g.p(a.seat)
     for c in a.cards:
         p.combat_cards.remove(c)
-    for c in a.camp:
-        p.reserve[c] -= 1
-        if not p.reserve[c]:
-            del p.reserve[c]
+    # The Acampamento resources stay in the (public) reserve until the reveal (R-COMBAT-4).
     side.cards = list(a.cards)
     side.camp = list(a.camp)
     side.committed = True
@@ -434,6 +431,17 @@ def _parley(g: G, b: Battle) -> bool:
     return True
 
 
+def _pay_camp(g: G, side: Side) -> None:
+    """R-COMBAT-4: the resources put on Acampamento leave the reserve at the reveal."""
+    if side.seat == ENEMY:
+        return
+    res = g.p(side.seat).reserve
+    for c in side.camp:
+        res[c] -= 1
+        if not res[c]:
+            del res[c]
+
+
 def resolve(g: G) -> None:
     """R-COMBAT-4 steps 4–6: reveal, compare, apply the result, discard the cards."""
     b = g.s.combat
@@ -443,6 +451,7 @@ def resolve(g: G) -> None:
     for side in (att, b.defender):
         if side is None:
             continue
+        _pay_camp(g, side)
         g.emit(
             "cards_revealed",
             {"who": g.name(side.seat), "cards": [g.cat.combat_cards[c].name for c in side.cards]},

@@ -16,7 +16,7 @@ from rules.events import Event
 from rules.messages import Param
 from rules.payment import PayabilityCache, controls, occupier_of
 from rules.scoring import base_production
-from rules.state import GameState, Pending, Player
+from rules.state import GameState, Pending, PendingKind, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
 HAND_LIMIT = 3  # R-VOC-5
@@ -125,7 +125,7 @@ class G:
 
     # ------------------------------------------------------------------ pending decisions
     def push(
-        self, seat: int, kind: str, front: bool = False, blocking: bool = True, **data: Any
+        self, seat: int, kind: PendingKind, front: bool = False, blocking: bool = True, **data: Any
     ) -> None:
         data["blocking"] = blocking
         pd = Pending(seat=seat, kind=kind, data=data)

@@ -266,7 +266,7 @@ def _finish(g: G) -> None:
             0,
             won=won,
         )
-    s.result = res
+    s.result = dict(res)
     for row in res["scores"]:
         g.emit(
             "score", {"who": g.name(row["seat"]), "vp": row["total"]}, row["seat"], breakdown=row

@@ -9,7 +9,7 @@ from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
 from rules.game import G, _label
-from rules.state import Exploration, GameState, Pending, Player, Rng, Tile, Turn
+from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
 def new_game(
@@ -144,7 +144,7 @@ def _expl(tile: str) -> Exploration:
     return Exploration(tile=tile)
 
 
-def _pending(seat: int, kind: str, **data: Any) -> Pending:
+def _pending(seat: int, kind: PendingKind, **data: Any) -> Pending:
     data.setdefault("blocking", True)
     return Pending(seat=seat, kind=kind, data=dict(data))
 

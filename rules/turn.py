@@ -271,10 +271,28 @@ def _is_city(g: G, what: str) -> bool:
     return what in g.cat.cities
 
 
+def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
+    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
+    ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
+    return not (
+        g.board.terrain[at] == "water"
+        or at in others_at
+        or g.opponent_adjacent(seat, at)
+        or (not city and not g.own_adjacent(seat, at))
+    )
+
+
 def _build_problem(
-    g: G, seat: int, what: str, at: str, *, by_card: str | None = None
+    g: G,
+    seat: int,
+    what: str,
+    at: str,
+    *,
+    by_card: str | None = None,
+    site_open: bool = False,
 ) -> RulesError | None:
-    """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside."""
+    """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside.
+    ``site_open``: the caller checked :func:`_site_open` (the listing does it once a hex)."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -282,7 +300,7 @@ def _build_problem(
     city = _is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
-    if g.board.terrain[at] == "water":
+    if not site_open and g.board.terrain[at] == "water":
         return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
     if city:
         if s.era < 2:
@@ -335,13 +353,15 @@ def _build_problem(
                 "R-BUILD-3",
                 f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
             )
-    if g.enemy_units_at(seat, at):
+    if site_open:
+        pass
+    elif g.enemy_units_at(seat, at):
         return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
-    if g.opponent_adjacent(seat, at):
+    elif g.opponent_adjacent(seat, at):
         return IllegalAction(
             "R-BUILD-4", f"{at} is next to an opponent's capital, city or building"
         )
-    if not city and not g.own_adjacent(seat, at):
+    elif not city and not g.own_adjacent(seat, at):
         return IllegalAction(
             "R-BUILD-4", f"{at} is not next to your capital, a city or a building of yours"
         )
@@ -801,11 +821,13 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
         for h, t in g.s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
+            payable: bool | None = None  # asked once a building, only if needed
             for flip in (False, True):
-                if _renovate_problem(g, seat, h, flip) is None and can_pay(
-                    g.s, seat, cost, PayContext(exclude_hex=h)
-                ):
-                    yield A.Renovate(seat=seat, at=h, flip=flip)
+                if _renovate_problem(g, seat, h, flip) is None:
+                    if payable is None:
+                        payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+                    if payable:
+                        yield A.Renovate(seat=seat, at=h, flip=flip)
     if cur != "manufacture":
         up = _upgraded(g, seat, "manufacture")
         for pr in p.products:
@@ -881,14 +903,42 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
+    # The hex-only checks, once a hex (not once per building and hex).
+    others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at.update(s.enemy_units.values())
+    sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
+    city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
+    # _build_problem): combinations that fail it are skipped before the full checks.
+    terrain_free = "maria_leopoldina" in p.paintings
+    here: dict[str, str] = {}
+    for at in sites:
+        ex = s.exploration.get(at)
+        face_up_any = (
+            ex is not None
+            and ex.face_up
+            and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
+        )
+        here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
     for what in whats:
+        city = _is_city(g, what)
+        at_list = city_sites if city else sites
+        if not city:
+            bdef = cat.buildings[cat.side_tile[what]]
+            if bdef.era > s.era:
+                continue  # R-BUILD-2 (the same for every hex)
+            if not terrain_free and "any" not in bdef.terrain:
+                need = bdef.terrain
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+        if not at_list:
+            continue
         cost, ctx = _build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
             cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
-        for at in city_sites if _is_city(g, what) else sites:
-            if _build_problem(g, seat, what, at) is None:
+        for at in at_list:
+            if _build_problem(g, seat, what, at, site_open=True) is None:
                 yield A.Build(seat=seat, building=what, at=at)
 
 

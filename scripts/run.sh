@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Set up the virtual environment from the project's own files and run the rules engine's
-# command-line tools: python -m rules ARGS (selfplay, bench, describe; --help lists them).
+# Set up the virtual environment from the project's own files (scripts/setup.sh: pip runs only
+# when pyproject.toml changed) and run the bot: python -m bot ARGS. Without arguments, a local
+# game in the terminal against a computer player (no Discord account, no token, no network).
+#   bash scripts/run.sh local --seats "Ana,Bo,ai:heuristic"   # hot-seat + AI
+#   bash scripts/run.sh demo --players 4 --seed 7 demo-out     # an all-AI game with pictures
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-  .venv/bin/python -m pip install -q --upgrade pip
+bash scripts/setup.sh
+if [ "$#" -eq 0 ]; then
+  set -- local
 fi
-.venv/bin/python -m pip install -q -e ".[dev]"
-exec .venv/bin/python -m rules "$@"
+exec .venv/bin/python -m bot "$@"

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import draw as D
 from bot.render.common import (
@@ -46,6 +46,14 @@ from rules.events import Event
 from rules.state import GameState, Tile
 
 SUPER = 2  # the static layer is drawn at 2× and downscaled once
+# Text sizes at scale 1, chosen by looking at the images downscaled to a 400 px phone preview:
+# the title and the edge coordinates are ~3 % of the map's width, nothing is under 14 px.
+TITLE_FS = 46
+STATUS_FS = 32
+TITLE_H = 124
+EDGE_FS = 40
+LEGEND_FS = 27
+HEX_LABEL_FS = 17
 
 
 @dataclass(frozen=True)
@@ -69,13 +77,14 @@ def geometry(map_id: str, pack: str | None, scale: float) -> Geometry:
     m = catalog_for(pack).maps[map_id]
     cols = max(len(r) for r in m.rows)
     rows = len(m.rows)
-    r = scale * min(58.0, max(40.0, 1150.0 / ((cols + 0.5) * SQRT3)))
-    title_h = round(96 * scale)
-    margin = r * 1.1
+    # hexes big enough for 14 px+ text on tiles and pieces (r ≈ 58 px on a 14-column map)
+    r = scale * min(64.0, max(50.0, 1450.0 / ((cols + 0.5) * SQRT3)))
+    title_h = round(TITLE_H * scale)
+    margin = max(r * 1.1, EDGE_FS * 1.45 * scale)
     width = round((cols + 0.5) * SQRT3 * r + 2 * margin)
     origin = (margin + SQRT3 * r / 2, title_h + margin * 0.8 + r)
     map_bottom = round(origin[1] + 1.5 * r * (rows - 1) + r + margin * 0.8)
-    legend_h = round(4 * 34 * scale + 24 * scale)
+    legend_h = round(_legend(None, width, map_bottom, RenderOptions(scale=scale)) - map_bottom)
     return Geometry(
         Layout(r, origin), width, map_bottom + legend_h, title_h, map_bottom, cols, rows, scale
     )
@@ -139,17 +148,17 @@ def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: floa
         )
         _pattern(d, ter, cx, cy, r)
         d.text(
-            (cx, cy + 0.66 * r),
+            (cx, cy + LABEL_DY * r),
             lab,
-            font=font(round(14 * scale * k), "semibold"),
-            fill=(60, 60, 60),
+            font=font(round(HEX_LABEL_FS * scale * k), "semibold"),
+            fill=(55, 55, 55),
             anchor="mm",
         )
     # Coordinates along the edges: column letters top and bottom, row numbers left and right.
-    fs = round(19 * scale * k)
+    fs = round(EDGE_FS * scale * k)
     ef = font(fs, "bold")
-    top = lay.offset_centre(0, 0)[1] - r * 1.35
-    bottom = lay.offset_centre(0, g.rows - 1)[1] + r * 1.35
+    top = lay.offset_centre(0, 0)[1] - r * 1.0 - fs * 0.6
+    bottom = lay.offset_centre(0, g.rows - 1)[1] + r * 1.0 + fs * 0.6
     for col in range(g.cols):
         x = lay.offset_centre(col, 0)[0] + lay.width * 0.25
         letter = chr(ord("A") + col)
@@ -166,8 +175,8 @@ def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: floa
         d.text(
             (right + lay.width * 0.5 + fs * 0.2, y), str(row + 1), font=ef, fill=INK, anchor="lm"
         )
-    img = big.resize((g.width, g.height), Image.Resampling.LANCZOS).convert("RGBA")
-    _legend(img, g, opts)
+    img = big.resize((g.width, g.height), Image.Resampling.LANCZOS)
+    _legend(img, g.width, g.map_bottom, opts)
     return img
 
 
@@ -180,24 +189,31 @@ def _is_hex(terrain: object, col: int, row: int) -> bool:
         return False
 
 
-def _legend(img: Image.Image, g: Geometry, opts: RenderOptions) -> None:
-    d = ImageDraw.Draw(img)
-    s = g.unit
-    fs = round(19 * s)
+def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions) -> float:
+    """Draws the legend below the map (or only measures it when ``img`` is None); returns
+    the y of its bottom edge."""
+    d = ImageDraw.Draw(img) if img is not None else None
+    s = opts.scale
+    fs = round(LEGEND_FS * s)
     f = font(fs)
     fb = font(fs, "bold")
     x0 = round(16 * s)
-    y: float = g.map_bottom + round(8 * s)
-    d.line((x0, y - 4 * s, g.width - x0, y - 4 * s), fill=MUTED, width=max(1, round(s)))
-    row_h = round(34 * s)
-    sw = round(22 * s)
+    y: float = top + round(10 * s)
+    if d is not None:
+        d.line((x0, y - 4 * s, width - x0, y - 4 * s), fill=MUTED, width=max(1, round(2 * s)))
+    row_h = round(fs * 1.55)
+    sw = round(fs * 1.05)
 
     def flow(items: list[tuple[object, str]], y: float) -> float:
         x: float = x0
         for swatch, text in items:
-            w = sw + 6 * s + f.getlength(text) + 22 * s
-            if x + w > g.width - x0:
+            lead = sw if isinstance(swatch, tuple) else fb.getlength(str(swatch))
+            w = lead + 6 * s + f.getlength(text)
+            if x + w > width - x0:
                 x, y = x0, y + row_h
+            if d is None:
+                x = round(x + w + 26 * s)
+                continue
             if isinstance(swatch, tuple):
                 d.rectangle((x, y + 4 * s, x + sw, y + 4 * s + sw), fill=swatch, outline=INK)
                 tx = x + sw + 6 * s
@@ -205,7 +221,7 @@ def _legend(img: Image.Image, g: Geometry, opts: RenderOptions) -> None:
                 d.text((x, y + sw / 2 + 4 * s), str(swatch), font=fb, fill=INK, anchor="lm")
                 tx = x + fb.getlength(str(swatch)) + 6 * s
             d.text((tx, y + sw / 2 + 4 * s), text, font=f, fill=INK, anchor="lm")
-            x = round(tx + f.getlength(text) + 22 * s)
+            x = round(tx + f.getlength(text) + 26 * s)
         return y + row_h
 
     y = flow(
@@ -221,7 +237,7 @@ def _legend(img: Image.Image, g: Geometry, opts: RenderOptions) -> None:
     )
     y = flow(
         [
-            ("A2", "unit: type letter + FP"),
+            ("A2", "unit: type + FP"),
             ("T", "transport"),
             ("B", "bombard"),
             ("M", "monarch"),
@@ -229,7 +245,8 @@ def _legend(img: Image.Image, g: Geometry, opts: RenderOptions) -> None:
         ],
         y,
     )
-    flow([(code, side.replace("_", " ")) for side, code in BUILDING_CODE.items()], y)
+    y = flow([(code, side.replace("_", " ")) for side, code in BUILDING_CODE.items()], y)
+    return y + 8 * s
 
 
 # ---------------------------------------------------------------------------- dynamic layer
@@ -253,11 +270,12 @@ def badge_sprite(
     r: float,
 ) -> Image.Image:
     """A tile on the map: owner colour, type code (and era), goods as counted pips."""
-    w, h = round(1.12 * r) + 8, round(0.74 * r) + 8 + round(0.2 * r)
-    top = 4 + round(0.2 * r)
+    pad = badge_pad(r)
+    w, h = round(1.12 * r) + 2 * pad, round(0.74 * r) + 2 * pad + round(0.2 * r)
+    top = pad + round(0.2 * r)
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
-        x0, y0, x1, y1 = 4 * k, top * k, (w - 4) * k, (h - 4) * k
+        x0, y0, x1, y1 = pad * k, top * k, (w - pad) * k, (h - pad) * k
         outline = occ or INK
         ow = (0.09 * r if occ else 0.04 * r) * k
         if kind == "capital":  # a crown: three points on top
@@ -313,7 +331,7 @@ def badge_sprite(
             anchor="mm",
         )
         if pips:
-            pr = 0.13 * r * k
+            pr = 0.15 * r * k
             room = x1 - lx - 0.2 * r * k - 2 * pr
             step = min(2.2 * pr, room / max(1, len(pips) - 1)) if len(pips) > 1 else 0.0
             x = (lx + 0.12 * r * k + x1) / 2 - step * (len(pips) - 1) / 2
@@ -332,27 +350,27 @@ def badge_sprite(
                     d.text(
                         (x, py),
                         label,
-                        font=font(int(pr * 1.5), "extrabold"),
+                        font=font(int(pr * 1.75), "extrabold"),
                         fill=text_on(gf),
                         anchor="mm",
                     )
                 x += step
         if palace is not None and kind != "capital":
-            pr = 0.17 * r * k
-            px, py = x1 - pr * 0.4, y0 - pr * 0.3
+            pr = 0.22 * r * k
+            px, py = x1 - pr * 0.3, y0 - pr * 0.3
             d.ellipse(
                 (px - pr, py - pr, px + pr, py + pr), fill=WHITE, outline=INK, width=max(1, k)
             )
             d.text(
                 (px, py),
                 ROMAN[palace],
-                font=font(int(pr * 1.05), "extrabold"),
+                font=font(int(pr * 1.15), "extrabold"),
                 fill=INK,
                 anchor="mm",
             )
         if occ is not None:  # the occupier's pennant
             px, py = x0 - 0.02 * r * k, y0 - 0.05 * r * k
-            fr = 0.2 * r * k
+            fr = 0.25 * r * k
             d.polygon(
                 [(px, py - fr), (px + fr * 1.5, py), (px, py + fr)],
                 fill=occ,
@@ -368,6 +386,11 @@ def badge_sprite(
             )
 
     return D.supersampled(w, h, paint)
+
+
+def badge_pad(r: float) -> int:
+    """Room around a badge for the palace disc and the occupier's pennant."""
+    return 4 + round(0.12 * r)
 
 
 def _tile_code(v: GameState, t: Tile) -> str:
@@ -395,10 +418,115 @@ def _wrap2(text: str) -> list[str]:
     return [" ".join(words[:best]), " ".join(words[best:])]
 
 
+LABEL_DY = 0.72  # hex labels sit low in the hex, under the pieces
+
+
 def draw_map(
     v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
 ) -> tuple[Image.Image, Geometry, Changes]:
-    """The map as an RGBA image, its geometry and the changes it highlights."""
+    """The map as an RGB image, its geometry and the changes it highlights."""
+    img, g, ch, _ = _draw_map(v, events, seat, opts)
+    return img, g, ch
+
+
+def draw_map_indexed(
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+) -> Image.Image:
+    """The map as a 256-colour image, ready for PNG: the static layer is mapped to its palette
+    once per scenario, so only the bands where pieces, tiles and marks were drawn are mapped
+    again (about half the pixels, and no palette search per image)."""
+    img, _, _, bands = _draw_map(v, events, seat, opts)
+    pal, indexed = map_palette(v.map, v.data_pack, opts.high_contrast, opts.scale)
+    out = indexed.copy()
+    for box in bands:
+        out.paste(img.crop(box).quantize(palette=pal, dither=Image.Dither.NONE), box[:2])
+    return out
+
+
+def _bands(
+    g: Geometry, hexes: set[str], extra: list[tuple[int, int, int, int]]
+) -> list[tuple[int, int, int, int]]:
+    """The boxes drawn over the static layer, merged into one band per hex row."""
+    lay = g.layout
+    r = lay.size
+    rows: dict[int, list[float]] = {}
+    for hx in hexes:
+        cx, cy = lay.centre(hx)
+        key = round((cy - lay.origin[1]) / lay.row_height)
+        b = rows.setdefault(key, [cx, cy, cx, cy])
+        b[0], b[2] = min(b[0], cx), max(b[2], cx)
+    boxes = [
+        (x0 - 1.05 * r, y0 - 1.15 * r, x1 + 1.05 * r, y1 + 1.15 * r)
+        for x0, y0, x1, y1 in rows.values()
+    ]
+    out = [(0, 0, g.width, g.title_h)]
+    for x0, y0, x1, y1 in [*boxes, *extra]:
+        out.append(
+            (
+                max(0, int(x0) - 2),
+                max(0, int(y0) - 2),
+                min(g.width, int(x1) + 3),
+                min(g.height, int(y1) + 3),
+            )
+        )
+    return sorted(set(out))
+
+
+@lru_cache(maxsize=24)
+def map_palette(
+    map_id: str, pack: str | None, high_contrast: bool, scale: float
+) -> tuple[Image.Image, Image.Image]:
+    """The scenario's 256 colours (chosen on its static layer and a swatch of every colour the
+    pieces use) and the static layer mapped to them. Deterministic: it depends only on the
+    scenario and the options, never on which state was drawn first."""
+    opts = RenderOptions(high_contrast=high_contrast, scale=scale)
+    st = static_layer(map_id, pack, high_contrast, scale)
+    half = st.reduce(2)
+    sw = swatch(opts, half.width)
+    sample = Image.new("RGB", (half.width, half.height + sw.height), PAPER)
+    sample.paste(half, (0, 0))
+    sample.paste(sw, (0, half.height))
+    pal = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return pal, st.quantize(palette=pal, dither=Image.Dither.NONE)
+
+
+def swatch(opts: RenderOptions, width: int) -> Image.Image:
+    """Patches of every colour drawn over the map, each with its ramps to ink and white (the
+    anti-aliased edges), so the palette has entries close to all of them."""
+    colours: list[RGB] = [
+        *(player_fill(c, opts) for c in ("blue", "orange", "green", "red", None)),
+        *GOOD_FILL.values(),
+        HIGHLIGHT,
+        FOG,
+        WHITE,
+        INK,
+        (245, 235, 205),
+        (120, 90, 40),
+        (70, 70, 80),
+    ]
+    cell = 24
+    per_row = max(1, width // cell)
+    rows = -(-len(colours) * 3 // per_row)
+    img = Image.new("RGB", (width, rows * cell), PAPER)
+    d = ImageDraw.Draw(img)
+    i = 0
+    for c in colours:
+        for other in (None, INK, WHITE):
+            x, y = (i % per_row) * cell, (i // per_row) * cell
+            if other is None:
+                d.rectangle((x, y, x + cell - 1, y + cell - 1), fill=c)
+            else:
+                for k in range(cell):
+                    t = k / (cell - 1)
+                    mix = tuple(round(a + (b - a) * t * 0.8) for a, b in zip(c, other, strict=True))
+                    d.line((x + k, y, x + k, y + cell - 1), fill=mix)
+            i += 1
+    return img
+
+
+def _draw_map(
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+) -> tuple[Image.Image, Geometry, Changes, list[tuple[int, int, int, int]]]:
     pack = v.data_pack
     g = geometry(v.map, pack, opts.scale)
     img = static_layer(v.map, pack, opts.high_contrast, opts.scale).copy()
@@ -407,52 +535,55 @@ def draw_map(
     ri = round(r)
     cat = catalog(v)
     board = cat.boards[v.map]
-    d = ImageDraw.Draw(img)
+
+    pieces = pieces_by_hex(v)
+    covered: set[str] = set()  # hexes whose printed label something was drawn over
+    extra: list[tuple[int, int, int, int]] = []  # other boxes drawn over the static layer
 
     # Exploration tiles: face down (fog), peeked by this seat, or face up.
     for hx, ex in sorted(v.exploration.items()):
         if hx not in board.terrain:
             continue
+        covered.add(hx)
         cx, cy = lay.centre(hx)
+        # with units standing on the tile, its text moves up out of their way
+        up = 0.28 * r if hx in pieces else 0.0
         if ex.face_up and ex.tile in cat.exploration:
             D.paste_centred(img, D.hex_sprite(ri, (245, 235, 205), (120, 90, 40), 0.08 * r), cx, cy)
             tile = cat.exploration[ex.tile]
             name = "Bandeiras" if tile.kind == "bandeiras" else tile.name
             lines = _wrap2(name) + ([f"FP {tile.fp}"] if tile.fp else [])
-            fs = round(max(14 * opts.scale, 0.27 * r))
-            y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r
+            fs = round(max(15 * opts.scale, 0.28 * r))
+            y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r - up
             for ln in lines:
-                d.text((cx, y), ln, font=font(fs, "bold"), fill=INK, anchor="mm")
-                y += fs * 1.1
+                D.draw_text(img, (cx, y), ln, fs, "bold", INK, "mm")
+                y += fs * 1.05
         else:
             D.paste_centred(img, D.hex_sprite(ri, FOG, (70, 70, 80), 0.05 * r), cx, cy)
-            d.text(
-                (cx, cy - 0.15 * r),
+            D.draw_text(
+                img,
+                (cx, cy - 0.15 * r - up),
                 "?",
-                font=font(round(0.7 * r), "extrabold"),
-                fill=WHITE,
-                anchor="mm",
-                stroke_width=max(1, round(r * 0.03)),
-                stroke_fill=(70, 70, 80),
+                round(0.7 * r),
+                "extrabold",
+                WHITE,
+                "mm",
+                max(1, round(r * 0.03)),
+                (70, 70, 80),
             )
             if ex.tile != HIDDEN and ex.tile in cat.exploration:  # this seat peeked
                 nm = cat.exploration[ex.tile].name
-                d.text(
-                    (cx, cy + 0.42 * r),
+                D.draw_text(
+                    img,
+                    (cx, cy + 0.4 * r - up),
                     nm[:12],
-                    font=font(round(max(14 * opts.scale, 0.26 * r)), "bold"),
-                    fill=INK,
-                    anchor="mm",
-                    stroke_width=2,
-                    stroke_fill=WHITE,
+                    round(max(15 * opts.scale, 0.27 * r)),
+                    "bold",
+                    INK,
+                    "mm",
+                    2,
+                    WHITE,
                 )
-        d.text(
-            (cx, cy + 0.66 * r),
-            hx,
-            font=font(round(14 * opts.scale), "semibold"),
-            fill=(40, 40, 40),
-            anchor="mm",
-        )
 
     ch = changes(events, seat, set(board.terrain))
     marked = set(ch.hexes) | set(ch.battles) | {b for _, b in ch.moves}
@@ -462,8 +593,8 @@ def draw_map(
         cx, cy = lay.centre(hx)
         D.paste_centred(img, ring, cx, cy)
         D.paste_centred(img, ring_in, cx, cy)
+        covered.add(hx)
 
-    pieces = pieces_by_hex(v)
     for hx, t in sorted(v.tiles.items()):
         if hx not in board.terrain:
             continue
@@ -483,17 +614,25 @@ def draw_map(
             r,
         )
         bx0, by0, _, _ = _badge_box(g, cx, cy)
-        img.alpha_composite(sprite, (round(bx0 - 4), round(by0 - 4 - 0.2 * r)))
+        pad = badge_pad(r)
+        D.paste_at(img, sprite, round(bx0 - pad), round(by0 - pad - 0.2 * r))
+        covered.add(hx)
+        if t.palace is not None and t.kind != "capital":
+            # the palace disc reaches into the label of the hex above: redraw that label
+            above = lay.pixel_to_label(cx + 0.45 * r, cy - 1.2 * r)
+            if above in board.terrain:
+                covered.add(above)
 
     for hx, ps in sorted(pieces.items()):
         if hx not in board.terrain:
             continue
+        covered.add(hx)
         cx, cy = lay.centre(hx)
-        on_tile = hx in v.tiles
-        psize = round((0.6 if on_tile or len(ps) > 1 else 0.8) * r)
-        y = cy + (0.43 * r if on_tile else 0.0)
+        low = hx in v.tiles or hx in v.exploration
+        psize = round((0.58 if low or len(ps) > 1 else 0.76) * r)
+        y = cy + (0.36 * r if low else -0.08 * r)
         show: list[Piece | int] = list(ps) if len(ps) <= 3 else [*ps[:2], len(ps) - 2]
-        step = min(psize * 0.95, 1.5 * r / max(1, len(show)))
+        step = min(psize * 1.02, 1.7 * r / max(1, len(show)))
         x = cx - step * (len(show) - 1) / 2
         for item in show:
             if isinstance(item, int):
@@ -505,23 +644,41 @@ def draw_map(
             D.paste_centred(img, spr, x, y)
             x += step
 
-    for hx in ch.battles:  # crossed swords
-        cx, cy = lay.centre(hx)
-        _swords(img, cx + 0.55 * r, cy - 0.55 * r, 0.3 * r)
     for a, b in ch.moves:
         (ax, ay), (bx, by) = lay.centre(a), lay.centre(b)
         length = math.hypot(bx - ax, by - ay) or 1
-        # stop short of the centres so the pieces stay visible
-        sx, sy = ax + (bx - ax) * 0.28 * r / length * 1.0, ay + (by - ay) * 0.28 * r / length
-        ex_, ey = bx - (bx - ax) * 0.3 * r / length, by - (by - ay) * 0.3 * r / length
-        spr, (ox, oy) = D.arrow_sprite(ex_ - sx, ey - sy, max(4.0, 0.14 * r), HIGHLIGHT)
-        img.alpha_composite(spr, (round(sx + ox), round(sy + oy)))
+        # across the border between the hexes, on top: clear of the badges and pieces
+        # in the middle of both hexes (between neighbours it reads as a chevron)
+        sx, sy = ax + (bx - ax) * 0.7 * r / length, ay + (by - ay) * 0.7 * r / length
+        ex_, ey = bx - (bx - ax) * 0.62 * r / length, by - (by - ay) * 0.62 * r / length
+        spr, (ox, oy) = D.arrow_sprite(
+            round(ex_ - sx), round(ey - sy), round(max(4.0, 0.12 * r), 1), HIGHLIGHT
+        )
+        ax0, ay0 = round(sx + ox), round(sy + oy)
+        D.paste_at(img, spr, ax0, ay0)
+        extra.append((ax0, ay0, ax0 + spr.width, ay0 + spr.height))
 
-    _title(img, v, g, opts)
-    return img, g, ch
+    for hx in ch.battles:  # crossed swords
+        cx, cy = lay.centre(hx)
+        _swords(img, cx + 0.55 * r, cy - 0.55 * r, 0.3 * r)
+
+    # the coordinates players type, redrawn on top (with a halo) where something covers them
+    lfs = round(HEX_LABEL_FS * opts.scale)
+    halo = max(2, round(3 * opts.scale))
+    for hx in sorted(covered):
+        cx, cy = lay.centre(hx)
+        D.draw_text(img, (cx, cy + LABEL_DY * r), hx, lfs, "bold", INK, "mm", halo, WHITE)
+
+    img.paste(header(v, g.width, opts, g.title_h).crop((0, 0, g.width, g.title_h)), (0, 0))
+    return img, g, ch, _bands(g, covered, extra)
 
 
 def _swords(img: Image.Image, cx: float, cy: float, s: float) -> None:
+    D.paste_centred(img, _swords_sprite(round(s, 1)), cx, cy)
+
+
+@lru_cache(maxsize=16)
+def _swords_sprite(s: float) -> Image.Image:
     w = max(8, round(s * 2.4))
 
     def paint(d: ImageDraw.ImageDraw, k: int) -> None:
@@ -540,51 +697,99 @@ def _swords(img: Image.Image, cx: float, cy: float, s: float) -> None:
                 width=int(0.28 * rr),
             )
 
-    D.paste_centred(img, D.supersampled(w, w, paint), cx, cy)
+    return D.supersampled(w, w, paint)
 
 
-def _title(img: Image.Image, v: GameState, g: Geometry, opts: RenderOptions) -> None:
-    d = ImageDraw.Draw(img)
+def header(v: GameState, width: int, opts: RenderOptions, height: int | None = None) -> Image.Image:
+    """The title block: scenario, era and round; whose turn; every player's piece (shape and
+    letter in their colour) and colour name — wrapped to ``width``."""
     s = opts.scale
-    x = round(16 * s)
-    d.text((x, round(10 * s)), title_line(v), font=font(round(32 * s), "bold"), fill=INK)
-    y2 = round(58 * s)
+    x0 = round(16 * s)
+    tf = font(round(TITLE_FS * s), "bold")
+    sf = font(round(STATUS_FS * s), "semibold")
+    pf = font(round(30 * s), "semibold")
+    ps = round(36 * s)
+    title = title_line(v)
     status = status_line(v)
-    d.text((x, y2), status, font=font(round(24 * s), "semibold"), fill=INK)
-    # the players: piece (shape + letter) and colour name, right-aligned on the second line
-    xr = g.width - round(16 * s)
-    f = font(round(22 * s), "semibold")
-    ps = round(26 * s)
-    for p in reversed(v.players):
-        if p.colour is None:
-            continue
-        name = p.colour.capitalize()
-        xr -= round(f.getlength(name))
-        d.text((xr, y2 + ps / 2 + 2 * s), name, font=f, fill=INK, anchor="lm")
-        xr -= ps // 2 + round(6 * s)
-        spr = D.piece_sprite(
-            player_shape(p.colour), player_fill(p.colour, opts), player_letter(p.colour), ps
+    room = width - 2 * x0
+    # the players' key: one entry per player, flowed after the status line
+    keys = [p.colour for p in v.players if p.colour is not None]
+    entries = [(c, ps + round(8 * s) + pf.getlength(c.capitalize())) for c in keys]
+    gap = round(22 * s)
+    keys_w = sum(w for _, w in entries) + gap * (len(entries) - 1)
+    status_w = sf.getlength(status)
+    one_line = status_w + gap * 2 + keys_w <= room
+    line_h = round(44 * s)
+    need = round(TITLE_FS * 1.25 * s) + line_h * (1 if one_line else 2) + round(10 * s)
+    h = max(height or 0, need)
+    img = Image.new("RGB", (width, h), PAPER)
+
+    while tf.getlength(title) > room and tf.size > TITLE_FS * s * 0.7:  # shrink, then cut
+        tf = font(round(tf.size) - 2, "bold")
+    D.draw_text(img, (x0, round(8 * s)), _fit(title, tf, room), round(tf.size), "bold", INK)
+    y = round(TITLE_FS * 1.25 * s) + round(6 * s)
+    D.draw_text(
+        img, (x0, y + line_h / 2), _fit(status, sf, room), round(sf.size), "semibold", INK, "lm"
+    )
+    if one_line:
+        x = float(width - x0 - keys_w)
+    else:
+        y += line_h
+        x = float(x0)
+    for c, w in entries:
+        if x + w > width - x0 + 1:
+            break
+        spr = D.piece_sprite(player_shape(c), player_fill(c, opts), player_letter(c), ps)
+        D.paste_centred(img, spr, x + ps / 2, y + line_h / 2)
+        D.draw_text(
+            img,
+            (x + ps + round(8 * s), y + line_h / 2),
+            c.capitalize(),
+            round(pf.size),
+            "semibold",
+            INK,
+            "lm",
         )
-        D.paste_centred(img, spr, xr, y2 + ps / 2 + 2 * s)
-        xr -= ps // 2 + round(18 * s)
+        x += w + gap
+    return img
+
+
+def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def focus_box(g: Geometry, ch: Changes, v: GameState) -> tuple[int, int, int, int] | None:
-    """The pixel box around the last turn's action (with a margin of about two hexes)."""
-    labels = set(ch.hexes) | set(ch.battles) | {h for m in ch.moves for h in m}
-    if not labels:
+    """The pixel box around the last turn's action: about five hexes wide (readable in a
+    400 px preview), centred on the last change and the changes near it."""
+    ordered: list[str] = []
+    for lab in [*ch.hexes, *ch.battles, *(x for m in ch.moves for x in m)]:
+        if lab not in ordered:
+            ordered.append(lab)
+    if not ordered:
         return None
-    pts = [g.layout.centre(h) for h in labels]
-    r = g.layout.size
-    x0 = min(p[0] for p in pts) - 3.2 * r
-    x1 = max(p[0] for p in pts) + 3.2 * r
-    y0 = min(p[1] for p in pts) - 2.8 * r
-    y1 = max(p[1] for p in pts) + 2.8 * r
-    # at least a 4:3 box, inside the map area
-    w, h = x1 - x0, y1 - y0
-    if w < h * 4 / 3:
-        cxm = (x0 + x1) / 2
-        x0, x1 = cxm - h * 2 / 3, cxm + h * 2 / 3
-    x0, y0 = max(0.0, x0), max(float(g.title_h), y0)
-    x1, y1 = min(float(g.width), x1), min(float(g.map_bottom), y1)
-    return (round(x0), round(y0), round(x1), round(y1))
+    lay = g.layout
+    hw, rh = lay.width, lay.row_height
+    # the main action: a battle, else the last move's destination, else the last marked hex
+    main = ch.battles[-1] if ch.battles else ch.moves[-1][1] if ch.moves else ordered[-1]
+    mx, my = lay.centre(main)
+    pts = [
+        (x, y)
+        for x, y in (lay.centre(h) for h in ordered)
+        if abs(x - mx) <= 2.2 * hw and abs(y - my) <= 2.2 * rh
+    ]
+    x0 = min(p[0] for p in pts) - 1.6 * hw
+    x1 = max(p[0] for p in pts) + 1.6 * hw
+    y0 = min(p[1] for p in pts) - 1.7 * rh
+    y1 = max(p[1] for p in pts) + 1.7 * rh
+    # at least 5 hexes wide and 4:3, no more than the map area; shifted (not cut) at edges
+    w = max(x1 - x0, 5.2 * hw, (y1 - y0) * 4 / 3)
+    h = max(y1 - y0, w * 0.7)
+    w, h = min(w, float(g.width)), min(h, float(g.map_bottom - g.title_h))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    x0 = min(max(0.0, cx - w / 2), g.width - w)
+    y0 = min(max(float(g.title_h), cy - h / 2), g.map_bottom - h)
+    return (round(x0), round(y0), round(x0 + w), round(y0 + h))

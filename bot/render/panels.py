@@ -5,7 +5,15 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.render.canvas import Canvas
-from bot.render.common import HIDDEN, catalog, seat_name, status_line, title_line, to_play
+from bot.render.common import (
+    HIDDEN,
+    catalog,
+    seat_name,
+    status_line,
+    title_line,
+    to_play,
+    unit_glyph,
+)
 from bot.render.theme import (
     GOOD_FILL,
     GOOD_LETTER,
@@ -22,7 +30,7 @@ from bot.render.theme import (
 from rules import score
 from rules.state import GameState, Player
 
-W = 820
+W = 600  # narrow: a phone preview is ~400 px wide, so body text stays ≥ 13 px
 RESERVE_LIMIT = 5
 _SHAPE_SIDES = {"square": 4, "pentagon": 5, "octagon": 8}
 
@@ -53,7 +61,7 @@ def _good_pip(cv: Canvas, x: float, y: float, good: str | None, r: float = 13) -
         return
     f = GOOD_FILL.get(good, (200, 200, 200))
     d.ellipse(box, fill=f, outline=INK, width=max(1, px(1.5)))
-    cv.text(x, y, GOOD_LETTER.get(good, "?"), 14, "extrabold", text_on(f), "mm")
+    cv.text(x, y, GOOD_LETTER.get(good, "?"), 16, "extrabold", text_on(f), "mm")
 
 
 def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> float:
@@ -65,75 +73,73 @@ def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> fl
             (cv.px(x - r), cv.px(y - r), cv.px(x + r), cv.px(y + r)), fill=f, outline=INK, width=1
         )
         if tok == "any" or "|" in tok:
-            cv.text(x, y, "*" if tok == "any" else "/", 14, "extrabold", text_on(f), "mm")
+            cv.text(x, y, "*" if tok == "any" else "/", 16, "extrabold", text_on(f), "mm")
         x += 2 * r + 3
     return x
 
 
-def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int) -> float:
-    """Draws one player's panel at ``y0``; returns the y below it."""
+def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: bool) -> float:
+    """Draws one player's panel at ``y0``; returns the y below it. Laid out for a 600 px wide
+    page so that its text stays ≥ 13 px in a 400 px phone preview."""
     cat = catalog(v)
     opts = cv.opts
     fill = player_fill(p.colour, opts)
-    x0, x1 = 12, W - 12
-    cv.rect((x0, y0, x1, y0 + 52), fill=_tint(fill), outline=fill, width=3, radius=10)
-    cv.player_piece(x0 + 28, y0 + 26, p.colour, 36)
+    x0, x1 = 10, W - 10
+    cv.rect((x0, y0, x1, y0 + 56), fill=_tint(fill), outline=fill, width=3, radius=10)
+    cv.player_piece(x0 + 28, y0 + 28, p.colour, 40)
     name = seat_name(v, p.seat)
-    w = cv.text(x0 + 54, y0 + 26, name, 28, "bold", anchor="lm")
-    mon = cat.monarchs[p.monarch].name if p.monarch in cat.monarchs else "no monarch yet"
-    cv.text(x0 + 66 + w, y0 + 28, mon, 22, "semibold", MUTED, "lm")
+    w = cv.text(x0 + 56, y0 + 28, name, 30, "bold", anchor="lm")
     right = f"{vp} VP"
-    cv.text(x1 - 14, y0 + 26, right, 28, "extrabold", anchor="rm")
-    if p.seat in to_play(v):
+    xr = x1 - 12 - cv.text(x1 - 12, y0 + 28, right, 32, "extrabold", anchor="rm")
+    if playing:
+        xr -= 12 + cv.text(xr - 12, y0 + 29, "to play", 22, "extrabold", _dark(fill), "rm")
+    mon = cat.monarchs[p.monarch].name if p.monarch in cat.monarchs else "no monarch yet"
+    room = xr - (x0 + 68 + w) - 10
+    if room > 40:
         cv.text(
-            x1 - 30 - cv.width_of(right, 28, "extrabold"),
-            y0 + 27,
-            "to play",
-            20,
-            "bold",
-            fill,
-            "rm",
-        )
-    y: float = y0 + 64
-    # reserve (≤ 5) and the hidden cards (counts only: never their faces)
-    cv.text(x0 + 4, y + 16, "Reserve", 20, "semibold", anchor="lm")
-    goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
-    x: float = x0 + 104
-    for i in range(max(RESERVE_LIMIT, len(goods))):
-        _good_pip(cv, x, y + 16, goods[i] if i < len(goods) else None, 14)
-        x += 32
-    x = x0 + 290
-    for label, n in (
-        ("missions", len(p.missions)),
-        ("combat", len(p.combat_cards)),
-        ("gold", len(p.gold_cards)),
-    ):
-        cv.rect(
-            (x, y + 2, x + 22, y + 30),
-            fill=(90, 70, 120)
-            if label == "missions"
-            else (150, 40, 40)
-            if label == "combat"
-            else (200, 160, 0),
-            radius=4,
-        )
-        w = cv.text(
-            x + 28,
-            y + 16,
-            f"{n} {label[:-1] if n == 1 and label == 'missions' else label}",
-            20,
+            x0 + 68 + w,
+            y0 + 30,
+            cv.fit(mon, 22, round(room * cv.s), "semibold"),
+            22,
             "semibold",
-            anchor="lm",
+            MUTED,
+            "lm",
         )
-        x += 28 + w + 16
+    y: float = y0 + 66
+    # reserve (≤ 5)
+    cv.text(x0 + 4, y + 17, "Reserve", 22, "semibold", anchor="lm")
+    goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
+    x: float = x0 + 112
+    for i in range(max(RESERVE_LIMIT, len(goods))):
+        _good_pip(cv, x, y + 17, goods[i] if i < len(goods) else None, 15)
+        x += 35
+    # palaces left, on the same line
+    pal = " ".join(ROMAN[n] for n in p.palaces if 0 < n < len(ROMAN)) or "none"
+    cv.text(x1 - 4, y + 17, f"Palaces {pal}", 22, "semibold", anchor="rm")
     y += 42
-    # the seven arches: current era token, flipped tokens, upgrades
-    bw = (x1 - x0) / 7
+    # the hidden cards: counts only, never their faces
+    x = x0 + 4
+    for label, n, colour in (
+        ("missions", len(p.missions), (90, 70, 120)),
+        ("combat", len(p.combat_cards), (150, 40, 40)),
+        ("gold", len(p.gold_cards), (200, 160, 0)),
+    ):
+        cv.rect((x, y + 1, x + 24, y + 33), fill=colour, radius=4)
+        cv.text(x + 12, y + 17, str(n), 20, "extrabold", text_on(colour), "mm")
+        text = f"{label[:-1] if n == 1 and label == 'missions' else label}"
+        x += 32 + cv.text(x + 32, y + 17, text, 22, "semibold", anchor="lm") + 24
+    cv.text(x1 - 4, y + 17, "hidden cards", 20, "regular", MUTED, "rm")
+    y += 44
+    # the seven arches (4 + 3 a row): current era token, flipped tokens, upgrade products
+    per_row = 4
+    bw = (x1 - x0) / per_row
+    bh = 84
     for i, arch in enumerate(cat.arches):
-        bx = x0 + i * bw
+        bx = x0 + (i % per_row) * bw
+        by = y + (i // per_row) * (bh + 6)
         up = p.upgrades.get(arch)
         cv.rect(
-            (bx + 2, y, bx + bw - 2, y + 84),
+            (bx + 2, by, bx + bw - 2, by + bh),
             fill=_tint(fill, 0.55) if up else WHITE,
             outline=MUTED,
             width=1.5,
@@ -142,16 +148,16 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int) -> float:
         aname = cat.arches[arch].name
         cv.text(
             bx + bw / 2,
-            y + 14,
-            aname if cv.width_of(aname, 17, "bold") < bw - 8 else aname[:6] + ".",
-            17,
+            by + 15,
+            cv.fit(aname, 20, round((bw - 10) * cv.s), "bold"),
+            20,
             "bold",
             anchor="mm",
         )
         if p.token_arch == arch:
             cv.player_piece(
-                bx + bw / 2 - (16 if arch in p.under else 0),
-                y + 44,
+                bx + bw / 2 - (18 if arch in p.under else 0),
+                by + 44,
                 p.colour,
                 32,
                 ROMAN[v.era] if 0 < v.era < 4 else "?",
@@ -159,77 +165,83 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int) -> float:
         if arch in p.under:
             ux = bx + bw / 2 + (18 if p.token_arch == arch else 0)
             cv.d.ellipse(
-                (cv.px(ux - 14), cv.px(y + 30), cv.px(ux + 14), cv.px(y + 58)),
+                (cv.px(ux - 15), cv.px(by + 29), cv.px(ux + 15), cv.px(by + 59)),
                 fill=(200, 200, 200),
                 outline=INK,
                 width=1,
             )
-            cv.text(ux, y + 44, ROMAN[p.under[arch]], 15, "extrabold", anchor="mm")
+            cv.text(ux, by + 44, ROMAN[p.under[arch]], 16, "extrabold", anchor="mm")
         if up:
             pname = cat.products[up].name if up in cat.products else up
-            cv.text(bx + bw / 2, y + 72, pname, 16, "semibold", anchor="mm")
-    y += 94
+            cv.text(
+                bx + bw / 2,
+                by + 72,
+                cv.fit(pname, 18, round((bw - 8) * cv.s), "semibold"),
+                18,
+                "semibold",
+                anchor="mm",
+            )
+    rows = -(-len(cat.arches) // per_row)
+    y += rows * (bh + 6) + 6
     # products still to make: shape, name, VP and cost
-    cv.text(x0 + 4, y + 14, "To make", 20, "semibold", anchor="lm")
-    x = x0 + 100
+    cv.text(x0 + 4, y + 15, "To make", 22, "semibold", anchor="lm")
+    x = x0 + 112
     for pid in p.products:
         pr = cat.products.get(pid)
         if pr is None:
             continue
-        wname = cv.width_of(f"{pr.name} {pr.vp}", 18, "bold") + 26
-        wcost = len(pr.cost) * 21
+        wname = cv.width_of(f"{pr.name} {pr.vp}", 20, "bold") + 30
+        wcost = len(pr.cost) * 23
         w = max(wname, wcost) + 10
         if x + w > x1:
-            x, y = x0 + 100, y + 54
+            x, y = x0 + 112, y + 58
         cv.d.regular_polygon(
-            (cv.px(x + 10), cv.px(y + 14), cv.px(9)),
+            (cv.px(x + 10), cv.px(y + 15), cv.px(10)),
             _SHAPE_SIDES[pr.shape],
             fill=(230, 230, 230),
             outline=INK,
         )
-        cv.text(x + 24, y + 14, pr.name, 18, "bold", anchor="lm")
+        cv.text(x + 26, y + 15, pr.name, 20, "bold", anchor="lm")
         cv.text(
-            x + 28 + cv.width_of(pr.name, 18, "bold"),
-            y + 14,
+            x + 31 + cv.width_of(pr.name, 20, "bold"),
+            y + 15,
             f"{pr.vp}",
-            18,
+            20,
             "extrabold",
             (0, 110, 0),
             "lm",
         )
-        _cost(cv, x + 10, y + 38, pr.cost)
+        _cost(cv, x + 10, y + 41, pr.cost, 10)
         x += w + 8
     if not p.products:
-        cv.text(x, y + 14, "all made", 18, anchor="lm", fill=MUTED)
-    y += 60
+        cv.text(x, y + 15, "all made", 20, anchor="lm", fill=MUTED)
+        y -= 22
+    y += 64
     # units: on the map (hex), in the reserve, never deployed
-    cv.text(x0 + 4, y + 18, "Units", 20, "semibold", anchor="lm")
-    x = x0 + 100
+    cv.text(x0 + 4, y + 19, "Units", 22, "semibold", anchor="lm")
+    x = x0 + 112
     for uid, loc in sorted(p.units.items()):
         u = cat.units.get(f"{p.colour}.{uid}")
         if u is None:
             continue
-        from bot.render.common import unit_glyph
-
         glyph = unit_glyph(u.name, u.ability, u.vp)
+        if x + 30 > x1:
+            x, y = x0 + 112, y + 66
         if loc == "board":
             cv.d.ellipse(
-                (cv.px(x - 16), cv.px(y + 2), cv.px(x + 16), cv.px(y + 34)),
+                (cv.px(x - 17), cv.px(y + 2), cv.px(x + 17), cv.px(y + 36)),
                 fill=WHITE,
                 outline=MUTED,
                 width=max(1, cv.px(2)),
             )
-            cv.text(x, y + 18, glyph, 15, "bold", MUTED, "mm")
+            cv.text(x, y + 19, glyph, 16, "bold", MUTED, "mm")
             where = "new"
         else:
-            cv.player_piece(x, y + 18, p.colour, 32, glyph)
+            cv.player_piece(x, y + 19, p.colour, 36, glyph)
             where = "reserve" if loc == "reserve" else loc
-        cv.text(x, y + 46, where, 15, "semibold", INK if loc not in ("board",) else MUTED, "mm")
-        x += 64
-    x = max(x + 10, x0 + 440)
-    pal = " ".join(ROMAN[n] for n in p.palaces if 0 < n < len(ROMAN)) or "none"
-    cv.text(x, y + 18, f"Palaces left: {pal}", 20, "semibold", anchor="lm")
-    y += 62
+        cv.text(x, y + 50, where, 17, "semibold", INK if loc != "board" else MUTED, "mm")
+        x += 68
+    y += 70
     # paintings, kept tiles, revealed missions
     bits = []
     if p.paintings:
@@ -260,32 +272,43 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int) -> float:
     if not bits:
         bits = ["No paintings yet"]
     for b in bits:
-        for ln in cv.wrap(b, x1 - x0 - 8, 18):
-            cv.text(x0 + 4, y + 12, ln, 18, anchor="lm")
-            y += 26
+        for ln in cv.wrap(b, x1 - x0 - 8, 20):
+            cv.text(x0 + 4, y + 13, ln, 20, anchor="lm")
+            y += 28
     return y + 14
 
 
+def _dark(c: RGB) -> RGB:
+    """A darker shade of a player colour, for text on that colour's tint."""
+    return (round(c[0] * 0.6), round(c[1] * 0.6), round(c[2] * 0.6))
+
+
 def _header(cv: Canvas, v: GameState, title: str) -> float:
-    cv.text(14, 10, title, 28, "bold")
-    cv.text(14, 50, f"{title_line(v)}   {status_line(v)}", 20, "semibold", MUTED)
-    return 86
+    cv.text(12, 8, title, 34, "bold")
+    y = 56.0
+    for part in (title_line(v), status_line(v)):
+        for ln in cv.wrap(part, W - 24, 22, "semibold"):
+            cv.text(12, y, ln, 22, "semibold", MUTED)
+            y += 30
+    return y + 12
 
 
 def draw_boards(v: GameState, seat: int | None, opts: RenderOptions) -> Image.Image:
-    """All players' panels, one under the other."""
-    cv = Canvas(W, 40 + 470 * v.n + 90, opts)
+    """All players' panels, one under the other (one column: a phone preview is
+    width-limited, so a narrow, tall page reads better than a wide one)."""
+    cv = Canvas(W, 120 + 640 * v.n, opts)
     y = _header(cv, v, "Player boards")
     vps = public_vps(v)
+    playing = set(to_play(v))
     for p in v.players:
-        y = _panel(cv, v, p, y, vps[p.seat]) + 6
+        y = _panel(cv, v, p, y, vps[p.seat], p.seat in playing) + 8
     return cv.crop_height(y)
 
 
 def draw_panel(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
-    cv = Canvas(W, 560, opts)
+    cv = Canvas(W, 800, opts)
     y = _header(cv, v, f"Board of {seat_name(v, seat)}")
-    y = _panel(cv, v, v.players[seat], y, public_vps(v)[seat])
+    y = _panel(cv, v, v.players[seat], y, public_vps(v)[seat], seat in to_play(v))
     return cv.crop_height(y)
 
 
@@ -300,18 +323,25 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
     x0, x1 = 14, W - 14
 
     def section(title: str, y: float) -> float:
-        cv.text(x0, y + 4, title, 24, "bold")
-        return y + 40
+        cv.text(x0, y + 4, title, 26, "bold")
+        return y + 42
 
     def card(y: float, head: str, body: list[str], colour: RGB) -> float:
-        lines = [ln for b in body for ln in cv.wrap(b, x1 - x0 - 30, 19)]
-        h = 40 + 26 * len(lines)
+        lines = [ln for b in body for ln in cv.wrap(b, x1 - x0 - 30, 20)]
+        h = 42 + 28 * len(lines)
         cv.rect((x0, y, x1, y + h), fill=_tint(colour, 0.85), outline=colour, width=3, radius=8)
-        cv.text(x0 + 14, y + 20, head, 21, "bold", anchor="lm")
-        yy = y + 44
+        cv.text(
+            x0 + 14,
+            y + 21,
+            cv.fit(head, 22, round((x1 - x0 - 24) * cv.s), "bold"),
+            22,
+            "bold",
+            anchor="lm",
+        )
+        yy = y + 47
         for ln in lines:
-            cv.text(x0 + 16, yy, ln, 19, anchor="lm")
-            yy += 26
+            cv.text(x0 + 16, yy, ln, 20, anchor="lm")
+            yy += 28
         return y + h + 10
 
     y = section(f"Missions kept ({len(p.missions)})", y)
@@ -328,7 +358,7 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
             )
         y = card(y, f"Era {ROMAN[m.era]} · {m.name} ({m.vp} VP)", body, (90, 70, 120))
     if not p.missions:
-        cv.text(x0, y, "none", 19, fill=MUTED)
+        cv.text(x0, y, "none", 20, fill=MUTED)
         y += 32
     y = section(f"Combat cards ({len(p.combat_cards)})", y + 6)
     for cid in p.combat_cards:

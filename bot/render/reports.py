@@ -13,7 +13,7 @@ from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
 from rules.events import Event
 from rules.state import GameState
 
-W = 820
+W = 600  # narrow, like the boards: read in a ~400 px phone preview
 GOLDEN: RGB = (200, 150, 0)
 
 
@@ -101,7 +101,10 @@ def draw_battle(
         role = "attacker" if i == 0 else "defender"
         if res.kind == "expedition_result":
             role = "expedition"
-        h = 200 + 30 * (len(rows) + len(cards.get(s, [])))
+        played = cards.get(s, [])
+        # a battle says so when a side revealed no card (an expedition has no cards)
+        n_cards = max(1, len(played)) if res.kind == "battle_result" else len(played)
+        h = 120 + 32 * (len(rows) + n_cards) + (60 if won else 0)
         cv.rect(
             (x, y0, x + colw, y0 + h),
             fill=_tint(fill, 0.85),
@@ -109,22 +112,41 @@ def draw_battle(
             width=6 if won else 3,
             radius=12,
         )
-        cv.player_piece(x + 30, y0 + 32, col, 38)
-        cv.text(x + 56, y0 + 20, seat_name(v, s), 24, "bold", anchor="lm")
-        cv.text(x + 56, y0 + 46, role, 18, "semibold", MUTED, "lm")
-        cv.text(x + colw - 16, y0 + 34, f"{fp}", 48, "extrabold", anchor="rm")
-        yy = y0 + 76
+        cv.player_piece(x + 28, y0 + 30, col, 40)
+        cv.text(
+            x + 54,
+            y0 + 20,
+            cv.fit(seat_name(v, s), 24, round((colw - 120) * cv.s), "bold"),
+            24,
+            "bold",
+            anchor="lm",
+        )
+        cv.text(x + 54, y0 + 47, role, 20, "semibold", MUTED, "lm")
+        cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
+        cv.text(x + colw - 14, y0 + 74, "FP", 18, "bold", MUTED, "rm")
+        yy = y0 + 104
         for src, n in rows:
-            cv.text(x + 16, yy, src, 20, anchor="lm")
-            cv.text(x + colw - 16, yy, f"+{n}", 20, "bold", anchor="rm")
-            yy += 30
-        for c in cards.get(s, []):
+            cv.text(x + 14, yy, cv.fit(src, 21, round((colw - 70) * cv.s)), 21, anchor="lm")
+            cv.text(x + colw - 14, yy, f"+{n}", 21, "bold", anchor="rm")
+            yy += 32
+        if not played and n_cards:
+            cv.text(x + 14, yy, "no card played", 21, "regular", MUTED, "lm")
+            yy += 32
+        for c in played:
             nm = cat.combat_cards[c].name if c in cat.combat_cards else c
-            cv.text(x + 16, yy, f"card: {nm}", 20, "semibold", (150, 40, 40), "lm")
-            yy += 30
+            cv.text(
+                x + 14,
+                yy,
+                cv.fit(f"card: {nm}", 21, round((colw - 28) * cv.s), "semibold"),
+                21,
+                "semibold",
+                (150, 40, 40),
+                "lm",
+            )
+            yy += 32
         if won:
-            cv.rect((x + 14, yy + 8, x + 170, yy + 48), fill=GOLDEN, outline=INK, radius=8)
-            cv.text(x + 92, yy + 28, "WINNER", 22, "extrabold", WHITE, "mm")
+            cv.rect((x + 14, yy + 8, x + 180, yy + 50), fill=GOLDEN, outline=INK, radius=8)
+            cv.text(x + 97, yy + 29, "WINNER", 23, "extrabold", WHITE, "mm")
         bottom = max(bottom, y0 + h)
     if req is not None:
         x = 12 + colw + 12
@@ -154,13 +176,13 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
     rows: list[dict[str, Any]] = list(result.get("scores", []))
     winners = set(result.get("winners", []))
     n = len(rows)
-    first_w = 230
-    colw = min(150, (W - first_w - 24) / max(1, n))
+    first_w = 170
+    colw = min(150, (W - first_w - 20) / max(1, n))
     width = round(first_w + colw * n + 24)
-    cv = Canvas(max(width, 560), 140 + 40 * (len(CATEGORIES) + 4), opts)
-    cv.text(14, 10, "Final scores", 30, "bold")
-    cv.text(14, 54, title_line(v), 20, "semibold", MUTED)
-    y = 100
+    cv = Canvas(max(width, W), 200 + 40 * (len(CATEGORIES) + 4), opts)
+    cv.text(14, 8, "Final scores", 34, "bold")
+    cv.text(14, 56, title_line(v), 22, "semibold", MUTED)
+    y = 112
     totals = [int(r.get("total", 0)) for r in rows]
     tied = totals.count(max(totals)) > 1 if totals else False
     for j, r in enumerate(rows):
@@ -175,7 +197,10 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
             width=6 if s in winners else 2,
         )
         cv.player_piece(x + colw / 2, y + 24, col, 34)
-        cv.text(x + colw / 2, y + 54, (col or "?").capitalize(), 18, "bold", anchor="mm")
+        cv.text(x + colw / 2, y + 54, (col or "?").capitalize(), 20, "bold", anchor="mm")
+        if s in winners:  # the winner's column: a golden tag over the header
+            cv.rect((x + 12, y - 14, x + colw - 12, y + 10), fill=GOLDEN, outline=INK, radius=6)
+            cv.text(x + colw / 2, y - 2, "WINNER", 16, "extrabold", WHITE, "mm")
     y += 80
     for i, c in enumerate([*CATEGORIES, "total", "tie-break: science"]):
         if i % 2 == 0:
@@ -189,13 +214,21 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
         cv.text(
             20,
             y + 19,
-            c.replace("_", " "),
-            22 if is_total else 20,
+            c.replace("_", " ") if not c.startswith("tie") else "tie-break: sci.",
+            23 if is_total else 21,
             "bold" if is_total else "regular",
             anchor="lm",
         )
         for j, r in enumerate(rows):
             x = first_w + j * colw + colw / 2
+            if is_total and int(r.get("seat", j)) in winners:
+                cv.rect(
+                    (x - colw / 2 + 6, y + 1, x + colw / 2 - 6, y + 37),
+                    fill=_tint(GOLDEN, 0.5),
+                    outline=GOLDEN,
+                    width=3,
+                    radius=6,
+                )
             if is_total:
                 val = str(r.get("total", 0))
             elif c.startswith("tie"):

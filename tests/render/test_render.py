@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+import bot.render.canvas as C
 import bot.render.draw as D
 import bot.render.mapimg as M
 from bot.render import (
@@ -24,7 +27,7 @@ from bot.render import (
     render_timeline,
 )
 from bot.render.__main__ import main as cli
-from bot.render.common import colour_of, pieces_by_hex
+from bot.render.common import changes, colour_of, pieces_by_hex
 from bot.render.selfplay import Snapshot, at_round, play, with_event
 from bot.render.theme import HIGHLIGHT, font, player_fill
 from rules import get_catalog, view
@@ -51,7 +54,7 @@ def share(
     """Fraction of the pixels in ``box`` that are ``colour`` (± a small tolerance)."""
     x0, y0, x1, y1 = (round(v) for v in box)
     px = [img.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
-    return sum(1 for p in px if close(p, colour, tol)) / max(1, len(px))  # type: ignore[arg-type]
+    return sum(1 for p in px if close(p, colour, tol)) / max(1, len(px))  # type: ignore[arg-type,misc]
 
 
 def late(game4: list[Snapshot]) -> Snapshot:
@@ -110,16 +113,17 @@ def test_unit_glyph_where_it_stands(game4: list[Snapshot], monkeypatch: pytest.M
 
 
 def _ring_share(img: Image.Image, g: M.Geometry, hx: str) -> float:
+    """The share of the hex's six sides along which the highlight ring runs (a move arrow
+    may cross one side, so callers ask for most sides, not all)."""
     cx, cy = g.layout.centre(hx)
     r = g.layout.size
-    # the ring runs along the hex outline: sample the left and right flat sides
-    left = share(
-        img, (cx - 0.86 * r + 2, cy - 0.3 * r, cx - 0.86 * r + 5, cy + 0.3 * r), HIGHLIGHT, 60
-    )
-    right = share(
-        img, (cx + 0.86 * r - 5, cy - 0.3 * r, cx + 0.86 * r - 2, cy + 0.3 * r), HIGHLIGHT, 60
-    )
-    return min(left, right)
+    sides = 0
+    for i in range(6):
+        a = math.radians(60 * i)  # the normals of a pointy-top hex's sides
+        x, y = cx + 0.74 * r * math.cos(a), cy + 0.74 * r * math.sin(a)
+        if share(img, (x - 3, y - 3, x + 3, y + 3), HIGHLIGHT, 60) > 0.5:
+            sides += 1
+    return sides / 6
 
 
 def test_last_move_is_highlighted(game4: list[Snapshot]) -> None:
@@ -157,7 +161,14 @@ def _probe(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         real(self, xy, text, *a, **k)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    for f in (D.piece_sprite, D.hex_sprite, M.badge_sprite, M.static_layer):
+    for f in (
+        D.piece_sprite,
+        D.hex_sprite,
+        D.text_sprite,
+        M.badge_sprite,
+        M.static_layer,
+        C.text_mask,
+    ):
         f.cache_clear()
     return drawn
 
@@ -213,7 +224,14 @@ def test_same_view_same_bytes(game4: list[Snapshot]) -> None:
         render_panel(v, 1),
         render_hand(view(sn.state, 1), 1),
     ]
-    for f in (D.piece_sprite, D.hex_sprite, M.badge_sprite, M.static_layer):
+    for f in (
+        D.piece_sprite,
+        D.hex_sprite,
+        D.text_sprite,
+        M.badge_sprite,
+        M.static_layer,
+        C.text_mask,
+    ):
         f.cache_clear()
     b = [
         render_map(v, sn.events),
@@ -252,12 +270,117 @@ def test_every_image_kind_exists_and_is_small(game4: list[Snapshot]) -> None:
         render_scores(view(game4[5].state, None))
 
 
+def test_indexed_map_maps_every_drawn_pixel(game4: list[Snapshot]) -> None:
+    """The fast path re-maps only the bands drawn over the static layer: it must give the
+    same pixels as mapping the whole RGB map to the scenario's palette."""
+    for sn in (game4[5], game4[100], late(game4)):
+        v = view(sn.state, None)
+        for opts in (OPTS, RenderOptions(high_contrast=True)):
+            rgb_map = M.draw_map(v, sn.events, None, opts)[0]
+            pal, _ = M.map_palette(v.map, v.data_pack, opts.high_contrast, opts.scale)
+            full = rgb_map.quantize(palette=pal, dither=Image.Dither.NONE)
+            fast = M.draw_map_indexed(v, sn.events, None, opts)
+            assert ImageChops.difference(full.convert("RGB"), fast.convert("RGB")).getbbox() is None
+            # and the palette is close to every colour drawn (anti-aliased edges included)
+            err = ImageChops.difference(rgb_map, fast.convert("RGB")).convert("L")
+            lo_hi = err.getextrema()
+            assert isinstance(lo_hi[1], int) and lo_hi[1] <= 64
+            assert err.point(lambda x: 255 if x > 32 else 0).histogram()[255] < 50
+
+
+def _sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Record (text, px size) of every string drawn on a page (not inside supersampled
+    sprites, whose text is drawn at 2–4× and downscaled)."""
+    seen: list[tuple[str, int]] = []
+    real_mask, real_sprite = C.text_mask, D.text_sprite
+
+    def mask(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_mask(text, size, *a)
+
+    def sprite(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_sprite(text, size, *a)
+
+    monkeypatch.setattr(C, "text_mask", mask)
+    monkeypatch.setattr(D, "text_sprite", sprite)
+    return seen
+
+
+def test_text_is_readable_on_a_phone(
+    game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At full size no text is under 14 px; pages are narrow enough that in a 400 px wide
+    preview the body text stays ≥ 12 px; the map's edge coordinates are ~3 % of its width."""
+    sn = late(game4)
+    v = view(sn.state, None)
+    seen = _sizes(monkeypatch)
+    battle = with_event(game4, "battle_result")
+    assert battle is not None
+    pages = {
+        "boards": render_boards(v),
+        "panel": render_panel(v, 1),
+        "hand": render_hand(view(sn.state, 1), 1),
+        "battle": render_battle(view(battle.state, None), battle.events),
+        "scores": render_scores(view(game4[-1].state, None)),
+    }
+    assert seen and min(size for _, size in seen) >= 15
+    for name, data in pages.items():
+        assert data is not None
+        w = Image.open(io.BytesIO(data)).width
+        assert w <= 620, name  # 20 px body text → ≥ 12.9 px in a 400 px preview
+    seen.clear()
+    img = rgb(render_map(v, sn.events))
+    assert seen and min(size for _, size in seen) >= 14  # hex labels, title, players
+    assert M.EDGE_FS / img.width >= 0.025 and M.TITLE_FS / img.width >= 0.028
+
+
+def test_zoom_is_a_close_up_of_the_last_action(game4: list[Snapshot]) -> None:
+    """About five hexes wide (at 1.5×), so labels and pieces read in a 400 px preview, and
+    the hex the last move went to is inside it."""
+    sn = next(s for s in game4[100:] if any(e.kind == "move" for e in s.events))
+    v = view(sn.state, None)
+    data = render_map_zoom(v, sn.events)
+    assert data is not None
+    zoom = rgb(data)
+    g = M.geometry(v.map, v.data_pack, 1.5)
+    assert 5 * g.layout.width <= zoom.width <= 7 * g.layout.width
+    box = M.focus_box(g, changes(sn.events, None, set(g_labels(v))), v)
+    assert box is not None
+    last = [e for e in sn.events if e.kind == "move"][-1].data["to"]
+    cx, cy = g.layout.centre(last)
+    assert box[0] < cx < box[2] and box[1] < cy < box[3]
+
+
+def g_labels(v: GameState) -> list[str]:
+    return list(get_catalog(v.data_pack).boards[v.map].terrain)
+
+
 def test_timeline_is_an_animation() -> None:
     snaps = play(2, 3, max_steps=120)
     data = render_timeline([(view(s.state, None), s.events) for s in snaps])
     im = Image.open(io.BytesIO(data))
     assert im.format == "GIF" and getattr(im, "n_frames", 1) == len(snaps)
     assert len(data) < 8_000_000
+    # frames store only what changed (the rest is transparent over the previous frame):
+    # every decoded frame must still be the whole map after that turn
+    from bot.render import TIMELINE_WIDTH
+
+    for i in (1, len(snaps) // 2, len(snaps) - 1):
+        im.seek(i)
+        got = im.convert("RGB")
+        v, ev = view(snaps[i].state, None), snaps[i].events
+        scale = TIMELINE_WIDTH / M.geometry(v.map, v.data_pack, 1.0).width
+        want = M.draw_map(v, ev, None, RenderOptions(scale=scale))[0]
+        assert got.size == want.size
+        diff = ImageChops.difference(got, want).convert("L")
+        assert sum(diff.histogram()[40:]) < 0.002 * got.width * got.height, i
+
+
+def test_long_timeline_is_small(game4: list[Snapshot]) -> None:
+    frames = [(view(s.state, None), s.events) for s in game4]
+    data = render_timeline(frames)
+    assert len(data) < 2_000_000  # ~230 turns; whole frames took 7 MB
 
 
 def test_font_has_portuguese_letters() -> None:
