@@ -22,6 +22,7 @@ from rules.determinize import determinize
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
+from rules.messages import render_message
 from rules.notation import (
     AmbiguousAction,
     complete,
@@ -34,6 +35,7 @@ from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment,
 from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState, Pending, PendingKind
+from rules.undo import undo_depth, undoable
 from rules.view import view
 
 
@@ -83,7 +85,10 @@ __all__ = [
     "parse_text",
     "payment_step",
     "pending_for",
+    "render_message",
     "replay_step",
     "score",
+    "undo_depth",
+    "undoable",
     "view",
 ]

@@ -108,7 +108,7 @@ def _discard(g: G, a: A.Discard, pend: Pending) -> None:
             del p.reserve[x]
     g.emit(
         "discard",
-        f"{g.name(a.seat)} discards {', '.join(a.goods)} (reserve limit {RESERVE_LIMIT}).",
+        {"who": g.name(a.seat), "goods": list(a.goods), "limit": RESERVE_LIMIT},
         a.seat,
         goods=list(a.goods),
     )
@@ -132,8 +132,8 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
         hand.remove(c)
         (g.s.gold_discard if deck == "gold" else g.s.combat_discard).append(c)
     g.emit(
-        "discard_cards",
-        f"{g.name(a.seat)} discards {count(excess, deck + ' card')} (hand limit {HAND_LIMIT}).",
+        f"discard_cards.{deck}",
+        {"who": g.name(a.seat), "n": excess, "limit": HAND_LIMIT},
         a.seat,
         count=excess,
     )
@@ -152,13 +152,13 @@ def _choose_era(g: G, a: A.ChooseEra, pend: Pending) -> None:
     g.p(a.seat).missions.append(m)
     g.emit(
         "mission_draw",
-        f"{g.name(a.seat)} draws an extra era {a.era} mission (Quilombo).",
+        {"who": g.name(a.seat), "era": a.era},
         a.seat,
         era=a.era,
     )
     g.emit(
         "mission_draw_private",
-        f"Your extra mission is {g.cat.missions[m].name}.",
+        {"mission": g.cat.missions[m].name},
         a.seat,
         visible_to=(a.seat,),
         mission=m,
@@ -175,7 +175,7 @@ def _choose_deck(g: G, a: A.ChooseDeck, pend: Pending) -> None:
     card = g.s.painting_decks[a.frame].pop()
     g.s.display.append(card)
     g.emit(
-        "display",
-        f"{g.cat.paintings[card].name} joins the display from the {a.frame} deck.",
+        "display.chosen_deck",
+        {"painting": g.cat.paintings[card].name, "frame": a.frame},
         painting=card,
     )

@@ -12,6 +12,7 @@ from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import G, _label, _need_step, _upgraded, count
+from rules.messages import Param
 from rules.payment import (
     PayContext,
     can_pay,
@@ -36,7 +37,7 @@ def _begin_arch(g: G, seat: int, arch: str) -> None:
     p.token_arch = arch
     g.s.turn.arch = arch
     g.s.turn.action_done = True
-    g.emit("action", f"{g.name(seat)} takes the {g.cat.arches[arch].name} action.", seat, arch=arch)
+    g.emit("action", {"who": g.name(seat), "arch": g.cat.arches[arch].name}, seat, arch=arch)
 
 
 def _to_movement(g: G, seat: int) -> None:
@@ -60,9 +61,10 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
         items = default_items(g.s, seat, cost, ctx)
     take_payment(g.s, seat, items)
     if cost:
+        cards = any(i.source in ("gold_card", "combat_card") for i in items)
         g.emit(
-            "pay",
-            f"{g.name(seat)} pays {describe_items(items)} for {ctx.label}.",
+            "pay.cards" if cards else "pay",
+            {"who": g.name(seat), "items": describe_items(items), "what": ctx.label},
             seat,
             items=[{"source": i.source, "what": i.what} for i in items],
         )
@@ -116,8 +118,8 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
     if first:
         vp = g.cat.units[f"{p.colour}.{unit}"].vp
         g.emit(
-            "deploy",
-            f"{g.name(seat)} deploys the {name} ({vp} VP) at {to}.",
+            "deploy.first",
+            {"who": g.name(seat), "unit": name, "vp": vp, "hex": to},
             seat,
             unit=unit,
             hex=to,
@@ -131,8 +133,8 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
                 g.draw_gold(seat, 1, "Pedro I")
     else:
         g.emit(
-            "deploy",
-            f"{g.name(seat)} redeploys the {name} at {to}.",
+            "deploy.again",
+            {"who": g.name(seat), "unit": name, "hex": to},
             seat,
             unit=unit,
             hex=to,
@@ -207,7 +209,7 @@ def _take_painting(g: G, a: A.TakePainting) -> None:
     p.paintings.append(a.painting)
     g.emit(
         "painting",
-        f"{g.name(seat)} takes the painting {pa.name} ({pa.vp} VP): {pa.text}",
+        {"who": g.name(seat), "painting": pa.name, "vp": pa.vp, "painting_text": pa.text},
         seat,
         painting=a.painting,
     )
@@ -223,15 +225,15 @@ def _refill_display(g: G, seat: int, frame: str) -> None:
     if deck:
         card = deck.pop()
         s.display.append(card)
-        g.emit("display", f"{g.cat.paintings[card].name} joins the display.", painting=card)
+        g.emit("display", {"painting": g.cat.paintings[card].name}, painting=card)
         return
     others = [f for f in FRAMES if f != frame and s.painting_decks.get(f)]
     if len(others) == 1:
         card = s.painting_decks[others[0]].pop()
         s.display.append(card)
         g.emit(
-            "display",
-            f"The {frame} deck is empty: {g.cat.paintings[card].name} joins the display from the {others[0]} deck.",
+            "display.other_deck",
+            {"frame": frame, "painting": g.cat.paintings[card].name, "other": others[0]},
             painting=card,
         )
     elif others:
@@ -248,8 +250,8 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
                 for k, v in extra.items():
                     t.goods[k] = t.goods.get(k, 0) + v
                 g.emit(
-                    "produce",
-                    f"{h} produces its extra at once ({pa.name}).",
+                    "produce.painting",
+                    {"hex": h, "painting": pa.name},
                     seat,
                     hex=h,
                     goods=extra,
@@ -475,6 +477,14 @@ def _build(g: G, a: A.Build) -> None:
         _to_movement(g, seat)
 
 
+def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Param]:
+    """Message parameters with the reason ``why`` (for a ``*_why`` key) when there is one."""
+    out = {**params, **more}
+    if why:
+        out["why"] = why
+    return out
+
+
 def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
@@ -484,7 +494,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     if old is not None:
         g.emit(
             "removed",
-            f"The {cat.sides[old.id].name.lower()} at {at} is removed from the game (its VP are lost).",
+            {"building": cat.sides[old.id].name.lower(), "hex": at},
             seat,
             hex=at,
         )
@@ -494,7 +504,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     if ex is not None and not ex.face_up:
         g.emit(
             "explore_discard",
-            f"The face-down exploration tile at {at} is discarded unseen.",
+            {"hex": at},
             seat,
             hex=at,
         )
@@ -507,8 +517,12 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
                 break
         s.tiles[at] = Tile(kind="city", id=what, owner=seat, on_forest=on_forest)
         g.emit(
-            "build",
-            f"{g.name(seat)} founds the city of {cat.cities[what].name} at {at} ({cat.cities[what].vp} VP){why}.",
+            "build.city_why" if why else "build.city",
+            _with_why(
+                {"who": g.name(seat), "city": cat.cities[what].name, "hex": at},
+                why,
+                vp=cat.cities[what].vp,
+            ),
             seat,
             hex=at,
             building=what,
@@ -518,8 +532,10 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         s.supply[tile_id] -= 1
         s.tiles[at] = Tile(kind="building", id=what, owner=seat, on_forest=on_forest)
         g.emit(
-            "build",
-            f"{g.name(seat)} builds a {cat.sides[what].name.lower()} at {at}{why}.",
+            "build.building_why" if why else "build.building",
+            _with_why(
+                {"who": g.name(seat), "building": cat.sides[what].name.lower(), "hex": at}, why
+            ),
             seat,
             hex=at,
             building=what,
@@ -537,8 +553,8 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         elif tile.kind == "cultura":
             p.kept_tiles.append(ex.tile)
             g.emit(
-                "keep_tile",
-                f"{g.name(seat)} keeps the Cultura tile ({tile.reward_vp} VP).",
+                "keep_tile.cultura",
+                {"who": g.name(seat), "vp": tile.reward_vp},
                 seat,
                 tile=ex.tile,
             )
@@ -590,7 +606,12 @@ def _renovate(g: G, a: A.Renovate) -> None:
         t.special = False
         g.emit(
             "flip",
-            f"{g.name(seat)} flips the {g.cat.sides[old].name.lower()} at {at} to a {g.cat.sides[t.id].name.lower()}.",
+            {
+                "who": g.name(seat),
+                "old": g.cat.sides[old].name.lower(),
+                "hex": at,
+                "new": g.cat.sides[t.id].name.lower(),
+            },
             seat,
             hex=at,
             building=t.id,
@@ -599,7 +620,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     else:
         g.emit(
             "renovate",
-            f"{g.name(seat)} renovates the {g.cat.sides[t.id].name.lower()} at {at}.",
+            {"who": g.name(seat), "building": g.cat.sides[t.id].name.lower(), "hex": at},
             seat,
             hex=at,
         )
@@ -662,18 +683,20 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
+    params = _with_why({"who": g.name(seat), "product": pr.name}, why, vp=pr.vp)
     if to == "victoria":
         p.victoria.append(product)
-        where = "Queen Victoria's tile"
+        where = "victoria"
     elif to == "factory":
         p.factory.append(product)
-        where = "the Factory"
+        where = "factory"
     else:
         p.upgrades[to] = product
-        where = f"the {g.cat.arches[to].name} arch, upgrading it"
+        where = "arch"
+        params["arch"] = g.cat.arches[to].name
     g.emit(
-        "manufacture",
-        f"{g.name(seat)} manufactures {pr.name} ({pr.vp} VP) onto {where}{why}.",
+        f"manufacture.{where}_why" if why else f"manufacture.{where}",
+        params,
         seat,
         product=product,
         to=to,
@@ -760,7 +783,7 @@ def _exchange(g: G, a: A.Exchange) -> None:
         for c in a.give:
             g.p(seat).combat_cards.remove(c)
             g.s.combat_discard.append(c)
-        g.emit("pay", f"{g.name(seat)} gives 2 combat cards.", seat)
+        g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
         _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
     g.gain(seat, goods, "Trade")
@@ -777,7 +800,7 @@ def _pass_action(g: G, a: A.PassAction) -> None:
     _need_step(g, "action", "R-TURN-6", "passing")
     if any(True for _ in _arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
-    g.emit("pass", f"{g.name(a.seat)} can take no action and passes (the token stays).", a.seat)
+    g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
     _to_movement(g, a.seat)
 
