@@ -11,7 +11,7 @@ import math
 from functools import lru_cache
 
 from rules.catalog import CROPS, Catalog, get_catalog
-from rules.game import G
+from rules.game import Context
 from rules.scoring import (
     controlled_tiles,
     mission_complete,
@@ -183,7 +183,7 @@ def _position(state: GameState, seat: int) -> float:
 
 
 def _base_fp(state: GameState, b: Battle, side: Side, role: str) -> int:
-    g = G(state)
+    g = Context(state)
     from rules.combat import side_fp
 
     bare = side.model_copy(update={"cards": [], "camp": []})
@@ -195,7 +195,7 @@ def card_fp(state: GameState, b: Battle, side: Side, role: str, card: str) -> in
 
     if card == HIDDEN:
         return 1
-    return _card_fp(G(state), b, side, role, card)
+    return _card_fp(Context(state), b, side, role, card)
 
 
 def win_probability(margin: float) -> float:

@@ -26,7 +26,7 @@ from rules.decisions import (
 )
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision
 from rules.events import Event
-from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G
+from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.gold_cards import _gold_card_actions, _play_gold_card
 from rules.missions import (
     _coroados,
@@ -111,7 +111,7 @@ def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, l
         action = A.parse_action(action)
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
-    g = G(state.clone())
+    g = Context(state.clone())
     _dispatch(g, action)
     g.enforce_limits()
     if g.s.solo and g.s.phase == "play" and not g.s.pending and solo_won(g.s):
@@ -119,7 +119,7 @@ def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, l
     return g.s, g.events
 
 
-def _dispatch(g: G, a: A.Action) -> None:
+def _dispatch(g: Context, a: A.Action) -> None:
     s = g.s
     seat = a.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
@@ -157,7 +157,7 @@ def _dispatch(g: G, a: A.Action) -> None:
 
 # The handler of each pending decision kind (what it asks and which actions answer it:
 # rules.decisions.DECISIONS).
-_HANDLERS: dict[str, Callable[[G, Any, Pending], None]] = {
+_HANDLERS: dict[str, Callable[[Context, Any, Pending], None]] = {
     "choose_colour": _choose_colour,
     "keep_missions": _keep_missions,
     "choose_monarch": _choose_monarch,
@@ -181,7 +181,7 @@ assert set(_HANDLERS) == set(DECISIONS), "every decision kind needs a handler"
 _ANY_ORDER = {"keep_missions", "choose_monarch"}  # simultaneous choices of one seat
 
 
-_TURN: dict[str, Callable[[G, Any], None]] = {
+_TURN: dict[str, Callable[[Context, Any], None]] = {
     "recruit": _recruit,
     "painting": _take_painting,
     "build": _build,
@@ -215,7 +215,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
     """
     if state.phase == "ended":
         return []
-    g = G(state)  # its PayabilityCache serves the whole listing (the state does not change)
+    g = Context(state)  # its PayabilityCache serves the whole listing (the state does not change)
     who = deciders(state)
     seats = who if seat is None else [seat]
     out: list[A.Action] = []
@@ -234,7 +234,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
     return with_payments(g, out)  # a cost with no safe default: listed with its payment
 
 
-def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
+def _answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     k = pend.kind
@@ -296,7 +296,7 @@ def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
         yield from C.answers(g, seat, pend)
 
 
-def _turn_actions(g: G, seat: int) -> Iterator[Any]:
+def _turn_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     step = s.turn.step
     if step == "action":
@@ -327,7 +327,7 @@ def _turn_actions(g: G, seat: int) -> Iterator[Any]:
     yield from _free_actions(g, seat)
 
 
-def _free_actions(g: G, seat: int) -> Iterator[Any]:
+def _free_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     for m in p.missions:

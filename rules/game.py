@@ -1,8 +1,9 @@
-"""The mutable working context used while an action is applied.
+"""The mutable working context of one apply or listing.
 
-:class:`G` wraps a *copy* of the state with the catalog, the board and the event list, and
-offers the small operations every rule uses: gains with the reserve limit, card draws with
-reshuffles, production, control and adjacency tests.
+:class:`Context` wraps the state (a *copy* when an action is applied) with the catalog, the
+board, the event list and a payability cache, and offers the small operations every rule
+uses: gains with the reserve limit, card draws with reshuffles, production, control and
+adjacency tests. Every rule function takes it as its first parameter, ``g``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-class G:
+class Context:
+    """The mutable working context of one apply or listing (``g`` in the rule modules)."""
+
     def __init__(self, state: GameState) -> None:
         self.s = state
         self.cat: Catalog = get_catalog(state.data_pack, state.data_pack_hash)
@@ -257,7 +260,7 @@ class G:
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
-def _label(g: G, label: str) -> str:
+def _label(g: Context, label: str) -> str:
     from rules.hexgrid import normalise_label
 
     try:
@@ -269,10 +272,10 @@ def _label(g: G, label: str) -> str:
     return lab
 
 
-def _need_step(g: G, step: str, rule: str, what: str) -> None:
+def _need_step(g: Context, step: str, rule: str, what: str) -> None:
     if g.s.turn.step != step:
         raise IllegalAction(rule, f"{what} is not possible now (this is the {g.s.turn.step} phase)")
 
 
-def _upgraded(g: G, seat: int, arch: str) -> bool:
+def _upgraded(g: Context, seat: int, arch: str) -> bool:
     return arch in g.p(seat).upgrades

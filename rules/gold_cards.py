@@ -10,7 +10,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import G, _label, count
+from rules.game import Context, _label, count
 from rules.payment import (
     PayContext,
     can_pay,
@@ -30,7 +30,7 @@ from rules.turn import (
 )
 
 
-def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
+def _gold_card_problem(g: Context, a: A.PlayGoldCard) -> RulesError | None:
     p = g.p(a.seat)
     if a.card not in g.cat.gold_cards:
         return InvalidAction("R-TURN-4", f"unknown gold card '{a.card}'")
@@ -90,7 +90,7 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
     return InvalidAction("R-TURN-4", f"{card.name} cannot be played")
 
 
-def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
+def _play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     a = a.replace(
         **{
             "at": _label(g, a.at) if a.at is not None else None,
@@ -165,7 +165,7 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
 
 
-def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
+def _gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     card = g.cat.gold_cards[card_id]

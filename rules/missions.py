@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules import actions as A
 from rules.catalog import ARCHES
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import ROMAN, G, _label
+from rules.game import ROMAN, Context, _label
 from rules.scoring import mission_complete
 from rules.state import Pending
 from rules.turn import _destinations, _do_manufacture, _manufacture_problem
@@ -17,7 +17,7 @@ SQUARE_FOR_PALACE_II = "square"
 ERA_I_SIDES = ("sawmill", "trading_post", "sugar_field", "farm")
 
 
-def _reveal_mission(g: G, a: A.RevealMission) -> None:
+def _reveal_mission(g: Context, a: A.RevealMission) -> None:
     s = g.s
     seat = a.seat
     p = g.p(seat)
@@ -68,7 +68,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
             )
 
 
-def _advance_era(g: G, revealer: int) -> None:
+def _advance_era(g: Context, revealer: int) -> None:
     """R-ERA-2: every player flips the previous token and puts it under a free arch."""
     s = g.s
     old = s.era
@@ -87,7 +87,7 @@ def _advance_era(g: G, revealer: int) -> None:
         g.push(seat, "place_era_token", blocking=(seat == s.current), token=old)
 
 
-def _era_token_options(g: G, seat: int) -> list[str]:
+def _era_token_options(g: Context, seat: int) -> list[str]:
     p = g.p(seat)
     out = [arch for arch in ARCHES if arch not in p.under]
     if "coroados" in p.paintings and p.coroados is None:
@@ -95,7 +95,7 @@ def _era_token_options(g: G, seat: int) -> list[str]:
     return out
 
 
-def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
+def _place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
     tok = int(pend.data.get("token", 1))
     opts = _era_token_options(g, a.seat)
     if a.arch not in opts:
@@ -115,7 +115,7 @@ def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
         )
 
 
-def _to_coroados(g: G, seat: int, tok: int) -> None:
+def _to_coroados(g: Context, seat: int, tok: int) -> None:
     p = g.p(seat)
     p.coroados = tok
     g.emit(
@@ -130,7 +130,7 @@ def _to_coroados(g: G, seat: int, tok: int) -> None:
         )
 
 
-def _coroados(g: G, a: A.Coroados) -> None:
+def _coroados(g: Context, a: A.Coroados) -> None:
     p = g.p(a.seat)
     g.require("coroados" in p.paintings, "R-ERA-4", "you do not have the Coroados painting")
     g.require(p.coroados is None, "R-ERA-4", "Coroados already holds a token")
@@ -141,7 +141,7 @@ def _coroados(g: G, a: A.Coroados) -> None:
     _to_coroados(g, a.seat, a.token)
 
 
-def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
+def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError | None:
     p = g.p(seat)
     if palace not in p.palaces or palace == 1:
         return IllegalAction(
@@ -171,7 +171,7 @@ def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
     return None
 
 
-def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
+def _palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
     p = g.p(seat)
     return [
         (pal, h)
@@ -182,7 +182,7 @@ def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
     ]
 
 
-def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
+def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
     p = g.p(seat)
     p.palaces.remove(palace)
     g.s.tiles[at].palace = palace
@@ -207,7 +207,7 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
         g.draw_combat(seat, 1, "palace VI")
 
 
-def _place_palace(g: G, a: A.PlacePalace, pend: Pending) -> None:
+def _place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
     if a.palace is None:
         g.emit("no_palace.declined", {"who": g.name(a.seat)}, a.seat)
         return
@@ -218,7 +218,7 @@ def _place_palace(g: G, a: A.PlacePalace, pend: Pending) -> None:
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _isabel(g: G, a: A.IsabelPalace) -> None:
+def _isabel(g: Context, a: A.IsabelPalace) -> None:
     p = g.p(a.seat)
     g.require("isabel_of_brazil" in p.paintings, "R-PALACE-1", "you do not have Isabel of Brazil")
     g.require(not p.counters.get("isabel"), "R-PALACE-1", "Isabel of Brazil has already been used")
@@ -230,7 +230,7 @@ def _isabel(g: G, a: A.IsabelPalace) -> None:
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
+def _free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
     if a.product is None:
         g.emit("decline", {"who": g.name(a.seat)}, a.seat)
         return

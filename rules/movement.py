@@ -12,20 +12,20 @@ from rules import actions as A
 from rules import combat as C
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import ENEMY, G, _label, _need_step
+from rules.game import ENEMY, Context, _label, _need_step
 from rules.scoring import base_production, final_scores
 from rules.state import GameState, Turn
 from rules.turn import _choice_of_good, _deploy_targets
 
 
-def _transport(g: G, seat: int, unit: str) -> bool:
+def _transport(g: Context, seat: int, unit: str) -> bool:
     p = g.p(seat)
     ability = g.cat.units[f"{p.colour}.{unit}"].ability
     return ability == "transport" or (unit == "monarch" and "guaicurus" in p.paintings)
 
 
 def _move_problem(
-    g: G, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
+    g: Context, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
 ) -> RulesError | None:
     s = g.s
     p = g.p(seat)
@@ -102,7 +102,7 @@ def _move_problem(
     return None
 
 
-def _move(g: G, a: A.Move) -> None:
+def _move(g: Context, a: A.Move) -> None:
     seat = a.seat
     _need_step(g, "movement", "R-TURN-3", "moving")
     to = _label(g, a.to)
@@ -136,7 +136,7 @@ def _move(g: G, a: A.Move) -> None:
         _reveal(g, seat, to, units, src)
 
 
-def _bombard(g: G, a: A.Bombard) -> None:
+def _bombard(g: Context, a: A.Bombard) -> None:
     _need_step(g, "movement", "R-MOVE-6", "an adjacent attack")
     at = _label(g, a.at)
     err = C.bombard_problem(g, a.seat, a.unit, at)
@@ -145,7 +145,7 @@ def _bombard(g: G, a: A.Bombard) -> None:
     C.start_bombard(g, a.seat, a.unit, at)
 
 
-def _expedition(g: G, a: A.Expedition) -> None:
+def _expedition(g: Context, a: A.Expedition) -> None:
     _need_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
     at = _label(g, a.at)
     err = C.expedition_problem(g, a.seat, at)
@@ -155,7 +155,7 @@ def _expedition(g: G, a: A.Expedition) -> None:
     C.start_expedition(g, a.seat, C.expedition_units(g, a.seat, at), at, at)
 
 
-def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
+def _reveal(g: Context, seat: int, at: str, units: list[str], src: str) -> None:
     """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
     s = g.s
     ex = s.exploration[at]
@@ -202,7 +202,7 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
         C.start_expedition(g, seat, units, at, src)
 
 
-def _peek(g: G, a: A.Peek) -> None:
+def _peek(g: Context, a: A.Peek) -> None:
     _need_step(g, "movement", "R-ERA-2", "peeking")
     g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
     at = _label(g, a.at)
@@ -226,7 +226,7 @@ def _peek(g: G, a: A.Peek) -> None:
     )
 
 
-def _end_turn(g: G, a: A.EndTurn) -> None:
+def _end_turn(g: Context, a: A.EndTurn) -> None:
     s = g.s
     _need_step(g, "movement", "R-TURN-1", "ending the turn")
     last = (s.first_player - 1) % s.n
@@ -250,7 +250,7 @@ def solo_won(state: GameState) -> bool:
     return state.era >= 3 and on_map and bool(p.units) and state.solo_captured
 
 
-def _finish(g: G) -> None:
+def _finish(g: Context) -> None:
     s = g.s
     s.phase = "ended"
     s.pending = []
@@ -278,7 +278,7 @@ def _finish(g: G) -> None:
     )
 
 
-def _move_actions(g: G, seat: int) -> Iterator[Any]:
+def _move_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
     p = g.p(seat)
@@ -308,7 +308,7 @@ def _move_actions(g: G, seat: int) -> Iterator[Any]:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
 
 
-def _attack_actions(g: G, seat: int) -> Iterator[Any]:
+def _attack_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     done: set[str] = set()
     for u, src in p.units.items():

@@ -24,7 +24,7 @@ from typing import Any
 from rules import actions as A
 from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
-from rules.game import G, _label, _upgraded
+from rules.game import Context, _label, _upgraded
 from rules.payment import (
     PayContext,
     Solution,
@@ -112,7 +112,7 @@ class PaymentStep:
 # --------------------------------------------------------------------------- costs
 
 
-def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
+def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
     """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them."""
     seat = a.seat
     s = g.s
@@ -175,7 +175,7 @@ def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
     return None
 
 
-def _source_notes(g: G, seat: int, ctx: PayContext) -> list[str]:
+def _source_notes(g: Context, seat: int, ctx: PayContext) -> list[str]:
     if ctx.exact:
         return []
     p = g.p(seat)
@@ -198,7 +198,7 @@ def _source_notes(g: G, seat: int, ctx: PayContext) -> list[str]:
     return out
 
 
-def _cost(g: G, a: Any) -> Cost | None:
+def _cost(g: Context, a: Any) -> Cost | None:
     if not isinstance(a, PAYABLE):
         return None
     try:
@@ -225,7 +225,7 @@ def cost_of(state: GameState, action: A.Action) -> Cost | None:
     payment; a :class:`Cost` with no tokens for one that costs nothing now. Any ``payment``
     on the action is ignored (with a discount, the engine's own choice of the token left
     out is shown; an explicit payment may leave out another)."""
-    return _cost(G(state), action)
+    return _cost(Context(state), action)
 
 
 def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] | None:
@@ -246,7 +246,7 @@ def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] |
 # --------------------------------------------------------------------------- listing
 
 
-def with_payments(g: G, actions: list[Any]) -> list[Any]:
+def with_payments(g: Context, actions: list[Any]) -> list[Any]:
     """Give every listed action that has a cost but no safe default the engine's cheapest
     explicit payment, so that each listed action applies and shows what it spends."""
     out: list[Any] = []
@@ -272,7 +272,7 @@ def with_payments(g: G, actions: list[Any]) -> list[Any]:
     return out
 
 
-def _has_unsafe_sources(g: G, seat: int) -> bool:
+def _has_unsafe_sources(g: Context, seat: int) -> bool:
     """Could some payment of ``seat`` need what a default never spends?"""
     p = g.p(seat)
     if p.gold_cards:
@@ -294,7 +294,7 @@ def _cost_key(a: Any) -> Any:
     return a  # the action itself (painting, renovate at a hex, ...)
 
 
-def _listing_payment(g: G, a: Any) -> tuple[PayItem, ...] | None:
+def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     c = _cost(g, a)
     if c is None or c.free:
         return None
@@ -329,7 +329,7 @@ def _place(state: GameState, hex_: str) -> str:
     tile = state.tiles.get(hex_)
     if tile is None:
         return f"at {hex_}"
-    g = G(state)
+    g = Context(state)
     name = (
         g.cat.sides[tile.id].name
         if tile.id in g.cat.sides
@@ -341,7 +341,7 @@ def _place(state: GameState, hex_: str) -> str:
 
 
 def _label_for(state: GameState, seat: int, item: PayItem, token: str) -> str:
-    g = G(state)
+    g = Context(state)
     if item.source == "reserve":
         return f"{good_name(item.what)} from your reserve"
     if item.source == "gold_card":

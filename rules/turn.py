@@ -11,7 +11,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import G, _label, _need_step, _upgraded, count
+from rules.game import Context, _label, _need_step, _upgraded, count
 from rules.messages import Param
 from rules.payment import (
     PayContext,
@@ -25,7 +25,7 @@ from rules.payment import (
 from rules.state import Tile
 
 
-def _begin_arch(g: G, seat: int, arch: str) -> None:
+def _begin_arch(g: Context, seat: int, arch: str) -> None:
     """R-TURN-2: place the era token on a free arch, never the one it already stands on."""
     _need_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
     p = g.p(seat)
@@ -40,7 +40,7 @@ def _begin_arch(g: G, seat: int, arch: str) -> None:
     g.emit("action", {"who": g.name(seat), "arch": g.cat.arches[arch].name}, seat, arch=arch)
 
 
-def _to_movement(g: G, seat: int) -> None:
+def _to_movement(g: Context, seat: int) -> None:
     t = g.s.turn
     t.step = "movement"
     arch = t.arch
@@ -53,7 +53,7 @@ def _to_movement(g: G, seat: int) -> None:
         g.draw_combat(seat, 1, "era token II under the arch")
 
 
-def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
+def _pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
     if payment is not None:
         items = list(payment)
         check_payment(g.s, seat, cost, items, ctx)
@@ -70,7 +70,7 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
         )
 
 
-def _choice_of_good(g: G, seat: int, reward: str, why: str) -> None:
+def _choice_of_good(g: Context, seat: int, reward: str, why: str) -> None:
     """Gain a reward token: a good, or 'any' = a crop of the player's choice (pending)."""
     if reward == "any":
         g.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
@@ -80,7 +80,7 @@ def _choice_of_good(g: G, seat: int, reward: str, why: str) -> None:
         g.gain(seat, {reward: 1}, why)
 
 
-def _deploy_targets(g: G, seat: int) -> list[str]:
+def _deploy_targets(g: Context, seat: int) -> list[str]:
     """R-RECRUIT-2: your capital or a city of yours that you control."""
     p = g.p(seat)
     out = [p.capital] if p.capital else []
@@ -92,7 +92,7 @@ def _deploy_targets(g: G, seat: int) -> list[str]:
     return out
 
 
-def _check_deploy(g: G, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
+def _check_deploy(g: Context, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
     p = g.p(seat)
     if unit not in p.units:
         raise InvalidAction(rule, f"you have no unit '{unit}' (units: {', '.join(p.units)})")
@@ -103,14 +103,14 @@ def _check_deploy(g: G, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2"
     )
 
 
-def _unit_cost(g: G, seat: int, unit: str) -> list[str]:
+def _unit_cost(g: Context, seat: int, unit: str) -> list[str]:
     p = g.p(seat)
     if p.units[unit] == "reserve":
         return []  # R-RECRUIT-3: redeployment is free
     return list(g.cat.units[f"{p.colour}.{unit}"].cost)
 
 
-def _deploy(g: G, seat: int, unit: str, to: str) -> None:
+def _deploy(g: Context, seat: int, unit: str, to: str) -> None:
     p = g.p(seat)
     first = p.units[unit] == "board"
     p.units[unit] = to
@@ -142,7 +142,7 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
         )
 
 
-def _recruit(g: G, a: A.Recruit) -> None:
+def _recruit(g: Context, a: A.Recruit) -> None:
     seat = a.seat
     up = _upgraded(g, seat, "recruit")
     limit = 2 if up else 1  # R-RECRUIT-4
@@ -181,7 +181,7 @@ def _recruit(g: G, a: A.Recruit) -> None:
     _to_movement(g, seat)
 
 
-def _painting_cost(g: G, seat: int, painting: str) -> list[str]:
+def _painting_cost(g: Context, seat: int, painting: str) -> list[str]:
     cost = list(g.cat.paintings[painting].cost)
     if _upgraded(g, seat, "painting"):  # R-PAINT-3
         if cost == ["any"]:
@@ -191,7 +191,7 @@ def _painting_cost(g: G, seat: int, painting: str) -> list[str]:
     return cost
 
 
-def _take_painting(g: G, a: A.TakePainting) -> None:
+def _take_painting(g: Context, a: A.TakePainting) -> None:
     seat = a.seat
     s = g.s
     if a.painting not in g.cat.paintings:
@@ -218,7 +218,7 @@ def _take_painting(g: G, a: A.TakePainting) -> None:
     _to_movement(g, seat)
 
 
-def _refill_display(g: G, seat: int, frame: str) -> None:
+def _refill_display(g: Context, seat: int, frame: str) -> None:
     """R-PAINT-2: refill from the same frame's deck, else the taker chooses another deck."""
     s = g.s
     deck = s.painting_decks.get(frame, [])
@@ -240,7 +240,7 @@ def _refill_display(g: G, seat: int, frame: str) -> None:
         g.push(seat, "choose_deck", front=True, choices=others)
 
 
-def _painting_effects(g: G, seat: int, painting: str) -> None:
+def _painting_effects(g: Context, seat: int, painting: str) -> None:
     pa = g.cat.paintings[painting]
     p = g.p(seat)
     if pa.effect == "production":  # R-PAINT-4: existing buildings produce the extra now
@@ -267,11 +267,11 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
                 _choice_of_good(g, seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
-def _is_city(g: G, what: str) -> bool:
+def _is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
 
-def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
+def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
     """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
     ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
     return not (
@@ -283,7 +283,7 @@ def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> boo
 
 
 def _build_problem(
-    g: G,
+    g: Context,
     seat: int,
     what: str,
     at: str,
@@ -392,7 +392,7 @@ def _build_problem(
     return None
 
 
-def _build_cost(g: G, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
+def _build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
     cost = list(g.cat.cities[what].cost if _is_city(g, what) else g.cat.sides[what].cost)
     if second:
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
@@ -406,7 +406,7 @@ def _token_kind(t: str) -> str:
 
 
 def _discount(
-    g: G,
+    g: Context,
     seat: int,
     cost: list[str],
     kinds: tuple[str, ...],
@@ -443,7 +443,7 @@ REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 go
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
 
 
-def _build(g: G, a: A.Build) -> None:
+def _build(g: Context, a: A.Build) -> None:
     seat = a.seat
     s = g.s
     at = _label(g, a.at)
@@ -485,7 +485,7 @@ def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Pa
     return out
 
 
-def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
+def _place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -566,7 +566,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
             _choice_of_good(g, seat, str(rewards[n]), "Tibiriçá, built on forest")
 
 
-def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None:
+def _renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat:
         return IllegalAction("R-RENOV-1", f"you have no building at {at}")
@@ -590,7 +590,7 @@ def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None
     return None
 
 
-def _renovate(g: G, a: A.Renovate) -> None:
+def _renovate(g: Context, a: A.Renovate) -> None:
     seat = a.seat
     at = _label(g, a.at)
     err = _renovate_problem(g, seat, at, a.flip)
@@ -628,7 +628,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     _to_movement(g, seat)
 
 
-def _destinations(g: G, seat: int, product: str) -> list[str]:
+def _destinations(g: Context, seat: int, product: str) -> list[str]:
     """R-MANUF-1/3: a free slot of the same shape, or Immigrants / Victoria / Factory."""
     p = g.p(seat)
     shape = g.cat.products[product].shape
@@ -654,7 +654,7 @@ def _destinations(g: G, seat: int, product: str) -> list[str]:
     return out
 
 
-def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError | None:
+def _manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesError | None:
     p = g.p(seat)
     if product not in g.cat.products:
         return InvalidAction("R-MANUF-1", f"unknown product '{product}'")
@@ -673,13 +673,13 @@ def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError |
 
 
 def _manufacture_cost(
-    g: G, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+    g: Context, seat: int, product: str, upgraded: bool, payment: A.Payment = None
 ) -> list[str]:
     cost = list(g.cat.products[product].cost)
     return _discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
 
 
-def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
+def _do_manufacture(g: Context, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
@@ -709,7 +709,7 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
         )
 
 
-def _manufacture(g: G, a: A.Manufacture) -> None:
+def _manufacture(g: Context, a: A.Manufacture) -> None:
     seat = a.seat
     err = _manufacture_problem(g, seat, a.product, a.to)
     if err:
@@ -721,7 +721,7 @@ def _manufacture(g: G, a: A.Manufacture) -> None:
     _to_movement(g, seat)
 
 
-def _import(g: G, a: A.Import) -> None:
+def _import(g: Context, a: A.Import) -> None:
     if a.crop not in CROPS:
         raise InvalidAction(
             "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
@@ -733,7 +733,7 @@ def _import(g: G, a: A.Import) -> None:
     _to_movement(g, a.seat)
 
 
-def _trade(g: G, a: A.Trade) -> None:
+def _trade(g: Context, a: A.Trade) -> None:
     _begin_arch(g, a.seat, "trade")
     g.s.turn.step = "trade"
 
@@ -747,7 +747,7 @@ _EXCHANGES: dict[str, tuple[int, dict[str, int], int]] = {
 }
 
 
-def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
+def _exchange_problem(g: Context, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
     n, _, _ = _EXCHANGES[kind]
     if len(give) != n:
         return InvalidAction(
@@ -772,7 +772,7 @@ def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> Rule
     return None
 
 
-def _exchange(g: G, a: A.Exchange) -> None:
+def _exchange(g: Context, a: A.Exchange) -> None:
     seat = a.seat
     _need_step(g, "trade", "R-TRADE-1", "an exchange")
     err = _exchange_problem(g, seat, a.kind, a.give)
@@ -791,12 +791,12 @@ def _exchange(g: G, a: A.Exchange) -> None:
         g.draw_gold(seat, cards, "Trade")
 
 
-def _end_trade(g: G, a: A.EndTrade) -> None:
+def _end_trade(g: Context, a: A.EndTrade) -> None:
     _need_step(g, "trade", "R-TRADE-1", "ending the trade")
     _to_movement(g, a.seat)
 
 
-def _pass_action(g: G, a: A.PassAction) -> None:
+def _pass_action(g: Context, a: A.PassAction) -> None:
     _need_step(g, "action", "R-TURN-6", "passing")
     if any(True for _ in _arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
@@ -805,7 +805,7 @@ def _pass_action(g: G, a: A.PassAction) -> None:
     _to_movement(g, a.seat)
 
 
-def _arch_actions(g: G, seat: int) -> Iterator[Any]:
+def _arch_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     cur = p.token_arch
     if cur != "recruit":
@@ -842,7 +842,7 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
         yield A.Trade(seat=seat)
 
 
-def _recruit_actions(g: G, seat: int) -> Iterator[Any]:
+def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     limit = 2 if _upgraded(g, seat, "recruit") else 1
     targets = _deploy_targets(g, seat)
@@ -875,7 +875,7 @@ def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
             yield (t1, t2)
 
 
-def _build_sites(g: G, seat: int) -> set[str]:
+def _build_sites(g: Context, seat: int) -> set[str]:
     """Candidate hexes for buildings: next to your empire (cheap pre-filter)."""
     out: set[str] = set()
     for h, t in g.s.tiles.items():
@@ -886,7 +886,7 @@ def _build_sites(g: G, seat: int) -> set[str]:
     return out
 
 
-def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
+def _build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -942,7 +942,7 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
                 yield A.Build(seat=seat, building=what, at=at)
 
 
-def _exchange_actions(g: G, seat: int) -> Iterator[Any]:
+def _exchange_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     avail: Counter[str] = Counter()
     p = g.p(seat)

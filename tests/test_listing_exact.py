@@ -9,7 +9,7 @@ import pytest
 
 from rules import actions as A
 from rules import apply, legal_actions, new_game
-from rules.game import G
+from rules.game import Context
 from rules.payment import PayContext, can_pay
 from rules.turn import (
     REBOUCAS_KINDS,
@@ -22,7 +22,7 @@ from rules.turn import (
 )
 
 
-def _reference_builds(g: G, seat: int) -> list[A.Build]:
+def _reference_builds(g: Context, seat: int) -> list[A.Build]:
     """The unoptimised listing: every building and hex through the full checks."""
     s, p = g.s, g.p(seat)
     sites = sorted(_build_sites(g, seat))
@@ -50,9 +50,9 @@ def test_build_listing_matches_the_full_checks__R_BUILD_4(players: int):
     checked = 0
     while st.phase != "ended" and st.round <= 40:
         if st.phase == "play" and not st.pending and st.turn.step == "action":
-            g = G(st)
+            g = Context(st)
             got = sorted(map(repr, _build_actions(g, st.current, second=False)))
-            assert got == sorted(map(repr, _reference_builds(G(st), st.current)))
+            assert got == sorted(map(repr, _reference_builds(Context(st), st.current)))
             checked += 1
         st, _ = apply(st, rng.choice(legal_actions(st)))
     assert checked > 20
@@ -67,7 +67,7 @@ def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
     while st.phase != "ended" and st.round <= 40:
         if st.phase == "play" and not st.pending and st.turn.step == "action":
             seat = st.current
-            g = G(st)
+            g = Context(st)
             listed = {a for a in legal_actions(st, seat) if isinstance(a, A.Renovate)}
             want = set()
             if st.players[seat].token_arch != "renovate":

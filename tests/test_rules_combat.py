@@ -342,9 +342,9 @@ def test_won_battle_on_building_occupies_it__R_COMBAT_10():
 
     assert find_payment(st, 0, ["brazilwood"]) is not None
     # ...but it stays part of the builder's empire for adjacency (R-VOC-7)
-    from rules.game import G
+    from rules.game import Context
 
-    assert G(st).opponent_adjacent(0, "G4") or "G4" not in G(st).board.neighbours["F4"]
+    assert Context(st).opponent_adjacent(0, "G4") or "G4" not in Context(st).board.neighbours["F4"]
     # and an occupied building cannot be renovated by its builder (R-COMBAT-11)
     st.current = 1
     st.turn.step = "action"
