@@ -17,6 +17,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
+from rules.exploration import reveal
 from rules.game import ENEMY, Context
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
@@ -537,10 +538,8 @@ def resolve(g: Context) -> None:
             if t.kind == "capital" and t.owner == ENEMY:
                 g.s.solo_captured = True
         ex = g.s.exploration.get(b.hex)
-        if ex is not None and not ex.face_up:
-            from rules.movement import _reveal
-
-            _reveal(g, att.seat, b.hex, list(att.units), b.src)
+        if ex is not None and not ex.face_up and reveal(g, att.seat, b.hex):
+            start_expedition(g, att.seat, list(att.units), b.hex, b.src)
     # Sepé Tiaraju: the winner loses all its battle units but one (the winner chooses).
     win_units = list(att.units if attacker_wins else dfd.units)
     if "sepe_tiaraju" in loser.cards and len(win_units) > 1:

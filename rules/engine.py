@@ -26,6 +26,7 @@ from rules.decisions import (
 )
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision
 from rules.events import Event
+from rules.exploration import peek
 from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.gold_cards import _gold_card_actions, _play_gold_card
 from rules.missions import (
@@ -46,7 +47,6 @@ from rules.movement import (
     _finish,
     _move,
     _move_actions,
-    _peek,
     solo_won,
 )
 from rules.paying import with_payments
@@ -195,7 +195,7 @@ _TURN: dict[str, Callable[[Context, Any], None]] = {
     "move": _move,
     "bombard": _bombard,
     "expedition": _expedition,
-    "peek": _peek,
+    "peek": peek,
     "end_turn": _end_turn,
     "reveal_mission": _reveal_mission,
     "play_gold_card": _play_gold_card,

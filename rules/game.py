@@ -75,6 +75,16 @@ class Context:
             params["why"] = why
         self.emit("gain.why" if why else "gain", params, seat, goods=dict(goods))
 
+    def gain_reward(self, seat: int, reward: str, why: str) -> None:
+        """Gain one reward token: a good, a gold card, or ``any`` = a crop of the player's
+        choice (a pending decision)."""
+        if reward == "any":
+            self.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
+        elif reward == "gold_card":
+            self.draw_gold(seat, 1, why)
+        else:
+            self.gain(seat, {reward: 1}, why)
+
     def reserve_total(self, seat: int) -> int:
         return sum(self.p(seat).reserve.values())
 

@@ -1,6 +1,6 @@
 """The movement phase (RULES.md §5): free and extra moves, transport, water, battles
-started by moving or bombarding, exploration reveals (§9), peeking, and the end of a turn
-and of the game (§10, solo §12)."""
+started by moving or bombarding, expeditions, and the end of a turn and of the game (§10,
+solo §12). Reveals and peeks are in :mod:`rules.exploration`."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any, Literal
 
 from rules import actions as A
 from rules import combat as C
-from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.exploration import reveal
 from rules.game import ENEMY, Context, _label, _need_step
-from rules.scoring import base_production, final_scores
+from rules.scoring import final_scores
 from rules.state import GameState, Turn
-from rules.turn import _choice_of_good, _deploy_targets
+from rules.turn import _deploy_targets
 
 
 def _transport(g: Context, seat: int, unit: str) -> bool:
@@ -132,8 +132,9 @@ def _move(g: Context, a: A.Move) -> None:
         move=a.kind,
     )
     ex = g.s.exploration.get(to)
-    if ex is not None and not ex.face_up:
-        _reveal(g, seat, to, units, src)
+    if ex is not None and not ex.face_up and reveal(g, seat, to):
+        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
+        C.start_expedition(g, seat, units, to, src)
 
 
 def _bombard(g: Context, a: A.Bombard) -> None:
@@ -153,77 +154,6 @@ def _expedition(g: Context, a: A.Expedition) -> None:
         raise err
     g.s.turn.free_move = True
     C.start_expedition(g, a.seat, C.expedition_units(g, a.seat, at), at, at)
-
-
-def _reveal(g: Context, seat: int, at: str, units: list[str], src: str) -> None:
-    """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
-    s = g.s
-    ex = s.exploration[at]
-    ex.face_up = True
-    for pl in s.players:
-        pl.peeks.pop(at, None)
-    tile = g.cat.exploration[ex.tile]
-    g.emit(
-        "explore",
-        {"who": g.name(seat), "tile": tile.name, "hex": at, "tile_text": tile.text},
-        seat,
-        hex=at,
-        tile=ex.tile,
-    )
-    if tile.kind == "unknown_species":
-        del s.exploration[at]
-        g.p(seat).kept_tiles.append(ex.tile)
-    elif tile.kind == "mandioca":
-        del s.exploration[at]
-        for k, v in tile.reward_goods.items():
-            for _ in range(v):
-                _choice_of_good(g, seat, k, tile.name)
-    elif tile.kind == "quilombo":
-        del s.exploration[at]
-        eras = [e for e in (1, 2, 3) if s.mission_decks.get(str(e))]
-        if eras:
-            g.push(seat, "choose_era", front=True, choices=eras)
-    elif tile.kind == "river_basin":
-        for nb in g.board.neighbours[at]:
-            t = s.tiles.get(nb)
-            if t is not None and t.kind == "building":
-                crops = [c for c, n in base_production(s, t).items() if c in CROPS and n > 0]
-                for c in crops:
-                    t.goods[c] = t.goods.get(c, 0) + 1
-                if crops:
-                    g.emit(
-                        "produce.river_basin",
-                        {"hex": nb, "crops": list(crops)},
-                        t.owner,
-                        hex=nb,
-                    )
-    elif tile.kind == "bandeiras":
-        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
-        C.start_expedition(g, seat, units, at, src)
-
-
-def _peek(g: Context, a: A.Peek) -> None:
-    _need_step(g, "movement", "R-ERA-2", "peeking")
-    g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
-    at = _label(g, a.at)
-    ex = g.s.exploration.get(at)
-    g.require(
-        ex is not None and not ex.face_up,
-        "R-EXPLORE-4",
-        f"there is no face-down exploration tile at {at}",
-    )
-    assert ex is not None
-    g.s.turn.peek = False
-    g.p(a.seat).peeks[at] = ex.tile
-    g.emit("peek", {"who": g.name(a.seat), "hex": at}, a.seat, hex=at)
-    g.emit(
-        "peek_private",
-        {"hex": at, "tile": g.cat.exploration[ex.tile].name},
-        a.seat,
-        visible_to=(a.seat,),
-        hex=at,
-        tile=ex.tile,
-    )
 
 
 def _end_turn(g: Context, a: A.EndTurn) -> None:

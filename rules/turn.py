@@ -11,6 +11,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.exploration import clear_site, reward_builder
 from rules.game import Context, _label, _need_step, _upgraded, count
 from rules.messages import Param
 from rules.payment import (
@@ -70,16 +71,6 @@ def _pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayCon
         )
 
 
-def _choice_of_good(g: Context, seat: int, reward: str, why: str) -> None:
-    """Gain a reward token: a good, or 'any' = a crop of the player's choice (pending)."""
-    if reward == "any":
-        g.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
-    elif reward == "gold_card":
-        g.draw_gold(seat, 1, why)
-    else:
-        g.gain(seat, {reward: 1}, why)
-
-
 def _deploy_targets(g: Context, seat: int) -> list[str]:
     """R-RECRUIT-2: your capital or a city of yours that you control."""
     p = g.p(seat)
@@ -128,7 +119,7 @@ def _deploy(g: Context, seat: int, unit: str, to: str) -> None:
         if p.monarch == "pedro_i":
             reward = g.cat.monarchs["pedro_i"].params.get(unit)
             if reward == "resource":
-                _choice_of_good(g, seat, "any", "Pedro I")
+                g.gain_reward(seat, "any", "Pedro I")
             elif reward == "gold_card":
                 g.draw_gold(seat, 1, "Pedro I")
     else:
@@ -264,7 +255,7 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
             p.counters[key] = 1
             reward = str(g.cat.monarchs["pedro_ii"].params.get(pa.frame, ""))
             if reward:
-                _choice_of_good(g, seat, reward, f"Pedro II, first {pa.frame} painting")
+                g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
 def _is_city(g: Context, what: str) -> bool:
@@ -500,16 +491,7 @@ def _place_building(g: Context, seat: int, what: str, at: str, why: str = "") ->
         )
         del s.tiles[at]
     on_forest = old is None and g.board.terrain[at] == "forest"
-    ex = s.exploration.pop(at, None)
-    if ex is not None and not ex.face_up:
-        g.emit(
-            "explore_discard",
-            {"hex": at},
-            seat,
-            hex=at,
-        )
-        for pl in s.players:
-            pl.peeks.pop(at, None)
+    ex = clear_site(g, seat, at)
     if city:
         for pile in s.city_piles:
             if pile and pile[-1] == what:
@@ -542,28 +524,14 @@ def _place_building(g: Context, seat: int, what: str, at: str, why: str = "") ->
         )
         g.mark_special(seat, at)
         g.produce(at, "new building")  # R-BUILD-5
-    if ex is not None and ex.face_up:
-        tile = cat.exploration[ex.tile]
-        if tile.kind == "minas_gerais":
-            g.gain(
-                seat,
-                {k: v for k, v in tile.reward_goods.items() if k != "any"},
-                "Minas Gerais, first builder",
-            )
-        elif tile.kind == "cultura":
-            p.kept_tiles.append(ex.tile)
-            g.emit(
-                "keep_tile.cultura",
-                {"who": g.name(seat), "vp": tile.reward_vp},
-                seat,
-                tile=ex.tile,
-            )
+    if ex is not None:
+        reward_builder(g, seat, ex)
     if on_forest and p.monarch == "tibirica":
         n = p.counters.get("tibirica", 0)
         rewards = list(cat.monarchs["tibirica"].params.get("rewards", []))
         if n < len(rewards):
             p.counters["tibirica"] = n + 1
-            _choice_of_good(g, seat, str(rewards[n]), "Tibiriçá, built on forest")
+            g.gain_reward(seat, str(rewards[n]), "Tibiriçá, built on forest")
 
 
 def _renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
