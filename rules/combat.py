@@ -367,13 +367,13 @@ def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int
         if p.token_arch in ("import", "trade"):
             out.append(("tactical advantage", 1 if attacking else 2))
     for c in side.cards:
-        out.append((g.cat.combat_cards[c].name, _card_fp(g, b, side, role, c)))
+        out.append((g.cat.combat_cards[c].name, card_fp(g, b, side, role, c)))
     if side.camp:
         out.append(("Acampamento resources", len(side.camp)))
     return [(k, v) for k, v in out if v]
 
 
-def _card_fp(g: Context, b: Battle, side: Side, role: str, card: str) -> int:
+def card_fp(g: Context, b: Battle, side: Side, role: str, card: str) -> int:
     d = g.cat.combat_cards[card]
     par = d.params
     e = d.effect

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules import actions as A
 from rules.catalog import CROPS
-from rules.game import Context, _label, _need_step
+from rules.game import Context, parse_hex, require_step
 from rules.scoring import base_production
 from rules.state import Exploration
 
@@ -63,9 +63,9 @@ def reveal(g: Context, seat: int, at: str) -> bool:
 
 def peek(g: Context, a: A.Peek) -> None:
     """R-ERA-2: the era-token-I bonus, a private look at one face-down tile (R-EXPLORE-4)."""
-    _need_step(g, "movement", "R-ERA-2", "peeking")
+    require_step(g, "movement", "R-ERA-2", "peeking")
     g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     ex = g.s.exploration.get(at)
     g.require(
         ex is not None and not ex.face_up,

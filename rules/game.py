@@ -270,7 +270,7 @@ class Context:
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
-def _label(g: Context, label: str) -> str:
+def parse_hex(g: Context, label: str) -> str:
     from rules.hexgrid import normalise_label
 
     try:
@@ -282,10 +282,10 @@ def _label(g: Context, label: str) -> str:
     return lab
 
 
-def _need_step(g: Context, step: str, rule: str, what: str) -> None:
+def require_step(g: Context, step: str, rule: str, what: str) -> None:
     if g.s.turn.step != step:
         raise IllegalAction(rule, f"{what} is not possible now (this is the {g.s.turn.step} phase)")
 
 
-def _upgraded(g: Context, seat: int, arch: str) -> bool:
+def is_upgraded(g: Context, seat: int, arch: str) -> bool:
     return arch in g.p(seat).upgrades

@@ -6,10 +6,10 @@ from __future__ import annotations
 from rules import actions as A
 from rules.catalog import ARCHES
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import ROMAN, Context, _label
+from rules.game import ROMAN, Context, parse_hex
 from rules.scoring import mission_complete
 from rules.state import Pending
-from rules.turn import _destinations, _do_manufacture, _manufacture_problem
+from rules.turn import manufacture_problem, place_product, product_destinations
 
 SQUARE_FOR_PALACE_II = "square"
 
@@ -17,7 +17,7 @@ SQUARE_FOR_PALACE_II = "square"
 ERA_I_SIDES = ("sawmill", "trading_post", "sugar_field", "farm")
 
 
-def _reveal_mission(g: Context, a: A.RevealMission) -> None:
+def reveal_mission(g: Context, a: A.RevealMission) -> None:
     s = g.s
     seat = a.seat
     p = g.p(seat)
@@ -52,7 +52,7 @@ def _reveal_mission(g: Context, a: A.RevealMission) -> None:
             {"science": int(g.cat.monarchs["dom_oba_ii"].params.get("science", 1))},
             "Dom Obá II",
         )
-    if _palace_options(g, seat):
+    if palace_options(g, seat):
         g.push(seat, "place_palace", front=True)
     else:
         g.emit("no_palace.none_left", {"who": g.name(seat)}, seat)
@@ -87,7 +87,7 @@ def _advance_era(g: Context, revealer: int) -> None:
         g.push(seat, "place_era_token", blocking=(seat == s.current), token=old)
 
 
-def _era_token_options(g: Context, seat: int) -> list[str]:
+def era_token_options(g: Context, seat: int) -> list[str]:
     p = g.p(seat)
     out = [arch for arch in ARCHES if arch not in p.under]
     if "coroados" in p.paintings and p.coroados is None:
@@ -95,9 +95,9 @@ def _era_token_options(g: Context, seat: int) -> list[str]:
     return out
 
 
-def _place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
+def place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
     tok = int(pend.data.get("token", 1))
-    opts = _era_token_options(g, a.seat)
+    opts = era_token_options(g, a.seat)
     if a.arch not in opts:
         raise IllegalAction(
             "R-ERA-2", f"put the token under an arch without one: {', '.join(opts)}"
@@ -130,7 +130,7 @@ def _to_coroados(g: Context, seat: int, tok: int) -> None:
         )
 
 
-def _coroados(g: Context, a: A.Coroados) -> None:
+def use_coroados(g: Context, a: A.Coroados) -> None:
     p = g.p(a.seat)
     g.require("coroados" in p.paintings, "R-ERA-4", "you do not have the Coroados painting")
     g.require(p.coroados is None, "R-ERA-4", "Coroados already holds a token")
@@ -171,7 +171,7 @@ def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError |
     return None
 
 
-def _palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
+def palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
     p = g.p(seat)
     return [
         (pal, h)
@@ -196,7 +196,8 @@ def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
     if palace == 2:
         g.gain(seat, {"sugar_cane": 1}, "palace II")
         if any(
-            g.cat.products[x].shape == "square" and _destinations(g, seat, x) for x in p.products
+            g.cat.products[x].shape == "square" and product_destinations(g, seat, x)
+            for x in p.products
         ):
             g.push(seat, "free_manufacture", front=True)
     elif palace == 3:
@@ -207,22 +208,22 @@ def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
         g.draw_combat(seat, 1, "palace VI")
 
 
-def _place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
+def place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
     if a.palace is None:
         g.emit("no_palace.declined", {"who": g.name(a.seat)}, a.seat)
         return
-    at = _label(g, a.at or "")
+    at = parse_hex(g, a.at or "")
     err = _palace_problem(g, a.seat, a.palace, at)
     if err:
         raise err
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _isabel(g: Context, a: A.IsabelPalace) -> None:
+def use_isabel(g: Context, a: A.IsabelPalace) -> None:
     p = g.p(a.seat)
     g.require("isabel_of_brazil" in p.paintings, "R-PALACE-1", "you do not have Isabel of Brazil")
     g.require(not p.counters.get("isabel"), "R-PALACE-1", "Isabel of Brazil has already been used")
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     err = _palace_problem(g, a.seat, a.palace, at)
     if err:
         raise err
@@ -230,11 +231,11 @@ def _isabel(g: Context, a: A.IsabelPalace) -> None:
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
+def free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
     if a.product is None:
         g.emit("decline", {"who": g.name(a.seat)}, a.seat)
         return
-    err = _manufacture_problem(g, a.seat, a.product, a.to or "")
+    err = manufacture_problem(g, a.seat, a.product, a.to or "")
     if err:
         raise err
     g.require(
@@ -242,4 +243,4 @@ def _free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
         "R-PALACE-2",
         "palace II manufactures a square product (dye or sugar)",
     )
-    _do_manufacture(g, a.seat, a.product, a.to or "", "palace II, free")
+    place_product(g, a.seat, a.product, a.to or "", "palace II, free")

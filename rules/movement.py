@@ -12,10 +12,10 @@ from rules import actions as A
 from rules import combat as C
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import reveal
-from rules.game import ENEMY, Context, _label, _need_step
+from rules.game import ENEMY, Context, parse_hex, require_step
 from rules.scoring import final_scores
 from rules.state import GameState, Turn
-from rules.turn import _deploy_targets
+from rules.turn import deploy_targets
 
 
 def _transport(g: Context, seat: int, unit: str) -> bool:
@@ -55,7 +55,7 @@ def _move_problem(
         )
     if kind == "extra":
         if extra == "capital":
-            if to not in _deploy_targets(g, seat):
+            if to not in deploy_targets(g, seat):
                 return IllegalAction(
                     "R-MOVE-3",
                     f"the Recruit move goes to your capital or a city you control, not {to}",
@@ -102,10 +102,10 @@ def _move_problem(
     return None
 
 
-def _move(g: Context, a: A.Move) -> None:
+def move(g: Context, a: A.Move) -> None:
     seat = a.seat
-    _need_step(g, "movement", "R-TURN-3", "moving")
-    to = _label(g, a.to)
+    require_step(g, "movement", "R-TURN-3", "moving")
+    to = parse_hex(g, a.to)
     err = _move_problem(g, seat, a.unit, to, a.kind, a.carry)
     if err:
         raise err
@@ -137,18 +137,18 @@ def _move(g: Context, a: A.Move) -> None:
         C.start_expedition(g, seat, units, to, src)
 
 
-def _bombard(g: Context, a: A.Bombard) -> None:
-    _need_step(g, "movement", "R-MOVE-6", "an adjacent attack")
-    at = _label(g, a.at)
+def bombard(g: Context, a: A.Bombard) -> None:
+    require_step(g, "movement", "R-MOVE-6", "an adjacent attack")
+    at = parse_hex(g, a.at)
     err = C.bombard_problem(g, a.seat, a.unit, at)
     if err:
         raise err
     C.start_bombard(g, a.seat, a.unit, at)
 
 
-def _expedition(g: Context, a: A.Expedition) -> None:
-    _need_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
-    at = _label(g, a.at)
+def expedition(g: Context, a: A.Expedition) -> None:
+    require_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
+    at = parse_hex(g, a.at)
     err = C.expedition_problem(g, a.seat, at)
     if err:
         raise err
@@ -156,13 +156,13 @@ def _expedition(g: Context, a: A.Expedition) -> None:
     C.start_expedition(g, a.seat, C.expedition_units(g, a.seat, at), at, at)
 
 
-def _end_turn(g: Context, a: A.EndTurn) -> None:
+def end_turn(g: Context, a: A.EndTurn) -> None:
     s = g.s
-    _need_step(g, "movement", "R-TURN-1", "ending the turn")
+    require_step(g, "movement", "R-TURN-1", "ending the turn")
     last = (s.first_player - 1) % s.n
     rounds_over = s.max_rounds is not None and s.round >= s.max_rounds
     if s.current == last and (s.end_triggered or rounds_over):
-        _finish(g)
+        finish_game(g)
         return
     s.current = (s.current + 1) % s.n
     if s.current == s.first_player:
@@ -180,7 +180,7 @@ def solo_won(state: GameState) -> bool:
     return state.era >= 3 and on_map and bool(p.units) and state.solo_captured
 
 
-def _finish(g: Context) -> None:
+def finish_game(g: Context) -> None:
     s = g.s
     s.phase = "ended"
     s.pending = []
@@ -208,7 +208,7 @@ def _finish(g: Context) -> None:
     )
 
 
-def _move_actions(g: Context, seat: int) -> Iterator[Any]:
+def move_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
     p = g.p(seat)
@@ -229,7 +229,7 @@ def _move_actions(g: Context, seat: int) -> Iterator[Any]:
             carries = [c for k in range(len(others) + 1) for c in combinations(others, k)]
         for kind in kinds:
             if kind == "extra" and extra == "capital":
-                dests = [h for h in _deploy_targets(g, seat) if h != src]
+                dests = [h for h in deploy_targets(g, seat) if h != src]
             else:
                 dests = list(g.board.neighbours[src])
             for to in dests:
@@ -238,7 +238,7 @@ def _move_actions(g: Context, seat: int) -> Iterator[Any]:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
 
 
-def _attack_actions(g: Context, seat: int) -> Iterator[Any]:
+def attack_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     done: set[str] = set()
     for u, src in p.units.items():

@@ -24,7 +24,7 @@ from typing import Any
 from rules import actions as A
 from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
-from rules.game import Context, _label, _upgraded
+from rules.game import Context, is_upgraded, parse_hex
 from rules.payment import (
     PayContext,
     Solution,
@@ -40,11 +40,11 @@ from rules.payment import (
 from rules.state import GameState
 from rules.turn import (
     REBOUCAS_KINDS,
-    _build_cost,
-    _discount,
-    _manufacture_cost,
-    _painting_cost,
-    _unit_cost,
+    build_cost,
+    discount,
+    manufacture_cost,
+    painting_cost,
+    unit_cost,
 )
 
 PAYABLE = (
@@ -119,35 +119,35 @@ def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | N
     cat = g.cat
     notes: list[str] = []
     if isinstance(a, A.Recruit):
-        cost = [tok for d in a.deploy for tok in _unit_cost(g, seat, d.unit)]
+        cost = [tok for d in a.deploy for tok in unit_cost(g, seat, d.unit)]
         return cost, PayContext(label="the deployment"), notes
     if isinstance(a, A.TakePainting):
-        if _upgraded(g, seat, "painting"):
+        if is_upgraded(g, seat, "painting"):
             notes.append("upgraded Painting: 1 resource less (R-PAINT-3)")
         ctx = PayContext(label=cat.paintings[a.painting].name)
-        return _painting_cost(g, seat, a.painting), ctx, notes
+        return painting_cost(g, seat, a.painting), ctx, notes
     if isinstance(a, A.Build):
         second = s.turn.step == "movement" and s.turn.arch == "build"
-        cost, ctx = _build_cost(g, seat, a.building, second=second)
+        cost, ctx = build_cost(g, seat, a.building, second=second)
         if second:
             notes.append("second build (Visconde de Mauá): 1 resource more")
         if ctx.any_crop_for_crop:
             notes.append("upgraded Build: any resource pays for a named one (R-BUILD-8)")
         if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
-            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            cost = discount(g, seat, cost, REBOUCAS_KINDS, ctx)
             notes.append("André Rebouças: 1 resource or 1 gold less")
         return cost, ctx, notes
     if isinstance(a, A.Renovate):
-        at = _label(g, a.at)
-        up = _upgraded(g, seat, "renovate")
+        at = parse_hex(g, a.at)
+        up = is_upgraded(g, seat, "renovate")
         cost = [] if up else list(cat.arches["renovate"].cost)
         notes.append(f"not with the goods on the building at {at} (R-RENOV-1)")
         return cost, PayContext(exclude_hex=at, label="renovating"), notes
     if isinstance(a, A.Manufacture):
-        up = _upgraded(g, seat, "manufacture")
+        up = is_upgraded(g, seat, "manufacture")
         if up:
             notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
-        cost = _manufacture_cost(g, seat, a.product, up)
+        cost = manufacture_cost(g, seat, a.product, up)
         return cost, PayContext(label=cat.products[a.product].name), notes
     if isinstance(a, A.Exchange):
         if a.kind == "cards":
@@ -163,7 +163,7 @@ def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | N
         if card.effect == "deploy":
             if a.unit is None:
                 raise InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
-            return _unit_cost(g, seat, a.unit), ctx, notes
+            return unit_cost(g, seat, a.unit), ctx, notes
         if card.effect == "manufacture":
             if a.product is None:
                 raise InvalidAction("R-TURN-4", "say which product and where (product, to)")

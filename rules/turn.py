@@ -12,7 +12,7 @@ from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
-from rules.game import Context, _label, _need_step, _upgraded, count
+from rules.game import Context, count, is_upgraded, parse_hex, require_step
 from rules.messages import Param
 from rules.payment import (
     PayContext,
@@ -28,7 +28,7 @@ from rules.state import Tile
 
 def _begin_arch(g: Context, seat: int, arch: str) -> None:
     """R-TURN-2: place the era token on a free arch, never the one it already stands on."""
-    _need_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
+    require_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
     p = g.p(seat)
     g.require(
         p.token_arch != arch,
@@ -54,7 +54,7 @@ def _to_movement(g: Context, seat: int) -> None:
         g.draw_combat(seat, 1, "era token II under the arch")
 
 
-def _pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
+def pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
     if payment is not None:
         items = list(payment)
         check_payment(g.s, seat, cost, items, ctx)
@@ -71,7 +71,7 @@ def _pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayCon
         )
 
 
-def _deploy_targets(g: Context, seat: int) -> list[str]:
+def deploy_targets(g: Context, seat: int) -> list[str]:
     """R-RECRUIT-2: your capital or a city of yours that you control."""
     p = g.p(seat)
     out = [p.capital] if p.capital else []
@@ -83,25 +83,25 @@ def _deploy_targets(g: Context, seat: int) -> list[str]:
     return out
 
 
-def _check_deploy(g: Context, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
+def check_deploy(g: Context, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
     p = g.p(seat)
     if unit not in p.units:
         raise InvalidAction(rule, f"you have no unit '{unit}' (units: {', '.join(p.units)})")
     loc = p.units[unit]
     g.require(loc in ("board", "reserve"), rule, f"your {unit} is already on the map at {loc}")
     g.require(
-        to in _deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
+        to in deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
     )
 
 
-def _unit_cost(g: Context, seat: int, unit: str) -> list[str]:
+def unit_cost(g: Context, seat: int, unit: str) -> list[str]:
     p = g.p(seat)
     if p.units[unit] == "reserve":
         return []  # R-RECRUIT-3: redeployment is free
     return list(g.cat.units[f"{p.colour}.{unit}"].cost)
 
 
-def _deploy(g: Context, seat: int, unit: str, to: str) -> None:
+def deploy(g: Context, seat: int, unit: str, to: str) -> None:
     p = g.p(seat)
     first = p.units[unit] == "board"
     p.units[unit] = to
@@ -133,9 +133,9 @@ def _deploy(g: Context, seat: int, unit: str, to: str) -> None:
         )
 
 
-def _recruit(g: Context, a: A.Recruit) -> None:
+def recruit(g: Context, a: A.Recruit) -> None:
     seat = a.seat
-    up = _upgraded(g, seat, "recruit")
+    up = is_upgraded(g, seat, "recruit")
     limit = 2 if up else 1  # R-RECRUIT-4
     g.require(
         len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {count(limit, 'unit')}"
@@ -153,15 +153,15 @@ def _recruit(g: Context, a: A.Recruit) -> None:
     )
     units = [d.unit for d in a.deploy]
     g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
-    deploys = [(d.unit, _label(g, d.to)) for d in a.deploy]
+    deploys = [(d.unit, parse_hex(g, d.to)) for d in a.deploy]
     for u, to in deploys:
-        _check_deploy(g, seat, u, to)
+        check_deploy(g, seat, u, to)
     _begin_arch(g, seat, "recruit")
-    cost = [tok for u, _ in deploys for tok in _unit_cost(g, seat, u)]
+    cost = [tok for u, _ in deploys for tok in unit_cost(g, seat, u)]
     # R-RECRUIT-5: deployments are paid before the cards of this action are drawn.
-    _pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
+    pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
     for u, to in deploys:
-        _deploy(g, seat, u, to)
+        deploy(g, seat, u, to)
     n = a.draw
     p = g.p(seat)
     if p.monarch == "napoleon" and not p.counters.get("napoleon_recruit"):
@@ -172,9 +172,9 @@ def _recruit(g: Context, a: A.Recruit) -> None:
     _to_movement(g, seat)
 
 
-def _painting_cost(g: Context, seat: int, painting: str) -> list[str]:
+def painting_cost(g: Context, seat: int, painting: str) -> list[str]:
     cost = list(g.cat.paintings[painting].cost)
-    if _upgraded(g, seat, "painting"):  # R-PAINT-3
+    if is_upgraded(g, seat, "painting"):  # R-PAINT-3
         if cost == ["any"]:
             return []
         if cost == ["gold"]:
@@ -182,7 +182,7 @@ def _painting_cost(g: Context, seat: int, painting: str) -> list[str]:
     return cost
 
 
-def _take_painting(g: Context, a: A.TakePainting) -> None:
+def take_painting(g: Context, a: A.TakePainting) -> None:
     seat = a.seat
     s = g.s
     if a.painting not in g.cat.paintings:
@@ -194,7 +194,7 @@ def _take_painting(g: Context, a: A.TakePainting) -> None:
     )
     _begin_arch(g, seat, "painting")
     pa = g.cat.paintings[a.painting]
-    _pay(g, seat, _painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
+    pay(g, seat, painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
     s.display.remove(a.painting)
     p = g.p(seat)
     p.paintings.append(a.painting)
@@ -258,12 +258,12 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
                 g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
-def _is_city(g: Context, what: str) -> bool:
+def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
 
 def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
-    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
+    """The checks of :func:`build_problem` that depend on the hex only (R-BUILD-3/4).
     ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
     return not (
         g.board.terrain[at] == "water"
@@ -273,7 +273,7 @@ def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) 
     )
 
 
-def _build_problem(
+def build_problem(
     g: Context,
     seat: int,
     what: str,
@@ -288,7 +288,7 @@ def _build_problem(
     cat = g.cat
     p = g.p(seat)
     leop = "maria_leopoldina" in p.paintings
-    city = _is_city(g, what)
+    city = is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
     if not site_open and g.board.terrain[at] == "water":
@@ -383,12 +383,12 @@ def _build_problem(
     return None
 
 
-def _build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
-    cost = list(g.cat.cities[what].cost if _is_city(g, what) else g.cat.sides[what].cost)
+def build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
+    cost = list(g.cat.cities[what].cost if is_city(g, what) else g.cat.sides[what].cost)
     if second:
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
-    name = g.cat.cities[what].name if _is_city(g, what) else g.cat.sides[what].name
-    ctx = PayContext(any_crop_for_crop=_upgraded(g, seat, "build"), label=name)
+    name = g.cat.cities[what].name if is_city(g, what) else g.cat.sides[what].name
+    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name)
     return cost, ctx
 
 
@@ -396,7 +396,7 @@ def _token_kind(t: str) -> str:
     return t if t in ("gold", "science", "any") else "crop"
 
 
-def _discount(
+def discount(
     g: Context,
     seat: int,
     cost: list[str],
@@ -434,10 +434,10 @@ REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 go
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
 
 
-def _build(g: Context, a: A.Build) -> None:
+def build(g: Context, a: A.Build) -> None:
     seat = a.seat
     s = g.s
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     second = s.turn.step == "movement" and s.turn.arch == "build"
     if second:
         g.require(
@@ -448,21 +448,21 @@ def _build(g: Context, a: A.Build) -> None:
         g.require(s.turn.builds == 1, "R-TURN-2", "Visconde de Mauá allows one second build only")
     if a.building not in g.cat.sides and a.building not in g.cat.cities:
         raise InvalidAction("R-BUILD-1", f"unknown building or city '{a.building}'")
-    err = _build_problem(g, seat, a.building, at)
+    err = build_problem(g, seat, a.building, at)
     if err:
         raise err
     if not second:
         _begin_arch(g, seat, "build")
-    cost, ctx = _build_cost(g, seat, a.building, second=second)
+    cost, ctx = build_cost(g, seat, a.building, second=second)
     if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
         s.turn.reboucas = True
         cost = (
-            _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            discount(g, seat, cost, REBOUCAS_KINDS, ctx)
             if a.payment is None
-            else _discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
+            else discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
         )
-    _pay(g, seat, cost, a.payment, ctx)
-    _place_building(g, seat, a.building, at)
+    pay(g, seat, cost, a.payment, ctx)
+    place_building(g, seat, a.building, at)
     s.turn.builds += 1
     if not second:
         _to_movement(g, seat)
@@ -476,11 +476,11 @@ def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Pa
     return out
 
 
-def _place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> None:
+def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    city = _is_city(g, what)
+    city = is_city(g, what)
     old = s.tiles.get(at)
     if old is not None:
         g.emit(
@@ -534,7 +534,7 @@ def _place_building(g: Context, seat: int, what: str, at: str, why: str = "") ->
             g.gain_reward(seat, str(rewards[n]), "Tibiriçá, built on forest")
 
 
-def _renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
+def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat:
         return IllegalAction("R-RENOV-1", f"you have no building at {at}")
@@ -558,15 +558,15 @@ def _renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError 
     return None
 
 
-def _renovate(g: Context, a: A.Renovate) -> None:
+def renovate(g: Context, a: A.Renovate) -> None:
     seat = a.seat
-    at = _label(g, a.at)
-    err = _renovate_problem(g, seat, at, a.flip)
+    at = parse_hex(g, a.at)
+    err = renovate_problem(g, seat, at, a.flip)
     if err:
         raise err
     _begin_arch(g, seat, "renovate")
-    cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
-    _pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
+    cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+    pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
@@ -596,7 +596,7 @@ def _renovate(g: Context, a: A.Renovate) -> None:
     _to_movement(g, seat)
 
 
-def _destinations(g: Context, seat: int, product: str) -> list[str]:
+def product_destinations(g: Context, seat: int, product: str) -> list[str]:
     """R-MANUF-1/3: a free slot of the same shape, or Immigrants / Victoria / Factory."""
     p = g.p(seat)
     shape = g.cat.products[product].shape
@@ -622,7 +622,7 @@ def _destinations(g: Context, seat: int, product: str) -> list[str]:
     return out
 
 
-def _manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesError | None:
+def manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesError | None:
     p = g.p(seat)
     if product not in g.cat.products:
         return InvalidAction("R-MANUF-1", f"unknown product '{product}'")
@@ -630,7 +630,7 @@ def _manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesE
         return IllegalAction(
             "R-MANUF-1", f"you have already manufactured {g.cat.products[product].name}"
         )
-    dests = _destinations(g, seat, product)
+    dests = product_destinations(g, seat, product)
     if to not in dests:
         shape = g.cat.products[product].shape
         return IllegalAction(
@@ -640,14 +640,14 @@ def _manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesE
     return None
 
 
-def _manufacture_cost(
+def manufacture_cost(
     g: Context, seat: int, product: str, upgraded: bool, payment: A.Payment = None
 ) -> list[str]:
     cost = list(g.cat.products[product].cost)
-    return _discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
+    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
 
 
-def _do_manufacture(g: Context, seat: int, product: str, to: str, why: str) -> None:
+def place_product(g: Context, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
@@ -677,31 +677,31 @@ def _do_manufacture(g: Context, seat: int, product: str, to: str, why: str) -> N
         )
 
 
-def _manufacture(g: Context, a: A.Manufacture) -> None:
+def manufacture(g: Context, a: A.Manufacture) -> None:
     seat = a.seat
-    err = _manufacture_problem(g, seat, a.product, a.to)
+    err = manufacture_problem(g, seat, a.product, a.to)
     if err:
         raise err
     _begin_arch(g, seat, "manufacture")
-    cost = _manufacture_cost(g, seat, a.product, _upgraded(g, seat, "manufacture"), a.payment)
-    _pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
-    _do_manufacture(g, seat, a.product, a.to, "")
+    cost = manufacture_cost(g, seat, a.product, is_upgraded(g, seat, "manufacture"), a.payment)
+    pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
+    place_product(g, seat, a.product, a.to, "")
     _to_movement(g, seat)
 
 
-def _import(g: Context, a: A.Import) -> None:
+def import_goods(g: Context, a: A.Import) -> None:
     if a.crop not in CROPS:
         raise InvalidAction(
             "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
         )
     _begin_arch(g, a.seat, "import")
     g.gain(a.seat, {a.crop: 1}, "Import")
-    if _upgraded(g, a.seat, "import"):
+    if is_upgraded(g, a.seat, "import"):
         g.draw_gold(a.seat, 1, "upgraded Import")
     _to_movement(g, a.seat)
 
 
-def _trade(g: Context, a: A.Trade) -> None:
+def trade(g: Context, a: A.Trade) -> None:
     _begin_arch(g, a.seat, "trade")
     g.s.turn.step = "trade"
 
@@ -740,9 +740,9 @@ def _exchange_problem(g: Context, seat: int, kind: str, give: tuple[str, ...]) -
     return None
 
 
-def _exchange(g: Context, a: A.Exchange) -> None:
+def exchange(g: Context, a: A.Exchange) -> None:
     seat = a.seat
-    _need_step(g, "trade", "R-TRADE-1", "an exchange")
+    require_step(g, "trade", "R-TRADE-1", "an exchange")
     err = _exchange_problem(g, seat, a.kind, a.give)
     if err:
         raise err
@@ -753,54 +753,54 @@ def _exchange(g: Context, a: A.Exchange) -> None:
             g.s.combat_discard.append(c)
         g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
-        _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
+        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
     g.gain(seat, goods, "Trade")
     if cards:
         g.draw_gold(seat, cards, "Trade")
 
 
-def _end_trade(g: Context, a: A.EndTrade) -> None:
-    _need_step(g, "trade", "R-TRADE-1", "ending the trade")
+def end_trade(g: Context, a: A.EndTrade) -> None:
+    require_step(g, "trade", "R-TRADE-1", "ending the trade")
     _to_movement(g, a.seat)
 
 
-def _pass_action(g: Context, a: A.PassAction) -> None:
-    _need_step(g, "action", "R-TURN-6", "passing")
-    if any(True for _ in _arch_actions(g, a.seat)):
+def pass_action(g: Context, a: A.PassAction) -> None:
+    require_step(g, "action", "R-TURN-6", "passing")
+    if any(True for _ in arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
     g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
     _to_movement(g, a.seat)
 
 
-def _arch_actions(g: Context, seat: int) -> Iterator[Any]:
+def arch_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     cur = p.token_arch
     if cur != "recruit":
         yield from _recruit_actions(g, seat)
     if cur != "painting":
         for pa in g.s.display:
-            if g.pay.can_pay(seat, _painting_cost(g, seat, pa)):
+            if g.pay.can_pay(seat, painting_cost(g, seat, pa)):
                 yield A.TakePainting(seat=seat, painting=pa)
     if cur != "build":
-        yield from _build_actions(g, seat, second=False)
+        yield from build_actions(g, seat, second=False)
     if cur != "renovate":
-        cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+        cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
         for h, t in g.s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
             payable: bool | None = None  # asked once a building, only if needed
             for flip in (False, True):
-                if _renovate_problem(g, seat, h, flip) is None:
+                if renovate_problem(g, seat, h, flip) is None:
                     if payable is None:
                         payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
                     if payable:
                         yield A.Renovate(seat=seat, at=h, flip=flip)
     if cur != "manufacture":
-        up = _upgraded(g, seat, "manufacture")
+        up = is_upgraded(g, seat, "manufacture")
         for pr in p.products:
-            dests = _destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, _manufacture_cost(g, seat, pr, up)):
+            dests = product_destinations(g, seat, pr)
+            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up)):
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -812,14 +812,14 @@ def _arch_actions(g: Context, seat: int) -> Iterator[Any]:
 
 def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
-    limit = 2 if _upgraded(g, seat, "recruit") else 1
-    targets = _deploy_targets(g, seat)
+    limit = 2 if is_upgraded(g, seat, "recruit") else 1
+    targets = deploy_targets(g, seat)
     ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in _unit_cost(g, seat, u)]
+            cost = [tok for u in group for tok in unit_cost(g, seat, u)]
             if cost and not g.pay.can_pay(seat, cost):
                 continue
             for places in _placements(targets, k):
@@ -843,7 +843,7 @@ def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
             yield (t1, t2)
 
 
-def _build_sites(g: Context, seat: int) -> set[str]:
+def build_sites(g: Context, seat: int) -> set[str]:
     """Candidate hexes for buildings: next to your empire (cheap pre-filter)."""
     out: set[str] = set()
     for h, t in g.s.tiles.items():
@@ -854,11 +854,11 @@ def _build_sites(g: Context, seat: int) -> set[str]:
     return out
 
 
-def _build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
+def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    sites = sorted(_build_sites(g, seat))
+    sites = sorted(build_sites(g, seat))
     whats: list[str] = [side for side in cat.sides if s.supply.get(cat.side_tile[side], 0) > 0]
     city_sites: list[str] = []
     if s.era >= 2:
@@ -877,7 +877,7 @@ def _build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
     city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
-    # _build_problem): combinations that fail it are skipped before the full checks.
+    # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
     here: dict[str, str] = {}
     for at in sites:
@@ -889,7 +889,7 @@ def _build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         )
         here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
     for what in whats:
-        city = _is_city(g, what)
+        city = is_city(g, what)
         at_list = city_sites if city else sites
         if not city:
             bdef = cat.buildings[cat.side_tile[what]]
@@ -900,17 +900,17 @@ def _build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
         if not at_list:
             continue
-        cost, ctx = _build_cost(g, seat, what, second=second)
+        cost, ctx = build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
-            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            cost = discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in at_list:
-            if _build_problem(g, seat, what, at, site_open=True) is None:
+            if build_problem(g, seat, what, at, site_open=True) is None:
                 yield A.Build(seat=seat, building=what, at=at)
 
 
-def _exchange_actions(g: Context, seat: int) -> Iterator[Any]:
+def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     avail: Counter[str] = Counter()
     p = g.p(seat)
