@@ -11,9 +11,9 @@ import math
 from functools import lru_cache
 
 from rules.catalog import CROPS, Catalog, get_catalog
+from rules.control import controlled_tiles
 from rules.game import Context
 from rules.scoring import (
-    controlled_tiles,
     mission_complete,
     objective_count,
     score,

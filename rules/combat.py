@@ -16,12 +16,13 @@ from typing import Any
 
 from rules import actions as A
 from rules.catalog import CROPS
+from rules.control import controls, occupier_of
 from rules.errors import IllegalAction
 from rules.exploration import reveal
-from rules.game import ENEMY, Context
+from rules.game import Context
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
-from rules.state import Battle, Pending, Side
+from rules.state import ENEMY, Battle, Pending, Side
 
 MAX_CARDS = 3  # R-COMBAT-4
 
@@ -43,7 +44,7 @@ def defender_of(g: Context, seat: int, hex_: str) -> int | None:
         return None
     if t.kind == "capital" and not (t.owner == ENEMY and g.s.solo):
         return None
-    ctrl = g.occupier(hex_)
+    ctrl = occupier_of(g.s, hex_)
     ctrl = t.owner if ctrl is None else ctrl
     return None if ctrl == seat else ctrl
 
@@ -319,7 +320,7 @@ def _camarao(g: Context, seat: int, b: Battle) -> int:
         b.kind != "bandeiras"
         and t is not None
         and t.kind == "building"
-        and g.controls(seat, b.hex)
+        and controls(g.s, seat, b.hex)
         and any(g.terrain(nb) == "forest" for nb in g.board.neighbours[b.hex])
     ):
         return 1
@@ -337,7 +338,7 @@ def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int
     if b.kind != "bandeiras":
         where = b.hex if role == "defender" or b.kind == "move" else b.src
         t = g.s.tiles.get(where)
-        if t is not None and g.occupier(where) is None and t.owner == seat:
+        if t is not None and occupier_of(g.s, where) is None and t.owner == seat:
             if t.kind == "capital":
                 if seat == ENEMY:
                     out.append(("orange capital", g.board.map.enemy_capital_fp))
@@ -357,7 +358,7 @@ def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int
             out.append(("Maria Quitéria", int(d.get("attack" if attacking else "defend", 0))))
         if "temiminos" in mine and not attacking:
             t = g.s.tiles.get(b.hex)
-            if t is not None and t.kind == "city" and g.controls(seat, b.hex):
+            if t is not None and t.kind == "city" and controls(g.s, seat, b.hex):
                 out.append(("Temiminós", int(par["temiminos"].get("defend_city", 2))))
         if "camarao" in mine:
             n = _camarao(g, seat, b) * int(par["camarao"].get("fp_per_building", 1))

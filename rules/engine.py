@@ -27,7 +27,7 @@ from rules.decisions import (
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision
 from rules.events import Event
 from rules.exploration import peek
-from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, Context
+from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.gold_cards import gold_card_actions, play_gold_card
 from rules.missions import (
     era_token_options,
@@ -58,7 +58,7 @@ from rules.setup import (
     keep_missions,
     monarch_options,
 )
-from rules.state import GameState, Pending
+from rules.state import ENEMY, GameState, Pending
 from rules.turn import (
     arch_actions,
     build,

@@ -12,16 +12,16 @@ from collections import Counter
 from typing import Any
 
 from rules.catalog import CROPS, Board, Catalog, get_catalog
+from rules.control import occupier_of
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.messages import Param
-from rules.payment import PayabilityCache, controls, occupier_of
+from rules.payment import PayabilityCache
 from rules.scoring import base_production
-from rules.state import GameState, Pending, PendingKind, Player
+from rules.state import ENEMY, GameState, Pending, PendingKind, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
 HAND_LIMIT = 3  # R-VOC-5
-ENEMY = -1
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
@@ -170,12 +170,6 @@ class Context:
     def enemy_units_at(self, seat: int, hex_: str) -> bool:
         return any(s != seat for s, _ in self.units_at(hex_))
 
-    def controls(self, seat: int, hex_: str) -> bool:
-        return controls(self.s, seat, hex_)
-
-    def occupier(self, hex_: str) -> int | None:
-        return occupier_of(self.s, hex_)
-
     def terrain(self, hex_: str) -> str:
         """Current terrain: 'building' once built on (R-BUILD-9); fog counts as plain."""
         if hex_ in self.s.tiles:
@@ -202,7 +196,7 @@ class Context:
         override), plus painting and river-basin bonuses (DATA.md: they stack)."""
         t = self.s.tiles[hex_]
         out: Counter[str] = Counter(base_production(self.s, t))
-        ctrl = self.occupier(hex_)
+        ctrl = occupier_of(self.s, hex_)
         who = self.p(ctrl if ctrl is not None else t.owner) if t.owner >= 0 else None
         if who is not None:
             for pa in who.paintings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules import actions as A
 from rules.catalog import ARCHES
+from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import ROMAN, Context, parse_hex
 from rules.scoring import mission_complete
@@ -148,7 +149,7 @@ def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError |
             "R-PALACE-1", f"palace {ROMAN.get(palace, palace)} is not on your board"
         )
     t = g.s.tiles.get(at)
-    if t is None or t.owner != seat or not g.controls(seat, at):
+    if t is None or t.owner != seat or not controls(g.s, seat, at):
         return IllegalAction("R-PALACE-1", f"{at} is not a tile of your empire that you control")
     if t.palace is not None:
         return IllegalAction("R-PALACE-1", f"{at} already has a palace")

@@ -10,11 +10,12 @@ from typing import Any, Literal
 
 from rules import actions as A
 from rules import combat as C
+from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import reveal
-from rules.game import ENEMY, Context, parse_hex, require_step
+from rules.game import Context, parse_hex, require_step
 from rules.scoring import final_scores
-from rules.state import GameState, Turn
+from rules.state import ENEMY, GameState, Turn
 from rules.turn import deploy_targets
 
 
@@ -68,7 +69,7 @@ def _move_problem(
         elif extra == "own_tile":
             tile = s.tiles.get(to)
             # a capital counts as a city except in combat [seed FR p. 6]
-            if tile is None or not g.controls(seat, to):
+            if tile is None or not controls(g.s, seat, to):
                 return IllegalAction(
                     "R-MOVE-3",
                     f"the Build move goes to an adjacent building or city of yours; {to} is not one",

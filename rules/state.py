@@ -85,6 +85,9 @@ class Pending(_M):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+ENEMY = -1  # the seat of the solo game's orange army and the owner of its capital (R-SOLO)
+
+
 class Side(_M):
     """One side of a battle. ``seat`` is -1 for the solo game's orange army."""
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
+from rules.control import controls, occupier_of
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
 from rules.game import Context, count, is_upgraded, parse_hex, require_step
@@ -78,7 +79,7 @@ def deploy_targets(g: Context, seat: int) -> list[str]:
     out += [
         h
         for h, t in g.s.tiles.items()
-        if t.kind == "city" and t.owner == seat and g.controls(seat, h)
+        if t.kind == "city" and t.owner == seat and controls(g.s, seat, h)
     ]
     return out
 
@@ -237,7 +238,7 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
     if pa.effect == "production":  # R-PAINT-4: existing buildings produce the extra now
         extra = {k: int(v) for k, v in pa.params.get("goods", {}).items()}
         for h, t in g.s.tiles.items():
-            if t.kind == "building" and t.id == pa.params.get("side") and g.controls(seat, h):
+            if t.kind == "building" and t.id == pa.params.get("side") and controls(g.s, seat, h):
                 for k, v in extra.items():
                     t.goods[k] = t.goods.get(k, 0) + v
                 g.emit(
@@ -329,7 +330,7 @@ def build_problem(
             return IllegalAction(
                 "R-BUILD-3", f"{at} already holds a tile that is not your building"
             )
-        if g.occupier(at) is not None:
+        if occupier_of(g.s, at) is not None:
             return IllegalAction(
                 "R-COMBAT-11", f"your building at {at} is occupied: it cannot be built over"
             )
@@ -542,7 +543,7 @@ def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError |
         return IllegalAction(
             "R-RENOV-4", "capitals and cities have no production and cannot be renovated"
         )
-    if g.occupier(at) is not None:
+    if occupier_of(g.s, at) is not None:
         return IllegalAction("R-RENOV-1", f"your building at {at} is occupied by an opponent")
     if t.goods:
         return IllegalAction("R-RENOV-3", f"the building at {at} still has goods on it")
@@ -918,7 +919,7 @@ def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
         if c in CROPS:
             avail[c] += n
     for h, t in s.tiles.items():
-        if t.goods and g.controls(seat, h):
+        if t.goods and controls(g.s, seat, h):
             for c, n in t.goods.items():
                 if c in CROPS:
                     avail[c] += n

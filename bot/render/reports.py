@@ -7,11 +7,11 @@ from typing import Any
 from PIL import Image
 
 from bot.render.canvas import Canvas
-from bot.render.common import ENEMY, catalog, colour_of, seat_name, title_line
+from bot.render.common import catalog, colour_of, seat_name, title_line
 from bot.render.panels import tint
 from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
 from rules.events import Event
-from rules.state import GameState
+from rules.state import ENEMY, GameState
 
 W = 600  # narrow, like the boards: read in a ~400 px phone preview
 GOLDEN: RGB = (200, 150, 0)
