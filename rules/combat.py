@@ -396,7 +396,8 @@ def card_fp(g: Context, b: Battle, side: Side, role: str, card: str) -> int:
     return 0  # camp (counted by resources), parley, retreat
 
 
-def _discard_cards(g: Context, b: Battle) -> None:
+def _discard_battle_cards(g: Context, b: Battle) -> None:
+    """R-COMBAT-4 (6): the cards committed to the battle go to the discard pile."""
     for side in (b.attacker, b.defender):
         if side is not None:
             g.s.combat_discard.extend(side.cards)
@@ -468,7 +469,7 @@ def resolve(g: Context) -> None:
     dfd = b.defender
     assert dfd is not None
     if _parley(g, b):
-        _discard_cards(g, b)
+        _discard_battle_cards(g, b)
         g.s.combat = None
         return
     a_fp = side_fp(g, b, att, "attacker")
@@ -549,7 +550,7 @@ def resolve(g: Context) -> None:
             _sepe(g, ENEMY, win_units, keep)
         else:
             g.push(winner.seat, "sepe_keep", front=True, units=win_units)
-    _discard_cards(g, b)
+    _discard_battle_cards(g, b)
     g.s.combat = None
     # The War card may be played now. Any winner holding gold cards is asked, so that the
     # question itself does not tell the table that a War card is in that hand.
@@ -617,7 +618,7 @@ def _resolve_expedition(g: Context, b: Battle) -> None:
                 att.seat,
                 tile=ex.tile,
             )
-    _discard_cards(g, b)
+    _discard_battle_cards(g, b)
     g.s.combat = None
 
 
@@ -656,8 +657,7 @@ def war_card(g: Context, a: A.WarCard, pend: Pending) -> None:
     if "war" not in p.gold_cards:
         raise IllegalAction("R-TURN-4", "you do not hold a War card")
     card = g.cat.gold_cards["war"]
-    p.gold_cards.remove("war")
-    g.s.gold_discard.append("war")
+    g.s.discard_card(a.seat, "gold", "war")
     g.emit(
         "gold_card",
         {"who": g.name(a.seat), "card": card.name, "card_text": card.text},

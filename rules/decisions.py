@@ -129,8 +129,7 @@ def discard_cards(g: Context, a: A.DiscardCards, pend: Pending) -> None:
     if any(have[k] < v for k, v in Counter(a.cards).items()):
         raise IllegalAction("R-VOC-5", "you can only discard cards you hold")
     for c in a.cards:
-        hand.remove(c)
-        (g.s.gold_discard if deck == "gold" else g.s.combat_discard).append(c)
+        g.s.discard_card(a.seat, a.deck, c)
     g.emit(
         f"discard_cards.{deck}",
         {"who": g.name(a.seat), "n": excess, "limit": HAND_LIMIT},

@@ -103,8 +103,7 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     seat = a.seat
     p = g.p(seat)
     card = g.cat.gold_cards[a.card]
-    p.gold_cards.remove(a.card)
-    g.s.gold_discard.append(a.card)
+    g.s.discard_card(seat, "gold", a.card)
     g.emit(
         "gold_card",
         {"who": g.name(seat), "card": card.name, "card_text": card.text},

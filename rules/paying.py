@@ -39,11 +39,11 @@ from rules.payment import (
 )
 from rules.state import GameState
 from rules.turn import (
-    REBOUCAS_KINDS,
     build_cost,
-    discount,
     manufacture_cost,
     painting_cost,
+    reboucas_applies,
+    reboucas_discount,
     unit_cost,
 )
 
@@ -133,8 +133,8 @@ def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | N
             notes.append("second build (Visconde de Mauá): 1 resource more")
         if ctx.any_crop_for_crop:
             notes.append("upgraded Build: any resource pays for a named one (R-BUILD-8)")
-        if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
-            cost = discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        if reboucas_applies(g, seat, cost):
+            cost = reboucas_discount(g, seat, cost, ctx)
             notes.append("André Rebouças: 1 resource or 1 gold less")
         return cost, ctx, notes
     if isinstance(a, A.Renovate):

@@ -493,11 +493,9 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
         if it.source == "reserve":
             _dec(p.reserve, it.what)
         elif it.source == "gold_card":
-            p.gold_cards.remove(it.what)
-            state.gold_discard.append(it.what)
+            state.discard_card(seat, "gold", it.what)
         elif it.source == "combat_card":
-            p.combat_cards.remove(it.what)
-            state.combat_discard.append(it.what)
+            state.discard_card(seat, "combat", it.what)
         else:
             _dec(state.tiles[it.source].goods, it.what)
 

@@ -207,5 +207,15 @@ class GameState(_M):
     def n(self) -> int:
         return len(self.players)
 
+    def discard_card(self, seat: int, deck: Literal["gold", "combat"], card: str) -> None:
+        """Move ``card`` from ``seat``'s hand of that deck to the deck's discard pile."""
+        p = self.players[seat]
+        if deck == "gold":
+            p.gold_cards.remove(card)
+            self.gold_discard.append(card)
+        else:
+            p.combat_cards.remove(card)
+            self.combat_discard.append(card)
+
 
 _copy_state = model_copier(GameState)

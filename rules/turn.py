@@ -432,6 +432,29 @@ def discount(
 REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 gold less
 
 
+def reboucas_applies(g: Context, seat: int, cost: list[str]) -> bool:
+    """André Rebouças: the first build of a turn costs 1 resource or 1 gold less."""
+    return "andre_reboucas" in g.p(seat).paintings and not g.s.turn.reboucas and bool(cost)
+
+
+def reboucas_discount(
+    g: Context,
+    seat: int,
+    cost: list[str],
+    ctx: PayContext,
+    payment: A.Payment = None,
+    *,
+    use: bool = False,
+) -> list[str]:
+    """A build's ``cost`` after André Rebouças' discount, if it applies (see
+    :func:`discount` for which token goes); ``use`` spends the discount for this turn."""
+    if not reboucas_applies(g, seat, cost):
+        return cost
+    if use:
+        g.s.turn.reboucas = True
+    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment)
+
+
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
 
 
@@ -455,13 +478,7 @@ def build(g: Context, a: A.Build) -> None:
     if not second:
         _begin_arch(g, seat, "build")
     cost, ctx = build_cost(g, seat, a.building, second=second)
-    if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
-        s.turn.reboucas = True
-        cost = (
-            discount(g, seat, cost, REBOUCAS_KINDS, ctx)
-            if a.payment is None
-            else discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
-        )
+    cost = reboucas_discount(g, seat, cost, ctx, a.payment, use=True)
     pay(g, seat, cost, a.payment, ctx)
     place_building(g, seat, a.building, at)
     s.turn.builds += 1
@@ -750,8 +767,7 @@ def exchange(g: Context, a: A.Exchange) -> None:
     _, goods, cards = _EXCHANGES[a.kind]
     if a.kind == "cards":
         for c in a.give:
-            g.p(seat).combat_cards.remove(c)
-            g.s.combat_discard.append(c)
+            g.s.discard_card(seat, "combat", c)
         g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
         pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
@@ -902,8 +918,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         if not at_list:
             continue
         cost, ctx = build_cost(g, seat, what, second=second)
-        if "andre_reboucas" in p.paintings and not s.turn.reboucas:
-            cost = discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        cost = reboucas_discount(g, seat, cost, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in at_list:
