@@ -73,6 +73,7 @@ class Tables:
         self.names: dict[int, str] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self.in_flight = 0
+        self.next_seed: int | None = None  # tests: the seed of the next game (else random)
 
     @property
     def store(self) -> Any:
@@ -297,6 +298,7 @@ class Tables:
             res = await self.svc.new_game(
                 specs,
                 scenario=scenario or self.settings.default_scenario,
+                seed=self.next_seed,
                 channel_id=lobby.channel_id,
                 guild_id=lobby.guild_id,
             )
@@ -377,10 +379,9 @@ class Tables:
         await self.svc.run_ai_turns(gid, on_step=take)
         st = await self.svc.state(gid)
         version = (await self.store.get_game(gid)).version
+        if len(chunks) > 1 and not chunks[-1].images:
+            chunks[-2].lines += chunks.pop().lines  # e.g. the final scores after the last map
         last = chunks[-1]
-        if not last.lines and len(chunks) > 1:
-            chunks.pop()
-            last = chunks[-1]
         changed = force or any(c.lines for c in chunks)
         if not changed:
             return
