@@ -11,6 +11,7 @@ user) nor ``presences`` is needed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import signal
@@ -121,9 +122,7 @@ def setup_logging(settings: BotSettings) -> None:
     if settings.log_json:
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(
-            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-        )
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
@@ -137,17 +136,17 @@ async def run_bot(settings: BotSettings) -> int:
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
+    closing: list[asyncio.Task[None]] = []
+
     def stop() -> None:
         if not stopping.is_set():
             stopping.set()
             log.info("stopping")
-            loop.create_task(bot.close())
+            closing.append(loop.create_task(bot.close()))
 
     for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(NotImplementedError):  # Windows
             loop.add_signal_handler(sig, stop)
-        except NotImplementedError:  # pragma: no cover (Windows)
-            pass
     for line in settings.describe():
         log.info("settings: %s", line)
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import ui
@@ -37,7 +37,7 @@ NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
 
 
 def tables_of(interaction: discord.Interaction[Any]) -> Tables:
-    t: Tables = interaction.client.tables  # type: ignore[attr-defined]
+    t: Tables = interaction.client.tables
     return t
 
 
@@ -101,7 +101,7 @@ def turn_layout(
     budget = MAX_V2_TEXT - len(footer) - 10
     items: list[ui.Item[Any]] = [ui.TextDisplay(clip(summary, budget) or "\u200b")]
     if images:
-        gallery = ui.MediaGallery(
+        gallery: ui.MediaGallery[Any] = ui.MediaGallery(
             *[discord.MediaGalleryItem(f"attachment://{name}") for name in images[:10]]
         )
         items.append(gallery)
@@ -209,8 +209,13 @@ def turn_buttons(game_id: int, version: int, kinds: Sequence[str]) -> list[ui.It
 
 
 class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:l:(?P<g>\d+):(?P<op>\w+)"):
-    LABELS = {"join": "Join", "leave": "Leave", "ai": "Add AI", "start": "Start"}
-    STYLES = {
+    LABELS: ClassVar[dict[str, str]] = {
+        "join": "Join",
+        "leave": "Leave",
+        "ai": "Add AI",
+        "start": "Start",
+    }
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.primary,
         "leave": discord.ButtonStyle.secondary,
         "ai": discord.ButtonStyle.secondary,

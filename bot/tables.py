@@ -113,7 +113,9 @@ class Tables:
         rec = await self.channel_game(interaction.channel_id)
         if rec is None or rec.status is GameStatus.LOBBY:
             what = "only a lobby" if rec is not None else "no game"
-            await self.reply(interaction, f"This channel has {what} running. `/game new` starts one.")
+            await self.reply(
+                interaction, f"This channel has {what} running. `/game new` starts one."
+            )
             return None
         return rec.id, await self.seat_of(rec.id, interaction.user.id)
 
@@ -216,7 +218,9 @@ class Tables:
         lines.append("Join, add computer players, then Start (empty seats become AI players).")
         return "\n".join(lines)
 
-    async def lobby_press(self, interaction: discord.Interaction[Any], game_id: int, op: str) -> None:
+    async def lobby_press(
+        self, interaction: discord.Interaction[Any], game_id: int, op: str
+    ) -> None:
         try:
             rec = await self.store.get_game(game_id)
         except StorageError:
@@ -246,7 +250,9 @@ class Tables:
             if not any(s.kind is SeatKind.DISCORD for s in rec.seats):
                 rec = await self.store.set_status(game_id, GameStatus.ABANDONED)
                 await interaction.response.edit_message(
-                    view=lobby_layout(self.lobby_text(rec) + "\nEveryone left.", game_id, open_=False)
+                    view=lobby_layout(
+                        self.lobby_text(rec) + "\nEveryone left.", game_id, open_=False
+                    )
                 )
                 return
         elif op == "ai":
@@ -256,9 +262,7 @@ class Tables:
             if not free:
                 await self.reply(interaction, "The game is full.")
                 return
-            rec = await self.store.assign_seat(
-                game_id, Seat.ai(free[0], level, name=f"AI {level}")
-            )
+            rec = await self.store.assign_seat(game_id, Seat.ai(free[0], level, name=f"AI {level}"))
         elif op == "start":
             if uid != rec.settings.extra.get("host") and not mine:
                 await self.reply(interaction, "Only a seated player can start the game.")
@@ -305,7 +309,9 @@ class Tables:
         except ServiceError as e:
             await self.reply(interaction, f"The game could not start: {e}")
             return
-        log.info("game %s started in channel %s (lobby %s)", res.game_id, lobby.channel_id, lobby.id)
+        log.info(
+            "game %s started in channel %s (lobby %s)", res.game_id, lobby.channel_id, lobby.id
+        )
         await interaction.edit_original_response(
             view=lobby_layout(
                 self.lobby_text(lobby).rsplit("\n", 1)[0] + f"\nStarted as game #{res.game_id}.",
@@ -449,7 +455,9 @@ class Tables:
                 )
             if kinds:
                 buttons = turn_buttons(gid, version, kinds)
-        view = turn_layout(fit_lines(chunk.lines, 3400), [f.filename for f in files], footer, buttons)
+        view = turn_layout(
+            fit_lines(chunk.lines, 3400), [f.filename for f in files], footer, buttons
+        )
         channel = self.client.get_partial_messageable(channel_id)
         await channel.send(view=view, files=files, allowed_mentions=mentions)
 
@@ -466,7 +474,11 @@ class Tables:
             if spec is not None and spec.user_id is not None and not d.ai:
                 users.append(spec.user_id)
                 kinds.append(d.kind)
-                what = "your turn" if d.kind == "turn" else f"please decide ({d.kind.replace('_', ' ')})"
+                what = (
+                    "your turn"
+                    if d.kind == "turn"
+                    else f"please decide ({d.kind.replace('_', ' ')})"
+                )
                 parts.append(f"<@{spec.user_id}>: {what} — by <t:{deadline}:f> (<t:{deadline}:R>)")
             else:
                 parts.append(f"{d.who} is thinking…")
@@ -491,7 +503,9 @@ class Tables:
             return None
         return seat, st
 
-    async def open_flow(self, interaction: discord.Interaction[Any], game_id: int, version: int) -> None:
+    async def open_flow(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int
+    ) -> None:
         got = await self._decider(interaction, game_id, version)
         if got is None:
             return
@@ -579,10 +593,9 @@ class Tables:
         texts: list[str] = []
         for post in res.posts:
             texts.append(post.text)
-            reqs = [(f"hand.png", r, res.frames[r.version]) for r in post.images]
+            reqs = [("hand.png", r, res.frames[r.version]) for r in post.images]
             files += await self.images(reqs, self.upload_limit(interaction))
         news = self.inbox.pop((game_id, seat), [])
         if news:
             texts.append("Private news:\n" + "\n".join(f"- {t}" for t in news))
         await interaction.followup.send("\n".join(texts)[:1990], files=files, ephemeral=True)
-

@@ -21,9 +21,7 @@ class InfoCog(commands.Cog):
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
 
-    async def _images(
-        self, interaction: discord.Interaction[Any], kinds: tuple[str, ...]
-    ) -> None:
+    async def _images(self, interaction: discord.Interaction[Any], kinds: tuple[str, ...]) -> None:
         t = self.bot.tables
         found = await t.running_game(interaction)
         if found is None:
@@ -58,7 +56,9 @@ class InfoCog(commands.Cog):
             return
         rows = await t.svc.scores(found[0])
         lines = [f"{r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
-        await t.reply(interaction, "Scores (hidden missions and gold cards not counted):\n" + "\n".join(lines))
+        await t.reply(
+            interaction, "Scores (hidden missions and gold cards not counted):\n" + "\n".join(lines)
+        )
 
     @app_commands.command(name="log", description="The last steps of the game")
     async def log(self, interaction: discord.Interaction[Any]) -> None:

@@ -99,7 +99,9 @@ class FakeDiscord:
     @staticmethod
     def reply(data: Any, status: int = 200) -> web.Response:
         return web.Response(
-            status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+            status=status,
+            body=json.dumps(data).encode(),
+            headers={"Content-Type": "application/json"},
         )
 
     async def _body(self, req: web.Request) -> tuple[Any, dict[str, bytes]]:
@@ -145,8 +147,13 @@ class FakeDiscord:
         return None
 
     def _message(
-        self, channel_id: int, body: dict[str, Any], files: dict[str, bytes], author: int = BOT_ID,
-        mid: int | None = None, ephemeral: bool = False,
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: dict[str, bytes],
+        author: int = BOT_ID,
+        mid: int | None = None,
+        ephemeral: bool = False,
     ) -> dict[str, Any]:
         mid = mid or next(self.ids)
         flags = int(body.get("flags") or 0) | (EPHEMERAL if ephemeral else 0)
@@ -192,14 +199,23 @@ class FakeDiscord:
         if m == "GET" and p == "/oauth2/applications/@me":
             return self.reply(
                 {
-                    "id": str(APP_ID), "name": "Brazil", "icon": None, "description": "",
-                    "bot_public": True, "bot_require_code_grant": False,
-                    "owner": user(1, "owner"), "verify_key": "0" * 64, "flags": 0,
+                    "id": str(APP_ID),
+                    "name": "Brazil",
+                    "icon": None,
+                    "description": "",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": user(1, "owner"),
+                    "verify_key": "0" * 64,
+                    "flags": 0,
                     "team": None,
                 }
             )
         if m == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", p):
-            self.commands = [dict(c, id=str(next(self.ids)), application_id=str(APP_ID), version="1") for c in r.json]
+            self.commands = [
+                dict(c, id=str(next(self.ids)), application_id=str(APP_ID), version="1")
+                for c in r.json
+            ]
             return self.reply(self.commands)
         if g := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", p):
             return self.callback(r, g[2])
@@ -246,8 +262,13 @@ class FakeDiscord:
             old["flags"] = int(body["flags"]) | (int(old["flags"]) & EPHEMERAL)
         if r.files:
             old["attachments"] = [
-                {"id": str(next(self.ids)), "filename": n, "size": len(d),
-                 "url": f"https://cdn.example/{n}", "proxy_url": f"https://cdn.example/{n}"}
+                {
+                    "id": str(next(self.ids)),
+                    "filename": n,
+                    "size": len(d),
+                    "url": f"https://cdn.example/{n}",
+                    "proxy_url": f"https://cdn.example/{n}",
+                }
                 for n, d in r.files.items()
             ]
         return old
@@ -266,7 +287,9 @@ class FakeDiscord:
         iid = r.path.split("/")[2]
         resp: dict[str, Any] = {"interaction": {"id": iid, "type": 2}}
         if kind in (4, 5):  # a message (or "thinking…") answering the interaction
-            msg = self._message(self._channel_of.get(token, 0), data, r.files, ephemeral=r.ephemeral)
+            msg = self._message(
+                self._channel_of.get(token, 0), data, r.files, ephemeral=r.ephemeral
+            )
             self.originals[token] = int(msg["id"])
             resp["interaction"].update(
                 response_message_id=msg["id"],
@@ -281,7 +304,9 @@ class FakeDiscord:
                 old = self.messages[mid]
                 r.ephemeral = bool(int(old["flags"]) & EPHEMERAL)
                 if kind == 7:
-                    self._edit(old, r if not data else Request(r.method, r.path, r.query, data, r.files))
+                    self._edit(
+                        old, r if not data else Request(r.method, r.path, r.query, data, r.files)
+                    )
                 resp["resource"] = {"type": kind, "message": old}
             else:
                 resp["resource"] = {"type": kind}
@@ -309,7 +334,11 @@ class FakeDiscord:
     # ------------------------------------------------------------------ interactions
 
     def interaction(
-        self, kind: int, uid: int, channel_id: int, data: dict[str, Any],
+        self,
+        kind: int,
+        uid: int,
+        channel_id: int,
+        data: dict[str, Any],
         message: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         iid = next(self.ids)
@@ -327,12 +356,25 @@ class FakeDiscord:
             "data": data,
             "guild_id": str(GUILD_ID),
             "channel_id": str(channel_id),
-            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "game",
-                        "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "channel": {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(GUILD_ID),
+                "name": "game",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            },
             "member": {
                 "user": user(uid, self.users.get(uid, f"user{uid}")),
-                "roles": [], "joined_at": "2025-01-01T00:00:00+00:00", "deaf": False,
-                "mute": False, "flags": 0, "permissions": str(0x7FFFFFFFFFFF), "pending": False,
+                "roles": [],
+                "joined_at": "2025-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "permissions": str(0x7FFFFFFFFFFF),
+                "pending": False,
             },
             "token": token,
             "version": 1,

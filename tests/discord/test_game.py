@@ -67,8 +67,9 @@ class Game:
                 assert "map.png" in r.files, "a public post without the map"
                 assert "attachment://map.png" in r.text()
                 assert r.json.get("flags", 0) & (1 << 15) and not r.json.get("content")
-            elif r.interaction_user == BO or (not r.ephemeral and r.interaction_user is not None
-                                              and "/callback" not in r.path):
+            elif r.interaction_user == BO or (
+                not r.ephemeral and r.interaction_user is not None and "/callback" not in r.path
+            ):
                 pass
             else:
                 continue
@@ -78,8 +79,11 @@ class Game:
                     self.leaks.append(f"{name} ({ident}) in {r.method} {r.path}: {body[:200]}")
 
     def last_turn_post(self) -> dict[str, Any]:
-        msgs = [m for m in self.fake.messages.values()
-                if m["channel_id"] == str(CH) and any(c.startswith("brz:t:") for c in custom_ids(m))]
+        msgs = [
+            m
+            for m in self.fake.messages.values()
+            if m["channel_id"] == str(CH) and any(c.startswith("brz:t:") for c in custom_ids(m))
+        ]
         return msgs[-1]
 
     async def play_typed(self, st: GameState) -> None:
@@ -96,10 +100,15 @@ class Game:
         turn = next(c for c in custom_ids(post) if c.startswith("brz:t:"))
         reqs = await self.h.click(ANA, post, turn)
         await self.scan(reqs)
-        cb = [r for r in reqs if r.path.endswith("/callback")][0]
+        cb = next(r for r in reqs if r.path.endswith("/callback"))
         assert cb.ephemeral, "the guided flow is private"
-        msg = self.fake.messages[max(m for m, v in self.fake.messages.items()
-                                     if any(c.startswith("brz:s:") for c in custom_ids(v)))]
+        msg = self.fake.messages[
+            max(
+                m
+                for m, v in self.fake.messages.items()
+                if any(c.startswith("brz:s:") for c in custom_ids(v))
+            )
+        ]
         for _ in range(10):
             ids = custom_ids(msg)
             confirm = [c for c in ids if c.startswith("brz:c:")]
@@ -147,7 +156,11 @@ async def test_whole_game_through_interactions_R_VIEW_1(
     await g.scan(reqs)
     assert public(reqs), "the game's first post"
     first = public(reqs)[-1]
-    assert "<@101>" in first.text() and [str(u) for u in first.json["allowed_mentions"]["users"]] == ["101"]
+    # R-VIEW-1: the RNG seed is hidden from every view (it would reveal the decks)
+    assert all("seed" not in r.text().lower() for r in public(reqs))
+    assert "<@101>" in first.text() and [
+        str(u) for u in first.json["allowed_mentions"]["users"]
+    ] == ["101"]
     gid, st = await g.state()
 
     # autocomplete: at most 25 of Ana's legal commands
@@ -156,15 +169,20 @@ async def test_whole_game_through_interactions_R_VIEW_1(
     assert 0 < len(choices) <= 25 and all(any(t.startswith(c) for t in legal) for c in choices)
     assert await h.autocomplete(BO, CH, "play", "command", "") == []
     # the wrong user is refused, privately
-    refused = await h.click(BO, g.last_turn_post(), next(
-        c for c in custom_ids(g.last_turn_post()) if c.startswith("brz:t:")))
+    refused = await h.click(
+        BO,
+        g.last_turn_post(),
+        next(c for c in custom_ids(g.last_turn_post()) if c.startswith("brz:t:")),
+    )
     assert any("Not your turn" in t for t in texts_to(refused, BO))
     assert all(r.ephemeral for r in refused if r.interaction_user == BO)
     nope = await h.command(BO, CH, "play", command="pass")
     assert any("no seat" in t for t in texts_to(nope, BO))
     bad = await h.command(ANA, CH, "play", command="fly to the moon")
     errs = texts_to(bad, ANA)
-    assert any("did not work" in t for t in errs) and all(r.ephemeral for r in bad if "/callback" in r.path or "/webhooks/" in r.path)
+    assert any("did not work" in t for t in errs) and all(
+        r.ephemeral for r in bad if "/callback" in r.path or "/webhooks/" in r.path
+    )
     assert not public(bad)
 
     spect = await h.command(BO, CH, "board")
@@ -205,7 +223,9 @@ async def test_whole_game_through_interactions_R_VIEW_1(
     rec = await h.client.tables.store.get_game(gid)  # type: ignore[attr-defined]
     assert rec.status is GameStatus.FINISHED
     last = [r for r in fake.requests if r.path == f"/channels/{CH}/messages"][-1]
-    assert "Final scores" in last.text() and {"map.png", "scores.png", "boards.png"} <= set(last.files)
+    assert "Final scores" in last.text() and {"map.png", "scores.png", "boards.png"} <= set(
+        last.files
+    )
     assert g.public_posts > 20
     stats = await h.command(ANA, CH, "stats")
     assert any("1 finished games" in t for t in texts_to(stats, ANA))
