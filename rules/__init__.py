@@ -15,11 +15,14 @@ redacts what a seat (or a spectator, ``None``) may not see.
 
 from __future__ import annotations
 
-from rules.actions import Action, PayItem, parse_action
+from rules.actions import Action, ActionAdapter, PayItem, parse_action
 from rules.catalog import Catalog, DataError, get_catalog, load_catalog
+from rules.decisions import DECISIONS, DecisionKind
+from rules.determinize import determinize
 from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.events import Event
+from rules.messages import render_message
 from rules.notation import (
     AmbiguousAction,
     complete,
@@ -31,7 +34,8 @@ from rules.notation import (
 from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment, payment_step
 from rules.scoring import final_scores, score
 from rules.setup import new_game
-from rules.state import GameState
+from rules.state import GameState, Pending, PendingKind
+from rules.undo import undo_depth, undoable
 from rules.view import view
 
 
@@ -43,11 +47,14 @@ def replay_step(state_json: str, action_json: str) -> str:
 
 
 __all__ = [
+    "DECISIONS",
     "Action",
+    "ActionAdapter",
     "AmbiguousAction",
     "Catalog",
     "Cost",
     "DataError",
+    "DecisionKind",
     "Event",
     "GameState",
     "IllegalAction",
@@ -56,6 +63,8 @@ __all__ = [
     "PayItem",
     "PayOption",
     "PaymentStep",
+    "Pending",
+    "PendingKind",
     "RulesError",
     "apply",
     "complete",
@@ -63,6 +72,7 @@ __all__ = [
     "deciders",
     "default_payment",
     "describe_action",
+    "determinize",
     "final_scores",
     "format_action",
     "get_catalog",
@@ -75,7 +85,10 @@ __all__ = [
     "parse_text",
     "payment_step",
     "pending_for",
+    "render_message",
     "replay_step",
     "score",
+    "undo_depth",
+    "undoable",
     "view",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 
@@ -43,7 +43,7 @@ class _A:
     def to_json(self) -> str:
         return _ADAPTER.dump_json(self).decode()
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 
 
@@ -371,7 +371,8 @@ class WarCard(_A):
     play: bool
 
 
-Action = Annotated[
+# Every action: a plain union for signatures (``def f(a: Action)``, ``isinstance`` checks).
+Action: TypeAlias = (
     ChooseColour
     | KeepMissions
     | ChooseMonarch
@@ -406,11 +407,12 @@ Action = Annotated[
     | CommitCards
     | KeepUnit
     | RetreatTo
-    | WarCard,
-    Field(discriminator="type"),
-]
+    | WarCard
+)
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+# The tagged-union validator for parsing (pydantic), discriminated by ``type``.
+ActionAdapter: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="type")])
+_ADAPTER: TypeAdapter[Any] = ActionAdapter  # (actions dump themselves through it)
 PAY_ITEMS: TypeAdapter[tuple[PayItem, ...]] = TypeAdapter(tuple[PayItem, ...])
 
 
@@ -421,7 +423,7 @@ def _plain(value: object) -> Any:
     raise TypeError(f"{type(value).__name__} is not allowed in an action")
 
 
-def parse_action(data: str | bytes | dict[str, Any]) -> Any:
+def parse_action(data: str | bytes | dict[str, Any]) -> Action:
     """Parse an action from JSON text or a dict, strictly: JSON types only, no coercion
     (``"seat": true`` or ``"seat": "0"`` is refused). Raises :class:`InvalidAction` naming
     the field."""
@@ -433,7 +435,7 @@ def parse_action(data: str | bytes | dict[str, Any]) -> Any:
     elif not isinstance(data, (str, bytes)):
         raise InvalidAction("", f"an action is a JSON object or a dict, not {type(data).__name__}")
     try:
-        return _ADAPTER.validate_json(data, strict=True)
+        return ActionAdapter.validate_json(data, strict=True)
     except ValidationError as e:
         err = e.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])

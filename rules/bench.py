@@ -6,6 +6,7 @@ import random
 import statistics
 import time
 
+from rules.determinize import determinize
 from rules.engine import apply, legal_actions
 from rules.selfplay import play_random_game
 from rules.setup import new_game
@@ -53,7 +54,27 @@ def main(seed: int = 7, games: int = 20) -> int:
         ap = statistics.median(times) if times else float("nan")
         print(
             f"  {stage:5s} states={n:4d}  legal_actions median {la:.3f} ms   apply median {ap:.3f} ms"
+            f" ({1000 / ap:,.0f}/s)"
         )
+    mid = stages["mid"]
+    if mid:
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 1.0:
+            for st in mid:
+                st.clone()
+            n += len(mid)
+        dt = time.perf_counter() - t0
+        print(f"  clone (mid-game states): {n / dt:,.0f}/s")
+        rng = random.Random(seed)
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 1.0:
+            for st in mid:
+                determinize(st, st.current, rng)
+            n += len(mid)
+        dt = time.perf_counter() - t0
+        print(f"  determinize (mid-game states, current seat): {n / dt:,.0f}/s")
     for players in (2, 4):
         t0 = time.perf_counter()
         actions = 0

@@ -17,7 +17,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
-from rules.game import ENEMY, G, count
+from rules.game import ENEMY, G
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
 from rules.state import Battle, Pending, Side
@@ -71,8 +71,8 @@ def start_move_battle(g: G, seat: int, units: list[str], src: str, to: str, move
         defender=Side(seat=d, units=_units_of(g, d, to)),
     )
     g.emit(
-        "battle",
-        f"{g.name(seat)} attacks {g.name(d)} at {to} from {src}.",
+        "battle.move",
+        {"who": g.name(seat), "defender": g.name(d), "hex": to, "src": src},
         seat,
         hex=to,
         src=src,
@@ -126,8 +126,14 @@ def start_bombard(g: G, seat: int, unit: str, at: str) -> None:
         defender=Side(seat=d, units=_units_of(g, d, at)),
     )
     g.emit(
-        "battle",
-        f"{g.name(seat)}'s {_unit_def(g, seat, unit).name} bombards {g.name(d)} at {at} from {src}.",
+        "battle.bombard",
+        {
+            "who": g.name(seat),
+            "unit": _unit_def(g, seat, unit).name,
+            "defender": g.name(d),
+            "hex": at,
+            "src": src,
+        },
         seat,
         hex=at,
         src=src,
@@ -149,7 +155,7 @@ def start_expedition(g: G, seat: int, units: list[str], at: str, src: str) -> No
     )
     g.emit(
         "expedition",
-        f"{g.name(seat)} sets out on the expedition at {at}: FP {tile.fp} or more wins.",
+        {"who": g.name(seat), "hex": at, "fp": tile.fp or 0},
         seat,
         hex=at,
         requirement=tile.fp,
@@ -213,7 +219,7 @@ def _enemy_cards(g: G) -> None:
             cards.append(card)
     b.defender.cards = cards
     b.defender.committed = True
-    g.emit("enemy_cards", f"The orange army draws {count(len(cards), 'combat card')}.", ENEMY)
+    g.emit("enemy_cards", {"n": len(cards)}, ENEMY)
     resolve(g)
 
 
@@ -259,16 +265,13 @@ def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
     p = g.p(a.seat)
     for c in a.cards:
         p.combat_cards.remove(c)
-    for c in a.camp:
-        p.reserve[c] -= 1
-        if not p.reserve[c]:
-            del p.reserve[c]
+    # The Acampamento resources stay in the (public) reserve until the reveal (R-COMBAT-4).
     side.cards = list(a.cards)
     side.camp = list(a.camp)
     side.committed = True
     g.emit(
         "cards_committed",
-        f"{g.name(a.seat)} commits {count(len(a.cards), 'combat card')} face down.",
+        {"who": g.name(a.seat), "n": len(a.cards)},
         a.seat,
         count=len(a.cards),
     )
@@ -414,7 +417,7 @@ def _parley(g: G, b: Battle) -> bool:
     if items is None:
         g.emit(
             "parley_failed",
-            f"{g.name(d.seat)} cannot pay for the Parley: it has no effect.",
+            {"who": g.name(d.seat)},
             d.seat,
         )
         return False
@@ -422,11 +425,21 @@ def _parley(g: G, b: Battle) -> bool:
     g.gain(b.attacker.seat, {"gold": amount}, "Parley")
     g.emit(
         "parley",
-        f"Parley: {g.name(d.seat)} pays {g.name(b.attacker.seat)} {amount} gold and the attack is "
-        "called off; the attackers stay where they came from.",
+        {"who": g.name(d.seat), "attacker": g.name(b.attacker.seat), "amount": amount},
         d.seat,
     )
     return True
+
+
+def _pay_camp(g: G, side: Side) -> None:
+    """R-COMBAT-4: the resources put on Acampamento leave the reserve at the reveal."""
+    if side.seat == ENEMY:
+        return
+    res = g.p(side.seat).reserve
+    for c in side.camp:
+        res[c] -= 1
+        if not res[c]:
+            del res[c]
 
 
 def resolve(g: G) -> None:
@@ -438,10 +451,10 @@ def resolve(g: G) -> None:
     for side in (att, b.defender):
         if side is None:
             continue
-        names = ", ".join(g.cat.combat_cards[c].name for c in side.cards) or "no cards"
+        _pay_camp(g, side)
         g.emit(
             "cards_revealed",
-            f"{g.name(side.seat)} reveals {names}.",
+            {"who": g.name(side.seat), "cards": [g.cat.combat_cards[c].name for c in side.cards]},
             side.seat,
             cards=list(side.cards),
         )
@@ -466,11 +479,17 @@ def resolve(g: G) -> None:
         return " + ".join(f"{k} {v}" for k, v in items) or "nothing"
 
     g.emit(
-        "battle_result",
-        f"Battle at {b.hex}: {g.name(att.seat)} {a_tot} FP ({fmt(a_fp)}) against "
-        f"{g.name(dfd.seat)} {d_tot} FP ({fmt(d_fp)}). {g.name(winner.seat)} wins"
-        + ("" if attacker_wins or a_tot != d_tot else " (a tie goes to the defender)")
-        + ".",
+        "battle_result" if attacker_wins or a_tot != d_tot else "battle_result.tie",
+        {
+            "hex": b.hex,
+            "attacker": g.name(att.seat),
+            "attacker_fp": a_tot,
+            "attacker_breakdown": fmt(a_fp),
+            "defender": g.name(dfd.seat),
+            "defender_fp": d_tot,
+            "defender_breakdown": fmt(d_fp),
+            "winner": g.name(winner.seat),
+        },
         winner.seat,
         hex=b.hex,
         attacker=att.seat,
@@ -498,7 +517,7 @@ def resolve(g: G) -> None:
             _to_reserve(g, loser.seat, loser.units)
             g.emit(
                 "defeated",
-                f"{g.name(loser.seat)} loses {count(len(loser.units), 'unit')} to the reserve.",
+                {"who": g.name(loser.seat), "n": len(loser.units)},
                 loser.seat,
                 units=list(loser.units),
             )
@@ -507,10 +526,9 @@ def resolve(g: G) -> None:
         place_units(g, att.seat, list(att.units), b.hex)
         t = g.s.tiles.get(b.hex)
         if t is not None and t.owner != att.seat:
-            what = "the orange capital" if t.kind == "capital" else f"the tile at {b.hex}"
             g.emit(
-                "occupy",
-                f"{g.name(att.seat)} occupies {what} and controls it.",
+                "occupy.capital" if t.kind == "capital" else "occupy.tile",
+                {"who": g.name(att.seat), "hex": b.hex},
                 att.seat,
                 hex=b.hex,
             )
@@ -542,7 +560,7 @@ def _sepe(g: G, seat: int, units: list[str], keep: str) -> None:
     _to_reserve(g, seat, lost)
     g.emit(
         "sepe",
-        f"Sepé Tiaraju: {g.name(seat)} keeps only one battle unit; the other {count(len(lost), 'unit goes', 'units go')} to the reserve.",
+        {"who": g.name(seat), "n": len(lost)},
         seat,
         kept=keep,
         lost=lost,
@@ -575,9 +593,8 @@ def _resolve_expedition(g: G, b: Battle) -> None:
     won = tot >= need  # R-EXPLORE-3: equal to or above the requirement
     text = " + ".join(f"{k} {v}" for k, v in fp) or "nothing"
     g.emit(
-        "expedition_result",
-        f"Expedition at {b.hex}: {tot} FP ({text}) against {need}: "
-        + ("success!" if won else "it fails (nothing else happens)."),
+        "expedition_result.won" if won else "expedition_result.lost",
+        {"hex": b.hex, "fp": tot, "breakdown": text, "requirement": need},
         att.seat,
         hex=b.hex,
         fp=tot,
@@ -594,7 +611,7 @@ def _resolve_expedition(g: G, b: Battle) -> None:
             g.p(att.seat).kept_tiles.append(ex.tile)
             g.emit(
                 "keep_tile",
-                f"{g.name(att.seat)} keeps {tile.name} ({tile.reward_vp} VP).",
+                {"who": g.name(att.seat), "tile": tile.name, "vp": tile.reward_vp},
                 att.seat,
                 tile=ex.tile,
             )
@@ -619,7 +636,7 @@ def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
         _to_reserve(g, a.seat, units)
         g.emit(
             "defeated",
-            f"{g.name(a.seat)} loses {count(len(units), 'unit')} to the reserve.",
+            {"who": g.name(a.seat), "n": len(units)},
             a.seat,
             units=units,
         )
@@ -627,7 +644,7 @@ def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
     if a.at not in choices:
         raise IllegalAction("R-COMBAT-5", f"retreat to an adjacent empty hex: {', '.join(choices)}")
     place_units(g, a.seat, list(units), a.at)
-    g.emit("retreat", f"{g.name(a.seat)}'s units retreat to {a.at}.", a.seat, units=units, hex=a.at)
+    g.emit("retreat", {"who": g.name(a.seat), "hex": a.at}, a.seat, units=units, hex=a.at)
 
 
 def war_card(g: G, a: A.WarCard, pend: Pending) -> None:
@@ -639,7 +656,12 @@ def war_card(g: G, a: A.WarCard, pend: Pending) -> None:
     card = g.cat.gold_cards["war"]
     p.gold_cards.remove("war")
     g.s.gold_discard.append("war")
-    g.emit("gold_card", f"{g.name(a.seat)} plays {card.name}: {card.text}", a.seat, card="war")
+    g.emit(
+        "gold_card",
+        {"who": g.name(a.seat), "card": card.name, "card_text": card.text},
+        a.seat,
+        card="war",
+    )
     g.gain(a.seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
     n = int(card.params.get("combat_cards", 0))
     if n:

@@ -1,15 +1,94 @@
-"""Answers to the small pending decisions: discards down to a limit (R-VOC-4/5) and the
-choices of a good, a mission era or a painting deck."""
+"""Pending decisions: the public registry of their kinds (:data:`DECISIONS`), and the
+answers to the small ones: discards down to a limit (R-VOC-4/5) and the choices of a good,
+a mission era or a painting deck.
+
+A pending decision (:class:`rules.state.Pending`) is a question put to one seat before play
+goes on; ``DECISIONS[pending.kind]`` says what to ask (``prompt``), which action types
+answer it, the rule it comes from, and whether it holds up the current player's turn.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import get_args
 
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
 from rules.game import HAND_LIMIT, RESERVE_LIMIT, G, count
-from rules.state import Pending
+from rules.state import Pending, PendingKind
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionKind:
+    """One kind of pending decision.
+
+    ``prompt`` completes "<player> must …"; ``answers`` are the action ``type`` tags that
+    answer it; ``blocking``: the current player's turn waits for it (by default — the
+    engine may ask a non-blocking question of a seat other than the current one, see
+    ``place_era_token``).
+    """
+
+    kind: PendingKind
+    prompt: str
+    answers: tuple[str, ...]
+    rule: str
+    blocking: bool = True
+
+
+def _k(
+    kind: PendingKind, prompt: str, answer: str, rule: str, blocking: bool = True
+) -> DecisionKind:
+    return DecisionKind(kind, prompt, (answer,), rule, blocking)
+
+
+DECISIONS: dict[str, DecisionKind] = {
+    d.kind: d
+    for d in (
+        _k("choose_colour", "choose a colour", "choose_colour", "R-SETUP-4"),
+        _k("keep_missions", "keep one mission of each era", "keep_missions", "R-SETUP-5"),
+        _k("choose_monarch", "choose a monarch", "choose_monarch", "R-SETUP-5"),
+        _k("choose_capital", "choose a capital", "choose_capital", "R-SETUP-6"),
+        _k("place_palace", "place a palace (or none)", "place_palace", "R-PALACE-1"),
+        _k(
+            "free_manufacture",
+            "choose the free square product of palace II",
+            "free_manufacture",
+            "R-PALACE-2",
+        ),
+        # Blocking only when it is the current player's own token (others place theirs
+        # while play goes on).
+        _k(
+            "place_era_token",
+            "put the flipped era token under an arch",
+            "place_era_token",
+            "R-ERA-2",
+            blocking=False,
+        ),
+        _k("discard", "discard down to 5 resources and elements", "discard", "R-VOC-4"),
+        _k("discard_cards", "discard down to 3 cards", "discard_cards", "R-VOC-5"),
+        _k("choose_good", "choose a resource", "choose_good", "R-VOC-1"),
+        _k("choose_era", "choose the era of the extra mission", "choose_era", "R-MISSION-4"),
+        _k("choose_deck", "choose the painting deck to refill from", "choose_deck", "R-PAINT-2"),
+        _k(
+            "combat_cards",
+            "choose combat cards for the battle (or none)",
+            "commit_cards",
+            "R-COMBAT-4",
+        ),
+        _k(
+            "sepe_keep",
+            "choose the one battle unit to keep (Sepé Tiaraju)",
+            "keep_unit",
+            "R-COMBAT-5",
+        ),
+        _k("retreat", "choose where the units retreat", "retreat_to", "R-COMBAT-5"),
+        _k("war_card", "decide whether to play the War card", "war_card", "R-TURN-4"),
+    )
+}
+
+assert set(DECISIONS) == set(get_args(PendingKind)), "PendingKind and DECISIONS disagree"
 
 
 def _discard(g: G, a: A.Discard, pend: Pending) -> None:
@@ -29,7 +108,7 @@ def _discard(g: G, a: A.Discard, pend: Pending) -> None:
             del p.reserve[x]
     g.emit(
         "discard",
-        f"{g.name(a.seat)} discards {', '.join(a.goods)} (reserve limit {RESERVE_LIMIT}).",
+        {"who": g.name(a.seat), "goods": list(a.goods), "limit": RESERVE_LIMIT},
         a.seat,
         goods=list(a.goods),
     )
@@ -53,8 +132,8 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
         hand.remove(c)
         (g.s.gold_discard if deck == "gold" else g.s.combat_discard).append(c)
     g.emit(
-        "discard_cards",
-        f"{g.name(a.seat)} discards {count(excess, deck + ' card')} (hand limit {HAND_LIMIT}).",
+        f"discard_cards.{deck}",
+        {"who": g.name(a.seat), "n": excess, "limit": HAND_LIMIT},
         a.seat,
         count=excess,
     )
@@ -73,13 +152,13 @@ def _choose_era(g: G, a: A.ChooseEra, pend: Pending) -> None:
     g.p(a.seat).missions.append(m)
     g.emit(
         "mission_draw",
-        f"{g.name(a.seat)} draws an extra era {a.era} mission (Quilombo).",
+        {"who": g.name(a.seat), "era": a.era},
         a.seat,
         era=a.era,
     )
     g.emit(
         "mission_draw_private",
-        f"Your extra mission is {g.cat.missions[m].name}.",
+        {"mission": g.cat.missions[m].name},
         a.seat,
         visible_to=(a.seat,),
         mission=m,
@@ -96,7 +175,7 @@ def _choose_deck(g: G, a: A.ChooseDeck, pend: Pending) -> None:
     card = g.s.painting_decks[a.frame].pop()
     g.s.display.append(card)
     g.emit(
-        "display",
-        f"{g.cat.paintings[card].name} joins the display from the {a.frame} deck.",
+        "display.chosen_deck",
+        {"painting": g.cat.paintings[card].name, "frame": a.frame},
         painting=card,
     )

@@ -16,7 +16,14 @@ from typing import Any, Literal
 from rules import actions as A
 from rules import combat as C
 from rules.catalog import CROPS
-from rules.decisions import _choose_deck, _choose_era, _choose_good, _discard, _discard_cards
+from rules.decisions import (
+    DECISIONS,
+    _choose_deck,
+    _choose_era,
+    _choose_good,
+    _discard,
+    _discard_cards,
+)
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision
 from rules.events import Event
 from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G
@@ -94,10 +101,14 @@ def pending_for(state: GameState, seat: int) -> Pending | None:
     return None
 
 
-def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
-    """Apply ``action`` (an action model, dict or JSON) to a copy of ``state``."""
-    if not hasattr(action, "type"):
-        action = A.parse_action(action)  # InvalidAction if malformed
+ActionData = str | bytes | dict[str, object]  # an action's JSON text or dict form
+
+
+def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; an action's JSON or dict form is parsed
+    strictly first (:func:`rules.actions.parse_action`, :class:`InvalidAction` if malformed)."""
+    if isinstance(action, (str, bytes, dict)):
+        action = A.parse_action(action)
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
     g = G(state.clone())
@@ -108,31 +119,28 @@ def apply(state: GameState, action: Any) -> tuple[GameState, list[Event]]:
     return g.s, g.events
 
 
-def _dispatch(g: G, a: Any) -> None:
+def _dispatch(g: G, a: A.Action) -> None:
     s = g.s
     seat = a.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
         raise InvalidAction("R-SETUP-7", f"there is no seat {seat!r} in this {s.n}-player game")
     pend = pending_for(s, seat)
-    if pend is not None and pend.kind in _ANY_ORDER and a.type not in _ANSWERS[pend.kind][0]:
+    if pend is not None and pend.kind in _ANY_ORDER and a.type not in DECISIONS[pend.kind].answers:
         # R-SETUP-5: a seat's simultaneous setup choices may be answered in either order.
         pend = next(
             (
                 d
                 for d in s.pending
-                if d.seat == seat and d.kind in _ANY_ORDER and a.type in _ANSWERS[d.kind][0]
+                if d.seat == seat and d.kind in _ANY_ORDER and a.type in DECISIONS[d.kind].answers
             ),
             pend,
         )
     if pend is not None:
-        handler = _ANSWERS.get(pend.kind)
-        if handler is None or a.type not in handler[0]:
-            raise NotYourDecision(
-                _PENDING_RULE.get(pend.kind, ""),
-                f"{g.name(seat)} must first {_PENDING_TEXT.get(pend.kind, pend.kind)}",
-            )
+        kind = DECISIONS[pend.kind]
+        if a.type not in kind.answers:
+            raise NotYourDecision(kind.rule, f"{g.name(seat)} must first {kind.prompt}")
         s.pending.remove(pend)
-        handler[1](g, a, pend)
+        _HANDLERS[pend.kind](g, a, pend)
         return
     if s.phase != "play":
         raise NotYourDecision("R-SETUP-6", f"{g.name(seat)} has nothing to decide now")
@@ -147,64 +155,27 @@ def _dispatch(g: G, a: Any) -> None:
     fn(g, a)
 
 
-_ANSWERS: dict[str, tuple[tuple[str, ...], Callable[[G, Any, Pending], None]]] = {
-    "choose_colour": (("choose_colour",), _choose_colour),
-    "keep_missions": (("keep_missions",), _keep_missions),
-    "choose_monarch": (("choose_monarch",), _choose_monarch),
-    "choose_capital": (("choose_capital",), _choose_capital),
-    "place_palace": (("place_palace",), _place_palace),
-    "free_manufacture": (("free_manufacture",), _free_manufacture),
-    "place_era_token": (("place_era_token",), _place_era_token),
-    "discard": (("discard",), _discard),
-    "discard_cards": (("discard_cards",), _discard_cards),
-    "choose_good": (("choose_good",), _choose_good),
-    "choose_era": (("choose_era",), _choose_era),
-    "choose_deck": (("choose_deck",), _choose_deck),
-    "combat_cards": (("commit_cards",), C.commit_cards),
-    "sepe_keep": (("keep_unit",), C.keep_unit),
-    "retreat": (("retreat_to",), C.retreat_to),
-    "war_card": (("war_card",), C.war_card),
+# The handler of each pending decision kind (what it asks and which actions answer it:
+# rules.decisions.DECISIONS).
+_HANDLERS: dict[str, Callable[[G, Any, Pending], None]] = {
+    "choose_colour": _choose_colour,
+    "keep_missions": _keep_missions,
+    "choose_monarch": _choose_monarch,
+    "choose_capital": _choose_capital,
+    "place_palace": _place_palace,
+    "free_manufacture": _free_manufacture,
+    "place_era_token": _place_era_token,
+    "discard": _discard,
+    "discard_cards": _discard_cards,
+    "choose_good": _choose_good,
+    "choose_era": _choose_era,
+    "choose_deck": _choose_deck,
+    "combat_cards": C.commit_cards,
+    "sepe_keep": C.keep_unit,
+    "retreat": C.retreat_to,
+    "war_card": C.war_card,
 }
-
-
-_PENDING_TEXT = {
-    "choose_colour": "choose a colour",
-    "keep_missions": "keep one mission of each era",
-    "choose_monarch": "choose a monarch",
-    "choose_capital": "choose a capital",
-    "place_palace": "place a palace (or none)",
-    "free_manufacture": "choose the free square product of palace II",
-    "place_era_token": "put the flipped era token under an arch",
-    "discard": "discard down to 5 resources and elements",
-    "discard_cards": "discard down to 3 cards",
-    "choose_good": "choose a resource",
-    "choose_era": "choose the era of the extra mission",
-    "choose_deck": "choose the painting deck to refill from",
-    "combat_cards": "choose combat cards for the battle (or none)",
-    "sepe_keep": "choose the one battle unit to keep (Sepé Tiaraju)",
-    "retreat": "choose where the units retreat",
-    "war_card": "decide whether to play the War card",
-}
-
-
-_PENDING_RULE = {
-    "choose_colour": "R-SETUP-4",
-    "keep_missions": "R-SETUP-5",
-    "choose_monarch": "R-SETUP-5",
-    "choose_capital": "R-SETUP-6",
-    "place_palace": "R-PALACE-1",
-    "free_manufacture": "R-PALACE-2",
-    "place_era_token": "R-ERA-2",
-    "discard": "R-VOC-4",
-    "discard_cards": "R-VOC-5",
-    "choose_good": "R-VOC-1",
-    "choose_era": "R-MISSION-4",
-    "choose_deck": "R-PAINT-2",
-    "combat_cards": "R-COMBAT-4",
-    "sepe_keep": "R-COMBAT-5",
-    "retreat": "R-COMBAT-5",
-    "war_card": "R-TURN-4",
-}
+assert set(_HANDLERS) == set(DECISIONS), "every decision kind needs a handler"
 
 
 _ANY_ORDER = {"keep_missions", "choose_monarch"}  # simultaneous choices of one seat
@@ -233,14 +204,21 @@ _TURN: dict[str, Callable[[G, Any], None]] = {
 }
 
 
-def legal_actions(state: GameState, seat: int | None = None) -> list[Any]:
-    """Every legal action for the seats that must decide now (or for ``seat`` only)."""
+def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
+    """Every legal action of ``seat`` now (empty if it has nothing to decide).
+
+    A UI always passes the seat of the person it serves: ``legal_actions(state, seat)``
+    lists only that seat's choices (its hand, its missions). Without a seat, the actions of
+    every seat that may decide now are listed together (several during simultaneous setup
+    choices or a defender's card choice) — for AI players, fuzzing and self-play, which
+    know every seat's secrets anyway; never show that list to one person.
+    """
     if state.phase == "ended":
         return []
     g = G(state)  # its PayabilityCache serves the whole listing (the state does not change)
     who = deciders(state)
     seats = who if seat is None else [seat]
-    out: list[Any] = []
+    out: list[A.Action] = []
     for st in seats:
         if st not in who:
             continue

@@ -13,9 +13,10 @@ from typing import Any
 from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
-from rules.payment import PayabilityCache, controls, good_name, occupier_of
+from rules.messages import Param
+from rules.payment import PayabilityCache, controls, occupier_of
 from rules.scoring import base_production
-from rules.state import GameState, Pending, Player
+from rules.state import GameState, Pending, PendingKind, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
 HAND_LIMIT = 3  # R-VOC-5
@@ -44,13 +45,15 @@ class G:
 
     def emit(
         self,
-        kind: str,
-        text: str,
+        key: str,
+        params: dict[str, Param],
         seat: int | None = None,
         visible_to: tuple[int, ...] | None = None,
         **data: Any,
     ) -> None:
-        self.events.append(Event(kind=kind, text=text, seat=seat, data=data, visible_to=visible_to))
+        """Record an event: its message ``key`` (``kind`` or ``kind.variant``, a template in
+        :mod:`rules.messages`) with ``params``; ``data`` is the event's machine-readable part."""
+        self.events.append(Event.make(key, params, seat, visible_to, data))
 
     def p(self, seat: int) -> Player:
         return self.s.players[seat]
@@ -64,13 +67,10 @@ class G:
         for g, n in goods.items():
             if n > 0:
                 res[g] = res.get(g, 0) + n
-        text = ", ".join(f"{n} {good_name(g)}" for g, n in goods.items() if n > 0)
-        self.emit(
-            "gain",
-            f"{self.name(seat)} gains {text}" + (f" ({why})" if why else "") + ".",
-            seat,
-            goods=dict(goods),
-        )
+        params: dict[str, Param] = {"who": self.name(seat), "goods": dict(goods)}
+        if why:
+            params["why"] = why
+        self.emit("gain.why" if why else "gain", params, seat, goods=dict(goods))
 
     def reserve_total(self, seat: int) -> int:
         return sum(self.p(seat).reserve.values())
@@ -89,7 +89,7 @@ class G:
             s.rng.shuffle(pile)
             setattr(s, f"{deck}_deck", pile)
             setattr(s, f"{deck}_discard", [])
-            self.emit("reshuffle", f"The {deck} discard pile is shuffled into a new deck.")
+            self.emit(f"reshuffle.{deck}", {})
         return pile.pop()
 
     def draw_combat(self, seat: int, n: int = 1, why: str = "") -> list[str]:
@@ -105,21 +105,18 @@ class G:
         for _ in range(n):
             card = self.take_card(deck)
             if card is None:
-                self.emit("deck_empty", f"The {deck} deck is empty: no card drawn.", seat)
+                self.emit(f"deck_empty.{deck}", {}, seat)
                 break
             hand.append(card)
             got.append(card)
         if got:
-            w = f" ({why})" if why else ""
-            self.emit(
-                f"draw_{deck}",
-                f"{self.name(seat)} draws {count(len(got), deck + ' card')}{w}.",
-                seat,
-                count=len(got),
-            )
+            params: dict[str, Param] = {"who": self.name(seat), "n": len(got)}
+            if why:
+                params["why"] = why
+            self.emit(f"draw_{deck}.why" if why else f"draw_{deck}", params, seat, count=len(got))
             self.emit(
                 f"draw_{deck}_private",
-                "You draw " + ", ".join(names[c].name for c in got) + ".",
+                {"cards": [names[c].name for c in got]},
                 seat,
                 visible_to=(seat,),
                 cards=got,
@@ -128,7 +125,7 @@ class G:
 
     # ------------------------------------------------------------------ pending decisions
     def push(
-        self, seat: int, kind: str, front: bool = False, blocking: bool = True, **data: Any
+        self, seat: int, kind: PendingKind, front: bool = False, blocking: bool = True, **data: Any
     ) -> None:
         data["blocking"] = blocking
         pd = Pending(seat=seat, kind=kind, data=data)
@@ -218,8 +215,13 @@ class G:
         for g, n in prod.items():
             t.goods[g] = t.goods.get(g, 0) + n
         if prod:
-            text = ", ".join(f"{n} {good_name(g)}" for g, n in prod.items())
-            self.emit("produce", f"{hex_} produces {text} ({why}).", t.owner, hex=hex_, goods=prod)
+            self.emit(
+                "produce",
+                {"hex": hex_, "goods": dict(prod), "why": why},
+                t.owner,
+                hex=hex_,
+                goods=prod,
+            )
 
     def mark_special(self, seat: int, hex_: str) -> None:
         """R-MONARCH-1: the first N buildings of a monarch's type (built or flipped)."""
@@ -237,7 +239,12 @@ class G:
             self.p(seat).counters[key] = done + 1
             self.emit(
                 "monarch_power",
-                f"{self.cat.monarchs[mon].name}: this {self.cat.sides[t.id].name.lower()} is one of the first {ov.first} ({done + 1}).",
+                {
+                    "monarch": self.cat.monarchs[mon].name,
+                    "building": self.cat.sides[t.id].name.lower(),
+                    "first": ov.first,
+                    "nth": done + 1,
+                },
                 seat,
                 hex=hex_,
             )

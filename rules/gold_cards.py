@@ -105,14 +105,19 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
     card = g.cat.gold_cards[a.card]
     p.gold_cards.remove(a.card)
     g.s.gold_discard.append(a.card)
-    g.emit("gold_card", f"{g.name(seat)} plays {card.name}: {card.text}", seat, card=a.card)
+    g.emit(
+        "gold_card",
+        {"who": g.name(seat), "card": card.name, "card_text": card.text},
+        seat,
+        card=a.card,
+    )
     e = card.effect
     if e == "build":
         side = str(card.params["side"])
         at = _label(g, a.at or "")
         cost = list(g.cat.sides[side].cost)
         _pay(g, seat, cost, a.payment, PayContext(label=card.name))
-        _place_building(g, seat, side, at, f" ({card.name})")
+        _place_building(g, seat, side, at, card.name)
     elif e == "deploy":
         to = _label(g, a.to or "")
         assert a.unit is not None
@@ -121,7 +126,7 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
     elif e == "manufacture":
         assert a.product is not None and a.to is not None
         _pay(g, seat, list(g.cat.products[a.product].cost), a.payment, PayContext(label=card.name))
-        _do_manufacture(g, seat, a.product, a.to, f" ({card.name})")
+        _do_manufacture(g, seat, a.product, a.to, card.name)
     elif e == "exchange":
         _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name))
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
@@ -136,16 +141,18 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
         p.seen[str(a.target)] = seen["gold_cards"] + seen["combat_cards"] + seen["missions"]
         g.emit(
             "espionage",
-            f"{g.name(seat)} looks at all the cards in {g.name(a.target)}'s hands.",
+            {"who": g.name(seat), "target": g.name(a.target)},
             seat,
             target=a.target,
         )
-        text = "; ".join(
-            f"{k.replace('_', ' ')}: " + (", ".join(v) or "none") for k, v in seen.items()
-        )
         g.emit(
             "espionage_private",
-            f"{g.name(a.target)} holds {text}.",
+            {
+                "target": g.name(a.target),
+                "gold_cards": seen["gold_cards"],
+                "combat_cards": seen["combat_cards"],
+                "missions": seen["missions"],
+            },
             seat,
             visible_to=(seat,),
             target=a.target,
@@ -154,7 +161,7 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
     elif e == "veterans":
         assert a.unit is not None
         p.units[a.unit] = "reserve"
-        g.emit("veterans", f"{g.name(seat)}'s {a.unit} returns to the reserve.", seat, unit=a.unit)
+        g.emit("veterans", {"who": g.name(seat), "unit": a.unit}, seat, unit=a.unit)
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
 
 

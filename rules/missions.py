@@ -40,7 +40,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
     vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
     g.emit(
         "mission",
-        f"{g.name(seat)} reveals the era {ROMAN[m.era]} mission {m.name} ({vp} VP).",
+        {"who": g.name(seat), "era": ROMAN[m.era], "mission": m.name, "vp": vp},
         seat,
         mission=a.mission,
     )
@@ -55,7 +55,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
     if _palace_options(g, seat):
         g.push(seat, "place_palace", front=True)
     else:
-        g.emit("no_palace", f"{g.name(seat)} can place no palace (the mission still scores).", seat)
+        g.emit("no_palace.none_left", {"who": g.name(seat)}, seat)
     if m.era == s.era:
         if s.era < 3:
             _advance_era(g, seat)
@@ -63,7 +63,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
             s.end_triggered = True
             g.emit(
                 "end_triggered",
-                "An era III mission is revealed: the current round is the last.",
+                {},
                 seat,
             )
 
@@ -73,10 +73,9 @@ def _advance_era(g: G, revealer: int) -> None:
     s = g.s
     old = s.era
     s.era += 1
-    names = {2: "II Navigation", 3: "III Railway"}
     g.emit(
-        "era",
-        f"Era {names[s.era]} begins. Every player places the flipped era {ROMAN[old]} token under an arch.",
+        f"era.{s.era}",
+        {"old": ROMAN[old]},
         revealer,
         era=s.era,
     )
@@ -109,7 +108,7 @@ def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
         g.p(a.seat).under[a.arch] = tok
         g.emit(
             "era_token",
-            f"{g.name(a.seat)} puts the era {ROMAN[tok]} token under {g.cat.arches[a.arch].name}.",
+            {"who": g.name(a.seat), "token": ROMAN[tok], "arch": g.cat.arches[a.arch].name},
             a.seat,
             arch=a.arch,
             token=tok,
@@ -121,7 +120,7 @@ def _to_coroados(g: G, seat: int, tok: int) -> None:
     p.coroados = tok
     g.emit(
         "coroados",
-        f"{g.name(seat)} places the era {ROMAN[tok]} token on Coroados.",
+        {"who": g.name(seat), "token": ROMAN[tok]},
         seat,
         token=tok,
     )
@@ -189,7 +188,7 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
     g.s.tiles[at].palace = palace
     g.emit(
         "palace",
-        f"{g.name(seat)} places palace {ROMAN[palace]} at {at}.",
+        {"who": g.name(seat), "palace": ROMAN[palace], "hex": at},
         seat,
         palace=palace,
         hex=at,
@@ -210,7 +209,7 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
 
 def _place_palace(g: G, a: A.PlacePalace, pend: Pending) -> None:
     if a.palace is None:
-        g.emit("no_palace", f"{g.name(a.seat)} places no palace.", a.seat)
+        g.emit("no_palace.declined", {"who": g.name(a.seat)}, a.seat)
         return
     at = _label(g, a.at or "")
     err = _palace_problem(g, a.seat, a.palace, at)
@@ -233,7 +232,7 @@ def _isabel(g: G, a: A.IsabelPalace) -> None:
 
 def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
     if a.product is None:
-        g.emit("decline", f"{g.name(a.seat)} manufactures nothing.", a.seat)
+        g.emit("decline", {"who": g.name(a.seat)}, a.seat)
         return
     err = _manufacture_problem(g, a.seat, a.product, a.to or "")
     if err:
@@ -243,4 +242,4 @@ def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
         "R-PALACE-2",
         "palace II manufactures a square product (dye or sugar)",
     )
-    _do_manufacture(g, a.seat, a.product, a.to or "", " (palace II, free)")
+    _do_manufacture(g, a.seat, a.product, a.to or "", "palace II, free")

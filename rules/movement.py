@@ -116,15 +116,15 @@ def _move(g: G, a: A.Move) -> None:
         g.s.turn.free_move = True
     else:
         g.s.turn.extra_move = True
-    names = ", ".join(g.cat.units[f"{p.colour}.{u}"].name for u in units)
+    names = [g.cat.units[f"{p.colour}.{u}"].name for u in units]
     if C.defender_of(g, seat, to) is not None:
         # R-MOVE-5: entering an opponent's unit, building or city starts a battle at once.
         C.start_move_battle(g, seat, units, src, to, a.kind)
         return
     C.place_units(g, seat, units, to)
     g.emit(
-        "move",
-        f"{g.name(seat)} moves {names} from {src} to {to} ({a.kind} move).",
+        f"move.{a.kind}",
+        {"who": g.name(seat), "units": names, "src": src, "to": to},
         seat,
         units=units,
         src=src,
@@ -165,7 +165,7 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
     tile = g.cat.exploration[ex.tile]
     g.emit(
         "explore",
-        f"{g.name(seat)} reveals {tile.name} at {at}: {tile.text}",
+        {"who": g.name(seat), "tile": tile.name, "hex": at, "tile_text": tile.text},
         seat,
         hex=at,
         tile=ex.tile,
@@ -192,8 +192,8 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
                     t.goods[c] = t.goods.get(c, 0) + 1
                 if crops:
                     g.emit(
-                        "produce",
-                        f"{nb} produces +1 {', '.join(crops)} (river basin).",
+                        "produce.river_basin",
+                        {"hex": nb, "crops": list(crops)},
                         t.owner,
                         hex=nb,
                     )
@@ -215,12 +215,10 @@ def _peek(g: G, a: A.Peek) -> None:
     assert ex is not None
     g.s.turn.peek = False
     g.p(a.seat).peeks[at] = ex.tile
-    g.emit(
-        "peek", f"{g.name(a.seat)} secretly looks at the exploration tile at {at}.", a.seat, hex=at
-    )
+    g.emit("peek", {"who": g.name(a.seat), "hex": at}, a.seat, hex=at)
     g.emit(
         "peek_private",
-        f"The tile at {at} is {g.cat.exploration[ex.tile].name}.",
+        {"hex": at, "tile": g.cat.exploration[ex.tile].name},
         a.seat,
         visible_to=(a.seat,),
         hex=at,
@@ -240,7 +238,7 @@ def _end_turn(g: G, a: A.EndTurn) -> None:
     if s.current == s.first_player:
         s.round += 1
     s.turn = Turn()
-    g.emit("turn", f"Round {s.round}: {g.name(s.current)}'s turn.", s.current, round=s.round)
+    g.emit("turn", {"round": s.round, "who": g.name(s.current)}, s.current, round=s.round)
 
 
 def solo_won(state: GameState) -> bool:
@@ -263,22 +261,19 @@ def _finish(g: G) -> None:
         res["solo_won"] = won
         res["winners"] = [0] if won else []
         g.emit(
-            "solo_result",
-            "Victory at Guararapes! Era III, all five units on the map and the enemy capital taken."
-            if won
-            else f"Defeat: the {s.round} rounds are over and the conditions of victory were not all met.",
+            "solo_result.won" if won else "solo_result.lost",
+            {"rounds": s.round},
             0,
             won=won,
         )
-    s.result = res
+    s.result = dict(res)
     for row in res["scores"]:
         g.emit(
-            "score", f"{g.name(row['seat'])} scores {row['total']} VP.", row["seat"], breakdown=row
+            "score", {"who": g.name(row["seat"]), "vp": row["total"]}, row["seat"], breakdown=row
         )
-    names = " and ".join(g.name(w) for w in res["winners"]) or "Nobody"
     g.emit(
         "game_over",
-        f"The game is over. {names} win{'s' if len(res['winners']) == 1 else ''}.",
+        {"winners": [g.name(w) for w in res["winners"]], "n": len(res["winners"])},
         winners=res["winners"],
     )
 

@@ -1041,7 +1041,7 @@ def _legal_hint(state: GameState, seat: int, a: Any, legal: list[Any] | None = N
         if key:
             mine = [b for b in same if getattr(b, key) == getattr(a, key)]
             if mine and a.type == "build":
-                places = ", ".join(dict.fromkeys(b.at for b in mine))
+                places = ", ".join(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
                 return f" Legal places for {a.building}: {places}."
             if mine:
                 same = mine
@@ -1057,7 +1057,7 @@ def _short(texts: list[str], limit: int = 12) -> str:
     return head + (f" … ({len(texts) - limit} more)" if len(texts) > limit else "")
 
 
-def legal_texts(state: GameState, seat: int, legal: list[Any] | None = None) -> list[str]:
+def legal_texts(state: GameState, seat: int, legal: list[Action] | None = None) -> list[str]:
     """The commands of every legal action of ``seat``, in the engine's listing order."""
     if legal is None:
         legal = legal_actions(state, seat)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
 from rules.payment import occupier_of, unit_seats
@@ -175,7 +175,23 @@ def tile_vp(state: GameState, hex_: str) -> int:
     return ov.vp if ov is not None else cat.sides[t.id].vp
 
 
-def score(state: GameState, seat: int) -> dict[str, Any]:
+class ScoreRow(TypedDict):
+    """One seat's final score (R-END-2)."""
+
+    seat: int
+    total: int
+    categories: dict[str, int]  # VP per category
+    details: dict[str, list[str]]  # what scored, per category
+    tiebreak_science: int  # R-END-3
+
+
+class FinalScores(TypedDict):
+    scores: list[ScoreRow]
+    winners: list[int]  # seats
+    solo_won: NotRequired[bool]  # solo game only (R-SOLO-2)
+
+
+def score(state: GameState, seat: int) -> ScoreRow:
     """Per-category VP of one seat (R-END-2), with details for the breakdown."""
     cat = catalog_of(state)
     p = state.players[seat]
@@ -345,7 +361,7 @@ def _end_card_scores(state: GameState, seat: int, effect: str, params: dict[str,
     return False
 
 
-def final_scores(state: GameState) -> dict[str, Any]:
+def final_scores(state: GameState) -> FinalScores:
     """Scores of every seat and the winners (R-END-2, tie-break R-END-3)."""
     rows = [score(state, p.seat) for p in state.players]
     best = max(r["total"] for r in rows)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from rules.catalog import get_catalog
+from rules.determinize import determinize
 from rules.engine import apply, deciders, legal_actions
 from rules.game import HAND_LIMIT, RESERVE_LIMIT
 from rules.scoring import final_scores, score
@@ -59,9 +60,11 @@ def check_readers_pure(state: GameState) -> dict[str, object]:
     raise InvariantError("listing, viewing or scoring changed the state")
 
 
-def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
+def check_invariants(
+    state: GameState, *, round_trip: bool = True, redeal: bool = True, views: bool = True
+) -> None:
     """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
-    read = check_readers_pure(state)
+    read = check_readers_pure(state) if views else {}
     cat = get_catalog(state.data_pack, state.data_pack_hash)
     board = cat.boards[state.map]
 
@@ -139,7 +142,7 @@ def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
     if state.phase != "ended" and not deciders(state):
         fail("nobody can act but the game is not over")
     # Hidden information: a view never shows another seat's secrets.
-    for p in state.players:
+    for p in state.players if views else []:
         v = read[f"view(state, {p.seat})"]
         assert isinstance(v, GameState)
         for other in v.players:
@@ -151,6 +154,27 @@ def check_invariants(state: GameState, *, round_trip: bool = True) -> None:
         again = GameState.model_validate_json(state.model_dump_json())
         if again != state:
             fail("JSON round trip changed the state")
+    if redeal:
+        # the spectator every step, and one seat in turn (all of them over a game)
+        check_views_leak_nothing(state, [None, (state.rng.counter + state.round) % state.n])
+
+
+def check_views_leak_nothing(state: GameState, seats: list[int | None] | None = None) -> None:
+    """Views leak nothing: hidden information re-dealt from a seat's (or a spectator's) point
+    of view (:func:`rules.determinize.determinize`) leaves that seat's view unchanged, and the
+    spectator's re-dealt state keeps every invariant. ``seats``: whose views to check
+    (default: the spectator and every seat)."""
+    rng = random.Random(f"{state.rng.seed}:{state.rng.counter}:redeal")
+    for seat in [None, *range(state.n)] if seats is None else seats:
+        det = determinize(state, seat, rng)
+        if view(det, seat) != view(state, seat):
+            who = "a spectator" if seat is None else f"seat {seat}"
+            raise InvariantError(f"{who}'s view shows something a re-deal changes")
+        if seat is None:
+            try:
+                check_invariants(det, round_trip=False, redeal=False, views=False)
+            except InvariantError as e:
+                raise InvariantError(f"re-dealt state: {e}") from e
 
 
 @dataclass

@@ -9,7 +9,7 @@ from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
 from rules.game import G, _label
-from rules.state import Exploration, GameState, Pending, Player, Rng, Tile, Turn
+from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
 def new_game(
@@ -144,7 +144,7 @@ def _expl(tile: str) -> Exploration:
     return Exploration(tile=tile)
 
 
-def _pending(seat: int, kind: str, **data: Any) -> Pending:
+def _pending(seat: int, kind: PendingKind, **data: Any) -> Pending:
     data.setdefault("blocking", True)
     return Pending(seat=seat, kind=kind, data=dict(data))
 
@@ -198,13 +198,13 @@ def _choose_colour(g: G, a: A.ChooseColour, pend: Pending) -> None:
     taken = {p.colour for p in s.players}
     g.require(a.colour not in taken, "R-SETUP-4", f"{a.colour} is already taken")
     take_colour(s, a.seat, a.colour)
-    g.emit("colour", f"Seat {a.seat + 1} plays {a.colour}.", a.seat, colour=a.colour)
+    g.emit("colour", {"number": a.seat + 1, "colour": a.colour}, a.seat, colour=a.colour)
     nxt = a.seat + 1
     if nxt < s.n:
         g.push(nxt, "choose_colour")
     else:
         deal_missions(s)
-        g.emit("missions_dealt", "Each player is dealt 2 missions of each era and keeps 1 of each.")
+        g.emit("missions_dealt", {})
 
 
 def _keep_missions(g: G, a: A.KeepMissions, pend: Pending) -> None:
@@ -224,7 +224,7 @@ def _keep_missions(g: G, a: A.KeepMissions, pend: Pending) -> None:
             g.s.mission_decks[str(g.cat.missions[m].era)].insert(0, m)  # bottom of its deck
     p.missions = keep
     p.mission_offer = []
-    g.emit("missions_kept", f"{g.name(a.seat)} keeps one mission of each era.", a.seat)
+    g.emit("missions_kept", {"who": g.name(a.seat)}, a.seat)
     _maybe_capitals(g)
 
 
@@ -234,7 +234,7 @@ def _choose_monarch(g: G, a: A.ChooseMonarch, pend: Pending) -> None:
     g.p(a.seat).monarch = a.monarch
     g.emit(
         "monarch",
-        f"{g.name(a.seat)} chooses {g.cat.monarchs[a.monarch].name}.",
+        {"who": g.name(a.seat), "monarch": g.cat.monarchs[a.monarch].name},
         a.seat,
         monarch=a.monarch,
     )
@@ -246,11 +246,12 @@ def _maybe_capitals(g: G) -> None:
         start_capitals(g.s)
         g.emit(
             "capitals_revealed",
-            "The capital tiles are revealed. "
-            + ", ".join(
-                f"{h}: {g.cat.capitals[c].name}" for h, c in sorted(g.s.capital_tiles.items())
-            )
-            + f". {g.name(g.s.capital_chooser)} chooses first.",
+            {
+                "capitals": [
+                    f"{h}: {g.cat.capitals[c].name}" for h, c in sorted(g.s.capital_tiles.items())
+                ],
+                "chooser": g.name(g.s.capital_chooser),
+            },
         )
 
 
@@ -266,7 +267,7 @@ def _choose_capital(g: G, a: A.ChooseCapital, pend: Pending) -> None:
     p.palaces.remove(1)
     g.emit(
         "capital",
-        f"{g.name(a.seat)} takes the capital at {at} and puts palace I there.",
+        {"who": g.name(a.seat), "hex": at},
         a.seat,
         hex=at,
     )
@@ -284,6 +285,6 @@ def _choose_capital(g: G, a: A.ChooseCapital, pend: Pending) -> None:
     s.turn = Turn()
     g.emit(
         "start",
-        f"The game begins. {g.name(s.current)} has the first-player tile and starts.",
+        {"who": g.name(s.current)},
         s.current,
     )

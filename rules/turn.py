@@ -12,6 +12,7 @@ from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import G, _label, _need_step, _upgraded, count
+from rules.messages import Param
 from rules.payment import (
     PayContext,
     can_pay,
@@ -36,7 +37,7 @@ def _begin_arch(g: G, seat: int, arch: str) -> None:
     p.token_arch = arch
     g.s.turn.arch = arch
     g.s.turn.action_done = True
-    g.emit("action", f"{g.name(seat)} takes the {g.cat.arches[arch].name} action.", seat, arch=arch)
+    g.emit("action", {"who": g.name(seat), "arch": g.cat.arches[arch].name}, seat, arch=arch)
 
 
 def _to_movement(g: G, seat: int) -> None:
@@ -60,9 +61,10 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
         items = default_items(g.s, seat, cost, ctx)
     take_payment(g.s, seat, items)
     if cost:
+        cards = any(i.source in ("gold_card", "combat_card") for i in items)
         g.emit(
-            "pay",
-            f"{g.name(seat)} pays {describe_items(items)} for {ctx.label}.",
+            "pay.cards" if cards else "pay",
+            {"who": g.name(seat), "items": describe_items(items), "what": ctx.label},
             seat,
             items=[{"source": i.source, "what": i.what} for i in items],
         )
@@ -116,8 +118,8 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
     if first:
         vp = g.cat.units[f"{p.colour}.{unit}"].vp
         g.emit(
-            "deploy",
-            f"{g.name(seat)} deploys the {name} ({vp} VP) at {to}.",
+            "deploy.first",
+            {"who": g.name(seat), "unit": name, "vp": vp, "hex": to},
             seat,
             unit=unit,
             hex=to,
@@ -131,8 +133,8 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
                 g.draw_gold(seat, 1, "Pedro I")
     else:
         g.emit(
-            "deploy",
-            f"{g.name(seat)} redeploys the {name} at {to}.",
+            "deploy.again",
+            {"who": g.name(seat), "unit": name, "hex": to},
             seat,
             unit=unit,
             hex=to,
@@ -207,7 +209,7 @@ def _take_painting(g: G, a: A.TakePainting) -> None:
     p.paintings.append(a.painting)
     g.emit(
         "painting",
-        f"{g.name(seat)} takes the painting {pa.name} ({pa.vp} VP): {pa.text}",
+        {"who": g.name(seat), "painting": pa.name, "vp": pa.vp, "painting_text": pa.text},
         seat,
         painting=a.painting,
     )
@@ -223,15 +225,15 @@ def _refill_display(g: G, seat: int, frame: str) -> None:
     if deck:
         card = deck.pop()
         s.display.append(card)
-        g.emit("display", f"{g.cat.paintings[card].name} joins the display.", painting=card)
+        g.emit("display", {"painting": g.cat.paintings[card].name}, painting=card)
         return
     others = [f for f in FRAMES if f != frame and s.painting_decks.get(f)]
     if len(others) == 1:
         card = s.painting_decks[others[0]].pop()
         s.display.append(card)
         g.emit(
-            "display",
-            f"The {frame} deck is empty: {g.cat.paintings[card].name} joins the display from the {others[0]} deck.",
+            "display.other_deck",
+            {"frame": frame, "painting": g.cat.paintings[card].name, "other": others[0]},
             painting=card,
         )
     elif others:
@@ -248,8 +250,8 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
                 for k, v in extra.items():
                     t.goods[k] = t.goods.get(k, 0) + v
                 g.emit(
-                    "produce",
-                    f"{h} produces its extra at once ({pa.name}).",
+                    "produce.painting",
+                    {"hex": h, "painting": pa.name},
                     seat,
                     hex=h,
                     goods=extra,
@@ -269,10 +271,28 @@ def _is_city(g: G, what: str) -> bool:
     return what in g.cat.cities
 
 
+def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
+    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
+    ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
+    return not (
+        g.board.terrain[at] == "water"
+        or at in others_at
+        or g.opponent_adjacent(seat, at)
+        or (not city and not g.own_adjacent(seat, at))
+    )
+
+
 def _build_problem(
-    g: G, seat: int, what: str, at: str, *, by_card: str | None = None
+    g: G,
+    seat: int,
+    what: str,
+    at: str,
+    *,
+    by_card: str | None = None,
+    site_open: bool = False,
 ) -> RulesError | None:
-    """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside."""
+    """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside.
+    ``site_open``: the caller checked :func:`_site_open` (the listing does it once a hex)."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -280,7 +300,7 @@ def _build_problem(
     city = _is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
-    if g.board.terrain[at] == "water":
+    if not site_open and g.board.terrain[at] == "water":
         return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
     if city:
         if s.era < 2:
@@ -333,13 +353,15 @@ def _build_problem(
                 "R-BUILD-3",
                 f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
             )
-    if g.enemy_units_at(seat, at):
+    if site_open:
+        pass
+    elif g.enemy_units_at(seat, at):
         return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
-    if g.opponent_adjacent(seat, at):
+    elif g.opponent_adjacent(seat, at):
         return IllegalAction(
             "R-BUILD-4", f"{at} is next to an opponent's capital, city or building"
         )
-    if not city and not g.own_adjacent(seat, at):
+    elif not city and not g.own_adjacent(seat, at):
         return IllegalAction(
             "R-BUILD-4", f"{at} is not next to your capital, a city or a building of yours"
         )
@@ -455,6 +477,14 @@ def _build(g: G, a: A.Build) -> None:
         _to_movement(g, seat)
 
 
+def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Param]:
+    """Message parameters with the reason ``why`` (for a ``*_why`` key) when there is one."""
+    out = {**params, **more}
+    if why:
+        out["why"] = why
+    return out
+
+
 def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
@@ -464,7 +494,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     if old is not None:
         g.emit(
             "removed",
-            f"The {cat.sides[old.id].name.lower()} at {at} is removed from the game (its VP are lost).",
+            {"building": cat.sides[old.id].name.lower(), "hex": at},
             seat,
             hex=at,
         )
@@ -474,7 +504,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
     if ex is not None and not ex.face_up:
         g.emit(
             "explore_discard",
-            f"The face-down exploration tile at {at} is discarded unseen.",
+            {"hex": at},
             seat,
             hex=at,
         )
@@ -487,8 +517,12 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
                 break
         s.tiles[at] = Tile(kind="city", id=what, owner=seat, on_forest=on_forest)
         g.emit(
-            "build",
-            f"{g.name(seat)} founds the city of {cat.cities[what].name} at {at} ({cat.cities[what].vp} VP){why}.",
+            "build.city_why" if why else "build.city",
+            _with_why(
+                {"who": g.name(seat), "city": cat.cities[what].name, "hex": at},
+                why,
+                vp=cat.cities[what].vp,
+            ),
             seat,
             hex=at,
             building=what,
@@ -498,8 +532,10 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         s.supply[tile_id] -= 1
         s.tiles[at] = Tile(kind="building", id=what, owner=seat, on_forest=on_forest)
         g.emit(
-            "build",
-            f"{g.name(seat)} builds a {cat.sides[what].name.lower()} at {at}{why}.",
+            "build.building_why" if why else "build.building",
+            _with_why(
+                {"who": g.name(seat), "building": cat.sides[what].name.lower(), "hex": at}, why
+            ),
             seat,
             hex=at,
             building=what,
@@ -517,8 +553,8 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         elif tile.kind == "cultura":
             p.kept_tiles.append(ex.tile)
             g.emit(
-                "keep_tile",
-                f"{g.name(seat)} keeps the Cultura tile ({tile.reward_vp} VP).",
+                "keep_tile.cultura",
+                {"who": g.name(seat), "vp": tile.reward_vp},
                 seat,
                 tile=ex.tile,
             )
@@ -570,7 +606,12 @@ def _renovate(g: G, a: A.Renovate) -> None:
         t.special = False
         g.emit(
             "flip",
-            f"{g.name(seat)} flips the {g.cat.sides[old].name.lower()} at {at} to a {g.cat.sides[t.id].name.lower()}.",
+            {
+                "who": g.name(seat),
+                "old": g.cat.sides[old].name.lower(),
+                "hex": at,
+                "new": g.cat.sides[t.id].name.lower(),
+            },
             seat,
             hex=at,
             building=t.id,
@@ -579,7 +620,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     else:
         g.emit(
             "renovate",
-            f"{g.name(seat)} renovates the {g.cat.sides[t.id].name.lower()} at {at}.",
+            {"who": g.name(seat), "building": g.cat.sides[t.id].name.lower(), "hex": at},
             seat,
             hex=at,
         )
@@ -642,18 +683,20 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
+    params = _with_why({"who": g.name(seat), "product": pr.name}, why, vp=pr.vp)
     if to == "victoria":
         p.victoria.append(product)
-        where = "Queen Victoria's tile"
+        where = "victoria"
     elif to == "factory":
         p.factory.append(product)
-        where = "the Factory"
+        where = "factory"
     else:
         p.upgrades[to] = product
-        where = f"the {g.cat.arches[to].name} arch, upgrading it"
+        where = "arch"
+        params["arch"] = g.cat.arches[to].name
     g.emit(
-        "manufacture",
-        f"{g.name(seat)} manufactures {pr.name} ({pr.vp} VP) onto {where}{why}.",
+        f"manufacture.{where}_why" if why else f"manufacture.{where}",
+        params,
         seat,
         product=product,
         to=to,
@@ -740,7 +783,7 @@ def _exchange(g: G, a: A.Exchange) -> None:
         for c in a.give:
             g.p(seat).combat_cards.remove(c)
             g.s.combat_discard.append(c)
-        g.emit("pay", f"{g.name(seat)} gives 2 combat cards.", seat)
+        g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
         _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
     g.gain(seat, goods, "Trade")
@@ -757,7 +800,7 @@ def _pass_action(g: G, a: A.PassAction) -> None:
     _need_step(g, "action", "R-TURN-6", "passing")
     if any(True for _ in _arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
-    g.emit("pass", f"{g.name(a.seat)} can take no action and passes (the token stays).", a.seat)
+    g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
     _to_movement(g, a.seat)
 
@@ -778,11 +821,13 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
         for h, t in g.s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
+            payable: bool | None = None  # asked once a building, only if needed
             for flip in (False, True):
-                if _renovate_problem(g, seat, h, flip) is None and can_pay(
-                    g.s, seat, cost, PayContext(exclude_hex=h)
-                ):
-                    yield A.Renovate(seat=seat, at=h, flip=flip)
+                if _renovate_problem(g, seat, h, flip) is None:
+                    if payable is None:
+                        payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+                    if payable:
+                        yield A.Renovate(seat=seat, at=h, flip=flip)
     if cur != "manufacture":
         up = _upgraded(g, seat, "manufacture")
         for pr in p.products:
@@ -858,14 +903,42 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
+    # The hex-only checks, once a hex (not once per building and hex).
+    others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at.update(s.enemy_units.values())
+    sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
+    city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
+    # _build_problem): combinations that fail it are skipped before the full checks.
+    terrain_free = "maria_leopoldina" in p.paintings
+    here: dict[str, str] = {}
+    for at in sites:
+        ex = s.exploration.get(at)
+        face_up_any = (
+            ex is not None
+            and ex.face_up
+            and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
+        )
+        here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
     for what in whats:
+        city = _is_city(g, what)
+        at_list = city_sites if city else sites
+        if not city:
+            bdef = cat.buildings[cat.side_tile[what]]
+            if bdef.era > s.era:
+                continue  # R-BUILD-2 (the same for every hex)
+            if not terrain_free and "any" not in bdef.terrain:
+                need = bdef.terrain
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+        if not at_list:
+            continue
         cost, ctx = _build_cost(g, seat, what, second=second)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
             cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
-        for at in city_sites if _is_city(g, what) else sites:
-            if _build_problem(g, seat, what, at) is None:
+        for at in at_list:
+            if _build_problem(g, seat, what, at, site_open=True) is None:
                 yield A.Build(seat=seat, building=what, at=at)
 
 

@@ -546,8 +546,9 @@ def test_acampamento_pays_resources_for_fp():
     give(st, 0, coffee=2, cotton=1)
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, _ = commit(st, 0, "acampamento", camp=("coffee", "coffee"))
-    assert st.players[0].reserve == {"cotton": 1}
+    assert st.players[0].reserve == {"coffee": 2, "cotton": 1}  # paid at the reveal (R-COMBAT-4)
     st, ev = commit(st, 1)
+    assert st.players[0].reserve == {"cotton": 1}
     assert result_event(ev)["attacker_fp"] == 4
 
 

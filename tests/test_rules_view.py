@@ -86,3 +86,35 @@ def test_drawn_cards_are_named_only_to_the_drawer():
     assert any(name in e.text for e in for_seat(ev, 0))
     assert not any(name in e.text for e in for_seat(ev, 1))
     assert any(e.kind == "draw_combat" for e in for_seat(ev, None))
+
+
+def test_acampamento_shows_nothing_until_the_reveal__R_COMBAT_4():
+    # R-COMBAT-4: nothing of a committed card may show before both sides have chosen: the
+    # camp resources stay in the attacker's (public) reserve and the camp list is not shown.
+    from tests.helpers import give, place_unit
+
+    def committed(cards: list[str], camp: list[str]):
+        st = to_movement(start(), "build")
+        place_unit(st, 0, "archer1", "E4")
+        place_unit(st, 1, "brawler1", "F4")
+        st.players[0].combat_cards = ["acampamento", "militia"]
+        give(st, 0, coffee=2, cotton=1)
+        st, _ = act_ev(st, "move", 0, unit="archer1", to="F4", kind="free")
+        st, ev = act_ev(st, "commit_cards", 0, cards=cards, camp=camp)
+        return st, ev
+
+    with_camp, ev_camp = committed(["acampamento"], ["coffee", "coffee"])
+    plain, ev_plain = committed(["militia"], [])
+    for seat in (1, None):
+        a, b = view(with_camp, seat), view(plain, seat)
+        assert a.model_dump_json() == b.model_dump_json()  # indistinguishable
+        assert [e.text for e in for_seat(ev_camp, seat)] == [
+            e.text for e in for_seat(ev_plain, seat)
+        ]
+    assert view(with_camp, 0).combat.attacker.camp == ["coffee", "coffee"]  # the owner sees it
+    assert with_camp.players[0].reserve == {"coffee": 2, "cotton": 1}  # still in the reserve
+    # At the reveal the resources are paid and count +1 FP each.
+    st, ev = act_ev(with_camp, "commit_cards", 1, cards=[], camp=[])
+    assert st.players[0].reserve == {"cotton": 1}
+    res = next(e for e in ev if e.kind == "battle_result").data
+    assert res["attacker_fp"] == 4

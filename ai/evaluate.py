@@ -1,0 +1,237 @@
+"""A hand-tuned evaluation of a game state from one seat's point of view.
+
+Everything here reads only what that seat may see: its own cards and missions and the public
+part of the others (their hidden cards and missions are ignored, whatever the state holds).
+So the same function serves a view, a placeholder-filled view and a determinization.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from rules.catalog import CROPS, Catalog, get_catalog
+from rules.game import G
+from rules.scoring import (
+    controlled_tiles,
+    mission_complete,
+    objective_count,
+    score,
+    units_on_map,
+)
+from rules.state import Battle, GameState, Side
+from rules.view import HIDDEN
+
+# Values of goods and cards held (beyond their VP, which the score counts).
+GOOD_VALUE = {"gold": 0.85, "science": 1.1}
+CROP_VALUE = 0.6
+TILE_GOOD_FACTOR = 0.9  # goods on a building can only be spent by its controller
+GOLD_CARD_VALUE = 0.7
+UPGRADE_VALUE = 1.3  # an upgraded arch, beyond its product's VP
+PAINTING_EFFECT = 0.6
+UNIT_ON_MAP = 0.35
+BUILDING_VALUE = 0.6  # production capacity
+MISSION_WEIGHT = 0.75  # share of an unrevealed mission's VP credited by progress
+OPPONENT_WEIGHT = 0.45
+
+
+@lru_cache(maxsize=8)
+def _cat(pack: str | None) -> Catalog:
+    return get_catalog(pack)
+
+
+def combat_card_value(cat: Catalog, card: str) -> float:
+    """What keeping a combat card is worth (a defence or attack reserve)."""
+    if card == HIDDEN or card not in cat.combat_cards:
+        return 0.6
+    c = cat.combat_cards[card]
+    fp = int(c.params.get("fp", c.params.get("defend", 1)))
+    return 0.35 + 0.25 * fp + (0.2 if c.effect in ("parley", "retreat", "war_chest") else 0.0)
+
+
+def gold_card_value(cat: Catalog, card: str) -> float:
+    if card == HIDDEN or card not in cat.gold_cards:
+        return GOLD_CARD_VALUE
+    c = cat.gold_cards[card]
+    if c.kind == "end":
+        return 0.9
+    return GOLD_CARD_VALUE
+
+
+def mission_progress(state: GameState, seat: int, mission: str, power: float = 2.0) -> float:
+    """0..1: how far ``seat`` is towards ``mission`` (mean of objective shares, to ``power``:
+    squared, nearly finished missions pull harder)."""
+    m = _cat(state.data_pack).missions[mission]
+    shares = [
+        min(1.0, objective_count(state, seat, ob) / ob.count) if ob.count else 1.0
+        for ob in m.objectives
+    ]
+    return float((sum(shares) / len(shares)) ** power)
+
+
+def _own_score(state: GameState, seat: int) -> float:
+    return float(score(state, seat)["total"])
+
+
+def public_score(state: GameState, seat: int) -> float:
+    """An opponent's score as the others can count it: without hidden cards and missions."""
+    p = state.players[seat]
+    missions, gold = p.missions, p.gold_cards
+    p.missions, p.gold_cards = [], []
+    try:
+        return float(score(state, seat)["total"])
+    finally:
+        p.missions, p.gold_cards = missions, gold
+
+
+def _solo_terms(state: GameState, seat: int) -> float:
+    """R-SOLO-2: era III, all five units on the map, the enemy capital taken."""
+    v = 8.0 * (state.era - 1)
+    on_map = units_on_map(state, seat)
+    v += 3.0 * on_map + (5.0 if on_map >= len(state.players[seat].units) else 0.0)
+    v += 3.0 * sum(1 for loc in state.enemy_units.values() if loc == "reserve")
+    if state.solo_captured:
+        v += 15.0
+    if state.phase == "ended":
+        v += 60.0 if (state.result or {}).get("solo_won") else -10.0
+    return v
+
+
+def opponent_scores(state: GameState, seat: int) -> list[float]:
+    return [public_score(state, q.seat) for q in state.players if q.seat != seat]
+
+
+def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> float:
+    """How good ``state`` looks for ``seat`` (higher is better); VP-like units.
+    ``others``: the opponents' public scores when known not to have changed."""
+    cat = _cat(state.data_pack)
+    p = state.players[seat]
+    if p.colour is None:
+        return 0.0
+    if state.phase == "ended" and state.result is not None and not state.solo:
+        rows = {r["seat"]: r["total"] for r in state.result["scores"]}
+        mine = rows[seat]
+        best_other = max((t for s, t in rows.items() if s != seat), default=0)
+        won = seat in state.result["winners"]
+        return float(mine - OPPONENT_WEIGHT * best_other + (25.0 if won else 0.0))
+    # Solo (R-SOLO-2): VP do not decide the game, the conditions of victory do.
+    v = _own_score(state, seat) * (0.25 if state.solo else 1.0)
+    # Missions not yet revealed: credit by progress; a completed one is worth nearly its VP.
+    for mid in p.missions:
+        m = cat.missions[mid]
+        if m.era > state.era + 1:
+            continue
+        vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
+        if state.solo and m.era == state.era < 3:
+            v += 10.0 * mission_progress(state, seat, mid, 1.0)  # R-SOLO-2: eras must advance
+        if m.era < 3:
+            prog = mission_progress(state, seat, mid)
+            v += MISSION_WEIGHT * vp * prog
+            if m.era <= state.era and mission_complete(state, seat, mid):
+                v += 0.1 * vp  # still better to reveal (the score counts it then)
+        else:
+            v += 0.5 * vp * mission_progress(state, seat, mid)
+    # Revealing the current era's mission first brings the next era: good for the revealer.
+    v += 1.5 * len(p.revealed)
+    # Economy.
+    for good, n in p.reserve.items():
+        v += n * GOOD_VALUE.get(good, CROP_VALUE)
+    mine = controlled_tiles(state, seat)
+    for h in mine:
+        t = state.tiles[h]
+        if t.kind == "building":
+            v += BUILDING_VALUE
+        for good, n in t.goods.items():
+            v += TILE_GOOD_FACTOR * n * GOOD_VALUE.get(good, CROP_VALUE)
+    v += sum(gold_card_value(cat, c) for c in p.gold_cards)
+    v += sum(combat_card_value(cat, c) for c in p.combat_cards)
+    v += UPGRADE_VALUE * len(p.upgrades)
+    v += PAINTING_EFFECT * len(p.paintings)
+    v += UNIT_ON_MAP * units_on_map(state, seat)
+    v += _position(state, seat)
+    if state.solo:
+        v += _solo_terms(state, seat)
+    else:
+        if others is None:
+            others = opponent_scores(state, seat)
+        if others:
+            v -= OPPONENT_WEIGHT * max(others) + 0.1 * sum(others) / len(others)
+    return v
+
+
+def _position(state: GameState, seat: int) -> float:
+    """Units near things worth reaching: face-down exploration tiles and targets to occupy."""
+    cat = _cat(state.data_pack)
+    board = cat.boards[state.map]
+    p = state.players[seat]
+    targets = [h for h, e in state.exploration.items() if not e.face_up]
+    enemy = [h for h, t in state.tiles.items() if t.owner < 0] if state.solo else []
+    if not targets and not enemy:
+        return 0.0
+    v = 0.0
+    for loc in p.units.values():
+        if loc in ("board", "reserve"):
+            continue
+        if targets:
+            v += 0.25 / (1 + min(board.distance(loc, t) for t in targets))
+        if enemy:
+            v += 0.8 / (1 + min(board.distance(loc, t) for t in enemy))
+    return v
+
+
+# ------------------------------------------------------------------------------ battles
+
+
+def _base_fp(state: GameState, b: Battle, side: Side, role: str) -> int:
+    g = G(state)
+    from rules.combat import side_fp
+
+    bare = side.model_copy(update={"cards": [], "camp": []})
+    return sum(v for _, v in side_fp(g, b, bare, role))
+
+
+def card_fp(state: GameState, b: Battle, side: Side, role: str, card: str) -> int:
+    from rules.combat import _card_fp
+
+    if card == HIDDEN:
+        return 1
+    return _card_fp(G(state), b, side, role, card)
+
+
+def win_probability(margin: float) -> float:
+    """Chance of winning with an FP lead of ``margin`` before unknown cards (logistic)."""
+    return 1.0 / (1.0 + math.exp(-1.1 * margin))
+
+
+def battle_margin(state: GameState, seat: int) -> float | None:
+    """Expected FP lead of ``seat`` in the battle of ``state`` before its own card choice,
+    counting the other side's unknown cards at their average; None if no battle."""
+    b = state.combat
+    if b is None:
+        return None
+    att = b.attacker
+    if b.kind == "bandeiras":
+        return float(_base_fp(state, b, att, "attacker") - (b.requirement or 0)) + 0.5
+    d = b.defender
+    if d is None:
+        return None
+    a_fp = float(_base_fp(state, b, att, "attacker"))
+    d_fp = float(_base_fp(state, b, d, "defender"))
+    if seat == att.seat:
+        opp = d
+        own, other = a_fp, d_fp + 0.5  # ties go to the defender
+    else:
+        opp = att
+        own, other = d_fp + 0.5, a_fp
+    if opp.seat < 0:
+        expected: float = 1.3 * len(opp.units)  # R-COMBAT-13: one card per orange unit
+    elif opp.committed:
+        expected = 1.3 * len(opp.cards)
+    else:
+        hand = len(state.players[opp.seat].combat_cards)
+        expected = 1.0 * min(3, hand)
+    return own - other - expected
+
+
+def hidden_crop_placeholder() -> str:
+    return CROPS[0]

@@ -1,0 +1,168 @@
+"""The ``search`` player: determinized rollouts guided by the heuristic.
+
+For each decision: the heuristic ranks the legal actions (on a placeholder fill of the seat's
+view) and keeps the best few; then, until the time budget (or a fixed number of iterations)
+runs out, it picks a candidate by UCB1, re-deals the hidden information of the *view* at
+random (:func:`redeal`, from :mod:`rules.determinize`), plays the candidate and a short
+rollout in which every seat follows a cheap heuristic policy, and scores the leaf with
+:func:`ai.evaluate.evaluate`. The candidate with the best mean wins.
+
+It never looks at the full state: the caller's state is turned into ``view(state, seat)``
+first, and all sampling starts from that view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ai.agents import HeuristicAgent, action_value, own_legal_actions
+from ai.evaluate import evaluate
+from ai.fill import placeholder_fill
+from rules import view
+from rules.engine import apply, deciders, legal_actions
+from rules.state import GameState
+from rules.view import HIDDEN
+
+DEFAULT_BUDGET = 2.0
+
+
+def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A full game state consistent with ``view_state`` (what ``seat`` sees), its hidden
+    parts dealt at random with ``rng``. Uses the engine's ``rules.determinize``."""
+    try:
+        from rules.determinize import determinize  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as e:
+        raise NotImplementedError(
+            "the search AI needs rules.determinize.determinize(state, seat, rng), which this "
+            "engine does not have yet (engine issue: determinize)"
+        ) from e
+    try:
+        world: GameState = determinize(view_state, seat, rng)
+    except KeyError as e:
+        raise NotImplementedError(
+            "rules.determinize cannot deal a view's hidden '?' slots "
+            f"(KeyError {e}): it must accept view(state, seat) and deal the unknown cards"
+        ) from e
+    if _has_hidden(world):
+        raise NotImplementedError(
+            "rules.determinize left '?' in the dealt state: it must deal a view's hidden slots"
+        )
+    return world
+
+
+def _has_hidden(s: GameState) -> bool:
+    if HIDDEN in s.combat_deck or HIDDEN in s.gold_deck:
+        return True
+    if any(HIDDEN in d for d in s.mission_decks.values()):
+        return True
+    if any(HIDDEN in p.gold_cards or HIDDEN in p.combat_cards for p in s.players):
+        return True
+    return any(HIDDEN in p.missions for p in s.players)
+
+
+class SearchAgent:
+    """Determinized rollouts over the heuristic (see the module docstring).
+
+    ``budget``: seconds per decision (default 2); ``iterations``: a fixed number of rollouts
+    instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
+    actions are searched; ``horizon``: decisions played in each rollout."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: float = DEFAULT_BUDGET,
+        iterations: int | None = None,
+        candidates: int = 5,
+        horizon: int = 10,
+        rollout_width: int = 4,
+        exploration: float = 3.0,
+        prior_weight: float = 2.0,
+    ) -> None:
+        if budget <= 0 and iterations is None:
+            raise ValueError("the search budget must be positive")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.exploration = exploration
+        self.prior_weight = prior_weight
+        self.policy = HeuristicAgent(seed ^ 0x5EA5C4, max_candidates=rollout_width)
+        self.last_iterations = 0
+
+    def decide(self, state: GameState, seat: int) -> Any:
+        deadline = time.perf_counter() + self.budget
+        v = view(state, seat)
+        acts = own_legal_actions(v, seat)
+        if len(acts) == 1:
+            return acts[0]
+        filled = placeholder_fill(v, seat)
+        base = evaluate(filled, seat)
+        ranked = sorted(
+            ((action_value(filled, seat, a, base), i) for i, a in enumerate(acts)),
+            key=lambda t: (-t[0], t[1]),
+        )
+        cands = [acts[i] for _, i in ranked[: self.candidates]]
+        prior = [v for v, _ in ranked[: self.candidates]]
+        if len(cands) == 1:
+            return cands[0]
+        total = [0.0] * len(cands)
+        visits = [0] * len(cands)
+        it = 0
+        while True:
+            if self.iterations is not None:
+                if it >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break  # the ranking and any rollouts so far decide
+            k = self._select(total, visits, it)
+            world = redeal(v, seat, self.rng)
+            total[k] += self._rollout(world, seat, cands[k])
+            visits[k] += 1
+            it += 1
+        self.last_iterations = it
+        # The heuristic's judgement counts as ``prior_weight`` rollouts: few samples refine
+        # it rather than overrule it.
+        # Priors are shifted onto the rollouts' scale (their mean onto the rollouts' mean).
+        m = self.prior_weight
+        shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
+        best = max(
+            range(len(cands)),
+            key=lambda k: ((total[k] + m * (prior[k] + shift)) / (visits[k] + m), -k),
+        )
+        return cands[best]
+
+    def _select(self, total: list[float], visits: list[int], it: int) -> int:
+        for k, n in enumerate(visits):
+            if n == 0:
+                return k
+        logn = math.log(it)
+        return max(
+            range(len(total)),
+            key=lambda k: total[k] / visits[k] + self.exploration * math.sqrt(logn / visits[k]),
+        )
+
+    def _rollout(self, world: GameState, seat: int, action: Any) -> float:
+        try:
+            st, _ = apply(world, action)
+        except Exception:  # not playable in this deal (should not happen): a poor score
+            return evaluate(world, seat) - 5.0
+        for _ in range(self.horizon):
+            if st.phase == "ended":
+                break
+            who = deciders(st)
+            if not who:
+                break
+            d = who[0]
+            acts = legal_actions(st, d)
+            if not acts:
+                break
+            a = acts[0] if len(acts) == 1 else self.policy.choose(st, d, acts)
+            st, _ = apply(st, a)
+        return evaluate(st, seat)

@@ -1,0 +1,374 @@
+"""Message catalogue: every event's sentence as a template keyed by a message key.
+
+An :class:`~rules.events.Event` carries ``key`` and ``params``; its English ``text`` is
+``render_message(key, params)``. Another language is another catalogue of the same keys
+(a ``dict[str, str]`` plus its plural rule) passed to :func:`render_message` — the rules code
+does not change. Tests check that every key the engine emits has a template here, that every
+placeholder is given by every emit, and that every template is used.
+
+Template syntax (a deliberately small subset of ICU MessageFormat ideas):
+
+``{name}``
+    the parameter's value; a list is joined with ``", "``.
+``{name:JOIN}`` / ``{name:JOIN:EMPTY}``
+    a list joined by ``JOIN`` — ``list`` (", "), ``and`` (" and "), ``plus`` (" + "),
+    ``semi`` ("; ") — or the literal ``EMPTY`` text when the list is empty. ``goods`` formats a
+    ``{good: count}`` mapping as "2 coffee, 1 gold" (names from the ``good.*`` terms; zero
+    and negative counts are left out).
+``{n|form|form...}``
+    the plural form of a word chosen by the integer parameter ``n`` through the catalogue's
+    plural rule (English: ``{n|card|cards}`` — form 0 for exactly one, form 1 otherwise).
+
+Keys are ``kind`` or ``kind.variant``: the part before the first dot is always the event's
+``kind``. Keys starting with ``good.`` are terms (names of goods), not event sentences.
+
+Parameters hold numbers, hex labels and ids, and the display names of players and components
+(cards, tiles, monarchs: names from the component data, which a data pack may replace). A few
+still hold English phrases built by the engine — ``why`` (a reason such as "Trade" or a card
+name), ``items`` and ``what`` (a payment and what it pays for) and the ``*breakdown`` texts of
+battles (fighting-power sources) — listed in :data:`PHRASE_PARAMS` for whoever adds a language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+
+Param = str | int | bool | list[str] | dict[str, int]
+"""A message parameter: a scalar, a list of names, or a ``{good: count}`` mapping."""
+
+PluralRule = Callable[[int], int]
+
+PHRASE_PARAMS = frozenset(
+    {"why", "items", "what", "breakdown", "attacker_breakdown", "defender_breakdown"}
+)
+
+
+def plural_en(n: int) -> int:
+    """English plural rule: form 0 for exactly one, form 1 otherwise."""
+    return 0 if n == 1 else 1
+
+
+JOINS = {"list": ", ", "and": " and ", "plus": " + ", "semi": "; "}
+
+EN: dict[str, str] = {
+    # ---------------------------------------------------------------- terms
+    "good.sugar_cane": "sugar cane",
+    "good.coffee": "coffee",
+    "good.brazilwood": "brazilwood",
+    "good.cotton": "cotton",
+    "good.gold": "gold",
+    "good.science": "science",
+    "good.any": "any resource",
+    # ---------------------------------------------------------------- goods and cards (game.py)
+    "gain": "{who} gains {goods:goods}.",
+    "gain.why": "{who} gains {goods:goods} ({why}).",
+    "reshuffle.gold": "The gold discard pile is shuffled into a new deck.",
+    "reshuffle.combat": "The combat discard pile is shuffled into a new deck.",
+    "deck_empty.gold": "The gold deck is empty: no card drawn.",
+    "deck_empty.combat": "The combat deck is empty: no card drawn.",
+    "draw_gold": "{who} draws {n} {n|gold card|gold cards}.",
+    "draw_gold.why": "{who} draws {n} {n|gold card|gold cards} ({why}).",
+    "draw_combat": "{who} draws {n} {n|combat card|combat cards}.",
+    "draw_combat.why": "{who} draws {n} {n|combat card|combat cards} ({why}).",
+    "draw_gold_private": "You draw {cards}.",
+    "draw_combat_private": "You draw {cards}.",
+    "produce": "{hex} produces {goods:goods} ({why}).",
+    "produce.river_basin": "{hex} produces +1 {crops} (river basin).",
+    "produce.painting": "{hex} produces its extra at once ({painting}).",
+    "monarch_power": "{monarch}: this {building} is one of the first {first} ({nth}).",
+    # ---------------------------------------------------------------- setup
+    "colour": "Seat {number} plays {colour}.",
+    "missions_dealt": "Each player is dealt 2 missions of each era and keeps 1 of each.",
+    "missions_kept": "{who} keeps one mission of each era.",
+    "monarch": "{who} chooses {monarch}.",
+    "capitals_revealed": "The capital tiles are revealed. {capitals}. {chooser} chooses first.",
+    "capital": "{who} takes the capital at {hex} and puts palace I there.",
+    "start": "The game begins. {who} has the first-player tile and starts.",
+    # ---------------------------------------------------------------- actions (turn.py)
+    "action": "{who} takes the {arch} action.",
+    "pay": "{who} pays {items} for {what}.",
+    "pay.cards": "{who} pays {items} for {what}.",
+    "pay.combat_cards": "{who} gives 2 combat cards.",
+    "deploy.first": "{who} deploys the {unit} ({vp} VP) at {hex}.",
+    "deploy.again": "{who} redeploys the {unit} at {hex}.",
+    "painting": "{who} takes the painting {painting} ({vp} VP): {painting_text}",
+    "display": "{painting} joins the display.",
+    "display.other_deck": "The {frame} deck is empty: {painting} joins the display from the {other} deck.",
+    "display.chosen_deck": "{painting} joins the display from the {frame} deck.",
+    "removed": "The {building} at {hex} is removed from the game (its VP are lost).",
+    "explore_discard": "The face-down exploration tile at {hex} is discarded unseen.",
+    "build.city": "{who} founds the city of {city} at {hex} ({vp} VP).",
+    "build.city_why": "{who} founds the city of {city} at {hex} ({vp} VP) ({why}).",
+    "build.building": "{who} builds a {building} at {hex}.",
+    "build.building_why": "{who} builds a {building} at {hex} ({why}).",
+    "keep_tile": "{who} keeps {tile} ({vp} VP).",
+    "keep_tile.cultura": "{who} keeps the Cultura tile ({vp} VP).",
+    "flip": "{who} flips the {old} at {hex} to a {new}.",
+    "renovate": "{who} renovates the {building} at {hex}.",
+    "manufacture.victoria": "{who} manufactures {product} ({vp} VP) onto Queen Victoria's tile.",
+    "manufacture.victoria_why": (
+        "{who} manufactures {product} ({vp} VP) onto Queen Victoria's tile ({why})."
+    ),
+    "manufacture.factory": "{who} manufactures {product} ({vp} VP) onto the Factory.",
+    "manufacture.factory_why": "{who} manufactures {product} ({vp} VP) onto the Factory ({why}).",
+    "manufacture.arch": "{who} manufactures {product} ({vp} VP) onto the {arch} arch, upgrading it.",
+    "manufacture.arch_why": (
+        "{who} manufactures {product} ({vp} VP) onto the {arch} arch, upgrading it ({why})."
+    ),
+    "pass": "{who} can take no action and passes (the token stays).",
+    # ---------------------------------------------------------------- gold cards
+    "gold_card": "{who} plays {card}: {card_text}",
+    "espionage": "{who} looks at all the cards in {target}'s hands.",
+    "espionage_private": (
+        "{target} holds gold cards: {gold_cards:list:none}; combat cards: "
+        "{combat_cards:list:none}; missions: {missions:list:none}."
+    ),
+    "veterans": "{who}'s {unit} returns to the reserve.",
+    # ---------------------------------------------------------------- decisions
+    "discard": "{who} discards {goods} (reserve limit {limit}).",
+    "discard_cards.gold": "{who} discards {n} {n|gold card|gold cards} (hand limit {limit}).",
+    "discard_cards.combat": "{who} discards {n} {n|combat card|combat cards} (hand limit {limit}).",
+    "mission_draw": "{who} draws an extra era {era} mission (Quilombo).",
+    "mission_draw_private": "Your extra mission is {mission}.",
+    # ---------------------------------------------------------------- missions, eras, palaces
+    "mission": "{who} reveals the era {era} mission {mission} ({vp} VP).",
+    "no_palace.none_left": "{who} can place no palace (the mission still scores).",
+    "no_palace.declined": "{who} places no palace.",
+    "end_triggered": "An era III mission is revealed: the current round is the last.",
+    "era.2": "Era II Navigation begins. Every player places the flipped era {old} token under an arch.",
+    "era.3": "Era III Railway begins. Every player places the flipped era {old} token under an arch.",
+    "era_token": "{who} puts the era {token} token under {arch}.",
+    "coroados": "{who} places the era {token} token on Coroados.",
+    "palace": "{who} places palace {palace} at {hex}.",
+    "decline": "{who} manufactures nothing.",
+    # ---------------------------------------------------------------- movement, turns, end
+    "move.free": "{who} moves {units} from {src} to {to} (free move).",
+    "move.extra": "{who} moves {units} from {src} to {to} (extra move).",
+    "explore": "{who} reveals {tile} at {hex}: {tile_text}",
+    "peek": "{who} secretly looks at the exploration tile at {hex}.",
+    "peek_private": "The tile at {hex} is {tile}.",
+    "turn": "Round {round}: {who}'s turn.",
+    "solo_result.won": "Victory at Guararapes! Era III, all five units on the map and the enemy capital taken.",
+    "solo_result.lost": "Defeat: the {rounds} rounds are over and the conditions of victory were not all met.",
+    "score": "{who} scores {vp} VP.",
+    "game_over": "The game is over. {winners:and:Nobody} {n|wins|win}.",
+    # ---------------------------------------------------------------- combat
+    "battle.move": "{who} attacks {defender} at {hex} from {src}.",
+    "battle.bombard": "{who}'s {unit} bombards {defender} at {hex} from {src}.",
+    "expedition": "{who} sets out on the expedition at {hex}: FP {fp} or more wins.",
+    "enemy_cards": "The orange army draws {n} {n|combat card|combat cards}.",
+    "cards_committed": "{who} commits {n} {n|combat card|combat cards} face down.",
+    "cards_revealed": "{who} reveals {cards:list:no cards}.",
+    "parley_failed": "{who} cannot pay for the Parley: it has no effect.",
+    "parley": (
+        "Parley: {who} pays {attacker} {amount} gold and the attack is called off; "
+        "the attackers stay where they came from."
+    ),
+    "battle_result": (
+        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown}) against "
+        "{defender} {defender_fp} FP ({defender_breakdown}). {winner} wins."
+    ),
+    "battle_result.tie": (
+        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown}) against "
+        "{defender} {defender_fp} FP ({defender_breakdown}). {winner} wins "
+        "(a tie goes to the defender)."
+    ),
+    "defeated": "{who} loses {n} {n|unit|units} to the reserve.",
+    "occupy.capital": "{who} occupies the orange capital and controls it.",
+    "occupy.tile": "{who} occupies the tile at {hex} and controls it.",
+    "sepe": (
+        "Sepé Tiaraju: {who} keeps only one battle unit; the other {n} {n|unit goes|units go} "
+        "to the reserve."
+    ),
+    "expedition_result.won": "Expedition at {hex}: {fp} FP ({breakdown}) against {requirement}: success!",
+    "expedition_result.lost": (
+        "Expedition at {hex}: {fp} FP ({breakdown}) against {requirement}: "
+        "it fails (nothing else happens)."
+    ),
+    "retreat": "{who}'s units retreat to {hex}.",
+}
+
+REVEALS: dict[str, bool] = {
+    # True: the step that emits it showed someone something hidden, or used the state's RNG,
+    # so it can never be taken back (see rules/undo.py). Every event key must be listed.
+    "gain": False,
+    "gain.why": False,
+    "reshuffle.gold": True,  # RNG
+    "reshuffle.combat": True,
+    "deck_empty.gold": False,
+    "deck_empty.combat": False,
+    "draw_gold": True,  # a hidden card enters a hand
+    "draw_gold.why": True,
+    "draw_combat": True,
+    "draw_combat.why": True,
+    "draw_gold_private": True,
+    "draw_combat_private": True,
+    "produce": False,
+    "produce.river_basin": False,
+    "produce.painting": False,
+    "monarch_power": False,
+    "colour": False,
+    "missions_dealt": True,  # hidden missions dealt
+    "missions_kept": False,
+    "monarch": False,
+    "capitals_revealed": True,  # the capital tiles are turned face up
+    "capital": False,
+    "start": False,
+    "action": False,
+    "pay": False,
+    "pay.cards": True,  # the gold or combat cards paid go face up to the discard
+    "pay.combat_cards": True,  # the given combat cards go face up to the discard
+    "deploy.first": False,
+    "deploy.again": False,
+    "painting": False,
+    "display": True,  # a painting drawn from a face-down deck
+    "display.other_deck": True,
+    "display.chosen_deck": True,
+    "removed": False,
+    "explore_discard": False,
+    "build.city": True,  # the next city of the pile is turned up
+    "build.city_why": True,
+    "build.building": False,
+    "build.building_why": False,
+    "keep_tile": False,
+    "keep_tile.cultura": False,
+    "flip": False,
+    "renovate": False,
+    "manufacture.victoria": False,
+    "manufacture.victoria_why": False,
+    "manufacture.factory": False,
+    "manufacture.factory_why": False,
+    "manufacture.arch": False,
+    "manufacture.arch_why": False,
+    "pass": False,
+    "gold_card": True,  # a card from a secret hand is shown
+    "espionage": True,
+    "espionage_private": True,
+    "veterans": False,
+    "discard": False,
+    "discard_cards.gold": True,  # discarded face up from a secret hand
+    "discard_cards.combat": True,
+    "mission_draw": True,
+    "mission_draw_private": True,
+    "mission": True,  # a kept (secret) mission is shown
+    "no_palace.none_left": False,
+    "no_palace.declined": False,
+    "end_triggered": False,
+    "era.2": False,
+    "era.3": False,
+    "era_token": False,
+    "coroados": False,
+    "palace": False,
+    "decline": False,
+    "move.free": False,
+    "move.extra": False,
+    "explore": True,  # a face-down tile is flipped
+    "peek": True,
+    "peek_private": True,
+    "turn": False,
+    "solo_result.won": False,
+    "solo_result.lost": False,
+    "score": False,
+    "game_over": False,
+    "battle.move": False,
+    "battle.bombard": False,
+    "expedition": False,
+    "enemy_cards": True,  # the solo army draws from the combat deck
+    "cards_committed": False,
+    "cards_revealed": True,
+    "parley_failed": False,
+    "parley": False,
+    "battle_result": False,
+    "battle_result.tie": False,
+    "defeated": False,
+    "occupy.capital": False,
+    "occupy.tile": False,
+    "sepe": False,
+    "expedition_result.won": False,
+    "expedition_result.lost": False,
+    "retreat": False,
+}
+
+
+class MessageError(KeyError):
+    """An unknown message key or a parameter missing from an emit."""
+
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)((?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?\}")
+
+
+@lru_cache(maxsize=1024)
+def _parse(template: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Split a template into (literal, "", ()) and (name, "plural"|"join"|"", args) parts."""
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    pos = 0
+    for m in _FIELD.finditer(template):
+        if m.start() > pos:
+            out.append((template[pos : m.start()], "", ()))
+        name, rest = m.group(1), m.group(2) or ""
+        if rest.startswith("|"):
+            out.append((name, "plural", tuple(rest[1:].split("|"))))
+        elif rest.startswith(":"):
+            out.append((name, "join", tuple(rest[1:].split(":"))))
+        else:
+            out.append((name, "value", ()))
+        pos = m.end()
+    if pos < len(template):
+        out.append((template[pos:], "", ()))
+    return tuple(out)
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names a template needs."""
+    return {name for name, how, _ in _parse(template) if how}
+
+
+def term(key: str, catalogue: Mapping[str, str] = EN) -> str:
+    """A term such as ``good.coffee``; unknown ones fall back to the id with spaces."""
+    return catalogue.get(key) or key.split(".", 1)[-1].replace("_", " ")
+
+
+def _value(
+    v: Param, how: str, args: tuple[str, ...], catalogue: Mapping[str, str], plural: PluralRule
+) -> str:
+    if how == "plural":
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MessageError(f"plural parameter must be an integer, not {v!r}")
+        i = plural(v)
+        return args[min(i, len(args) - 1)]
+    if how == "join" and args[0] == "goods":
+        if not isinstance(v, dict):
+            raise MessageError(f"goods parameter must be a mapping, not {v!r}")
+        return ", ".join(f"{n} {term('good.' + g, catalogue)}" for g, n in v.items() if n > 0)
+    if isinstance(v, list):
+        if not v and how == "join" and len(args) > 1:
+            return args[1]
+        sep = JOINS[args[0]] if how == "join" else JOINS["list"]
+        return sep.join(str(x) for x in v)
+    return str(v)
+
+
+def render_message(
+    key: str,
+    params: Mapping[str, Param],
+    catalogue: Mapping[str, str] = EN,
+    plural: PluralRule = plural_en,
+) -> str:
+    """The sentence for ``key`` with ``params`` in ``catalogue`` (English by default)."""
+    try:
+        template = catalogue[key]
+    except KeyError:
+        raise MessageError(f"no template for message key {key!r}") from None
+    parts: list[str] = []
+    for name, how, args in _parse(template):
+        if not how:
+            parts.append(name)
+            continue
+        try:
+            v = params[name]
+        except KeyError:
+            raise MessageError(f"message {key!r} needs parameter {name!r}") from None
+        parts.append(_value(v, how, args, catalogue, plural))
+    return "".join(parts)

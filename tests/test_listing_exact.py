@@ -1,0 +1,83 @@
+"""The listing's shortcuts (hex checks once a hex, payability memo) list exactly what the
+plain rule checks allow (R-BUILD-3, R-BUILD-4, R-RENOV-1), over self-play states."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import actions as A
+from rules import apply, legal_actions, new_game
+from rules.game import G
+from rules.payment import PayContext, can_pay
+from rules.turn import (
+    REBOUCAS_KINDS,
+    _build_actions,
+    _build_cost,
+    _build_problem,
+    _build_sites,
+    _discount,
+    _is_city,
+)
+
+
+def _reference_builds(g: G, seat: int) -> list[A.Build]:
+    """The unoptimised listing: every building and hex through the full checks."""
+    s, p = g.s, g.p(seat)
+    sites = sorted(_build_sites(g, seat))
+    whats = [w for w in g.cat.sides if s.supply.get(g.cat.side_tile[w], 0) > 0]
+    if s.era >= 2:
+        whats += [pile[-1] for pile in s.city_piles if pile]
+    out = []
+    for what in whats:
+        cost, ctx = _build_cost(g, seat, what, second=False)
+        if "andre_reboucas" in p.paintings and not s.turn.reboucas:
+            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        if cost and not can_pay(s, seat, cost, ctx):
+            continue
+        hexes = sorted(g.s.tiles) + sorted(g.board.terrain) if _is_city(g, what) else sites
+        for at in dict.fromkeys(hexes):
+            if _build_problem(g, seat, what, at) is None:
+                out.append(A.Build(seat=seat, building=what, at=at))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_build_listing_matches_the_full_checks__R_BUILD_4(players: int):
+    rng = random.Random(players)
+    st = new_game(players, 100 + players)
+    checked = 0
+    while st.phase != "ended" and st.round <= 40:
+        if st.phase == "play" and not st.pending and st.turn.step == "action":
+            g = G(st)
+            got = sorted(map(repr, _build_actions(g, st.current, second=False)))
+            assert got == sorted(map(repr, _reference_builds(G(st), st.current)))
+            checked += 1
+        st, _ = apply(st, rng.choice(legal_actions(st)))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
+    from rules.turn import _renovate_problem, _upgraded
+
+    rng = random.Random(players)
+    st = new_game(players, 200 + players)
+    while st.phase != "ended" and st.round <= 40:
+        if st.phase == "play" and not st.pending and st.turn.step == "action":
+            seat = st.current
+            g = G(st)
+            listed = {a for a in legal_actions(st, seat) if isinstance(a, A.Renovate)}
+            want = set()
+            if st.players[seat].token_arch != "renovate":
+                cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+                for h, t in st.tiles.items():
+                    if t.owner == seat and t.kind == "building":
+                        for flip in (False, True):
+                            if _renovate_problem(g, seat, h, flip) is None and can_pay(
+                                st, seat, cost, PayContext(exclude_hex=h)
+                            ):
+                                want.add(A.Renovate(seat=seat, at=h, flip=flip))
+            assert listed == want
+        st, _ = apply(st, rng.choice(legal_actions(st)))
