@@ -135,7 +135,7 @@ class Game:
         return components_of(msg)
 
 
-async def test_whole_game_through_interactions_R_VIEW_1(
+async def test_whole_game_through_interactions_R_SETUP_5(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
     h = await make_bot()
@@ -156,7 +156,7 @@ async def test_whole_game_through_interactions_R_VIEW_1(
     await g.scan(reqs)
     assert public(reqs), "the game's first post"
     first = public(reqs)[-1]
-    # R-VIEW-1: the RNG seed is hidden from every view (it would reveal the decks)
+    # R-SETUP-5: secret missions; the RNG seed is hidden from every view (it reveals decks)
     assert all("seed" not in r.text().lower() for r in public(reqs))
     assert "<@101>" in first.text() and [
         str(u) for u in first.json["allowed_mentions"]["users"]
