@@ -30,7 +30,7 @@ import asyncio
 import inspect
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -310,6 +310,11 @@ class _Store:
 # ============================================================================ the service
 
 
+SECRET_ANSWERS = frozenset({"combat_cards"})
+"""Decision kinds answered secretly while other players wait on the answer (a battle's
+cards): an automatic answer to one must not come at a telling speed."""
+
+
 def _load(state_json: str) -> GameState:
     return GameState.model_validate_json(state_json)
 
@@ -554,16 +559,28 @@ class GameService:
         max_steps: int = 100_000,
         on_step: Callable[[Result], Any] | None = None,
         until: Callable[[GameState], bool] | None = None,
+        before_secret: Callable[[int, str], Awaitable[None]] | None = None,
     ) -> Result:
         """Let AI seats decide, one saved action at a time (the lock is taken per step, so a
         human's command may come in between), until no AI seat may decide: a human must, or
         the game is over. ``on_step(step_result)`` is called after each action (awaited if it
         returns an awaitable); ``until(state)`` true stops before the next step (e.g. a round cap).
-        The decisions run in a worker thread."""
+        The decisions run in a worker thread. ``before_secret(seat, kind)`` is awaited (without
+        the lock) before an AI seat answers a secret decision other seats wait on (its
+        ``combat_cards``): the Discord bot waits a random delay there, so the answer's timing
+        reveals nothing."""
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         seed = int(rec.settings.extra.get("seed", 0))
         for _ in range(max_steps):
+            if before_secret is not None:
+                _, st, seats = await self._get(game_id)
+                for s in deciders(st):
+                    pend = pending_for(st, s)
+                    if s < len(seats) and seats[s].ai and pend is not None:
+                        if pend.kind in SECRET_ANSWERS:
+                            await before_secret(s, pend.kind)
+                        break
             async with self.lock(game_id):
                 rec, st, seats = await self._get(game_id)
                 ai_seats = [s for s in deciders(st) if s < len(seats) and seats[s].ai]

@@ -57,6 +57,11 @@ class BotSettings(BaseSettings):
     default_players: int = Field(default=2, ge=1, le=4)
     default_ai: str = Field(default="heuristic", min_length=1, max_length=40)
     turn_deadline_hours: int = Field(default=24, ge=1, le=24 * 14)
+    auto_answer_delay: tuple[float, float] = Field(
+        default=(20.0, 240.0),
+        description="seconds (min, max) the bot waits, at random, before answering 'no cards' "
+        "or another secret choice for a computer seat, so timing reveals nothing",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = False
     config_file: Path | None = Field(default=None, exclude=True)
@@ -72,6 +77,9 @@ class BotSettings(BaseSettings):
             raise ValueError(f"packs_dir {self.packs_dir} is not a folder")
         if self.rules_file is not None and not self.rules_file.is_file():
             raise ValueError(f"rules_file {self.rules_file} does not exist")
+        lo, hi = self.auto_answer_delay
+        if not 0 <= lo <= hi <= 600:
+            raise ValueError("auto_answer_delay is (min, max) seconds with 0 <= min <= max <= 600")
         if not self.db.parent.exists() and str(self.db.parent) not in ("", "."):
             raise ValueError(f"the folder of db {self.db} does not exist")
         return self
@@ -100,6 +108,8 @@ class BotSettings(BaseSettings):
             f"defaults: scenario {self.default_scenario or 'by player count'}, "
             f"{self.default_players} players, AI {self.default_ai}, "
             f"turn deadline {self.turn_deadline_hours} h",
+            f"automatic secret answers after {self.auto_answer_delay[0]:g}-"
+            f"{self.auto_answer_delay[1]:g} s",
             f"log: {self.log_level}{' json' if self.log_json else ''}",
         ]
 

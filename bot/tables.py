@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,17 @@ class Tables:
         self._locks: dict[int, asyncio.Lock] = {}
         self.in_flight = 0
         self.next_seed: int | None = None  # tests: the seed of the next game (else random)
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests: a recorder
+        self._rng = random.SystemRandom()
+
+    async def auto_answer_pause(self, seat: int, kind: str) -> None:
+        """Before the bot answers a secret decision for a seat (an AI's battle cards), wait a
+        random time in ``settings.auto_answer_delay``: a quick answer would tell "no cards"."""
+        lo, hi = self.settings.auto_answer_delay
+        delay = self._rng.uniform(lo, hi)
+        log.debug("automatic %s answer for seat %s in %.0f s", kind, seat, delay)
+        if delay > 0:
+            await self.sleep(delay)
 
     @property
     def store(self) -> Any:
@@ -382,7 +394,7 @@ class Tables:
                 self._take(post, r, chunks, info.seats, actor, deliveries)
 
         take(res)
-        await self.svc.run_ai_turns(gid, on_step=take)
+        await self.svc.run_ai_turns(gid, on_step=take, before_secret=self.auto_answer_pause)
         st = await self.svc.state(gid)
         version = (await self.store.get_game(gid)).version
         if len(chunks) > 1 and not chunks[-1].images:

@@ -42,6 +42,7 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotMaker]
             db=tmp_path / "bot.sqlite3",
             test_guild=GUILD_ID,
             default_ai="random",
+            auto_answer_delay=(0.0, 0.0),
             _env_file=None,  # type: ignore[call-arg]
         )
         bot = BrazilBot(settings)

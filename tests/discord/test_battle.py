@@ -154,3 +154,57 @@ def _components(msg: dict[str, Any]) -> list[dict[str, Any]]:
     from tests.discord.fakediscord import components_of
 
     return components_of(msg)
+
+
+def pick_vs_ai(st: GameState, rng: random.Random) -> str:
+    """Seat 0 seeks the AI's (seat 1) units and attacks them; in a battle, the most cards."""
+    acts = legal_actions(st, 0)
+    if any(a.type == "commit_cards" for a in acts):
+        return format_action(st, max(acts, key=lambda a: len(getattr(a, "cards", ()))))
+    best, closest = None, _closeness(st, 0)
+    for a in acts:
+        if a.type != "move":
+            continue
+        after, _ = apply(st, a)
+        if after.combat is not None and after.combat.defender is not None:
+            if after.combat.defender.seat == 1:
+                return format_action(st, a)
+        d = _closeness(after, 0)
+        if d < closest:
+            best, closest = a, d
+    return format_action(st, best if best is not None else rng.choice(acts))
+
+
+async def test_ai_defender_answers_after_a_random_delay_R_COMBAT_4(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """The bot answers an AI seat's secret battle cards only after a random delay within
+    ``auto_answer_delay`` (the sleep is recorded, not waited), and only then."""
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    tables.settings = tables.settings.model_copy(update={"auto_answer_delay": (30.0, 90.0)})
+    slept: list[float] = []
+
+    async def record(seconds: float) -> None:
+        slept.append(seconds)
+
+    tables.sleep = record
+    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    tables.next_seed = 6  # Ana reaches the AI's units in round 7 (found by simulation)
+    await h.click(ANA, lobby, "brz:l:1:start")
+    rng = random.Random(6)
+    rec = await tables.store.get_active_game(CH)
+    for _ in range(300):
+        st: GameState = await tables.svc.state(rec.id)
+        if st.combat is not None:
+            break
+        assert slept == [], "no delay outside a secret answer"
+        await h.command(ANA, CH, "play", command=pick_vs_ai(st, rng))
+    assert st.combat is not None and st.combat.defender is not None
+    assert st.combat.defender.seat == 1 and deciders(st) == [0]
+    reqs = await h.command(ANA, CH, "play", command=pick_vs_ai(st, rng))
+    assert len(slept) == 1 and 30.0 <= slept[0] <= 90.0, slept
+    st = await tables.svc.state(rec.id)
+    assert st.combat is None or st.combat.revealed, "the AI answered after the pause"
+    assert any("battle.png" in r.files for r in public(reqs))

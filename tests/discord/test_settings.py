@@ -68,3 +68,21 @@ async def test_fake_refuses_v2_with_content() -> None:
                 assert r.status == 200 and json.loads(await r.text())["id"]
     finally:
         await fake.stop()
+
+
+def test_auto_answer_delay_range(tmp_path: Path) -> None:
+    """(min, max) seconds, 0 <= min <= max: from the environment as JSON, checked."""
+    from pydantic import ValidationError
+
+    from bot.settings import BotSettings
+
+    s = BotSettings(db=tmp_path / "x.sqlite3", _env_file=None)  # type: ignore[call-arg]
+    assert s.auto_answer_delay[0] > 0  # by default the bot never answers at once
+    os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[1, 5]"
+    try:
+        assert BotSettings(_env_file=None).auto_answer_delay == (1.0, 5.0)  # type: ignore[call-arg]
+        os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[5, 1]"
+        with pytest.raises(ValidationError):
+            BotSettings(_env_file=None)  # type: ignore[call-arg]
+    finally:
+        del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]
