@@ -166,9 +166,9 @@ def pick_vs_ai(st: GameState, rng: random.Random) -> str:
         if a.type != "move":
             continue
         after, _ = apply(st, a)
-        if after.combat is not None and after.combat.defender is not None:
-            if after.combat.defender.seat == 1:
-                return format_action(st, a)
+        b = after.combat
+        if b is not None and b.defender is not None and b.defender.seat == 1:
+            return format_action(st, a)
         d = _closeness(after, 0)
         if d < closest:
             best, closest = a, d

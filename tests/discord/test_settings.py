@@ -76,13 +76,13 @@ def test_auto_answer_delay_range(tmp_path: Path) -> None:
 
     from bot.settings import BotSettings
 
-    s = BotSettings(db=tmp_path / "x.sqlite3", _env_file=None)  # type: ignore[call-arg]
+    s = BotSettings(db=tmp_path / "x.sqlite3", _env_file=None)
     assert s.auto_answer_delay[0] > 0  # by default the bot never answers at once
     os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[1, 5]"
     try:
-        assert BotSettings(_env_file=None).auto_answer_delay == (1.0, 5.0)  # type: ignore[call-arg]
+        assert BotSettings(_env_file=None).auto_answer_delay == (1.0, 5.0)
         os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[5, 1]"
         with pytest.raises(ValidationError):
-            BotSettings(_env_file=None)  # type: ignore[call-arg]
+            BotSettings(_env_file=None)
     finally:
         del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]
