@@ -114,11 +114,31 @@ def turn_layout(
     return check_layout(view)
 
 
-def lobby_layout(text: str, game_id: int, *, open_: bool = True) -> ui.LayoutView:
-    buttons: list[ui.Item[Any]] = []
-    if open_:
-        buttons = [LobbyButton(game_id, op) for op in ("join", "leave", "ai", "start")]
-    return turn_layout(text, [], "", buttons, accent=0x1565C0)
+def status_layout(text: str) -> ui.LayoutView:
+    """The game's status message (edited in place after every turn): text only."""
+    return turn_layout(text, [], "", accent=0x6A1B9A)
+
+
+def lobby_layout(
+    text: str,
+    game_id: int,
+    *,
+    open_: bool = True,
+    colours: Sequence[tuple[str, str]] = (),
+) -> ui.LayoutView:
+    """The lobby: its text, Join / Leave / Add AI / Start, and a colour menu (``colours``:
+    (id, name) pairs) while it is open."""
+    if not open_:
+        return turn_layout(text, [], "", [], accent=0x1565C0)
+    view = ui.LayoutView(timeout=None)
+    items: list[ui.Item[Any]] = [ui.TextDisplay(clip(text, MAX_V2_TEXT - 10) or "\u200b")]
+    items.append(
+        ui.ActionRow(*[LobbyButton(game_id, op) for op in ("join", "leave", "ai", "start")])
+    )
+    if colours:
+        items.append(ui.ActionRow(ColourSelect(game_id, colours)))
+    view.add_item(ui.Container(*items, accent_colour=0x1565C0))
+    return check_layout(view)
 
 
 # ============================================================================ menus
@@ -240,6 +260,42 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:l:(?P<g>\d+):(?
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await tables_of(interaction).lobby_press(interaction, self.game_id, self.op)
+
+
+class ColourSelect(ui.DynamicItem[ui.Select[Any]], template=r"brz:k:(?P<g>\d+)"):
+    """The lobby's colour menu: a seated player's colour wish (R-SETUP-4), taken for them
+    when the game starts."""
+
+    def __init__(
+        self,
+        game_id: int,
+        colours: Sequence[tuple[str, str]] = (),
+        select: ui.Select[Any] | None = None,
+    ) -> None:
+        if select is None:
+            select = ui.Select(
+                custom_id=custom_id("brz:k", game_id),
+                placeholder="Your colour (optional)…",
+                options=[
+                    discord.SelectOption(label=clip(name, MAX_LABEL), value=cid[:100])
+                    for cid, name in colours[:MAX_OPTIONS]
+                ],
+            )
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> ColourSelect:
+        sel = item if isinstance(item, ui.Select) else None
+        return cls(int(match["g"]), select=sel)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        await tables_of(interaction).lobby_colour(
+            interaction, self.game_id, values[0] if values else ""
+        )
 
 
 class TurnButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:t:(?P<g>\d+):(?P<v>\d+)"):
@@ -374,6 +430,7 @@ class BackButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:b:(?P<g>\d+):(?P
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    ColourSelect,
     TurnButton,
     HandButton,
     ChoiceSelect,

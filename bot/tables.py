@@ -29,6 +29,7 @@ from bot.discord_views import (
     fit_lines,
     guided_step,
     lobby_layout,
+    status_layout,
     step_view,
     turn_buttons,
     turn_layout,
@@ -44,7 +45,7 @@ from bot.service import (
     render_image,
 )
 from bot.settings import BotSettings
-from rules import GameState, deciders, format_action, get_catalog, legal_actions
+from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import ChannelBusy, StorageError
 from storage.models import SeatKind
@@ -214,7 +215,39 @@ class Tables:
             return
         log.info("lobby %s opened in channel %s", rec.id, rec.channel_id)
         await interaction.response.send_message(
-            view=lobby_layout(self.lobby_text(rec), rec.id),
+            view=lobby_layout(self.lobby_text(rec), rec.id, colours=self.colour_choices()),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @staticmethod
+    def colour_choices() -> list[tuple[str, str]]:
+        return [(c.id, str(getattr(c, "name", c.id))) for c in get_catalog(None).colours.values()]
+
+    async def lobby_colour(
+        self, interaction: discord.Interaction[Any], game_id: int, colour: str
+    ) -> None:
+        """A seated player's colour wish in the lobby (one colour per seat)."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except StorageError:
+            rec = None
+        if rec is None or rec.status is not GameStatus.LOBBY:
+            await self.reply(interaction, "This lobby is closed.")
+            return
+        mine = rec.seats_of(interaction.user.id)
+        if not mine:
+            await self.reply(interaction, "Join the game first.")
+            return
+        if colour not in get_catalog(None).colours:
+            await self.reply(interaction, NO_LONGER)
+            return
+        try:
+            rec = await self.store.set_colour(game_id, mine[0], colour)
+        except StorageError:
+            await self.reply(interaction, f"{colour.capitalize()} is taken: choose another.")
+            return
+        await interaction.response.edit_message(
+            view=lobby_layout(self.lobby_text(rec), game_id, colours=self.colour_choices()),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -226,8 +259,12 @@ class Tables:
             lines.append(f"Turn deadline: {s.turn_timer_seconds // 3600} h")
         for n in range(s.player_count):
             seat = rec.seat(n)
-            lines.append(f"{n + 1}. {seat.label() if seat else '(open)'}")
-        lines.append("Join, add computer players, then Start (empty seats become AI players).")
+            wish = f" — {seat.colour}" if seat is not None and seat.colour else ""
+            lines.append(f"{n + 1}. {seat.label() if seat else '(open)'}{wish}")
+        lines.append(
+            "Join, choose a colour if you like, add computer players, then Start "
+            "(empty seats become AI players)."
+        )
         return "\n".join(lines)
 
     async def lobby_press(
@@ -282,7 +319,7 @@ class Tables:
             await self.start(interaction, rec)
             return
         await interaction.response.edit_message(
-            view=lobby_layout(self.lobby_text(rec), game_id),
+            view=lobby_layout(self.lobby_text(rec), game_id, colours=self.colour_choices()),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -331,7 +368,43 @@ class Tables:
                 open_=False,
             )
         )
+        await self._colour_wishes(res, lobby)
         await self.publish(lobby.channel_id, res, interaction=interaction, force=True)
+
+    async def _colour_wishes(self, res: Result, lobby: GameRecord) -> None:
+        """R-SETUP-4: the colours wished in the lobby, taken for those seats in the game's
+        colour step, in its order (AI seats choose theirs in between); a wish no longer
+        legal is left to the player. The steps' posts are added to ``res``."""
+        from rules.actions import ChooseColour
+
+        wishes = {s.seat: s.colour for s in lobby.seats if s.colour and s.kind is SeatKind.DISCORD}
+        gid = res.game_id
+        for _ in range(8):
+            st = await self.svc.state(gid)
+            ds = deciders(st)
+            pend = pending_for(st, ds[0]) if ds else None
+            if pend is None or pend.kind != "choose_colour":
+                return
+            seat = ds[0]
+            info = await self.svc.info(gid)
+            if info.seats[seat].ai:
+                res.extend(
+                    await self.svc.run_ai_turns(
+                        gid,
+                        until=lambda s: (
+                            not any(
+                                (p := pending_for(s, d)) is not None and p.kind == "choose_colour"
+                                for d in deciders(s)
+                            )
+                        ),
+                    )
+                )
+                continue
+            wish = wishes.get(seat)
+            action = ChooseColour(seat=seat, colour=wish) if wish else None
+            if action is None or action not in legal_actions(st, seat):
+                return
+            res.extend(await self.svc.choose(gid, seat, action))
 
     # ------------------------------------------------------------------ acting
 
@@ -406,9 +479,8 @@ class Tables:
         for c in chunks[:-1]:
             await self._post(channel_id, gid, c, st, info.seats, version, limit, final=False)
         await self._post(channel_id, gid, last, st, info.seats, version, limit, final=True)
-        if interaction is not None and actor is not None:
-            for p in deliveries:
-                await self.reply(interaction, f"Only you see this: {p.text}")
+        await self.update_status(gid, channel_id, st, info.seats)
+        await self._deliver(gid, deliveries, info.seats, interaction, actor)
 
     def _take(
         self,
@@ -430,10 +502,94 @@ class Tables:
         seat = int(post.audience)
         if seat < len(seats) and seats[seat].ai:
             return  # an AI's private news: nobody reads it
-        if seat == actor:
-            deliveries.append(post)
-        else:
-            self.inbox.setdefault((r.game_id, seat), []).append(post.text)
+        deliveries.append(post)
+
+    async def _deliver(
+        self,
+        gid: int,
+        posts: Sequence[Post],
+        seats: Sequence[SeatSpec],
+        interaction: discord.Interaction[Any] | None,
+        actor: int | None,
+    ) -> None:
+        """Private news: to the player's lasting private place (thread or DMs) if they chose
+        one, else ephemerally to the player who acted, else kept for their next ``/hand``."""
+        rec = await self.store.get_game(gid)
+        for p in posts:
+            seat = int(p.audience)
+            uid = seats[seat].user_id if seat < len(seats) else None
+            place = rec.settings.extra.get(f"hand:{uid}") if uid is not None else None
+            if isinstance(place, dict) and str(place.get("channel", "")).isdigit():
+                channel = self.client.get_partial_messageable(int(str(place["channel"])))
+                try:
+                    await channel.send(
+                        f"Game #{gid}, only for you: {p.text}"[:1990],
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                    continue
+                except discord.HTTPException as e:
+                    log.warning("private place of game %s seat %s failed: %s", gid, seat, e)
+            if interaction is not None and seat == actor:
+                await self.reply(interaction, f"Only you see this: {p.text}")
+            else:
+                self.inbox.setdefault((gid, seat), []).append(p.text)
+
+    async def set_hand_place(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int, where: str
+    ) -> None:
+        """``/hand where:thread|dm|here``: open (or forget) the player's lasting private
+        place, and show the hand there."""
+        uid = interaction.user.id
+        key = f"hand:{uid}"
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if where == "here":
+            await self.store.set_extra(game_id, key, None)
+            await self.show_hand(interaction, game_id, deferred=True)
+            return
+        rec = await self.store.get_game(game_id)
+        http = self.client.http
+        try:
+            if where == "thread":
+                data = await http.start_thread_without_message(
+                    rec.channel_id,
+                    name=f"Game {game_id}: {interaction.user.display_name}'s hand"[:100],
+                    auto_archive_duration=10080,
+                    type=12,  # a private thread
+                    invitable=False,
+                    reason="a player's private hand",
+                )
+                channel_id = int(data["id"])
+                await http.add_user_to_thread(channel_id, uid)
+            else:
+                dm = await http.start_private_message(uid)
+                channel_id = int(dm["id"])
+        except discord.HTTPException as e:
+            log.info("private place (%s) for game %s not opened: %s", where, game_id, e)
+            await interaction.followup.send(
+                "I could not open that private place (permissions, or your DMs are closed). "
+                "`/hand` still answers here, only to you.",
+                ephemeral=True,
+            )
+            return
+        await self.store.set_extra(game_id, key, {"where": where, "channel": str(channel_id)})
+        text, files = await self._hand_content(interaction, game_id, seat)
+        place = self.client.get_partial_messageable(channel_id)
+        note = (
+            "Your private place for this game: your hand and private news come here as they "
+            "happen. (Members with Manage Threads can read private threads; `/hand` is always "
+            "only for you.)"
+            if where == "thread"
+            else "Your private news of this game comes here, in our DMs, as it happens."
+        )
+        await place.send(
+            (note + "\n" + text)[:1990],
+            files=files,
+            allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
+        )
+        where_text = f"<#{channel_id}>" if where == "thread" else "your DMs"
+        await interaction.followup.send(
+            f"From now on your private news goes to {where_text}.", ephemeral=True
+        )
 
     async def _post(
         self,
@@ -472,6 +628,51 @@ class Tables:
         )
         channel = self.client.get_partial_messageable(channel_id)
         await channel.send(view=view, files=files, allowed_mentions=mentions)
+
+    def status_text(self, game_id: int, st: GameState, seats: Sequence[SeatSpec]) -> str:
+        """The status message: scenario, era, round, whose turn and the deadline."""
+        cat = get_catalog(st.data_pack)
+        scen = cat.maps[st.map].name if st.map in cat.maps else st.map
+        lines = [f"### Game #{game_id}: {scen}"]
+        if st.phase == "ended":
+            lines.append("The game is over: final scores and the timeline are posted below.")
+            return "\n".join(lines)
+        where = "Setup" if st.phase == "setup" else f"Era {st.era} · round {st.round}"
+        lines.append(where)
+        deadline = int(time.time()) + self.settings.turn_deadline_hours * 3600
+        for d in self.svc._decisions(st, seats, choices=False):
+            spec = seats[d.seat] if d.seat < len(seats) else None
+            who = f"<@{spec.user_id}>" if spec and spec.user_id and not d.ai else d.who
+            what = "to play" if d.kind == "turn" else d.kind.replace("_", " ")
+            due = "" if d.ai else f" — deadline <t:{deadline}:f> (<t:{deadline}:R>)"
+            lines.append(f"Waiting for {who} ({what}){due}")
+        return "\n".join(lines)
+
+    async def update_status(
+        self, game_id: int, channel_id: int, st: GameState, seats: Sequence[SeatSpec]
+    ) -> None:
+        """Edit the game's one status message in place (PATCH); post it (and try to pin it)
+        the first time or if it was deleted. Its id is kept in the game's settings.extra."""
+        view = status_layout(self.status_text(game_id, st, seats))
+        rec = await self.store.get_game(game_id)
+        mid = rec.settings.extra.get("status_message")
+        channel = self.client.get_partial_messageable(channel_id)
+        none = discord.AllowedMentions.none()
+        if isinstance(mid, str) and mid.isdigit():
+            try:
+                await channel.get_partial_message(int(mid)).edit(view=view, allowed_mentions=none)
+                return
+            except discord.NotFound:
+                pass  # deleted: post a new one
+            except discord.HTTPException as e:
+                log.warning("status message of game %s not edited: %s", game_id, e)
+                return
+        msg = await channel.send(view=view, allowed_mentions=none)
+        await self.store.set_extra(game_id, "status_message", str(msg.id))
+        try:
+            await msg.pin(reason="the game's status")
+        except discord.HTTPException:
+            log.info("status message of game %s not pinned (no permission)", game_id)
 
     def _next_text(
         self, st: GameState, seats: Sequence[SeatSpec]
@@ -594,12 +795,9 @@ class Tables:
 
     # ------------------------------------------------------------------ private looks
 
-    async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        seat = await self.seat_of(game_id, interaction.user.id)
-        if seat is None:
-            await self.reply(interaction, "You have no seat in this game.")
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async def _hand_content(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int
+    ) -> tuple[str, list[discord.File]]:
         res = await self.svc.hand(game_id, seat)
         files: list[discord.File] = []
         texts: list[str] = []
@@ -610,4 +808,16 @@ class Tables:
         news = self.inbox.pop((game_id, seat), [])
         if news:
             texts.append("Private news:\n" + "\n".join(f"- {t}" for t in news))
-        await interaction.followup.send("\n".join(texts)[:1990], files=files, ephemeral=True)
+        return "\n".join(texts), files
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], game_id: int, *, deferred: bool = False
+    ) -> None:
+        seat = await self.seat_of(game_id, interaction.user.id)
+        if seat is None:
+            await self.reply(interaction, "You have no seat in this game.")
+            return
+        if not deferred:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        text, files = await self._hand_content(interaction, game_id, seat)
+        await interaction.followup.send(text[:1990], files=files, ephemeral=True)

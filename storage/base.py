@@ -20,6 +20,8 @@ from os import PathLike
 from types import TracebackType
 from typing import Self
 
+from pydantic import JsonValue
+
 from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
@@ -198,6 +200,11 @@ class GameStore(ABC):
     ) -> GameRecord:
         """Record the colour seat ``seat`` chose in the game (None: not chosen yet).
         ``InvalidData`` if the seat is empty or another seat holds the colour."""
+
+    @abstractmethod
+    async def set_extra(self, game_id: int, key: str, value: JsonValue) -> GameRecord:
+        """Set one key of the game's ``settings.extra`` (None removes it): a surface's own
+        bookkeeping, e.g. the id of a Discord status message. Any status; no version bump."""
 
     # -- undo, rollback, history ----------------------------------------------------------
 

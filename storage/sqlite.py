@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import aiosqlite
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from storage.base import Clock, GameStore, utc_now
 from storage.engine_info import current_engine_version
@@ -1060,6 +1060,34 @@ class SqliteGameStore(GameStore):
         number = self._check_seat_no(seat)
         assert number is not None
         return await self._change(game_id, expected_version, colour=(number, colour))
+
+    async def set_extra(self, game_id: int, key: str, value: JsonValue) -> GameRecord:
+        if not isinstance(key, str) or not key:
+            raise InvalidData("set_extra needs a key")
+        async with self._write() as db:
+            rows = await db.execute_fetchall(
+                "SELECT settings_json FROM games WHERE id = ?", (game_id,)
+            )
+            found = list(rows)
+            if not found:
+                raise GameNotFound(game_id)
+            settings = GameSettings.model_validate_json(found[0][0])
+            extra = dict(settings.extra)
+            if value is None:
+                extra.pop(key, None)
+            else:
+                extra[key] = value
+            try:
+                changed = settings.model_copy(update={"extra": extra})
+                GameSettings.model_validate(changed.model_dump())
+            except ValidationError as exc:
+                raise InvalidData(f"invalid value for extra[{key!r}]") from exc
+            await db.execute(
+                "UPDATE games SET settings_json = ? WHERE id = ?",
+                (changed.model_dump_json(), game_id),
+            )
+            row = await self._row(db, game_id, with_state=True)
+        return self._record(row)
 
     # -- statistics -----------------------------------------------------------------------
 

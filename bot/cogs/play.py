@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -62,11 +62,26 @@ class PlayCog(commands.Cog):
     play.autocomplete("command")(command_autocomplete)
 
     @app_commands.command(name="hand", description="Your secret hand (only you see it)")
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(
+        where="also keep your hand and private news in a private thread or your DMs "
+        "(here: only on request, as now)"
+    )
+    async def hand(
+        self,
+        interaction: discord.Interaction[Any],
+        where: Literal["thread", "dm", "here"] | None = None,
+    ) -> None:
         t = self.bot.tables
         found = await t.running_game(interaction)
-        if found is not None:
-            await t.show_hand(interaction, found[0])
+        if found is None:
+            return
+        gid, seat = found
+        if where is None:
+            await t.show_hand(interaction, gid)
+        elif seat is None:
+            await t.reply(interaction, "You have no seat in this game.")
+        else:
+            await t.set_hand_place(interaction, gid, seat, where)
 
     @app_commands.command(name="undo", description="Take back your last step, if allowed")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:

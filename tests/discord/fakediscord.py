@@ -78,6 +78,8 @@ class FakeDiscord:
         self.runner: web.AppRunner | None = None
         self.base = ""
         self.errors: list[str] = []
+        self.threads: dict[int, dict[str, Any]] = {}  # thread id -> what it was created with
+        self.dms: dict[int, int] = {}  # user id -> DM channel id
 
     # ------------------------------------------------------------------ server
 
@@ -246,6 +248,46 @@ class FakeDiscord:
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._message(int(g[1]), r.json or {}, r.files))
+        if m == "POST" and (g := re.fullmatch(r"/channels/(\d+)/threads", p)):
+            tid = next(self.ids)
+            self.threads[tid] = dict(r.json or {}, parent_id=str(g[1]), members=[])
+            return self.reply(
+                {
+                    "id": str(tid),
+                    "type": int((r.json or {}).get("type", 11)),
+                    "guild_id": str(GUILD_ID),
+                    "parent_id": str(g[1]),
+                    "name": (r.json or {}).get("name", ""),
+                    "owner_id": str(BOT_ID),
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 10080,
+                        "archive_timestamp": "2025-01-01T00:00:00+00:00",
+                        "locked": False,
+                        "invitable": bool((r.json or {}).get("invitable", True)),
+                    },
+                }
+            )
+        if m == "PUT" and (g := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", p)):
+            self.threads[int(g[1])]["members"].append(int(g[2]))
+            return web.Response(status=204)
+        if m == "POST" and p == "/users/@me/channels":
+            uid = int((r.json or {})["recipient_id"])
+            did = self.dms.setdefault(uid, next(self.ids))
+            return self.reply(
+                {
+                    "id": str(did),
+                    "type": 1,
+                    "recipients": [user(uid, self.users.get(uid, f"user{uid}"))],
+                    "last_message_id": None,
+                }
+            )
+        if g := re.fullmatch(r"/channels/(\d+)/messages/pins/(\d+)", p):
+            pinned = self.messages.get(int(g[2]))
+            if pinned is None:
+                return self.reply({"message": "Unknown Message", "code": 10008}, 404)
+            pinned["pinned"] = m == "PUT"
+            return web.Response(status=204)
         if g := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", p):
             old = self.messages.get(int(g[2]))
             if old is None:

@@ -77,9 +77,12 @@ async def test_battle_between_two_players_R_COMBAT_4(fake: FakeDiscord, make_bot
         return st
 
     def scan_public(reqs: list[Request], secret: dict[str, str]) -> None:
+        scen = get_catalog(None).maps[st.map].name  # public; a card may share a word
         for r in public(reqs) + [x for x in reqs if x.interaction_user == BO]:
             for name in secret:
-                assert not _mentions(r.text(), name), f"{name} in a public post: {r.text()[:300]}"
+                assert not _mentions(r.text().replace(scen, ""), name), (
+                    f"{name} in a public post: {r.text()[:300]}"
+                )
 
     st = await state()
     for _ in range(300):

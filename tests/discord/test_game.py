@@ -10,7 +10,7 @@ import random
 import re
 from typing import Any
 
-from rules import GameState, deciders, format_action, legal_actions
+from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
 from storage import GameStatus
 from tests.bot.test_service import hidden_names
 from tests.discord.conftest import BotMaker
@@ -22,7 +22,21 @@ SEED = 3
 
 
 def public(reqs: list[Request]) -> list[Request]:
-    return [r for r in reqs if r.method == "POST" and r.path == f"/channels/{CH}/messages"]
+    """The public posts of the game (the status message aside)."""
+    return [
+        r
+        for r in reqs
+        if r.method == "POST" and r.path == f"/channels/{CH}/messages" and not is_status(r)
+    ]
+
+
+def is_status(r: Request) -> bool:
+    """The game's status message (posted once, then edited in place)."""
+    return "### Game #" in r.text()
+
+
+def status_writes(reqs: list[Request]) -> list[Request]:
+    return [r for r in reqs if r.path.startswith(f"/channels/{CH}/messages") and is_status(r)]
 
 
 def texts_to(reqs: list[Request], uid: int) -> list[str]:
@@ -67,13 +81,18 @@ class Game:
                 assert "map.png" in r.files, "a public post without the map"
                 assert "attachment://map.png" in r.text()
                 assert r.json.get("flags", 0) & (1 << 15) and not r.json.get("content")
-            elif r.interaction_user == BO or (
-                not r.ephemeral and r.interaction_user is not None and "/callback" not in r.path
+            elif (
+                is_status(r)
+                or r.interaction_user == BO
+                or (
+                    not r.ephemeral and r.interaction_user is not None and "/callback" not in r.path
+                )
             ):
                 pass
             else:
                 continue
-            body = r.text()
+            # the scenario's name is public (a card may share a word with it: "War")
+            body = r.text().replace(get_catalog(None).maps[st.map].name, "")
             for name, ident in hidden.items():
                 if _mentions(body, name):
                     self.leaks.append(f"{name} ({ident}) in {r.method} {r.path}: {body[:200]}")
@@ -144,7 +163,11 @@ async def test_whole_game_through_interactions_R_SETUP_5(
     # lobby: Ana opens it, Bo joins and leaves, Ana adds an AI and starts
     await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
     lobby = fake.messages[max(fake.messages)]
-    assert set(custom_ids(lobby)) == {f"brz:l:1:{op}" for op in ("join", "leave", "ai", "start")}
+    assert set(custom_ids(lobby)) == {
+        f"brz:l:1:{op}" for op in ("join", "leave", "ai", "start")
+    } | {
+        "brz:k:1"  # the colour menu
+    }
     again = await h.command(BO, CH, "game", "new")
     assert any("already has a game" in t for t in texts_to(again, BO))
     await h.click(BO, lobby, "brz:l:1:join")
@@ -227,7 +250,133 @@ async def test_whole_game_through_interactions_R_SETUP_5(
         last.files
     )
     assert g.public_posts > 20
+    status = fake.messages[int(rec.settings.extra["status_message"])]
+    assert "The game is over" in str(status["components"])
     stats = await h.command(ANA, CH, "stats")
     assert any("1 finished games" in t for t in texts_to(stats, ANA))
     for cmd in ("score", "log"):
         assert texts_to(await h.command(BO, CH, cmd), BO)
+
+
+async def test_one_status_message_edited_in_place(fake: FakeDiscord, make_bot: BotMaker) -> None:
+    """Posted (and pinned) when the game starts, its id kept in the game's settings, then
+    edited in place (PATCH) after every turn: scenario, era, round, whose turn, deadline."""
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    tables.next_seed = SEED
+    reqs = await h.click(ANA, lobby, "brz:l:1:start")
+    posted = [r for r in status_writes(reqs) if r.method == "POST"]
+    assert len(posted) == 1
+    gid, _ = await Game(fake, h).state()
+    rec = await tables.store.get_game(gid)
+    mid = int(rec.settings.extra["status_message"])
+    msg = fake.messages[mid]
+    assert msg["pinned"] and "Setup" in msg["components"][0]["components"][0]["content"]
+    assert "<@101>" in str(msg["components"]) and "<t:" in str(msg["components"])
+    assert posted[0].json["allowed_mentions"]["parse"] == []  # it pings nobody
+    rng = random.Random(SEED)
+    seen_rounds = set()
+    for _ in range(60):
+        st = await tables.svc.state(gid)
+        if st.phase == "play" and st.round >= 2:
+            break
+        text = format_action(st, rng.choice(legal_actions(st, 0)))
+        reqs = await h.command(ANA, CH, "play", command=text)
+        writes = status_writes(reqs)
+        assert all(r.method == "PATCH" and r.path.endswith(f"/{mid}") for r in writes), writes
+        content = fake.messages[mid]["components"][0]["components"][0]["content"]
+        seen_rounds |= set(re.findall(r"round (\d+)", content))
+        assert f"Game #{gid}" in content
+    assert {"1", "2"} <= seen_rounds, seen_rounds
+    assert sum(1 for r in fake.requests if r.method == "POST" and is_status(r)) == 1
+
+
+def channel_posts(fake: FakeDiscord, channel: int) -> list[Request]:
+    return [
+        r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"
+    ]
+
+
+async def test_hand_in_a_private_thread_or_dms_R_SETUP_5(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """``/hand where:thread`` opens a private thread (type 12, not invitable) with only the
+    player added; their private news then goes there as it happens, and never to a public
+    post; ``where:dm`` moves it to DMs; ``where:here`` back to ephemeral-on-request."""
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    tables.next_seed = SEED
+    await h.click(ANA, lobby, "brz:l:1:start")
+    g = Game(fake, h)
+    gid, _ = await g.state()
+    nope = await h.command(BO, CH, "hand", where="thread")
+    assert any("no seat" in t for t in texts_to(nope, BO)) and not fake.threads
+    await h.command(ANA, CH, "hand", where="thread")
+    assert len(fake.threads) == 1
+    tid, thread = next(iter(fake.threads.items()))
+    assert thread["type"] == 12 and thread["invitable"] is False and thread["members"] == [ANA]
+    first = channel_posts(fake, tid)
+    assert len(first) == 1 and "Manage Threads" in first[0].text()
+    assert "hand.png" in first[0].files
+
+    async def play_until_news(channel: int) -> list[Request]:
+        before = len(channel_posts(fake, channel))
+        for _ in range(400):
+            _, st = await g.state()
+            if st.phase == "ended":
+                break
+            await g.play_typed(st)
+            news = channel_posts(fake, channel)[before:]
+            if news:
+                return news
+        raise AssertionError("no private news for Ana")
+
+    news = await play_until_news(tid)
+    assert all("only for you" in r.text() for r in news)
+    secret_texts = [r.json["content"].split("only for you: ", 1)[1] for r in news]
+    for r in public(fake.requests):
+        assert all(t not in r.text() for t in secret_texts)
+    await h.command(ANA, CH, "hand", where="dm")
+    dm = fake.dms[ANA]
+    assert len(channel_posts(fake, dm)) == 1
+    in_thread = len(channel_posts(fake, tid))
+    await play_until_news(dm)
+    assert len(channel_posts(fake, tid)) == in_thread, "no more news in the thread"
+    rec = await tables.store.get_game(gid)
+    assert rec.settings.extra[f"hand:{ANA}"] == {"where": "dm", "channel": str(dm)}
+    here = await h.command(ANA, CH, "hand", where="here")
+    assert all(r.ephemeral for r in here if r.interaction_user == ANA)
+    assert f"hand:{ANA}" not in (await tables.store.get_game(gid)).settings.extra
+    assert g.leaks == []
+
+
+async def test_lobby_colour_choice_R_SETUP_4(fake: FakeDiscord, make_bot: BotMaker) -> None:
+    """R-SETUP-4: colours wished in the lobby's menu are taken for those seats when the
+    game starts (the AI seat in between chooses its own); a taken colour is refused."""
+    cy = 103
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "new", players=3, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    menu = next(c for c in Game.walk(lobby) if c.get("custom_id") == "brz:k:1")
+    assert {o["value"] for o in menu["options"]} == set(get_catalog(None).colours)
+    refused = await h.select(BO, lobby, "brz:k:1", "red")
+    assert any("Join the game first" in t for t in texts_to(refused, BO))
+    await h.select(ANA, lobby, "brz:k:1", "red")
+    assert "red" in str(lobby["components"])
+    await h.click(ANA, lobby, "brz:l:1:ai")
+    await h.click(cy, lobby, "brz:l:1:join")
+    taken = await h.select(cy, lobby, "brz:k:1", "red")
+    assert any("taken" in t for t in texts_to(taken, cy))
+    await h.select(cy, lobby, "brz:k:1", "blue")
+    tables.next_seed = SEED
+    reqs = await h.click(ANA, lobby, "brz:l:1:start")
+    _, st = await Game(fake, h).state()
+    assert st.players[0].colour == "red" and st.players[2].colour == "blue"
+    assert st.players[1].colour not in (None, "red", "blue")
+    assert all((p := pending_for(st, d)) is None or p.kind != "choose_colour" for d in deciders(st))
+    assert any("red" in r.text() for r in public(reqs))

@@ -387,3 +387,20 @@ async def test_open_twice_and_close_idempotent(db_path: Path) -> None:
     await store.close()
     with pytest.raises(RuntimeError):
         await store.get_game(1)
+
+
+async def test_set_extra_keeps_version_and_other_keys(store: SqliteGameStore) -> None:
+    """A surface's bookkeeping (a status message id) in settings.extra: set, replaced,
+    removed with None, in any status, without a version bump."""
+    game = await store.create_game(6, initial_state_json="{}", settings=SETTINGS, seats=[])
+    before = dict(game.settings.extra)
+    game = await store.set_extra(game.id, "status_message", "123456789012345678")
+    assert game.settings.extra == {**before, "status_message": "123456789012345678"}
+    assert game.version == 0 and await store.get_game(game.id) == game
+    game = await store.set_extra(game.id, "status_message", None)
+    assert game.settings.extra == before
+    game = await store.set_status(game.id, GameStatus.ABANDONED)
+    game = await store.set_extra(game.id, "note", {"a": [1, 2]})
+    assert (await store.get_game(game.id)).settings.extra["note"] == {"a": [1, 2]}
+    with pytest.raises(GameNotFound):
+        await store.set_extra(99_999, "x", 1)
