@@ -209,11 +209,46 @@ def step_view(game_id: int, version: int, step: Step) -> ui.View:
     return view
 
 
-def confirm_view(game_id: int, version: int, index: int) -> ui.View:
+def confirm_view(game_id: int, version: int, index: int, *, payable: bool = False) -> ui.View:
     view = ui.View(timeout=None)
     view.add_item(ConfirmButton(game_id, version, index))
+    if payable and pay_id("brz:p", game_id, version, index, ()) is not None:
+        view.add_item(PayButton(game_id, version, index, ()))
     view.add_item(BackButton(game_id, version))
     return view
+
+
+def pay_id(kind: str, game_id: int, version: int, index: int, path: Sequence[int]) -> str | None:
+    """The custom_id of a payment step: the path is the option numbers chosen so far (no
+    secret: numbers into the engine's list at that version); None if it would pass 100."""
+    cid = f"{kind}:{game_id}:{version}:{index}:{'.'.join(str(k) for k in path)}"
+    return cid if len(cid) <= MAX_CUSTOM_ID else None
+
+
+def pay_view(
+    game_id: int,
+    version: int,
+    index: int,
+    path: Sequence[int],
+    options: Sequence[str],
+    *,
+    complete: bool,
+) -> ui.View:
+    """One step of "Change payment": a menu of the sources that may pay the next token
+    (``options``: labels), or, when ``complete``, Confirm with this payment; Back and
+    Start over (the default payment) always."""
+    view = ui.View(timeout=None)
+    if complete:
+        view.add_item(PayConfirmButton(game_id, version, index, path))
+    elif options and pay_id("brz:y", game_id, version, index, [*path, 99]) is not None:
+        view.add_item(PaySelect(game_id, version, index, path, options))
+    view.add_item(PayButton(game_id, version, index, (), label="Start over"))
+    view.add_item(BackButton(game_id, version))
+    return view
+
+
+def _path(text: str) -> tuple[int, ...]:
+    return tuple(int(k) for k in text.split(".") if k)
 
 
 def turn_buttons(game_id: int, version: int, kinds: Sequence[str]) -> list[ui.Item[Any]]:
@@ -405,6 +440,115 @@ class ConfirmButton(
         await tables_of(interaction).confirm(interaction, self.game_id, self.version, self.index)
 
 
+class PayButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"brz:p:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
+):
+    """ "Change payment": walk the engine's payment chooser for legal action ``i``."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        index: int,
+        path: Sequence[int],
+        label: str = "Change payment",
+    ) -> None:
+        cid = pay_id("brz:p", game_id, version, index, path)
+        super().__init__(
+            ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=cid or custom_id("brz:p", game_id, version, index, ""),
+            )
+        )
+        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PayButton:
+        return cls(int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await tables_of(interaction).pay_step(
+            interaction, self.game_id, self.version, self.index, self.path
+        )
+
+
+class PaySelect(
+    ui.DynamicItem[ui.Select[Any]],
+    template=r"brz:y:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
+):
+    """One token of the payment: the chosen option's number is appended to the path."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        index: int,
+        path: Sequence[int],
+        options: Sequence[str] = (),
+        select: ui.Select[Any] | None = None,
+    ) -> None:
+        if select is None:
+            select = ui.Select(
+                custom_id=pay_id("brz:y", game_id, version, index, path) or "",
+                placeholder="Pay with…",
+                options=[
+                    discord.SelectOption(label=clip(label, MAX_LABEL), value=str(k))
+                    for k, label in enumerate(options[:MAX_OPTIONS])
+                ],
+            )
+        super().__init__(select)
+        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PaySelect:
+        sel = item if isinstance(item, ui.Select) else None
+        return cls(
+            int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]), select=sel
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        if not values or not values[0].isdigit():
+            return
+        await tables_of(interaction).pay_step(
+            interaction, self.game_id, self.version, self.index, (*self.path, int(values[0]))
+        )
+
+
+class PayConfirmButton(
+    ui.DynamicItem[ui.Button[Any]],
+    template=r"brz:q:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
+):
+    """Apply legal action ``i`` with the payment the path chose."""
+
+    def __init__(self, game_id: int, version: int, index: int, path: Sequence[int]) -> None:
+        super().__init__(
+            ui.Button(
+                label="Confirm with this payment",
+                style=discord.ButtonStyle.success,
+                custom_id=pay_id("brz:q", game_id, version, index, path) or "",
+            )
+        )
+        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> PayConfirmButton:
+        return cls(int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await tables_of(interaction).confirm(
+            interaction, self.game_id, self.version, self.index, path=self.path
+        )
+
+
 class BackButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:b:(?P<g>\d+):(?P<v>\d+)"):
     """Back to the first step of the guided flow."""
 
@@ -435,5 +579,8 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     HandButton,
     ChoiceSelect,
     ConfirmButton,
+    PayButton,
+    PaySelect,
+    PayConfirmButton,
     BackButton,
 )

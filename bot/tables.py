@@ -29,6 +29,7 @@ from bot.discord_views import (
     fit_lines,
     guided_step,
     lobby_layout,
+    pay_view,
     status_layout,
     step_view,
     turn_buttons,
@@ -417,6 +418,7 @@ class Tables:
         text: str | None = None,
         index: int | None = None,
         version: int | None = None,
+        action: Any = None,
     ) -> Result | None:
         """Apply a typed command or the legal action number ``index`` (checked against
         ``version``), publish, let the AI seats play. Errors go privately to the actor."""
@@ -430,7 +432,9 @@ class Tables:
                     if rec.version != version or not 0 <= index < len(acts):
                         await self.reply(interaction, NO_LONGER)
                         return None
-                    res = await self.svc.choose(game_id, seat, acts[index])
+                    res = await self.svc.choose(
+                        game_id, seat, action if action is not None else acts[index]
+                    )
                 else:
                     res = await self.svc.act(game_id, seat, text or "")
                 if res.errors:
@@ -742,9 +746,10 @@ class Tables:
         texts = [format_action(st, a) for a in acts]
         if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(acts):
             i = int(value[2:])
-            text = f"**{texts[i]}**\n{self._cost_text(st, acts[i])}Confirm?"
+            cost = self._cost_text(st, acts[i])
+            text = f"**{texts[i]}**\n{cost}Confirm?"
             await interaction.response.edit_message(
-                content=text, view=confirm_view(game_id, version, i)
+                content=text, view=confirm_view(game_id, version, i, payable=bool(cost))
             )
             return
         prefix = value[2:] if value.startswith("p:") else ""
@@ -765,20 +770,96 @@ class Tables:
         except Exception:  # the engine checks again on confirm
             return ""
         paid = ", ".join(f"{p.what} ({p.source})" for p in pay) if pay else "no safe default"
-        return (
-            f"Costs {cost.text}. Default payment: {paid}. "
-            "(Another payment: type the command with `pay ...` in `/play`.)\n"
+        return f"Costs {cost.text}. Default payment: {paid}. (Another: *Change payment*.)\n"
+
+    def _paid_action(
+        self, st: GameState, seat: int, index: int, path: Sequence[int]
+    ) -> tuple[Any, Any] | None:
+        """Legal action ``index`` of ``seat`` and the payment step the option numbers
+        ``path`` lead to (None if they no longer make sense)."""
+        from rules import payment_step
+        from rules.errors import RulesError
+
+        acts = legal_actions(st, seat)
+        if not 0 <= index < len(acts):
+            return None
+        action = acts[index]
+        chosen: list[Any] = []
+        try:
+            step = payment_step(st, action, chosen)
+            for k in path:
+                if step.complete or not 0 <= k < len(step.options):
+                    return None
+                chosen.append(step.options[k].item)
+                step = payment_step(st, action, chosen)
+        except RulesError:
+            return None
+        return action, step
+
+    async def pay_step(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        index: int,
+        path: Sequence[int],
+    ) -> None:
+        """ "Change payment": the next token to pay and the sources that may pay it (from
+        ``rules.payment_step``), one menu per token, until the payment is complete."""
+        got = await self._decider(interaction, game_id, version)
+        if got is None:
+            return
+        seat, st = got
+        found = self._paid_action(st, seat, index, path)
+        if found is None:
+            await self.reply(interaction, NO_LONGER)
+            return
+        action, step = found
+        head = f"**{format_action(st, action)}** — {step.cost.text}"
+        paid = ", ".join(f"{p.what} ({p.source})" for p in step.chosen)
+        lines = [head, f"Paid so far: {paid}" if paid else "Nothing paid yet."]
+        if step.complete:
+            lines.append("Confirm with this payment?")
+        else:
+            lines.append(step.prompt)
+            if len(step.options) > 25:
+                lines.append("(More sources than a menu shows: type it in `/play … pay …`.)")
+        await interaction.response.edit_message(
+            content="\n".join(lines)[:1990],
+            view=pay_view(
+                game_id,
+                version,
+                index,
+                path,
+                [o.label for o in step.options],
+                complete=step.complete,
+            ),
         )
 
     async def confirm(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, index: int
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        index: int,
+        *,
+        path: Sequence[int] | None = None,
     ) -> None:
         got = await self._decider(interaction, game_id, version)
         if got is None:
             return
-        seat, _ = got
+        seat, st = got
+        action = None
+        if path is not None:
+            found = self._paid_action(st, seat, index, path)
+            if found is None or not found[1].complete:
+                await self.reply(interaction, NO_LONGER)
+                return
+            action = found[0].replace(payment=found[1].payment)
         await interaction.response.defer()
-        res = await self.act(interaction, game_id, seat, index=index, version=version)
+        res = await self.act(
+            interaction, game_id, seat, index=index, version=version, action=action
+        )
         if res is None or res.errors:
             return
         rec = await self.store.get_game(game_id)

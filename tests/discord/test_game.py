@@ -380,3 +380,83 @@ async def test_lobby_colour_choice_R_SETUP_4(fake: FakeDiscord, make_bot: BotMak
     assert st.players[1].colour not in (None, "red", "blue")
     assert all((p := pending_for(st, d)) is None or p.kind != "choose_colour" for d in deciders(st))
     assert any("red" in r.text() for r in public(reqs))
+
+
+def _payable_choice(st: GameState) -> tuple[int, list[int], Any] | None:
+    """A legal action of seat 0 whose payment has a choice: (its index, the option numbers
+    walked — the last option at each token —, the payment), if that differs from the default."""
+    from rules import cost_of, default_payment, payment_step
+
+    for i, a in enumerate(legal_actions(st, 0)):
+        cost = cost_of(st, a)
+        if cost is None or not cost.tokens:
+            continue
+        step, path = payment_step(st, a), list[int]()
+        while not step.complete and len(path) < 12:
+            k = len(step.options) - 1
+            path.append(k)
+            step = payment_step(st, a, [*step.chosen, step.options[k].item])
+        if step.complete and path and step.payment != default_payment(st, a):
+            return i, path, step.payment
+    return None
+
+
+async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """R-VOC-2: "Change payment" on the confirm step walks rules.payment_step one token at a
+    time (a menu of the sources), and Confirm applies exactly the payment chosen."""
+    from rules import apply
+
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    tables.next_seed = SEED
+    await h.click(ANA, lobby, "brz:l:1:start")
+    g = Game(fake, h)
+    found = None
+    for _ in range(300):
+        _, st = await g.state()
+        found = _payable_choice(st) if deciders(st) == [0] else None
+        if found is not None:
+            break
+        await g.play_typed(st)
+    assert found is not None, "no action with a payment choice"
+    index, path, payment = found
+    target = format_action(st, legal_actions(st, 0)[index])
+    post = g.last_turn_post()
+    await h.click(ANA, post, next(c for c in custom_ids(post) if c.startswith("brz:t:")))
+    msg = fake.messages[max(fake.messages)]
+    for _ in range(10):  # narrow the guided menus down to the target command
+        if any(c.startswith("brz:c:") for c in custom_ids(msg)):
+            break
+        sel = next(c for c in Game.walk(msg) if c.get("custom_id", "").startswith("brz:s:"))
+        value = next(
+            o["value"]
+            for o in sel["options"]
+            if o["value"] == f"i:{index}"
+            or (o["value"].startswith("p:") and target.startswith(o["value"][2:]))
+        )
+        await h.select(ANA, msg, sel["custom_id"], value)
+    change = next(c for c in custom_ids(msg) if c.startswith("brz:p:"))
+    assert "Default payment" in msg["content"]
+    await h.click(ANA, msg, change)
+    for k in path:
+        sel = next(c for c in Game.walk(msg) if c.get("custom_id", "").startswith("brz:y:"))
+        assert 1 <= len(sel["options"]) <= 25
+        reqs = await h.select(ANA, msg, sel["custom_id"], str(k))
+        await g.scan(reqs)
+    assert "Confirm with this payment" in msg["content"]
+    ok = next(c for c in custom_ids(msg) if c.startswith("brz:q:"))
+    # a stranger's press is refused and changes nothing
+    assert any("Not your turn" in t for t in texts_to(await h.click(BO, msg, ok), BO))
+    reqs = await h.click(ANA, msg, ok)
+    await g.scan(reqs)
+    action = legal_actions(st, 0)[index]
+    want, _ = apply(st, action.replace(payment=payment))
+    default, _ = apply(st, action)
+    _, now = await g.state()
+    assert want.players[0] != default.players[0], "the walked payment is another one"
+    assert now.players[0] == want.players[0]
+    assert g.leaks == []
