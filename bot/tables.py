@@ -56,6 +56,32 @@ log = logging.getLogger("bot.tables")
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 
 
+def timeline_frames(entries: Sequence[Any]) -> list[tuple[GameState, list[Any]]]:
+    """The spectator's view of the state after every turn, and that turn's events, replayed
+    from a game's log (undo and rollback entries restore their snapshot)."""
+    from rules import apply, parse_action, view
+
+    frames: list[tuple[GameState, list[Any]]] = []
+    st: GameState | None = None
+    turn: list[Any] = []
+    for e in entries:
+        if e.action_json is None:
+            if e.snapshot_json:
+                st, turn = GameState.model_validate_json(e.snapshot_json), []
+            continue
+        if st is None:
+            continue
+        after, events = apply(st, parse_action(e.action_json))
+        turn += events
+        if (st.current, st.round, st.phase) != (after.current, after.round, after.phase):
+            frames.append((view(after, None), turn))
+            turn = []
+        st = after
+    if st is not None and turn:
+        frames.append((view(st, None), turn))
+    return frames
+
+
 @dataclass
 class _Chunk:
     """Public lines gathered until a turn ends, and the images to post with them."""
@@ -618,6 +644,11 @@ class Tables:
         if "map" not in kinds_seen:
             reqs.insert(0, ("map.png", ImageRequest("map", None, frame.version), frame))
         files = await self.images(reqs, limit)
+        if final and st.phase == "ended":
+            used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
+            gif = await self.timeline(gid, limit - used)
+            if gif is not None:
+                files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
         footer, mentions, buttons = "", discord.AllowedMentions.none(), []
         if final:
             footer, users, kinds = self._next_text(st, seats)
@@ -677,6 +708,23 @@ class Tables:
             await msg.pin(reason="the game's status")
         except discord.HTTPException:
             log.info("status message of game %s not pinned (no permission)", game_id)
+
+    async def timeline(self, game_id: int, budget: int) -> bytes | None:
+        """The game's timeline animation (the public map after every turn, replayed from the
+        log in a worker thread), or None if it would not fit in ``budget`` bytes."""
+        from bot.render import render_timeline
+
+        entries = await self.store.get_log(game_id)
+        try:
+            frames = await asyncio.to_thread(timeline_frames, entries)
+            gif = await asyncio.to_thread(render_timeline, frames) if frames else None
+        except Exception:  # a picture must not break the end of a game
+            log.exception("timeline of game %s not drawn", game_id)
+            return None
+        if gif is None or len(gif) > budget:
+            log.info("timeline of game %s left out (upload limit)", game_id)
+            return None
+        return gif
 
     def _next_text(
         self, st: GameState, seats: Sequence[SeatSpec]

@@ -246,9 +246,18 @@ async def test_whole_game_through_interactions_R_SETUP_5(
     rec = await h.client.tables.store.get_game(gid)  # type: ignore[attr-defined]
     assert rec.status is GameStatus.FINISHED
     last = [r for r in fake.requests if r.path == f"/channels/{CH}/messages"][-1]
-    assert "Final scores" in last.text() and {"map.png", "scores.png", "boards.png"} <= set(
-        last.files
-    )
+    assert "Final scores" in last.text() and {
+        "map.png",
+        "scores.png",
+        "boards.png",
+        "timeline.gif",
+    } <= set(last.files)
+    assert last.files["timeline.gif"][:6] in (b"GIF89a", b"GIF87a")
+    assert sum(len(b) for b in last.files.values()) <= 10 * 1024 * 1024
+    assert "attachment://timeline.gif" in last.text()
+    # the upload limit is respected: no timeline when it would not fit
+    tables = h.client.tables  # type: ignore[attr-defined]
+    assert await tables.timeline(gid, 1000) is None
     assert g.public_posts > 20
     status = fake.messages[int(rec.settings.extra["status_message"])]
     assert "The game is over" in str(status["components"])
