@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from pydantic import JsonValue
 
 from bot.discord_views import (
     NO_LONGER,
@@ -395,17 +396,26 @@ class Tables:
                 open_=False,
             )
         )
-        await self._colour_wishes(res, lobby)
+        wishes: dict[str, JsonValue] = {
+            str(x.seat): x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD
+        }
+        if wishes:
+            await self.store.set_extra(res.game_id, "colour_wishes", wishes)
+            await self._colour_wishes(res)
         await self.publish(lobby.channel_id, res, interaction=interaction, force=True)
 
-    async def _colour_wishes(self, res: Result, lobby: GameRecord) -> None:
-        """R-SETUP-4: the colours wished in the lobby, taken for those seats in the game's
-        colour step, in its order (AI seats choose theirs in between); a wish no longer
-        legal is left to the player. The steps' posts are added to ``res``."""
+    async def _colour_wishes(self, res: Result) -> None:
+        """R-SETUP-4: the colours wished in the lobby (kept in the game's settings), taken for
+        those seats when the game's colour step reaches them (AI seats choose theirs in
+        between); a wish no longer legal is left to the player. The steps' posts are added
+        to ``res``."""
         from rules.actions import ChooseColour
 
-        wishes = {s.seat: s.colour for s in lobby.seats if s.colour and s.kind is SeatKind.DISCORD}
         gid = res.game_id
+        raw = (await self.store.get_game(gid)).settings.extra.get("colour_wishes")
+        if not isinstance(raw, dict):
+            return
+        wishes = {int(k): str(v) for k, v in raw.items() if k.isdigit() and v}
         for _ in range(8):
             st = await self.svc.state(gid)
             ds = deciders(st)
@@ -467,6 +477,7 @@ class Tables:
                     msg = "\n".join(f"That did not work: {e.text()}" for e in res.errors)
                     await self.reply(interaction, msg)
                     return res
+                await self._colour_wishes(res)
                 rec = await self.store.get_game(game_id)
                 await self.publish(rec.channel_id, res, interaction=interaction, actor=seat)
                 return res

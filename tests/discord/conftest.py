@@ -38,12 +38,12 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotMaker]
             if not b.is_closed():
                 await b.close()
         settings = BotSettings(
-            discord_token="fake-token",  # type: ignore[arg-type]
+            discord_token="fake-token",
             db=tmp_path / "bot.sqlite3",
             test_guild=GUILD_ID,
             default_ai="random",
             auto_answer_delay=(0.0, 0.0),
-            _env_file=None,  # type: ignore[call-arg]
+            _env_file=None,
         )
         bot = BrazilBot(settings)
         await bot.login("fake-token")

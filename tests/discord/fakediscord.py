@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 APP_ID = 900_000_000_000_000_001
 BOT_ID = APP_ID
@@ -112,10 +112,12 @@ class FakeDiscord:
             payload: Any = None
             reader = await req.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
                 if part.name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())
                 else:
-                    files[part.filename or part.name or "?"] = bytes(await part.read())  # type: ignore[union-attr]
+                    files[part.filename or part.name or "?"] = bytes(await part.read())
             return payload, files
         raw = await req.read()
         return (json.loads(raw) if raw else None), files
@@ -446,7 +448,7 @@ class Harness:
         return the requests it made for it."""
         before = len(self.fake.requests)
         baseline = set(asyncio.all_tasks())
-        self.client._connection.parse_interaction_create(payload)
+        self.client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle(baseline)
         assert not self.fake.errors, self.fake.errors
         return self.fake.requests[before:]

@@ -469,3 +469,24 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
     assert want.players[0] != default.players[0], "the walked payment is another one"
     assert now.players[0] == want.players[0]
     assert g.leaks == []
+
+
+async def test_colour_wish_after_a_player_who_chooses_in_game_R_SETUP_4(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """Ana wished nothing and chooses in the game; Cy's wish (a later seat) is taken when
+    the colour step reaches Cy."""
+    cy = 103
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    await h.click(cy, lobby, "brz:l:1:join")
+    await h.select(cy, lobby, "brz:k:1", "blue")
+    tables.next_seed = SEED
+    await h.click(ANA, lobby, "brz:l:1:start")
+    _, st = await Game(fake, h).state()
+    assert deciders(st) == [0] and pending_for(st, 0).kind == "choose_colour"  # type: ignore[union-attr]
+    await h.command(ANA, CH, "play", command="colour red")
+    _, st = await Game(fake, h).state()
+    assert [p.colour for p in st.players] == ["red", "blue"]
