@@ -14,7 +14,7 @@ from rules.hexgrid import distance
 from tests.bot.test_service import hidden_names
 from tests.discord.conftest import BotMaker
 from tests.discord.fakediscord import FakeDiscord, Harness, Request, custom_ids
-from tests.discord.test_game import _mentions, public, texts_to
+from tests.discord.test_game import _mentions, public, status_writes, texts_to
 
 CH = 555
 ANA, BO, CY = 101, 102, 103  # Ana (seat 0) and Cy (seat 1) play, Bo watches; seat 2 is an AI
@@ -78,7 +78,7 @@ async def test_battle_between_two_players_R_COMBAT_4(fake: FakeDiscord, make_bot
 
     def scan_public(reqs: list[Request], secret: dict[str, str]) -> None:
         scen = get_catalog(None).maps[st.map].name  # public; a card may share a word
-        for r in public(reqs) + [x for x in reqs if x.interaction_user == BO]:
+        for r in public(reqs) + status_writes(reqs) + [x for x in reqs if x.interaction_user == BO]:
             for name in secret:
                 assert not _mentions(r.text().replace(scen, ""), name), (
                     f"{name} in a public post: {r.text()[:300]}"
