@@ -196,7 +196,7 @@ def _r_exploration(d: _Deal) -> None:
     tiles = [s.exploration[h].tile for h in hexes]
     d.rng.shuffle(tiles)
     for h, t in zip(hexes, tiles, strict=True):
-        s.exploration[h].tile = t
+        s.exploration[h] = s.exploration[h].model_copy(update={"tile": t})
 
 
 def _r_peeks(d: _Deal) -> None:

@@ -81,6 +81,8 @@ class _Generator:
                 return f"[{e} for {x} in {v}]"
             return f"{{{k}: {e} for {k}, {x} in {v}.items()}}"
         if isinstance(ann, type) and issubclass(ann, BaseModel):
+            if ann.model_config.get("frozen"):
+                return None  # an immutable value: shared (replaced, never changed in place)
             return f"{self.model(ann)}({v})"
         return f"_json_copy({v})"  # Any, tuples and other JSON-like values
 

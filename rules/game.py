@@ -212,8 +212,11 @@ class G:
     def produce(self, hex_: str, why: str) -> None:
         t = self.s.tiles[hex_]
         prod = self.production_of(hex_)
-        for g, n in prod.items():
-            t.goods[g] = t.goods.get(g, 0) + n
+        if prod:
+            goods = dict(t.goods)
+            for g, n in prod.items():
+                goods[g] = goods.get(g, 0) + n
+            self.s.tiles[hex_] = t.model_copy(update={"goods": goods})
         if prod:
             self.emit(
                 "produce",
@@ -235,7 +238,7 @@ class G:
         key = f"override:{ov.side}"
         done = self.p(seat).counters.get(key, 0)
         if done < ov.first:
-            t.special = True
+            self.s.tiles[hex_] = t.model_copy(update={"special": True})
             self.p(seat).counters[key] = done + 1
             self.emit(
                 "monarch_power",

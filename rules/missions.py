@@ -185,7 +185,7 @@ def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
 def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
     p = g.p(seat)
     p.palaces.remove(palace)
-    g.s.tiles[at].palace = palace
+    g.s.tiles[at] = g.s.tiles[at].model_copy(update={"palace": palace})
     g.emit(
         "palace",
         {"who": g.name(seat), "palace": ROMAN[palace], "hex": at},

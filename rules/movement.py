@@ -158,8 +158,7 @@ def _expedition(g: G, a: A.Expedition) -> None:
 def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
     """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
     s = g.s
-    ex = s.exploration[at]
-    ex.face_up = True
+    ex = s.exploration[at] = s.exploration[at].model_copy(update={"face_up": True})
     for pl in s.players:
         pl.peeks.pop(at, None)
     tile = g.cat.exploration[ex.tile]
@@ -188,8 +187,11 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
             t = s.tiles.get(nb)
             if t is not None and t.kind == "building":
                 crops = [c for c, n in base_production(s, t).items() if c in CROPS and n > 0]
-                for c in crops:
-                    t.goods[c] = t.goods.get(c, 0) + 1
+                if crops:
+                    goods = dict(t.goods)
+                    for c in crops:
+                        goods[c] = goods.get(c, 0) + 1
+                    s.tiles[nb] = t.model_copy(update={"goods": goods})
                 if crops:
                     g.emit(
                         "produce.river_basin",

@@ -531,7 +531,10 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
             p.combat_cards.remove(it.what)
             state.combat_discard.append(it.what)
         else:
-            _dec(state.tiles[it.source].goods, it.what)
+            t = state.tiles[it.source]
+            goods = dict(t.goods)
+            _dec(goods, it.what)
+            state.tiles[it.source] = t.model_copy(update={"goods": goods})
 
 
 def _dec(goods: dict[str, int], g: str) -> None:

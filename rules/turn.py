@@ -247,8 +247,10 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
         extra = {k: int(v) for k, v in pa.params.get("goods", {}).items()}
         for h, t in g.s.tiles.items():
             if t.kind == "building" and t.id == pa.params.get("side") and g.controls(seat, h):
+                goods = dict(t.goods)
                 for k, v in extra.items():
-                    t.goods[k] = t.goods.get(k, 0) + v
+                    goods[k] = goods.get(k, 0) + v
+                g.s.tiles[h] = t.model_copy(update={"goods": goods})
                 g.emit(
                     "produce.painting",
                     {"hex": h, "painting": pa.name},
@@ -602,8 +604,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
-        t.id = g.cat.other_side(old)
-        t.special = False
+        t = g.s.tiles[at] = t.model_copy(update={"id": g.cat.other_side(old), "special": False})
         g.emit(
             "flip",
             {

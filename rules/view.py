@@ -117,7 +117,7 @@ def _m_exploration(v: GameState, seat: int | None) -> None:
     mine = v.players[seat].peeks if seat is not None and 0 <= seat < v.n else {}
     for h, e in v.exploration.items():
         if not e.face_up:
-            e.tile = mine.get(h, HIDDEN)
+            v.exploration[h] = e.model_copy(update={"tile": mine.get(h, HIDDEN)})
 
 
 def _m_battle_cards(v: GameState, seat: int | None) -> None:
