@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ai.evaluate import _cat
 from rules.catalog import CROPS
+from rules.fastcopy import replaced
 from rules.state import GameState
 from rules.view import HIDDEN
 
@@ -48,7 +49,7 @@ def placeholder_fill(view_state: GameState, seat: int | None) -> GameState:
     explo = EXPLORATION if EXPLORATION in cat.exploration else next(iter(cat.exploration))
     for h, e in s.exploration.items():
         if e.tile == HIDDEN:
-            s.exploration[h] = e.model_copy(update={"tile": explo})
+            s.exploration[h] = replaced(e, tile=explo)
     mission = first_mission[min(first_mission)]  # an era I mission: scores nothing unrevealed
     for p in s.players:
         if p.seat == seat:

@@ -133,3 +133,24 @@ def model_copier(cls: type[M]) -> Callable[[M], M]:
             raise TypeError(f"{cls.__name__}: extra fields or private attributes not supported")
         fn = _COPIERS[cls] = _GEN.build(cls)
     return fn
+
+
+_new = object.__new__
+_set_dict = _D["__dict__"].__set__
+_set_fields = _D["__pydantic_fields_set__"].__set__
+_set_extra = _D["__pydantic_extra__"].__set__
+_set_private = _D["__pydantic_private__"].__set__
+
+
+def replaced(m: M, **changes: Any) -> M:
+    """A shallow copy of ``m`` with ``changes`` (field values, not validated), like
+    ``m.model_copy(update=changes)`` but without its per-field deep-copy machinery: how an
+    immutable value (a frozen model such as :class:`rules.state.Tile`) is changed."""
+    d = m.__dict__.copy()
+    d.update(changes)
+    o = _new(type(m))
+    _set_dict(o, d)
+    _set_fields(o, m.__pydantic_fields_set__ | changes.keys())
+    _set_extra(o, None)
+    _set_private(o, None)
+    return o

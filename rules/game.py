@@ -13,6 +13,7 @@ from typing import Any
 from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
+from rules.fastcopy import replaced
 from rules.messages import Param
 from rules.payment import PayabilityCache, controls, occupier_of
 from rules.scoring import base_production
@@ -216,7 +217,7 @@ class G:
             goods = dict(t.goods)
             for g, n in prod.items():
                 goods[g] = goods.get(g, 0) + n
-            self.s.tiles[hex_] = t.model_copy(update={"goods": goods})
+            self.s.tiles[hex_] = replaced(t, goods=goods)
         if prod:
             self.emit(
                 "produce",
@@ -238,7 +239,7 @@ class G:
         key = f"override:{ov.side}"
         done = self.p(seat).counters.get(key, 0)
         if done < ov.first:
-            self.s.tiles[hex_] = t.model_copy(update={"special": True})
+            self.s.tiles[hex_] = replaced(t, special=True)
             self.p(seat).counters[key] = done + 1
             self.emit(
                 "monarch_power",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules import actions as A
 from rules.catalog import ARCHES
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.fastcopy import replaced
 from rules.game import ROMAN, G, _label
 from rules.scoring import mission_complete
 from rules.state import Pending
@@ -185,7 +186,7 @@ def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
 def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
     p = g.p(seat)
     p.palaces.remove(palace)
-    g.s.tiles[at] = g.s.tiles[at].model_copy(update={"palace": palace})
+    g.s.tiles[at] = replaced(g.s.tiles[at], palace=palace)
     g.emit(
         "palace",
         {"who": g.name(seat), "palace": ROMAN[palace], "hex": at},

@@ -12,6 +12,7 @@ from rules import actions as A
 from rules import combat as C
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.fastcopy import replaced
 from rules.game import ENEMY, G, _label, _need_step
 from rules.scoring import base_production, final_scores
 from rules.state import GameState, Turn
@@ -158,7 +159,7 @@ def _expedition(g: G, a: A.Expedition) -> None:
 def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
     """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
     s = g.s
-    ex = s.exploration[at] = s.exploration[at].model_copy(update={"face_up": True})
+    ex = s.exploration[at] = replaced(s.exploration[at], face_up=True)
     for pl in s.players:
         pl.peeks.pop(at, None)
     tile = g.cat.exploration[ex.tile]
@@ -191,7 +192,7 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
                     goods = dict(t.goods)
                     for c in crops:
                         goods[c] = goods.get(c, 0) + 1
-                    s.tiles[nb] = t.model_copy(update={"goods": goods})
+                    s.tiles[nb] = replaced(t, goods=goods)
                 if crops:
                     g.emit(
                         "produce.river_basin",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from rules.actions import PayItem
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
+from rules.fastcopy import replaced
 from rules.state import GameState
 
 _ALL_CROPS = frozenset(CROPS)
@@ -534,7 +535,7 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
             t = state.tiles[it.source]
             goods = dict(t.goods)
             _dec(goods, it.what)
-            state.tiles[it.source] = t.model_copy(update={"goods": goods})
+            state.tiles[it.source] = replaced(t, goods=goods)
 
 
 def _dec(goods: dict[str, int], g: str) -> None:

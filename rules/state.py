@@ -24,7 +24,7 @@ class _M(BaseModel):
 
 class _Value(BaseModel):
     """An immutable value: a state holds it until it is replaced by a changed copy
-    (``m.model_copy(update={...})``), never changes it in place (its dict fields included), so
+    (``rules.fastcopy.replaced(m, ...)``), never changes it in place (its dict fields included), so
     :meth:`GameState.clone` shares it between the copies instead of copying it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -50,7 +50,7 @@ class Rng(_M):
 
 class Tile(_Value):
     """A capital, city or building on the map, with the goods lying on it (immutable: replace
-    it with a changed copy, e.g. ``s.tiles[h] = t.model_copy(update={"goods": goods})``)."""
+    it with a changed copy, e.g. ``s.tiles[h] = replaced(t, goods=goods)``)."""
 
     kind: Literal["capital", "city", "building"]
     id: str  # capital tile id, city id or building side id

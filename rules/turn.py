@@ -11,6 +11,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.fastcopy import replaced
 from rules.game import G, _label, _need_step, _upgraded, count
 from rules.messages import Param
 from rules.payment import (
@@ -250,7 +251,7 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
                 goods = dict(t.goods)
                 for k, v in extra.items():
                     goods[k] = goods.get(k, 0) + v
-                g.s.tiles[h] = t.model_copy(update={"goods": goods})
+                g.s.tiles[h] = replaced(t, goods=goods)
                 g.emit(
                     "produce.painting",
                     {"hex": h, "painting": pa.name},
@@ -604,7 +605,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
-        t = g.s.tiles[at] = t.model_copy(update={"id": g.cat.other_side(old), "special": False})
+        t = g.s.tiles[at] = replaced(t, id=g.cat.other_side(old), special=False)
         g.emit(
             "flip",
             {

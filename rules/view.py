@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.fastcopy import replaced
 from rules.state import GameState
 
 HIDDEN = "?"
@@ -117,7 +118,7 @@ def _m_exploration(v: GameState, seat: int | None) -> None:
     mine = v.players[seat].peeks if seat is not None and 0 <= seat < v.n else {}
     for h, e in v.exploration.items():
         if not e.face_up:
-            v.exploration[h] = e.model_copy(update={"tile": mine.get(h, HIDDEN)})
+            v.exploration[h] = replaced(e, tile=mine.get(h, HIDDEN))
 
 
 def _m_battle_cards(v: GameState, seat: int | None) -> None:

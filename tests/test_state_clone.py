@@ -104,3 +104,17 @@ def test_apply_never_changes_its_input_state():
             nxt, _ = apply(st, rng.choice(legal_actions(st)))
             assert st.model_dump_json() == before
             st = nxt
+
+
+def test_replaced_matches_model_copy():
+    """rules.fastcopy.replaced is model_copy(update=...) without the deep-copy machinery."""
+    from rules.fastcopy import replaced
+
+    st = _states(3, 11)[50]
+    for t in st.tiles.values():
+        before = t.model_dump_json()
+        a = replaced(t, goods={"coffee": 2}, palace=4)
+        b = t.model_copy(update={"goods": {"coffee": 2}, "palace": 4})
+        assert a == b and a.model_dump_json() == b.model_dump_json()
+        assert a.model_fields_set == b.model_fields_set
+        assert t.model_dump_json() == before  # the original is unchanged
