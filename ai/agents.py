@@ -10,8 +10,8 @@ import random
 from typing import Any, Protocol
 
 from ai.evaluate import (
-    _cat,
     battle_margin,
+    catalog_for,
     combat_card_value,
     evaluate,
     gold_card_value,
@@ -108,7 +108,7 @@ def action_value(
 ) -> float:
     """The heuristic value of taking ``a`` now (VP-like units). ``others``: the
     opponents' public scores in ``state``, reused when ``a`` cannot change them."""
-    cat = _cat(state.data_pack)
+    cat = catalog_for(state.data_pack)
     if isinstance(a, A.CommitCards):
         return base + _commit_value(state, seat, a)
     if isinstance(a, A.KeepMissions):
@@ -183,7 +183,7 @@ def _commit_value(state: GameState, seat: int, a: A.CommitCards) -> float:
     margin = battle_margin(state, seat)
     if margin is None:
         return 0.0
-    cat = _cat(state.data_pack)
+    cat = catalog_for(state.data_pack)
     fp = sum(card_fp(state, b, side, role, c) for c in a.cards) + len(a.camp)
     special = 0.0
     for c in a.cards:

@@ -11,9 +11,9 @@ import math
 from functools import lru_cache
 
 from rules.catalog import CROPS, Catalog, get_catalog
-from rules.game import G
+from rules.control import controlled_tiles
+from rules.game import Context
 from rules.scoring import (
-    controlled_tiles,
     mission_complete,
     objective_count,
     score,
@@ -36,7 +36,7 @@ OPPONENT_WEIGHT = 0.45
 
 
 @lru_cache(maxsize=8)
-def _cat(pack: str | None) -> Catalog:
+def catalog_for(pack: str | None) -> Catalog:
     return get_catalog(pack)
 
 
@@ -61,7 +61,7 @@ def gold_card_value(cat: Catalog, card: str) -> float:
 def mission_progress(state: GameState, seat: int, mission: str, power: float = 2.0) -> float:
     """0..1: how far ``seat`` is towards ``mission`` (mean of objective shares, to ``power``:
     squared, nearly finished missions pull harder)."""
-    m = _cat(state.data_pack).missions[mission]
+    m = catalog_for(state.data_pack).missions[mission]
     shares = [
         min(1.0, objective_count(state, seat, ob) / ob.count) if ob.count else 1.0
         for ob in m.objectives
@@ -104,7 +104,7 @@ def opponent_scores(state: GameState, seat: int) -> list[float]:
 def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> float:
     """How good ``state`` looks for ``seat`` (higher is better); VP-like units.
     ``others``: the opponents' public scores when known not to have changed."""
-    cat = _cat(state.data_pack)
+    cat = catalog_for(state.data_pack)
     p = state.players[seat]
     if p.colour is None:
         return 0.0
@@ -161,7 +161,7 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
 
 def _position(state: GameState, seat: int) -> float:
     """Units near things worth reaching: face-down exploration tiles and targets to occupy."""
-    cat = _cat(state.data_pack)
+    cat = catalog_for(state.data_pack)
     board = cat.boards[state.map]
     p = state.players[seat]
     targets = [h for h, e in state.exploration.items() if not e.face_up]
@@ -183,7 +183,7 @@ def _position(state: GameState, seat: int) -> float:
 
 
 def _base_fp(state: GameState, b: Battle, side: Side, role: str) -> int:
-    g = G(state)
+    g = Context(state)
     from rules.combat import side_fp
 
     bare = side.model_copy(update={"cards": [], "camp": []})
@@ -191,11 +191,11 @@ def _base_fp(state: GameState, b: Battle, side: Side, role: str) -> int:
 
 
 def card_fp(state: GameState, b: Battle, side: Side, role: str, card: str) -> int:
-    from rules.combat import _card_fp
+    from rules import combat
 
     if card == HIDDEN:
         return 1
-    return _card_fp(G(state), b, side, role, card)
+    return combat.card_fp(Context(state), b, side, role, card)
 
 
 def win_probability(margin: float) -> float:

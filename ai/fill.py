@@ -9,7 +9,7 @@ determinization — it reads nothing hidden and samples nothing; it only lets th
 
 from __future__ import annotations
 
-from ai.evaluate import _cat
+from ai.evaluate import catalog_for
 from rules.catalog import CROPS
 from rules.fastcopy import replaced
 from rules.state import GameState
@@ -27,7 +27,7 @@ def _sub(items: list[str], value: str) -> list[str]:
 def placeholder_fill(view_state: GameState, seat: int | None) -> GameState:
     """A copy of ``view_state`` with every ``"?"`` replaced by a fixed placeholder id."""
     s = view_state.clone()
-    cat = _cat(s.data_pack)
+    cat = catalog_for(s.data_pack)
     combat = COMBAT if COMBAT in cat.combat_cards else next(iter(cat.combat_cards))
     gold = GOLD if GOLD in cat.gold_cards else next(iter(cat.gold_cards))
     s.combat_deck = _sub(s.combat_deck, combat)

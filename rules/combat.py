@@ -16,11 +16,13 @@ from typing import Any
 
 from rules import actions as A
 from rules.catalog import CROPS
+from rules.control import controls, occupier_of
 from rules.errors import IllegalAction
-from rules.game import ENEMY, G
+from rules.exploration import reveal
+from rules.game import Context
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
-from rules.state import Battle, Pending, Side
+from rules.state import ENEMY, Battle, Pending, Side
 
 MAX_CARDS = 3  # R-COMBAT-4
 
@@ -28,7 +30,7 @@ MAX_CARDS = 3  # R-COMBAT-4
 # ============================================================================ who fights
 
 
-def defender_of(g: G, seat: int, hex_: str) -> int | None:
+def defender_of(g: Context, seat: int, hex_: str) -> int | None:
     """The seat a unit of ``seat`` would fight on entering ``hex_`` (None: no battle).
 
     R-MOVE-5 / R-COMBAT-7: units of another seat there, else a building or city (not a
@@ -42,16 +44,16 @@ def defender_of(g: G, seat: int, hex_: str) -> int | None:
         return None
     if t.kind == "capital" and not (t.owner == ENEMY and g.s.solo):
         return None
-    ctrl = g.occupier(hex_)
+    ctrl = occupier_of(g.s, hex_)
     ctrl = t.owner if ctrl is None else ctrl
     return None if ctrl == seat else ctrl
 
 
-def _units_of(g: G, seat: int, hex_: str) -> list[str]:
+def _units_of(g: Context, seat: int, hex_: str) -> list[str]:
     return [u for s, u in g.units_at(hex_) if s == seat]
 
 
-def _unit_def(g: G, seat: int, unit: str) -> Any:
+def _unit_def(g: Context, seat: int, unit: str) -> Any:
     colour = g.board.map.enemy_colour if seat == ENEMY else g.p(seat).colour
     return g.cat.units[f"{colour}.{unit}"]
 
@@ -59,7 +61,9 @@ def _unit_def(g: G, seat: int, unit: str) -> Any:
 # ============================================================================ starting
 
 
-def start_move_battle(g: G, seat: int, units: list[str], src: str, to: str, move: str) -> None:
+def start_move_battle(
+    g: Context, seat: int, units: list[str], src: str, to: str, move: str
+) -> None:
     d = defender_of(g, seat, to)
     assert d is not None
     g.s.combat = Battle(
@@ -82,7 +86,7 @@ def start_move_battle(g: G, seat: int, units: list[str], src: str, to: str, move
     _ask_cards(g, g.s.combat.attacker)
 
 
-def bombard_problem(g: G, seat: int, unit: str, at: str) -> IllegalAction | None:
+def bombard_problem(g: Context, seat: int, unit: str, at: str) -> IllegalAction | None:
     p = g.p(seat)
     if unit not in p.units:
         return IllegalAction("R-MOVE-6", f"you have no unit '{unit}'")
@@ -112,7 +116,7 @@ def bombard_problem(g: G, seat: int, unit: str, at: str) -> IllegalAction | None
     return None
 
 
-def start_bombard(g: G, seat: int, unit: str, at: str) -> None:
+def start_bombard(g: Context, seat: int, unit: str, at: str) -> None:
     """R-MOVE-6 / R-COMBAT-3: every unit on both hexes takes part; nobody moves."""
     src = g.p(seat).units[unit]
     d = defender_of(g, seat, at)
@@ -143,7 +147,7 @@ def start_bombard(g: G, seat: int, unit: str, at: str) -> None:
     _ask_cards(g, g.s.combat.attacker)
 
 
-def start_expedition(g: G, seat: int, units: list[str], at: str, src: str) -> None:
+def start_expedition(g: Context, seat: int, units: list[str], at: str, src: str) -> None:
     ex = g.s.exploration[at]
     tile = g.cat.exploration[ex.tile]
     g.s.combat = Battle(
@@ -163,7 +167,7 @@ def start_expedition(g: G, seat: int, units: list[str], at: str, src: str) -> No
     _ask_cards(g, g.s.combat.attacker)
 
 
-def expedition_problem(g: G, seat: int, at: str) -> IllegalAction | None:
+def expedition_problem(g: Context, seat: int, at: str) -> IllegalAction | None:
     ex = g.s.exploration.get(at)
     if ex is None or not ex.face_up or g.cat.exploration[ex.tile].kind != "bandeiras":
         return IllegalAction("R-EXPLORE-3", f"there is no revealed Bandeiras tile at {at}")
@@ -182,14 +186,14 @@ def expedition_problem(g: G, seat: int, at: str) -> IllegalAction | None:
     return None
 
 
-def expedition_units(g: G, seat: int, at: str) -> list[str]:
+def expedition_units(g: Context, seat: int, at: str) -> list[str]:
     """R-EXPLORE-3 [ruling]: ``seat``'s units on ``at`` that stood there since an earlier
     turn (not moved, placed or retreated this turn): those may fight with the free move."""
     arrived = g.s.turn.arrived if seat == g.s.current else []
     return [u for u in _units_of(g, seat, at) if u not in arrived]
 
 
-def place_units(g: G, seat: int, units: list[str], at: str) -> None:
+def place_units(g: Context, seat: int, units: list[str], at: str) -> None:
     """Put ``seat``'s ``units`` on hex ``at``, noting which of the active player's arrived
     this turn (R-EXPLORE-3)."""
     p = g.p(seat)
@@ -199,7 +203,7 @@ def place_units(g: G, seat: int, units: list[str], at: str) -> None:
             g.s.turn.arrived.append(u)
 
 
-def _ask_cards(g: G, side: Side) -> None:
+def _ask_cards(g: Context, side: Side) -> None:
     if side.seat == ENEMY:
         _enemy_cards(g)
         return
@@ -207,7 +211,7 @@ def _ask_cards(g: G, side: Side) -> None:
     g.push(side.seat, "combat_cards", front=False, role=role)
 
 
-def _enemy_cards(g: G) -> None:
+def _enemy_cards(g: Context) -> None:
     """R-COMBAT-13: one card per orange unit on the hex, drawn from the deck and applied."""
     b = g.s.combat
     assert b is not None and b.defender is not None
@@ -227,7 +231,7 @@ def _enemy_cards(g: G) -> None:
 
 
 def commit_problem(
-    g: G, seat: int, cards: tuple[str, ...], camp: tuple[str, ...], role: str
+    g: Context, seat: int, cards: tuple[str, ...], camp: tuple[str, ...], role: str
 ) -> IllegalAction | None:
     p = g.p(seat)
     if len(cards) > MAX_CARDS:
@@ -252,7 +256,7 @@ def commit_problem(
     return None
 
 
-def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
+def commit_cards(g: Context, a: A.CommitCards, pend: Pending) -> None:
     b = g.s.combat
     role = str(pend.data.get("role"))
     if b is None:
@@ -281,7 +285,7 @@ def commit_cards(g: G, a: A.CommitCards, pend: Pending) -> None:
         resolve(g)
 
 
-def commit_options(g: G, seat: int) -> Iterator[A.CommitCards]:
+def commit_options(g: Context, seat: int) -> Iterator[A.CommitCards]:
     b = g.s.combat
     pend = next(d for d in g.s.pending if d.seat == seat and d.kind == "combat_cards")
     role = str(pend.data.get("role"))
@@ -308,7 +312,7 @@ def commit_options(g: G, seat: int) -> Iterator[A.CommitCards]:
 # ============================================================================ resolution
 
 
-def _camarao(g: G, seat: int, b: Battle) -> int:
+def _camarao(g: Context, seat: int, b: Battle) -> int:
     """R-COMBAT-8 [ruling]: 1 when the tile fought over is a building of ``seat``'s (one it
     controls) next to a forest; other buildings next to forests do not count."""
     t = g.s.tiles.get(b.hex)
@@ -316,14 +320,14 @@ def _camarao(g: G, seat: int, b: Battle) -> int:
         b.kind != "bandeiras"
         and t is not None
         and t.kind == "building"
-        and g.controls(seat, b.hex)
+        and controls(g.s, seat, b.hex)
         and any(g.terrain(nb) == "forest" for nb in g.board.neighbours[b.hex])
     ):
         return 1
     return 0
 
 
-def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
+def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
     """The FP of one side, itemised by source (R-COMBAT-3, R-COMBAT-8)."""
     seat = side.seat
     out: list[tuple[str, int]] = []
@@ -334,7 +338,7 @@ def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
     if b.kind != "bandeiras":
         where = b.hex if role == "defender" or b.kind == "move" else b.src
         t = g.s.tiles.get(where)
-        if t is not None and g.occupier(where) is None and t.owner == seat:
+        if t is not None and occupier_of(g.s, where) is None and t.owner == seat:
             if t.kind == "capital":
                 if seat == ENEMY:
                     out.append(("orange capital", g.board.map.enemy_capital_fp))
@@ -354,7 +358,7 @@ def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
             out.append(("Maria Quitéria", int(d.get("attack" if attacking else "defend", 0))))
         if "temiminos" in mine and not attacking:
             t = g.s.tiles.get(b.hex)
-            if t is not None and t.kind == "city" and g.controls(seat, b.hex):
+            if t is not None and t.kind == "city" and controls(g.s, seat, b.hex):
                 out.append(("Temiminós", int(par["temiminos"].get("defend_city", 2))))
         if "camarao" in mine:
             n = _camarao(g, seat, b) * int(par["camarao"].get("fp_per_building", 1))
@@ -364,13 +368,13 @@ def side_fp(g: G, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
         if p.token_arch in ("import", "trade"):
             out.append(("tactical advantage", 1 if attacking else 2))
     for c in side.cards:
-        out.append((g.cat.combat_cards[c].name, _card_fp(g, b, side, role, c)))
+        out.append((g.cat.combat_cards[c].name, card_fp(g, b, side, role, c)))
     if side.camp:
         out.append(("Acampamento resources", len(side.camp)))
     return [(k, v) for k, v in out if v]
 
 
-def _card_fp(g: G, b: Battle, side: Side, role: str, card: str) -> int:
+def card_fp(g: Context, b: Battle, side: Side, role: str, card: str) -> int:
     d = g.cat.combat_cards[card]
     par = d.params
     e = d.effect
@@ -392,14 +396,15 @@ def _card_fp(g: G, b: Battle, side: Side, role: str, card: str) -> int:
     return 0  # camp (counted by resources), parley, retreat
 
 
-def _discard_cards(g: G, b: Battle) -> None:
+def _discard_battle_cards(g: Context, b: Battle) -> None:
+    """R-COMBAT-4 (6): the cards committed to the battle go to the discard pile."""
     for side in (b.attacker, b.defender):
         if side is not None:
             g.s.combat_discard.extend(side.cards)
             side.cards = []
 
 
-def _to_reserve(g: G, seat: int, units: list[str]) -> None:
+def _to_reserve(g: Context, seat: int, units: list[str]) -> None:
     for u in units:
         if seat == ENEMY:
             g.s.enemy_units[u] = "reserve"
@@ -407,7 +412,7 @@ def _to_reserve(g: G, seat: int, units: list[str]) -> None:
             g.p(seat).units[u] = "reserve"
 
 
-def _parley(g: G, b: Battle) -> bool:
+def _parley(g: Context, b: Battle) -> bool:
     """Parley: the defender pays the attacker 1 gold; the battle is cancelled."""
     d = b.defender
     if d is None or d.seat == ENEMY or "parley" not in d.cards:
@@ -431,7 +436,7 @@ def _parley(g: G, b: Battle) -> bool:
     return True
 
 
-def _pay_camp(g: G, side: Side) -> None:
+def _pay_camp(g: Context, side: Side) -> None:
     """R-COMBAT-4: the resources put on Acampamento leave the reserve at the reveal."""
     if side.seat == ENEMY:
         return
@@ -442,7 +447,7 @@ def _pay_camp(g: G, side: Side) -> None:
             del res[c]
 
 
-def resolve(g: G) -> None:
+def resolve(g: Context) -> None:
     """R-COMBAT-4 steps 4–6: reveal, compare, apply the result, discard the cards."""
     b = g.s.combat
     assert b is not None
@@ -464,7 +469,7 @@ def resolve(g: G) -> None:
     dfd = b.defender
     assert dfd is not None
     if _parley(g, b):
-        _discard_cards(g, b)
+        _discard_battle_cards(g, b)
         g.s.combat = None
         return
     a_fp = side_fp(g, b, att, "attacker")
@@ -535,10 +540,8 @@ def resolve(g: G) -> None:
             if t.kind == "capital" and t.owner == ENEMY:
                 g.s.solo_captured = True
         ex = g.s.exploration.get(b.hex)
-        if ex is not None and not ex.face_up:
-            from rules.movement import _reveal
-
-            _reveal(g, att.seat, b.hex, list(att.units), b.src)
+        if ex is not None and not ex.face_up and reveal(g, att.seat, b.hex):
+            start_expedition(g, att.seat, list(att.units), b.hex, b.src)
     # Sepé Tiaraju: the winner loses all its battle units but one (the winner chooses).
     win_units = list(att.units if attacker_wins else dfd.units)
     if "sepe_tiaraju" in loser.cards and len(win_units) > 1:
@@ -547,7 +550,7 @@ def resolve(g: G) -> None:
             _sepe(g, ENEMY, win_units, keep)
         else:
             g.push(winner.seat, "sepe_keep", front=True, units=win_units)
-    _discard_cards(g, b)
+    _discard_battle_cards(g, b)
     g.s.combat = None
     # The War card may be played now. Any winner holding gold cards is asked, so that the
     # question itself does not tell the table that a War card is in that hand.
@@ -555,7 +558,7 @@ def resolve(g: G) -> None:
         g.push(winner.seat, "war_card", front=False)
 
 
-def _sepe(g: G, seat: int, units: list[str], keep: str) -> None:
+def _sepe(g: Context, seat: int, units: list[str], keep: str) -> None:
     lost = [u for u in units if u != keep]
     _to_reserve(g, seat, lost)
     g.emit(
@@ -567,7 +570,7 @@ def _sepe(g: G, seat: int, units: list[str], keep: str) -> None:
     )
 
 
-def _retreat_hexes(g: G, b: Battle, side: Side) -> list[str]:
+def _retreat_hexes(g: Context, b: Battle, side: Side) -> list[str]:
     out = []
     for nb in g.board.neighbours[b.hex]:
         if g.board.is_water(nb):
@@ -583,7 +586,7 @@ def _retreat_hexes(g: G, b: Battle, side: Side) -> list[str]:
     return out
 
 
-def _resolve_expedition(g: G, b: Battle) -> None:
+def _resolve_expedition(g: Context, b: Battle) -> None:
     att = b.attacker
     fp = side_fp(g, b, att, "attacker")
     tot = sum(v for _, v in fp)
@@ -615,21 +618,21 @@ def _resolve_expedition(g: G, b: Battle) -> None:
                 att.seat,
                 tile=ex.tile,
             )
-    _discard_cards(g, b)
+    _discard_battle_cards(g, b)
     g.s.combat = None
 
 
 # ============================================================================ answers
 
 
-def keep_unit(g: G, a: A.KeepUnit, pend: Pending) -> None:
+def keep_unit(g: Context, a: A.KeepUnit, pend: Pending) -> None:
     units = list(pend.data.get("units", []))
     if a.unit not in units:
         raise IllegalAction("R-COMBAT-5", f"keep one of your battle units: {', '.join(units)}")
     _sepe(g, a.seat, units, a.unit)
 
 
-def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
+def retreat_to(g: Context, a: A.RetreatTo, pend: Pending) -> None:
     units = list(pend.data.get("units", []))
     choices = list(pend.data.get("choices", []))
     if a.at is None:
@@ -647,15 +650,14 @@ def retreat_to(g: G, a: A.RetreatTo, pend: Pending) -> None:
     g.emit("retreat", {"who": g.name(a.seat), "hex": a.at}, a.seat, units=units, hex=a.at)
 
 
-def war_card(g: G, a: A.WarCard, pend: Pending) -> None:
+def war_card(g: Context, a: A.WarCard, pend: Pending) -> None:
     if not a.play:
         return
     p = g.p(a.seat)
     if "war" not in p.gold_cards:
         raise IllegalAction("R-TURN-4", "you do not hold a War card")
     card = g.cat.gold_cards["war"]
-    p.gold_cards.remove("war")
-    g.s.gold_discard.append("war")
+    g.s.discard_card(a.seat, "gold", "war")
     g.emit(
         "gold_card",
         {"who": g.name(a.seat), "card": card.name, "card_text": card.text},
@@ -668,7 +670,7 @@ def war_card(g: G, a: A.WarCard, pend: Pending) -> None:
         g.draw_combat(a.seat, n, card.name)
 
 
-def answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
+def answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:
     k = pend.kind
     if k == "combat_cards":
         yield from commit_options(g, seat)

@@ -16,7 +16,7 @@ from typing import get_args
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
-from rules.game import HAND_LIMIT, RESERVE_LIMIT, G, count
+from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context, count
 from rules.state import Pending, PendingKind
 
 
@@ -91,7 +91,7 @@ DECISIONS: dict[str, DecisionKind] = {
 assert set(DECISIONS) == set(get_args(PendingKind)), "PendingKind and DECISIONS disagree"
 
 
-def _discard(g: G, a: A.Discard, pend: Pending) -> None:
+def discard_goods(g: Context, a: A.Discard, pend: Pending) -> None:
     p = g.p(a.seat)
     excess = sum(p.reserve.values()) - RESERVE_LIMIT
     g.require(
@@ -114,7 +114,7 @@ def _discard(g: G, a: A.Discard, pend: Pending) -> None:
     )
 
 
-def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
+def discard_cards(g: Context, a: A.DiscardCards, pend: Pending) -> None:
     p = g.p(a.seat)
     deck = str(pend.data.get("deck"))
     g.require(a.deck == deck, "R-VOC-5", f"discard {deck} cards first")
@@ -129,8 +129,7 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
     if any(have[k] < v for k, v in Counter(a.cards).items()):
         raise IllegalAction("R-VOC-5", "you can only discard cards you hold")
     for c in a.cards:
-        hand.remove(c)
-        (g.s.gold_discard if deck == "gold" else g.s.combat_discard).append(c)
+        g.s.discard_card(a.seat, a.deck, c)
     g.emit(
         f"discard_cards.{deck}",
         {"who": g.name(a.seat), "n": excess, "limit": HAND_LIMIT},
@@ -139,13 +138,13 @@ def _discard_cards(g: G, a: A.DiscardCards, pend: Pending) -> None:
     )
 
 
-def _choose_good(g: G, a: A.ChooseGood, pend: Pending) -> None:
+def choose_good(g: Context, a: A.ChooseGood, pend: Pending) -> None:
     choices = list(pend.data.get("choices", CROPS))
     g.require(a.good in choices, "R-VOC-1", f"choose one of {', '.join(choices)}")
     g.gain(a.seat, {a.good: 1}, str(pend.data.get("why", "")))
 
 
-def _choose_era(g: G, a: A.ChooseEra, pend: Pending) -> None:
+def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
     choices = list(pend.data.get("choices", []))
     g.require(a.era in choices, "R-MISSION-4", f"choose an era with missions left: {choices}")
     m = g.s.mission_decks[str(a.era)].pop()
@@ -165,7 +164,7 @@ def _choose_era(g: G, a: A.ChooseEra, pend: Pending) -> None:
     )
 
 
-def _choose_deck(g: G, a: A.ChooseDeck, pend: Pending) -> None:
+def choose_deck(g: Context, a: A.ChooseDeck, pend: Pending) -> None:
     choices = list(pend.data.get("choices", []))
     g.require(
         a.frame in choices,

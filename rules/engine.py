@@ -18,62 +18,62 @@ from rules import combat as C
 from rules.catalog import CROPS
 from rules.decisions import (
     DECISIONS,
-    _choose_deck,
-    _choose_era,
-    _choose_good,
-    _discard,
-    _discard_cards,
+    choose_deck,
+    choose_era,
+    choose_good,
+    discard_cards,
+    discard_goods,
 )
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision
 from rules.events import Event
-from rules.game import ENEMY, HAND_LIMIT, RESERVE_LIMIT, G
-from rules.gold_cards import _gold_card_actions, _play_gold_card
+from rules.exploration import peek
+from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context
+from rules.gold_cards import gold_card_actions, play_gold_card
 from rules.missions import (
-    _coroados,
-    _era_token_options,
-    _free_manufacture,
-    _isabel,
-    _palace_options,
-    _place_era_token,
-    _place_palace,
-    _reveal_mission,
+    era_token_options,
+    free_manufacture,
+    palace_options,
+    place_era_token,
+    place_palace,
+    reveal_mission,
+    use_coroados,
+    use_isabel,
 )
 from rules.movement import (
-    _attack_actions,
-    _bombard,
-    _end_turn,
-    _expedition,
-    _finish,
-    _move,
-    _move_actions,
-    _peek,
+    attack_actions,
+    bombard,
+    end_turn,
+    expedition,
+    finish_game,
+    move,
+    move_actions,
     solo_won,
 )
 from rules.paying import with_payments
 from rules.scoring import mission_complete
 from rules.setup import (
-    _choose_capital,
-    _choose_colour,
-    _choose_monarch,
-    _keep_missions,
+    choose_capital,
+    choose_colour,
+    choose_monarch,
+    keep_missions,
     monarch_options,
 )
-from rules.state import GameState, Pending
+from rules.state import ENEMY, GameState, Pending
 from rules.turn import (
-    _arch_actions,
-    _build,
-    _build_actions,
-    _destinations,
-    _end_trade,
-    _exchange,
-    _exchange_actions,
-    _import,
-    _manufacture,
-    _pass_action,
-    _recruit,
-    _renovate,
-    _take_painting,
-    _trade,
+    arch_actions,
+    build,
+    build_actions,
+    end_trade,
+    exchange,
+    exchange_actions,
+    import_goods,
+    manufacture,
+    pass_action,
+    product_destinations,
+    recruit,
+    renovate,
+    take_painting,
+    trade,
 )
 
 
@@ -111,15 +111,15 @@ def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, l
         action = A.parse_action(action)
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
-    g = G(state.clone())
+    g = Context(state.clone())
     _dispatch(g, action)
     g.enforce_limits()
     if g.s.solo and g.s.phase == "play" and not g.s.pending and solo_won(g.s):
-        _finish(g)  # R-SOLO-2: the game is won as soon as the conditions hold
+        finish_game(g)  # R-SOLO-2: the game is won as soon as the conditions hold
     return g.s, g.events
 
 
-def _dispatch(g: G, a: A.Action) -> None:
+def _dispatch(g: Context, a: A.Action) -> None:
     s = g.s
     seat = a.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
@@ -140,7 +140,7 @@ def _dispatch(g: G, a: A.Action) -> None:
         if a.type not in kind.answers:
             raise NotYourDecision(kind.rule, f"{g.name(seat)} must first {kind.prompt}")
         s.pending.remove(pend)
-        _HANDLERS[pend.kind](g, a, pend)
+        DECISION_HANDLERS[pend.kind](g, a, pend)
         return
     if s.phase != "play":
         raise NotYourDecision("R-SETUP-6", f"{g.name(seat)} has nothing to decide now")
@@ -157,50 +157,50 @@ def _dispatch(g: G, a: A.Action) -> None:
 
 # The handler of each pending decision kind (what it asks and which actions answer it:
 # rules.decisions.DECISIONS).
-_HANDLERS: dict[str, Callable[[G, Any, Pending], None]] = {
-    "choose_colour": _choose_colour,
-    "keep_missions": _keep_missions,
-    "choose_monarch": _choose_monarch,
-    "choose_capital": _choose_capital,
-    "place_palace": _place_palace,
-    "free_manufacture": _free_manufacture,
-    "place_era_token": _place_era_token,
-    "discard": _discard,
-    "discard_cards": _discard_cards,
-    "choose_good": _choose_good,
-    "choose_era": _choose_era,
-    "choose_deck": _choose_deck,
+DECISION_HANDLERS: dict[str, Callable[[Context, Any, Pending], None]] = {
+    "choose_colour": choose_colour,
+    "keep_missions": keep_missions,
+    "choose_monarch": choose_monarch,
+    "choose_capital": choose_capital,
+    "place_palace": place_palace,
+    "free_manufacture": free_manufacture,
+    "place_era_token": place_era_token,
+    "discard": discard_goods,
+    "discard_cards": discard_cards,
+    "choose_good": choose_good,
+    "choose_era": choose_era,
+    "choose_deck": choose_deck,
     "combat_cards": C.commit_cards,
     "sepe_keep": C.keep_unit,
     "retreat": C.retreat_to,
     "war_card": C.war_card,
 }
-assert set(_HANDLERS) == set(DECISIONS), "every decision kind needs a handler"
+assert set(DECISION_HANDLERS) == set(DECISIONS), "every decision kind needs a handler"
 
 
 _ANY_ORDER = {"keep_missions", "choose_monarch"}  # simultaneous choices of one seat
 
 
-_TURN: dict[str, Callable[[G, Any], None]] = {
-    "recruit": _recruit,
-    "painting": _take_painting,
-    "build": _build,
-    "renovate": _renovate,
-    "manufacture": _manufacture,
-    "import": _import,
-    "trade": _trade,
-    "exchange": _exchange,
-    "end_trade": _end_trade,
-    "pass_action": _pass_action,
-    "move": _move,
-    "bombard": _bombard,
-    "expedition": _expedition,
-    "peek": _peek,
-    "end_turn": _end_turn,
-    "reveal_mission": _reveal_mission,
-    "play_gold_card": _play_gold_card,
-    "coroados": _coroados,
-    "isabel_palace": _isabel,
+_TURN: dict[str, Callable[[Context, Any], None]] = {
+    "recruit": recruit,
+    "painting": take_painting,
+    "build": build,
+    "renovate": renovate,
+    "manufacture": manufacture,
+    "import": import_goods,
+    "trade": trade,
+    "exchange": exchange,
+    "end_trade": end_trade,
+    "pass_action": pass_action,
+    "move": move,
+    "bombard": bombard,
+    "expedition": expedition,
+    "peek": peek,
+    "end_turn": end_turn,
+    "reveal_mission": reveal_mission,
+    "play_gold_card": play_gold_card,
+    "coroados": use_coroados,
+    "isabel_palace": use_isabel,
 }
 
 
@@ -215,7 +215,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
     """
     if state.phase == "ended":
         return []
-    g = G(state)  # its PayabilityCache serves the whole listing (the state does not change)
+    g = Context(state)  # its PayabilityCache serves the whole listing (the state does not change)
     who = deciders(state)
     seats = who if seat is None else [seat]
     out: list[A.Action] = []
@@ -234,7 +234,7 @@ def legal_actions(state: GameState, seat: int | None = None) -> list[A.Action]:
     return with_payments(g, out)  # a cost with no safe default: listed with its payment
 
 
-def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
+def _answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     k = pend.kind
@@ -261,16 +261,16 @@ def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
                 yield A.ChooseCapital(seat=seat, at=h)
     elif k == "place_palace":
         yield A.PlacePalace(seat=seat)
-        for pal, h in _palace_options(g, seat):
+        for pal, h in palace_options(g, seat):
             yield A.PlacePalace(seat=seat, palace=pal, at=h)
     elif k == "free_manufacture":
         yield A.FreeManufacture(seat=seat)
         for pr in p.products:
             if g.cat.products[pr].shape == "square":
-                for d in _destinations(g, seat, pr):
+                for d in product_destinations(g, seat, pr):
                     yield A.FreeManufacture(seat=seat, product=pr, to=d)
     elif k == "place_era_token":
-        for arch in _era_token_options(g, seat):
+        for arch in era_token_options(g, seat):
             yield A.PlaceEraToken(seat=seat, arch=arch)
     elif k == "discard":
         excess = sum(p.reserve.values()) - RESERVE_LIMIT
@@ -296,23 +296,23 @@ def _answers(g: G, seat: int, pend: Pending) -> Iterator[Any]:
         yield from C.answers(g, seat, pend)
 
 
-def _turn_actions(g: G, seat: int) -> Iterator[Any]:
+def _turn_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     step = s.turn.step
     if step == "action":
         any_arch = False
-        for act in _arch_actions(g, seat):
+        for act in arch_actions(g, seat):
             any_arch = True
             yield act
         if not any_arch:
             yield A.PassAction(seat=seat)
     elif step == "trade":
-        yield from _exchange_actions(g, seat)
+        yield from exchange_actions(g, seat)
         yield A.EndTrade(seat=seat)
     else:
-        yield from _move_actions(g, seat)
+        yield from move_actions(g, seat)
         if not s.turn.free_move:
-            yield from _attack_actions(g, seat)
+            yield from attack_actions(g, seat)
         if s.turn.peek:
             for h, e in s.exploration.items():
                 if not e.face_up:
@@ -322,12 +322,12 @@ def _turn_actions(g: G, seat: int) -> Iterator[Any]:
             and s.turn.builds == 1
             and "visconde_de_maua" in g.p(seat).paintings
         ):
-            yield from _build_actions(g, seat, second=True)
+            yield from build_actions(g, seat, second=True)
         yield A.EndTurn(seat=seat)
     yield from _free_actions(g, seat)
 
 
-def _free_actions(g: G, seat: int) -> Iterator[Any]:
+def _free_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     for m in p.missions:
@@ -337,10 +337,10 @@ def _free_actions(g: G, seat: int) -> Iterator[Any]:
         for tok in sorted(set(p.under.values())):
             yield A.Coroados(seat=seat, token=tok)
     if "isabel_of_brazil" in p.paintings and not p.counters.get("isabel"):
-        for pal, h in _palace_options(g, seat):
+        for pal, h in palace_options(g, seat):
             yield A.IsabelPalace(seat=seat, palace=pal, at=h)
     for card in sorted(set(p.gold_cards)):
-        yield from _gold_card_actions(g, seat, card)
+        yield from gold_card_actions(g, seat, card)
 
 
 def is_over(state: GameState) -> bool:

@@ -1,8 +1,9 @@
-"""The mutable working context used while an action is applied.
+"""The mutable working context of one apply or listing.
 
-:class:`G` wraps a *copy* of the state with the catalog, the board and the event list, and
-offers the small operations every rule uses: gains with the reserve limit, card draws with
-reshuffles, production, control and adjacency tests.
+:class:`Context` wraps the state (a *copy* when an action is applied) with the catalog, the
+board, the event list and a payability cache, and offers the small operations every rule
+uses: gains with the reserve limit, card draws with reshuffles, production, control and
+adjacency tests. Every rule function takes it as its first parameter, ``g``.
 """
 
 from __future__ import annotations
@@ -11,17 +12,17 @@ from collections import Counter
 from typing import Any
 
 from rules.catalog import CROPS, Board, Catalog, get_catalog
+from rules.control import occupier_of
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.fastcopy import replaced
 from rules.messages import Param
-from rules.payment import PayabilityCache, controls, occupier_of
+from rules.payment import PayabilityCache
 from rules.scoring import base_production
-from rules.state import GameState, Pending, PendingKind, Player
+from rules.state import ENEMY, GameState, Pending, PendingKind, Player
 
 RESERVE_LIMIT = 5  # R-VOC-4
 HAND_LIMIT = 3  # R-VOC-5
-ENEMY = -1
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
@@ -29,7 +30,9 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-class G:
+class Context:
+    """The mutable working context of one apply or listing (``g`` in the rule modules)."""
+
     def __init__(self, state: GameState) -> None:
         self.s = state
         self.cat: Catalog = get_catalog(state.data_pack, state.data_pack_hash)
@@ -72,6 +75,16 @@ class G:
         if why:
             params["why"] = why
         self.emit("gain.why" if why else "gain", params, seat, goods=dict(goods))
+
+    def gain_reward(self, seat: int, reward: str, why: str) -> None:
+        """Gain one reward token: a good, a gold card, or ``any`` = a crop of the player's
+        choice (a pending decision)."""
+        if reward == "any":
+            self.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
+        elif reward == "gold_card":
+            self.draw_gold(seat, 1, why)
+        else:
+            self.gain(seat, {reward: 1}, why)
 
     def reserve_total(self, seat: int) -> int:
         return sum(self.p(seat).reserve.values())
@@ -158,12 +171,6 @@ class G:
     def enemy_units_at(self, seat: int, hex_: str) -> bool:
         return any(s != seat for s, _ in self.units_at(hex_))
 
-    def controls(self, seat: int, hex_: str) -> bool:
-        return controls(self.s, seat, hex_)
-
-    def occupier(self, hex_: str) -> int | None:
-        return occupier_of(self.s, hex_)
-
     def terrain(self, hex_: str) -> str:
         """Current terrain: 'building' once built on (R-BUILD-9); fog counts as plain."""
         if hex_ in self.s.tiles:
@@ -190,7 +197,7 @@ class G:
         override), plus painting and river-basin bonuses (DATA.md: they stack)."""
         t = self.s.tiles[hex_]
         out: Counter[str] = Counter(base_production(self.s, t))
-        ctrl = self.occupier(hex_)
+        ctrl = occupier_of(self.s, hex_)
         who = self.p(ctrl if ctrl is not None else t.owner) if t.owner >= 0 else None
         if who is not None:
             for pa in who.paintings:
@@ -261,7 +268,7 @@ class G:
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
-def _label(g: G, label: str) -> str:
+def parse_hex(g: Context, label: str) -> str:
     from rules.hexgrid import normalise_label
 
     try:
@@ -273,10 +280,10 @@ def _label(g: G, label: str) -> str:
     return lab
 
 
-def _need_step(g: G, step: str, rule: str, what: str) -> None:
+def require_step(g: Context, step: str, rule: str, what: str) -> None:
     if g.s.turn.step != step:
         raise IllegalAction(rule, f"{what} is not possible now (this is the {g.s.turn.step} phase)")
 
 
-def _upgraded(g: G, seat: int, arch: str) -> bool:
+def is_upgraded(g: Context, seat: int, arch: str) -> bool:
     return arch in g.p(seat).upgrades

@@ -10,27 +10,27 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import G, _label, count
+from rules.game import Context, count, parse_hex
 from rules.payment import (
     PayContext,
     can_pay,
 )
 from rules.turn import (
-    _build_problem,
-    _build_sites,
-    _check_deploy,
-    _deploy,
-    _deploy_targets,
-    _destinations,
-    _do_manufacture,
-    _manufacture_problem,
-    _pay,
-    _place_building,
-    _unit_cost,
+    build_problem,
+    build_sites,
+    check_deploy,
+    deploy,
+    deploy_targets,
+    manufacture_problem,
+    pay,
+    place_building,
+    place_product,
+    product_destinations,
+    unit_cost,
 )
 
 
-def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
+def _gold_card_problem(g: Context, a: A.PlayGoldCard) -> RulesError | None:
     p = g.p(a.seat)
     if a.card not in g.cat.gold_cards:
         return InvalidAction("R-TURN-4", f"unknown gold card '{a.card}'")
@@ -47,7 +47,7 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
     if e == "build":
         if a.at is None:
             return InvalidAction("R-TURN-4", "say where to build (at)")
-        return _build_problem(g, a.seat, str(card.params["side"]), a.at, by_card=a.card)
+        return build_problem(g, a.seat, str(card.params["side"]), a.at, by_card=a.card)
     if e == "deploy":
         if a.unit is None or a.to is None:
             return InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
@@ -61,14 +61,14 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
         if card.params.get("basic_only") and p.units[a.unit] != "board":
             return IllegalAction("R-TURN-4", f"{card.name} is for a unit's first deployment")
         try:
-            _check_deploy(g, a.seat, a.unit, a.to)
+            check_deploy(g, a.seat, a.unit, a.to)
         except RulesError as err:
             return err
         return None
     if e == "manufacture":
         if a.product is None or a.to is None:
             return InvalidAction("R-TURN-4", "say which product and where (product, to)")
-        return _manufacture_problem(g, a.seat, a.product, a.to)
+        return manufacture_problem(g, a.seat, a.product, a.to)
     if e == "exchange":
         give = list(card.params.get("give", []))
         if len(a.give) != len(give):
@@ -90,11 +90,11 @@ def _gold_card_problem(g: G, a: A.PlayGoldCard) -> RulesError | None:
     return InvalidAction("R-TURN-4", f"{card.name} cannot be played")
 
 
-def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
+def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     a = a.replace(
         **{
-            "at": _label(g, a.at) if a.at is not None else None,
-            "to": _label(g, a.to) if a.to is not None and a.unit is not None else a.to,
+            "at": parse_hex(g, a.at) if a.at is not None else None,
+            "to": parse_hex(g, a.to) if a.to is not None and a.unit is not None else a.to,
         }
     )
     err = _gold_card_problem(g, a)
@@ -103,8 +103,7 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
     seat = a.seat
     p = g.p(seat)
     card = g.cat.gold_cards[a.card]
-    p.gold_cards.remove(a.card)
-    g.s.gold_discard.append(a.card)
+    g.s.discard_card(seat, "gold", a.card)
     g.emit(
         "gold_card",
         {"who": g.name(seat), "card": card.name, "card_text": card.text},
@@ -114,21 +113,21 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
     e = card.effect
     if e == "build":
         side = str(card.params["side"])
-        at = _label(g, a.at or "")
+        at = parse_hex(g, a.at or "")
         cost = list(g.cat.sides[side].cost)
-        _pay(g, seat, cost, a.payment, PayContext(label=card.name))
-        _place_building(g, seat, side, at, card.name)
+        pay(g, seat, cost, a.payment, PayContext(label=card.name))
+        place_building(g, seat, side, at, card.name)
     elif e == "deploy":
-        to = _label(g, a.to or "")
+        to = parse_hex(g, a.to or "")
         assert a.unit is not None
-        _pay(g, seat, _unit_cost(g, seat, a.unit), a.payment, PayContext(label=card.name))
-        _deploy(g, seat, a.unit, to)
+        pay(g, seat, unit_cost(g, seat, a.unit), a.payment, PayContext(label=card.name))
+        deploy(g, seat, a.unit, to)
     elif e == "manufacture":
         assert a.product is not None and a.to is not None
-        _pay(g, seat, list(g.cat.products[a.product].cost), a.payment, PayContext(label=card.name))
-        _do_manufacture(g, seat, a.product, a.to, card.name)
+        pay(g, seat, list(g.cat.products[a.product].cost), a.payment, PayContext(label=card.name))
+        place_product(g, seat, a.product, a.to, card.name)
     elif e == "exchange":
-        _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name))
+        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name))
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
     elif e == "espionage":
         assert a.target is not None
@@ -165,7 +164,7 @@ def _play_gold_card(g: G, a: A.PlayGoldCard) -> None:
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
 
 
-def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
+def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     card = g.cat.gold_cards[card_id]
@@ -187,22 +186,22 @@ def _gold_card_actions(g: G, seat: int, card_id: str) -> Iterator[Any]:
     if e == "build":
         side = str(card.params["side"])
         if affordable(list(g.cat.sides[side].cost)):
-            for at in sorted(_build_sites(g, seat)):
-                if _build_problem(g, seat, side, at, by_card=card_id) is None:
+            for at in sorted(build_sites(g, seat)):
+                if build_problem(g, seat, side, at, by_card=card_id) is None:
                     yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
     elif e == "deploy":
         for u, loc in p.units.items():
             if loc not in ("board", "reserve"):
                 continue
-            for to in _deploy_targets(g, seat):
+            for to in deploy_targets(g, seat):
                 a = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
-                if _gold_card_problem(g, a) is None and affordable(_unit_cost(g, seat, u)):
+                if _gold_card_problem(g, a) is None and affordable(unit_cost(g, seat, u)):
                     yield a
     elif e == "manufacture":
         for pr in p.products:
             if not affordable(list(g.cat.products[pr].cost)):
                 continue
-            for d in _destinations(g, seat, pr):
+            for d in product_destinations(g, seat, pr):
                 yield A.PlayGoldCard(seat=seat, card=card_id, product=pr, to=d)
     elif e == "exchange":
         give = list(card.params.get("give", []))

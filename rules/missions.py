@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from rules import actions as A
 from rules.catalog import ARCHES
+from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.fastcopy import replaced
-from rules.game import ROMAN, G, _label
+from rules.game import ROMAN, Context, parse_hex
 from rules.scoring import mission_complete
 from rules.state import Pending
-from rules.turn import _destinations, _do_manufacture, _manufacture_problem
+from rules.turn import manufacture_problem, place_product, product_destinations
 
 SQUARE_FOR_PALACE_II = "square"
 
@@ -18,7 +19,7 @@ SQUARE_FOR_PALACE_II = "square"
 ERA_I_SIDES = ("sawmill", "trading_post", "sugar_field", "farm")
 
 
-def _reveal_mission(g: G, a: A.RevealMission) -> None:
+def reveal_mission(g: Context, a: A.RevealMission) -> None:
     s = g.s
     seat = a.seat
     p = g.p(seat)
@@ -53,7 +54,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
             {"science": int(g.cat.monarchs["dom_oba_ii"].params.get("science", 1))},
             "Dom Obá II",
         )
-    if _palace_options(g, seat):
+    if palace_options(g, seat):
         g.push(seat, "place_palace", front=True)
     else:
         g.emit("no_palace.none_left", {"who": g.name(seat)}, seat)
@@ -69,7 +70,7 @@ def _reveal_mission(g: G, a: A.RevealMission) -> None:
             )
 
 
-def _advance_era(g: G, revealer: int) -> None:
+def _advance_era(g: Context, revealer: int) -> None:
     """R-ERA-2: every player flips the previous token and puts it under a free arch."""
     s = g.s
     old = s.era
@@ -88,7 +89,7 @@ def _advance_era(g: G, revealer: int) -> None:
         g.push(seat, "place_era_token", blocking=(seat == s.current), token=old)
 
 
-def _era_token_options(g: G, seat: int) -> list[str]:
+def era_token_options(g: Context, seat: int) -> list[str]:
     p = g.p(seat)
     out = [arch for arch in ARCHES if arch not in p.under]
     if "coroados" in p.paintings and p.coroados is None:
@@ -96,9 +97,9 @@ def _era_token_options(g: G, seat: int) -> list[str]:
     return out
 
 
-def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
+def place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
     tok = int(pend.data.get("token", 1))
-    opts = _era_token_options(g, a.seat)
+    opts = era_token_options(g, a.seat)
     if a.arch not in opts:
         raise IllegalAction(
             "R-ERA-2", f"put the token under an arch without one: {', '.join(opts)}"
@@ -116,7 +117,7 @@ def _place_era_token(g: G, a: A.PlaceEraToken, pend: Pending) -> None:
         )
 
 
-def _to_coroados(g: G, seat: int, tok: int) -> None:
+def _to_coroados(g: Context, seat: int, tok: int) -> None:
     p = g.p(seat)
     p.coroados = tok
     g.emit(
@@ -131,7 +132,7 @@ def _to_coroados(g: G, seat: int, tok: int) -> None:
         )
 
 
-def _coroados(g: G, a: A.Coroados) -> None:
+def use_coroados(g: Context, a: A.Coroados) -> None:
     p = g.p(a.seat)
     g.require("coroados" in p.paintings, "R-ERA-4", "you do not have the Coroados painting")
     g.require(p.coroados is None, "R-ERA-4", "Coroados already holds a token")
@@ -142,14 +143,14 @@ def _coroados(g: G, a: A.Coroados) -> None:
     _to_coroados(g, a.seat, a.token)
 
 
-def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
+def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError | None:
     p = g.p(seat)
     if palace not in p.palaces or palace == 1:
         return IllegalAction(
             "R-PALACE-1", f"palace {ROMAN.get(palace, palace)} is not on your board"
         )
     t = g.s.tiles.get(at)
-    if t is None or t.owner != seat or not g.controls(seat, at):
+    if t is None or t.owner != seat or not controls(g.s, seat, at):
         return IllegalAction("R-PALACE-1", f"{at} is not a tile of your empire that you control")
     if t.palace is not None:
         return IllegalAction("R-PALACE-1", f"{at} already has a palace")
@@ -172,7 +173,7 @@ def _palace_problem(g: G, seat: int, palace: int, at: str) -> RulesError | None:
     return None
 
 
-def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
+def palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
     p = g.p(seat)
     return [
         (pal, h)
@@ -183,7 +184,7 @@ def _palace_options(g: G, seat: int) -> list[tuple[int, str]]:
     ]
 
 
-def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
+def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
     p = g.p(seat)
     p.palaces.remove(palace)
     g.s.tiles[at] = replaced(g.s.tiles[at], palace=palace)
@@ -197,7 +198,8 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
     if palace == 2:
         g.gain(seat, {"sugar_cane": 1}, "palace II")
         if any(
-            g.cat.products[x].shape == "square" and _destinations(g, seat, x) for x in p.products
+            g.cat.products[x].shape == "square" and product_destinations(g, seat, x)
+            for x in p.products
         ):
             g.push(seat, "free_manufacture", front=True)
     elif palace == 3:
@@ -208,22 +210,22 @@ def _do_palace(g: G, seat: int, palace: int, at: str) -> None:
         g.draw_combat(seat, 1, "palace VI")
 
 
-def _place_palace(g: G, a: A.PlacePalace, pend: Pending) -> None:
+def place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
     if a.palace is None:
         g.emit("no_palace.declined", {"who": g.name(a.seat)}, a.seat)
         return
-    at = _label(g, a.at or "")
+    at = parse_hex(g, a.at or "")
     err = _palace_problem(g, a.seat, a.palace, at)
     if err:
         raise err
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _isabel(g: G, a: A.IsabelPalace) -> None:
+def use_isabel(g: Context, a: A.IsabelPalace) -> None:
     p = g.p(a.seat)
     g.require("isabel_of_brazil" in p.paintings, "R-PALACE-1", "you do not have Isabel of Brazil")
     g.require(not p.counters.get("isabel"), "R-PALACE-1", "Isabel of Brazil has already been used")
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     err = _palace_problem(g, a.seat, a.palace, at)
     if err:
         raise err
@@ -231,11 +233,11 @@ def _isabel(g: G, a: A.IsabelPalace) -> None:
     _do_palace(g, a.seat, a.palace, at)
 
 
-def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
+def free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
     if a.product is None:
         g.emit("decline", {"who": g.name(a.seat)}, a.seat)
         return
-    err = _manufacture_problem(g, a.seat, a.product, a.to or "")
+    err = manufacture_problem(g, a.seat, a.product, a.to or "")
     if err:
         raise err
     g.require(
@@ -243,4 +245,4 @@ def _free_manufacture(g: G, a: A.FreeManufacture, pend: Pending) -> None:
         "R-PALACE-2",
         "palace II manufactures a square product (dye or sugar)",
     )
-    _do_manufacture(g, a.seat, a.product, a.to or "", "palace II, free")
+    place_product(g, a.seat, a.product, a.to or "", "palace II, free")

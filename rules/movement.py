@@ -1,6 +1,6 @@
 """The movement phase (RULES.md §5): free and extra moves, transport, water, battles
-started by moving or bombarding, exploration reveals (§9), peeking, and the end of a turn
-and of the game (§10, solo §12)."""
+started by moving or bombarding, expeditions, and the end of a turn and of the game (§10,
+solo §12). Reveals and peeks are in :mod:`rules.exploration`."""
 
 from __future__ import annotations
 
@@ -10,23 +10,23 @@ from typing import Any, Literal
 
 from rules import actions as A
 from rules import combat as C
-from rules.catalog import CROPS
+from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.fastcopy import replaced
-from rules.game import ENEMY, G, _label, _need_step
-from rules.scoring import base_production, final_scores
-from rules.state import GameState, Turn
-from rules.turn import _choice_of_good, _deploy_targets
+from rules.exploration import reveal
+from rules.game import Context, parse_hex, require_step
+from rules.scoring import final_scores
+from rules.state import ENEMY, GameState, Turn
+from rules.turn import deploy_targets
 
 
-def _transport(g: G, seat: int, unit: str) -> bool:
+def _transport(g: Context, seat: int, unit: str) -> bool:
     p = g.p(seat)
     ability = g.cat.units[f"{p.colour}.{unit}"].ability
     return ability == "transport" or (unit == "monarch" and "guaicurus" in p.paintings)
 
 
 def _move_problem(
-    g: G, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
+    g: Context, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
 ) -> RulesError | None:
     s = g.s
     p = g.p(seat)
@@ -56,7 +56,7 @@ def _move_problem(
         )
     if kind == "extra":
         if extra == "capital":
-            if to not in _deploy_targets(g, seat):
+            if to not in deploy_targets(g, seat):
                 return IllegalAction(
                     "R-MOVE-3",
                     f"the Recruit move goes to your capital or a city you control, not {to}",
@@ -69,7 +69,7 @@ def _move_problem(
         elif extra == "own_tile":
             tile = s.tiles.get(to)
             # a capital counts as a city except in combat [seed FR p. 6]
-            if tile is None or not g.controls(seat, to):
+            if tile is None or not controls(g.s, seat, to):
                 return IllegalAction(
                     "R-MOVE-3",
                     f"the Build move goes to an adjacent building or city of yours; {to} is not one",
@@ -103,10 +103,10 @@ def _move_problem(
     return None
 
 
-def _move(g: G, a: A.Move) -> None:
+def move(g: Context, a: A.Move) -> None:
     seat = a.seat
-    _need_step(g, "movement", "R-TURN-3", "moving")
-    to = _label(g, a.to)
+    require_step(g, "movement", "R-TURN-3", "moving")
+    to = parse_hex(g, a.to)
     err = _move_problem(g, seat, a.unit, to, a.kind, a.carry)
     if err:
         raise err
@@ -133,22 +133,23 @@ def _move(g: G, a: A.Move) -> None:
         move=a.kind,
     )
     ex = g.s.exploration.get(to)
-    if ex is not None and not ex.face_up:
-        _reveal(g, seat, to, units, src)
+    if ex is not None and not ex.face_up and reveal(g, seat, to):
+        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
+        C.start_expedition(g, seat, units, to, src)
 
 
-def _bombard(g: G, a: A.Bombard) -> None:
-    _need_step(g, "movement", "R-MOVE-6", "an adjacent attack")
-    at = _label(g, a.at)
+def bombard(g: Context, a: A.Bombard) -> None:
+    require_step(g, "movement", "R-MOVE-6", "an adjacent attack")
+    at = parse_hex(g, a.at)
     err = C.bombard_problem(g, a.seat, a.unit, at)
     if err:
         raise err
     C.start_bombard(g, a.seat, a.unit, at)
 
 
-def _expedition(g: G, a: A.Expedition) -> None:
-    _need_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
-    at = _label(g, a.at)
+def expedition(g: Context, a: A.Expedition) -> None:
+    require_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
+    at = parse_hex(g, a.at)
     err = C.expedition_problem(g, a.seat, at)
     if err:
         raise err
@@ -156,86 +157,13 @@ def _expedition(g: G, a: A.Expedition) -> None:
     C.start_expedition(g, a.seat, C.expedition_units(g, a.seat, at), at, at)
 
 
-def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
-    """R-EXPLORE-1/2: the tile is revealed to all and takes effect."""
+def end_turn(g: Context, a: A.EndTurn) -> None:
     s = g.s
-    ex = s.exploration[at] = replaced(s.exploration[at], face_up=True)
-    for pl in s.players:
-        pl.peeks.pop(at, None)
-    tile = g.cat.exploration[ex.tile]
-    g.emit(
-        "explore",
-        {"who": g.name(seat), "tile": tile.name, "hex": at, "tile_text": tile.text},
-        seat,
-        hex=at,
-        tile=ex.tile,
-    )
-    if tile.kind == "unknown_species":
-        del s.exploration[at]
-        g.p(seat).kept_tiles.append(ex.tile)
-    elif tile.kind == "mandioca":
-        del s.exploration[at]
-        for k, v in tile.reward_goods.items():
-            for _ in range(v):
-                _choice_of_good(g, seat, k, tile.name)
-    elif tile.kind == "quilombo":
-        del s.exploration[at]
-        eras = [e for e in (1, 2, 3) if s.mission_decks.get(str(e))]
-        if eras:
-            g.push(seat, "choose_era", front=True, choices=eras)
-    elif tile.kind == "river_basin":
-        for nb in g.board.neighbours[at]:
-            t = s.tiles.get(nb)
-            if t is not None and t.kind == "building":
-                crops = [c for c, n in base_production(s, t).items() if c in CROPS and n > 0]
-                if crops:
-                    goods = dict(t.goods)
-                    for c in crops:
-                        goods[c] = goods.get(c, 0) + 1
-                    s.tiles[nb] = replaced(t, goods=goods)
-                if crops:
-                    g.emit(
-                        "produce.river_basin",
-                        {"hex": nb, "crops": list(crops)},
-                        t.owner,
-                        hex=nb,
-                    )
-    elif tile.kind == "bandeiras":
-        # R-EXPLORE-3: the revealing unit(s) must fight the expedition at once.
-        C.start_expedition(g, seat, units, at, src)
-
-
-def _peek(g: G, a: A.Peek) -> None:
-    _need_step(g, "movement", "R-ERA-2", "peeking")
-    g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
-    at = _label(g, a.at)
-    ex = g.s.exploration.get(at)
-    g.require(
-        ex is not None and not ex.face_up,
-        "R-EXPLORE-4",
-        f"there is no face-down exploration tile at {at}",
-    )
-    assert ex is not None
-    g.s.turn.peek = False
-    g.p(a.seat).peeks[at] = ex.tile
-    g.emit("peek", {"who": g.name(a.seat), "hex": at}, a.seat, hex=at)
-    g.emit(
-        "peek_private",
-        {"hex": at, "tile": g.cat.exploration[ex.tile].name},
-        a.seat,
-        visible_to=(a.seat,),
-        hex=at,
-        tile=ex.tile,
-    )
-
-
-def _end_turn(g: G, a: A.EndTurn) -> None:
-    s = g.s
-    _need_step(g, "movement", "R-TURN-1", "ending the turn")
+    require_step(g, "movement", "R-TURN-1", "ending the turn")
     last = (s.first_player - 1) % s.n
     rounds_over = s.max_rounds is not None and s.round >= s.max_rounds
     if s.current == last and (s.end_triggered or rounds_over):
-        _finish(g)
+        finish_game(g)
         return
     s.current = (s.current + 1) % s.n
     if s.current == s.first_player:
@@ -253,7 +181,7 @@ def solo_won(state: GameState) -> bool:
     return state.era >= 3 and on_map and bool(p.units) and state.solo_captured
 
 
-def _finish(g: G) -> None:
+def finish_game(g: Context) -> None:
     s = g.s
     s.phase = "ended"
     s.pending = []
@@ -281,7 +209,7 @@ def _finish(g: G) -> None:
     )
 
 
-def _move_actions(g: G, seat: int) -> Iterator[Any]:
+def move_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
     p = g.p(seat)
@@ -302,7 +230,7 @@ def _move_actions(g: G, seat: int) -> Iterator[Any]:
             carries = [c for k in range(len(others) + 1) for c in combinations(others, k)]
         for kind in kinds:
             if kind == "extra" and extra == "capital":
-                dests = [h for h in _deploy_targets(g, seat) if h != src]
+                dests = [h for h in deploy_targets(g, seat) if h != src]
             else:
                 dests = list(g.board.neighbours[src])
             for to in dests:
@@ -311,7 +239,7 @@ def _move_actions(g: G, seat: int) -> Iterator[Any]:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
 
 
-def _attack_actions(g: G, seat: int) -> Iterator[Any]:
+def attack_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     done: set[str] = set()
     for u, src in p.units.items():

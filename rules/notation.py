@@ -866,7 +866,7 @@ _ALIASES = {
 }
 
 
-def _verb(word: str) -> str:
+def parse_verb(word: str) -> str:
     n = norm(word)
     if n in _VERBS:
         return n
@@ -954,7 +954,7 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
         if not words:
             raise InvalidAction("", "a payment follows a command: `build sawmill D3 pay coffee`")
     ctx = _Ctx(state, seat)
-    verb = _verb(words[0])
+    verb = parse_verb(words[0])
     try:
         candidates = _VERBS[verb](ctx, _tokens(" ".join(words[1:])))
     except AmbiguousAction:

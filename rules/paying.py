@@ -24,7 +24,7 @@ from typing import Any
 from rules import actions as A
 from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
-from rules.game import G, _label, _upgraded
+from rules.game import Context, is_upgraded, parse_hex
 from rules.payment import (
     PayContext,
     Solution,
@@ -39,12 +39,12 @@ from rules.payment import (
 )
 from rules.state import GameState
 from rules.turn import (
-    REBOUCAS_KINDS,
-    _build_cost,
-    _discount,
-    _manufacture_cost,
-    _painting_cost,
-    _unit_cost,
+    build_cost,
+    manufacture_cost,
+    painting_cost,
+    reboucas_applies,
+    reboucas_discount,
+    unit_cost,
 )
 
 PAYABLE = (
@@ -112,42 +112,42 @@ class PaymentStep:
 # --------------------------------------------------------------------------- costs
 
 
-def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
+def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
     """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them."""
     seat = a.seat
     s = g.s
     cat = g.cat
     notes: list[str] = []
     if isinstance(a, A.Recruit):
-        cost = [tok for d in a.deploy for tok in _unit_cost(g, seat, d.unit)]
+        cost = [tok for d in a.deploy for tok in unit_cost(g, seat, d.unit)]
         return cost, PayContext(label="the deployment"), notes
     if isinstance(a, A.TakePainting):
-        if _upgraded(g, seat, "painting"):
+        if is_upgraded(g, seat, "painting"):
             notes.append("upgraded Painting: 1 resource less (R-PAINT-3)")
         ctx = PayContext(label=cat.paintings[a.painting].name)
-        return _painting_cost(g, seat, a.painting), ctx, notes
+        return painting_cost(g, seat, a.painting), ctx, notes
     if isinstance(a, A.Build):
         second = s.turn.step == "movement" and s.turn.arch == "build"
-        cost, ctx = _build_cost(g, seat, a.building, second=second)
+        cost, ctx = build_cost(g, seat, a.building, second=second)
         if second:
             notes.append("second build (Visconde de Mauá): 1 resource more")
         if ctx.any_crop_for_crop:
             notes.append("upgraded Build: any resource pays for a named one (R-BUILD-8)")
-        if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
-            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        if reboucas_applies(g, seat, cost):
+            cost = reboucas_discount(g, seat, cost, ctx)
             notes.append("André Rebouças: 1 resource or 1 gold less")
         return cost, ctx, notes
     if isinstance(a, A.Renovate):
-        at = _label(g, a.at)
-        up = _upgraded(g, seat, "renovate")
+        at = parse_hex(g, a.at)
+        up = is_upgraded(g, seat, "renovate")
         cost = [] if up else list(cat.arches["renovate"].cost)
         notes.append(f"not with the goods on the building at {at} (R-RENOV-1)")
         return cost, PayContext(exclude_hex=at, label="renovating"), notes
     if isinstance(a, A.Manufacture):
-        up = _upgraded(g, seat, "manufacture")
+        up = is_upgraded(g, seat, "manufacture")
         if up:
             notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
-        cost = _manufacture_cost(g, seat, a.product, up)
+        cost = manufacture_cost(g, seat, a.product, up)
         return cost, PayContext(label=cat.products[a.product].name), notes
     if isinstance(a, A.Exchange):
         if a.kind == "cards":
@@ -163,7 +163,7 @@ def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
         if card.effect == "deploy":
             if a.unit is None:
                 raise InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
-            return _unit_cost(g, seat, a.unit), ctx, notes
+            return unit_cost(g, seat, a.unit), ctx, notes
         if card.effect == "manufacture":
             if a.product is None:
                 raise InvalidAction("R-TURN-4", "say which product and where (product, to)")
@@ -175,7 +175,7 @@ def _raw_cost(g: G, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
     return None
 
 
-def _source_notes(g: G, seat: int, ctx: PayContext) -> list[str]:
+def _source_notes(g: Context, seat: int, ctx: PayContext) -> list[str]:
     if ctx.exact:
         return []
     p = g.p(seat)
@@ -198,7 +198,7 @@ def _source_notes(g: G, seat: int, ctx: PayContext) -> list[str]:
     return out
 
 
-def _cost(g: G, a: Any) -> Cost | None:
+def _cost(g: Context, a: Any) -> Cost | None:
     if not isinstance(a, PAYABLE):
         return None
     try:
@@ -225,7 +225,7 @@ def cost_of(state: GameState, action: A.Action) -> Cost | None:
     payment; a :class:`Cost` with no tokens for one that costs nothing now. Any ``payment``
     on the action is ignored (with a discount, the engine's own choice of the token left
     out is shown; an explicit payment may leave out another)."""
-    return _cost(G(state), action)
+    return _cost(Context(state), action)
 
 
 def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] | None:
@@ -246,7 +246,7 @@ def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] |
 # --------------------------------------------------------------------------- listing
 
 
-def with_payments(g: G, actions: list[Any]) -> list[Any]:
+def with_payments(g: Context, actions: list[Any]) -> list[Any]:
     """Give every listed action that has a cost but no safe default the engine's cheapest
     explicit payment, so that each listed action applies and shows what it spends."""
     out: list[Any] = []
@@ -272,7 +272,7 @@ def with_payments(g: G, actions: list[Any]) -> list[Any]:
     return out
 
 
-def _has_unsafe_sources(g: G, seat: int) -> bool:
+def _has_unsafe_sources(g: Context, seat: int) -> bool:
     """Could some payment of ``seat`` need what a default never spends?"""
     p = g.p(seat)
     if p.gold_cards:
@@ -294,7 +294,7 @@ def _cost_key(a: Any) -> Any:
     return a  # the action itself (painting, renovate at a hex, ...)
 
 
-def _listing_payment(g: G, a: Any) -> tuple[PayItem, ...] | None:
+def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     c = _cost(g, a)
     if c is None or c.free:
         return None
@@ -329,7 +329,7 @@ def _place(state: GameState, hex_: str) -> str:
     tile = state.tiles.get(hex_)
     if tile is None:
         return f"at {hex_}"
-    g = G(state)
+    g = Context(state)
     name = (
         g.cat.sides[tile.id].name
         if tile.id in g.cat.sides
@@ -341,7 +341,7 @@ def _place(state: GameState, hex_: str) -> str:
 
 
 def _label_for(state: GameState, seat: int, item: PayItem, token: str) -> str:
-    g = G(state)
+    g = Context(state)
     if item.source == "reserve":
         return f"{good_name(item.what)} from your reserve"
     if item.source == "gold_card":

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from rules.actions import PayItem
 from rules.catalog import CROPS
+from rules.control import controller, unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
 from rules.state import GameState
@@ -90,37 +91,6 @@ class Sources:
     chosen_cards: Counter[str] = field(default_factory=Counter)
 
 
-def controls(state: GameState, seat: int, hex_: str) -> bool:
-    """Does ``seat`` control the tile on ``hex_`` (R-COMBAT-10/11)?"""
-    tile = state.tiles.get(hex_)
-    if tile is None:
-        return False
-    occupier = occupier_of(state, hex_)
-    if occupier is not None:
-        return occupier == seat
-    return tile.owner == seat
-
-
-def occupier_of(state: GameState, hex_: str) -> int | None:
-    """The seat whose units stand on someone else's tile, if any."""
-    tile = state.tiles.get(hex_)
-    if tile is None:
-        return None
-    for p in state.players:
-        if p.seat != tile.owner and hex_ in p.units.values():
-            return p.seat
-    return None
-
-
-def unit_seats(state: GameState) -> dict[str, int]:
-    """Hex -> seat of the units standing there (a hex holds one seat's units at most)."""
-    out: dict[str, int] = {}
-    for p in state.players:
-        for loc in p.units.values():
-            out[loc] = p.seat
-    return out
-
-
 def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False) -> Sources:
     """The one lot builder. ``safe``: only what a default may spend without asking
     (goods in the reserve and on controlled buildings; science only for a science token) —
@@ -152,9 +122,7 @@ def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False)
     for hex_, tile in state.tiles.items():
         if not tile.goods or hex_ == ctx.exclude_hex:
             continue
-        here = where.get(hex_)
-        controller = here if here is not None and here != tile.owner else tile.owner
-        if controller != seat:
+        if controller(tile, where.get(hex_)) != seat:
             continue
         for g, n in tile.goods.items():
             if n <= 0:
@@ -576,11 +544,9 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
         if it.source == "reserve":
             _dec(p.reserve, it.what)
         elif it.source == "gold_card":
-            p.gold_cards.remove(it.what)
-            state.gold_discard.append(it.what)
+            state.discard_card(seat, "gold", it.what)
         elif it.source == "combat_card":
-            p.combat_cards.remove(it.what)
-            state.combat_discard.append(it.what)
+            state.discard_card(seat, "combat", it.what)
         else:
             t = state.tiles[it.source]
             goods = dict(t.goods)

@@ -7,10 +7,8 @@ from collections import Counter
 from typing import Any, NotRequired, TypedDict
 
 from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
-from rules.payment import occupier_of, unit_seats
+from rules.control import controlled_tiles, occupier_of
 from rules.state import GameState, Tile
-
-ENEMY = -1  # the solo game's orange army and capital
 
 CATEGORIES = (
     "units",
@@ -27,20 +25,6 @@ CATEGORIES = (
 
 def catalog_of(state: GameState) -> Catalog:
     return get_catalog(state.data_pack, state.data_pack_hash)
-
-
-def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:
-    """Hexes of buildings/cities ``seat`` controls (own unoccupied + occupied enemy ones)."""
-    where = unit_seats(state)
-    out = []
-    for hex_, t in state.tiles.items():
-        if t.kind == "capital" or (kind is not None and t.kind != kind):
-            continue
-        here = where.get(hex_)
-        controller = here if here is not None and here != t.owner else t.owner
-        if controller == seat:
-            out.append(hex_)
-    return out
 
 
 def built_and_controlled(state: GameState, seat: int, side: str) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
-from rules.game import G, _label
+from rules.game import Context, parse_hex
 from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
@@ -189,7 +189,7 @@ def start_capitals(st: GameState) -> None:
 # ------------------------------------------------------------------ setup decisions
 
 
-def _choose_colour(g: G, a: A.ChooseColour, pend: Pending) -> None:
+def choose_colour(g: Context, a: A.ChooseColour, pend: Pending) -> None:
     s = g.s
     if a.colour not in g.cat.colours:
         raise InvalidAction(
@@ -207,7 +207,7 @@ def _choose_colour(g: G, a: A.ChooseColour, pend: Pending) -> None:
         g.emit("missions_dealt", {})
 
 
-def _keep_missions(g: G, a: A.KeepMissions, pend: Pending) -> None:
+def keep_missions(g: Context, a: A.KeepMissions, pend: Pending) -> None:
     p = g.p(a.seat)
     keep = list(a.keep)
     eras = sorted(g.cat.missions[m].era for m in keep if m in g.cat.missions)
@@ -228,7 +228,7 @@ def _keep_missions(g: G, a: A.KeepMissions, pend: Pending) -> None:
     _maybe_capitals(g)
 
 
-def _choose_monarch(g: G, a: A.ChooseMonarch, pend: Pending) -> None:
+def choose_monarch(g: Context, a: A.ChooseMonarch, pend: Pending) -> None:
     opts = monarch_options(g.s, a.seat)
     g.require(a.monarch in opts, "R-SETUP-5", f"choose one of your monarchs: {', '.join(opts)}")
     g.p(a.seat).monarch = a.monarch
@@ -241,7 +241,7 @@ def _choose_monarch(g: G, a: A.ChooseMonarch, pend: Pending) -> None:
     _maybe_capitals(g)
 
 
-def _maybe_capitals(g: G) -> None:
+def _maybe_capitals(g: Context) -> None:
     if not any(d.kind in ("keep_missions", "choose_monarch") for d in g.s.pending):
         start_capitals(g.s)
         g.emit(
@@ -255,9 +255,9 @@ def _maybe_capitals(g: G) -> None:
         )
 
 
-def _choose_capital(g: G, a: A.ChooseCapital, pend: Pending) -> None:
+def choose_capital(g: Context, a: A.ChooseCapital, pend: Pending) -> None:
     s = g.s
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     g.require(at in s.capital_tiles, "R-SETUP-6", f"{at} is not a capital site")
     g.require(at not in s.tiles, "R-SETUP-6", f"the capital at {at} is already taken")
     cap = g.cat.capitals[s.capital_tiles[at]]

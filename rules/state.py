@@ -96,6 +96,9 @@ class Pending(_M):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+ENEMY = -1  # the seat of the solo game's orange army and the owner of its capital (R-SOLO)
+
+
 class Side(_M):
     """One side of a battle. ``seat`` is -1 for the solo game's orange army."""
 
@@ -214,6 +217,16 @@ class GameState(_M):
     @property
     def n(self) -> int:
         return len(self.players)
+
+    def discard_card(self, seat: int, deck: Literal["gold", "combat"], card: str) -> None:
+        """Move ``card`` from ``seat``'s hand of that deck to the deck's discard pile."""
+        p = self.players[seat]
+        if deck == "gold":
+            p.gold_cards.remove(card)
+            self.gold_discard.append(card)
+        else:
+            p.combat_cards.remove(card)
+            self.combat_discard.append(card)
 
 
 _copy_state = model_copier(GameState)

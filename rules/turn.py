@@ -10,9 +10,11 @@ from typing import Any
 
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES
+from rules.control import controls, occupier_of
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.exploration import clear_site, reward_builder
 from rules.fastcopy import replaced
-from rules.game import G, _label, _need_step, _upgraded, count
+from rules.game import Context, count, is_upgraded, parse_hex, require_step
 from rules.messages import Param
 from rules.payment import (
     PayContext,
@@ -26,9 +28,9 @@ from rules.payment import (
 from rules.state import Tile
 
 
-def _begin_arch(g: G, seat: int, arch: str) -> None:
+def _begin_arch(g: Context, seat: int, arch: str) -> None:
     """R-TURN-2: place the era token on a free arch, never the one it already stands on."""
-    _need_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
+    require_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
     p = g.p(seat)
     g.require(
         p.token_arch != arch,
@@ -41,7 +43,7 @@ def _begin_arch(g: G, seat: int, arch: str) -> None:
     g.emit("action", {"who": g.name(seat), "arch": g.cat.arches[arch].name}, seat, arch=arch)
 
 
-def _to_movement(g: G, seat: int) -> None:
+def _to_movement(g: Context, seat: int) -> None:
     t = g.s.turn
     t.step = "movement"
     arch = t.arch
@@ -54,7 +56,7 @@ def _to_movement(g: G, seat: int) -> None:
         g.draw_combat(seat, 1, "era token II under the arch")
 
 
-def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
+def pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
     if payment is not None:
         items = list(payment)
         check_payment(g.s, seat, cost, items, ctx)
@@ -71,47 +73,37 @@ def _pay(g: G, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) 
         )
 
 
-def _choice_of_good(g: G, seat: int, reward: str, why: str) -> None:
-    """Gain a reward token: a good, or 'any' = a crop of the player's choice (pending)."""
-    if reward == "any":
-        g.push(seat, "choose_good", front=True, choices=list(CROPS), why=why)
-    elif reward == "gold_card":
-        g.draw_gold(seat, 1, why)
-    else:
-        g.gain(seat, {reward: 1}, why)
-
-
-def _deploy_targets(g: G, seat: int) -> list[str]:
+def deploy_targets(g: Context, seat: int) -> list[str]:
     """R-RECRUIT-2: your capital or a city of yours that you control."""
     p = g.p(seat)
     out = [p.capital] if p.capital else []
     out += [
         h
         for h, t in g.s.tiles.items()
-        if t.kind == "city" and t.owner == seat and g.controls(seat, h)
+        if t.kind == "city" and t.owner == seat and controls(g.s, seat, h)
     ]
     return out
 
 
-def _check_deploy(g: G, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
+def check_deploy(g: Context, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
     p = g.p(seat)
     if unit not in p.units:
         raise InvalidAction(rule, f"you have no unit '{unit}' (units: {', '.join(p.units)})")
     loc = p.units[unit]
     g.require(loc in ("board", "reserve"), rule, f"your {unit} is already on the map at {loc}")
     g.require(
-        to in _deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
+        to in deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
     )
 
 
-def _unit_cost(g: G, seat: int, unit: str) -> list[str]:
+def unit_cost(g: Context, seat: int, unit: str) -> list[str]:
     p = g.p(seat)
     if p.units[unit] == "reserve":
         return []  # R-RECRUIT-3: redeployment is free
     return list(g.cat.units[f"{p.colour}.{unit}"].cost)
 
 
-def _deploy(g: G, seat: int, unit: str, to: str) -> None:
+def deploy(g: Context, seat: int, unit: str, to: str) -> None:
     p = g.p(seat)
     first = p.units[unit] == "board"
     p.units[unit] = to
@@ -129,7 +121,7 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
         if p.monarch == "pedro_i":
             reward = g.cat.monarchs["pedro_i"].params.get(unit)
             if reward == "resource":
-                _choice_of_good(g, seat, "any", "Pedro I")
+                g.gain_reward(seat, "any", "Pedro I")
             elif reward == "gold_card":
                 g.draw_gold(seat, 1, "Pedro I")
     else:
@@ -143,9 +135,9 @@ def _deploy(g: G, seat: int, unit: str, to: str) -> None:
         )
 
 
-def _recruit(g: G, a: A.Recruit) -> None:
+def recruit(g: Context, a: A.Recruit) -> None:
     seat = a.seat
-    up = _upgraded(g, seat, "recruit")
+    up = is_upgraded(g, seat, "recruit")
     limit = 2 if up else 1  # R-RECRUIT-4
     g.require(
         len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {count(limit, 'unit')}"
@@ -163,15 +155,15 @@ def _recruit(g: G, a: A.Recruit) -> None:
     )
     units = [d.unit for d in a.deploy]
     g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
-    deploys = [(d.unit, _label(g, d.to)) for d in a.deploy]
+    deploys = [(d.unit, parse_hex(g, d.to)) for d in a.deploy]
     for u, to in deploys:
-        _check_deploy(g, seat, u, to)
+        check_deploy(g, seat, u, to)
     _begin_arch(g, seat, "recruit")
-    cost = [tok for u, _ in deploys for tok in _unit_cost(g, seat, u)]
+    cost = [tok for u, _ in deploys for tok in unit_cost(g, seat, u)]
     # R-RECRUIT-5: deployments are paid before the cards of this action are drawn.
-    _pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
+    pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
     for u, to in deploys:
-        _deploy(g, seat, u, to)
+        deploy(g, seat, u, to)
     n = a.draw
     p = g.p(seat)
     if p.monarch == "napoleon" and not p.counters.get("napoleon_recruit"):
@@ -182,9 +174,9 @@ def _recruit(g: G, a: A.Recruit) -> None:
     _to_movement(g, seat)
 
 
-def _painting_cost(g: G, seat: int, painting: str) -> list[str]:
+def painting_cost(g: Context, seat: int, painting: str) -> list[str]:
     cost = list(g.cat.paintings[painting].cost)
-    if _upgraded(g, seat, "painting"):  # R-PAINT-3
+    if is_upgraded(g, seat, "painting"):  # R-PAINT-3
         if cost == ["any"]:
             return []
         if cost == ["gold"]:
@@ -192,7 +184,7 @@ def _painting_cost(g: G, seat: int, painting: str) -> list[str]:
     return cost
 
 
-def _take_painting(g: G, a: A.TakePainting) -> None:
+def take_painting(g: Context, a: A.TakePainting) -> None:
     seat = a.seat
     s = g.s
     if a.painting not in g.cat.paintings:
@@ -204,7 +196,7 @@ def _take_painting(g: G, a: A.TakePainting) -> None:
     )
     _begin_arch(g, seat, "painting")
     pa = g.cat.paintings[a.painting]
-    _pay(g, seat, _painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
+    pay(g, seat, painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
     s.display.remove(a.painting)
     p = g.p(seat)
     p.paintings.append(a.painting)
@@ -219,7 +211,7 @@ def _take_painting(g: G, a: A.TakePainting) -> None:
     _to_movement(g, seat)
 
 
-def _refill_display(g: G, seat: int, frame: str) -> None:
+def _refill_display(g: Context, seat: int, frame: str) -> None:
     """R-PAINT-2: refill from the same frame's deck, else the taker chooses another deck."""
     s = g.s
     deck = s.painting_decks.get(frame, [])
@@ -241,13 +233,13 @@ def _refill_display(g: G, seat: int, frame: str) -> None:
         g.push(seat, "choose_deck", front=True, choices=others)
 
 
-def _painting_effects(g: G, seat: int, painting: str) -> None:
+def _painting_effects(g: Context, seat: int, painting: str) -> None:
     pa = g.cat.paintings[painting]
     p = g.p(seat)
     if pa.effect == "production":  # R-PAINT-4: existing buildings produce the extra now
         extra = {k: int(v) for k, v in pa.params.get("goods", {}).items()}
         for h, t in g.s.tiles.items():
-            if t.kind == "building" and t.id == pa.params.get("side") and g.controls(seat, h):
+            if t.kind == "building" and t.id == pa.params.get("side") and controls(g.s, seat, h):
                 goods = dict(t.goods)
                 for k, v in extra.items():
                     goods[k] = goods.get(k, 0) + v
@@ -267,15 +259,15 @@ def _painting_effects(g: G, seat: int, painting: str) -> None:
             p.counters[key] = 1
             reward = str(g.cat.monarchs["pedro_ii"].params.get(pa.frame, ""))
             if reward:
-                _choice_of_good(g, seat, reward, f"Pedro II, first {pa.frame} painting")
+                g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
-def _is_city(g: G, what: str) -> bool:
+def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
 
-def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
-    """The checks of :func:`_build_problem` that depend on the hex only (R-BUILD-3/4).
+def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
+    """The checks of :func:`build_problem` that depend on the hex only (R-BUILD-3/4).
     ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
     return not (
         g.board.terrain[at] == "water"
@@ -285,8 +277,8 @@ def _site_open(g: G, seat: int, at: str, city: bool, others_at: set[str]) -> boo
     )
 
 
-def _build_problem(
-    g: G,
+def build_problem(
+    g: Context,
     seat: int,
     what: str,
     at: str,
@@ -300,7 +292,7 @@ def _build_problem(
     cat = g.cat
     p = g.p(seat)
     leop = "maria_leopoldina" in p.paintings
-    city = _is_city(g, what)
+    city = is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
     if not site_open and g.board.terrain[at] == "water":
@@ -341,7 +333,7 @@ def _build_problem(
             return IllegalAction(
                 "R-BUILD-3", f"{at} already holds a tile that is not your building"
             )
-        if g.occupier(at) is not None:
+        if occupier_of(g.s, at) is not None:
             return IllegalAction(
                 "R-COMBAT-11", f"your building at {at} is occupied: it cannot be built over"
             )
@@ -395,12 +387,12 @@ def _build_problem(
     return None
 
 
-def _build_cost(g: G, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
-    cost = list(g.cat.cities[what].cost if _is_city(g, what) else g.cat.sides[what].cost)
+def build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[str], PayContext]:
+    cost = list(g.cat.cities[what].cost if is_city(g, what) else g.cat.sides[what].cost)
     if second:
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
-    name = g.cat.cities[what].name if _is_city(g, what) else g.cat.sides[what].name
-    ctx = PayContext(any_crop_for_crop=_upgraded(g, seat, "build"), label=name)
+    name = g.cat.cities[what].name if is_city(g, what) else g.cat.sides[what].name
+    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name)
     return cost, ctx
 
 
@@ -408,8 +400,8 @@ def _token_kind(t: str) -> str:
     return t if t in ("gold", "science", "any") else "crop"
 
 
-def _discount(
-    g: G,
+def discount(
+    g: Context,
     seat: int,
     cost: list[str],
     kinds: tuple[str, ...],
@@ -443,13 +435,36 @@ def _discount(
 REBOUCAS_KINDS = ("gold", "crop", "any")  # André Rebouças: 1 resource or 1 gold less
 
 
+def reboucas_applies(g: Context, seat: int, cost: list[str]) -> bool:
+    """André Rebouças: the first build of a turn costs 1 resource or 1 gold less."""
+    return "andre_reboucas" in g.p(seat).paintings and not g.s.turn.reboucas and bool(cost)
+
+
+def reboucas_discount(
+    g: Context,
+    seat: int,
+    cost: list[str],
+    ctx: PayContext,
+    payment: A.Payment = None,
+    *,
+    use: bool = False,
+) -> list[str]:
+    """A build's ``cost`` after André Rebouças' discount, if it applies (see
+    :func:`discount` for which token goes); ``use`` spends the discount for this turn."""
+    if not reboucas_applies(g, seat, cost):
+        return cost
+    if use:
+        g.s.turn.reboucas = True
+    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment)
+
+
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
 
 
-def _build(g: G, a: A.Build) -> None:
+def build(g: Context, a: A.Build) -> None:
     seat = a.seat
     s = g.s
-    at = _label(g, a.at)
+    at = parse_hex(g, a.at)
     second = s.turn.step == "movement" and s.turn.arch == "build"
     if second:
         g.require(
@@ -460,21 +475,15 @@ def _build(g: G, a: A.Build) -> None:
         g.require(s.turn.builds == 1, "R-TURN-2", "Visconde de Mauá allows one second build only")
     if a.building not in g.cat.sides and a.building not in g.cat.cities:
         raise InvalidAction("R-BUILD-1", f"unknown building or city '{a.building}'")
-    err = _build_problem(g, seat, a.building, at)
+    err = build_problem(g, seat, a.building, at)
     if err:
         raise err
     if not second:
         _begin_arch(g, seat, "build")
-    cost, ctx = _build_cost(g, seat, a.building, second=second)
-    if "andre_reboucas" in g.p(seat).paintings and not s.turn.reboucas and cost:
-        s.turn.reboucas = True
-        cost = (
-            _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
-            if a.payment is None
-            else _discount(g, seat, cost, REBOUCAS_KINDS, ctx, a.payment)
-        )
-    _pay(g, seat, cost, a.payment, ctx)
-    _place_building(g, seat, a.building, at)
+    cost, ctx = build_cost(g, seat, a.building, second=second)
+    cost = reboucas_discount(g, seat, cost, ctx, a.payment, use=True)
+    pay(g, seat, cost, a.payment, ctx)
+    place_building(g, seat, a.building, at)
     s.turn.builds += 1
     if not second:
         _to_movement(g, seat)
@@ -488,11 +497,11 @@ def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Pa
     return out
 
 
-def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
+def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> None:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    city = _is_city(g, what)
+    city = is_city(g, what)
     old = s.tiles.get(at)
     if old is not None:
         g.emit(
@@ -503,16 +512,7 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         )
         del s.tiles[at]
     on_forest = old is None and g.board.terrain[at] == "forest"
-    ex = s.exploration.pop(at, None)
-    if ex is not None and not ex.face_up:
-        g.emit(
-            "explore_discard",
-            {"hex": at},
-            seat,
-            hex=at,
-        )
-        for pl in s.players:
-            pl.peeks.pop(at, None)
+    ex = clear_site(g, seat, at)
     if city:
         for pile in s.city_piles:
             if pile and pile[-1] == what:
@@ -545,31 +545,17 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
         )
         g.mark_special(seat, at)
         g.produce(at, "new building")  # R-BUILD-5
-    if ex is not None and ex.face_up:
-        tile = cat.exploration[ex.tile]
-        if tile.kind == "minas_gerais":
-            g.gain(
-                seat,
-                {k: v for k, v in tile.reward_goods.items() if k != "any"},
-                "Minas Gerais, first builder",
-            )
-        elif tile.kind == "cultura":
-            p.kept_tiles.append(ex.tile)
-            g.emit(
-                "keep_tile.cultura",
-                {"who": g.name(seat), "vp": tile.reward_vp},
-                seat,
-                tile=ex.tile,
-            )
+    if ex is not None:
+        reward_builder(g, seat, ex)
     if on_forest and p.monarch == "tibirica":
         n = p.counters.get("tibirica", 0)
         rewards = list(cat.monarchs["tibirica"].params.get("rewards", []))
         if n < len(rewards):
             p.counters["tibirica"] = n + 1
-            _choice_of_good(g, seat, str(rewards[n]), "Tibiriçá, built on forest")
+            g.gain_reward(seat, str(rewards[n]), "Tibiriçá, built on forest")
 
 
-def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None:
+def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat:
         return IllegalAction("R-RENOV-1", f"you have no building at {at}")
@@ -577,7 +563,7 @@ def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None
         return IllegalAction(
             "R-RENOV-4", "capitals and cities have no production and cannot be renovated"
         )
-    if g.occupier(at) is not None:
+    if occupier_of(g.s, at) is not None:
         return IllegalAction("R-RENOV-1", f"your building at {at} is occupied by an opponent")
     if t.goods:
         return IllegalAction("R-RENOV-3", f"the building at {at} still has goods on it")
@@ -593,15 +579,15 @@ def _renovate_problem(g: G, seat: int, at: str, flip: bool) -> RulesError | None
     return None
 
 
-def _renovate(g: G, a: A.Renovate) -> None:
+def renovate(g: Context, a: A.Renovate) -> None:
     seat = a.seat
-    at = _label(g, a.at)
-    err = _renovate_problem(g, seat, at, a.flip)
+    at = parse_hex(g, a.at)
+    err = renovate_problem(g, seat, at, a.flip)
     if err:
         raise err
     _begin_arch(g, seat, "renovate")
-    cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
-    _pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
+    cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+    pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
@@ -630,7 +616,7 @@ def _renovate(g: G, a: A.Renovate) -> None:
     _to_movement(g, seat)
 
 
-def _destinations(g: G, seat: int, product: str) -> list[str]:
+def product_destinations(g: Context, seat: int, product: str) -> list[str]:
     """R-MANUF-1/3: a free slot of the same shape, or Immigrants / Victoria / Factory."""
     p = g.p(seat)
     shape = g.cat.products[product].shape
@@ -656,7 +642,7 @@ def _destinations(g: G, seat: int, product: str) -> list[str]:
     return out
 
 
-def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError | None:
+def manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesError | None:
     p = g.p(seat)
     if product not in g.cat.products:
         return InvalidAction("R-MANUF-1", f"unknown product '{product}'")
@@ -664,7 +650,7 @@ def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError |
         return IllegalAction(
             "R-MANUF-1", f"you have already manufactured {g.cat.products[product].name}"
         )
-    dests = _destinations(g, seat, product)
+    dests = product_destinations(g, seat, product)
     if to not in dests:
         shape = g.cat.products[product].shape
         return IllegalAction(
@@ -674,14 +660,14 @@ def _manufacture_problem(g: G, seat: int, product: str, to: str) -> RulesError |
     return None
 
 
-def _manufacture_cost(
-    g: G, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+def manufacture_cost(
+    g: Context, seat: int, product: str, upgraded: bool, payment: A.Payment = None
 ) -> list[str]:
     cost = list(g.cat.products[product].cost)
-    return _discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
+    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
 
 
-def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
+def place_product(g: Context, seat: int, product: str, to: str, why: str) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
@@ -711,31 +697,31 @@ def _do_manufacture(g: G, seat: int, product: str, to: str, why: str) -> None:
         )
 
 
-def _manufacture(g: G, a: A.Manufacture) -> None:
+def manufacture(g: Context, a: A.Manufacture) -> None:
     seat = a.seat
-    err = _manufacture_problem(g, seat, a.product, a.to)
+    err = manufacture_problem(g, seat, a.product, a.to)
     if err:
         raise err
     _begin_arch(g, seat, "manufacture")
-    cost = _manufacture_cost(g, seat, a.product, _upgraded(g, seat, "manufacture"), a.payment)
-    _pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
-    _do_manufacture(g, seat, a.product, a.to, "")
+    cost = manufacture_cost(g, seat, a.product, is_upgraded(g, seat, "manufacture"), a.payment)
+    pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
+    place_product(g, seat, a.product, a.to, "")
     _to_movement(g, seat)
 
 
-def _import(g: G, a: A.Import) -> None:
+def import_goods(g: Context, a: A.Import) -> None:
     if a.crop not in CROPS:
         raise InvalidAction(
             "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
         )
     _begin_arch(g, a.seat, "import")
     g.gain(a.seat, {a.crop: 1}, "Import")
-    if _upgraded(g, a.seat, "import"):
+    if is_upgraded(g, a.seat, "import"):
         g.draw_gold(a.seat, 1, "upgraded Import")
     _to_movement(g, a.seat)
 
 
-def _trade(g: G, a: A.Trade) -> None:
+def trade(g: Context, a: A.Trade) -> None:
     _begin_arch(g, a.seat, "trade")
     g.s.turn.step = "trade"
 
@@ -749,7 +735,7 @@ _EXCHANGES: dict[str, tuple[int, dict[str, int], int]] = {
 }
 
 
-def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
+def _exchange_problem(g: Context, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
     n, _, _ = _EXCHANGES[kind]
     if len(give) != n:
         return InvalidAction(
@@ -774,67 +760,66 @@ def _exchange_problem(g: G, seat: int, kind: str, give: tuple[str, ...]) -> Rule
     return None
 
 
-def _exchange(g: G, a: A.Exchange) -> None:
+def exchange(g: Context, a: A.Exchange) -> None:
     seat = a.seat
-    _need_step(g, "trade", "R-TRADE-1", "an exchange")
+    require_step(g, "trade", "R-TRADE-1", "an exchange")
     err = _exchange_problem(g, seat, a.kind, a.give)
     if err:
         raise err
     _, goods, cards = _EXCHANGES[a.kind]
     if a.kind == "cards":
         for c in a.give:
-            g.p(seat).combat_cards.remove(c)
-            g.s.combat_discard.append(c)
+            g.s.discard_card(seat, "combat", c)
         g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
-        _pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
+        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
     g.gain(seat, goods, "Trade")
     if cards:
         g.draw_gold(seat, cards, "Trade")
 
 
-def _end_trade(g: G, a: A.EndTrade) -> None:
-    _need_step(g, "trade", "R-TRADE-1", "ending the trade")
+def end_trade(g: Context, a: A.EndTrade) -> None:
+    require_step(g, "trade", "R-TRADE-1", "ending the trade")
     _to_movement(g, a.seat)
 
 
-def _pass_action(g: G, a: A.PassAction) -> None:
-    _need_step(g, "action", "R-TURN-6", "passing")
-    if any(True for _ in _arch_actions(g, a.seat)):
+def pass_action(g: Context, a: A.PassAction) -> None:
+    require_step(g, "action", "R-TURN-6", "passing")
+    if any(True for _ in arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
     g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
     _to_movement(g, a.seat)
 
 
-def _arch_actions(g: G, seat: int) -> Iterator[Any]:
+def arch_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     cur = p.token_arch
     if cur != "recruit":
         yield from _recruit_actions(g, seat)
     if cur != "painting":
         for pa in g.s.display:
-            if g.pay.can_pay(seat, _painting_cost(g, seat, pa)):
+            if g.pay.can_pay(seat, painting_cost(g, seat, pa)):
                 yield A.TakePainting(seat=seat, painting=pa)
     if cur != "build":
-        yield from _build_actions(g, seat, second=False)
+        yield from build_actions(g, seat, second=False)
     if cur != "renovate":
-        cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+        cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
         for h, t in g.s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
             payable: bool | None = None  # asked once a building, only if needed
             for flip in (False, True):
-                if _renovate_problem(g, seat, h, flip) is None:
+                if renovate_problem(g, seat, h, flip) is None:
                     if payable is None:
                         payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
                     if payable:
                         yield A.Renovate(seat=seat, at=h, flip=flip)
     if cur != "manufacture":
-        up = _upgraded(g, seat, "manufacture")
+        up = is_upgraded(g, seat, "manufacture")
         for pr in p.products:
-            dests = _destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, _manufacture_cost(g, seat, pr, up)):
+            dests = product_destinations(g, seat, pr)
+            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up)):
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -844,16 +829,16 @@ def _arch_actions(g: G, seat: int) -> Iterator[Any]:
         yield A.Trade(seat=seat)
 
 
-def _recruit_actions(g: G, seat: int) -> Iterator[Any]:
+def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
-    limit = 2 if _upgraded(g, seat, "recruit") else 1
-    targets = _deploy_targets(g, seat)
+    limit = 2 if is_upgraded(g, seat, "recruit") else 1
+    targets = deploy_targets(g, seat)
     ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in _unit_cost(g, seat, u)]
+            cost = [tok for u in group for tok in unit_cost(g, seat, u)]
             if cost and not g.pay.can_pay(seat, cost):
                 continue
             for places in _placements(targets, k):
@@ -877,7 +862,7 @@ def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
             yield (t1, t2)
 
 
-def _build_sites(g: G, seat: int) -> set[str]:
+def build_sites(g: Context, seat: int) -> set[str]:
     """Candidate hexes for buildings: next to your empire (cheap pre-filter)."""
     out: set[str] = set()
     for h, t in g.s.tiles.items():
@@ -888,11 +873,11 @@ def _build_sites(g: G, seat: int) -> set[str]:
     return out
 
 
-def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
+def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    sites = sorted(_build_sites(g, seat))
+    sites = sorted(build_sites(g, seat))
     whats: list[str] = [side for side in cat.sides if s.supply.get(cat.side_tile[side], 0) > 0]
     city_sites: list[str] = []
     if s.era >= 2:
@@ -911,7 +896,7 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
     sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
     city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
-    # _build_problem): combinations that fail it are skipped before the full checks.
+    # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
     here: dict[str, str] = {}
     for at in sites:
@@ -923,7 +908,7 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
         )
         here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
     for what in whats:
-        city = _is_city(g, what)
+        city = is_city(g, what)
         at_list = city_sites if city else sites
         if not city:
             bdef = cat.buildings[cat.side_tile[what]]
@@ -934,17 +919,16 @@ def _build_actions(g: G, seat: int, second: bool) -> Iterator[Any]:
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
         if not at_list:
             continue
-        cost, ctx = _build_cost(g, seat, what, second=second)
-        if "andre_reboucas" in p.paintings and not s.turn.reboucas:
-            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+        cost, ctx = build_cost(g, seat, what, second=second)
+        cost = reboucas_discount(g, seat, cost, ctx)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in at_list:
-            if _build_problem(g, seat, what, at, site_open=True) is None:
+            if build_problem(g, seat, what, at, site_open=True) is None:
                 yield A.Build(seat=seat, building=what, at=at)
 
 
-def _exchange_actions(g: G, seat: int) -> Iterator[Any]:
+def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     avail: Counter[str] = Counter()
     p = g.p(seat)
@@ -952,7 +936,7 @@ def _exchange_actions(g: G, seat: int) -> Iterator[Any]:
         if c in CROPS:
             avail[c] += n
     for h, t in s.tiles.items():
-        if t.goods and g.controls(seat, h):
+        if t.goods and controls(g.s, seat, h):
             for c, n in t.goods.items():
                 if c in CROPS:
                     avail[c] += n

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from rules import DECISIONS, DecisionKind
 from rules.actions import ACTION_TYPES
-from rules.engine import _HANDLERS
+from rules.engine import DECISION_HANDLERS
 from rules.selfplay import play_random_game
 from rules.state import Pending, PendingKind
 
@@ -19,7 +19,7 @@ RULES = Path(__file__).parent.parent / "rules"
 
 
 def test_registry_entries_are_complete():
-    assert set(DECISIONS) == set(get_args(PendingKind)) == set(_HANDLERS)
+    assert set(DECISIONS) == set(get_args(PendingKind)) == set(DECISION_HANDLERS)
     for kind, d in DECISIONS.items():
         assert isinstance(d, DecisionKind) and d.kind == kind
         assert d.prompt and d.answers and all(a in ACTION_TYPES for a in d.answers)

@@ -9,36 +9,36 @@ import pytest
 
 from rules import actions as A
 from rules import apply, legal_actions, new_game
-from rules.game import G
+from rules.game import Context
 from rules.payment import PayContext, can_pay
 from rules.turn import (
     REBOUCAS_KINDS,
-    _build_actions,
-    _build_cost,
-    _build_problem,
-    _build_sites,
-    _discount,
-    _is_city,
+    build_actions,
+    build_cost,
+    build_problem,
+    build_sites,
+    discount,
+    is_city,
 )
 
 
-def _reference_builds(g: G, seat: int) -> list[A.Build]:
+def _reference_builds(g: Context, seat: int) -> list[A.Build]:
     """The unoptimised listing: every building and hex through the full checks."""
     s, p = g.s, g.p(seat)
-    sites = sorted(_build_sites(g, seat))
+    sites = sorted(build_sites(g, seat))
     whats = [w for w in g.cat.sides if s.supply.get(g.cat.side_tile[w], 0) > 0]
     if s.era >= 2:
         whats += [pile[-1] for pile in s.city_piles if pile]
     out = []
     for what in whats:
-        cost, ctx = _build_cost(g, seat, what, second=False)
+        cost, ctx = build_cost(g, seat, what, second=False)
         if "andre_reboucas" in p.paintings and not s.turn.reboucas:
-            cost = _discount(g, seat, cost, REBOUCAS_KINDS, ctx)
+            cost = discount(g, seat, cost, REBOUCAS_KINDS, ctx)
         if cost and not can_pay(s, seat, cost, ctx):
             continue
-        hexes = sorted(g.s.tiles) + sorted(g.board.terrain) if _is_city(g, what) else sites
+        hexes = sorted(g.s.tiles) + sorted(g.board.terrain) if is_city(g, what) else sites
         for at in dict.fromkeys(hexes):
-            if _build_problem(g, seat, what, at) is None:
+            if build_problem(g, seat, what, at) is None:
                 out.append(A.Build(seat=seat, building=what, at=at))
     return out
 
@@ -50,9 +50,9 @@ def test_build_listing_matches_the_full_checks__R_BUILD_4(players: int):
     checked = 0
     while st.phase != "ended" and st.round <= 40:
         if st.phase == "play" and not st.pending and st.turn.step == "action":
-            g = G(st)
-            got = sorted(map(repr, _build_actions(g, st.current, second=False)))
-            assert got == sorted(map(repr, _reference_builds(G(st), st.current)))
+            g = Context(st)
+            got = sorted(map(repr, build_actions(g, st.current, second=False)))
+            assert got == sorted(map(repr, _reference_builds(Context(st), st.current)))
             checked += 1
         st, _ = apply(st, rng.choice(legal_actions(st)))
     assert checked > 20
@@ -60,22 +60,25 @@ def test_build_listing_matches_the_full_checks__R_BUILD_4(players: int):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
-    from rules.turn import _renovate_problem, _upgraded
+    from rules.game import is_upgraded
+    from rules.turn import renovate_problem
 
     rng = random.Random(players)
     st = new_game(players, 200 + players)
     while st.phase != "ended" and st.round <= 40:
         if st.phase == "play" and not st.pending and st.turn.step == "action":
             seat = st.current
-            g = G(st)
+            g = Context(st)
             listed = {a for a in legal_actions(st, seat) if isinstance(a, A.Renovate)}
             want = set()
             if st.players[seat].token_arch != "renovate":
-                cost = [] if _upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+                cost = (
+                    [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
+                )
                 for h, t in st.tiles.items():
                     if t.owner == seat and t.kind == "building":
                         for flip in (False, True):
-                            if _renovate_problem(g, seat, h, flip) is None and can_pay(
+                            if renovate_problem(g, seat, h, flip) is None and can_pay(
                                 st, seat, cost, PayContext(exclude_hex=h)
                             ):
                                 want.add(A.Renovate(seat=seat, at=h, flip=flip))

@@ -408,9 +408,9 @@ def test_descriptions_use_display_names() -> None:
 
 
 def test_every_grammar_example_starts_with_a_known_verb() -> None:
-    from rules.notation import GRAMMAR, _verb
+    from rules.notation import GRAMMAR, parse_verb
 
     types = {t for _, t, _ in GRAMMAR}
     assert set(A.ACTION_TYPES) <= types  # every action type has a command
     for _, _, example in GRAMMAR:
-        _verb(example.split()[0])
+        parse_verb(example.split()[0])

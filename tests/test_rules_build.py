@@ -13,7 +13,7 @@ import pytest
 import rules
 from rules import Event, GameState, legal_actions, score
 from rules.catalog import get_catalog
-from rules.game import G
+from rules.game import Context
 from tests.helpers import (
     PACK,
     act,
@@ -574,9 +574,9 @@ def test_upgraded_build_only_while_building__R_BUILD_8() -> None:
 def test_built_hex_terrain_becomes_building__R_BUILD_9() -> None:
     st = fresh(coffee=1)
     place_unit(st, 0, "archer1", "B2")
-    assert G(st).terrain("B3") == "forest"
+    assert Context(st).terrain("B3") == "forest"
     st = act(st, "build", building="sawmill", at="B3")
-    assert G(st).terrain("B3") == "building"
+    assert Context(st).terrain("B3") == "building"
     # the Painting extra move (to an adjacent forest) no longer goes to B3, but to A2
     st.turn.arch = "painting"
     st.players[0].token_arch = "painting"

@@ -111,7 +111,7 @@ def test_cannon_wins_from_adjacent_hex_but_does_not_occupy__R_MOVE_6__R_COMBAT_9
     assert res["winner"] == 0 and res["attacker_fp"] == 4 and res["defender_fp"] == 1
     assert st.players[0].units["cannon"] == "E4"  # did not move in
     assert st.tiles["F4"].owner == 1
-    from rules.payment import controls
+    from rules.control import controls
 
     assert controls(st, 1, "F4") and not controls(st, 0, "F4")
 
@@ -142,7 +142,7 @@ def test_builder_retakes_occupied_tile_and_control_returns__R_COMBAT_11():
     st = act(st, "move", unit="monarch", to="D4", kind="free")
     st, _ = commit(st, 0)
     st, _ = commit(st, 1)
-    from rules.payment import controls
+    from rules.control import controls
 
     assert st.players[0].units["monarch"] == "D4"
     assert controls(st, 0, "D4")
@@ -330,8 +330,8 @@ def test_won_battle_on_building_occupies_it__R_COMBAT_10():
     st, _ = commit(st, 0)
     st, ev = commit(st, 1)
     assert "occupy" in kinds(ev)
-    from rules.payment import controls
-    from rules.scoring import controlled_tiles, score
+    from rules.control import controlled_tiles, controls
+    from rules.scoring import score
 
     assert controls(st, 0, "F4")
     assert "F4" in controlled_tiles(st, 0)
@@ -342,9 +342,9 @@ def test_won_battle_on_building_occupies_it__R_COMBAT_10():
 
     assert find_payment(st, 0, ["brazilwood"]) is not None
     # ...but it stays part of the builder's empire for adjacency (R-VOC-7)
-    from rules.game import G
+    from rules.game import Context
 
-    assert G(st).opponent_adjacent(0, "G4") or "G4" not in G(st).board.neighbours["F4"]
+    assert Context(st).opponent_adjacent(0, "G4") or "G4" not in Context(st).board.neighbours["F4"]
     # and an occupied building cannot be renovated by its builder (R-COMBAT-11)
     st.current = 1
     st.turn.step = "action"
@@ -356,7 +356,7 @@ def test_control_returns_when_occupier_leaves__R_COMBAT_11():
     st = duel(("green", "blue"))
     put(st, 1, "sawmill", "F4")
     place_unit(st, 0, "monarch", "F4")  # occupying
-    from rules.payment import controls
+    from rules.control import controls
 
     assert controls(st, 0, "F4")
     st = act(st, "move", unit="monarch", to="E4", kind="free")

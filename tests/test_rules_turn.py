@@ -317,8 +317,8 @@ def test_pass_when_no_action_exists_keeps_the_token__R_TURN_6(
     st = fresh()
     st.players[0].token_arch = "build"
     # Pretend no action is possible: both the listing and the pass check ask _arch_actions.
-    monkeypatch.setattr(turn, "_arch_actions", lambda g, seat: iter(()))
-    monkeypatch.setattr(engine, "_arch_actions", lambda g, seat: iter(()))
+    monkeypatch.setattr(turn, "arch_actions", lambda g, seat: iter(()))
+    monkeypatch.setattr(engine, "arch_actions", lambda g, seat: iter(()))
     assert [a.type for a in legal_actions(st)] == ["pass_action"]
     new, ev = act_ev(st, "pass_action")
     assert [e.kind for e in ev] == ["pass"]

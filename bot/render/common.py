@@ -9,10 +9,9 @@ from bot.render.theme import ROMAN, player_letter
 from rules import deciders, get_catalog
 from rules.catalog import Catalog
 from rules.events import Event
-from rules.state import GameState
+from rules.state import ENEMY, GameState
 
 HIDDEN = "?"
-ENEMY = -1
 
 
 def catalog(v: GameState) -> Catalog:

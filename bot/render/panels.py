@@ -45,7 +45,7 @@ def public_vps(v: GameState) -> dict[int, int]:
     return {p.seat: int(score(pub, p.seat)["total"]) for p in v.players}
 
 
-def _tint(c: RGB, k: float = 0.78) -> RGB:
+def tint(c: RGB, k: float = 0.78) -> RGB:
     return (
         round(c[0] + (255 - c[0]) * k),
         round(c[1] + (255 - c[1]) * k),
@@ -85,7 +85,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
     opts = cv.opts
     fill = player_fill(p.colour, opts)
     x0, x1 = 10, W - 10
-    cv.rect((x0, y0, x1, y0 + 56), fill=_tint(fill), outline=fill, width=3, radius=10)
+    cv.rect((x0, y0, x1, y0 + 56), fill=tint(fill), outline=fill, width=3, radius=10)
     cv.player_piece(x0 + 28, y0 + 28, p.colour, 40)
     name = seat_name(v, p.seat)
     w = cv.text(x0 + 56, y0 + 28, name, 30, "bold", anchor="lm")
@@ -140,7 +140,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
         up = p.upgrades.get(arch)
         cv.rect(
             (bx + 2, by, bx + bw - 2, by + bh),
-            fill=_tint(fill, 0.55) if up else WHITE,
+            fill=tint(fill, 0.55) if up else WHITE,
             outline=MUTED,
             width=1.5,
             radius=6,
@@ -329,7 +329,7 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
     def card(y: float, head: str, body: list[str], colour: RGB) -> float:
         lines = [ln for b in body for ln in cv.wrap(b, x1 - x0 - 30, 20)]
         h = 42 + 28 * len(lines)
-        cv.rect((x0, y, x1, y + h), fill=_tint(colour, 0.85), outline=colour, width=3, radius=8)
+        cv.rect((x0, y, x1, y + h), fill=tint(colour, 0.85), outline=colour, width=3, radius=8)
         cv.text(
             x0 + 14,
             y + 21,

@@ -7,11 +7,11 @@ from typing import Any
 from PIL import Image
 
 from bot.render.canvas import Canvas
-from bot.render.common import ENEMY, catalog, colour_of, seat_name, title_line
-from bot.render.panels import _tint
+from bot.render.common import catalog, colour_of, seat_name, title_line
+from bot.render.panels import tint
 from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
 from rules.events import Event
-from rules.state import GameState
+from rules.state import ENEMY, GameState
 
 W = 600  # narrow, like the boards: read in a ~400 px phone preview
 GOLDEN: RGB = (200, 150, 0)
@@ -107,7 +107,7 @@ def draw_battle(
         h = 120 + 32 * (len(rows) + n_cards) + (60 if won else 0)
         cv.rect(
             (x, y0, x + colw, y0 + h),
-            fill=_tint(fill, 0.85),
+            fill=tint(fill, 0.85),
             outline=GOLDEN if won else fill,
             width=6 if won else 3,
             radius=12,
@@ -192,7 +192,7 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
         fill = player_fill(col, opts)
         cv.rect(
             (x + 4, y, x + colw - 4, y + 70),
-            fill=_tint(fill, 0.6),
+            fill=tint(fill, 0.6),
             outline=GOLDEN if s in winners else fill,
             width=6 if s in winners else 2,
         )
@@ -224,7 +224,7 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
             if is_total and int(r.get("seat", j)) in winners:
                 cv.rect(
                     (x - colw / 2 + 6, y + 1, x + colw / 2 - 6, y + 37),
-                    fill=_tint(GOLDEN, 0.5),
+                    fill=tint(GOLDEN, 0.5),
                     outline=GOLDEN,
                     width=3,
                     radius=6,

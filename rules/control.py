@@ -1,0 +1,58 @@
+"""Who stands where and who controls a tile (R-COMBAT-10/11): a tile is controlled by its
+owner unless another seat's units stand on it, which then control it. The one rule is
+:func:`controller`; the other functions are its views. Pure functions of the state."""
+
+from __future__ import annotations
+
+from rules.state import GameState, Tile
+
+
+def controller(tile: Tile, here: int | None) -> int:
+    """The seat controlling ``tile`` when ``here`` (or nobody, None) has units on it."""
+    return here if here is not None and here != tile.owner else tile.owner
+
+
+def unit_seats(state: GameState) -> dict[str, int]:
+    """Hex -> seat of the units standing there (a hex holds one seat's units at most)."""
+    out: dict[str, int] = {}
+    for p in state.players:
+        for loc in p.units.values():
+            out[loc] = p.seat
+    return out
+
+
+def occupier_of(state: GameState, hex_: str) -> int | None:
+    """The seat whose units stand on someone else's tile, if any."""
+    tile = state.tiles.get(hex_)
+    if tile is None:
+        return None
+    for p in state.players:
+        if p.seat != tile.owner and hex_ in p.units.values():
+            return p.seat
+    return None
+
+
+def controller_of(state: GameState, hex_: str) -> int | None:
+    """The seat controlling the tile on ``hex_``; None where there is no tile."""
+    tile = state.tiles.get(hex_)
+    if tile is None:
+        return None
+    return controller(tile, occupier_of(state, hex_))
+
+
+def controls(state: GameState, seat: int, hex_: str) -> bool:
+    """Does ``seat`` control the tile on ``hex_`` (R-COMBAT-10/11)?"""
+    return controller_of(state, hex_) == seat
+
+
+def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:
+    """Hexes of buildings/cities ``seat`` controls (own unoccupied + occupied enemy ones);
+    capitals are not counted."""
+    where = unit_seats(state)
+    return [
+        hex_
+        for hex_, t in state.tiles.items()
+        if t.kind != "capital"
+        and (kind is None or t.kind == kind)
+        and controller(t, where.get(hex_)) == seat
+    ]
