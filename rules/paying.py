@@ -35,6 +35,7 @@ from rules.payment import (
     good_name,
     sort_tokens,
     sources,
+    to_items,
     token_accepts,
 )
 from rules.state import GameState
@@ -301,8 +302,8 @@ def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     cost = list(c.tokens)
     if g.pay.solve(a.seat, cost, c.context, safe=True) is not None:
         return None
-    found = find_payment(g.s, a.seat, cost, c.context)
-    return None if found is None else tuple(found)
+    sol = g.pay.solve(a.seat, cost, c.context)  # find_payment's search, on the listing's cache
+    return None if sol is None else tuple(to_items(sol))
 
 
 # --------------------------------------------------------------------------- chooser
