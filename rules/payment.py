@@ -491,8 +491,18 @@ class PayabilityCache:
             tuple[int, bool, tuple[object, ...], tuple[str, ...]], Solution | None
         ] = {}
 
+    def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
+        """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it
+        changes no source (the renovation of every empty building shares one search)."""
+        key = ctx.key()
+        if ctx.exclude_hex is not None:
+            tile = self.state.tiles.get(ctx.exclude_hex)
+            if tile is None or not tile.goods:
+                return (*key[:2], None, *key[3:])
+        return key
+
     def sources(self, seat: int, ctx: PayContext, safe: bool = False) -> Sources:
-        key = (seat, safe, ctx.key())
+        key = (seat, safe, self._ctx_key(ctx))
         src = self._src.get(key)
         if src is None:
             src = self._src[key] = sources(self.state, seat, ctx, safe=safe)
@@ -502,7 +512,7 @@ class PayabilityCache:
         self, seat: int, cost: list[str], ctx: PayContext | None = None, safe: bool = False
     ) -> Solution | None:
         ctx = ctx or PayContext()
-        key = (seat, safe, ctx.key(), tuple(sort_tokens(cost)))
+        key = (seat, safe, self._ctx_key(ctx), tuple(sort_tokens(cost)))
         if key not in self._found:
             self._found[key] = solve(self.sources(seat, ctx, safe), cost)
         return self._found[key]
