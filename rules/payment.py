@@ -334,66 +334,16 @@ class Solution:
 
 
 def solve(src: Sources, cost: Sequence[str]) -> Solution | None:
-    """The cheapest-first way to pay ``cost`` from ``src`` (None if there is none).
-
-    Memoised on the search's whole input (the tokens, each lot's ``provides``, ``count``,
-    ``value``, ``pools``, ``group`` and ``need``, the hand's and the chosen cards' counts,
-    Afonso I): the answer is a lot index per token, which the names of the sources do not
-    change, so it is shared by every state whose payment problem has the same shape."""
+    """The cheapest-first way to pay ``cost`` from ``src`` (None if there is none)."""
     tokens = sort_tokens(cost)
-    hand = src.hand
-    key = (
-        tuple(tokens),
-        tuple(
-            (lot.provides, lot.count, lot.value, lot.pools, lot.group, lot.need) for lot in src.lots
-        ),
-        tuple((lot.provides, lot.count, lot.value, lot.pools) for lot in src.card_uses),
-        sum(hand.values()),
-        hand["war_chest"] if hand else 0,
-        sum(src.chosen_cards.values()),
-        src.chosen_cards["war_chest"] if src.chosen_cards else 0,
-        src.afonso,
-    )
-    if key in _SOLVED:
-        found = _SOLVED[key]
-    else:
-        if len(_SOLVED) >= _SOLVED_MAX:
-            _SOLVED.clear()
-        found = _SOLVED[key] = _search(src, tokens)
-    if found is None:
-        return None
-    variant, assign = found
-    for k, lots in enumerate(_variants(src)):
-        if k == variant:
-            return Solution(tokens, lots, list(assign), src)
-    raise AssertionError("unreachable: the memoised variant exists")
-
-
-_SOLVED: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
-_SOLVED_MAX = 200_000
-
-
-def _search(src: Sources, tokens: list[str]) -> tuple[int, tuple[int, ...]] | None:
-    """The search behind :func:`solve`: the first lot list (see :func:`_variants`) that pays
-    ``tokens`` and a lot index per token, or None."""
     total = sum(lot.count for lot in src.lots) + sum(src.hand.values())
     if total < len(tokens):  # a unit (a card too) pays one token at most
         return None
-    for k, lots in enumerate(_variants(src)):
+    for lots in _variants(src):
         sol = _solve(tokens, lots, src)
         if sol is not None:
-            return k, tuple(sol)
+            return Solution(tokens, lots, sol, src)
     return None
-
-
-def solve_uncached(src: Sources, cost: Sequence[str]) -> Solution | None:
-    """:func:`solve` without its memo (for the tests that check the memo is exact)."""
-    tokens = sort_tokens(cost)
-    found = _search(src, tokens)
-    if found is None:
-        return None
-    lots = list(_variants(src))[found[0]]
-    return Solution(tokens, lots, list(found[1]), src)
 
 
 _CARD_PREF = {"militia": 0, "war_chest": 1, "conde_deu": 2}
