@@ -27,11 +27,20 @@ _SCIENCE = frozenset({"science", "gold"}) | _ALL_CROPS
 
 
 def token_accepts(token: str) -> frozenset[str]:
-    if token == "any":
-        return _ALL_CROPS
-    if token in ("gold", "science"):
-        return frozenset({token})
-    return frozenset(token.split("|"))
+    """What may pay one cost token (computed once per token text)."""
+    got = _ACCEPTS.get(token)
+    if got is None:
+        if token == "any":
+            got = _ALL_CROPS
+        elif token in ("gold", "science"):
+            got = frozenset({token})
+        else:
+            got = frozenset(token.split("|"))
+        _ACCEPTS[token] = got
+    return got
+
+
+_ACCEPTS: dict[str, frozenset[str]] = {}
 
 
 @dataclass(frozen=True)
@@ -105,8 +114,8 @@ def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False)
 
     def crop_provides(c: str) -> frozenset[str]:
         if ctx.exact:
-            return frozenset({c})
-        base = _ALL_CROPS if crop_subst else frozenset({c})
+            return token_accepts(c)  # frozenset({c}), shared
+        base = _ALL_CROPS if crop_subst else token_accepts(c)
         if dragao and c == "cotton":
             return _GOLD
         return base
