@@ -1,5 +1,6 @@
 """``python -m bot COMMAND``: ``local`` (play in the terminal), ``demo`` (an all-AI game with
-its pictures). The Discord bot will be ``python -m bot run`` (and the default)."""
+its pictures), ``run`` (the Discord bot). ``python -m bot --check-config`` checks the
+bot's settings offline."""
 
 from __future__ import annotations
 
@@ -16,7 +17,16 @@ def main(argv: list[str] | None = None) -> int:
     local.add_arguments(lp)
     dp = sub.add_parser("demo", help="an all-AI game: each turn's map, boards, scores, timeline")
     demo.add_arguments(dp)
+    p.add_argument("--check-config", action="store_true", help="check the bot's settings")
+    p.add_argument("--config", default=None, metavar="FILE", help="the bot's TOML settings")
+    rp = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from env or .env)")
+    rp.add_argument("--config", default=None, metavar="FILE", help="a TOML settings file")
+    rp.add_argument("--check-config", action="store_true", help="check settings, do not run")
     args = p.parse_args(argv)
+    if args.command == "run" or args.check_config:
+        from bot import app
+
+        return app.main(args.config, check_only=args.check_config)
     if args.command == "local":
         return local.main(args)
     if args.command == "demo":

@@ -439,8 +439,7 @@ class GameService:
         res.posts.append(
             Post(
                 "public",
-                f"New game #{rec.id} on {get_catalog(data_pack).maps[st.map].name} "
-                f"(seed {seed}): {names}.",
+                f"New game #{rec.id} on {get_catalog(data_pack).maps[st.map].name}: {names}.",
             )
         )
         res.next = self._decisions(st, specs)

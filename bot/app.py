@@ -1,0 +1,191 @@
+"""The Discord application: the bot client, its cogs, logging, start-up and shutdown.
+
+    python -m bot run [--config FILE] [--check-config]
+
+Intents: none privileged. ``guilds`` only (channels and threads the bot sees); slash
+commands, buttons and menus arrive as interactions whatever the intents, so neither
+``message_content`` (no text commands are read), ``members`` (the interaction names its
+user) nor ``presences`` is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord_views import DYNAMIC_ITEMS
+from bot.service import GameService
+from bot.settings import BotSettings
+from bot.tables import Tables
+from storage import SqliteGameStore
+from storage.base import GameStore
+
+log = logging.getLogger("bot")
+
+
+def intents() -> discord.Intents:
+    """No privileged intent (see module doc)."""
+    i = discord.Intents.none()
+    i.guilds = True
+    return i
+
+
+class BrazilBot(commands.Bot):
+    """The bot: one game service over one store, the cogs, the persistent buttons."""
+
+    tables: Tables
+
+    def __init__(self, settings: BotSettings, *, store: GameStore | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.settings = settings
+        self.store = store
+        self._own_store = store is None
+
+    async def setup_hook(self) -> None:
+        from bot.cogs.game import GameCog
+        from bot.cogs.info import InfoCog
+        from bot.cogs.play import PlayCog
+
+        if self.settings.packs_dir is not None:
+            from rules.catalog import set_packs_folder
+
+            set_packs_folder(str(self.settings.packs_dir))
+        if self.store is None:
+            self.store = SqliteGameStore(str(self.settings.db))
+            await self.store.open()
+        rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
+        service = GameService(self.store, rulebook_path=rules_path)
+        self.tables = Tables(self, service, self.settings)
+        for cog in (GameCog(self), PlayCog(self), InfoCog(self)):
+            await self.add_cog(cog)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands: in the test guild (at once) or globally."""
+        mode = self.settings.sync_mode
+        if mode == "none":
+            return
+        if mode == "guild":
+            if not self.settings.test_guild:
+                raise ValueError("sync=guild needs test_guild")
+            guild = discord.Object(self.settings.test_guild)
+            self.tree.copy_global_to(guild=guild)
+            done = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(done), self.settings.test_guild)
+        else:
+            done = await self.tree.sync()
+            log.info("synced %d commands globally (may take up to an hour to show)", len(done))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Finish in-flight saves and posts, close the gateway and the database."""
+        if hasattr(self, "tables"):
+            await self.tables.drain()
+        await super().close()
+        if self._own_store and self.store is not None:
+            await self.store.close()
+            self.store = None
+        log.info("closed")
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out)
+
+
+def setup_logging(settings: BotSettings) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if settings.log_json:
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+
+
+async def run_bot(settings: BotSettings) -> int:
+    """Run until SIGINT/SIGTERM (then finish in-flight work and close)."""
+    token = settings.token()
+    bot = BrazilBot(settings)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not stopping.is_set():
+            stopping.set()
+            log.info("stopping")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows
+            loop.add_signal_handler(sig, stop)
+    for line in settings.describe():
+        log.info("settings: %s", line)
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN)")
+        return 1
+    return 0
+
+
+def main(config: str | None = None, *, check_only: bool = False) -> int:
+    """``python -m bot run``: load and check the settings, then run (or only check)."""
+    from pydantic import ValidationError
+
+    from bot.settings import load_settings
+
+    try:
+        settings = load_settings(config)
+    except (ValidationError, ValueError) as e:
+        print(f"configuration error: {e}", file=sys.stderr)
+        return 2
+    if check_only:
+        for line in settings.describe():
+            print(line)
+        problems = []
+        if settings.discord_token is None:
+            problems.append("DISCORD_TOKEN is not set (environment or .env)")
+        if settings.sync_mode == "guild" and not settings.test_guild:
+            problems.append("sync = guild needs BRAZIL_TEST_GUILD")
+        for p in problems:
+            print(f"problem: {p}", file=sys.stderr)
+        print("configuration OK" if not problems else "configuration has problems")
+        return 0 if not problems else 2
+    setup_logging(settings)
+    try:
+        return asyncio.run(run_bot(settings))
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0

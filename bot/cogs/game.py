@@ -1,0 +1,117 @@
+"""Lobby and game management: ``/game new``, ``/game status``, ``/game abandon``,
+``/games mine``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from rules import deciders, get_catalog
+from storage import GameStatus
+
+if TYPE_CHECKING:
+    from bot.app import BrazilBot
+
+
+async def scenario_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    cur = current.lower()
+    out = []
+    for mid, m in get_catalog(None).maps.items():
+        name = str(getattr(m, "name", mid))
+        if cur in mid.lower() or cur in name.lower():
+            out.append(app_commands.Choice(name=name[:100], value=mid))
+    return out[:25]
+
+
+class GameCog(commands.Cog):
+    """Creating and finding games."""
+
+    game = app_commands.Group(name="game", description="Start or inspect the game in this channel")
+    games = app_commands.Group(name="games", description="Games across the server")
+
+    def __init__(self, bot: BrazilBot) -> None:
+        self.bot = bot
+
+    @game.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(
+        scenario="the map (default: the standard one for the player count)",
+        players="number of players, 1-4",
+        ai="how many seats computer players take now (more can be added in the lobby)",
+        ai_level="random, heuristic or search",
+        deadline_hours="turn deadline in hours",
+    )
+    @app_commands.autocomplete(scenario=scenario_autocomplete)
+    async def game_new(
+        self,
+        interaction: discord.Interaction[Any],
+        scenario: str | None = None,
+        players: app_commands.Range[int, 1, 4] | None = None,
+        ai: app_commands.Range[int, 0, 3] = 0,
+        ai_level: str | None = None,
+        deadline_hours: app_commands.Range[int, 1, 336] | None = None,
+    ) -> None:
+        s = self.bot.settings
+        await self.bot.tables.new_lobby(
+            interaction,
+            scenario=scenario or s.default_scenario,
+            players=players or s.default_players,
+            ai_seats=ai,
+            ai_level=(ai_level or s.default_ai).lower(),
+            deadline_hours=deadline_hours or s.turn_deadline_hours,
+        )
+
+    @game.command(name="status", description="Who plays, whose turn it is")
+    async def game_status(self, interaction: discord.Interaction[Any]) -> None:
+        t = self.bot.tables
+        rec = await t.channel_game(interaction.channel_id)
+        if rec is None:
+            await t.reply(interaction, "No game in this channel. `/game new` opens one.")
+            return
+        if rec.status is GameStatus.LOBBY:
+            await t.reply(interaction, t.lobby_text(rec))
+            return
+        st = await t.svc.state(rec.id)
+        info = await t.svc.info(rec.id)
+        text, _, _ = t._next_text(st, info.seats)
+        seats = ", ".join(t.svc.who(st, info.seats, i) for i in range(len(info.seats)))
+        phase = "setup" if st.phase == "setup" else f"era {st.era}, round {st.round}"
+        await t.reply(interaction, f"Game #{rec.id} ({phase}) — {seats}\n{text}")
+
+    @game.command(name="abandon", description="Abandon this channel's game (seated players)")
+    async def game_abandon(self, interaction: discord.Interaction[Any]) -> None:
+        t = self.bot.tables
+        rec = await t.channel_game(interaction.channel_id)
+        if rec is None or not rec.seats_of(interaction.user.id):
+            await t.reply(interaction, "Only a seated player can abandon this channel's game.")
+            return
+        await t.store.set_status(rec.id, GameStatus.ABANDONED)
+        await interaction.response.send_message(
+            f"Game #{rec.id} was abandoned by {interaction.user.mention}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @games.command(name="mine", description="Your games on this server and whose turn it is")
+    async def games_mine(self, interaction: discord.Interaction[Any]) -> None:
+        t = self.bot.tables
+        recs = await t.store.list_games(
+            user_id=interaction.user.id,
+            guild_id=interaction.guild_id,
+            statuses=[GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING],
+            limit=20,
+        )
+        lines = []
+        for g in recs:
+            if g.status is GameStatus.LOBBY:
+                lines.append(f"#{g.id} in <#{g.channel_id}>: lobby")
+                continue
+            st = await t.svc.state(g.id)
+            mine = set(g.seats_of(interaction.user.id))
+            now = set(deciders(st))
+            who = "**your turn**" if mine & now else "waiting for others"
+            lines.append(f"#{g.id} in <#{g.channel_id}>: {who}")
+        await t.reply(interaction, "\n".join(lines) or "You have no running game here.")

@@ -1,0 +1,89 @@
+"""Playing: ``/play <command>`` (autocomplete from the engine's notation), ``/hand``,
+``/undo``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from rules import complete, deciders
+
+if TYPE_CHECKING:
+    from bot.app import BrazilBot
+
+MAX_CHOICES = 25
+
+
+class PlayCog(commands.Cog):
+    """Typed commands and private looks."""
+
+    def __init__(self, bot: BrazilBot) -> None:
+        self.bot = bot
+
+    async def command_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The decider's legal commands starting with what was typed (at most 25)."""
+        t = self.bot.tables
+        rec = await t.channel_game(interaction.channel_id)
+        if rec is None:
+            return []
+        seat = next(iter(rec.seats_of(interaction.user.id)), None)
+        if seat is None:
+            return []
+        st = await t.svc.state(rec.id)
+        if seat not in deciders(st):
+            return []
+        texts = complete(st, seat, current)
+        if len(texts) > MAX_CHOICES:  # too many: offer the next words to narrow it down
+            heads = sorted({" ".join(x.split()[: len(current.split()) + 1]) for x in texts})
+            texts = heads if len(heads) <= MAX_CHOICES else texts
+        return [app_commands.Choice(name=x[:100], value=x[:100]) for x in texts[:MAX_CHOICES]]
+
+    @app_commands.command(name="play", description="Play a command: build sawmill D3, move …")
+    @app_commands.describe(command="a command of the game (autocomplete lists the legal ones)")
+    async def play(self, interaction: discord.Interaction[Any], command: str) -> None:
+        t = self.bot.tables
+        found = await t.running_game(interaction)
+        if found is None:
+            return
+        gid, seat = found
+        if seat is None:
+            await t.reply(interaction, "You have no seat in this game.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        res = await t.act(interaction, gid, seat, text=command)
+        if res is not None and not res.errors:
+            await interaction.followup.send(f"Done: `{command[:200]}`", ephemeral=True)
+
+    play.autocomplete("command")(command_autocomplete)
+
+    @app_commands.command(name="hand", description="Your secret hand (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        t = self.bot.tables
+        found = await t.running_game(interaction)
+        if found is not None:
+            await t.show_hand(interaction, found[0])
+
+    @app_commands.command(name="undo", description="Take back your last step, if allowed")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        t = self.bot.tables
+        found = await t.running_game(interaction)
+        if found is None:
+            return
+        gid, seat = found
+        if seat is None:
+            await t.reply(interaction, "You have no seat in this game.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with t.lock(gid):
+            res = await t.svc.undo(gid, seat)
+            if res.errors:
+                await t.reply(interaction, "\n".join(e.text() for e in res.errors))
+                return
+            rec = await t.store.get_game(gid)
+            await t.publish(rec.channel_id, res, interaction=interaction, actor=seat)
+        await interaction.followup.send("Taken back.", ephemeral=True)

@@ -1,0 +1,142 @@
+"""The Discord bot's settings: environment variables, a ``.env`` file, an optional TOML file.
+
+Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, ``BRAZIL_*``),
+``.env`` in the working directory, the TOML file (``BRAZIL_CONFIG`` or ``--config``), defaults.
+
+    DISCORD_TOKEN=...              the bot token (required to run; never logged or echoed)
+    BRAZIL_DB=brazil.sqlite3       the SQLite database
+    BRAZIL_PACKS_DIR=packs         the data packs folder (optional)
+    BRAZIL_TEST_GUILD=1234         sync the slash commands to this guild (instant) ...
+    BRAZIL_SYNC=guild|global|none  ... or globally (up to an hour), or not at all
+    BRAZIL_DEFAULT_AI=heuristic    the level of "Add AI" seats
+    BRAZIL_LOG_LEVEL=INFO, BRAZIL_LOG_JSON=false
+
+The TOML file holds the same names in lower case without the prefix (``db = "..."``);
+a token in a TOML file is refused (keep it in the environment or ``.env``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+SyncMode = Literal["guild", "global", "none"]
+
+
+class BotSettings(BaseSettings):
+    """Everything the bot reads at start-up (see module doc)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="BRAZIL_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token")
+    )
+    db: Path = Field(default=Path("brazil.sqlite3"), description="the SQLite database file")
+    packs_dir: Path | None = Field(default=None, description="the data packs folder")
+    rules_file: Path | None = Field(default=None, description="docs/rules.md if not found")
+    test_guild: int | None = Field(default=None, ge=1, description="guild id for quick sync")
+    sync: SyncMode | None = Field(
+        default=None, description="guild (default with test_guild), global, or none"
+    )
+    default_scenario: str | None = Field(default=None, description="map id; None: by players")
+    default_players: int = Field(default=2, ge=1, le=4)
+    default_ai: str = Field(default="heuristic", min_length=1, max_length=40)
+    turn_deadline_hours: int = Field(default=24, ge=1, le=24 * 14)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_json: bool = False
+    config_file: Path | None = Field(default=None, exclude=True)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, v: Any) -> Any:
+        return v.upper() if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _check(self) -> BotSettings:
+        if self.packs_dir is not None and not self.packs_dir.is_dir():
+            raise ValueError(f"packs_dir {self.packs_dir} is not a folder")
+        if self.rules_file is not None and not self.rules_file.is_file():
+            raise ValueError(f"rules_file {self.rules_file} does not exist")
+        if not self.db.parent.exists() and str(self.db.parent) not in ("", "."):
+            raise ValueError(f"the folder of db {self.db} does not exist")
+        return self
+
+    @property
+    def sync_mode(self) -> SyncMode:
+        if self.sync is not None:
+            return self.sync
+        return "guild" if self.test_guild else "global"
+
+    def token(self) -> str:
+        """The token's value (only for ``client.start``; never log it)."""
+        if self.discord_token is None or not self.discord_token.get_secret_value().strip():
+            raise ValueError("DISCORD_TOKEN is not set (environment or .env)")
+        return self.discord_token.get_secret_value().strip()
+
+    def describe(self) -> list[str]:
+        """The settings as lines for the log or --check-config (the token only as set/unset)."""
+        tok = "set" if self.discord_token and self.discord_token.get_secret_value() else "NOT SET"
+        return [
+            f"token: {tok}",
+            f"database: {self.db}",
+            f"packs folder: {self.packs_dir or '-'}",
+            f"command sync: {self.sync_mode}"
+            + (f" (guild {self.test_guild})" if self.test_guild else ""),
+            f"defaults: scenario {self.default_scenario or 'by player count'}, "
+            f"{self.default_players} players, AI {self.default_ai}, "
+            f"turn deadline {self.turn_deadline_hours} h",
+            f"log: {self.log_level}{' json' if self.log_json else ''}",
+        ]
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources = [init_settings, env_settings, dotenv_settings]
+        toml = _CONFIG_FILE or os.environ.get("BRAZIL_CONFIG")
+        if toml:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(toml)))
+        return tuple(sources)
+
+
+_CONFIG_FILE: str | None = None
+
+
+def load_settings(config_file: str | os.PathLike[str] | None = None, **values: Any) -> BotSettings:
+    """The settings, with ``config_file`` (TOML) under the environment. Raises
+    ``ValueError`` (pydantic's ``ValidationError``) naming the bad field."""
+    global _CONFIG_FILE
+    if config_file is not None:
+        path = Path(config_file)
+        if not path.is_file():
+            raise ValueError(f"config file {path} does not exist")
+        import tomllib
+
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if any(k.lower() in ("discord_token", "token") for k in data):
+            raise ValueError(f"{path}: keep the token out of config files (use DISCORD_TOKEN)")
+    _CONFIG_FILE = str(config_file) if config_file is not None else None
+    try:
+        return BotSettings(**values)
+    finally:
+        _CONFIG_FILE = None
