@@ -22,45 +22,18 @@ from ai.agents import HeuristicAgent, action_value, own_legal_actions
 from ai.evaluate import evaluate
 from ai.fill import placeholder_fill
 from rules import view
+from rules.determinize import determinize
 from rules.engine import apply, deciders, legal_actions
 from rules.state import GameState
-from rules.view import HIDDEN
 
 DEFAULT_BUDGET = 2.0
 
 
 def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
     """A full game state consistent with ``view_state`` (what ``seat`` sees), its hidden
-    parts dealt at random with ``rng``. Uses the engine's ``rules.determinize``."""
-    try:
-        from rules.determinize import determinize  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as e:
-        raise NotImplementedError(
-            "the search AI needs rules.determinize.determinize(state, seat, rng), which this "
-            "engine does not have yet (engine issue: determinize)"
-        ) from e
-    try:
-        world: GameState = determinize(view_state, seat, rng)
-    except KeyError as e:
-        raise NotImplementedError(
-            "rules.determinize cannot deal a view's hidden '?' slots "
-            f"(KeyError {e}): it must accept view(state, seat) and deal the unknown cards"
-        ) from e
-    if _has_hidden(world):
-        raise NotImplementedError(
-            "rules.determinize left '?' in the dealt state: it must deal a view's hidden slots"
-        )
-    return world
-
-
-def _has_hidden(s: GameState) -> bool:
-    if HIDDEN in s.combat_deck or HIDDEN in s.gold_deck:
-        return True
-    if any(HIDDEN in d for d in s.mission_decks.values()):
-        return True
-    if any(HIDDEN in p.gold_cards or HIDDEN in p.combat_cards for p in s.players):
-        return True
-    return any(HIDDEN in p.missions for p in s.players)
+    parts dealt at random with ``rng`` from what the seat cannot account for
+    (:func:`rules.determinize.determinize`, which works from the seat's view only)."""
+    return determinize(view_state, seat, rng)
 
 
 class SearchAgent:

@@ -607,6 +607,8 @@ def _resolve_expedition(g: G, b: Battle) -> None:
                 att.seat,
                 tile=ex.tile,
             )
+        else:
+            g.s.removed_exploration.append(ex.tile)
     _discard_cards(g, b)
     g.s.combat = None
 

@@ -150,6 +150,7 @@ def _choose_era(g: G, a: A.ChooseEra, pend: Pending) -> None:
     g.require(a.era in choices, "R-MISSION-4", f"choose an era with missions left: {choices}")
     m = g.s.mission_decks[str(a.era)].pop()
     g.p(a.seat).missions.append(m)
+    g.p(a.seat).extra_mission_eras.append(a.era)
     g.emit(
         "mission_draw",
         f"{g.name(a.seat)} draws an extra era {a.era} mission (Quilombo).",

@@ -175,11 +175,13 @@ def _reveal(g: G, seat: int, at: str, units: list[str], src: str) -> None:
         g.p(seat).kept_tiles.append(ex.tile)
     elif tile.kind == "mandioca":
         del s.exploration[at]
+        s.removed_exploration.append(ex.tile)
         for k, v in tile.reward_goods.items():
             for _ in range(v):
                 _choice_of_good(g, seat, k, tile.name)
     elif tile.kind == "quilombo":
         del s.exploration[at]
+        s.removed_exploration.append(ex.tile)
         eras = [e for e in (1, 2, 3) if s.mission_decks.get(str(e))]
         if eras:
             g.push(seat, "choose_era", front=True, choices=eras)

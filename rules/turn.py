@@ -542,6 +542,8 @@ def _place_building(g: G, seat: int, what: str, at: str, why: str = "") -> None:
                 seat,
                 tile=ex.tile,
             )
+        if tile.kind != "cultura":
+            s.removed_exploration.append(ex.tile)  # seen by all: it stays accounted for
     if on_forest and p.monarch == "tibirica":
         n = p.counters.get("tibirica", 0)
         rewards = list(cat.monarchs["tibirica"].params.get("rewards", []))
