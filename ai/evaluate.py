@@ -111,12 +111,18 @@ def _march(state: GameState, seat: int) -> float:
     if not caps or p.colour is None or state.solo_captured:
         return 0.0
     vp = {u.id: u.vp for u in cat.colours[p.colour].units}
-    v = 0.0
+    stacks: dict[str, int] = {}
     for u, loc in p.units.items():
-        if loc in ("board", "reserve"):
-            continue
+        if loc not in ("board", "reserve"):
+            stacks[loc] = stacks.get(loc, 0) + vp.get(u, 2)
+    if not stacks:
+        return 0.0
+    # the strongest stack (it moves together with the dragoon) counts most: attack as one
+    main = max(sorted(stacks), key=lambda h: stacks[h])
+    v = 0.0
+    for loc, strength in stacks.items():
         d = min(board.distance(loc, c) for c in caps)
-        v += 0.12 * vp.get(u, 2) * max(0, 7 - d)
+        v += (0.12 if loc == main else 0.05) * strength * max(0, 7 - d)
     return v
 
 
