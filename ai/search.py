@@ -41,7 +41,9 @@ class SearchAgent:
 
     ``budget``: seconds per decision (default 2); ``iterations``: a fixed number of rollouts
     instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
-    actions are searched; ``horizon``: decisions played in each rollout."""
+    actions are searched; ``horizon``: decisions played in each rollout; ``rollout_width``
+    (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
+    (the heuristic) looks at per decision."""
 
     name = "search"
 
@@ -54,6 +56,7 @@ class SearchAgent:
         candidates: int = 5,
         horizon: int = 10,
         rollout_width: int = 4,
+        solo_rollout_width: int = 12,
         exploration: float = 3.0,
         prior_weight: float = 2.0,
     ) -> None:
@@ -67,6 +70,9 @@ class SearchAgent:
         self.exploration = exploration
         self.prior_weight = prior_weight
         self.policy = HeuristicAgent(seed ^ 0x5EA5C4, max_candidates=rollout_width)
+        # Solo (R-SOLO-2): few actions lead to the goals (a stack's move, the right recruit),
+        # so rollouts look at more of them (measured: 5/8 wins against 3/8 with 4).
+        self.solo_policy = HeuristicAgent(seed ^ 0x5010, max_candidates=solo_rollout_width)
         self.last_iterations = 0
 
     def decide(self, state: GameState, seat: int) -> Any:
@@ -136,6 +142,7 @@ class SearchAgent:
             acts = legal_actions(st, d)
             if not acts:
                 break
-            a = acts[0] if len(acts) == 1 else self.policy.choose(st, d, acts)
+            policy = self.solo_policy if st.solo else self.policy
+            a = acts[0] if len(acts) == 1 else policy.choose(st, d, acts)
             st, _ = apply(st, a)
         return evaluate(st, seat)
