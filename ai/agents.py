@@ -112,8 +112,17 @@ def action_value(
     if isinstance(a, A.CommitCards):
         return base + _commit_value(state, seat, a)
     if isinstance(a, A.KeepMissions):
-        # Prefer missions with fewer things to gather (all progress is zero at setup).
-        need = sum(ob.count for m in a.keep for ob in cat.missions[m].objectives)
+        # Prefer missions with fewer things to gather (all progress is zero at setup). Solo
+        # (R-SOLO-2): units on the map are needed anyway, so unit objectives come cheap, and
+        # only the era I and II missions must be completed.
+        need = 0.0
+        for m in a.keep:
+            mission = cat.missions[m]
+            if state.solo and mission.era == 3:
+                continue
+            for ob in mission.objectives:
+                cheap = state.solo and ob.kind in ("units_deployed", "units_on_map")
+                need += ob.count * (0.15 if cheap else 1.0)
         return base - 0.3 * need
     if isinstance(a, A.DiscardCards):
         worth = gold_card_value if a.deck == "gold" else combat_card_value

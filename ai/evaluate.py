@@ -85,15 +85,86 @@ def public_score(state: GameState, seat: int) -> float:
 
 
 def _solo_terms(state: GameState, seat: int) -> float:
-    """R-SOLO-2: era III, all five units on the map, the enemy capital taken."""
-    v = 8.0 * (state.era - 1)
+    """R-SOLO-2: era III, all five units on the map, the enemy capital taken — within 20
+    rounds: the goods the missing units cost are planned for (the cannon's gold, brazilwood
+    and cotton), and the clock makes the era missions more urgent as rounds pass."""
+    v = 14.0 * (state.era - 1)
     on_map = units_on_map(state, seat)
-    v += 3.0 * on_map + (5.0 if on_map >= len(state.players[seat].units) else 0.0)
+    v += 4.0 * on_map + (6.0 if on_map >= len(state.players[seat].units) else 0.0)
     v += 3.0 * sum(1 for loc in state.enemy_units.values() if loc == "reserve")
+    v += _unit_economy(state, seat)
+    v += _march(state, seat)
     if state.solo_captured:
-        v += 15.0
+        v += 18.0
     if state.phase == "ended":
         v += 60.0 if (state.result or {}).get("solo_won") else -10.0
+    return v
+
+
+def _march(state: GameState, seat: int) -> float:
+    """Solo: the army closing on the enemy capital (its strength weighted by unit VP), so
+    the free moves of the 20 rounds are not wasted."""
+    cat = catalog_for(state.data_pack)
+    board = cat.boards[state.map]
+    caps = [h for h, t in state.tiles.items() if t.owner < 0 and t.kind == "capital"]
+    p = state.players[seat]
+    if not caps or p.colour is None or state.solo_captured:
+        return 0.0
+    vp = {u.id: u.vp for u in cat.colours[p.colour].units}
+    stacks: dict[str, int] = {}
+    for u, loc in p.units.items():
+        if loc not in ("board", "reserve"):
+            stacks[loc] = stacks.get(loc, 0) + vp.get(u, 2)
+    if not stacks:
+        return 0.0
+    # the strongest stack (it moves together with the dragoon) counts most: attack as one
+    main = max(sorted(stacks), key=lambda h: stacks[h])
+    v = 0.0
+    for loc, strength in stacks.items():
+        d = min(board.distance(loc, c) for c in caps)
+        v += (0.12 if loc == main else 0.05) * strength * max(0, 7 - d)
+    return v
+
+
+def _unit_economy(state: GameState, seat: int) -> float:
+    """Goods at hand (reserve, own buildings) and production towards the units not yet on the
+    map (R-SOLO-2: all five must be deployed): each cost token covered is worth a share of
+    the unit, a building producing a needed good a little."""
+    cat = catalog_for(state.data_pack)
+    p = state.players[seat]
+    if p.colour is None:
+        return 0.0
+    need: dict[str, int] = {}
+    for u in cat.colours[p.colour].units:
+        if p.units.get(u.id) in ("board", "reserve"):
+            for tok in u.cost:
+                need[tok] = need.get(tok, 0) + 1
+    if not need:
+        return 0.0
+    have = dict(p.reserve)
+    prod: dict[str, int] = {}
+    for h in controlled_tiles(state, seat):
+        t = state.tiles[h]
+        for good, n in t.goods.items():
+            have[good] = have.get(good, 0) + n
+        if t.kind == "building" and t.id in cat.sides:
+            for good in cat.sides[t.id].production:
+                prod[good] = prod.get(good, 0) + 1
+    v = 0.0
+    for tok, n in sorted(need.items()):
+        if tok == "any":
+            continue
+        opts = tok.split("|")
+        got = sum(have.get(o, 0) for o in opts)
+        used = min(n, got)
+        v += 1.2 * used
+        for o in opts:
+            have[o] = max(0, have.get(o, 0) - used)
+            used = 0
+        if any(prod.get(o, 0) for o in opts):
+            v += 0.6
+    crops = sum(have.get(c, 0) for c in CROPS)
+    v += 0.5 * min(need.get("any", 0), crops)
     return v
 
 
@@ -123,7 +194,7 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
             continue
         vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
         if state.solo and m.era == state.era < 3:
-            v += 10.0 * mission_progress(state, seat, mid, 1.0)  # R-SOLO-2: eras must advance
+            v += 16.0 * mission_progress(state, seat, mid, 1.0)  # R-SOLO-2: eras must advance
         if m.era < 3:
             prog = mission_progress(state, seat, mid)
             v += MISSION_WEIGHT * vp * prog

@@ -618,6 +618,8 @@ def _resolve_expedition(g: Context, b: Battle) -> None:
                 att.seat,
                 tile=ex.tile,
             )
+        else:
+            g.s.removed_exploration.append(ex.tile)
     _discard_battle_cards(g, b)
     g.s.combat = None
 

@@ -149,6 +149,7 @@ def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
     g.require(a.era in choices, "R-MISSION-4", f"choose an era with missions left: {choices}")
     m = g.s.mission_decks[str(a.era)].pop()
     g.p(a.seat).missions.append(m)
+    g.p(a.seat).extra_mission_eras.append(a.era)
     g.emit(
         "mission_draw",
         {"who": g.name(a.seat), "era": a.era},

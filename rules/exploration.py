@@ -34,11 +34,13 @@ def reveal(g: Context, seat: int, at: str) -> bool:
         g.p(seat).kept_tiles.append(ex.tile)
     elif tile.kind == "mandioca":
         del s.exploration[at]
+        s.removed_exploration.append(ex.tile)
         for k, v in tile.reward_goods.items():
             for _ in range(v):
                 g.gain_reward(seat, k, tile.name)
     elif tile.kind == "quilombo":
         del s.exploration[at]
+        s.removed_exploration.append(ex.tile)
         eras = [e for e in (1, 2, 3) if s.mission_decks.get(str(e))]
         if eras:
             g.push(seat, "choose_era", front=True, choices=eras)
@@ -125,3 +127,5 @@ def reward_builder(g: Context, seat: int, ex: Exploration) -> None:
             seat,
             tile=ex.tile,
         )
+    if tile.kind != "cultura":
+        g.s.removed_exploration.append(ex.tile)  # seen by all: it stays accounted for

@@ -14,6 +14,7 @@ from rules.determinize import determinize
 from rules.engine import apply, deciders, legal_actions
 from rules.game import HAND_LIMIT, RESERVE_LIMIT
 from rules.scoring import final_scores, score
+from rules.scramble import scramble_hidden
 from rules.setup import new_game
 from rules.state import GameState
 from rules.view import HIDDEN, view
@@ -111,6 +112,13 @@ def check_invariants(
     for h in state.exploration:
         if h not in board.fog:
             fail(f"exploration tile on {h}, not a fog hex")
+    # exploration tiles on the map, kept or recorded as removed: never more than the box
+    # holds (the others lie out of the game or were discarded unseen under a building)
+    box = Counter({t.id: t.count for t in cat.exploration.values()})
+    dealt = [e.tile for e in state.exploration.values()] + list(state.removed_exploration)
+    dealt += [t for p in state.players for t in p.kept_tiles]
+    if len(dealt) > min(len(board.fog), box.total()) or Counter(dealt) - box:
+        fail("exploration tiles are not conserved")
     for tid, tile in cat.buildings.items():
         on_map = sum(
             1 for t in state.tiles.values() if t.kind == "building" and cat.side_tile[t.id] == tid
@@ -172,19 +180,24 @@ def check_views_leak_nothing(
     seats: list[int | None] | None = None,
     read: dict[str, object] | None = None,
 ) -> None:
-    """Views leak nothing: hidden information re-dealt from a seat's (or a spectator's) point
-    of view (:func:`rules.determinize.determinize`) leaves that seat's view unchanged, and the
-    spectator's re-dealt state keeps every invariant. ``seats``: whose views to check
-    (default: the spectator and every seat). ``read``: the readers' results of
-    :func:`check_readers_pure` for this state, whose views are reused."""
+    """Views leak nothing: the hidden parts of the full state scrambled from a seat's (or a
+    spectator's) point of view (:func:`rules.scramble.scramble_hidden`, driven by the table of
+    hidden fields but not by the masks) leave that seat's view unchanged; and a state dealt
+    from the view (:func:`rules.determinize.determinize`) shows the same view and, for the
+    spectator, keeps every invariant. ``seats``: whose views to check (default: the
+    spectator and every seat). ``read``: the readers' results of :func:`check_readers_pure`
+    for this state, whose views are reused."""
     rng = random.Random(f"{state.rng.seed}:{state.rng.counter}:redeal")
     read = read or {}
     for seat in [None, *range(state.n)] if seats is None else seats:
-        det = determinize(state, seat, rng)
+        who = "a spectator" if seat is None else f"seat {seat}"
         mine = read.get(f"view(state, {seat})")
-        if view(det, seat) != (mine if isinstance(mine, GameState) else view(state, seat)):
-            who = "a spectator" if seat is None else f"seat {seat}"
+        seen = mine if isinstance(mine, GameState) else view(state, seat)
+        if view(scramble_hidden(state, seat, rng), seat) != seen:
             raise InvariantError(f"{who}'s view shows something a re-deal changes")
+        det = determinize(state, seat, rng)
+        if view(det, seat) != seen:
+            raise InvariantError(f"{who}'s view is not kept by determinize")
         if seat is None:
             try:
                 check_invariants(det, round_trip=False, redeal=False, views=False)

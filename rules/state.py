@@ -145,6 +145,8 @@ class Player(_M):
     under: dict[str, int] = Field(default_factory=dict)  # arch -> flipped era token
     coroados: int | None = None  # flipped era token placed on Coroados
     kept_tiles: list[str] = Field(default_factory=list)  # exploration tiles kept (VP)
+    # eras of the missions drawn after setup (Quilombo, R-MISSION-4): public, like the draw
+    extra_mission_eras: list[int] = Field(default_factory=list)
     peeks: dict[str, str] = Field(default_factory=dict)  # hex -> tile seen (secret)
     counters: dict[str, int] = Field(default_factory=dict)  # once-only powers, "first N"
     seen: dict[str, list[str]] = Field(default_factory=dict)  # espionage results (secret)
@@ -190,6 +192,9 @@ class GameState(_M):
     players: list[Player]
     tiles: dict[str, Tile] = Field(default_factory=dict)  # hex -> tile
     exploration: dict[str, Exploration] = Field(default_factory=dict)  # hex -> tile
+    # exploration tiles revealed and then taken off the map without a player keeping them
+    # (R-EXPLORE-2: Mandioca, Quilombo, a won Bandeiras without VP): public, seen by all
+    removed_exploration: list[str] = Field(default_factory=list)
     enemy_units: dict[str, str] = Field(default_factory=dict)  # solo: unit id -> hex/reserve
     supply: dict[str, int] = Field(default_factory=dict)  # building tile id -> count left
     city_piles: list[list[str]] = Field(default_factory=list)  # top = last element

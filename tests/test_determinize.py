@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -102,6 +103,10 @@ def test_committed_cards_redealt_for_the_defender__R_COMBAT_4():
     st = to_movement(start(), "build")
     place_unit(st, 0, "archer1", "E4")
     place_unit(st, 1, "brawler1", "F4")
+    # the cards come from the deck (the catalog's totals stay right: determinize deals from them)
+    st.combat_deck += st.players[0].combat_cards
+    for c in ("acampamento", "militia"):
+        st.combat_deck.remove(c)
     st.players[0].combat_cards = ["acampamento", "militia"]
     give(st, 0, coffee=2, cotton=1)
     st = act(st, "move", 0, unit="archer1", to="F4", kind="free")
@@ -159,3 +164,92 @@ def test_determinize_property(players: int, seed: int, steps: int, seat_pick: in
         if det.phase == "ended":
             break
         det, _ = apply(det, rng.choice(legal_actions(det)))
+
+
+# ------------------------------------------------------------------ from the seat's view only
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=hs.integers(1, 4),
+    seed=hs.integers(0, 2**32),
+    steps=hs.integers(0, 500),
+    seat_pick=hs.integers(0, 4),
+    k=hs.integers(0, 2**32),
+)
+def test_determinize_depends_only_on_the_view_R_COMBAT_4_R_EXPLORE_4(
+    players: int, seed: int, steps: int, seat_pick: int, k: int
+):
+    # The deal is a function of what the seat knows (and the rng): the full state and the
+    # seat's view give the same result, so an AI cannot learn hidden information from it.
+    rng = random.Random(seed)
+    s = new_game(players, seed)
+    for _ in range(steps):
+        if s.phase == "ended":
+            break
+        s, _ = apply(s, rng.choice(legal_actions(s)))
+    seat = None if seat_pick >= players else seat_pick
+    v = view(s, seat)
+    a = determinize(s, seat, random.Random(k))
+    b = determinize(v, seat, random.Random(k))
+    assert a == b
+    assert view(a, seat) == v
+    assert v == view(s, seat)  # the view given is untouched
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_determinize_of_state_and_view_agree_over_many_seeds(players: int):
+    for seed in range(6):
+        for st in _states(players, 100 + seed, every=0.05):
+            for seat in [None, *range(players)]:
+                v = view(st, seat)
+                k = seed * 31 + (seat or 0)
+                det = determinize(st, seat, random.Random(k))
+                assert det == determinize(v, seat, random.Random(k))
+                assert '"?"' not in det.model_dump_json()  # every hidden slot is dealt
+
+
+def test_twins_differing_only_in_hidden_information_determinize_alike():
+    # Two states with the same view for seat 0 but other hidden deals: same result.
+    st = _states(3, 21)[-1]
+    twin = st.clone()
+    twin.gold_deck.reverse()
+    twin.combat_deck.reverse()
+    for d in twin.mission_decks.values():
+        d.reverse()
+    twin.rng.seed += 1
+    assert view(twin, 0) == view(st, 0) and twin != st
+    assert determinize(st, 0, random.Random(5)) == determinize(twin, 0, random.Random(5))
+
+
+def test_a_view_for_another_seat_is_refused():
+    st = _states(2, 4)[-1]
+    with pytest.raises(ValueError, match="not seat 0's view"):
+        determinize(view(st, 1), 0, random.Random(1))
+
+
+def test_removed_exploration_tiles_are_recorded_R_EXPLORE_2():
+    # A tile seen by all (revealed) and then taken off the map without a player keeping it
+    # is recorded in the public state, so the unseen tiles are computed from the box without
+    # reading hidden data. Only a face-down tile discarded unseen (built over) is not.
+    recorded = 0
+    for seed in range(30):
+        rng = random.Random(400 + seed)
+        st = new_game(2 + seed % 3, 400 + seed)
+        while st.phase != "ended" and st.round <= 25:
+            nxt, events = apply(st, rng.choice(legal_actions(st)))
+            unseen = {e.data.get("hex") for e in events if e.kind == "explore_discard"}
+            gone = Counter(
+                e.tile
+                for h, e in st.exploration.items()
+                if h not in nxt.exploration and h not in unseen
+            )
+
+            def accounted(s: GameState) -> Counter[str]:
+                return Counter(s.removed_exploration + [t for p in s.players for t in p.kept_tiles])
+
+            assert accounted(nxt) - accounted(st) == gone
+            recorded += len(nxt.removed_exploration) - len(st.removed_exploration)
+            st = nxt
+        assert GameState.model_validate_json(st.model_dump_json()) == st
+    assert recorded > 0

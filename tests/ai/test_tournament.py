@@ -80,17 +80,3 @@ def test_wilson_interval() -> None:
     assert 0.59 < lo < 0.60 and 0.98 < hi < 0.99
     assert wilson(0, 0) == (0.0, 1.0)
     assert entry_labels(["a", "b", "a"]) == ["a#1", "b", "a#2"]
-
-
-def test_search_without_determinize_exits_with_a_clear_message(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    try:
-        import rules.determinize  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("rules.determinize is present: search runs")
-    args = ["--games", "1", "--players", "2", "--agents", "search,random", "--max-rounds", "1"]
-    assert main(["tournament", *args]) == 2
-    assert "determinize" in capsys.readouterr().err
