@@ -34,6 +34,7 @@ MAX_BUTTONS_PER_ROW = 5
 
 NO_LONGER = "That choice is no longer available."
 NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
+NO_SEAT = "You have no seat in this game."
 
 
 def tables_of(interaction: discord.Interaction[Any]) -> Tables:
