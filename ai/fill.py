@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ai.evaluate import catalog_for
 from rules.catalog import CROPS
+from rules.fastcopy import replaced
 from rules.state import GameState
 from rules.view import HIDDEN
 
@@ -46,9 +47,9 @@ def placeholder_fill(view_state: GameState, seat: int | None) -> GameState:
     capital = next(iter(cat.capitals))
     s.capital_tiles = {h: capital if t == HIDDEN else t for h, t in s.capital_tiles.items()}
     explo = EXPLORATION if EXPLORATION in cat.exploration else next(iter(cat.exploration))
-    for e in s.exploration.values():
+    for h, e in s.exploration.items():
         if e.tile == HIDDEN:
-            e.tile = explo
+            s.exploration[h] = replaced(e, tile=explo)
     mission = first_mission[min(first_mission)]  # an era I mission: scores nothing unrevealed
     for p in s.players:
         if p.seat == seat:

@@ -9,7 +9,13 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Brazil: Imperial. local: play in the terminal (hot-seat and computer "
+        "players, no Discord); demo: an all-AI game with its pictures; run: the Discord bot. "
+        "--check-config checks the bot's settings offline.",
+        epilog="Without a command, scripts/run.sh starts 'local'. Each command has its own --help.",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     from bot import demo, local
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from rules.catalog import CROPS, Catalog, get_catalog
+from rules.fastcopy import replaced
 from rules.state import GameState, Player, Side
 from rules.view import HIDDEN_FIELDS, capitals_hidden
 
@@ -196,7 +197,7 @@ def _r_exploration(d: _Deal) -> None:
     tiles = [s.exploration[h].tile for h in hexes]
     d.rng.shuffle(tiles)
     for h, t in zip(hexes, tiles, strict=True):
-        s.exploration[h].tile = t
+        s.exploration[h] = replaced(s.exploration[h], tile=t)
 
 
 def _r_peeks(d: _Deal) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rules import actions as A
 from rules.catalog import CROPS
+from rules.fastcopy import replaced
 from rules.game import Context, parse_hex, require_step
 from rules.scoring import base_production
 from rules.state import Exploration
@@ -17,8 +18,7 @@ def reveal(g: Context, seat: int, at: str) -> bool:
     True for Bandeiras: the revealing unit(s) must then fight the expedition at once
     (R-EXPLORE-3) — the caller starts it (:func:`rules.combat.start_expedition`)."""
     s = g.s
-    ex = s.exploration[at]
-    ex.face_up = True
+    ex = s.exploration[at] = replaced(s.exploration[at], face_up=True)
     for pl in s.players:
         pl.peeks.pop(at, None)
     tile = g.cat.exploration[ex.tile]
@@ -47,8 +47,11 @@ def reveal(g: Context, seat: int, at: str) -> bool:
             t = s.tiles.get(nb)
             if t is not None and t.kind == "building":
                 crops = [c for c, n in base_production(s, t).items() if c in CROPS and n > 0]
-                for c in crops:
-                    t.goods[c] = t.goods.get(c, 0) + 1
+                if crops:
+                    goods = dict(t.goods)
+                    for c in crops:
+                        goods[c] = goods.get(c, 0) + 1
+                    s.tiles[nb] = replaced(t, goods=goods)
                 if crops:
                     g.emit(
                         "produce.river_basin",

@@ -81,6 +81,8 @@ class _Generator:
                 return f"[{e} for {x} in {v}]"
             return f"{{{k}: {e} for {k}, {x} in {v}.items()}}"
         if isinstance(ann, type) and issubclass(ann, BaseModel):
+            if ann.model_config.get("frozen"):
+                return None  # an immutable value: shared (replaced, never changed in place)
             return f"{self.model(ann)}({v})"
         return f"_json_copy({v})"  # Any, tuples and other JSON-like values
 
@@ -131,3 +133,24 @@ def model_copier(cls: type[M]) -> Callable[[M], M]:
             raise TypeError(f"{cls.__name__}: extra fields or private attributes not supported")
         fn = _COPIERS[cls] = _GEN.build(cls)
     return fn
+
+
+_new = object.__new__
+_set_dict = _D["__dict__"].__set__
+_set_fields = _D["__pydantic_fields_set__"].__set__
+_set_extra = _D["__pydantic_extra__"].__set__
+_set_private = _D["__pydantic_private__"].__set__
+
+
+def replaced(m: M, **changes: Any) -> M:
+    """A shallow copy of ``m`` with ``changes`` (field values, not validated), like
+    ``m.model_copy(update=changes)`` but without its per-field deep-copy machinery: how an
+    immutable value (a frozen model such as :class:`rules.state.Tile`) is changed."""
+    d = m.__dict__.copy()
+    d.update(changes)
+    o = _new(type(m))
+    _set_dict(o, d)
+    _set_fields(o, m.__pydantic_fields_set__ | changes.keys())
+    _set_extra(o, None)
+    _set_private(o, None)
+    return o

@@ -15,6 +15,7 @@ from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.control import occupier_of
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
+from rules.fastcopy import replaced
 from rules.messages import Param
 from rules.payment import PayabilityCache
 from rules.scoring import base_production
@@ -219,8 +220,11 @@ class Context:
     def produce(self, hex_: str, why: str) -> None:
         t = self.s.tiles[hex_]
         prod = self.production_of(hex_)
-        for g, n in prod.items():
-            t.goods[g] = t.goods.get(g, 0) + n
+        if prod:
+            goods = dict(t.goods)
+            for g, n in prod.items():
+                goods[g] = goods.get(g, 0) + n
+            self.s.tiles[hex_] = replaced(t, goods=goods)
         if prod:
             self.emit(
                 "produce",
@@ -242,7 +246,7 @@ class Context:
         key = f"override:{ov.side}"
         done = self.p(seat).counters.get(key, 0)
         if done < ov.first:
-            t.special = True
+            self.s.tiles[hex_] = replaced(t, special=True)
             self.p(seat).counters[key] = done + 1
             self.emit(
                 "monarch_power",

@@ -7,6 +7,7 @@ from rules import actions as A
 from rules.catalog import ARCHES
 from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.fastcopy import replaced
 from rules.game import ROMAN, Context, parse_hex
 from rules.scoring import mission_complete
 from rules.state import Pending
@@ -186,7 +187,7 @@ def palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
 def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
     p = g.p(seat)
     p.palaces.remove(palace)
-    g.s.tiles[at].palace = palace
+    g.s.tiles[at] = replaced(g.s.tiles[at], palace=palace)
     g.emit(
         "palace",
         {"who": g.name(seat), "palace": ROMAN[palace], "hex": at},

@@ -35,6 +35,7 @@ from rules.payment import (
     good_name,
     sort_tokens,
     sources,
+    to_items,
     token_accepts,
 )
 from rules.state import GameState
@@ -295,14 +296,17 @@ def _cost_key(a: Any) -> Any:
 
 
 def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
-    c = _cost(g, a)
-    if c is None or c.free:
+    try:  # what _cost computes, without the notes and the text a listing does not show
+        raw = _raw_cost(g, a)
+    except KeyError as e:
+        raise InvalidAction("R-VOC-2", f"unknown {e.args[0]!r}: no cost to show") from e
+    if raw is None or not raw[0]:
         return None
-    cost = list(c.tokens)
-    if g.pay.solve(a.seat, cost, c.context, safe=True) is not None:
+    cost, ctx = sort_tokens(raw[0]), raw[1]
+    if g.pay.solve(a.seat, cost, ctx, safe=True) is not None:
         return None
-    found = find_payment(g.s, a.seat, cost, c.context)
-    return None if found is None else tuple(found)
+    sol = g.pay.solve(a.seat, cost, ctx)  # find_payment's search, on the listing's cache
+    return None if sol is None else tuple(to_items(sol))
 
 
 # --------------------------------------------------------------------------- chooser

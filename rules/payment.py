@@ -18,6 +18,7 @@ from rules.actions import PayItem
 from rules.catalog import CROPS
 from rules.control import controller, unit_seats
 from rules.errors import IllegalAction
+from rules.fastcopy import replaced
 from rules.state import GameState
 
 _ALL_CROPS = frozenset(CROPS)
@@ -26,11 +27,20 @@ _SCIENCE = frozenset({"science", "gold"}) | _ALL_CROPS
 
 
 def token_accepts(token: str) -> frozenset[str]:
-    if token == "any":
-        return _ALL_CROPS
-    if token in ("gold", "science"):
-        return frozenset({token})
-    return frozenset(token.split("|"))
+    """What may pay one cost token (computed once per token text)."""
+    got = _ACCEPTS.get(token)
+    if got is None:
+        if token == "any":
+            got = _ALL_CROPS
+        elif token in ("gold", "science"):
+            got = frozenset({token})
+        else:
+            got = frozenset(token.split("|"))
+        _ACCEPTS[token] = got
+    return got
+
+
+_ACCEPTS: dict[str, frozenset[str]] = {}
 
 
 @dataclass(frozen=True)
@@ -104,8 +114,8 @@ def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False)
 
     def crop_provides(c: str) -> frozenset[str]:
         if ctx.exact:
-            return frozenset({c})
-        base = _ALL_CROPS if crop_subst else frozenset({c})
+            return token_accepts(c)  # frozenset({c}), shared
+        base = _ALL_CROPS if crop_subst else token_accepts(c)
         if dragao and c == "cotton":
             return _GOLD
         return base
@@ -440,8 +450,18 @@ class PayabilityCache:
             tuple[int, bool, tuple[object, ...], tuple[str, ...]], Solution | None
         ] = {}
 
+    def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
+        """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it
+        changes no source (the renovation of every empty building shares one search)."""
+        key = ctx.key()
+        if ctx.exclude_hex is not None:
+            tile = self.state.tiles.get(ctx.exclude_hex)
+            if tile is None or not tile.goods:
+                return (*key[:2], None, *key[3:])
+        return key
+
     def sources(self, seat: int, ctx: PayContext, safe: bool = False) -> Sources:
-        key = (seat, safe, ctx.key())
+        key = (seat, safe, self._ctx_key(ctx))
         src = self._src.get(key)
         if src is None:
             src = self._src[key] = sources(self.state, seat, ctx, safe=safe)
@@ -451,7 +471,7 @@ class PayabilityCache:
         self, seat: int, cost: list[str], ctx: PayContext | None = None, safe: bool = False
     ) -> Solution | None:
         ctx = ctx or PayContext()
-        key = (seat, safe, ctx.key(), tuple(sort_tokens(cost)))
+        key = (seat, safe, self._ctx_key(ctx), tuple(sort_tokens(cost)))
         if key not in self._found:
             self._found[key] = solve(self.sources(seat, ctx, safe), cost)
         return self._found[key]
@@ -497,7 +517,10 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
         elif it.source == "combat_card":
             state.discard_card(seat, "combat", it.what)
         else:
-            _dec(state.tiles[it.source].goods, it.what)
+            t = state.tiles[it.source]
+            goods = dict(t.goods)
+            _dec(goods, it.what)
+            state.tiles[it.source] = replaced(t, goods=goods)
 
 
 def _dec(goods: dict[str, int], g: str) -> None:

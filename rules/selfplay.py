@@ -48,8 +48,9 @@ def check_readers_pure(state: GameState) -> dict[str, object]:
     ``"view(state, 0)"``), so further checks need not call them again.
     """
     before = state.model_dump_json()
-    results = {name: read() for name, read in _readers(state)}
+    results: dict[str, object] = {name: read() for name, read in _readers(state)}
     if state.model_dump_json() == before:
+        results["json"] = before  # the state's JSON, for the round-trip check
         return results
     # Something changed it: find which reader, each on a fresh copy of the state as it was.
     for name, _ in _readers(state):
@@ -62,8 +63,10 @@ def check_readers_pure(state: GameState) -> dict[str, object]:
 
 def check_invariants(
     state: GameState, *, round_trip: bool = True, redeal: bool = True, views: bool = True
-) -> None:
-    """Raise :class:`InvariantError` if the state breaks a rule it must always keep."""
+) -> dict[str, object]:
+    """Raise :class:`InvariantError` if the state breaks a rule it must always keep.
+    Returns what the readers returned (see :func:`check_readers_pure`; empty without
+    ``views``), e.g. ``"legal_actions(state)"``, so a caller need not list again."""
     read = check_readers_pure(state) if views else {}
     cat = get_catalog(state.data_pack, state.data_pack_hash)
     board = cat.boards[state.map]
@@ -151,23 +154,35 @@ def check_invariants(
             ):
                 fail(f"seat {p.seat} can see seat {other.seat}'s cards")
     if round_trip:
-        again = GameState.model_validate_json(state.model_dump_json())
+        dumped = read.get("json")  # the state's JSON, already dumped (and unchanged) above
+        again = GameState.model_validate_json(
+            dumped if isinstance(dumped, str) else state.model_dump_json()
+        )
         if again != state:
             fail("JSON round trip changed the state")
     if redeal:
         # the spectator every step, and one seat in turn (all of them over a game)
-        check_views_leak_nothing(state, [None, (state.rng.counter + state.round) % state.n])
+        seats: list[int | None] = [None, (state.rng.counter + state.round) % state.n]
+        check_views_leak_nothing(state, seats, read)
+    return read
 
 
-def check_views_leak_nothing(state: GameState, seats: list[int | None] | None = None) -> None:
+def check_views_leak_nothing(
+    state: GameState,
+    seats: list[int | None] | None = None,
+    read: dict[str, object] | None = None,
+) -> None:
     """Views leak nothing: hidden information re-dealt from a seat's (or a spectator's) point
     of view (:func:`rules.determinize.determinize`) leaves that seat's view unchanged, and the
     spectator's re-dealt state keeps every invariant. ``seats``: whose views to check
-    (default: the spectator and every seat)."""
+    (default: the spectator and every seat). ``read``: the readers' results of
+    :func:`check_readers_pure` for this state, whose views are reused."""
     rng = random.Random(f"{state.rng.seed}:{state.rng.counter}:redeal")
+    read = read or {}
     for seat in [None, *range(state.n)] if seats is None else seats:
         det = determinize(state, seat, rng)
-        if view(det, seat) != view(state, seat):
+        mine = read.get(f"view(state, {seat})")
+        if view(det, seat) != (mine if isinstance(mine, GameState) else view(state, seat)):
             who = "a spectator" if seat is None else f"seat {seat}"
             raise InvariantError(f"{who}'s view shows something a re-deal changes")
         if seat is None:
@@ -208,11 +223,12 @@ def play_random_game(
     """Play one game with uniformly random legal decisions. Returns the last state."""
     rng = random.Random(seed)
     state = new_game(players, seed, map_id)
-    if check:
-        check_invariants(state)
+    read = check_invariants(state) if check else {}
     steps = 0
     while state.phase != "ended" and state.round <= max_rounds:
-        acts = legal_actions(state)
+        # listed once: the checks' own listing of this state (pure, checked) when it ran
+        listed = read.get("legal_actions(state)")
+        acts = listed if isinstance(listed, list) else legal_actions(state)
         if not acts:
             raise InvariantError(f"no legal action (game seed {seed}, step {steps})")
         action = rng.choice(acts)
@@ -222,7 +238,7 @@ def play_random_game(
             summary.kinds[action.type] += 1
         if check:
             try:
-                check_invariants(state)
+                read = check_invariants(state)
             except InvariantError as e:
                 raise InvariantError(
                     f"game seed {seed}, step {steps}, after {action!r}: {e}"

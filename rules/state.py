@@ -22,6 +22,14 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
+class _Value(BaseModel):
+    """An immutable value: a state holds it until it is replaced by a changed copy
+    (``rules.fastcopy.replaced(m, ...)``), never changes it in place (its dict fields included), so
+    :meth:`GameState.clone` shares it between the copies instead of copying it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
 class Rng(_M):
     """A deterministic random source: every draw derives from (seed, counter)."""
 
@@ -40,8 +48,9 @@ class Rng(_M):
         return self._next().randrange(n)
 
 
-class Tile(_M):
-    """A capital, city or building on the map, with the goods lying on it."""
+class Tile(_Value):
+    """A capital, city or building on the map, with the goods lying on it (immutable: replace
+    it with a changed copy, e.g. ``s.tiles[h] = replaced(t, goods=goods)``)."""
 
     kind: Literal["capital", "city", "building"]
     id: str  # capital tile id, city id or building side id
@@ -52,7 +61,9 @@ class Tile(_M):
     on_forest: bool = False
 
 
-class Exploration(_M):
+class Exploration(_Value):
+    """An exploration tile on a fog hex (immutable, like :class:`Tile`)."""
+
     tile: str  # exploration tile id
     face_up: bool = False
 

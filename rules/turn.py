@@ -13,15 +13,18 @@ from rules.catalog import ARCHES, CROPS, FRAMES
 from rules.control import controls, occupier_of
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
+from rules.fastcopy import replaced
 from rules.game import Context, count, is_upgraded, parse_hex, require_step
 from rules.messages import Param
 from rules.payment import (
     PayContext,
+    Sources,
     can_pay,
     check_payment,
     default_items,
     describe_items,
-    find_payment,
+    solve,
+    sources,
     take_payment,
 )
 from rules.state import Tile
@@ -239,8 +242,10 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
         extra = {k: int(v) for k, v in pa.params.get("goods", {}).items()}
         for h, t in g.s.tiles.items():
             if t.kind == "building" and t.id == pa.params.get("side") and controls(g.s, seat, h):
+                goods = dict(t.goods)
                 for k, v in extra.items():
-                    t.goods[k] = t.goods.get(k, 0) + v
+                    goods[k] = goods.get(k, 0) + v
+                g.s.tiles[h] = replaced(t, goods=goods)
                 g.emit(
                     "produce.painting",
                     {"hex": h, "painting": pa.name},
@@ -411,6 +416,9 @@ def discount(
     safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable —
     the one hardest to pay goes first."""
     order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
+    # the sources are built once for all the trials (find_payment / can_pay would rebuild
+    # them each time; the state does not change meanwhile)
+    safe_src: Sources | None = None
     for i in order:
         trial = cost[:i] + cost[i + 1 :]
         if payment is not None:
@@ -419,12 +427,21 @@ def discount(
             except RulesError:
                 continue
             return trial
-        if find_payment(g.s, seat, trial, ctx, safe=True) is not None:
+        if not trial:
+            return trial
+        if safe_src is None:
+            safe_src = sources(g.s, seat, ctx or PayContext(), safe=True)
+        if solve(safe_src, trial) is not None:
             return trial
     if payment is None:  # no removal leaves a safe default: the first leaving it payable
+        full_src: Sources | None = None
         for i in order:
             trial = cost[:i] + cost[i + 1 :]
-            if can_pay(g.s, seat, trial, ctx):
+            if not trial:
+                return trial
+            if full_src is None:
+                full_src = sources(g.s, seat, ctx or PayContext())
+            if solve(full_src, trial) is not None:
                 return trial
     return cost[: order[0]] + cost[order[0] + 1 :] if order else cost
 
@@ -588,8 +605,7 @@ def renovate(g: Context, a: A.Renovate) -> None:
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
-        t.id = g.cat.other_side(old)
-        t.special = False
+        t = g.s.tiles[at] = replaced(t, id=g.cat.other_side(old), special=False)
         g.emit(
             "flip",
             {

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.state import GameState
+from rules.fastcopy import replaced
+from rules.state import Exploration, GameState
 
 HIDDEN = "?"
 
@@ -115,9 +116,14 @@ def _m_seen(v: GameState, seat: int | None) -> None:
 
 def _m_exploration(v: GameState, seat: int | None) -> None:
     mine = v.players[seat].peeks if seat is not None and 0 <= seat < v.n else {}
+    shown: dict[str, Exploration] = {}  # immutable values: one face-down tile per name shown
     for h, e in v.exploration.items():
         if not e.face_up:
-            e.tile = mine.get(h, HIDDEN)
+            t = mine.get(h, HIDDEN)
+            x = shown.get(t)
+            if x is None:
+                x = shown[t] = replaced(e, tile=t)
+            v.exploration[h] = x
 
 
 def _m_battle_cards(v: GameState, seat: int | None) -> None:

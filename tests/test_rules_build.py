@@ -441,7 +441,7 @@ def test_city_limit_is_configurable__R_BUILD_10() -> None:
     put(st, 0, "olinda", "A5")
     assert_illegal(st, "build", "R-BUILD-10", building="salvador", at="E5")
     # the opponent's cities do not count
-    st.tiles["C7"].owner = 1
+    st.tiles["C7"] = st.tiles["C7"].model_copy(update={"owner": 1})
     assert is_legal(st, "build", building="salvador", at="E5")
 
 

@@ -180,7 +180,7 @@ def test_jesuits_card_cannot_pay_for_itself() -> None:
 def test_jesuits_church_renovated_only_in_era_III() -> None:
     st = holding("jesuits", gold=1, coffee=2)
     st = act(st, "play_gold_card", card="jesuits", at="D3")
-    st.tiles["D3"].goods = {}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {}})
     st.players[0].reserve = {"coffee": 1}
     assert_illegal(st, "renovate", "R-RENOV-1", at="D3")
     st.era = 3

@@ -61,7 +61,7 @@ def test_manuel_i_first_three_sawmills__R_MONARCH_1() -> None:
 def test_manuel_i_special_sawmill_produces_on_renovation__R_MONARCH_1() -> None:
     st = start(colours=("orange", "blue"), monarchs=("manuel_i", "queen_victoria"))
     st, _ = build(st, "sawmill", "B3", coffee=1)
-    st.tiles["B3"].goods = {}
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"goods": {}})
     st = new_turn(st)
     st.players[0].reserve = {"coffee": 1}
     new = act(st, "renovate", at="B3")
@@ -85,7 +85,7 @@ def test_manuel_i_flipping_creates_a_counted_sawmill__R_MONARCH_1() -> None:
 def test_manuel_i_flipped_away_sawmill_loses_its_power__R_MONARCH_1() -> None:
     st = start(colours=("orange", "blue"), monarchs=("manuel_i", "queen_victoria"))
     st, _ = build(st, "sawmill", "B3", coffee=1)
-    st.tiles["B3"].goods = {}
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"goods": {}})
     st = new_turn(st)
     st.players[0].reserve = {"coffee": 1}
     new = act(st, "renovate", at="B3", flip=True)
@@ -109,13 +109,13 @@ def test_manuel_i_special_sawmill_with_a_river_basin__R_MONARCH_1() -> None:
     st = start(colours=("orange", "blue"), monarchs=("manuel_i", "queen_victoria"))
     st, _ = build(st, "sawmill", "B3", coffee=1)
     assert st.tiles["B3"].special
-    st.tiles["B3"].goods = {}
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"goods": {}})
     explore(st, "A3", "river_basin")  # A3 is next to B3 (a plain hex, a fog tile for the test)
     place_unit(st, 0, "corsair1", "A4")
     st = to_movement(st, "import")
     st = act(st, "move", unit="corsair1", to="A3")
     assert st.tiles["B3"].goods == {"brazilwood": 1}
-    st.tiles["B3"].goods = {}
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"goods": {}})
     st = new_turn(st)
     st.players[0].reserve = {"coffee": 1}
     new = act(st, "renovate", at="B3")
@@ -162,7 +162,7 @@ def test_isabella_i_flipped_sawmill_becomes_special__R_MONARCH_1() -> None:
     st = start(colours=("red", "blue"), monarchs=("isabella_i", "queen_victoria"))
     st, _ = build(st, "sawmill", "B3", coffee=1)
     assert st.tiles["B3"].special is False
-    st.tiles["B3"].goods = {}
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"goods": {}})
     st = new_turn(st)
     st.players[0].reserve = {"coffee": 1}
     new = act(st, "renovate", at="B3", flip=True)

@@ -413,7 +413,9 @@ def test_visconde_de_maua_second_build_costs_one_more_resource() -> None:
     st = game("visconde_de_maua", brazilwood=2, coffee=1)
     st = act(st, "build", building="sugar_field", at="D3")
     assert st.turn.step == "movement" and st.players[0].reserve == {"brazilwood": 1, "coffee": 1}
-    st.tiles["D3"].goods = {}  # its sugar cane could pay too (R-VOC-6): keep the count simple
+    st.tiles["D3"] = st.tiles["D3"].model_copy(
+        update={"goods": {}}
+    )  # its sugar cane could pay too (R-VOC-6): keep the count simple
     assert is_legal(st, "build", building="sugar_field", at="C4")
     new, _ = act_ev(st, "build", building="sugar_field", at="C4")
     assert new.tiles["C4"].id == "sugar_field"
@@ -427,7 +429,7 @@ def test_visconde_de_maua_second_build_costs_one_more_resource() -> None:
 def test_visconde_de_maua_second_build_must_pay_the_extra() -> None:
     st = game("visconde_de_maua", brazilwood=2)
     st = act(st, "build", building="sugar_field", at="D3")
-    st.tiles["D3"].goods = {}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {}})
     assert_illegal(st, "build", "R-VOC-2", building="sugar_field", at="C4")
 
 
@@ -453,7 +455,7 @@ def test_andre_reboucas_once_per_turn() -> None:
     st = game("andre_reboucas", "visconde_de_maua", brazilwood=1, coffee=1)
     st = act(st, "build", building="sugar_field", at="D3")  # free
     assert st.players[0].reserve == {"brazilwood": 1, "coffee": 1}
-    st.tiles["D3"].goods = {}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {}})
     new = act(st, "build", building="sugar_field", at="C4")  # full: brazilwood + 1
     assert new.players[0].reserve == {}
 

@@ -107,7 +107,7 @@ def test_a_palace_may_be_declined__R_PALACE_1() -> None:
 
 def test_one_palace_per_hex__R_PALACE_1() -> None:
     st = palace_decision(era1_ready())
-    st.tiles["B3"].palace = 2
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"palace": 2})
     st.players[0].palaces = [3, 4, 5, 6]
     assert_illegal(st, "place_palace", "R-PALACE-1", palace=3, at="B3")
     assert_illegal(st, "place_palace", "R-PALACE-1", palace=3, at="C3")  # capital: palace I
@@ -232,18 +232,18 @@ def test_palaces_need_not_be_placed_in_order__R_PALACE_5() -> None:
 
 def test_building_with_palace_cannot_be_built_over__R_PALACE_3() -> None:
     st = empire()
-    st.tiles["B3"].palace = 2
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"palace": 2})
     st.players[0].reserve = {"gold": 1, "coffee": 2}
     assert_illegal(st, "build", "R-PALACE-3", building="church", at="B3")
     # without the palace an era III building may replace it (R-BUILD-3)
-    st.tiles["B3"].palace = None
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"palace": None})
     new = act(st, "build", building="church", at="B3")
     assert new.tiles["B3"].id == "church"
 
 
 def test_building_with_palace_cannot_be_flipped_but_can_be_renovated__R_PALACE_3() -> None:
     st = empire()
-    st.tiles["D3"].palace = 2
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"palace": 2})
     st.players[0].reserve = {"coffee": 1}
     assert_illegal(st, "renovate", "R-RENOV-2", at="D3", flip=True)
     new = act(st, "renovate", at="D3")
@@ -269,7 +269,7 @@ def test_no_legal_palace_the_mission_still_scores__R_PALACE_4() -> None:
 
 def test_palace_III_scores_built_and_controlled_foundries__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["C4"].palace = 3
+    st.tiles["C4"] = st.tiles["C4"].model_copy(update={"palace": 3})
     st.players[0].palaces = [2, 4, 5, 6]
     put(st, 0, "foundry", "B4")
     put(st, 0, "foundry", "D2")
@@ -284,14 +284,14 @@ def test_palace_III_scores_built_and_controlled_foundries__R_PALACE_5() -> None:
 
 def test_palace_IV_scores_two_per_cotton_plantation__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["D4"].palace = 4
+    st.tiles["D4"] = st.tiles["D4"].model_copy(update={"palace": 4})
     put(st, 0, "cotton_plantation", "E4")
     assert score(st, 0)["categories"]["palaces"] == 4
 
 
 def test_palace_V_scores_one_per_product__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["C2"].palace = 5
+    st.tiles["C2"] = st.tiles["C2"].model_copy(update={"palace": 5})
     p = st.players[0]
     p.upgrades = {"import": "dye", "painting": "cloth"}
     p.products = [x for x in p.products if x not in ("dye", "cloth")]
@@ -300,7 +300,7 @@ def test_palace_V_scores_one_per_product__R_PALACE_5() -> None:
 
 def test_palace_VI_scores_one_per_unit_deployed__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["B7"].palace = 6
+    st.tiles["B7"] = st.tiles["B7"].model_copy(update={"palace": 6})
     place_unit(st, 0, "archer1", "D5")
     st.players[0].units["dragoon"] = "reserve"  # defeated: deployed all the same
     assert score(st, 0)["categories"]["palaces"] == 2
@@ -308,7 +308,7 @@ def test_palace_VI_scores_one_per_unit_deployed__R_PALACE_5() -> None:
 
 def test_palace_bonus_scores_only_for_its_builder__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["C4"].palace = 3
+    st.tiles["C4"] = st.tiles["C4"].model_copy(update={"palace": 3})
     put(st, 0, "foundry", "B4")
     place_unit(st, 1, "brawler1", "C4")  # the opponent occupies the palace's hex
     put(st, 1, "foundry", "G6")
@@ -318,7 +318,7 @@ def test_palace_bonus_scores_only_for_its_builder__R_PALACE_5() -> None:
 
 def test_a_hex_with_a_palace_can_still_be_attacked__R_PALACE_5() -> None:
     st = empire()
-    st.tiles["D4"].palace = 4
+    st.tiles["D4"] = st.tiles["D4"].model_copy(update={"palace": 4})
     st.current = 1
     place_unit(st, 1, "brawler1", "E4")
     st = to_movement(st, "import")

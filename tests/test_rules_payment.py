@@ -101,7 +101,7 @@ def test_default_spends_reserve_and_building_goods__R_VOC_6() -> None:
     assert default_payment(st, a) == (PayItem("D3", "coffee"),)
     assert is_legal(st, "build", **SAWMILL)
     assert listed(st, "build", **SAWMILL).payment is None  # a safe default exists
-    st.tiles["D3"].goods = {}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {}})
     assert default_payment(st, a) == (R("gold"),)  # gold pays for a resource (R-VOC-2)
 
 

@@ -442,7 +442,7 @@ def test_production_painting_applies_to_later_builds_and_renovations__R_PAINT_4(
     st = act(st, "trade", 1)
     st = act(st, "end_trade", 1)
     st = act(st, "end_turn", 1)
-    st.tiles["D3"].goods = {}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {}})
     st, ev = act_ev(st, "renovate", at="D3", payment=[R("coffee")])
     assert st.tiles["D3"].goods == {"coffee": 3}
 

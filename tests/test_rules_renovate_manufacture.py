@@ -122,7 +122,7 @@ def test_renovate_listed_both_ways__R_RENOV_1() -> None:
 def test_palace_building_reproduces_but_cannot_flip__R_RENOV_2() -> None:
     st = fresh(coffee=1)
     put(st, 0, "sawmill", "B3")
-    st.tiles["B3"].palace = 2
+    st.tiles["B3"] = st.tiles["B3"].model_copy(update={"palace": 2})
     assert renovations(st) == {("B3", False)}
     assert_illegal(st, "renovate", "R-RENOV-2", at="B3", flip=True)
     new = act(st, "renovate", at="B3")

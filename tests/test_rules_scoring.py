@@ -152,7 +152,7 @@ def full_position() -> GameState:
     put(st, 1, "sugar_field", "G6")
     place_unit(st, 1, "brawler1", "C2")
     # palaces: V on the farm (1 VP per product: 2) — the builder scores it although occupied
-    st.tiles["C2"].palace = 5
+    st.tiles["C2"] = st.tiles["C2"].model_copy(update={"palace": 5})
     p.palaces = [2, 3, 4, 6]
     return st
 
@@ -237,7 +237,7 @@ def test_science_in_the_reserve_does_not_break_ties__R_END_3() -> None:
 
 def test_still_tied_the_victory_is_shared__R_END_3() -> None:
     st = tied()
-    st.tiles["D3"].goods = {"science": 2}
+    st.tiles["D3"] = st.tiles["D3"].model_copy(update={"goods": {"science": 2}})
     assert final_scores(st)["winners"] == [0, 1]
 
 

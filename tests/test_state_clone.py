@@ -35,6 +35,8 @@ def _containers(obj: object, path: str = "s") -> list[tuple[str, object]]:
     from pydantic import BaseModel
 
     out: list[tuple[str, object]] = []
+    if isinstance(obj, BaseModel) and obj.model_config.get("frozen"):
+        return out  # an immutable value (Tile, Exploration): shared by design
     if isinstance(obj, BaseModel):
         out.append((path, obj))
         for k, v in obj.__dict__.items():
@@ -67,11 +69,52 @@ def test_mutating_the_clone_never_touches_the_original():
     c = st.clone()
     c.players[0].reserve["gold"] = 9
     c.players[1].combat_cards.append("militia")
-    next(iter(c.tiles.values())).goods["coffee"] = 4
-    for e in c.exploration.values():
-        e.face_up = True
+    h, t = next(iter(c.tiles.items()))
+    c.tiles[h] = t.model_copy(update={"goods": {**t.goods, "coffee": 4}})
+    for h, e in c.exploration.items():
+        c.exploration[h] = e.model_copy(update={"face_up": True})
     c.city_piles[0].append("x")
     c.turn.builds = 7
     c.rng.counter += 5
     c.players[2].seen["0"] = ["x"]
     assert st.model_dump_json() == before
+
+
+def test_tiles_and_explorations_are_immutable_values():
+    """Clones share Tile and Exploration objects, so they refuse changes in place."""
+    import pydantic
+
+    st = _states(2, 5)[40]
+    t = next(iter(st.tiles.values()))
+    with pytest.raises(pydantic.ValidationError):
+        t.palace = 3
+    e = next(iter(st.exploration.values()))
+    with pytest.raises(pydantic.ValidationError):
+        e.face_up = True
+
+
+def test_apply_never_changes_its_input_state():
+    """apply replaces shared tiles instead of changing them: the given state stays as it was
+    (JSON byte-identical) over whole self-play games, 1 to 4 players."""
+    for players in (1, 2, 3, 4):
+        rng = random.Random(players)
+        st = new_game(players, 60 + players)
+        while st.phase != "ended" and st.round <= 40:
+            before = st.model_dump_json()
+            nxt, _ = apply(st, rng.choice(legal_actions(st)))
+            assert st.model_dump_json() == before
+            st = nxt
+
+
+def test_replaced_matches_model_copy():
+    """rules.fastcopy.replaced is model_copy(update=...) without the deep-copy machinery."""
+    from rules.fastcopy import replaced
+
+    st = _states(3, 11)[50]
+    for t in st.tiles.values():
+        before = t.model_dump_json()
+        a = replaced(t, goods={"coffee": 2}, palace=4)
+        b = t.model_copy(update={"goods": {"coffee": 2}, "palace": 4})
+        assert a == b and a.model_dump_json() == b.model_dump_json()
+        assert a.model_fields_set == b.model_fields_set
+        assert t.model_dump_json() == before  # the original is unchanged

@@ -106,7 +106,7 @@ def _redeal(state: GameState, rnd: random.Random) -> GameState:
     tiles = [s.exploration[h].tile for h in hexes]
     rnd.shuffle(tiles)
     for h, t in zip(hexes, tiles, strict=True):
-        s.exploration[h].tile = t
+        s.exploration[h] = s.exploration[h].model_copy(update={"tile": t})
     return s
 
 

@@ -46,8 +46,9 @@ class Layout:
         cx, cy = self.centre(label)
         return hex_corners(cx, cy, self.size - shrink)
 
-    def pixel_to_label(self, x: float, y: float) -> str:
-        """The label of the hex under a pixel (cube rounding)."""
+    def pixel_to_label(self, x: float, y: float) -> str | None:
+        """The label of the hex under a pixel (cube rounding); None off the labelled grid
+        (above row 1 or left of column A)."""
         px = (x - self.origin[0]) / self.size
         py = (y - self.origin[1]) / self.size
         q = SQRT3 / 3 * px - py / 3
@@ -59,7 +60,10 @@ class Layout:
             rq = -rr - rs
         elif dr > ds:
             rr = -rq - rs
-        return Hex(rq, rr).label
+        try:
+            return Hex(rq, rr).label
+        except ValueError:
+            return None
 
 
 def hex_corners(cx: float, cy: float, r: float) -> list[Point]:

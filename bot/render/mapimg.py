@@ -620,7 +620,7 @@ def _draw_map(
         if t.palace is not None and t.kind != "capital":
             # the palace disc reaches into the label of the hex above: redraw that label
             above = lay.pixel_to_label(cx + 0.45 * r, cy - 1.2 * r)
-            if above in board.terrain:
+            if above is not None and above in board.terrain:
                 covered.add(above)
 
     for hx, ps in sorted(pieces.items()):

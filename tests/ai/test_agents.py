@@ -179,7 +179,7 @@ def _shuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
     tiles = [t.exploration[h].tile for h in hexes]
     rng.shuffle(tiles)
     for h, tile in zip(hexes, tiles, strict=True):
-        t.exploration[h].tile = tile
+        t.exploration[h] = t.exploration[h].model_copy(update={"tile": tile})
     return t
 
 

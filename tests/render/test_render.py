@@ -434,3 +434,23 @@ def test_golden_images(name: str) -> None:
     hist = diff.histogram()
     differing = sum(hist[24:]) / (got.width * got.height)
     assert differing < 0.005, f"{differing:.2%} of the pixels differ"
+
+
+def test_pixel_off_the_map_has_no_label() -> None:
+    cat = get_catalog()
+    lay = M.geometry(next(iter(cat.maps)), None, 1.0).layout
+    x, y = lay.centre("A1")
+    assert lay.pixel_to_label(x, y - 3 * lay.size) is None  # above row 1
+
+
+def test_palace_on_the_top_row_renders(game4: list[Snapshot]) -> None:
+    # R-PALACE-1: a palace may stand on any of your cities or buildings, top row included;
+    # its disc reaches towards the (missing) hex above, which must not crash the map.
+    v = game4[-1].state.clone()
+    board = get_catalog(v.data_pack).boards[v.map]
+    top = min(board.order, key=lambda lab: (int(lab[1:]), lab))
+    land = [lab for lab in board.order if lab[1:] == top[1:] and board.terrain[lab] != "water"]
+    tile = next(t for t in v.tiles.values() if t.kind == "building")
+    v.tiles[land[0]] = tile.model_copy(update={"palace": 2})
+    png = render_map(view(v, None))
+    assert Image.open(io.BytesIO(png)).size[0] > 0
