@@ -34,6 +34,7 @@ MAX_BUTTONS_PER_ROW = 5
 
 NO_LONGER = "That choice is no longer available."
 NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
+NO_SEAT = "You have no seat in this game."
 
 
 def tables_of(interaction: discord.Interaction[Any]) -> Tables:
@@ -247,6 +248,10 @@ def pay_view(
     return view
 
 
+def _button(label: str, style: discord.ButtonStyle, cid: str) -> ui.Button[Any]:
+    return ui.Button(label=label, style=style, custom_id=cid)
+
+
 def _path(text: str) -> tuple[int, ...]:
     return tuple(int(k) for k in text.split(".") if k)
 
@@ -279,10 +284,10 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:l:(?P<g>\d+):(?
 
     def __init__(self, game_id: int, op: str) -> None:
         super().__init__(
-            ui.Button(
-                label=self.LABELS.get(op, op),
-                style=self.STYLES.get(op, discord.ButtonStyle.secondary),
-                custom_id=custom_id("brz:l", game_id, op),
+            _button(
+                self.LABELS.get(op, op),
+                self.STYLES.get(op, discord.ButtonStyle.secondary),
+                custom_id("brz:l", game_id, op),
             )
         )
         self.game_id, self.op = game_id, op
@@ -338,11 +343,7 @@ class TurnButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:t:(?P<g>\d+):(?P
 
     def __init__(self, game_id: int, version: int, label: str = "Take my turn") -> None:
         super().__init__(
-            ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary,
-                custom_id=custom_id("brz:t", game_id, version),
-            )
+            _button(label, discord.ButtonStyle.primary, custom_id("brz:t", game_id, version))
         )
         self.game_id, self.version = game_id, version
 
@@ -361,11 +362,7 @@ class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:h:(?P<g>\d+)"):
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            ui.Button(
-                label="My hand",
-                style=discord.ButtonStyle.secondary,
-                custom_id=custom_id("brz:h", game_id),
-            )
+            _button("My hand", discord.ButtonStyle.secondary, custom_id("brz:h", game_id))
         )
         self.game_id = game_id
 
@@ -422,10 +419,8 @@ class ConfirmButton(
 
     def __init__(self, game_id: int, version: int, index: int) -> None:
         super().__init__(
-            ui.Button(
-                label="Confirm",
-                style=discord.ButtonStyle.success,
-                custom_id=custom_id("brz:c", game_id, version, index),
+            _button(
+                "Confirm", discord.ButtonStyle.success, custom_id("brz:c", game_id, version, index)
             )
         )
         self.game_id, self.version, self.index = game_id, version, index
@@ -456,10 +451,10 @@ class PayButton(
     ) -> None:
         cid = pay_id("brz:p", game_id, version, index, path)
         super().__init__(
-            ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=cid or custom_id("brz:p", game_id, version, index, ""),
+            _button(
+                label,
+                discord.ButtonStyle.secondary,
+                cid or custom_id("brz:p", game_id, version, index, ""),
             )
         )
         self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
@@ -529,10 +524,10 @@ class PayConfirmButton(
 
     def __init__(self, game_id: int, version: int, index: int, path: Sequence[int]) -> None:
         super().__init__(
-            ui.Button(
-                label="Confirm with this payment",
-                style=discord.ButtonStyle.success,
-                custom_id=pay_id("brz:q", game_id, version, index, path) or "",
+            _button(
+                "Confirm with this payment",
+                discord.ButtonStyle.success,
+                pay_id("brz:q", game_id, version, index, path) or "",
             )
         )
         self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
@@ -554,11 +549,7 @@ class BackButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:b:(?P<g>\d+):(?P
 
     def __init__(self, game_id: int, version: int) -> None:
         super().__init__(
-            ui.Button(
-                label="Back",
-                style=discord.ButtonStyle.secondary,
-                custom_id=custom_id("brz:b", game_id, version),
-            )
+            _button("Back", discord.ButtonStyle.secondary, custom_id("brz:b", game_id, version))
         )
         self.game_id, self.version = game_id, version
 

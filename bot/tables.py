@@ -24,6 +24,7 @@ from pydantic import JsonValue
 
 from bot.discord_views import (
     NO_LONGER,
+    NO_SEAT,
     NOT_YOUR_TURN,
     Step,
     confirm_view,
@@ -160,6 +161,18 @@ class Tables:
             return None
         return rec.id, await self.seat_of(rec.id, interaction.user.id)
 
+    async def seated_game(self, interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+        """The channel's running game and the user's seat in it, when they have one; says
+        why not otherwise."""
+        found = await self.running_game(interaction)
+        if found is None:
+            return None
+        gid, seat = found
+        if seat is None:
+            await self.reply(interaction, NO_SEAT)
+            return None
+        return gid, seat
+
     @staticmethod
     async def reply(
         interaction: discord.Interaction[Any],
@@ -251,16 +264,26 @@ class Tables:
     def colour_choices() -> list[tuple[str, str]]:
         return [(c.id, str(getattr(c, "name", c.id))) for c in get_catalog(None).colours.values()]
 
-    async def lobby_colour(
-        self, interaction: discord.Interaction[Any], game_id: int, colour: str
-    ) -> None:
-        """A seated player's colour wish in the lobby (one colour per seat)."""
+    async def _open_lobby(
+        self, interaction: discord.Interaction[Any], game_id: int
+    ) -> GameRecord | None:
+        """The game ``game_id`` while it is still a lobby; says it is closed otherwise."""
+        rec: GameRecord | None
         try:
             rec = await self.store.get_game(game_id)
         except StorageError:
             rec = None
         if rec is None or rec.status is not GameStatus.LOBBY:
             await self.reply(interaction, "This lobby is closed.")
+            return None
+        return rec
+
+    async def lobby_colour(
+        self, interaction: discord.Interaction[Any], game_id: int, colour: str
+    ) -> None:
+        """A seated player's colour wish in the lobby (one colour per seat)."""
+        rec = await self._open_lobby(interaction, game_id)
+        if rec is None:
             return
         mine = rec.seats_of(interaction.user.id)
         if not mine:
@@ -298,12 +321,8 @@ class Tables:
     async def lobby_press(
         self, interaction: discord.Interaction[Any], game_id: int, op: str
     ) -> None:
-        try:
-            rec = await self.store.get_game(game_id)
-        except StorageError:
-            rec = None
-        if rec is None or rec.status is not GameStatus.LOBBY:
-            await self.reply(interaction, "This lobby is closed.")
+        rec = await self._open_lobby(interaction, game_id)
+        if rec is None:
             return
         uid = interaction.user.id
         self.names[uid] = interaction.user.display_name
@@ -955,7 +974,7 @@ class Tables:
     ) -> None:
         seat = await self.seat_of(game_id, interaction.user.id)
         if seat is None:
-            await self.reply(interaction, "You have no seat in this game.")
+            await self.reply(interaction, NO_SEAT)
             return
         if not deferred:
             await interaction.response.defer(ephemeral=True, thinking=True)

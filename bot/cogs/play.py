@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_views import NO_SEAT
 from rules import complete, deciders
 
 if TYPE_CHECKING:
@@ -47,13 +48,10 @@ class PlayCog(commands.Cog):
     @app_commands.describe(command="a command of the game (autocomplete lists the legal ones)")
     async def play(self, interaction: discord.Interaction[Any], command: str) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
+        found = await t.seated_game(interaction)
         if found is None:
             return
         gid, seat = found
-        if seat is None:
-            await t.reply(interaction, "You have no seat in this game.")
-            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         res = await t.act(interaction, gid, seat, text=command)
         if res is not None and not res.errors:
@@ -79,20 +77,17 @@ class PlayCog(commands.Cog):
         if where is None:
             await t.show_hand(interaction, gid)
         elif seat is None:
-            await t.reply(interaction, "You have no seat in this game.")
+            await t.reply(interaction, NO_SEAT)
         else:
             await t.set_hand_place(interaction, gid, seat, where)
 
     @app_commands.command(name="undo", description="Take back your last step, if allowed")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
+        found = await t.seated_game(interaction)
         if found is None:
             return
         gid, seat = found
-        if seat is None:
-            await t.reply(interaction, "You have no seat in this game.")
-            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with t.lock(gid):
             res = await t.svc.undo(gid, seat)

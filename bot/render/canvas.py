@@ -60,6 +60,22 @@ class Canvas:
         self.img.paste(fill, (self.px(x) + ox, self.px(y) + oy), m)
         return self.width_of(text, size, weight)
 
+    def text_in(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        width: float,
+        size: int = 22,
+        weight: Weight = "regular",
+        fill: RGB = INK,
+        anchor: str = "la",
+    ) -> float:
+        """Draws ``text`` shortened to ``width`` (scale 1); returns its width (at scale 1)."""
+        return self.text(
+            x, y, self.fit(text, size, round(width * self.s), weight), size, weight, fill, anchor
+        )
+
     def fit(self, text: str, size: int, width_px: int, weight: Weight = "regular") -> str:
         """``text`` shortened to ``width_px`` (page pixels) at ``size`` (scale 1)."""
         return fit(text, self.px(size), width_px, weight)

@@ -96,15 +96,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
     mon = cat.monarchs[p.monarch].name if p.monarch in cat.monarchs else "no monarch yet"
     room = xr - (x0 + 68 + w) - 10
     if room > 40:
-        cv.text(
-            x0 + 68 + w,
-            y0 + 30,
-            cv.fit(mon, 22, round(room * cv.s), "semibold"),
-            22,
-            "semibold",
-            MUTED,
-            "lm",
-        )
+        cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm")
     y: float = y0 + 66
     # reserve (≤ 5)
     cv.text(x0 + 4, y + 17, "Reserve", 22, "semibold", anchor="lm")
@@ -146,14 +138,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
             radius=6,
         )
         aname = cat.arches[arch].name
-        cv.text(
-            bx + bw / 2,
-            by + 15,
-            cv.fit(aname, 20, round((bw - 10) * cv.s), "bold"),
-            20,
-            "bold",
-            anchor="mm",
-        )
+        cv.text_in(bx + bw / 2, by + 15, aname, bw - 10, 20, "bold", anchor="mm")
         if p.token_arch == arch:
             cv.player_piece(
                 bx + bw / 2 - (18 if arch in p.under else 0),
@@ -173,14 +158,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
             cv.text(ux, by + 44, ROMAN[p.under[arch]], 16, "extrabold", anchor="mm")
         if up:
             pname = cat.products[up].name if up in cat.products else up
-            cv.text(
-                bx + bw / 2,
-                by + 72,
-                cv.fit(pname, 18, round((bw - 8) * cv.s), "semibold"),
-                18,
-                "semibold",
-                anchor="mm",
-            )
+            cv.text_in(bx + bw / 2, by + 72, pname, bw - 8, 18, "semibold", anchor="mm")
     rows = -(-len(cat.arches) // per_row)
     y += rows * (bh + 6) + 6
     # products still to make: shape, name, VP and cost
@@ -330,14 +308,7 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         lines = [ln for b in body for ln in cv.wrap(b, x1 - x0 - 30, 20)]
         h = 42 + 28 * len(lines)
         cv.rect((x0, y, x1, y + h), fill=tint(colour, 0.85), outline=colour, width=3, radius=8)
-        cv.text(
-            x0 + 14,
-            y + 21,
-            cv.fit(head, 22, round((x1 - x0 - 24) * cv.s), "bold"),
-            22,
-            "bold",
-            anchor="lm",
-        )
+        cv.text_in(x0 + 14, y + 21, head, x1 - x0 - 24, 22, "bold", anchor="lm")
         yy = y + 47
         for ln in lines:
             cv.text(x0 + 16, yy, ln, 20, anchor="lm")

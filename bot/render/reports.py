@@ -113,20 +113,13 @@ def draw_battle(
             radius=12,
         )
         cv.player_piece(x + 28, y0 + 30, col, 40)
-        cv.text(
-            x + 54,
-            y0 + 20,
-            cv.fit(seat_name(v, s), 24, round((colw - 120) * cv.s), "bold"),
-            24,
-            "bold",
-            anchor="lm",
-        )
+        cv.text_in(x + 54, y0 + 20, seat_name(v, s), colw - 120, 24, "bold", anchor="lm")
         cv.text(x + 54, y0 + 47, role, 20, "semibold", MUTED, "lm")
         cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
         cv.text(x + colw - 14, y0 + 74, "FP", 18, "bold", MUTED, "rm")
         yy = y0 + 104
         for src, n in rows:
-            cv.text(x + 14, yy, cv.fit(src, 21, round((colw - 70) * cv.s)), 21, anchor="lm")
+            cv.text_in(x + 14, yy, src, colw - 70, 21, anchor="lm")
             cv.text(x + colw - 14, yy, f"+{n}", 21, "bold", anchor="rm")
             yy += 32
         if not played and n_cards:
@@ -134,15 +127,7 @@ def draw_battle(
             yy += 32
         for c in played:
             nm = cat.combat_cards[c].name if c in cat.combat_cards else c
-            cv.text(
-                x + 14,
-                yy,
-                cv.fit(f"card: {nm}", 21, round((colw - 28) * cv.s), "semibold"),
-                21,
-                "semibold",
-                (150, 40, 40),
-                "lm",
-            )
+            cv.text_in(x + 14, yy, f"card: {nm}", colw - 28, 21, "semibold", (150, 40, 40), "lm")
             yy += 32
         if won:
             cv.rect((x + 14, yy + 8, x + 180, yy + 50), fill=GOLDEN, outline=INK, radius=8)

@@ -185,7 +185,7 @@ async def test_concurrent_commands_apply_once(service: GameService) -> None:
     assert all(o.errors for o in outs if not o.applied)
     assert (await service.store.get_game(gid)).version == 1
     # different seats' commands in parallel, each valid in turn: all land, in some order
-    outs = await asyncio.gather(service.act(gid, 1, "colour red"), service.run_ai_turns(gid))
+    await asyncio.gather(service.act(gid, 1, "colour red"), service.run_ai_turns(gid))
     assert (await service.store.get_game(gid)).version == 2
 
 

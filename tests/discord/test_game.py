@@ -267,15 +267,21 @@ async def test_whole_game_through_interactions_R_SETUP_5(
         assert texts_to(await h.command(BO, CH, cmd), BO)
 
 
+async def start_against_ai(fake: FakeDiscord, h: Harness) -> list[Request]:
+    """Ana opens a 2-seat lobby with one random AI and starts it with the seed SEED; the
+    requests of the Start press."""
+    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
+    return await h.click(ANA, lobby, "brz:l:1:start")
+
+
 async def test_one_status_message_edited_in_place(fake: FakeDiscord, make_bot: BotMaker) -> None:
     """Posted (and pinned) when the game starts, its id kept in the game's settings, then
     edited in place (PATCH) after every turn: scenario, era, round, whose turn, deadline."""
     h = await make_bot()
     tables = h.client.tables  # type: ignore[attr-defined]
-    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    tables.next_seed = SEED
-    reqs = await h.click(ANA, lobby, "brz:l:1:start")
+    reqs = await start_against_ai(fake, h)
     posted = [r for r in status_writes(reqs) if r.method == "POST"]
     assert len(posted) == 1
     gid, _ = await Game(fake, h).state()
@@ -316,10 +322,7 @@ async def test_hand_in_a_private_thread_or_dms_R_SETUP_5(
     post; ``where:dm`` moves it to DMs; ``where:here`` back to ephemeral-on-request."""
     h = await make_bot()
     tables = h.client.tables  # type: ignore[attr-defined]
-    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    tables.next_seed = SEED
-    await h.click(ANA, lobby, "brz:l:1:start")
+    await start_against_ai(fake, h)
     g = Game(fake, h)
     gid, _ = await g.state()
     nope = await h.command(BO, CH, "hand", where="thread")
@@ -418,11 +421,7 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
     from rules import apply
 
     h = await make_bot()
-    tables = h.client.tables  # type: ignore[attr-defined]
-    await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    tables.next_seed = SEED
-    await h.click(ANA, lobby, "brz:l:1:start")
+    await start_against_ai(fake, h)
     g = Game(fake, h)
     found = None
     for _ in range(300):

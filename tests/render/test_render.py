@@ -151,6 +151,19 @@ def test_built_and_battle_hexes_are_highlighted(game4: list[Snapshot]) -> None:
         assert _ring_share(rgb(render_map(v, sn.events)), g, ev.data["hex"]) > 0.5, kind
 
 
+def _clear_caches() -> None:
+    """Empty the renderer's caches, so that cached sprites and layers are drawn again."""
+    for f in (
+        D.piece_sprite,
+        D.hex_sprite,
+        D.text_sprite,
+        M.badge_sprite,
+        M.static_layer,
+        C.text_mask,
+    ):
+        f.cache_clear()
+
+
 def _probe(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every string drawn (caches cleared so cached sprites are drawn again)."""
     drawn: list[str] = []
@@ -161,15 +174,7 @@ def _probe(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         real(self, xy, text, *a, **k)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    for f in (
-        D.piece_sprite,
-        D.hex_sprite,
-        D.text_sprite,
-        M.badge_sprite,
-        M.static_layer,
-        C.text_mask,
-    ):
-        f.cache_clear()
+    _clear_caches()
     return drawn
 
 
@@ -218,27 +223,18 @@ def test_hidden_cards_never_drawn_for_a_spectator(
 def test_same_view_same_bytes(game4: list[Snapshot]) -> None:
     sn = late(game4)
     v = view(sn.state, None)
-    a = [
-        render_map(v, sn.events),
-        render_boards(v),
-        render_panel(v, 1),
-        render_hand(view(sn.state, 1), 1),
-    ]
-    for f in (
-        D.piece_sprite,
-        D.hex_sprite,
-        D.text_sprite,
-        M.badge_sprite,
-        M.static_layer,
-        C.text_mask,
-    ):
-        f.cache_clear()
-    b = [
-        render_map(v, sn.events),
-        render_boards(v),
-        render_panel(v, 1),
-        render_hand(view(sn.state, 1), 1),
-    ]
+
+    def draw() -> list[bytes]:
+        return [
+            render_map(v, sn.events),
+            render_boards(v),
+            render_panel(v, 1),
+            render_hand(view(sn.state, 1), 1),
+        ]
+
+    a = draw()
+    _clear_caches()
+    b = draw()
     assert a == b
 
 
