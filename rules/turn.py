@@ -17,6 +17,7 @@ from rules.fastcopy import replaced
 from rules.game import Context, count, is_upgraded, parse_hex, require_step
 from rules.messages import Param
 from rules.payment import (
+    PayabilityCache,
     PayContext,
     Sources,
     can_pay,
@@ -409,12 +410,15 @@ def discount(
     kinds: tuple[str, ...],
     ctx: PayContext | None = None,
     payment: A.Payment = None,
+    *,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
     """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
     payment, the token that payment leaves out; otherwise the first token, in the order of
     ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves a cost the
     safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable —
-    the one hardest to pay goes first."""
+    the one hardest to pay goes first. ``cache``: the listing's payability answers for
+    this unchanged state (the same verdicts, :func:`rules.payment.quick_payable` first)."""
     order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
     # the sources are built once for all the trials (find_payment / can_pay would rebuild
     # them each time; the state does not change meanwhile)
@@ -429,6 +433,10 @@ def discount(
             return trial
         if not trial:
             return trial
+        if cache is not None:
+            if cache.payable(seat, trial, ctx, safe=True):
+                return trial
+            continue
         if safe_src is None:
             safe_src = sources(g.s, seat, ctx or PayContext(), safe=True)
         if solve(safe_src, trial) is not None:
@@ -439,6 +447,10 @@ def discount(
             trial = cost[:i] + cost[i + 1 :]
             if not trial:
                 return trial
+            if cache is not None:
+                if cache.payable(seat, trial, ctx):
+                    return trial
+                continue
             if full_src is None:
                 full_src = sources(g.s, seat, ctx or PayContext())
             if solve(full_src, trial) is not None:
@@ -462,6 +474,7 @@ def reboucas_discount(
     payment: A.Payment = None,
     *,
     use: bool = False,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
     """A build's ``cost`` after André Rebouças' discount, if it applies (see
     :func:`discount` for which token goes); ``use`` spends the discount for this turn."""
@@ -469,7 +482,7 @@ def reboucas_discount(
         return cost
     if use:
         g.s.turn.reboucas = True
-    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment)
+    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment, cache=cache)
 
 
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
@@ -675,10 +688,19 @@ def manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesEr
 
 
 def manufacture_cost(
-    g: Context, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+    g: Context,
+    seat: int,
+    product: str,
+    upgraded: bool,
+    payment: A.Payment = None,
+    *,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
+    """``cache``: see :func:`discount` (listing only: the state must not have changed)."""
     cost = list(g.cat.products[product].cost)
-    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
+    if not upgraded:
+        return cost
+    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment, cache=cache)
 
 
 def place_product(g: Context, seat: int, product: str, to: str, why: str) -> None:
@@ -833,7 +855,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
         up = is_upgraded(g, seat, "manufacture")
         for pr in p.products:
             dests = product_destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up)):
+            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up, cache=g.pay)):
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -934,7 +956,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         if not at_list:
             continue
         cost, ctx = build_cost(g, seat, what, second=second)
-        cost = reboucas_discount(g, seat, cost, ctx)
+        cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in at_list:
