@@ -357,26 +357,32 @@ def _hall_payable(cost: Sequence[str], supply: dict[frozenset[str], int]) -> boo
     every set of token kinds, the tokens of those kinds are at most the units that accept
     one of them. Exact when no unit draws from a shared pool (combat cards) and no lot is
     all-or-none (Afonso I) or required (an explicit payment's items)."""
+    if sum(supply.values()) < len(cost):
+        return False
     kinds: dict[str, int] = {}
     for t in cost:
         kinds[t] = kinds.get(t, 0) + 1
+    items = list(supply.items())
+    if len(kinds) == 1:
+        ((t, demand),) = kinds.items()
+        acc = token_accepts(t)
+        return sum(n for provides, n in items if provides & acc) >= demand
     accepts = [token_accepts(t) for t in kinds]
     counts = list(kinds.values())
-    items = list(supply.items())
-    k = len(accepts)
-    for mask in range(1, 1 << k):
-        demand = 0
-        acc: frozenset[str] = frozenset()
-        for j in range(k):
-            if mask >> j & 1:
-                demand += counts[j]
-                acc = acc | accepts[j]
+    # the union and demand of each set of kinds, from the set without its lowest kind
+    unions: list[frozenset[str]] = [frozenset()]
+    demands = [0]
+    for mask in range(1, 1 << len(accepts)):
+        low = (mask & -mask).bit_length() - 1
+        rest = mask & (mask - 1)
+        acc = unions[rest] | accepts[low]
+        demand = demands[rest] + counts[low]
+        unions.append(acc)
+        demands.append(demand)
         have = 0
         for provides, n in items:
             if provides & acc:
                 have += n
-                if have >= demand:
-                    break
         if have < demand:
             return False
     return True
@@ -514,6 +520,12 @@ class PayabilityCache:
             tuple[int, bool, tuple[object, ...], tuple[str, ...]], Solution | None
         ] = {}
 
+    def where(self) -> dict[str, int]:
+        """:func:`unit_seats` of the state, computed once."""
+        if self._where is None:
+            self._where = unit_seats(self.state)
+        return self._where
+
     def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
         """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it
         changes no source (the renovation of every empty building shares one search)."""
@@ -528,9 +540,7 @@ class PayabilityCache:
         key = (seat, safe, self._ctx_key(ctx))
         src = self._src.get(key)
         if src is None:
-            if self._where is None:
-                self._where = unit_seats(self.state)
-            src = sources(self.state, seat, ctx, safe=safe, where=self._where)
+            src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             self._src[key] = src
         return src
 
