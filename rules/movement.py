@@ -234,7 +234,19 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
             else:
                 dests = list(g.board.neighbours[src])
             for to in dests:
-                if _move_problem(g, seat, u, to, kind, ()) is None:
+                if kind == "free":
+                    # to a neighbour, water allowed: of _move_problem's checks only the
+                    # opponent's capital is left to fail (R-MOVE-1)
+                    dest = s.tiles.get(to)
+                    ok = (
+                        dest is None
+                        or dest.kind != "capital"
+                        or dest.owner == seat
+                        or (s.solo and dest.owner == ENEMY)
+                    )
+                else:
+                    ok = _move_problem(g, seat, u, to, kind, ()) is None
+                if ok:
                     for c in carries:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
 

@@ -265,6 +265,9 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
                 g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
+_NO_BUILD = ("river_basin", "bandeiras")  # revealed exploration tiles not built on (R-BUILD-7)
+
+
 def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
@@ -366,7 +369,7 @@ def build_problem(
     ex = s.exploration.get(at)
     if ex is not None and ex.face_up:
         kind = cat.exploration[ex.tile].kind
-        if kind in ("river_basin", "bandeiras"):
+        if kind in _NO_BUILD:
             return IllegalAction(
                 "R-BUILD-7",
                 f"a revealed {cat.exploration[ex.tile].name} at {at} cannot be built on",
@@ -931,6 +934,30 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     others_at.update(s.enemy_units.values())
     sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
     city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
+    # ``over`` is the era of the own building that would be built over (None: nothing).
+    over: dict[str, int | None] = {}
+    closed: set[str] = set()
+    for at in {*sites, *city_sites}:
+        existing = s.tiles.get(at)
+        ex = s.exploration.get(at)
+        if ex is not None and ex.face_up and cat.exploration[ex.tile].kind in _NO_BUILD:
+            closed.add(at)
+        elif existing is None:
+            over[at] = None
+        elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
+            closed.add(at)  # a capital, a city, another's tile (or one with a palace)
+        else:
+            over[at] = cat.building_era(existing.id)
+    leop = "maria_leopoldina" in p.paintings
+
+    def coverable(at: str, era3: bool) -> bool:
+        if at in closed:
+            return False
+        old = over[at]
+        return old is None or leop or (era3 and old < 3)
+
+    city_sites = [at for at in city_sites if coverable(at, True)]
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
@@ -950,6 +977,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             bdef = cat.buildings[cat.side_tile[what]]
             if bdef.era > s.era:
                 continue  # R-BUILD-2 (the same for every hex)
+            era3 = bdef.era == 3
+            at_list = [at for at in at_list if coverable(at, era3)]
             if not terrain_free and "any" not in bdef.terrain:
                 need = bdef.terrain
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
