@@ -52,10 +52,11 @@ def controlled_tiles(
     capitals are not counted. ``where``: :func:`unit_seats` of ``state`` if known."""
     if where is None:
         where = unit_seats(state)
+    # where.get(hex_, t.owner) is controller(t, where.get(hex_)), without the call a tile
     return [
         hex_
         for hex_, t in state.tiles.items()
         if t.kind != "capital"
         and (kind is None or t.kind == kind)
-        and controller(t, where.get(hex_)) == seat
+        and where.get(hex_, t.owner) == seat
     ]
