@@ -116,8 +116,8 @@ def test_mission_objectives_with_known_unit_seats_match_R_MISSION_1(players: int
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_move_listing_matches_the_full_checks_R_MOVE_1(players: int):
     """The listing's free moves skip the checks a free move to a neighbour always passes:
-    it lists exactly the moves (without carried units) that _move_problem allows."""
-    from rules.movement import _move_problem, move_actions
+    it lists exactly the moves (without carried units) that move_problem allows."""
+    from rules.movement import move_actions, move_problem
 
     rng = random.Random(players + 11)
     st = new_game(players, 400 + players)
@@ -133,7 +133,7 @@ def test_move_listing_matches_the_full_checks_R_MOVE_1(players: int):
                     continue
                 for to in {*g.board.neighbours[src], *st.tiles}:
                     for kind in ("free", "extra"):
-                        if _move_problem(g, seat, u, to, kind, ()) is None:
+                        if move_problem(g, seat, u, to, kind, ()) is None:
                             want.add((u, to, kind))
             assert got == want
             checked += 1

@@ -18,7 +18,6 @@ from rules.payment import (
     PayabilityCache,
     PayContext,
     Sources,
-    _solve,
     quick_payable,
     solve,
     sources,
@@ -52,7 +51,6 @@ def test_hall_count_agrees_with_the_search_R_VOC_2(
     fast = quick_payable(src, cost)
     assert fast is not None
     assert fast == (solve(src, cost) is not None)
-    assert fast == (_solve(sorted(cost), src.lots, src) is not None)
 
 
 def _costs(g: Context, rng: random.Random) -> list[list[str]]:
