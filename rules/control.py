@@ -45,14 +45,18 @@ def controls(state: GameState, seat: int, hex_: str) -> bool:
     return controller_of(state, hex_) == seat
 
 
-def controlled_tiles(state: GameState, seat: int, kind: str | None = None) -> list[str]:
+def controlled_tiles(
+    state: GameState, seat: int, kind: str | None = None, where: dict[str, int] | None = None
+) -> list[str]:
     """Hexes of buildings/cities ``seat`` controls (own unoccupied + occupied enemy ones);
-    capitals are not counted."""
-    where = unit_seats(state)
+    capitals are not counted. ``where``: :func:`unit_seats` of ``state`` if known."""
+    if where is None:
+        where = unit_seats(state)
+    # where.get(hex_, t.owner) is controller(t, where.get(hex_)), without the call a tile
     return [
         hex_
         for hex_, t in state.tiles.items()
         if t.kind != "capital"
         and (kind is None or t.kind == kind)
-        and controller(t, where.get(hex_)) == seat
+        and where.get(hex_, t.owner) == seat
     ]

@@ -25,9 +25,10 @@ def _transport(g: Context, seat: int, unit: str) -> bool:
     return ability == "transport" or (unit == "monarch" and "guaicurus" in p.paintings)
 
 
-def _move_problem(
+def move_problem(
     g: Context, seat: int, unit: str, to: str, kind: str, carry: tuple[str, ...]
 ) -> RulesError | None:
+    """Why ``seat`` may not move ``unit`` to ``to`` now (None if it may), R-MOVE-1..4."""
     s = g.s
     p = g.p(seat)
     t = s.turn
@@ -107,7 +108,7 @@ def move(g: Context, a: A.Move) -> None:
     seat = a.seat
     require_step(g, "movement", "R-TURN-3", "moving")
     to = parse_hex(g, a.to)
-    err = _move_problem(g, seat, a.unit, to, a.kind, a.carry)
+    err = move_problem(g, seat, a.unit, to, a.kind, a.carry)
     if err:
         raise err
     p = g.p(seat)
@@ -234,7 +235,19 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
             else:
                 dests = list(g.board.neighbours[src])
             for to in dests:
-                if _move_problem(g, seat, u, to, kind, ()) is None:
+                if kind == "free":
+                    # to a neighbour, water allowed: of move_problem's checks only the
+                    # opponent's capital is left to fail (R-MOVE-1)
+                    dest = s.tiles.get(to)
+                    ok = (
+                        dest is None
+                        or dest.kind != "capital"
+                        or dest.owner == seat
+                        or (s.solo and dest.owner == ENEMY)
+                    )
+                else:
+                    ok = move_problem(g, seat, u, to, kind, ()) is None
+                if ok:
                     for c in carries:
                         yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
 

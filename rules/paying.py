@@ -26,6 +26,7 @@ from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
 from rules.game import Context, is_upgraded, parse_hex
 from rules.payment import (
+    PayabilityCache,
     PayContext,
     Solution,
     check_partial,
@@ -113,8 +114,11 @@ class PaymentStep:
 # --------------------------------------------------------------------------- costs
 
 
-def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | None:
-    """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them."""
+def _raw_cost(
+    g: Context, a: Any, cache: PayabilityCache | None = None
+) -> tuple[list[str], PayContext, list[str]] | None:
+    """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them.
+    ``cache``: the listing's payability answers (for the discounts' trials)."""
     seat = a.seat
     s = g.s
     cat = g.cat
@@ -135,7 +139,7 @@ def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | N
         if ctx.any_crop_for_crop:
             notes.append("upgraded Build: any resource pays for a named one (R-BUILD-8)")
         if reboucas_applies(g, seat, cost):
-            cost = reboucas_discount(g, seat, cost, ctx)
+            cost = reboucas_discount(g, seat, cost, ctx, cache=cache)
             notes.append("André Rebouças: 1 resource or 1 gold less")
         return cost, ctx, notes
     if isinstance(a, A.Renovate):
@@ -148,7 +152,7 @@ def _raw_cost(g: Context, a: Any) -> tuple[list[str], PayContext, list[str]] | N
         up = is_upgraded(g, seat, "manufacture")
         if up:
             notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
-        cost = manufacture_cost(g, seat, a.product, up)
+        cost = manufacture_cost(g, seat, a.product, up, cache=cache)
         return cost, PayContext(label=cat.products[a.product].name), notes
     if isinstance(a, A.Exchange):
         if a.kind == "cards":
@@ -297,13 +301,13 @@ def _cost_key(a: Any) -> Any:
 
 def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     try:  # what _cost computes, without the notes and the text a listing does not show
-        raw = _raw_cost(g, a)
+        raw = _raw_cost(g, a, g.pay)
     except KeyError as e:
         raise InvalidAction("R-VOC-2", f"unknown {e.args[0]!r}: no cost to show") from e
     if raw is None or not raw[0]:
         return None
     cost, ctx = sort_tokens(raw[0]), raw[1]
-    if g.pay.solve(a.seat, cost, ctx, safe=True) is not None:
+    if g.pay.payable(a.seat, cost, ctx, safe=True):
         return None
     sol = g.pay.solve(a.seat, cost, ctx)  # find_payment's search, on the listing's cache
     return None if sol is None else tuple(to_items(sol))

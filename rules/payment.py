@@ -98,12 +98,30 @@ class Sources:
     card_uses: list[Lot]  # War chest / Napoleon lots (pools cc, wc)
     afonso: bool
     chosen_cards: Counter[str] = field(default_factory=Counter)
+    _supply: dict[frozenset[str], int] | None = field(default=None, repr=False, compare=False)
+
+    def supply(self) -> dict[frozenset[str], int]:
+        """Units of the goods and gold-card lots, by what they may pay (computed once)."""
+        if self._supply is None:
+            out: dict[frozenset[str], int] = {}
+            for lot in self.lots:
+                out[lot.provides] = out.get(lot.provides, 0) + lot.count
+            self._supply = out
+        return self._supply
 
 
-def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False) -> Sources:
+def sources(
+    state: GameState,
+    seat: int,
+    ctx: PayContext,
+    *,
+    safe: bool = False,
+    where: dict[str, int] | None = None,
+) -> Sources:
     """The one lot builder. ``safe``: only what a default may spend without asking
     (goods in the reserve and on controlled buildings; science only for a science token) —
-    see docs/RULINGS.md "Default payment"."""
+    see docs/RULINGS.md "Default payment". ``where``: :func:`unit_seats` of ``state``, when
+    the caller already has it."""
     p = state.players[seat]
     lots: list[Lot] = []
     crop_subst = ctx.any_crop_for_crop
@@ -127,7 +145,8 @@ def sources(state: GameState, seat: int, ctx: PayContext, *, safe: bool = False)
             lots.append(Lot(where, g, science_provides, n, v_sci))
 
     # Goods on controlled buildings first (they can only be spent), then the reserve.
-    where = unit_seats(state)
+    if where is None:
+        where = unit_seats(state)
     for hex_, tile in state.tiles.items():
         if not tile.goods or hex_ == ctx.exclude_hex:
             continue
@@ -332,6 +351,55 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
     return None
 
 
+def _hall_payable(cost: Sequence[str], supply: dict[frozenset[str], int]) -> bool:
+    """Can the tokens of ``cost`` be matched one-to-one to the units of ``supply`` (what a
+    unit may pay -> how many such units)? Hall's theorem for this bipartite matching: for
+    every set of token kinds, the tokens of those kinds are at most the units that accept
+    one of them. Exact when no unit draws from a shared pool (combat cards) and no lot is
+    all-or-none (Afonso I) or required (an explicit payment's items)."""
+    if sum(supply.values()) < len(cost):
+        return False
+    kinds: dict[str, int] = {}
+    for t in cost:
+        kinds[t] = kinds.get(t, 0) + 1
+    items = list(supply.items())
+    if len(kinds) == 1:
+        ((t, demand),) = kinds.items()
+        acc = token_accepts(t)
+        return sum(n for provides, n in items if provides & acc) >= demand
+    accepts = [token_accepts(t) for t in kinds]
+    counts = list(kinds.values())
+    # the union and demand of each set of kinds, from the set without its lowest kind
+    unions: list[frozenset[str]] = [frozenset()]
+    demands = [0]
+    for mask in range(1, 1 << len(accepts)):
+        low = (mask & -mask).bit_length() - 1
+        rest = mask & (mask - 1)
+        acc = unions[rest] | accepts[low]
+        demand = demands[rest] + counts[low]
+        unions.append(acc)
+        demands.append(demand)
+        have = 0
+        for provides, n in items:
+            if provides & acc:
+                have += n
+        if have < demand:
+            return False
+    return True
+
+
+def quick_payable(src: Sources, cost: Sequence[str]) -> bool | None:
+    """``solve(src, cost) is not None`` without the search where a count decides it: the
+    goods and gold cards alone pay ``cost`` (then it is payable, combat cards unused), or
+    fail to and there are no combat-card uses to add (then it is not). None: search.
+    Only for sources straight from :func:`sources` (no :func:`restrict`)."""
+    if _hall_payable(cost, src.supply()):
+        return True
+    if src.card_uses or (src.afonso and src.hand):
+        return None
+    return False
+
+
 @dataclass
 class Solution:
     """A way to pay: the sorted tokens, the lots and the lot index paying each token."""
@@ -445,10 +513,18 @@ class PayabilityCache:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._where: dict[str, int] | None = None
         self._src: dict[tuple[int, bool, tuple[object, ...]], Sources] = {}
+        self._ok: dict[tuple[int, bool, tuple[object, ...], tuple[str, ...]], bool] = {}
         self._found: dict[
             tuple[int, bool, tuple[object, ...], tuple[str, ...]], Solution | None
         ] = {}
+
+    def where(self) -> dict[str, int]:
+        """:func:`unit_seats` of the state, computed once."""
+        if self._where is None:
+            self._where = unit_seats(self.state)
+        return self._where
 
     def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
         """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it
@@ -464,7 +540,8 @@ class PayabilityCache:
         key = (seat, safe, self._ctx_key(ctx))
         src = self._src.get(key)
         if src is None:
-            src = self._src[key] = sources(self.state, seat, ctx, safe=safe)
+            src = sources(self.state, seat, ctx, safe=safe, where=self.where())
+            self._src[key] = src
         return src
 
     def solve(
@@ -476,8 +553,26 @@ class PayabilityCache:
             self._found[key] = solve(self.sources(seat, ctx, safe), cost)
         return self._found[key]
 
+    def payable(
+        self, seat: int, cost: Sequence[str], ctx: PayContext | None = None, safe: bool = False
+    ) -> bool:
+        """``solve(...) is not None``, by :func:`quick_payable` where a count decides it."""
+        if not cost:
+            return True
+        ctx = ctx or PayContext()
+        ckey = self._ctx_key(ctx)
+        key = (seat, safe, ckey, tuple(sorted(cost)))
+        ok = self._ok.get(key)
+        if ok is None:
+            src = self.sources(seat, ctx, safe)
+            ok = quick_payable(src, cost)
+            if ok is None:
+                ok = solve(src, cost) is not None
+            self._ok[key] = ok
+        return ok
+
     def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
-        return not cost or self.solve(seat, cost, ctx) is not None
+        return self.payable(seat, cost, ctx)
 
 
 def check_payment(

@@ -52,13 +52,16 @@ def manufactured(state: GameState, seat: int) -> list[str]:
     return list(p.upgrades.values()) + p.victoria + p.factory
 
 
-def objective_count(state: GameState, seat: int, ob: Objective) -> int:
+def objective_count(
+    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
+) -> int:
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
     cat = catalog_of(state)
     p = state.players[seat]
     k = ob.kind
     if k == "buildings":
         n = 0
-        for hex_ in controlled_tiles(state, seat, "building"):
+        for hex_ in controlled_tiles(state, seat, "building", where):
             t = state.tiles[hex_]
             if ob.type is not None and t.id != ob.type:
                 continue
@@ -67,7 +70,7 @@ def objective_count(state: GameState, seat: int, ob: Objective) -> int:
             n += 1
         return n
     if k == "cities":
-        return len(controlled_tiles(state, seat, "city"))
+        return len(controlled_tiles(state, seat, "city", where))
     if k == "products":
         made = manufactured(state, seat)
         if ob.shape is not None:
@@ -82,25 +85,32 @@ def objective_count(state: GameState, seat: int, ob: Objective) -> int:
     if k == "units_on_map":
         return units_on_map(state, seat)
     if k == "building_types":
-        return len({state.tiles[h].id for h in controlled_tiles(state, seat, "building")})
+        return len({state.tiles[h].id for h in controlled_tiles(state, seat, "building", where)})
     if k == "upgraded_arches":
         return len(p.upgrades)
     if k == "palaces":
         return sum(1 for n in range(2, 7) if n not in p.palaces)
     if k == "occupied":
-        return sum(1 for h in state.tiles if occupier_of(state, h) == seat)
+        if where is None:
+            return sum(1 for h in state.tiles if occupier_of(state, h) == seat)
+        return sum(1 for h, t in state.tiles.items() if t.owner != seat and where.get(h) == seat)
     if k == "science":
         return p.reserve.get("science", 0)
     raise ValueError(f"unknown objective kind {k}")
 
 
-def objective_met(state: GameState, seat: int, ob: Objective) -> bool:
-    return objective_count(state, seat, ob) >= ob.count
+def objective_met(
+    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
+) -> bool:
+    return objective_count(state, seat, ob, where) >= ob.count
 
 
-def mission_complete(state: GameState, seat: int, mission_id: str) -> bool:
+def mission_complete(
+    state: GameState, seat: int, mission_id: str, where: dict[str, int] | None = None
+) -> bool:
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
     m = catalog_of(state).missions[mission_id]
-    return all(objective_met(state, seat, ob) for ob in m.objectives)
+    return all(objective_met(state, seat, ob, where) for ob in m.objectives)
 
 
 def describe_objective(ob: Objective) -> str:

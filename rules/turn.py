@@ -17,6 +17,7 @@ from rules.fastcopy import replaced
 from rules.game import Context, count, is_upgraded, parse_hex, require_step
 from rules.messages import Param
 from rules.payment import (
+    PayabilityCache,
     PayContext,
     Sources,
     can_pay,
@@ -264,6 +265,9 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
                 g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
 
 
+_NO_BUILD = ("river_basin", "bandeiras")  # revealed exploration tiles not built on (R-BUILD-7)
+
+
 def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
@@ -365,7 +369,7 @@ def build_problem(
     ex = s.exploration.get(at)
     if ex is not None and ex.face_up:
         kind = cat.exploration[ex.tile].kind
-        if kind in ("river_basin", "bandeiras"):
+        if kind in _NO_BUILD:
             return IllegalAction(
                 "R-BUILD-7",
                 f"a revealed {cat.exploration[ex.tile].name} at {at} cannot be built on",
@@ -409,12 +413,15 @@ def discount(
     kinds: tuple[str, ...],
     ctx: PayContext | None = None,
     payment: A.Payment = None,
+    *,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
     """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
     payment, the token that payment leaves out; otherwise the first token, in the order of
     ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves a cost the
     safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable —
-    the one hardest to pay goes first."""
+    the one hardest to pay goes first. ``cache``: the listing's payability answers for
+    this unchanged state (the same verdicts, :func:`rules.payment.quick_payable` first)."""
     order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
     # the sources are built once for all the trials (find_payment / can_pay would rebuild
     # them each time; the state does not change meanwhile)
@@ -429,6 +436,10 @@ def discount(
             return trial
         if not trial:
             return trial
+        if cache is not None:
+            if cache.payable(seat, trial, ctx, safe=True):
+                return trial
+            continue
         if safe_src is None:
             safe_src = sources(g.s, seat, ctx or PayContext(), safe=True)
         if solve(safe_src, trial) is not None:
@@ -439,6 +450,10 @@ def discount(
             trial = cost[:i] + cost[i + 1 :]
             if not trial:
                 return trial
+            if cache is not None:
+                if cache.payable(seat, trial, ctx):
+                    return trial
+                continue
             if full_src is None:
                 full_src = sources(g.s, seat, ctx or PayContext())
             if solve(full_src, trial) is not None:
@@ -462,6 +477,7 @@ def reboucas_discount(
     payment: A.Payment = None,
     *,
     use: bool = False,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
     """A build's ``cost`` after André Rebouças' discount, if it applies (see
     :func:`discount` for which token goes); ``use`` spends the discount for this turn."""
@@ -469,7 +485,7 @@ def reboucas_discount(
         return cost
     if use:
         g.s.turn.reboucas = True
-    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment)
+    return discount(g, seat, cost, REBOUCAS_KINDS, ctx, payment, cache=cache)
 
 
 MANUFACTURE_KINDS = ("crop", "any")  # R-MANUF-2: 1 resource less
@@ -675,10 +691,19 @@ def manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesEr
 
 
 def manufacture_cost(
-    g: Context, seat: int, product: str, upgraded: bool, payment: A.Payment = None
+    g: Context,
+    seat: int,
+    product: str,
+    upgraded: bool,
+    payment: A.Payment = None,
+    *,
+    cache: PayabilityCache | None = None,
 ) -> list[str]:
+    """``cache``: see :func:`discount` (listing only: the state must not have changed)."""
     cost = list(g.cat.products[product].cost)
-    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment) if upgraded else cost
+    if not upgraded:
+        return cost
+    return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment, cache=cache)
 
 
 def place_product(g: Context, seat: int, product: str, to: str, why: str) -> None:
@@ -833,7 +858,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
         up = is_upgraded(g, seat, "manufacture")
         for pr in p.products:
             dests = product_destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up)):
+            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up, cache=g.pay)):
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -909,6 +934,30 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     others_at.update(s.enemy_units.values())
     sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
     city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
+    # ``over`` is the era of the own building that would be built over (None: nothing).
+    over: dict[str, int | None] = {}
+    closed: set[str] = set()
+    for at in {*sites, *city_sites}:
+        existing = s.tiles.get(at)
+        ex = s.exploration.get(at)
+        if ex is not None and ex.face_up and cat.exploration[ex.tile].kind in _NO_BUILD:
+            closed.add(at)
+        elif existing is None:
+            over[at] = None
+        elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
+            closed.add(at)  # a capital, a city, another's tile (or one with a palace)
+        else:
+            over[at] = cat.building_era(existing.id)
+    leop = "maria_leopoldina" in p.paintings
+
+    def coverable(at: str, era3: bool) -> bool:
+        if at in closed:
+            return False
+        old = over[at]
+        return old is None or leop or (era3 and old < 3)
+
+    city_sites = [at for at in city_sites if coverable(at, True)]
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
@@ -928,13 +977,15 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             bdef = cat.buildings[cat.side_tile[what]]
             if bdef.era > s.era:
                 continue  # R-BUILD-2 (the same for every hex)
+            era3 = bdef.era == 3
+            at_list = [at for at in at_list if coverable(at, era3)]
             if not terrain_free and "any" not in bdef.terrain:
                 need = bdef.terrain
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
         if not at_list:
             continue
         cost, ctx = build_cost(g, seat, what, second=second)
-        cost = reboucas_discount(g, seat, cost, ctx)
+        cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
         for at in at_list:

@@ -84,3 +84,58 @@ def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
                                 want.add(A.Renovate(seat=seat, at=h, flip=flip))
             assert listed == want
         st, _ = apply(st, rng.choice(legal_actions(st)))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_mission_objectives_with_known_unit_seats_match_R_MISSION_1(players: int):
+    """The listing counts objectives with the unit seats worked out once a listing
+    (``where``): the same counts as without, every objective and seat, over self-play."""
+    from rules.control import unit_seats
+    from rules.scoring import mission_complete, objective_count
+
+    rng = random.Random(players + 7)
+    st = new_game(players, 300 + players)
+    checked = 0
+    while st.phase != "ended" and st.round <= 45:
+        if st.phase == "play" and rng.random() < 0.2:
+            g = Context(st)
+            where = unit_seats(st)
+            for seat in range(players):
+                for mid, m in g.cat.missions.items():
+                    for ob in m.objectives:
+                        assert objective_count(st, seat, ob, where) == objective_count(
+                            st, seat, ob
+                        ), (seat, mid, ob)
+                    got = mission_complete(st, seat, mid, where)
+                    assert got == mission_complete(st, seat, mid)
+                    checked += got
+        st, _ = apply(st, rng.choice(legal_actions(st)))
+    assert checked > 0
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_move_listing_matches_the_full_checks_R_MOVE_1(players: int):
+    """The listing's free moves skip the checks a free move to a neighbour always passes:
+    it lists exactly the moves (without carried units) that move_problem allows."""
+    from rules.movement import move_actions, move_problem
+
+    rng = random.Random(players + 11)
+    st = new_game(players, 400 + players)
+    checked = 0
+    while st.phase != "ended" and st.round <= 45:
+        if st.phase == "play" and not st.pending and st.turn.step == "movement":
+            g = Context(st)
+            seat = st.current
+            got = {(a.unit, a.to, a.kind) for a in move_actions(g, seat) if not a.carry}
+            want = set()
+            for u, src in st.players[seat].units.items():
+                if src in ("board", "reserve"):
+                    continue
+                for to in {*g.board.neighbours[src], *st.tiles}:
+                    for kind in ("free", "extra"):
+                        if move_problem(g, seat, u, to, kind, ()) is None:
+                            want.add((u, to, kind))
+            assert got == want
+            checked += 1
+        st, _ = apply(st, rng.choice(legal_actions(st)))
+    assert checked > 10
