@@ -20,8 +20,7 @@ version), and returns a :class:`Result` of plain data:
     res = await service.act(res.game_id, seat=0, text="colour blue")
 
 Commands are the engine's notation (``rules.notation``). Computer players come from
-``ai.make_agent`` and undo points from ``rules.undo``, each through one small adapter below
-(while missing: a uniformly random agent; no undo).
+``ai.make_agent`` and undo points from ``rules.undo``.
 """
 
 from __future__ import annotations
@@ -29,20 +28,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+import ai
 from rules import (
     GameState,
     RulesError,
     apply,
     deciders,
     get_catalog,
-    legal_actions,
     parse_action,
     pending_for,
+    undo,
     view,
 )
 from rules.errors import InvalidAction, NotYourDecision
@@ -212,36 +211,10 @@ class Agent(Protocol):
     def decide(self, state: GameState, seat: int) -> Any: ...
 
 
-class _RandomAgent:
-    """Fallback while ``ai`` is missing: a uniformly random legal action of the seat."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def decide(self, state: GameState, seat: int) -> Any:
-        return self.rng.choice(legal_actions(state, seat))
-
-
 def make_agent(level: str, seed: int) -> Agent:
-    """``ai.make_agent(level, seed=...)``; a random agent while the ``ai`` package is missing."""
-    try:
-        import ai  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return _RandomAgent(seed)
+    """A computer player of ``level`` (``ai.make_agent``)."""
     agent: Agent = ai.make_agent(level, seed=seed)
     return agent
-
-
-Step = tuple[GameState, Any, GameState, list[Event]]
-
-
-def undo_depth(history: Sequence[Step], seat: int) -> int | None:
-    """``rules.undo.undo_depth`` (None while the engine has no undo points)."""
-    try:
-        from rules import undo  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    return int(undo.undo_depth(history, seat))
 
 
 # ============================================================================ storage
@@ -422,12 +395,11 @@ class GameService:
         from rules import new_game as rules_new_game
 
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        try:
+        try:  # without a seed, the engine draws a secret 64-bit one
             st = rules_new_game(len(specs), seed, scenario, data_pack=data_pack)
         except RulesError as e:
             raise ServiceError(e.message) from e
+        seed = st.rng.seed
         if channel_id is None:
             games = await self.store.list_games(limit=None)
             channel_id = max([g.channel_id for g in games] + [0]) + 1
@@ -660,9 +632,7 @@ class GameService:
         before = _load(await self.store.state_at(rec.id, v - 1))
         after = _load(await self.store.state_at(rec.id, v))
         action = parse_action(entry.action_json)
-        depth = undo_depth([(before, action, after, _events(entry.events_json))], seat)
-        if depth is None:
-            raise InvalidAction("", "undo is not available with this rules engine")
+        depth = undo.undo_depth([(before, action, after, _events(entry.events_json))], seat)
         if depth < 1:
             raise InvalidAction(
                 "R-TURN-1",
