@@ -138,7 +138,6 @@ async def test_private_posts_carry_secret_events_to_their_seat_only(
 async def test_undo_takes_back_a_move_and_refuses_a_draw_R_TURN_1(
     service: GameService,
 ) -> None:
-    pytest.importorskip("rules.undo")
     from rules import legal_actions
 
     res = await service.new_game(["Ana", "ai:random"], seed=3)
