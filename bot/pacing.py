@@ -183,9 +183,7 @@ def timezones(prefix: str = "", limit: int = 25) -> list[str]:
 
 def parse_quiet_hours(text: str) -> tuple[time, time]:
     """``22:00-08:00`` (also ``22-8``, ``22h-8h``)."""
-    m = re.fullmatch(
-        r"\s*(\d{1,2})(?::(\d{2}))?h?\s*[-–to ]+\s*(\d{1,2})(?::(\d{2}))?h?\s*", text
-    )
+    m = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?h?\s*[-–to ]+\s*(\d{1,2})(?::(\d{2}))?h?\s*", text)
     if not m:
         raise ValueError(f"`{text}` is not a range of hours: write e.g. `22:00-08:00`")
     h1, m1, h2, m2 = int(m.group(1)), int(m.group(2) or 0), int(m.group(3)), int(m.group(4) or 0)
@@ -235,13 +233,17 @@ def quiet_window(t: datetime, q: QuietHours) -> tuple[datetime, datetime]:
             if not in_quiet(end, q):
                 break
             end += step
+    for _ in range(180):  # the end fell in a DST gap: the first minute awake is earlier
+        if end - step <= t or in_quiet(end - step, q):
+            break
+        end -= step
     begin = _at(begin_d, q.start, tz)
     if not (begin <= t and in_quiet(begin, q)):
         begin = t
-        for _ in range(2 * 1440):
-            if not in_quiet(begin - step, q):
-                break
-            begin -= step
+    for _ in range(2 * 1440):
+        if not in_quiet(begin - step, q):
+            break
+        begin -= step
     return begin, end
 
 
@@ -339,6 +341,7 @@ def reminder_times(
     if due is None:
         return []
     stops = clip_away(away, timedelta(hours=settings.away_max_hours)) + list(pauses)
+    quiet_stops = merge([*away, *pauses])  # nobody is pinged while away, even past the limit
     out: list[Reminder] = []
     for i, f in enumerate(sorted(settings.reminders), 1):
         if not 0 < f < 1:
@@ -347,7 +350,7 @@ def reminder_times(
         if t is None:
             continue
         moved = out_of_quiet(t, quiet, earliest=start, latest=due)
-        if moved is not None and not any(in_interval(moved, s) for s in merge(stops)):
+        if moved is not None and not any(in_interval(moved, s) for s in quiet_stops):
             out.append(Reminder(f"remind{i}", moved, f))
     return out
 
