@@ -517,6 +517,7 @@ class Scheduler:
         self.interval = interval
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+        self._ticking = False
 
     def start(self) -> None:
         if self._task is None and self.interval > 0:
@@ -524,20 +525,27 @@ class Scheduler:
 
     async def _run(self) -> None:
         while not self._stop.is_set():
+            self._ticking = True
             try:
                 await self.pacer.tick()
             except Exception:
                 log.exception("pacing tick failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), self.interval)
+            finally:
+                self._ticking = False
+            if self._stop.is_set():
+                break
+            await asyncio.sleep(self.interval)  # no helper task: cancelled by stop()
 
     async def stop(self) -> None:
-        """Stop after the tick in progress (a tick is never cut in the middle)."""
+        """Stop the loop; a tick in progress is finished first, never cut in the middle."""
         self._stop.set()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        if task is None:
+            return
+        if not self._ticking:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 # ============================================================================ the button
