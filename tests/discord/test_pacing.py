@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from bot.app import BrazilBot
@@ -194,7 +193,7 @@ async def test_away_extends_the_deadline_and_pause_stops_the_clock(
     too_long = await h.command(ANA, CH, "away", duration="30d")
     assert any("at most 7d" in r.text() for r in too_long)
     reqs = await h.command(ANA, CH, "away", duration="6h")
-    said = [r for r in reqs if "/callback" in r.path][0]
+    said = next(r for r in reqs if "/callback" in r.path)
     assert "is away until" in said.text() and not said.ephemeral
     assert tables.due[(gid, 0)] == int((t0 + 30 * H).timestamp())
     rec = await tables.store.get_game(gid)
@@ -238,7 +237,9 @@ async def test_policy_wait_flags_once_then_overdue_and_stalled(
     stalled = [r for r in posts(reqs) if "stalled" in r.text()]
     assert {r.path for r in stalled} == {f"/channels/{CH}/messages", "/channels/777/messages"}
     mod = next(r for r in stalled if "777" in r.path)
-    assert "<@&888>" in mod.json["content"] and [int(x) for x in mod.json["allowed_mentions"]["roles"]] == [888]
+    assert "<@&888>" in mod.json["content"] and [
+        int(x) for x in mod.json["allowed_mentions"]["roles"]
+    ] == [888]
     clock.advance(hours=24)
     done, _ = await tick(h)
     assert f"game {gid}: stalled" not in done  # flagged once
@@ -324,5 +325,4 @@ async def test_refusals_are_private_and_specific(fake: FakeDiscord, pbot: Maker)
         assert cb and cb[0].ephemeral and words in cb[0].text(), (name, cb[0].text())
     # a spectator may not go away from a game they do not play
     reqs = await h.command(303, CH, "away", duration="1d")
-    assert [r for r in reqs if "/callback" in r.path][0].ephemeral
-    assert discord  # the real library handled every interaction
+    assert next(r for r in reqs if "/callback" in r.path).ephemeral
