@@ -72,6 +72,7 @@ class BrazilBot(commands.Bot):
         for cog in (GameCog(self), PlayCog(self), InfoCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.setup_pacing()
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -90,11 +91,25 @@ class BrazilBot(commands.Bot):
             done = await self.tree.sync()
             log.info("synced %d commands globally (may take up to an hour to show)", len(done))
 
+    async def setup_pacing(self) -> None:
+        """Deadlines and reminders: the pacer, its commands and button, the tick loop."""
+        from bot.cogs.pacing import PacingCog
+        from bot.scheduler import MuteReminders, Pacer, Scheduler
+
+        self.pacer = Pacer(self.tables)
+        self.tables.pacer = self.pacer
+        await self.add_cog(PacingCog(self))
+        self.add_dynamic_items(MuteReminders)
+        self.scheduler = Scheduler(self.pacer, self.settings.pacing_tick_seconds)
+        self.scheduler.start()
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
         """Finish in-flight saves and posts, close the gateway and the database."""
+        if hasattr(self, "scheduler"):
+            await self.scheduler.stop()
         if hasattr(self, "tables"):
             await self.tables.drain()
         await super().close()

@@ -107,6 +107,11 @@ class Tables:
         self.next_seed: int | None = None  # tests: the seed of the next game (else random)
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests: a recorder
         self._rng = random.SystemRandom()
+        # pacing (bot.scheduler.Pacer): deadlines per (game, seat) as UNIX times (None: the
+        # game is paused) and the status message's pacing lines per game
+        self.pacer: Any = None
+        self.due: dict[tuple[int, int], int | None] = {}
+        self.status_notes: dict[int, list[str]] = {}
 
     async def auto_answer_pause(self, seat: int, kind: str) -> None:
         """Before the bot answers a secret decision for a seat (an AI's battle cards), wait a
@@ -530,6 +535,8 @@ class Tables:
         await self.svc.run_ai_turns(gid, on_step=take, before_secret=self.auto_answer_pause)
         st = await self.svc.state(gid)
         version = (await self.store.get_game(gid)).version
+        if self.pacer is not None:  # the decision clocks and deadlines of who decides now
+            await self.pacer.refresh(gid)
         if len(chunks) > 1 and not chunks[-1].images:
             chunks[-2].lines += chunks.pop().lines  # e.g. the final scores after the last map
         last = chunks[-1]
@@ -681,7 +688,7 @@ class Tables:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
         footer, mentions, buttons = "", discord.AllowedMentions.none(), []
         if final:
-            footer, users, kinds = self._next_text(st, seats)
+            footer, users, kinds = self._next_text(st, seats, gid)
             if users:
                 mentions = discord.AllowedMentions(
                     users=[discord.Object(u) for u in users], everyone=False, roles=False
@@ -704,14 +711,26 @@ class Tables:
             return "\n".join(lines)
         where = "Setup" if st.phase == "setup" else f"Era {st.era} · round {st.round}"
         lines.append(where)
-        deadline = int(time.time()) + self.settings.turn_deadline_hours * 3600
         for d in self.svc._decisions(st, seats, choices=False):
             spec = seats[d.seat] if d.seat < len(seats) else None
             who = f"<@{spec.user_id}>" if spec and spec.user_id and not d.ai else d.who
             what = "to play" if d.kind == "turn" else d.kind.replace("_", " ")
-            due = "" if d.ai else f" — deadline <t:{deadline}:f> (<t:{deadline}:R>)"
+            due = "" if d.ai else " — " + self.deadline_text(game_id, d.seat, "deadline")
             lines.append(f"Waiting for {who} ({what}){due}")
+        lines += self.status_notes.get(game_id, [])
         return "\n".join(lines)
+
+    def deadline_text(self, game_id: int | None, seat: int, word: str) -> str:
+        """``deadline <t:…:f> (<t:…:R>)``: the seat's deadline kept by the pacer, else the
+        default length from now; "the game is paused" while it is."""
+        key = (game_id, seat) if game_id is not None else None
+        if key is not None and key in self.due:
+            at = self.due[key]
+            if at is None:
+                return "the game is paused"
+        else:
+            at = int(time.time()) + self.settings.turn_deadline_hours * 3600
+        return f"{word} <t:{at}:f> (<t:{at}:R>)"
 
     async def update_status(
         self, game_id: int, channel_id: int, st: GameState, seats: Sequence[SeatSpec]
@@ -757,12 +776,11 @@ class Tables:
         return gif
 
     def _next_text(
-        self, st: GameState, seats: Sequence[SeatSpec]
+        self, st: GameState, seats: Sequence[SeatSpec], game_id: int | None = None
     ) -> tuple[str, list[int], list[str]]:
         """Who decides now (a ping for the humans), the deadline, and the decision kinds."""
         if st.phase == "ended":
             return "**The game is over.** Results are saved: `/stats`.", [], []
-        deadline = int(time.time()) + self.settings.turn_deadline_hours * 3600
         parts, users, kinds = [], [], []
         for d in self.svc._decisions(st, seats, choices=False):
             spec = seats[d.seat] if d.seat < len(seats) else None
@@ -774,7 +792,9 @@ class Tables:
                     if d.kind == "turn"
                     else f"please decide ({d.kind.replace('_', ' ')})"
                 )
-                parts.append(f"<@{spec.user_id}>: {what} — by <t:{deadline}:f> (<t:{deadline}:R>)")
+                parts.append(
+                    f"<@{spec.user_id}>: {what} — {self.deadline_text(game_id, d.seat, 'by')}"
+                )
             else:
                 parts.append(f"{d.who} is thinking…")
         return "\n".join(parts), users, kinds

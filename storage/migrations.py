@@ -26,6 +26,13 @@ Versions (never edit a released migration; append a new one):
    number, with its kind (Discord user, local player name, AI level) and a nullable colour
    (old seats are numbered in colour order, as they were listed). ``games`` gains
    ``engine_version`` and ``data_pack``.
+4. Pacing of slow games (the bot's deadlines, reminders, away time, pauses, AI stand-ins):
+   ``pacing_games`` (a game's pacing settings JSON and its pause votes), ``pacing_players``
+   (a Discord user's time zone and quiet hours), ``pacing_breaks`` (a seat's away periods and
+   the whole game's pauses), ``pacing_decisions`` (when a seat's decision began: its clock),
+   ``pacing_timers`` (one row per fired reminder / deadline / flag, unique per game, version,
+   seat and kind: each fires once, even across restarts) and ``pacing_standins`` (an AI
+   playing a seat until its owner is back). New tables only: existing data is untouched.
 """
 
 from __future__ import annotations
@@ -245,10 +252,76 @@ BEGIN
 END;
 """
 
+V4_PACING = """
+CREATE TABLE pacing_games (
+    game_id          INTEGER PRIMARY KEY REFERENCES games (id),
+    settings_json    TEXT NOT NULL DEFAULT '{}',
+    pause_votes_json TEXT NOT NULL DEFAULT '[]'
+);
+
+CREATE TABLE pacing_players (
+    user_id     INTEGER PRIMARY KEY,
+    tz          TEXT,
+    quiet_start TEXT,
+    quiet_end   TEXT,
+    CHECK ((quiet_start IS NULL) = (quiet_end IS NULL))
+);
+
+CREATE TABLE pacing_breaks (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER CHECK (seat IS NULL OR seat BETWEEN 0 AND 7),
+    start_at TEXT    NOT NULL,
+    end_at   TEXT,
+    by_user  INTEGER,
+    reason   TEXT,
+    CHECK (seat IS NULL OR end_at IS NOT NULL)
+);
+CREATE INDEX pacing_breaks_by_game ON pacing_breaks (game_id, seat);
+
+CREATE TABLE pacing_decisions (
+    game_id       INTEGER NOT NULL REFERENCES games (id),
+    seat          INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    since_version INTEGER NOT NULL CHECK (since_version >= 0),
+    started_at    TEXT    NOT NULL,
+    closed_at     TEXT,
+    muted         INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1)),
+    PRIMARY KEY (game_id, seat, since_version)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX pacing_decisions_one_open
+    ON pacing_decisions (game_id, seat) WHERE closed_at IS NULL;
+
+CREATE TABLE pacing_timers (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    version    INTEGER NOT NULL CHECK (version >= 0),
+    seat       INTEGER NOT NULL CHECK (seat BETWEEN -1 AND 7),
+    kind       TEXT    NOT NULL CHECK (kind <> ''),
+    claimed_at TEXT    NOT NULL,
+    done_at    TEXT,
+    outcome    TEXT,
+    PRIMARY KEY (game_id, version, seat, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE pacing_standins (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    user_id  INTEGER,
+    ai_level TEXT    NOT NULL,
+    since    TEXT    NOT NULL,
+    ended_at TEXT,
+    PRIMARY KEY (game_id, seat, since)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX pacing_standins_one_open
+    ON pacing_standins (game_id, seat) WHERE ended_at IS NULL;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
     Migration(3, "undo/rollback entries, snapshots, seats by number, engine version", V3_SEATS),
+    Migration(
+        4, "pacing: settings, time zones, away and pauses, decision clocks, timers", V4_PACING
+    ),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -67,6 +67,7 @@ from storage.models import (
     transition_allowed,
     utc_iso,
 )
+from storage.pacing import PacingStore
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["SNAPSHOT_EVERY", "SqliteGameStore"]
@@ -251,7 +252,7 @@ def _probe(path: Path) -> tuple[int, int] | None:
     return (version, app_id) if version > 0 else None
 
 
-class SqliteGameStore(GameStore):
+class SqliteGameStore(PacingStore, GameStore):
     """Games in one SQLite file.
 
     ``path``: the database file (created on first open unless ``create=False``, which raises

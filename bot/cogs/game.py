@@ -77,7 +77,7 @@ class GameCog(commands.Cog):
             return
         st = await t.svc.state(rec.id)
         info = await t.svc.info(rec.id)
-        text, _, _ = t._next_text(st, info.seats)
+        text, _, _ = t._next_text(st, info.seats, rec.id)
         seats = ", ".join(t.svc.who(st, info.seats, i) for i in range(len(info.seats)))
         phase = "setup" if st.phase == "setup" else f"era {st.era}, round {st.round}"
         await t.reply(interaction, f"Game #{rec.id} ({phase}) — {seats}\n{text}")
