@@ -65,6 +65,11 @@ class BotSettings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = False
     config_file: Path | None = Field(default=None, exclude=True)
+    moderator_role_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="members with this role moderate games (besides those with Manage Channel)",
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
