@@ -155,7 +155,8 @@ def undo_refusal(
     return None
 
 
-def _events(events_json: str) -> list[Event]:
+def step_events(events_json: str) -> list[Event]:
+    """The events of a log entry (its ``events_json``)."""
     return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
 
 
@@ -184,7 +185,7 @@ async def undo_check(svc: GameService, game_id: int, seat: int) -> UndoPlan:
     before = GameState.model_validate_json(await svc.store.state_at(game_id, v - 1))
     after = GameState.model_validate_json(await svc.store.state_at(game_id, v))
     action = parse_action(entry.action_json)
-    events = _events(entry.events_json)
+    events = step_events(entry.events_json)
     why = undo_refusal(before, seat, after, events, seats)
     if why is None and rules_undo.undo_depth([(before, action, after, events)], seat) < 1:
         why = "the engine does not allow it"  # a condition the words above do not know

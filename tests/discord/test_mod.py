@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.moderation import _events
+from bot.moderation import step_events
 from rules import deciders, format_action, legal_actions
 from rules.undo import undoable
 from storage import GameStatus
@@ -169,7 +169,7 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
         gid, version = await game_of(h)
         after = await tables.svc.state(gid)
         log = await tables.store.get_log(gid, from_version=version)
-        events = _events(log[-1].events_json) if log[-1].seat == 0 else []
+        events = step_events(log[-1].events_json) if log[-1].seat == 0 else []
         ok = log[-1].seat == 0 and undoable(st, action, after, events)
         old_post = turn_posts(fake)[-1]
         start = len(fake.requests)
