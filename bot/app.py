@@ -57,6 +57,7 @@ class BrazilBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.cogs.game import GameCog
         from bot.cogs.info import InfoCog
+        from bot.cogs.mod import ModCog
         from bot.cogs.play import PlayCog
 
         if self.settings.packs_dir is not None:
@@ -71,6 +72,7 @@ class BrazilBot(commands.Bot):
         self.tables = Tables(self, service, self.settings)
         for cog in (GameCog(self), PlayCog(self), InfoCog(self)):
             await self.add_cog(cog)
+        await self.add_cog(ModCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.setup_pacing()
         await self.sync_commands()

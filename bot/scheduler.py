@@ -17,7 +17,7 @@ after every published change, and at every tick), computes deadlines and reminde
   through the game service, like any AI seat, until the owner's ``/seat back``; recorded in
   storage and shown in the status message).
 - **Stalled**: ``stall_reminders`` reminders unanswered in the game's open decisions: flagged
-  once to the channel and to the moderators (``mod_log_channel``, pinging ``mod_role``).
+  once to the channel and to the moderators (``mod_log_channel``, pinging ``moderator_role_id``).
 - **Stale**: no action for ``stale_days``: the game is archived automatically (status
   abandoned, which frees the channel; the game stays in history and can be exported), with
   a post saying so. Chosen over a manual ``/game archive`` so that dead games do not hold
@@ -348,7 +348,7 @@ class Pacer:
         await self.send(channel_id, text)
         s = self.tables.settings
         log_channel = getattr(s, "mod_log_channel", None)
-        role = getattr(s, "mod_role", None)
+        role = s.moderator_role_id
         if log_channel:
             ping = f"<@&{role}> " if role else ""
             try:
@@ -552,7 +552,7 @@ class Scheduler:
 
 
 class MuteReminders(
-    ui.DynamicItem[ui.Button[Any]], template=r"brz:m:(?P<g>\d+):(?P<s>\d+):(?P<v>\d+)"
+    ui.DynamicItem[ui.Button[Any]], template=r"brz:r:(?P<g>\d+):(?P<s>\d+):(?P<v>\d+)"
 ):
     """ "Mute reminders this turn": game, seat and the version the decision began at (all
     public); only that seat's owner may press it."""
@@ -562,7 +562,7 @@ class MuteReminders(
             ui.Button(
                 label="Mute reminders this turn",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"brz:m:{game_id}:{seat}:{since}",
+                custom_id=f"brz:r:{game_id}:{seat}:{since}",
             )
         )
         self.game_id, self.seat, self.since = game_id, seat, since

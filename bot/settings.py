@@ -11,7 +11,7 @@ Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, `
     BRAZIL_DEFAULT_AI=heuristic    the level of "Add AI" seats
     BRAZIL_LOG_LEVEL=INFO, BRAZIL_LOG_JSON=false
     BRAZIL_PACING_TICK_SECONDS=30  how often due reminders and deadlines are fired
-    BRAZIL_MOD_ROLE=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
+    BRAZIL_MODERATOR_ROLE_ID=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
 
 The TOML file holds the same names in lower case without the prefix (``db = "..."``);
 a token in a TOML file is refused (keep it in the environment or ``.env``).
@@ -73,11 +73,15 @@ class BotSettings(BaseSettings):
         description="how often due reminders and deadlines are "
         "looked for in storage (0: never, e.g. in tests that tick by hand)",
     )
-    mod_role: int | None = Field(default=None, ge=1, description="moderators' role id")
     mod_log_channel: int | None = Field(
         default=None, ge=1, description="channel where stalled and archived games are flagged"
     )
     config_file: Path | None = Field(default=None, exclude=True)
+    moderator_role_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="members with this role moderate games (besides those with Manage Channel)",
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod

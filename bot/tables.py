@@ -56,6 +56,7 @@ from storage.models import SeatKind
 log = logging.getLogger("bot.tables")
 
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
 
 
 def timeline_frames(entries: Sequence[Any]) -> list[tuple[GameState, list[Any]]]:
@@ -357,22 +358,30 @@ class Tables:
                 )
                 return
         elif op == "ai":
-            if not mine:
-                await self.reply(interaction, "Join the game first.")
+            if not self._lobby_manager(interaction, rec):
+                await self.reply(interaction, LOBBY_MANAGER)
                 return
             if not free:
                 await self.reply(interaction, "The game is full.")
                 return
             rec = await self.store.assign_seat(game_id, Seat.ai(free[0], level, name=f"AI {level}"))
         elif op == "start":
-            if uid != rec.settings.extra.get("host") and not mine:
-                await self.reply(interaction, "Only a seated player can start the game.")
+            if not self._lobby_manager(interaction, rec):
+                await self.reply(interaction, LOBBY_MANAGER)
                 return
             await self.start(interaction, rec)
             return
         await interaction.response.edit_message(
             view=lobby_layout(self.lobby_text(rec), game_id, colours=self.colour_choices()),
             allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    def _lobby_manager(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
+        """A lobby is managed (computer players added, started) by its creator or a moderator."""
+        from bot.cogs.mod import interaction_is_moderator
+
+        return interaction.user.id == rec.settings.extra.get("host") or interaction_is_moderator(
+            interaction, self.settings.moderator_role_id
         )
 
     async def _name(self, uid: int, n: int) -> str:

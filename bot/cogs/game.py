@@ -82,18 +82,16 @@ class GameCog(commands.Cog):
         phase = "setup" if st.phase == "setup" else f"era {st.era}, round {st.round}"
         await t.reply(interaction, f"Game #{rec.id} ({phase}) — {seats}\n{text}")
 
-    @game.command(name="abandon", description="Abandon this channel's game (seated players)")
+    @game.command(
+        name="abandon",
+        description="Abandon this channel's game (a moderator, or all seated players agreeing)",
+    )
     async def game_abandon(self, interaction: discord.Interaction[Any]) -> None:
-        t = self.bot.tables
-        rec = await t.channel_game(interaction.channel_id)
-        if rec is None or not rec.seats_of(interaction.user.id):
-            await t.reply(interaction, "Only a seated player can abandon this channel's game.")
-            return
-        await t.store.set_status(rec.id, GameStatus.ABANDONED)
-        await interaction.response.send_message(
-            f"Game #{rec.id} was abandoned by {interaction.user.mention}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        from bot.cogs.mod import ModCog
+
+        cog = self.bot.get_cog("ModCog")
+        if isinstance(cog, ModCog):
+            await cog.abandon_command(interaction)
 
     @games.command(name="mine", description="Your games on this server and whose turn it is")
     async def games_mine(self, interaction: discord.Interaction[Any]) -> None:

@@ -37,12 +37,9 @@ def _bot(interaction: discord.Interaction[Any]) -> BrazilBot:
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
     """Manage Channel in this channel, or the configured moderators' role."""
-    perms = interaction.permissions
-    if perms is not None and perms.manage_channels:
-        return True
-    role = _bot(interaction).settings.mod_role
-    roles = getattr(interaction.user, "roles", [])
-    return role is not None and any(r.id == role for r in roles)
+    from bot.cogs.mod import interaction_is_moderator
+
+    return interaction_is_moderator(interaction, _bot(interaction).settings.moderator_role_id)
 
 
 async def _game(interaction: discord.Interaction[Any]) -> tuple[int, int | None] | None:

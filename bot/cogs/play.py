@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import moderation
 from bot.discord_views import NO_SEAT
 from rules import complete, deciders
 
@@ -90,10 +91,13 @@ class PlayCog(commands.Cog):
         gid, seat = found
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with t.lock(gid):
-            res = await t.svc.undo(gid, seat)
-            if res.errors:
-                await t.reply(interaction, "\n".join(e.text() for e in res.errors))
+            try:  # the engine's undo point, with a specific reason when refused
+                res = await moderation.undo(t.svc, gid, seat)
+            except moderation.Refused as e:
+                await t.reply(interaction, str(e))
                 return
             rec = await t.store.get_game(gid)
-            await t.publish(rec.channel_id, res, interaction=interaction, actor=seat)
+            # posted publicly ("Ana (red) took back: ..."), the status message updated, and
+            # the turn's buttons posted again at the new version (the old ones are stale)
+            await t.publish(rec.channel_id, res, interaction=interaction, actor=seat, force=True)
         await interaction.followup.send("Taken back.", ephemeral=True)

@@ -53,7 +53,7 @@ async def pbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIter
             auto_answer_delay=(0.0, 0.0),
             pacing_tick_seconds=0,
             mod_log_channel=777,
-            mod_role=888,
+            moderator_role_id=888,
             _env_file=None,
         )
         bot = BrazilBot(settings)
@@ -115,7 +115,7 @@ async def test_reminders_ping_only_the_decider_once_and_escalate(
     due = int((t0 + 24 * H).timestamp())
     assert f"<t:{due}:R>" in ping.json["content"]
     # the mute button names game, seat and version only
-    assert [c for c in custom_ids(ping.json) if c.startswith("brz:m:")] == [f"brz:m:{gid}:0:0"]
+    assert [c for c in custom_ids(ping.json) if c.startswith("brz:r:")] == [f"brz:r:{gid}:0:0"]
     # ticking again fires nothing more
     assert (await tick(h))[0] == []
     clock.advance(hours=10)  # 22 h: past 90 %
@@ -144,11 +144,11 @@ async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
     assert done == [f"game {gid} seat 0: remind1"]
     # the button mutes the rest of this decision; someone else may not press it
     ping = posts(reqs)[0]
-    msg = fake.messages[max(m for m, v in fake.messages.items() if "brz:m:" in str(v))]
-    other = await h.click(202, msg, f"brz:m:{gid}:0:0")
+    msg = fake.messages[max(m for m, v in fake.messages.items() if "brz:r:" in str(v))]
+    other = await h.click(202, msg, f"brz:r:{gid}:0:0")
     assert any("another player" in r.text() for r in other)
     assert ping.json["content"]
-    muted = await h.click(ANA, msg, f"brz:m:{gid}:0:0")
+    muted = await h.click(ANA, msg, f"brz:r:{gid}:0:0")
     assert any("muted" in r.text() for r in muted)
     clock.advance(hours=8)  # past the 90 % mark, before the deadline
     assert (await tick(h))[0] == []
