@@ -190,6 +190,7 @@ class FakeDiscord:
         self.faulted: list[tuple[str, Request]] = []  # (fault kind, the request refused)
         self.on_request: list[Callable[[Request], None]] = []  # called as each one is handled
         self.extra_routes: list[tuple[str, str, Any]] = []  # (method, path regex, handler)
+        self.channel_messages: dict[int, list[int]] = {}  # channel id -> its message ids
 
     # ------------------------------------------------------------------ server
 
@@ -342,6 +343,7 @@ class FakeDiscord:
             "components": body.get("components") or [],
         }
         self.messages[mid] = msg
+        self.channel_messages.setdefault(channel_id, []).append(mid)
         return msg
 
     async def route(self, r: Request) -> web.Response:
