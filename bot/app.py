@@ -64,7 +64,7 @@ class BrazilBot(commands.Bot):
 
             set_packs_folder(str(self.settings.packs_dir))
         if self.store is None:
-            self.store = SqliteGameStore(str(self.settings.db))
+            self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         service = GameService(self.store, rulebook_path=rules_path)

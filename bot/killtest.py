@@ -81,7 +81,7 @@ async def _worker(base: str, db: str) -> None:
     from bot.loadtest import bot_settings
 
     discord.http.Route.BASE = base
-    store = PausingStore(db)
+    store = PausingStore(db, cache_reads=True)  # as the bot opens its own
     await store.open()
     async with ClientSession() as http:
         if os.environ.get(SAVE_HOOK) == "1":

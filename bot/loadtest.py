@@ -95,8 +95,9 @@ class Window:
         if not self.maps or len(self.backlog) < 4:
             return False
         half = len(self.backlog) // 2
-        growing = max(self.backlog[half:]) > max(2, max(self.backlog[:half]) + self.rate)
-        return not growing and percentile(self.maps, 0.95) < MAP_TARGET
+        growing = max(self.backlog[half:]) > max(self.backlog[:half]) + self.rate / 2
+        behind = self.backlog[-1] > max(5.0, self.rate)  # over a second of work waiting
+        return not growing and not behind and percentile(self.maps, 0.95) < MAP_TARGET
 
     def line(self) -> str:
         secs = max(1e-9, (self.ended or time.monotonic()) - self.started)
@@ -126,6 +127,7 @@ class Driver:
         self.errors: list[str] = []
         self.refused: int = 0  # "that did not work" / "no longer available" answers
         self.by_token: dict[str, list[Request]] = {}  # the answers to each interaction
+        self.no_images = False  # then the post without its map is what is timed
         fake.on_request.append(self.seen)
 
     def seen(self, r: Request) -> None:
@@ -141,7 +143,11 @@ class Driver:
                 self.all_acks.append(r.at - t0)
                 if self.window is not None:
                     self.window.acks.append(r.at - t0)
-        elif r.method == "POST" and r.path.startswith("/channels/") and "map.png" in r.files:
+        elif (
+            r.method == "POST"
+            and r.path.startswith("/channels/")
+            and ("map.png" in r.files or (self.no_images and "brz:" in r.text()))
+        ):
             ch = int(r.path.split("/")[2])
             t0 = self.pending_map.pop(ch, None)
             if t0 is not None:
@@ -426,6 +432,9 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
 
                 bot.tables.images = no_images  # type: ignore[method-assign]
             d = Driver(fake, bot, rng)
+            d.no_images = args.no_images
+            if args.switch_interval:
+                sys.setswitchinterval(args.switch_interval)
             try:
                 t0 = time.monotonic()
                 fake.faults = Faults()  # the games open without faults
@@ -517,6 +526,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--ramp-duration", type=float, default=20.0, help="seconds per ramp rate (20)")
     p.add_argument("--no-ramp", action="store_true", help="skip the ramp")
+    p.add_argument(
+        "--switch-interval",
+        type=float,
+        default=0.0,
+        help="sys.setswitchinterval for the run (seconds; default: the bot's own)",
+    )
     p.add_argument("--kill", type=int, default=0, metavar="K", help="kill/restart test: K kills")
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # the --kill subprocess
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
