@@ -126,6 +126,8 @@ class KillRun:
         self.acked: dict[int, int] = {}  # channel -> actions acknowledged ("Done")
         self.channel_of: dict[str, int] = {}
         self.done_text: dict[str, str] = {}
+        self.answers: dict[str, str] = {}  # token -> the follow-up's text
+        self.last_failure = ""
         self.store: SqliteGameStore | None = None
         self.games: dict[int, int] = {}  # channel -> game id
         self.users: dict[int, tuple[int, int]] = {}
@@ -146,11 +148,13 @@ class KillRun:
         elif r.method == "POST" and r.path.startswith("/webhooks/") and len(parts) == 4:
             tok = parts[3]
             text = r.text()
+            self.answers[tok] = self.answers.get(tok, "") + text
             if "Done: `" in text and tok in self.channel_of:
                 ch = self.channel_of[tok]
                 self.acked[ch] = self.acked.get(ch, 0) + 1
                 self.done_text[tok] = text
-            self.event(f"fu:{tok}").set()
+            if "Only you see this" not in text:  # private news comes before the answer
+                self.event(f"fu:{tok}").set()
         elif r.method == "POST" and r.path.startswith("/channels/") and "map.png" in r.files:
             self.event(f"map:{parts[2]}").set()
 
@@ -257,7 +261,12 @@ class KillRun:
         seat = self.rng.choice(ds)
         text = format_action(st, self.rng.choice(legal_actions(st, seat)))
         tok = await self.command(self.users[channel][seat], channel, "play", command=text)
-        return await self.wait(f"fu:{tok}", timeout) and tok in self.done_text
+        answered = await self.wait(f"fu:{tok}", timeout)
+        if not answered or tok not in self.done_text:
+            self.last_failure = f"{text!r}: " + (
+                self.answers.get(tok, "?")[:300] if answered else "no answer"
+            )
+        return answered and tok in self.done_text
 
     async def open_game(self, k: int) -> None:
         ch, a, b = FIRST_CHANNEL + k, FIRST_USER + 2 * k, FIRST_USER + 2 * k + 1
@@ -282,6 +291,19 @@ class KillRun:
         assert self.store is not None
         log = await self.store.get_log(self.games[channel])
         return sum(1 for e in log if e.action_json is not None)
+
+    async def unposted(self, channel: int) -> bool:
+        """The game was saved past its last turn post (killed between COMMIT and the post:
+        the step is kept, the channel misses its post)."""
+        assert self.store is not None
+        rec = await self.store.get_game(self.games[channel])
+        versions = [
+            int(c.split(":")[3])
+            for m in self.fake.channel_messages.get(channel, [])
+            for c in custom_ids(self.fake.messages[m])
+            if c.startswith("brz:t:")
+        ]
+        return bool(versions) and rec.version > max(versions)
 
     async def press_old_button(self, channel: int) -> bool:
         """The last Take-my-turn button of the game, pressed by the decider: it must answer
@@ -315,7 +337,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
         print(*parts, file=out, flush=True)
 
     rng = random.Random(seed)
-    lost = stuck = bad_buttons = extra = 0
+    lost = stuck = bad_buttons = extra = unposted = 0
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="brazil-kill-") as tmp:
         db = Path(tmp) / "kill.sqlite3"
@@ -338,11 +360,23 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
                     victim = None
                     if in_save:
                         k.kill_on_save = True
-                        victim = rng.choice(list(k.games))
-                        await k.play(victim, timeout=15)
+                        hit = k.killed_in_save
+                        for _ in range(5):  # a step refused or not saved: another one
+                            victim = rng.choice(list(k.games))
+                            await k.play(victim, timeout=15)
+                            if k.killed_in_save > hit:
+                                break
+                            before[victim] = await k.logged(victim)
+                        else:
+                            problems.append(f"kill {i + 1}: no save reached: {k.last_failure}")
                     else:
                         plays = [asyncio.create_task(k.play(ch)) for ch in k.games]
-                        await asyncio.sleep(rng.uniform(0.05, 1.5))
+                        # once the bot is at work (a first answer), at a random moment
+                        acked = sum(k.acked.values())
+                        end = time.monotonic() + 10
+                        while sum(k.acked.values()) == acked and time.monotonic() < end:
+                            await asyncio.sleep(0.01)
+                        await asyncio.sleep(rng.uniform(0.0, 0.3))
                         await k.kill()
                         await asyncio.gather(*plays)
                     await k.kill()
@@ -356,12 +390,16 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
                             extra += 1
                         if ch == victim and logged != before[ch]:  # killed before COMMIT
                             problems.append(f"kill {i + 1}: the open save was not rolled back")
+                        if await k.unposted(ch):
+                            unposted += 1
                         if not await k.press_old_button(ch):
                             bad_buttons += 1
                             problems.append(f"kill {i + 1}: game {k.games[ch]}: old button silent")
                         if not await k.play(ch):
                             stuck += 1
-                            problems.append(f"kill {i + 1}: game {k.games[ch]}: did not go on")
+                            problems.append(
+                                f"kill {i + 1}: game {k.games[ch]}: did not go on: {k.last_failure}"
+                            )
                     for check in RESTART_CHECKS:
                         problems += await check(k)
                     say(
@@ -381,6 +419,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
         f"lost: {lost} acknowledged actions; duplicate posts: {dups}; steps applied twice: "
         f"{extra}; old buttons silent: {bad_buttons}; games that did not go on: {stuck}"
     )
+    say(f"steps saved but never posted (killed between COMMIT and the post): {unposted}")
     for p in problems[:10]:
         say("  " + p)
     return {
@@ -392,6 +431,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
         "extra": extra,
         "bad_buttons": bad_buttons,
         "stuck": stuck,
+        "unposted": unposted,
         "problems": problems,
     }
 
