@@ -520,11 +520,12 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot.loadtest",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
-        epilog="Targets (issue #12, 2 cores): at 200 games and 5 turns/s ack p95 < 300 ms, "
-        "100%% acknowledged within 3 s, map posted p95 < 2 s; sustained >= 12 turns/s. "
-        "Faults: NAME=VALUE,... with 429 (share of requests answered 429 on the route), "
-        "global (429 global), 500, drop (connection closed), latency and jitter (seconds "
+        description=(__doc__ or "").replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Targets (issue #12, 2 cores): at 200 games and 5 turns/s ack p95 < 300 ms,\n"
+        "100% acknowledged within 3 s, map posted p95 < 2 s; sustained >= 12 turns/s.\n"
+        "Faults: NAME=VALUE,... with 429 (share of requests answered 429 on the route),\n"
+        "global (429 global), 500, drop (connection closed), latency and jitter (seconds\n"
         "added), retry_after (seconds a 429 asks), seed.",
     )
     p.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
