@@ -30,6 +30,11 @@ from storage.base import GameStore
 
 log = logging.getLogger("bot")
 
+SWITCH_INTERVAL = 0.001
+"""``sys.setswitchinterval`` while the bot runs: the event loop gets the GIL back from a
+drawing or database thread within 1 ms instead of 5 (measured with ``python -m
+bot.loadtest``: the highest sustained rate went from about 16 to 20-25 turns/s)."""
+
 
 def intents() -> discord.Intents:
     """No privileged intent (see module doc)."""
@@ -65,7 +70,7 @@ class BrazilBot(commands.Bot):
 
             set_packs_folder(str(self.settings.packs_dir))
         if self.store is None:
-            self.store = SqliteGameStore(str(self.settings.db))
+            self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         service = GameService(self.store, rulebook_path=rules_path)
@@ -149,6 +154,7 @@ def setup_logging(settings: BotSettings) -> None:
 async def run_bot(settings: BotSettings) -> int:
     """Run until SIGINT/SIGTERM (then finish in-flight work and close)."""
     token = settings.token()
+    sys.setswitchinterval(SWITCH_INTERVAL)
     bot = BrazilBot(settings)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

@@ -277,8 +277,14 @@ class SqliteGameStore(PacingStore, GameStore):
         replayer: Replayer | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         engine_version: Callable[[], str] = current_engine_version,
+        cache_reads: bool = False,
     ) -> None:
         super().__init__(clock=clock, engine_version=engine_version)
+        self.cache_reads = cache_reads
+        """Keep the last :meth:`get_game` of each game until the next write (any game's):
+        only for the one process that writes the file (another's writes are not seen)."""
+        self._cache: dict[int, tuple[int, GameRecord]] = {}
+        self._generation = 0  # bumped by every write transaction
         if synchronous not in ("NORMAL", "FULL", "EXTRA"):
             raise InvalidData("synchronous must be NORMAL, FULL or EXTRA")
         if isinstance(snapshot_every, bool) or not isinstance(snapshot_every, int):
@@ -405,6 +411,8 @@ class SqliteGameStore(PacingStore, GameStore):
                 with suppress(sqlite3.Error):
                     await db.execute("ROLLBACK")
                 raise
+            finally:
+                self._generation += 1  # cached reads are stale from now on
 
     # -- reading --------------------------------------------------------------------------
 
@@ -426,9 +434,19 @@ class SqliteGameStore(PacingStore, GameStore):
         return GameRecord(**_summary_fields(row), state_json=row[_STATE_COLUMN])
 
     async def get_game(self, game_id: int) -> GameRecord:
+        if self.cache_reads:
+            hit = self._cache.get(game_id)
+            if hit is not None and hit[0] == self._generation:
+                return hit[1]
         async with self._locked() as db:
+            generation = self._generation
             row = await self._row(db, game_id, with_state=True)
-        return self._record(row)
+        rec = self._record(row)
+        if self.cache_reads:
+            if len(self._cache) >= 1024:  # a bound: the games being played come back at once
+                self._cache.clear()
+            self._cache[game_id] = (generation, rec)
+        return rec
 
     async def get_active_game(self, channel_id: int) -> GameRecord | None:
         rows = await self._fetch(
@@ -854,7 +872,10 @@ class SqliteGameStore(PacingStore, GameStore):
             updated_at=moment,
             finished_at=_ts(finished_at),
         )
-        return GameRecord(**fields, state_json=state_json)
+        saved = GameRecord(**fields, state_json=state_json)
+        if self.cache_reads:
+            self._cache[game_id] = (self._generation, saved)
+        return saved
 
     async def undo(
         self,
