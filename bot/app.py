@@ -80,6 +80,9 @@ class BrazilBot(commands.Bot):
         await self.add_cog(ModCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.setup_pacing()
+        caught_up = await self.tables.recover()  # turns saved but never posted
+        if caught_up:
+            log.info("caught up %d game(s) saved past their last post", caught_up)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

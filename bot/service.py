@@ -747,6 +747,21 @@ class GameService:
             lines.append(f"v{e.version}: " + (" ".join(texts) or "(no public event)"))
         return lines
 
+    async def catch_up(self, game_id: int, since: int) -> Result:
+        """What the channel missed after version ``since`` (saved, never posted: the bot
+        stopped between a save and its post): the public lines of those steps and the map
+        now, with the next decisions, to publish again."""
+        rec, st, seats = await self._get(game_id)
+        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
+        res.frames[rec.version] = Frame(rec.version, st)
+        missed = await self.log(game_id, last=max(1, rec.version - since))
+        lines = ["The bot restarted; steps saved but not shown yet:", *missed]
+        res.posts.append(
+            Post("public", "\n".join(lines), (ImageRequest("map", None, rec.version),))
+        )
+        res.next = self._decisions(st, seats)
+        return res
+
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""
         from bot.rulebook import format_entry, lookup

@@ -555,8 +555,40 @@ class Tables:
         for c in chunks[:-1]:
             await self._post(channel_id, gid, c, st, info.seats, version, limit, final=False)
         await self._post(channel_id, gid, last, st, info.seats, version, limit, final=True)
+        await self._mark_posted(gid, version)
         await self.update_status(gid, channel_id, st, info.seats)
         await self._deliver(gid, deliveries, info.seats, interaction, actor)
+
+    POSTED = "posted_version"
+    """``settings.extra`` key: the newest version whose turn post reached the channel."""
+
+    async def _mark_posted(self, gid: int, version: int) -> None:
+        rec = await self.store.get_game(gid)
+        posted = rec.settings.extra.get(self.POSTED)
+        if not isinstance(posted, int) or posted < version:
+            await self.store.set_extra(gid, self.POSTED, version)
+
+    async def recover(self) -> int:
+        """After a restart: publish again every running game saved past its last turn post
+        (the bot was stopped between a save and its post, or during the AI seats' turns),
+        and let waiting AI seats play. A post is at least once: a stop between the post and
+        its mark repeats that one post, which is better than a channel that never learns
+        whose turn it is. Returns how many games were caught up."""
+        done = 0
+        for rec in await self.store.list_games(
+            statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
+        ):
+            posted = rec.settings.extra.get(self.POSTED)
+            if not isinstance(posted, int) or posted >= rec.version:
+                continue
+            try:
+                async with self.lock(rec.id):
+                    res = await self.svc.catch_up(rec.id, posted)
+                    await self.publish(rec.channel_id, res, force=True)
+                done += 1
+            except discord.HTTPException as e:  # the channel is gone: the next start retries
+                log.warning("could not catch up game %s: %s", rec.id, e)
+        return done
 
     def _take(
         self,
