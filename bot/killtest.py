@@ -30,7 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +44,32 @@ from rules import GameState, deciders, format_action, legal_actions
 from storage import SqliteGameStore
 
 SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"
+CLOCK_FILE = "BRAZIL_LOADTEST_CLOCK_FILE"
+"""Test-only: the worker's pacing clock runs this file's number of seconds ahead of real time
+(the parent moves it to make reminders due)."""
 _IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
 
 RestartCheck = Callable[["KillRun"], Awaitable[list[str]]]
 RESTART_CHECKS: list[RestartCheck] = []
-"""Checks run after every restart, each returning what it found wrong. The place where
-"pending reminders fire once after restart" is to be checked once reminders live in
-storage (issue #12, pacing): append a check here."""
+"""Checks run after every restart, each returning what it found wrong (reminders firing once
+across a kill are checked by :meth:`KillRun.reminder_run` at the end of the run)."""
 
 
 # ====================================================================== the worker (child)
+
+
+class FileClock:
+    """Real time plus the offset (seconds) written in a file by the parent."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def now(self) -> datetime:
+        try:
+            offset = float(self.path.read_text() or 0)
+        except (OSError, ValueError):
+            offset = 0.0
+        return datetime.now(UTC) + timedelta(seconds=offset)
 
 
 class PausingStore(SqliteGameStore):
@@ -92,8 +110,11 @@ async def _worker(base: str, db: str) -> None:
                 await asyncio.sleep(30)  # the parent kills us here
 
             store.on_open_save = saving
-        bot = BrazilBot(bot_settings(Path(db)), store=store)
+        settings = bot_settings(Path(db)).model_copy(update={"pacing_tick_seconds": 0.25})
+        bot = BrazilBot(settings, store=store)
         await bot.login("fake-token")
+        if os.environ.get(CLOCK_FILE):
+            bot.pacer.clock = FileClock(Path(os.environ[CLOCK_FILE]))
         async with http.post(f"{base}/fake/ready") as r:
             await r.read()
         while True:
@@ -117,6 +138,7 @@ class KillRun:
 
     def __init__(self, fake: FakeDiscord, db: Path, rng: random.Random) -> None:
         self.fake, self.db, self.rng = fake, db, rng
+        self.clock_file = db.with_suffix(".clock")
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.ready = asyncio.Event()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -180,7 +202,10 @@ class KillRun:
 
     async def start(self, *, save_hook: bool) -> None:
         self.ready.clear()
-        env = dict(os.environ, **{SAVE_HOOK: "1" if save_hook else "0"})
+        env = dict(
+            os.environ,
+            **{SAVE_HOOK: "1" if save_hook else "0", CLOCK_FILE: str(self.clock_file)},
+        )
         log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115 (kept by the child)
         self.proc = subprocess.Popen(
             [
@@ -305,6 +330,50 @@ class KillRun:
         ]
         return bool(versions) and rec.version > max(versions)
 
+    def reminders(self) -> Counter[tuple[int, int, int]]:
+        """Reminder pings posted so far: (game, seat, decision version) -> how many."""
+        return Counter(
+            (int(g), int(s), int(v))
+            for m in self.fake.messages.values()
+            for c in custom_ids(m)
+            if c.startswith("brz:r:")
+            for g, s, v in [c.split(":")[2:5]]
+        )
+
+    async def reminder_run(self) -> dict[str, int]:
+        """Make the first reminder of every open decision due (the clock 13 h on, past half
+        of the default 24 h deadline), SIGKILL the bot while it is pinging, restart it, and
+        count: reminders due, sent, sent twice, never sent."""
+        due: set[tuple[int, int]] = set()
+        for ch, gid in self.games.items():
+            st = await self.state(ch)
+            due |= {(gid, s) for s in deciders(st)}
+        before = self.reminders()
+        self.clock_file.write_text(str(13 * 3600))
+        end = time.monotonic() + 20
+        while self.reminders() == before and time.monotonic() < end:
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(self.rng.uniform(0.0, 0.05))
+        await self.kill()
+        killed_after = sum((self.reminders() - before).values())
+        await self.start(save_hook=False)
+        settled, end = self.reminders(), time.monotonic() + 20
+        while time.monotonic() < end:
+            await asyncio.sleep(1.5)  # several ticks with nothing new: settled
+            now = self.reminders()
+            if now == settled and {(g, s) for g, s, _ in now} >= due:
+                break
+            settled = now
+        new = self.reminders() - before
+        sent = {(g, s) for g, s, _ in new}
+        return {
+            "due": len(due),
+            "sent_before_kill": killed_after,
+            "sent": len(sent & due),
+            "twice": sum(n - 1 for n in new.values() if n > 1),
+            "never": len(due - sent),
+        }
+
     async def press_old_button(self, channel: int) -> bool:
         """The last Take-my-turn button of the game, pressed by the decider: it must answer
         (a step menu, or "no longer available" / "not your turn")."""
@@ -408,6 +477,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
                     )
                 dups = duplicate_posts(fake)
                 acked_total = sum(k.acked.values())
+                rem = await k.reminder_run()
             finally:
                 await k.kill()
                 await k.store.close()
@@ -420,6 +490,11 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
         f"{extra}; old buttons silent: {bad_buttons}; games that did not go on: {stuck}"
     )
     say(f"steps saved but never posted (killed between COMMIT and the post): {unposted}")
+    say(
+        f"reminders: {rem['due']} due, bot killed after {rem['sent_before_kill']} were sent, "
+        f"restarted: {rem['sent']} sent, {rem['twice']} twice, {rem['never']} never "
+        "(at most once: a kill between a claim and its ping loses that ping)"
+    )
     for p in problems[:10]:
         say("  " + p)
     return {
@@ -432,6 +507,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
         "bad_buttons": bad_buttons,
         "stuck": stuck,
         "unposted": unposted,
+        "reminders": rem,
         "problems": problems,
     }
 

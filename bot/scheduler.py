@@ -169,6 +169,16 @@ class Pacer:
             if st.phase != "ended"
             else []
         )
+        # a seat that answered and is asked again (the next step of its turn, the next setup
+        # choice) has a new decision: its clock, deadline and reminders start again
+        again = [
+            c.seat
+            for c in await self.store.open_decisions(game_id)
+            if c.seat in humans and await self.acted_since(game_id, c.seat, c.since_version)
+        ]
+        if again:
+            kept = [s for s in humans if s not in again]
+            await self.store.sync_decisions(game_id, rec.version, kept, now)
         clocks = await self.store.sync_decisions(game_id, rec.version, humans, now)
         settings = await self.settings(game_id)
         breaks = await self.store.breaks(game_id)

@@ -153,16 +153,22 @@ async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
     clock.advance(hours=8)  # past the 90 % mark, before the deadline
     assert (await tick(h))[0] == []
 
-    # the next decision: Ana acts before the 50 % mark; the reminder never comes
+    # Ana answers; the muted decision's reminders never come. She is asked again (setup goes
+    # on): a new decision with its own clock, reminded at its own 50 % mark
     st = await h.client.tables.svc.state(gid)  # type: ignore[attr-defined]
     rng = random.Random(1)
     text = format_action(st, rng.choice(legal_actions(st, 0)))
     await h.command(ANA, CH, "play", command=text)
     st = await h.client.tables.svc.state(gid)  # type: ignore[attr-defined]
     assert 0 in deciders(st)  # still hers (setup goes on)
-    clock.advance(hours=13)
-    done, _ = await tick(h)
-    assert not any("remind" in d for d in done)
+    version = (await h.client.tables.store.get_game(gid)).version  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "quiet-hours", hours="off")
+    clock.advance(hours=11)  # before the new decision's 50 % mark
+    assert not any("remind" in d for d in (await tick(h))[0])
+    clock.advance(hours=2)
+    done, reqs = await tick(h)
+    assert done == [f"game {gid} seat 0: remind1"]
+    assert f"brz:r:{gid}:0:{version}" in custom_ids(posts(reqs)[0].json)
 
 
 async def test_reminder_fires_once_across_a_restart(
