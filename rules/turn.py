@@ -947,6 +947,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             over[at] = None
         elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
             closed.add(at)  # a capital, a city, another's tile (or one with a palace)
+        elif occupier_of(s, at) is not None:
+            closed.add(at)  # R-COMBAT-11: an occupied building is not built over
         else:
             over[at] = cat.building_era(existing.id)
     leop = "maria_leopoldina" in p.paintings
@@ -970,9 +972,16 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
         )
         here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
+    # R-BUILD-10: the city limit, the same for every city
+    cities_full = (
+        s.city_limit is not None
+        and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+    )
     for what in whats:
         city = is_city(g, what)
         at_list = city_sites if city else sites
+        if city and cities_full:
+            continue
         if not city:
             bdef = cat.buildings[cat.side_tile[what]]
             if bdef.era > s.era:
@@ -988,9 +997,9 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
         if not g.pay.can_pay(seat, cost, ctx):
             continue
+        # every check of build_problem is made above, once a hex or once a building
         for at in at_list:
-            if build_problem(g, seat, what, at, site_open=True) is None:
-                yield A.Build(seat=seat, building=what, at=at)
+            yield A.Build(seat=seat, building=what, at=at)
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
