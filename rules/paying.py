@@ -269,7 +269,7 @@ def with_payments(g: Context, actions: list[Any]) -> list[Any]:
         if isinstance(a, A.Exchange) and a.kind != "cards":
             out.append(a)  # exact crops: goods only, always the safe default
             continue
-        key = _cost_key(a)
+        key = _cost_key(g, a)
         if key not in memo:
             memo[key] = _listing_payment(g, a)
         pay = memo[key]
@@ -287,7 +287,13 @@ def _has_unsafe_sources(g: Context, seat: int) -> bool:
     return any(lot.what == "science" for lot in g.pay.sources(seat, PayContext()).lots)
 
 
-def _cost_key(a: Any) -> Any:
+def _cost_key(g: Context, a: Any) -> Any:
+    """What decides an action's listed payment: actions with the same key pay the same."""
+    if isinstance(a, A.Renovate):
+        # the renovated building's goods are excluded (R-RENOV-1); without goods on it
+        # (always, for a listed renovation: R-RENOV-3) that excludes nothing
+        tile = g.s.tiles.get(a.at)
+        return (a.seat, "renovate", a.at if tile is None or tile.goods else None)
     if isinstance(a, A.Build):
         return (a.seat, "build", a.building)
     if isinstance(a, A.Manufacture):

@@ -42,6 +42,34 @@ def token_accepts(token: str) -> frozenset[str]:
 
 _ACCEPTS: dict[str, frozenset[str]] = {}
 
+_BIT: dict[str, int] = {}
+_MASKS: dict[frozenset[str], int] = {}
+
+
+def _mask(what: frozenset[str]) -> int:
+    """``what`` as a bit set (one bit per good, computed once per set): Hall's count
+    intersects and unites these instead of frozensets."""
+    m = _MASKS.get(what)
+    if m is None:
+        m = 0
+        for x in sorted(what):
+            b = _BIT.get(x)
+            if b is None:
+                b = _BIT[x] = 1 << len(_BIT)
+            m |= b
+        _MASKS[what] = m
+    return m
+
+
+_TOKEN_MASK: dict[str, int] = {}
+
+
+def _token_mask(token: str) -> int:
+    m = _TOKEN_MASK.get(token)
+    if m is None:
+        m = _TOKEN_MASK[token] = _mask(token_accepts(token))
+    return m
+
 
 @dataclass(frozen=True)
 class PayContext:
@@ -98,15 +126,30 @@ class Sources:
     card_uses: list[Lot]  # War chest / Napoleon lots (pools cc, wc)
     afonso: bool
     chosen_cards: Counter[str] = field(default_factory=Counter)
-    _supply: dict[frozenset[str], int] | None = field(default=None, repr=False, compare=False)
+    _supply: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    _have: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
-    def supply(self) -> dict[frozenset[str], int]:
-        """Units of the goods and gold-card lots, by what they may pay (computed once)."""
+    def have(self, acc: int) -> int:
+        """Units of the goods and gold-card lots that may pay one of the goods in the bit
+        set ``acc`` (computed once per set)."""
+        n = self._have.get(acc)
+        if n is None:
+            n = 0
+            for provides, k in self.supply():
+                if provides & acc:
+                    n += k
+            self._have[acc] = n
+        return n
+
+    def supply(self) -> list[tuple[int, int]]:
+        """Units of the goods and gold-card lots, by what they may pay (a bit set of goods,
+        see :func:`_mask`) -> how many such units (computed once)."""
         if self._supply is None:
-            out: dict[frozenset[str], int] = {}
+            out: dict[int, int] = {}
             for lot in self.lots:
-                out[lot.provides] = out.get(lot.provides, 0) + lot.count
-            self._supply = out
+                m = _mask(lot.provides)
+                out[m] = out.get(m, 0) + lot.count
+            self._supply = list(out.items())
         return self._supply
 
 
@@ -351,26 +394,26 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
     return None
 
 
-def _hall_payable(cost: Sequence[str], supply: dict[frozenset[str], int]) -> bool:
-    """Can the tokens of ``cost`` be matched one-to-one to the units of ``supply`` (what a
-    unit may pay -> how many such units)? Hall's theorem for this bipartite matching: for
+def _hall_payable(cost: Sequence[str], src: Sources) -> bool:
+    """Can the tokens of ``cost`` be matched one-to-one to the units of ``src``'s goods and
+    gold-card lots (:meth:`Sources.supply`)? Hall's theorem for this bipartite matching: for
     every set of token kinds, the tokens of those kinds are at most the units that accept
-    one of them. Exact when no unit draws from a shared pool (combat cards) and no lot is
-    all-or-none (Afonso I) or required (an explicit payment's items)."""
-    if sum(supply.values()) < len(cost):
-        return False
-    kinds: dict[str, int] = {}
+    one of them (:meth:`Sources.have`). Exact when no unit draws from a shared pool (combat
+    cards) and no lot is all-or-none (Afonso I) or required (an explicit payment's items)."""
+    kinds: dict[int, int] = {}
     for t in cost:
-        kinds[t] = kinds.get(t, 0) + 1
-    items = list(supply.items())
+        m = _TOKEN_MASK.get(t)
+        if m is None:
+            m = _token_mask(t)
+        kinds[m] = kinds.get(m, 0) + 1
+    have = src.have
     if len(kinds) == 1:
-        ((t, demand),) = kinds.items()
-        acc = token_accepts(t)
-        return sum(n for provides, n in items if provides & acc) >= demand
-    accepts = [token_accepts(t) for t in kinds]
+        ((acc, demand),) = kinds.items()
+        return have(acc) >= demand
+    accepts = list(kinds)
     counts = list(kinds.values())
     # the union and demand of each set of kinds, from the set without its lowest kind
-    unions: list[frozenset[str]] = [frozenset()]
+    unions = [0]
     demands = [0]
     for mask in range(1, 1 << len(accepts)):
         low = (mask & -mask).bit_length() - 1
@@ -379,11 +422,7 @@ def _hall_payable(cost: Sequence[str], supply: dict[frozenset[str], int]) -> boo
         demand = demands[rest] + counts[low]
         unions.append(acc)
         demands.append(demand)
-        have = 0
-        for provides, n in items:
-            if provides & acc:
-                have += n
-        if have < demand:
+        if have(acc) < demand:
             return False
     return True
 
@@ -393,7 +432,7 @@ def quick_payable(src: Sources, cost: Sequence[str]) -> bool | None:
     goods and gold cards alone pay ``cost`` (then it is payable, combat cards unused), or
     fail to and there are no combat-card uses to add (then it is not). None: search.
     Only for sources straight from :func:`sources` (no :func:`restrict`)."""
-    if _hall_payable(cost, src.supply()):
+    if _hall_payable(cost, src):
         return True
     if src.card_uses or (src.afonso and src.hand):
         return None
