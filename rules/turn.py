@@ -272,17 +272,6 @@ def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
 
 
-def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
-    """The checks of :func:`build_problem` that depend on the hex only (R-BUILD-3/4).
-    ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
-    return not (
-        g.board.terrain[at] == "water"
-        or at in others_at
-        or g.opponent_adjacent(seat, at)
-        or (not city and not g.own_adjacent(seat, at))
-    )
-
-
 def build_problem(
     g: Context,
     seat: int,
@@ -290,10 +279,9 @@ def build_problem(
     at: str,
     *,
     by_card: str | None = None,
-    site_open: bool = False,
 ) -> RulesError | None:
     """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside.
-    ``site_open``: the caller checked :func:`_site_open` (the listing does it once a hex)."""
+    The listing (:func:`build_actions`) makes the same checks once a hex or a building."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -301,7 +289,7 @@ def build_problem(
     city = is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
-    if not site_open and g.board.terrain[at] == "water":
+    if g.board.terrain[at] == "water":
         return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
     if city:
         if s.era < 2:
@@ -354,9 +342,7 @@ def build_problem(
                 "R-BUILD-3",
                 f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
             )
-    if site_open:
-        pass
-    elif g.enemy_units_at(seat, at):
+    if g.enemy_units_at(seat, at):
         return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
     elif g.opponent_adjacent(seat, at):
         return IllegalAction(
@@ -929,17 +915,37 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
-    # The hex-only checks, once a hex (not once per building and hex).
+    # The hex-only checks, once a hex (not once per building and hex): build_problem's
+    # water, unit and neighbour checks in one pass over the hex and its neighbours (R-BUILD-3/4).
     others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
     others_at.update(s.enemy_units.values())
-    sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
-    city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    tiles = s.tiles
+    terrain = g.board.terrain
+    neighbours = g.board.neighbours
+
+    def site_open(at: str, city: bool) -> bool:
+        if terrain[at] == "water" or at in others_at:
+            return False
+        t = tiles.get(at)
+        if t is not None and t.owner != seat:
+            return False  # on an opponent's tile
+        own = False
+        for nb in neighbours[at]:
+            t = tiles.get(nb)
+            if t is not None:
+                if t.owner != seat:
+                    return False  # next to an opponent's tile
+                own = True
+        return city or own
+
+    sites = [at for at in sites if site_open(at, False)]
+    city_sites = [at for at in city_sites if site_open(at, True)]
     # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
     # ``over`` is the era of the own building that would be built over (None: nothing).
     over: dict[str, int | None] = {}
     closed: set[str] = set()
     for at in {*sites, *city_sites}:
-        existing = s.tiles.get(at)
+        existing = tiles.get(at)
         ex = s.exploration.get(at)
         if ex is not None and ex.face_up and cat.exploration[ex.tile].kind in _NO_BUILD:
             closed.add(at)
@@ -971,31 +977,47 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             and ex.face_up
             and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
         )
-        here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
+        here[at] = "" if at in tiles or face_up_any else terrain[at]
+    # the sites of a building, by (era III, terrain needed): the same for many buildings
+    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
     # R-BUILD-10: the city limit, the same for every city
     cities_full = (
         s.city_limit is not None
-        and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
     )
+    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
+    # the payability depend on the tokens only, not on which building or city has them
+    paid: dict[tuple[str, ...], bool] = {}
     for what in whats:
         city = is_city(g, what)
-        at_list = city_sites if city else sites
-        if city and cities_full:
-            continue
-        if not city:
+        if city:
+            if cities_full:
+                continue
+            at_list = city_sites
+            listed_cost = cat.cities[what].cost
+        else:
             bdef = cat.buildings[cat.side_tile[what]]
             if bdef.era > s.era:
                 continue  # R-BUILD-2 (the same for every hex)
             era3 = bdef.era == 3
-            at_list = [at for at in at_list if coverable(at, era3)]
-            if not terrain_free and "any" not in bdef.terrain:
-                need = bdef.terrain
-                at_list = [at for at in at_list if not here[at] or here[at] in need]
+            need = None if terrain_free or "any" in bdef.terrain else tuple(bdef.terrain)
+            found = site_lists.get((era3, need))
+            if found is None:
+                found = [at for at in sites if coverable(at, era3)]
+                if need is not None:
+                    found = [at for at in found if not here[at] or here[at] in need]
+                site_lists[(era3, need)] = found
+            at_list = found
+            listed_cost = cat.sides[what].cost
         if not at_list:
             continue
-        cost, ctx = build_cost(g, seat, what, second=second)
-        cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
-        if not g.pay.can_pay(seat, cost, ctx):
+        key = tuple(listed_cost)
+        ok = paid.get(key)
+        if ok is None:
+            cost, ctx = build_cost(g, seat, what, second=second)
+            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
+            ok = paid[key] = g.pay.can_pay(seat, cost, ctx)
+        if not ok:
             continue
         # every check of build_problem is made above, once a hex or once a building
         for at in at_list:
