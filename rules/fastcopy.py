@@ -77,9 +77,10 @@ class _Generator:
                 self.depth -= 1
             if e is None:
                 return f"{v}.copy()"
+            # an empty container (the usual case) is copied without a comprehension
             if origin is list:
-                return f"[{e} for {x} in {v}]"
-            return f"{{{k}: {e} for {k}, {x} in {v}.items()}}"
+                return f"([{e} for {x} in {v}] if {v} else [])"
+            return f"({{{k}: {e} for {k}, {x} in {v}.items()}} if {v} else {{}})"
         if isinstance(ann, type) and issubclass(ann, BaseModel):
             if ann.model_config.get("frozen"):
                 return None  # an immutable value: shared (replaced, never changed in place)

@@ -71,7 +71,7 @@ def _token_mask(token: str) -> int:
     return m
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PayContext:
     """What widens or narrows payment for one cost."""
 
@@ -94,7 +94,7 @@ class PayContext:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Lot:
     """Units of one source that can pay cost tokens.
 
@@ -114,7 +114,7 @@ class Lot:
     need: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Sources:
     """Everything ``seat`` could pay with under one context: goods and gold-card lots, the
     combat-card lots and the hand they draw from. Built once by :func:`sources` and narrowed
@@ -439,7 +439,7 @@ def quick_payable(src: Sources, cost: Sequence[str]) -> bool | None:
     return False
 
 
-@dataclass
+@dataclass(slots=True)
 class Solution:
     """A way to pay: the sorted tokens, the lots and the lot index paying each token."""
 
