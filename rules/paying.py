@@ -297,20 +297,29 @@ def _has_unsafe_sources(g: Context, seat: int) -> bool:
 def _cost_key(g: Context, a: Any) -> Any:
     """What decides an action's listed payment: actions with the same key pay the same."""
     t = type(a)
+    cat = g.cat
+    # a build, a manufacture or a painting costs what the catalog lists for it, changed by
+    # rules that look at the tokens only (discounts, upgrades): the same tokens, the same
+    # payment, whichever building, product or painting has them
     if t is A.Build:
-        return (a.seat, "build", a.building)
+        what = cat.cities.get(a.building) or cat.sides.get(a.building)
+        return (a.seat, "build", a.building if what is None else tuple(what.cost))
     if t is A.Renovate:
         # the renovated building's goods are excluded (R-RENOV-1); without goods on it
         # (always, for a listed renovation: R-RENOV-3) that excludes nothing
         tile = g.s.tiles.get(a.at)
         return (a.seat, "renovate", a.at if tile is None or tile.goods else None)
     if t is A.Manufacture:
-        return (a.seat, "manufacture", a.product)
+        pr = cat.products.get(a.product)
+        return (a.seat, "manufacture", a.product if pr is None else tuple(pr.cost))
+    if t is A.TakePainting:
+        pa = cat.paintings.get(a.painting)
+        return (a.seat, "painting", a.painting if pa is None else tuple(pa.cost))
     if t is A.Recruit:
         return (a.seat, "recruit", tuple(sorted(d.unit for d in a.deploy)))
     if t is A.PlayGoldCard:
         return (a.seat, "gold", a.card, a.unit, a.product, a.give)
-    return a  # the action itself (a painting, ...)
+    return a  # the action itself
 
 
 def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
