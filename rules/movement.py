@@ -210,6 +210,10 @@ def finish_game(g: Context) -> None:
     )
 
 
+# the listing's constructor of moves (A.trusted_maker: no per-field __setattr__)
+_MOVE = A.trusted_maker(A.Move, "seat", "unit", "to", "kind", "carry")
+
+
 def move_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
@@ -272,7 +276,7 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
                 # the opponent's capital is left to fail (R-MOVE-1)
                 if enterable(to) if kind == "free" else extra_ok(src, to, src_water):
                     for c in carries:
-                        yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
+                        yield _MOVE(seat, u, to, kind, c)
 
 
 def attack_actions(g: Context, seat: int) -> Iterator[Any]:

@@ -9,7 +9,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from rules import actions as A
-from rules.catalog import ARCHES, CROPS, FRAMES
+from rules.catalog import ARCHES, CROPS, FRAMES, Catalog
 from rules.control import controls, occupier_of
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
@@ -266,6 +266,13 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
 
 
 _NO_BUILD = ("river_basin", "bandeiras")  # revealed exploration tiles not built on (R-BUILD-7)
+
+# the listing's constructors of its most frequent actions (A.trusted_maker: no per-field
+# __setattr__ of a frozen dataclass)
+_BUILD = A.trusted_maker(A.Build, "seat", "building", "at")
+_RENOVATE = A.trusted_maker(A.Renovate, "seat", "at", "flip")
+_IMPORT = A.trusted_maker(A.Import, "seat", "crop")
+_PAINTING = A.trusted_maker(A.TakePainting, "seat", "painting")
 
 
 def is_city(g: Context, what: str) -> bool:
@@ -825,7 +832,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
     if cur != "painting":
         for pa in g.s.display:
             if g.pay.can_pay(seat, painting_cost(g, seat, pa)):
-                yield A.TakePainting(seat=seat, painting=pa)
+                yield _PAINTING(seat, pa)
     if cur != "build":
         yield from build_actions(g, seat, second=False)
     if cur != "renovate":
@@ -839,7 +846,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                     if payable is None:
                         payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
                     if payable:
-                        yield A.Renovate(seat=seat, at=h, flip=flip)
+                        yield _RENOVATE(seat, h, flip)
     if cur != "manufacture":
         up = is_upgraded(g, seat, "manufacture")
         for pr in p.products:
@@ -849,7 +856,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
         for c in CROPS:
-            yield A.Import(seat=seat, crop=c)
+            yield _IMPORT(seat, c)
     if cur != "trade":
         yield A.Trade(seat=seat)
 
@@ -898,15 +905,38 @@ def build_sites(g: Context, seat: int) -> set[str]:
     return out
 
 
+_SideRow = tuple[str, str, int, tuple[str, ...] | None, tuple[str, ...]]
+_SIDE_TABLES: dict[int, tuple[Catalog, list[_SideRow]]] = {}
+
+
+def _side_table(cat: Catalog) -> list[_SideRow]:
+    """Per building side, in catalog order: (side, tile, era, terrain needed — None for any —,
+    cost), what the build listing reads for every side (made once per catalog)."""
+    got = _SIDE_TABLES.get(id(cat))
+    if got is not None and got[0] is cat:
+        return got[1]
+    rows: list[_SideRow] = []
+    for side, sdef in cat.sides.items():
+        tile = cat.buildings[cat.side_tile[side]]
+        need = None if "any" in tile.terrain else tuple(tile.terrain)
+        rows.append((side, tile.id, tile.era, need, tuple(sdef.cost)))
+    _SIDE_TABLES[id(cat)] = (cat, rows)
+    return rows
+
+
 def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
     sites = sorted(build_sites(g, seat))
-    whats: list[str] = [side for side in cat.sides if s.supply.get(cat.side_tile[side], 0) > 0]
+    supply = s.supply
+    era = s.era
+    # the sides with tiles left (R-BUILD-1) of this era or before (R-BUILD-2)
+    side_rows = [r for r in _side_table(cat) if r[2] <= era and supply.get(r[1], 0) > 0]
+    cities: list[str] = []
     city_sites: list[str] = []
     if s.era >= 2:
-        whats += [pile[-1] for pile in s.city_piles if pile]
+        cities = [pile[-1] for pile in s.city_piles if pile]
         founders = {"monarch"} if "arariboia" not in p.paintings else set(p.units)
         city_sites = sorted(
             {
@@ -980,48 +1010,44 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         here[at] = "" if at in tiles or face_up_any else terrain[at]
     # the sites of a building, by (era III, terrain needed): the same for many buildings
     site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
-    # R-BUILD-10: the city limit, the same for every city
-    cities_full = (
-        s.city_limit is not None
-        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
-    )
     # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
     # the payability depend on the tokens only, not on which building or city has them
     paid: dict[tuple[str, ...], bool] = {}
-    for what in whats:
-        city = is_city(g, what)
-        if city:
-            if cities_full:
-                continue
-            at_list = city_sites
-            listed_cost = cat.cities[what].cost
-        else:
-            bdef = cat.buildings[cat.side_tile[what]]
-            if bdef.era > s.era:
-                continue  # R-BUILD-2 (the same for every hex)
-            era3 = bdef.era == 3
-            need = None if terrain_free or "any" in bdef.terrain else tuple(bdef.terrain)
-            found = site_lists.get((era3, need))
-            if found is None:
-                found = [at for at in sites if coverable(at, era3)]
-                if need is not None:
-                    found = [at for at in found if not here[at] or here[at] in need]
-                site_lists[(era3, need)] = found
-            at_list = found
-            listed_cost = cat.sides[what].cost
-        if not at_list:
-            continue
-        key = tuple(listed_cost)
-        ok = paid.get(key)
+
+    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
+        ok = paid.get(listed_cost)
         if ok is None:
             cost, ctx = build_cost(g, seat, what, second=second)
             cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
-            ok = paid[key] = g.pay.can_pay(seat, cost, ctx)
-        if not ok:
-            continue
+            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
+        return ok
+
+    for what, _tile, b_era, need, listed_cost in side_rows:
+        era3 = b_era == 3
+        if terrain_free:
+            need = None
+        at_list = site_lists.get((era3, need))
+        if at_list is None:
+            at_list = [at for at in sites if coverable(at, era3)]
+            if need is not None:
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+            site_lists[(era3, need)] = at_list
         # every check of build_problem is made above, once a hex or once a building
-        for at in at_list:
-            yield A.Build(seat=seat, building=what, at=at)
+        if at_list and payable(what, listed_cost):
+            for at in at_list:
+                yield _BUILD(seat, what, at)
+    # R-BUILD-10: the city limit, the same for every city
+    if not cities or not city_sites:
+        return
+    if (
+        s.city_limit is not None
+        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+    ):
+        return
+    for what in cities:
+        if payable(what, tuple(cat.cities[what].cost)):
+            for at in city_sites:
+                yield _BUILD(seat, what, at)
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
