@@ -46,7 +46,12 @@ class _A:
         return _ADAPTER.dump_json(self).decode()
 
     def replace(self, **changes: Any) -> Self:
-        return dataclasses.replace(self, **changes)
+        """``dataclasses.replace(self, **changes)``, by a copier generated per class."""
+        rep = _REPLACERS.get(type(self))
+        if rep is None:
+            rep = _REPLACERS[type(self)] = _replacer(type(self))
+        out: Self = rep(self, changes)
+        return out
 
 
 Payment = tuple[PayItem, ...] | None
@@ -474,4 +479,34 @@ def trusted_maker(cls: type[_T], *names: str) -> Callable[..., _T]:
     lines.append("    return o")
     exec("\n".join(lines), ns)  # source generated from the dataclass fields
     fn: Callable[..., _T] = ns["make"]
+    return fn
+
+
+_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """A copy of an action with some fields changed: every slot copied, then the changes
+    set, without the frozen dataclass's per-field ``object.__setattr__``. A change that
+    names no field goes to ``dataclasses.replace`` (which raises as usual)."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    ns: dict[str, Any] = {
+        "_new": object.__new__,
+        "_cls": cls,
+        "_names": frozenset(names),
+        "_replace": dataclasses.replace,
+        "_set": {n: getattr(cls, n).__set__ for n in names},
+    }
+    lines = [
+        "def rep(self, changes):",
+        "    if not changes.keys() <= _names:",
+        "        return _replace(self, **changes)",
+        "    o = _new(_cls)",
+    ]
+    for i, name in enumerate(names):
+        ns[f"_s{i}"] = ns["_set"][name]
+        lines.append(f"    _s{i}(o, self.{name})")
+    lines += ["    for k, v in changes.items():", "        _set[k](o, v)", "    return o"]
+    exec("\n".join(lines), ns)  # source generated from the dataclass fields
+    fn: Callable[[Any, dict[str, Any]], Any] = ns["rep"]
     return fn

@@ -394,35 +394,53 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
     return None
 
 
+_HALL_PLANS: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _hall_plan(cost: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """Hall's conditions for the sorted tokens ``cost``: for every set of token kinds, the
+    goods any of them accepts (a bit set, see :func:`_mask`) and how many tokens they are
+    (the largest such count per bit set: the others are implied). Made once per cost."""
+    plan = _HALL_PLANS.get(cost)
+    if plan is None:
+        kinds: dict[int, int] = {}
+        for t in cost:
+            m = _token_mask(t)
+            kinds[m] = kinds.get(m, 0) + 1
+        accepts = list(kinds)
+        counts = list(kinds.values())
+        need: dict[int, int] = {}
+        # the union and demand of each set of kinds, from the set without its lowest kind
+        unions = [0]
+        demands = [0]
+        for mask in range(1, 1 << len(accepts)):
+            low = (mask & -mask).bit_length() - 1
+            rest = mask & (mask - 1)
+            acc = unions[rest] | accepts[low]
+            demand = demands[rest] + counts[low]
+            unions.append(acc)
+            demands.append(demand)
+            need[acc] = max(need.get(acc, 0), demand)
+        plan = _HALL_PLANS[cost] = tuple(need.items())
+    return plan
+
+
 def _hall_payable(cost: Sequence[str], src: Sources) -> bool:
     """Can the tokens of ``cost`` be matched one-to-one to the units of ``src``'s goods and
     gold-card lots (:meth:`Sources.supply`)? Hall's theorem for this bipartite matching: for
     every set of token kinds, the tokens of those kinds are at most the units that accept
     one of them (:meth:`Sources.have`). Exact when no unit draws from a shared pool (combat
     cards) and no lot is all-or-none (Afonso I) or required (an explicit payment's items)."""
-    kinds: dict[int, int] = {}
-    for t in cost:
-        m = _TOKEN_MASK.get(t)
-        if m is None:
-            m = _token_mask(t)
-        kinds[m] = kinds.get(m, 0) + 1
-    have = src.have
-    if len(kinds) == 1:
-        ((acc, demand),) = kinds.items()
-        return have(acc) >= demand
-    accepts = list(kinds)
-    counts = list(kinds.values())
-    # the union and demand of each set of kinds, from the set without its lowest kind
-    unions = [0]
-    demands = [0]
-    for mask in range(1, 1 << len(accepts)):
-        low = (mask & -mask).bit_length() - 1
-        rest = mask & (mask - 1)
-        acc = unions[rest] | accepts[low]
-        demand = demands[rest] + counts[low]
-        unions.append(acc)
-        demands.append(demand)
-        if have(acc) < demand:
+    key = cost if type(cost) is tuple else tuple(sorted(cost))
+    plan = _HALL_PLANS.get(key)
+    if plan is None:
+        plan = _hall_plan(key)
+    known = src._have
+    for acc, demand in plan:
+        have = known.get(acc)
+        if have is None:
+            have = src.have(acc)
+        if have < demand:
             return False
     return True
 
@@ -600,11 +618,12 @@ class PayabilityCache:
             return True
         ctx = ctx or PayContext()
         ckey = self._ctx_key(ctx)
-        key = (seat, safe, ckey, tuple(sorted(cost)))
+        tokens = tuple(sorted(cost))
+        key = (seat, safe, ckey, tokens)
         ok = self._ok.get(key)
         if ok is None:
             src = self.sources(seat, ctx, safe)
-            ok = quick_payable(src, cost)
+            ok = quick_payable(src, tokens)
             if ok is None:
                 ok = solve(src, cost) is not None
             self._ok[key] = ok
