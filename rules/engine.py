@@ -300,11 +300,9 @@ def _turn_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     step = s.turn.step
     if step == "action":
-        any_arch = False
-        for act in arch_actions(g, seat):
-            any_arch = True
-            yield act
-        if not any_arch:
+        acts = list(arch_actions(g, seat))
+        yield from acts
+        if not acts:
             yield A.PassAction(seat=seat)
     elif step == "trade":
         yield from exchange_actions(g, seat)
@@ -331,7 +329,9 @@ def _free_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     for m in p.missions:
-        if g.cat.missions[m].era <= s.era and mission_complete(s, seat, m, g.pay.where()):
+        if g.cat.missions[m].era <= s.era and mission_complete(
+            s, seat, m, g.pay.where(), g.pay.controlled()
+        ):
             yield A.RevealMission(seat=seat, mission=m)
     if "coroados" in p.paintings and p.coroados is None:
         for tok in sorted(set(p.under.values())):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rules.actions import PayItem
 from rules.catalog import CROPS
-from rules.control import controller, unit_seats
+from rules.control import controlled_index, unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
 from rules.state import GameState
@@ -167,51 +167,57 @@ def sources(
     the caller already has it."""
     p = state.players[seat]
     lots: list[Lot] = []
+    exact = ctx.exact
     crop_subst = ctx.any_crop_for_crop
-    has = set(p.paintings)
-    dragao = "dragao_do_mar" in has and not ctx.exact
-    machado = "machado_de_assis" in has
+    dragao = not exact and "dragao_do_mar" in p.paintings
     science_provides = frozenset({"science"}) if safe else _SCIENCE
-
-    def crop_provides(c: str) -> frozenset[str]:
-        if ctx.exact:
-            return token_accepts(c)  # frozenset({c}), shared
-        base = _ALL_CROPS if crop_subst else token_accepts(c)
-        if dragao and c == "cotton":
-            return _GOLD
-        return base
-
-    def element(g: str, n: int, where: str, v_gold: float, v_sci: float) -> None:
-        if g == "gold":
-            lots.append(Lot(where, g, _GOLD, n, v_gold))
+    # what a crop pays: itself (exact), any crop (Build upgrade), gold too (Dragão do Mar)
+    crop_provides: dict[str, frozenset[str]] = {}
+    for c in CROPS:
+        if exact:
+            crop_provides[c] = token_accepts(c)  # frozenset({c}), shared
+        elif dragao and c == "cotton":
+            crop_provides[c] = _GOLD
         else:
-            lots.append(Lot(where, g, science_provides, n, v_sci))
+            crop_provides[c] = _ALL_CROPS if crop_subst else token_accepts(c)
 
     # Goods on controlled buildings first (they can only be spent), then the reserve.
     if where is None:
         where = unit_seats(state)
+    exclude = ctx.exclude_hex
     for hex_, tile in state.tiles.items():
-        if not tile.goods or hex_ == ctx.exclude_hex:
+        goods = tile.goods
+        if not goods or hex_ == exclude:
             continue
-        if controller(tile, where.get(hex_)) != seat:
+        # controller(tile, where.get(hex_)), without the call
+        if where.get(hex_, tile.owner) != seat:
             continue
-        for g, n in tile.goods.items():
+        for g, n in goods.items():
             if n <= 0:
                 continue
-            if g in CROPS:
-                lots.append(Lot(hex_, g, crop_provides(g), n, 1.0 - n / 100))
-            elif not ctx.exact:
-                element(g, n, hex_, 3, 6)
+            provides = crop_provides.get(g)
+            if provides is not None:
+                lots.append(Lot(hex_, g, provides, n, 1.0 - n / 100))
+            elif not exact:
+                if g == "gold":
+                    lots.append(Lot(hex_, g, _GOLD, n, 3))
+                else:
+                    lots.append(Lot(hex_, g, science_provides, n, 6))
     for g, n in p.reserve.items():
         if n <= 0:
             continue
-        if g in CROPS:
-            lots.append(Lot("reserve", g, crop_provides(g), n, 2.0 - n / 100))
-        elif not ctx.exact:
-            element(g, n, "reserve", 4, 7)
+        provides = crop_provides.get(g)
+        if provides is not None:
+            lots.append(Lot("reserve", g, provides, n, 2.0 - n / 100))
+        elif not exact:
+            if g == "gold":
+                lots.append(Lot("reserve", g, _GOLD, n, 4))
+            else:
+                lots.append(Lot("reserve", g, science_provides, n, 7))
     src = Sources(lots, Counter(), [], False)
-    if ctx.exact or ctx.no_cards or safe:
+    if exact or ctx.no_cards or safe:
         return src
+    machado = "machado_de_assis" in p.paintings
     hand = Counter(p.gold_cards)
     if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
         hand[ctx.spent_card] -= 1
@@ -571,6 +577,7 @@ class PayabilityCache:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._where: dict[str, int] | None = None
+        self._controlled: dict[tuple[int, str], list[str]] | None = None
         self._src: dict[tuple[int, bool, tuple[object, ...]], Sources] = {}
         self._ok: dict[tuple[int, bool, tuple[object, ...], tuple[str, ...]], bool] = {}
         self._found: dict[
@@ -582,6 +589,12 @@ class PayabilityCache:
         if self._where is None:
             self._where = unit_seats(self.state)
         return self._where
+
+    def controlled(self) -> dict[tuple[int, str], list[str]]:
+        """:func:`rules.control.controlled_index` of the state, computed once."""
+        if self._controlled is None:
+            self._controlled = controlled_index(self.state, self.where())
+        return self._controlled
 
     def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
         """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
@@ -53,15 +54,26 @@ def manufactured(state: GameState, seat: int) -> list[str]:
 
 
 def objective_count(
-    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
+    state: GameState,
+    seat: int,
+    ob: Objective,
+    where: dict[str, int] | None = None,
+    index: Mapping[tuple[int, str], list[str]] | None = None,
 ) -> int:
-    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it;
+    ``index``: :func:`rules.control.controlled_index` of ``state``, likewise."""
     cat = catalog_of(state)
     p = state.players[seat]
     k = ob.kind
+
+    def controlled(kind: str) -> list[str]:
+        if index is not None:
+            return index.get((seat, kind), [])
+        return controlled_tiles(state, seat, kind, where)
+
     if k == "buildings":
         n = 0
-        for hex_ in controlled_tiles(state, seat, "building", where):
+        for hex_ in controlled("building"):
             t = state.tiles[hex_]
             if ob.type is not None and t.id != ob.type:
                 continue
@@ -70,7 +82,7 @@ def objective_count(
             n += 1
         return n
     if k == "cities":
-        return len(controlled_tiles(state, seat, "city", where))
+        return len(controlled("city"))
     if k == "products":
         made = manufactured(state, seat)
         if ob.shape is not None:
@@ -85,7 +97,7 @@ def objective_count(
     if k == "units_on_map":
         return units_on_map(state, seat)
     if k == "building_types":
-        return len({state.tiles[h].id for h in controlled_tiles(state, seat, "building", where)})
+        return len({state.tiles[h].id for h in controlled("building")})
     if k == "upgraded_arches":
         return len(p.upgrades)
     if k == "palaces":
@@ -100,17 +112,26 @@ def objective_count(
 
 
 def objective_met(
-    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
+    state: GameState,
+    seat: int,
+    ob: Objective,
+    where: dict[str, int] | None = None,
+    index: Mapping[tuple[int, str], list[str]] | None = None,
 ) -> bool:
-    return objective_count(state, seat, ob, where) >= ob.count
+    return objective_count(state, seat, ob, where, index) >= ob.count
 
 
 def mission_complete(
-    state: GameState, seat: int, mission_id: str, where: dict[str, int] | None = None
+    state: GameState,
+    seat: int,
+    mission_id: str,
+    where: dict[str, int] | None = None,
+    index: Mapping[tuple[int, str], list[str]] | None = None,
 ) -> bool:
-    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it;
+    ``index``: :func:`rules.control.controlled_index` of ``state``, likewise."""
     m = catalog_of(state).missions[mission_id]
-    return all(objective_met(state, seat, ob, where) for ob in m.objectives)
+    return all(objective_met(state, seat, ob, where, index) for ob in m.objectives)
 
 
 def describe_objective(ob: Objective) -> str:
