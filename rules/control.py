@@ -60,22 +60,3 @@ def controlled_tiles(
         and (kind is None or t.kind == kind)
         and where.get(hex_, t.owner) == seat
     ]
-
-
-def controlled_index(
-    state: GameState, where: dict[str, int] | None = None
-) -> dict[tuple[int, str], list[str]]:
-    """:func:`controlled_tiles` of every seat and kind in one pass: (seat, kind) -> hexes,
-    in the state's tile order (capitals are not counted)."""
-    if where is None:
-        where = unit_seats(state)
-    out: dict[tuple[int, str], list[str]] = {}
-    for hex_, t in state.tiles.items():
-        if t.kind != "capital":
-            key = (where.get(hex_, t.owner), t.kind)
-            found = out.get(key)
-            if found is None:
-                out[key] = [hex_]
-            else:
-                found.append(hex_)
-    return out

@@ -329,9 +329,7 @@ def _free_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
     for m in p.missions:
-        if g.cat.missions[m].era <= s.era and mission_complete(
-            s, seat, m, g.pay.where(), g.pay.controlled()
-        ):
+        if g.cat.missions[m].era <= s.era and mission_complete(s, seat, m, g.pay.where()):
             yield A.RevealMission(seat=seat, mission=m)
     if "coroados" in p.paintings and p.coroados is None:
         for tok in sorted(set(p.under.values())):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rules.actions import PayItem
 from rules.catalog import CROPS
-from rules.control import controlled_index, unit_seats
+from rules.control import unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
 from rules.state import GameState
@@ -577,7 +577,6 @@ class PayabilityCache:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._where: dict[str, int] | None = None
-        self._controlled: dict[tuple[int, str], list[str]] | None = None
         self._src: dict[tuple[int, bool, tuple[object, ...]], Sources] = {}
         self._ok: dict[tuple[int, bool, tuple[object, ...], tuple[str, ...]], bool] = {}
         self._found: dict[
@@ -589,12 +588,6 @@ class PayabilityCache:
         if self._where is None:
             self._where = unit_seats(self.state)
         return self._where
-
-    def controlled(self) -> dict[tuple[int, str], list[str]]:
-        """:func:`rules.control.controlled_index` of the state, computed once."""
-        if self._controlled is None:
-            self._controlled = controlled_index(self.state, self.where())
-        return self._controlled
 
     def _ctx_key(self, ctx: PayContext) -> tuple[object, ...]:
         """``ctx.key()``, with an excluded hex that holds no goods dropped: excluding it

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
@@ -54,26 +53,15 @@ def manufactured(state: GameState, seat: int) -> list[str]:
 
 
 def objective_count(
-    state: GameState,
-    seat: int,
-    ob: Objective,
-    where: dict[str, int] | None = None,
-    index: Mapping[tuple[int, str], list[str]] | None = None,
+    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
 ) -> int:
-    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it;
-    ``index``: :func:`rules.control.controlled_index` of ``state``, likewise."""
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
     cat = catalog_of(state)
     p = state.players[seat]
     k = ob.kind
-
-    def controlled(kind: str) -> list[str]:
-        if index is not None:
-            return index.get((seat, kind), [])
-        return controlled_tiles(state, seat, kind, where)
-
     if k == "buildings":
         n = 0
-        for hex_ in controlled("building"):
+        for hex_ in controlled_tiles(state, seat, "building", where):
             t = state.tiles[hex_]
             if ob.type is not None and t.id != ob.type:
                 continue
@@ -82,7 +70,7 @@ def objective_count(
             n += 1
         return n
     if k == "cities":
-        return len(controlled("city"))
+        return len(controlled_tiles(state, seat, "city", where))
     if k == "products":
         made = manufactured(state, seat)
         if ob.shape is not None:
@@ -97,7 +85,7 @@ def objective_count(
     if k == "units_on_map":
         return units_on_map(state, seat)
     if k == "building_types":
-        return len({state.tiles[h].id for h in controlled("building")})
+        return len({state.tiles[h].id for h in controlled_tiles(state, seat, "building", where)})
     if k == "upgraded_arches":
         return len(p.upgrades)
     if k == "palaces":
@@ -112,26 +100,17 @@ def objective_count(
 
 
 def objective_met(
-    state: GameState,
-    seat: int,
-    ob: Objective,
-    where: dict[str, int] | None = None,
-    index: Mapping[tuple[int, str], list[str]] | None = None,
+    state: GameState, seat: int, ob: Objective, where: dict[str, int] | None = None
 ) -> bool:
-    return objective_count(state, seat, ob, where, index) >= ob.count
+    return objective_count(state, seat, ob, where) >= ob.count
 
 
 def mission_complete(
-    state: GameState,
-    seat: int,
-    mission_id: str,
-    where: dict[str, int] | None = None,
-    index: Mapping[tuple[int, str], list[str]] | None = None,
+    state: GameState, seat: int, mission_id: str, where: dict[str, int] | None = None
 ) -> bool:
-    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it;
-    ``index``: :func:`rules.control.controlled_index` of ``state``, likewise."""
+    """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
     m = catalog_of(state).missions[mission_id]
-    return all(objective_met(state, seat, ob, where, index) for ob in m.objectives)
+    return all(objective_met(state, seat, ob, where) for ob in m.objectives)
 
 
 def describe_objective(ob: Objective) -> str:
