@@ -837,21 +837,40 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
         yield from build_actions(g, seat, second=False)
     if cur != "renovate":
         cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
-        for h, t in g.s.tiles.items():
+        s = g.s
+        # renovate_problem's checks, the flip aside, once a building: where other seats'
+        # units stand (an occupied building, R-RENOV-1), goods on it (R-RENOV-3), its era
+        others: set[str] | None = None
+        for h, t in s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
-            payable: bool | None = None  # asked once a building, only if needed
-            for flip in (False, True):
-                if renovate_problem(g, seat, h, flip) is None:
-                    if payable is None:
-                        payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
-                    if payable:
-                        yield _RENOVATE(seat, h, flip)
+            if others is None:
+                others = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+            if h in others or t.goods or g.cat.building_era(t.id) > s.era:
+                continue
+            if g.pay.can_pay(seat, cost, PayContext(exclude_hex=h)):
+                yield _RENOVATE(seat, h, False)
+                if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
+                    yield _RENOVATE(seat, h, True)
     if cur != "manufacture":
         up = is_upgraded(g, seat, "manufacture")
+        # where a product goes depends on its shape, whether it is paid on its cost: each
+        # worked out once a listing
+        dests_of: dict[str, list[str]] = {}
+        paid: dict[tuple[str, ...], bool] = {}
         for pr in p.products:
-            dests = product_destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up, cache=g.pay)):
+            pdef = g.cat.products[pr]
+            dests = dests_of.get(pdef.shape)
+            if dests is None:
+                dests = dests_of[pdef.shape] = product_destinations(g, seat, pr)
+            if not dests:
+                continue
+            key = tuple(pdef.cost)
+            ok = paid.get(key)
+            if ok is None:
+                cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
+                ok = paid[key] = g.pay.can_pay(seat, cost)
+            if ok:
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
@@ -947,8 +966,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         )
     # The hex-only checks, once a hex (not once per building and hex): build_problem's
     # water, unit and neighbour checks in one pass over the hex and its neighbours (R-BUILD-3/4).
-    others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
-    others_at.update(s.enemy_units.values())
+    occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at = occupied | set(s.enemy_units.values())
     tiles = s.tiles
     terrain = g.board.terrain
     neighbours = g.board.neighbours
@@ -983,7 +1002,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             over[at] = None
         elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
             closed.add(at)  # a capital, a city, another's tile (or one with a palace)
-        elif occupier_of(s, at) is not None:
+        elif at in occupied:
             closed.add(at)  # R-COMBAT-11: an occupied building is not built over
         else:
             over[at] = cat.building_era(existing.id)
