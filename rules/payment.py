@@ -599,8 +599,11 @@ class PayabilityCache:
                 return (*key[:2], None, *key[3:])
         return key
 
-    def sources(self, seat: int, ctx: PayContext, safe: bool = False) -> Sources:
-        key = (seat, safe, self._ctx_key(ctx))
+    def sources(
+        self, seat: int, ctx: PayContext, safe: bool = False, ckey: tuple[object, ...] | None = None
+    ) -> Sources:
+        """``ckey``: ``self._ctx_key(ctx)``, when the caller has it."""
+        key = (seat, safe, self._ctx_key(ctx) if ckey is None else ckey)
         src = self._src.get(key)
         if src is None:
             src = sources(self.state, seat, ctx, safe=safe, where=self.where())
@@ -622,13 +625,16 @@ class PayabilityCache:
         """``solve(...) is not None``, by :func:`quick_payable` where a count decides it."""
         if not cost:
             return True
-        ctx = ctx or PayContext()
-        ckey = self._ctx_key(ctx)
-        tokens = tuple(sorted(cost))
+        ckey: tuple[object, ...]
+        if ctx is None:
+            ctx, ckey = _NO_CONTEXT, _NO_CONTEXT_KEY
+        else:
+            ckey = self._ctx_key(ctx)
+        tokens = tuple(cost) if len(cost) == 1 else tuple(sorted(cost))
         key = (seat, safe, ckey, tokens)
         ok = self._ok.get(key)
         if ok is None:
-            src = self.sources(seat, ctx, safe)
+            src = self.sources(seat, ctx, safe, ckey)
             ok = quick_payable(src, tokens)
             if ok is None:
                 ok = solve(src, cost) is not None
@@ -637,6 +643,10 @@ class PayabilityCache:
 
     def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
         return self.payable(seat, cost, ctx)
+
+
+_NO_CONTEXT = PayContext()  # (frozen: shared)
+_NO_CONTEXT_KEY = _NO_CONTEXT.key()
 
 
 def check_payment(
