@@ -261,6 +261,9 @@ def with_payments(g: Context, actions: list[Any]) -> list[Any]:
     memo: dict[Any, Any] = {}
     risky: dict[int, bool] = {}
     payable = _PAYABLE_TYPES
+    last_seat: int | None = None
+    last_building = ""
+    last_pay: Any = None
     for a in actions:
         t = type(a)
         if t not in payable or a.payment is not None:
@@ -276,10 +279,15 @@ def with_payments(g: Context, actions: list[Any]) -> list[Any]:
         if t is A.Exchange and a.kind != "cards":
             out.append(a)  # exact crops: goods only, always the safe default
             continue
-        key = _cost_key(g, a)
-        pay = memo.get(key, memo)
-        if pay is memo:
-            pay = memo[key] = _listing_payment(g, a)
+        if t is A.Build and seat == last_seat and a.building == last_building:
+            pay = last_pay  # the listing gives a building's sites one after the other
+        else:
+            key = _cost_key(g, a)
+            pay = memo.get(key, memo)
+            if pay is memo:
+                pay = memo[key] = _listing_payment(g, a)
+            if t is A.Build:
+                last_seat, last_building, last_pay = seat, a.building, pay
         out.append(a if pay is None else a.replace(payment=pay))
     return out
 

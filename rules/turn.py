@@ -273,6 +273,8 @@ _BUILD = A.trusted_maker(A.Build, "seat", "building", "at")
 _RENOVATE = A.trusted_maker(A.Renovate, "seat", "at", "flip")
 _IMPORT = A.trusted_maker(A.Import, "seat", "crop")
 _PAINTING = A.trusted_maker(A.TakePainting, "seat", "painting")
+_RECRUIT = A.trusted_maker(A.Recruit, "seat", "deploy", "draw")
+_DEPLOY = A.trusted_maker(A.Deploy, "unit", "to")
 
 
 def is_city(g: Context, what: str) -> bool:
@@ -887,17 +889,18 @@ def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
+    costs = {u: unit_cost(g, seat, u) for u in ready}  # once a unit, not once a group
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in unit_cost(g, seat, u)]
+            cost = [tok for u in group for tok in costs[u]]
             if cost and not g.pay.can_pay(seat, cost):
                 continue
             for places in _placements(targets, k):
-                deploy = tuple(A.Deploy(unit=u, to=h) for u, h in zip(group, places, strict=True))
+                deploy = tuple(_DEPLOY(u, h) for u, h in zip(group, places, strict=True))
                 for d in draws:
                     if k == 0 and d == 0:
                         continue
-                    yield A.Recruit(seat=seat, deploy=deploy, draw=d)
+                    yield _RECRUIT(seat, deploy, d)
 
 
 def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
