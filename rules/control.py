@@ -53,10 +53,16 @@ def controlled_tiles(
     if where is None:
         where = unit_seats(state)
     # where.get(hex_, t.owner) is controller(t, where.get(hex_)), without the call a tile
+    if kind is None:
+        return [
+            hex_
+            for hex_, t in state.tiles.items()
+            if t.kind != "capital" and where.get(hex_, t.owner) == seat
+        ]
+    if kind == "capital":
+        return []
     return [
         hex_
         for hex_, t in state.tiles.items()
-        if t.kind != "capital"
-        and (kind is None or t.kind == kind)
-        and where.get(hex_, t.owner) == seat
+        if t.kind == kind and where.get(hex_, t.owner) == seat
     ]

@@ -947,6 +947,8 @@ def _side_table(cat: Catalog) -> list[_SideRow]:
 
 
 def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
+    """The legal builds of ``seat`` now, in listing order (sides in catalog order, then
+    the visible cities; each on its sites in label order)."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -1018,6 +1020,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         return old is None or leop or (era3 and old < 3)
 
     city_sites = [at for at in city_sites if coverable(at, True)]
+    # the sites a building of era I/II (False) or III (True) may cover, once each
+    cover_sites = {era3: [at for at in sites if coverable(at, era3)] for era3 in (False, True)}
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
@@ -1044,32 +1048,33 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
         return ok
 
+    out: list[A.Build] = []
+    make = _BUILD
     for what, _tile, b_era, need, listed_cost in side_rows:
         era3 = b_era == 3
         if terrain_free:
             need = None
         at_list = site_lists.get((era3, need))
         if at_list is None:
-            at_list = [at for at in sites if coverable(at, era3)]
+            at_list = cover_sites[era3]
             if need is not None:
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
             site_lists[(era3, need)] = at_list
         # every check of build_problem is made above, once a hex or once a building
         if at_list and payable(what, listed_cost):
-            for at in at_list:
-                yield _BUILD(seat, what, at)
+            out += [make(seat, what, at) for at in at_list]
     # R-BUILD-10: the city limit, the same for every city
     if not cities or not city_sites:
-        return
+        return iter(out)
     if (
         s.city_limit is not None
         and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
     ):
-        return
+        return iter(out)
     for what in cities:
         if payable(what, tuple(cat.cities[what].cost)):
-            for at in city_sites:
-                yield _BUILD(seat, what, at)
+            out += [make(seat, what, at) for at in city_sites]
+    return iter(out)
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
