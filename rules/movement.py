@@ -225,7 +225,7 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
     if not t.extra_move and extra not in (None, "tactical"):
         kinds.append("extra")
     if not kinds:
-        return
+        return iter(())
     tiles = s.tiles
     board = g.board
     terrain = board.terrain
@@ -258,6 +258,7 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
             return False
         return enterable(to)
 
+    out: list[A.Move] = []
     for u, src in p.units.items():
         if src in ("board", "reserve"):
             continue
@@ -276,7 +277,8 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
                 # the opponent's capital is left to fail (R-MOVE-1)
                 if enterable(to) if kind == "free" else extra_ok(src, to, src_water):
                     for c in carries:
-                        yield _MOVE(seat, u, to, kind, c)
+                        out.append(_MOVE(seat, u, to, kind, c))
+    return iter(out)
 
 
 def attack_actions(g: Context, seat: int) -> Iterator[Any]:
