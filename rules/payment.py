@@ -307,17 +307,27 @@ def _afonso_options(n_cards: int) -> list[list[Lot]]:
 _RANK = {"science": 0, "gold": 1}
 
 
+def _rank(t: str) -> tuple[int, str]:
+    if t in _RANK:
+        return (_RANK[t], t)
+    if t == "any":
+        return (4, t)
+    return (3 if "|" in t else 2, t)
+
+
+_SORTED: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
 def sort_tokens(cost: Sequence[str]) -> list[str]:
-    """Cost tokens, the hardest to pay first (science, gold, a crop, an either-or, any)."""
-
-    def rank(t: str) -> tuple[int, str]:
-        if t in _RANK:
-            return (_RANK[t], t)
-        if t == "any":
-            return (4, t)
-        return (3 if "|" in t else 2, t)
-
-    return sorted(cost, key=rank)
+    """Cost tokens, the hardest to pay first (science, gold, a crop, an either-or, any).
+    (Sorted once per cost: a pure function of the tokens.)"""
+    key = tuple(cost)
+    got = _SORTED.get(key)
+    if got is None:
+        if len(_SORTED) > 4096:
+            _SORTED.clear()
+        got = _SORTED[key] = tuple(sorted(key, key=_rank))
+    return list(got)
 
 
 def _variants(src: Sources) -> Iterator[list[Lot]]:
