@@ -832,8 +832,14 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
     if cur != "recruit":
         yield from _recruit_actions(g, seat)
     if cur != "painting":
+        # once a catalog cost: the upgrade looks at the tokens only
+        painting_paid: dict[tuple[str, ...], bool] = {}
         for pa in g.s.display:
-            if g.pay.can_pay(seat, painting_cost(g, seat, pa)):
+            key = tuple(g.cat.paintings[pa].cost)
+            ok = painting_paid.get(key)
+            if ok is None:
+                ok = painting_paid[key] = g.pay.can_pay(seat, painting_cost(g, seat, pa))
+            if ok:
                 yield _PAINTING(seat, pa)
     if cur != "build":
         yield from build_actions(g, seat, second=False)
@@ -843,6 +849,8 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
         # renovate_problem's checks, the flip aside, once a building: where other seats'
         # units stand (an occupied building, R-RENOV-1), goods on it (R-RENOV-3), its era
         others: set[str] | None = None
+        # payable once: excluding a building without goods (R-RENOV-1) excludes nothing
+        renovation_paid: bool | None = None
         for h, t in s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
@@ -850,7 +858,9 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                 others = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
             if h in others or t.goods or g.cat.building_era(t.id) > s.era:
                 continue
-            if g.pay.can_pay(seat, cost, PayContext(exclude_hex=h)):
+            if renovation_paid is None:
+                renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+            if renovation_paid:
                 yield _RENOVATE(seat, h, False)
                 if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
                     yield _RENOVATE(seat, h, True)
