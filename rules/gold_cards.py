@@ -26,6 +26,7 @@ from rules.turn import (
     place_building,
     place_product,
     product_destinations,
+    site_check,
     unit_cost,
 )
 
@@ -182,8 +183,12 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     if e == "build":
         side = str(card.params["side"])
         if affordable(list(g.cat.sides[side].cost)):
+            site_open = site_check(g, seat)  # build_problem's hex checks, without the errors
             for at in sorted(build_sites(g, seat)):
-                if build_problem(g, seat, side, at, by_card=card_id) is None:
+                if (
+                    site_open(at, False)
+                    and build_problem(g, seat, side, at, by_card=card_id) is None
+                ):
                     yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
     elif e == "deploy":
         for u, loc in p.units.items():

@@ -4,7 +4,7 @@ Import, Trade — with their upgrades, payments and the listing of their legal f
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -956,6 +956,40 @@ def _side_table(cat: Catalog) -> list[_SideRow]:
     return rows
 
 
+def site_check(
+    g: Context, seat: int, occupied: set[str] | None = None
+) -> Callable[[str, bool], bool]:
+    """``open(at, city)``: whether a building (``city``: a city) of ``seat`` passes
+    build_problem's hex checks at ``at`` — not water, no unit of another seat or of the
+    orange army there, no opponent's tile on or next to it, and (a building) next to one of
+    ``seat``'s tiles (R-BUILD-3/4) — in one pass over the hex and its neighbours.
+    ``occupied``: the hexes where units of the other seats stand, if known."""
+    s = g.s
+    if occupied is None:
+        occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at = occupied | set(s.enemy_units.values())
+    tiles = s.tiles
+    terrain = g.board.terrain
+    neighbours = g.board.neighbours
+
+    def site_open(at: str, city: bool) -> bool:
+        if terrain[at] == "water" or at in others_at:
+            return False
+        t = tiles.get(at)
+        if t is not None and t.owner != seat:
+            return False  # on an opponent's tile
+        own = False
+        for nb in neighbours[at]:
+            t = tiles.get(nb)
+            if t is not None:
+                if t.owner != seat:
+                    return False  # next to an opponent's tile
+                own = True
+        return city or own
+
+    return site_open
+
+
 def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     """The legal builds of ``seat`` now, in listing order (sides in catalog order, then
     the visible cities; each on its sites in label order)."""
@@ -979,28 +1013,11 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
-    # The hex-only checks, once a hex (not once per building and hex): build_problem's
-    # water, unit and neighbour checks in one pass over the hex and its neighbours (R-BUILD-3/4).
+    # The hex-only checks, once a hex (not once per building and hex).
     occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
-    others_at = occupied | set(s.enemy_units.values())
+    site_open = site_check(g, seat, occupied)
     tiles = s.tiles
     terrain = g.board.terrain
-    neighbours = g.board.neighbours
-
-    def site_open(at: str, city: bool) -> bool:
-        if terrain[at] == "water" or at in others_at:
-            return False
-        t = tiles.get(at)
-        if t is not None and t.owner != seat:
-            return False  # on an opponent's tile
-        own = False
-        for nb in neighbours[at]:
-            t = tiles.get(nb)
-            if t is not None:
-                if t.owner != seat:
-                    return False  # next to an opponent's tile
-                own = True
-        return city or own
 
     sites = [at for at in sites if site_open(at, False)]
     city_sites = [at for at in city_sites if site_open(at, True)]

@@ -191,3 +191,32 @@ def test_events_as_model_construct_builds_them() -> None:
     assert made.model_fields_set == plain.model_fields_set
     assert made.model_dump_json() == plain.model_dump_json()
     assert Event.model_validate_json(made.model_dump_json()) == made
+
+
+@pytest.mark.parametrize("card", ["jesuits", "immigration"])
+def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(card: str) -> None:
+    """The card's builds are screened by the listing's hex checks before build_problem:
+    the same sites as build_problem on every candidate hex (the card in hand, not paying
+    for itself)."""
+    from rules.gold_cards import gold_card_actions
+
+    checked = 0
+    for st in _action_states(4, 1000)[::4]:
+        seat = st.current
+        st = st.clone()
+        st.players[seat].gold_cards.append(card)
+        g = Context(st)
+        got = list(gold_card_actions(g, seat, card))
+        side = str(g.cat.gold_cards[card].params["side"])
+        without = st.clone()
+        without.players[seat].gold_cards.remove(card)
+        want = []
+        if can_pay(without, seat, list(g.cat.sides[side].cost)):
+            want = [
+                A.PlayGoldCard(seat=seat, card=card, at=at)
+                for at in sorted(build_sites(g, seat))
+                if build_problem(g, seat, side, at, by_card=card) is None
+            ]
+        assert got == want
+        checked += bool(want)
+    assert checked > 5
