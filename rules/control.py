@@ -16,8 +16,7 @@ def unit_seats(state: GameState) -> dict[str, int]:
     """Hex -> seat of the units standing there (a hex holds one seat's units at most)."""
     out: dict[str, int] = {}
     for p in state.players:
-        for loc in p.units.values():
-            out[loc] = p.seat
+        out.update(dict.fromkeys(p.units.values(), p.seat))  # (later seats overwrite)
     return out
 
 
