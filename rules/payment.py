@@ -239,6 +239,27 @@ def sources(
     return src
 
 
+_SAFE_SCIENCE = frozenset({"science"})
+
+
+def _safe_from(full: Sources) -> Sources:
+    """:func:`sources` with ``safe`` from the same call's unsafe answer: the goods lots in
+    their order, science paying only science, no gold cards (they come after the goods)
+    and no combat cards."""
+    lots = [
+        Lot(
+            lot.source,
+            lot.what,
+            _SAFE_SCIENCE if lot.provides == _SCIENCE else lot.provides,
+            lot.count,
+            lot.value,
+        )
+        for lot in full.lots
+        if lot.source != "gold_card"
+    ]
+    return Sources(lots, Counter(), [], False)
+
+
 def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool) -> Sources:
     """Narrow ``src`` to a payment's items: every item must be used. ``exact``: nothing
     else may be used (checking an explicit payment); otherwise the other sources stay
@@ -616,7 +637,11 @@ class PayabilityCache:
         key = (seat, safe, self._ctx_key(ctx) if ckey is None else ckey)
         src = self._src.get(key)
         if src is None:
-            src = sources(self.state, seat, ctx, safe=safe, where=self.where())
+            full = self._src.get((seat, False, key[2])) if safe else None
+            if full is not None:
+                src = _safe_from(full)  # what sources(..., safe=True) builds, without the scan
+            else:
+                src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             self._src[key] = src
         return src
 

@@ -220,3 +220,23 @@ def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(card: str) ->
         assert got == want
         checked += bool(want)
     assert checked > 5
+
+
+def test_safe_sources_derived_from_the_full_ones_R_VOC_2() -> None:
+    """The listing's safe sources (docs/RULINGS.md "Default payment"), made from the full
+    ones already built, are the lots ``sources(..., safe=True)`` scans for."""
+    from rules.payment import sources
+
+    contexts = [PayContext(), PayContext(any_crop_for_crop=True), PayContext(exact=True)]
+    checked = 0
+    for st in _play(4, 1100)[::7]:
+        for seat in range(4):
+            for ctx in contexts:
+                g = Context(st)
+                g.pay.sources(seat, ctx)  # the full sources first, as the listing does
+                got = g.pay.sources(seat, ctx, safe=True)
+                want = sources(st, seat, ctx, safe=True)
+                assert got.lots == want.lots and got.hand == want.hand
+                assert got.card_uses == want.card_uses and got.afonso == want.afonso
+                checked += bool(want.lots)
+    assert checked > 20
