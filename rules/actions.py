@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Self, TypeAlias
+from typing import Annotated, Any, Literal, Self, TypeAlias, TypeVar
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 
 from rules.errors import InvalidAction
 
 _CONFIG = ConfigDict(extra="forbid")
+_T = TypeVar("_T")
 
 
 @with_config(_CONFIG)
@@ -44,7 +46,12 @@ class _A:
         return _ADAPTER.dump_json(self).decode()
 
     def replace(self, **changes: Any) -> Self:
-        return dataclasses.replace(self, **changes)
+        """``dataclasses.replace(self, **changes)``, by a copier generated per class."""
+        rep = _REPLACERS.get(type(self))
+        if rep is None:
+            rep = _REPLACERS[type(self)] = _replacer(type(self))
+        out: Self = rep(self, changes)
+        return out
 
 
 Payment = tuple[PayItem, ...] | None
@@ -446,3 +453,60 @@ def parse_action(data: str | bytes | dict[str, Any]) -> Action:
 ACTION_TYPES: dict[str, type[_A]] = {
     str(cls.__dataclass_fields__["type"].default): cls for cls in _A.__subclasses__()
 }
+
+
+def trusted_maker(cls: type[_T], *names: str) -> Callable[..., _T]:
+    """A constructor of ``cls`` taking the values of the fields ``names`` positionally, the
+    other fields at their defaults: ``trusted_maker(Build, "seat", "building", "at")(0, b, h)``
+    equals ``Build(seat=0, building=b, at=h)``, built without the frozen dataclass's
+    per-field ``object.__setattr__`` calls. For the listing's own, already valid values."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = [n for n in names if n not in fields]
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    ns: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    o = _new(_cls)"]
+    for i, (name, f) in enumerate(fields.items()):
+        if name in names:
+            value = name
+        elif f.default is not dataclasses.MISSING:
+            ns[f"_d{i}"] = f.default
+            value = f"_d{i}"
+        else:
+            raise TypeError(f"{cls.__name__}.{name} has no default: name it")
+        ns[f"_s{i}"] = getattr(cls, name).__set__  # the slot's own setter
+        lines.append(f"    _s{i}(o, {value})")
+    lines.append("    return o")
+    exec("\n".join(lines), ns)  # source generated from the dataclass fields
+    fn: Callable[..., _T] = ns["make"]
+    return fn
+
+
+_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _replacer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """A copy of an action with some fields changed: every slot copied, then the changes
+    set, without the frozen dataclass's per-field ``object.__setattr__``. A change that
+    names no field goes to ``dataclasses.replace`` (which raises as usual)."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    ns: dict[str, Any] = {
+        "_new": object.__new__,
+        "_cls": cls,
+        "_names": frozenset(names),
+        "_replace": dataclasses.replace,
+        "_set": {n: getattr(cls, n).__set__ for n in names},
+    }
+    lines = [
+        "def rep(self, changes):",
+        "    if not changes.keys() <= _names:",
+        "        return _replace(self, **changes)",
+        "    o = _new(_cls)",
+    ]
+    for i, name in enumerate(names):
+        ns[f"_s{i}"] = ns["_set"][name]
+        lines.append(f"    _s{i}(o, self.{name})")
+    lines += ["    for k, v in changes.items():", "        _set[k](o, v)", "    return o"]
+    exec("\n".join(lines), ns)  # source generated from the dataclass fields
+    fn: Callable[[Any, dict[str, Any]], Any] = ns["rep"]
+    return fn

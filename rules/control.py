@@ -16,8 +16,7 @@ def unit_seats(state: GameState) -> dict[str, int]:
     """Hex -> seat of the units standing there (a hex holds one seat's units at most)."""
     out: dict[str, int] = {}
     for p in state.players:
-        for loc in p.units.values():
-            out[loc] = p.seat
+        out.update(dict.fromkeys(p.units.values(), p.seat))  # (later seats overwrite)
     return out
 
 
@@ -53,10 +52,16 @@ def controlled_tiles(
     if where is None:
         where = unit_seats(state)
     # where.get(hex_, t.owner) is controller(t, where.get(hex_)), without the call a tile
+    if kind is None:
+        return [
+            hex_
+            for hex_, t in state.tiles.items()
+            if t.kind != "capital" and where.get(hex_, t.owner) == seat
+        ]
+    if kind == "capital":
+        return []
     return [
         hex_
         for hex_, t in state.tiles.items()
-        if t.kind != "capital"
-        and (kind is None or t.kind == kind)
-        and where.get(hex_, t.owner) == seat
+        if t.kind == kind and where.get(hex_, t.owner) == seat
     ]

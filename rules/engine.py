@@ -300,11 +300,9 @@ def _turn_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     step = s.turn.step
     if step == "action":
-        any_arch = False
-        for act in arch_actions(g, seat):
-            any_arch = True
-            yield act
-        if not any_arch:
+        acts = list(arch_actions(g, seat))
+        yield from acts
+        if not acts:
             yield A.PassAction(seat=seat)
     elif step == "trade":
         yield from exchange_actions(g, seat)

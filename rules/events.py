@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.fastcopy import trusted
 from rules.messages import REVEALS, Param, PluralRule, plural_en, render_message
 
 
@@ -60,15 +61,18 @@ class Event(BaseModel):
     ) -> Event:
         """The engine's fast path: an event of kind ``key``'s first part, its text rendered
         and ``reveals`` looked up, built without re-validating the engine's own values."""
-        return cls.model_construct(
-            kind=key.split(".", 1)[0],
-            text=render_message(key, params),
-            key=key,
-            params=params,
-            seat=seat,
-            data=data if data is not None else {},
-            visible_to=visible_to,
-            reveals=REVEALS[key],
+        return trusted(
+            cls,
+            {
+                "kind": key.split(".", 1)[0],
+                "text": render_message(key, params),
+                "key": key,
+                "params": params,
+                "seat": seat,
+                "data": data if data is not None else {},
+                "visible_to": visible_to,
+                "reveals": REVEALS[key],
+            },
         )
 
     def visible(self, seat: int | None) -> bool:

@@ -77,9 +77,10 @@ class _Generator:
                 self.depth -= 1
             if e is None:
                 return f"{v}.copy()"
+            # an empty container (the usual case) is copied without a comprehension
             if origin is list:
-                return f"[{e} for {x} in {v}]"
-            return f"{{{k}: {e} for {k}, {x} in {v}.items()}}"
+                return f"([{e} for {x} in {v}] if {v} else [])"
+            return f"({{{k}: {e} for {k}, {x} in {v}.items()}} if {v} else {{}})"
         if isinstance(ann, type) and issubclass(ann, BaseModel):
             if ann.model_config.get("frozen"):
                 return None  # an immutable value: shared (replaced, never changed in place)
@@ -151,6 +152,18 @@ def replaced(m: M, **changes: Any) -> M:
     o = _new(type(m))
     _set_dict(o, d)
     _set_fields(o, m.__pydantic_fields_set__ | changes.keys())
+    _set_extra(o, None)
+    _set_private(o, None)
+    return o
+
+
+def trusted(cls: type[M], values: dict[str, Any]) -> M:
+    """A model of ``cls`` from engine-made ``values`` (every field given, already valid):
+    what ``cls.model_construct(**values)`` builds, without validation or its per-field
+    loop. ``values`` becomes the model's ``__dict__``."""
+    o = _new(cls)
+    _set_dict(o, values)
+    _set_fields(o, set(values))
     _set_extra(o, None)
     _set_private(o, None)
     return o

@@ -151,15 +151,17 @@ class Context:
     def enforce_limits(self) -> None:
         """R-VOC-4/5: whoever is over a limit must discard before anything else happens."""
         for pl in self.s.players:
+            over_reserve = sum(pl.reserve.values()) > RESERVE_LIMIT
+            over_gold = len(pl.gold_cards) > HAND_LIMIT
+            over_combat = len(pl.combat_cards) > HAND_LIMIT
+            if not (over_reserve or over_gold or over_combat):
+                continue  # nothing to discard: the pending decisions need not be looked at
             kinds = {(d.seat, d.kind, d.data.get("deck")) for d in self.s.pending}
-            if sum(pl.reserve.values()) > RESERVE_LIMIT and (pl.seat, "discard", None) not in kinds:
+            if over_reserve and (pl.seat, "discard", None) not in kinds:
                 self.push(pl.seat, "discard", front=True)
-            if len(pl.gold_cards) > HAND_LIMIT and (pl.seat, "discard_cards", "gold") not in kinds:
+            if over_gold and (pl.seat, "discard_cards", "gold") not in kinds:
                 self.push(pl.seat, "discard_cards", front=True, deck="gold")
-            if (
-                len(pl.combat_cards) > HAND_LIMIT
-                and (pl.seat, "discard_cards", "combat") not in kinds
-            ):
+            if over_combat and (pl.seat, "discard_cards", "combat") not in kinds:
                 self.push(pl.seat, "discard_cards", front=True, deck="combat")
 
     # ------------------------------------------------------------------ map

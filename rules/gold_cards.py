@@ -26,6 +26,7 @@ from rules.turn import (
     place_building,
     place_product,
     product_destinations,
+    site_check,
     unit_cost,
 )
 
@@ -172,22 +173,22 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
         return
     e = card.effect
 
-    # A card used in payment is gone, so check payments without it: on a shallow copy whose
-    # hand lacks the card, since listing must never change the state (issue 7, defect 1).
-    hand = list(p.gold_cards)
-    hand.remove(card_id)
-    players = list(s.players)
-    players[seat] = p.model_copy(update={"gold_cards": hand})
-    without_card = s.model_copy(update={"players": players})
+    # A card used in payment is gone, so payments are checked without it: the sources
+    # leave one copy of it out of the hand (``spent_card``), on the listing's cache.
+    without_card = PayContext(spent_card=card_id)
 
-    def affordable(cost: list[str], ctx: PayContext | None = None) -> bool:
-        return can_pay(without_card, seat, cost, ctx)
+    def affordable(cost: list[str]) -> bool:
+        return g.pay.can_pay(seat, cost, without_card)
 
     if e == "build":
         side = str(card.params["side"])
         if affordable(list(g.cat.sides[side].cost)):
+            site_open = site_check(g, seat)  # build_problem's hex checks, without the errors
             for at in sorted(build_sites(g, seat)):
-                if build_problem(g, seat, side, at, by_card=card_id) is None:
+                if (
+                    site_open(at, False)
+                    and build_problem(g, seat, side, at, by_card=card_id) is None
+                ):
                     yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
     elif e == "deploy":
         for u, loc in p.units.items():

@@ -11,6 +11,7 @@ A label is the column letter (``A`` = first column) followed by the 1-based row 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 _LABEL_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
@@ -70,8 +71,10 @@ class Hex(NamedTuple):
         return self.label
 
 
+@lru_cache(maxsize=4096)
 def normalise_label(label: str) -> str:
-    """Return the canonical form of a label (``d07`` -> ``D7``); raises ValueError if malformed."""
+    """Return the canonical form of a label (``d07`` -> ``D7``); raises ValueError if malformed.
+    (A pure function of the text: answers are remembered, errors are not.)"""
     return Hex.parse(label).label
 
 

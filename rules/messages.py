@@ -370,5 +370,8 @@ def render_message(
             v = params[name]
         except KeyError:
             raise MessageError(f"message {key!r} needs parameter {name!r}") from None
-        parts.append(_value(v, how, args, catalogue, plural))
+        if how == "value" and type(v) is str:
+            parts.append(v)  # _value's answer for a plain text, without the call
+        else:
+            parts.append(_value(v, how, args, catalogue, plural))
     return "".join(parts)

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from rules import actions as A
 from rules import combat as C
-from rules.control import controls
+from rules.control import controller, controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import reveal
 from rules.game import Context, parse_hex, require_step
@@ -210,6 +210,10 @@ def finish_game(g: Context) -> None:
     )
 
 
+# the listing's constructor of moves (A.trusted_maker: no per-field __setattr__)
+_MOVE = A.trusted_maker(A.Move, "seat", "unit", "to", "kind", "carry")
+
+
 def move_actions(g: Context, seat: int) -> Iterator[Any]:
     s = g.s
     t = s.turn
@@ -221,7 +225,40 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
     if not t.extra_move and extra not in (None, "tactical"):
         kinds.append("extra")
     if not kinds:
-        return
+        return iter(())
+    tiles = s.tiles
+    board = g.board
+    terrain = board.terrain
+    solo = s.solo
+    targets = deploy_targets(g, seat) if "extra" in kinds and extra == "capital" else []
+
+    def enterable(to: str) -> bool:
+        # R-MOVE-1: no unit enters an opponent's capital (the solo game's enemy capital aside)
+        dest = tiles.get(to)
+        return (
+            dest is None
+            or dest.kind != "capital"
+            or dest.owner == seat
+            or (solo and dest.owner == ENEMY)
+        )
+
+    def extra_ok(src: str, to: str, src_water: bool) -> bool:
+        # move_problem's checks of an extra move without carried units that the listing's
+        # destinations do not already meet (R-MOVE-3/4)
+        if (src_water or terrain.get(to) == "water") and extra != "edge":
+            return False
+        if extra == "forest" or extra == "gold_mine":
+            if (terrain[to] if to not in tiles else "building") != extra:
+                return False
+        elif extra == "own_tile":
+            tile = tiles.get(to)
+            if tile is None or controller(tile, g.pay.where().get(to)) != seat:
+                return False
+        elif extra == "edge" and (src not in board.edge or to not in board.edge):
+            return False
+        return enterable(to)
+
+    out: list[A.Move] = []
     for u, src in p.units.items():
         if src in ("board", "reserve"):
             continue
@@ -229,27 +266,19 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
         if _transport(g, seat, u):
             others = [o for o, loc in p.units.items() if loc == src and o != u]
             carries = [c for k in range(len(others) + 1) for c in combinations(others, k)]
+        src_water = terrain.get(src) == "water"
         for kind in kinds:
             if kind == "extra" and extra == "capital":
-                dests = [h for h in deploy_targets(g, seat) if h != src]
+                dests = [h for h in targets if h != src]
             else:
-                dests = list(g.board.neighbours[src])
+                dests = list(board.neighbours[src])
             for to in dests:
-                if kind == "free":
-                    # to a neighbour, water allowed: of move_problem's checks only the
-                    # opponent's capital is left to fail (R-MOVE-1)
-                    dest = s.tiles.get(to)
-                    ok = (
-                        dest is None
-                        or dest.kind != "capital"
-                        or dest.owner == seat
-                        or (s.solo and dest.owner == ENEMY)
-                    )
-                else:
-                    ok = move_problem(g, seat, u, to, kind, ()) is None
-                if ok:
+                # a free move to a neighbour, water allowed: of move_problem's checks only
+                # the opponent's capital is left to fail (R-MOVE-1)
+                if enterable(to) if kind == "free" else extra_ok(src, to, src_water):
                     for c in carries:
-                        yield A.Move(seat=seat, unit=u, to=to, kind=kind, carry=c)
+                        out.append(_MOVE(seat, u, to, kind, c))
+    return iter(out)
 
 
 def attack_actions(g: Context, seat: int) -> Iterator[Any]:

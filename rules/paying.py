@@ -251,28 +251,43 @@ def default_payment(state: GameState, action: A.Action) -> tuple[PayItem, ...] |
 # --------------------------------------------------------------------------- listing
 
 
+_PAYABLE_TYPES = frozenset(PAYABLE)  # no action class has subclasses: type() decides
+
+
 def with_payments(g: Context, actions: list[Any]) -> list[Any]:
     """Give every listed action that has a cost but no safe default the engine's cheapest
     explicit payment, so that each listed action applies and shows what it spends."""
     out: list[Any] = []
     memo: dict[Any, Any] = {}
     risky: dict[int, bool] = {}
+    payable = _PAYABLE_TYPES
+    last_seat: int | None = None
+    last_building = ""
+    last_pay: Any = None
     for a in actions:
-        if not isinstance(a, PAYABLE) or a.payment is not None:
+        t = type(a)
+        if t not in payable or a.payment is not None:
             out.append(a)
             continue
-        if a.seat not in risky:
-            risky[a.seat] = _has_unsafe_sources(g, a.seat)
-        if not risky[a.seat]:
+        seat = a.seat
+        unsafe = risky.get(seat)
+        if unsafe is None:
+            unsafe = risky[seat] = _has_unsafe_sources(g, seat)
+        if not unsafe:
             out.append(a)  # only goods, no science: the safe default pays whatever is payable
             continue
-        if isinstance(a, A.Exchange) and a.kind != "cards":
+        if t is A.Exchange and a.kind != "cards":
             out.append(a)  # exact crops: goods only, always the safe default
             continue
-        key = _cost_key(a)
-        if key not in memo:
-            memo[key] = _listing_payment(g, a)
-        pay = memo[key]
+        if t is A.Build and seat == last_seat and a.building == last_building:
+            pay = last_pay  # the listing gives a building's sites one after the other
+        else:
+            key = _cost_key(g, a)
+            pay = memo.get(key, memo)
+            if pay is memo:
+                pay = memo[key] = _listing_payment(g, a)
+            if t is A.Build:
+                last_seat, last_building, last_pay = seat, a.building, pay
         out.append(a if pay is None else a.replace(payment=pay))
     return out
 
@@ -287,16 +302,32 @@ def _has_unsafe_sources(g: Context, seat: int) -> bool:
     return any(lot.what == "science" for lot in g.pay.sources(seat, PayContext()).lots)
 
 
-def _cost_key(a: Any) -> Any:
-    if isinstance(a, A.Build):
-        return (a.seat, "build", a.building)
-    if isinstance(a, A.Manufacture):
-        return (a.seat, "manufacture", a.product)
-    if isinstance(a, A.Recruit):
+def _cost_key(g: Context, a: Any) -> Any:
+    """What decides an action's listed payment: actions with the same key pay the same."""
+    t = type(a)
+    cat = g.cat
+    # a build, a manufacture or a painting costs what the catalog lists for it, changed by
+    # rules that look at the tokens only (discounts, upgrades): the same tokens, the same
+    # payment, whichever building, product or painting has them
+    if t is A.Build:
+        what = cat.cities.get(a.building) or cat.sides.get(a.building)
+        return (a.seat, "build", a.building if what is None else tuple(what.cost))
+    if t is A.Renovate:
+        # the renovated building's goods are excluded (R-RENOV-1); without goods on it
+        # (always, for a listed renovation: R-RENOV-3) that excludes nothing
+        tile = g.s.tiles.get(a.at)
+        return (a.seat, "renovate", a.at if tile is None or tile.goods else None)
+    if t is A.Manufacture:
+        pr = cat.products.get(a.product)
+        return (a.seat, "manufacture", a.product if pr is None else tuple(pr.cost))
+    if t is A.TakePainting:
+        pa = cat.paintings.get(a.painting)
+        return (a.seat, "painting", a.painting if pa is None else tuple(pa.cost))
+    if t is A.Recruit:
         return (a.seat, "recruit", tuple(sorted(d.unit for d in a.deploy)))
-    if isinstance(a, A.PlayGoldCard):
+    if t is A.PlayGoldCard:
         return (a.seat, "gold", a.card, a.unit, a.product, a.give)
-    return a  # the action itself (painting, renovate at a hex, ...)
+    return a  # the action itself
 
 
 def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rules.actions import PayItem
 from rules.catalog import CROPS
-from rules.control import controller, unit_seats
+from rules.control import unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
 from rules.state import GameState
@@ -42,8 +42,36 @@ def token_accepts(token: str) -> frozenset[str]:
 
 _ACCEPTS: dict[str, frozenset[str]] = {}
 
+_BIT: dict[str, int] = {}
+_MASKS: dict[frozenset[str], int] = {}
 
-@dataclass(frozen=True)
+
+def _mask(what: frozenset[str]) -> int:
+    """``what`` as a bit set (one bit per good, computed once per set): Hall's count
+    intersects and unites these instead of frozensets."""
+    m = _MASKS.get(what)
+    if m is None:
+        m = 0
+        for x in sorted(what):
+            b = _BIT.get(x)
+            if b is None:
+                b = _BIT[x] = 1 << len(_BIT)
+            m |= b
+        _MASKS[what] = m
+    return m
+
+
+_TOKEN_MASK: dict[str, int] = {}
+
+
+def _token_mask(token: str) -> int:
+    m = _TOKEN_MASK.get(token)
+    if m is None:
+        m = _TOKEN_MASK[token] = _mask(token_accepts(token))
+    return m
+
+
+@dataclass(frozen=True, slots=True)
 class PayContext:
     """What widens or narrows payment for one cost."""
 
@@ -66,7 +94,7 @@ class PayContext:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Lot:
     """Units of one source that can pay cost tokens.
 
@@ -86,7 +114,7 @@ class Lot:
     need: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Sources:
     """Everything ``seat`` could pay with under one context: goods and gold-card lots, the
     combat-card lots and the hand they draw from. Built once by :func:`sources` and narrowed
@@ -98,15 +126,30 @@ class Sources:
     card_uses: list[Lot]  # War chest / Napoleon lots (pools cc, wc)
     afonso: bool
     chosen_cards: Counter[str] = field(default_factory=Counter)
-    _supply: dict[frozenset[str], int] | None = field(default=None, repr=False, compare=False)
+    _supply: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    _have: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
-    def supply(self) -> dict[frozenset[str], int]:
-        """Units of the goods and gold-card lots, by what they may pay (computed once)."""
+    def have(self, acc: int) -> int:
+        """Units of the goods and gold-card lots that may pay one of the goods in the bit
+        set ``acc`` (computed once per set)."""
+        n = self._have.get(acc)
+        if n is None:
+            n = 0
+            for provides, k in self.supply():
+                if provides & acc:
+                    n += k
+            self._have[acc] = n
+        return n
+
+    def supply(self) -> list[tuple[int, int]]:
+        """Units of the goods and gold-card lots, by what they may pay (a bit set of goods,
+        see :func:`_mask`) -> how many such units (computed once)."""
         if self._supply is None:
-            out: dict[frozenset[str], int] = {}
+            out: dict[int, int] = {}
             for lot in self.lots:
-                out[lot.provides] = out.get(lot.provides, 0) + lot.count
-            self._supply = out
+                m = _mask(lot.provides)
+                out[m] = out.get(m, 0) + lot.count
+            self._supply = list(out.items())
         return self._supply
 
 
@@ -124,51 +167,57 @@ def sources(
     the caller already has it."""
     p = state.players[seat]
     lots: list[Lot] = []
+    exact = ctx.exact
     crop_subst = ctx.any_crop_for_crop
-    has = set(p.paintings)
-    dragao = "dragao_do_mar" in has and not ctx.exact
-    machado = "machado_de_assis" in has
+    dragao = not exact and "dragao_do_mar" in p.paintings
     science_provides = frozenset({"science"}) if safe else _SCIENCE
-
-    def crop_provides(c: str) -> frozenset[str]:
-        if ctx.exact:
-            return token_accepts(c)  # frozenset({c}), shared
-        base = _ALL_CROPS if crop_subst else token_accepts(c)
-        if dragao and c == "cotton":
-            return _GOLD
-        return base
-
-    def element(g: str, n: int, where: str, v_gold: float, v_sci: float) -> None:
-        if g == "gold":
-            lots.append(Lot(where, g, _GOLD, n, v_gold))
+    # what a crop pays: itself (exact), any crop (Build upgrade), gold too (Dragão do Mar)
+    crop_provides: dict[str, frozenset[str]] = {}
+    for c in CROPS:
+        if exact:
+            crop_provides[c] = token_accepts(c)  # frozenset({c}), shared
+        elif dragao and c == "cotton":
+            crop_provides[c] = _GOLD
         else:
-            lots.append(Lot(where, g, science_provides, n, v_sci))
+            crop_provides[c] = _ALL_CROPS if crop_subst else token_accepts(c)
 
     # Goods on controlled buildings first (they can only be spent), then the reserve.
     if where is None:
         where = unit_seats(state)
+    exclude = ctx.exclude_hex
     for hex_, tile in state.tiles.items():
-        if not tile.goods or hex_ == ctx.exclude_hex:
+        goods = tile.goods
+        if not goods or hex_ == exclude:
             continue
-        if controller(tile, where.get(hex_)) != seat:
+        # controller(tile, where.get(hex_)), without the call
+        if where.get(hex_, tile.owner) != seat:
             continue
-        for g, n in tile.goods.items():
+        for g, n in goods.items():
             if n <= 0:
                 continue
-            if g in CROPS:
-                lots.append(Lot(hex_, g, crop_provides(g), n, 1.0 - n / 100))
-            elif not ctx.exact:
-                element(g, n, hex_, 3, 6)
+            provides = crop_provides.get(g)
+            if provides is not None:
+                lots.append(Lot(hex_, g, provides, n, 1.0 - n / 100))
+            elif not exact:
+                if g == "gold":
+                    lots.append(Lot(hex_, g, _GOLD, n, 3))
+                else:
+                    lots.append(Lot(hex_, g, science_provides, n, 6))
     for g, n in p.reserve.items():
         if n <= 0:
             continue
-        if g in CROPS:
-            lots.append(Lot("reserve", g, crop_provides(g), n, 2.0 - n / 100))
-        elif not ctx.exact:
-            element(g, n, "reserve", 4, 7)
+        provides = crop_provides.get(g)
+        if provides is not None:
+            lots.append(Lot("reserve", g, provides, n, 2.0 - n / 100))
+        elif not exact:
+            if g == "gold":
+                lots.append(Lot("reserve", g, _GOLD, n, 4))
+            else:
+                lots.append(Lot("reserve", g, science_provides, n, 7))
     src = Sources(lots, Counter(), [], False)
-    if ctx.exact or ctx.no_cards or safe:
+    if exact or ctx.no_cards or safe:
         return src
+    machado = "machado_de_assis" in p.paintings
     hand = Counter(p.gold_cards)
     if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
         hand[ctx.spent_card] -= 1
@@ -188,6 +237,27 @@ def sources(
             src.card_uses.append(Lot("combat_card", "*2", _SCIENCE, n // 2, 8.0, (("cc", 2),)))
         src.afonso = p.monarch == "afonso_i"
     return src
+
+
+_SAFE_SCIENCE = frozenset({"science"})
+
+
+def _safe_from(full: Sources) -> Sources:
+    """:func:`sources` with ``safe`` from the same call's unsafe answer: the goods lots in
+    their order, science paying only science, no gold cards (they come after the goods)
+    and no combat cards."""
+    lots = [
+        Lot(
+            lot.source,
+            lot.what,
+            _SAFE_SCIENCE if lot.provides == _SCIENCE else lot.provides,
+            lot.count,
+            lot.value,
+        )
+        for lot in full.lots
+        if lot.source != "gold_card"
+    ]
+    return Sources(lots, Counter(), [], False)
 
 
 def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool) -> Sources:
@@ -258,17 +328,27 @@ def _afonso_options(n_cards: int) -> list[list[Lot]]:
 _RANK = {"science": 0, "gold": 1}
 
 
+def _rank(t: str) -> tuple[int, str]:
+    if t in _RANK:
+        return (_RANK[t], t)
+    if t == "any":
+        return (4, t)
+    return (3 if "|" in t else 2, t)
+
+
+_SORTED: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
 def sort_tokens(cost: Sequence[str]) -> list[str]:
-    """Cost tokens, the hardest to pay first (science, gold, a crop, an either-or, any)."""
-
-    def rank(t: str) -> tuple[int, str]:
-        if t in _RANK:
-            return (_RANK[t], t)
-        if t == "any":
-            return (4, t)
-        return (3 if "|" in t else 2, t)
-
-    return sorted(cost, key=rank)
+    """Cost tokens, the hardest to pay first (science, gold, a crop, an either-or, any).
+    (Sorted once per cost: a pure function of the tokens.)"""
+    key = tuple(cost)
+    got = _SORTED.get(key)
+    if got is None:
+        if len(_SORTED) > 4096:
+            _SORTED.clear()
+        got = _SORTED[key] = tuple(sorted(key, key=_rank))
+    return list(got)
 
 
 def _variants(src: Sources) -> Iterator[list[Lot]]:
@@ -351,38 +431,52 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
     return None
 
 
-def _hall_payable(cost: Sequence[str], supply: dict[frozenset[str], int]) -> bool:
-    """Can the tokens of ``cost`` be matched one-to-one to the units of ``supply`` (what a
-    unit may pay -> how many such units)? Hall's theorem for this bipartite matching: for
+_HALL_PLANS: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _hall_plan(cost: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """Hall's conditions for the sorted tokens ``cost``: for every set of token kinds, the
+    goods any of them accepts (a bit set, see :func:`_mask`) and how many tokens they are
+    (the largest such count per bit set: the others are implied). Made once per cost."""
+    plan = _HALL_PLANS.get(cost)
+    if plan is None:
+        kinds: dict[int, int] = {}
+        for t in cost:
+            m = _token_mask(t)
+            kinds[m] = kinds.get(m, 0) + 1
+        accepts = list(kinds)
+        counts = list(kinds.values())
+        need: dict[int, int] = {}
+        # the union and demand of each set of kinds, from the set without its lowest kind
+        unions = [0]
+        demands = [0]
+        for mask in range(1, 1 << len(accepts)):
+            low = (mask & -mask).bit_length() - 1
+            rest = mask & (mask - 1)
+            acc = unions[rest] | accepts[low]
+            demand = demands[rest] + counts[low]
+            unions.append(acc)
+            demands.append(demand)
+            need[acc] = max(need.get(acc, 0), demand)
+        plan = _HALL_PLANS[cost] = tuple(need.items())
+    return plan
+
+
+def _hall_payable(cost: Sequence[str], src: Sources) -> bool:
+    """Can the tokens of ``cost`` be matched one-to-one to the units of ``src``'s goods and
+    gold-card lots (:meth:`Sources.supply`)? Hall's theorem for this bipartite matching: for
     every set of token kinds, the tokens of those kinds are at most the units that accept
-    one of them. Exact when no unit draws from a shared pool (combat cards) and no lot is
-    all-or-none (Afonso I) or required (an explicit payment's items)."""
-    if sum(supply.values()) < len(cost):
-        return False
-    kinds: dict[str, int] = {}
-    for t in cost:
-        kinds[t] = kinds.get(t, 0) + 1
-    items = list(supply.items())
-    if len(kinds) == 1:
-        ((t, demand),) = kinds.items()
-        acc = token_accepts(t)
-        return sum(n for provides, n in items if provides & acc) >= demand
-    accepts = [token_accepts(t) for t in kinds]
-    counts = list(kinds.values())
-    # the union and demand of each set of kinds, from the set without its lowest kind
-    unions: list[frozenset[str]] = [frozenset()]
-    demands = [0]
-    for mask in range(1, 1 << len(accepts)):
-        low = (mask & -mask).bit_length() - 1
-        rest = mask & (mask - 1)
-        acc = unions[rest] | accepts[low]
-        demand = demands[rest] + counts[low]
-        unions.append(acc)
-        demands.append(demand)
-        have = 0
-        for provides, n in items:
-            if provides & acc:
-                have += n
+    one of them (:meth:`Sources.have`). Exact when no unit draws from a shared pool (combat
+    cards) and no lot is all-or-none (Afonso I) or required (an explicit payment's items)."""
+    key = cost if type(cost) is tuple else tuple(sorted(cost))
+    plan = _HALL_PLANS.get(key)
+    if plan is None:
+        plan = _hall_plan(key)
+    known = src._have
+    for acc, demand in plan:
+        have = known.get(acc)
+        if have is None:
+            have = src.have(acc)
         if have < demand:
             return False
     return True
@@ -393,14 +487,14 @@ def quick_payable(src: Sources, cost: Sequence[str]) -> bool | None:
     goods and gold cards alone pay ``cost`` (then it is payable, combat cards unused), or
     fail to and there are no combat-card uses to add (then it is not). None: search.
     Only for sources straight from :func:`sources` (no :func:`restrict`)."""
-    if _hall_payable(cost, src.supply()):
+    if _hall_payable(cost, src):
         return True
     if src.card_uses or (src.afonso and src.hand):
         return None
     return False
 
 
-@dataclass
+@dataclass(slots=True)
 class Solution:
     """A way to pay: the sorted tokens, the lots and the lot index paying each token."""
 
@@ -536,11 +630,18 @@ class PayabilityCache:
                 return (*key[:2], None, *key[3:])
         return key
 
-    def sources(self, seat: int, ctx: PayContext, safe: bool = False) -> Sources:
-        key = (seat, safe, self._ctx_key(ctx))
+    def sources(
+        self, seat: int, ctx: PayContext, safe: bool = False, ckey: tuple[object, ...] | None = None
+    ) -> Sources:
+        """``ckey``: ``self._ctx_key(ctx)``, when the caller has it."""
+        key = (seat, safe, self._ctx_key(ctx) if ckey is None else ckey)
         src = self._src.get(key)
         if src is None:
-            src = sources(self.state, seat, ctx, safe=safe, where=self.where())
+            full = self._src.get((seat, False, key[2])) if safe else None
+            if full is not None:
+                src = _safe_from(full)  # what sources(..., safe=True) builds, without the scan
+            else:
+                src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             self._src[key] = src
         return src
 
@@ -559,13 +660,17 @@ class PayabilityCache:
         """``solve(...) is not None``, by :func:`quick_payable` where a count decides it."""
         if not cost:
             return True
-        ctx = ctx or PayContext()
-        ckey = self._ctx_key(ctx)
-        key = (seat, safe, ckey, tuple(sorted(cost)))
+        ckey: tuple[object, ...]
+        if ctx is None:
+            ctx, ckey = _NO_CONTEXT, _NO_CONTEXT_KEY
+        else:
+            ckey = self._ctx_key(ctx)
+        tokens = tuple(cost) if len(cost) == 1 else tuple(sorted(cost))
+        key = (seat, safe, ckey, tokens)
         ok = self._ok.get(key)
         if ok is None:
-            src = self.sources(seat, ctx, safe)
-            ok = quick_payable(src, cost)
+            src = self.sources(seat, ctx, safe, ckey)
+            ok = quick_payable(src, tokens)
             if ok is None:
                 ok = solve(src, cost) is not None
             self._ok[key] = ok
@@ -573,6 +678,10 @@ class PayabilityCache:
 
     def can_pay(self, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
         return self.payable(seat, cost, ctx)
+
+
+_NO_CONTEXT = PayContext()  # (frozen: shared)
+_NO_CONTEXT_KEY = _NO_CONTEXT.key()
 
 
 def check_payment(

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, NotRequired, TypedDict
 
 from rules.catalog import BuildingOverride, Catalog, Objective, get_catalog
-from rules.control import controlled_tiles, occupier_of
+from rules.control import controlled_tiles, occupier_of, unit_seats
 from rules.state import GameState, Tile
 
 CATEGORIES = (
@@ -60,9 +60,13 @@ def objective_count(
     p = state.players[seat]
     k = ob.kind
     if k == "buildings":
+        if where is None:
+            where = unit_seats(state)
+        # controlled_tiles(state, seat, "building", where), counted in one pass
         n = 0
-        for hex_ in controlled_tiles(state, seat, "building", where):
-            t = state.tiles[hex_]
+        for hex_, t in state.tiles.items():
+            if t.kind != "building" or where.get(hex_, t.owner) != seat:
+                continue
             if ob.type is not None and t.id != ob.type:
                 continue
             if ob.era is not None and cat.building_era(t.id) != ob.era:

@@ -4,12 +4,12 @@ Import, Trade — with their upgrades, payments and the listing of their legal f
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from rules import actions as A
-from rules.catalog import ARCHES, CROPS, FRAMES
+from rules.catalog import ARCHES, CROPS, FRAMES, Catalog
 from rules.control import controls, occupier_of
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
@@ -267,20 +267,18 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
 
 _NO_BUILD = ("river_basin", "bandeiras")  # revealed exploration tiles not built on (R-BUILD-7)
 
+# the listing's constructors of its most frequent actions (A.trusted_maker: no per-field
+# __setattr__ of a frozen dataclass)
+_BUILD = A.trusted_maker(A.Build, "seat", "building", "at")
+_RENOVATE = A.trusted_maker(A.Renovate, "seat", "at", "flip")
+_IMPORT = A.trusted_maker(A.Import, "seat", "crop")
+_PAINTING = A.trusted_maker(A.TakePainting, "seat", "painting")
+_RECRUIT = A.trusted_maker(A.Recruit, "seat", "deploy", "draw")
+_DEPLOY = A.trusted_maker(A.Deploy, "unit", "to")
+
 
 def is_city(g: Context, what: str) -> bool:
     return what in g.cat.cities
-
-
-def _site_open(g: Context, seat: int, at: str, city: bool, others_at: set[str]) -> bool:
-    """The checks of :func:`build_problem` that depend on the hex only (R-BUILD-3/4).
-    ``others_at``: the hexes where units of others (opponents, the orange army) stand."""
-    return not (
-        g.board.terrain[at] == "water"
-        or at in others_at
-        or g.opponent_adjacent(seat, at)
-        or (not city and not g.own_adjacent(seat, at))
-    )
 
 
 def build_problem(
@@ -290,10 +288,9 @@ def build_problem(
     at: str,
     *,
     by_card: str | None = None,
-    site_open: bool = False,
 ) -> RulesError | None:
     """Why ``seat`` may not build ``what`` at ``at`` now (None if it may). Payment aside.
-    ``site_open``: the caller checked :func:`_site_open` (the listing does it once a hex)."""
+    The listing (:func:`build_actions`) makes the same checks once a hex or a building."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -301,7 +298,7 @@ def build_problem(
     city = is_city(g, what)
     if not city and what not in cat.sides:
         return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
-    if not site_open and g.board.terrain[at] == "water":
+    if g.board.terrain[at] == "water":
         return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
     if city:
         if s.era < 2:
@@ -354,9 +351,7 @@ def build_problem(
                 "R-BUILD-3",
                 f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
             )
-    if site_open:
-        pass
-    elif g.enemy_units_at(seat, at):
+    if g.enemy_units_at(seat, at):
         return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
     elif g.opponent_adjacent(seat, at):
         return IllegalAction(
@@ -837,33 +832,62 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
     if cur != "recruit":
         yield from _recruit_actions(g, seat)
     if cur != "painting":
+        # once a catalog cost: the upgrade looks at the tokens only
+        painting_paid: dict[tuple[str, ...], bool] = {}
         for pa in g.s.display:
-            if g.pay.can_pay(seat, painting_cost(g, seat, pa)):
-                yield A.TakePainting(seat=seat, painting=pa)
+            key = tuple(g.cat.paintings[pa].cost)
+            ok = painting_paid.get(key)
+            if ok is None:
+                ok = painting_paid[key] = g.pay.can_pay(seat, painting_cost(g, seat, pa))
+            if ok:
+                yield _PAINTING(seat, pa)
     if cur != "build":
         yield from build_actions(g, seat, second=False)
     if cur != "renovate":
         cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
-        for h, t in g.s.tiles.items():
+        s = g.s
+        # renovate_problem's checks, the flip aside, once a building: where other seats'
+        # units stand (an occupied building, R-RENOV-1), goods on it (R-RENOV-3), its era
+        others: set[str] | None = None
+        # payable once: excluding a building without goods (R-RENOV-1) excludes nothing
+        renovation_paid: bool | None = None
+        for h, t in s.tiles.items():
             if t.owner != seat or t.kind != "building":
                 continue
-            payable: bool | None = None  # asked once a building, only if needed
-            for flip in (False, True):
-                if renovate_problem(g, seat, h, flip) is None:
-                    if payable is None:
-                        payable = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
-                    if payable:
-                        yield A.Renovate(seat=seat, at=h, flip=flip)
+            if others is None:
+                others = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+            if h in others or t.goods or g.cat.building_era(t.id) > s.era:
+                continue
+            if renovation_paid is None:
+                renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+            if renovation_paid:
+                yield _RENOVATE(seat, h, False)
+                if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
+                    yield _RENOVATE(seat, h, True)
     if cur != "manufacture":
         up = is_upgraded(g, seat, "manufacture")
+        # where a product goes depends on its shape, whether it is paid on its cost: each
+        # worked out once a listing
+        dests_of: dict[str, list[str]] = {}
+        paid: dict[tuple[str, ...], bool] = {}
         for pr in p.products:
-            dests = product_destinations(g, seat, pr)
-            if dests and g.pay.can_pay(seat, manufacture_cost(g, seat, pr, up, cache=g.pay)):
+            pdef = g.cat.products[pr]
+            dests = dests_of.get(pdef.shape)
+            if dests is None:
+                dests = dests_of[pdef.shape] = product_destinations(g, seat, pr)
+            if not dests:
+                continue
+            key = tuple(pdef.cost)
+            ok = paid.get(key)
+            if ok is None:
+                cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
+                ok = paid[key] = g.pay.can_pay(seat, cost)
+            if ok:
                 for d in dests:
                     yield A.Manufacture(seat=seat, product=pr, to=d)
     if cur != "import":
         for c in CROPS:
-            yield A.Import(seat=seat, crop=c)
+            yield _IMPORT(seat, c)
     if cur != "trade":
         yield A.Trade(seat=seat)
 
@@ -875,17 +899,18 @@ def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
+    costs = {u: unit_cost(g, seat, u) for u in ready}  # once a unit, not once a group
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in unit_cost(g, seat, u)]
+            cost = [tok for u in group for tok in costs[u]]
             if cost and not g.pay.can_pay(seat, cost):
                 continue
             for places in _placements(targets, k):
-                deploy = tuple(A.Deploy(unit=u, to=h) for u, h in zip(group, places, strict=True))
+                deploy = tuple(_DEPLOY(u, h) for u, h in zip(group, places, strict=True))
                 for d in draws:
                     if k == 0 and d == 0:
                         continue
-                    yield A.Recruit(seat=seat, deploy=deploy, draw=d)
+                    yield _RECRUIT(seat, deploy, d)
 
 
 def _placements(targets: list[str], k: int) -> Iterator[tuple[str, ...]]:
@@ -912,15 +937,74 @@ def build_sites(g: Context, seat: int) -> set[str]:
     return out
 
 
+_SideRow = tuple[str, str, int, tuple[str, ...] | None, tuple[str, ...]]
+_SIDE_TABLES: dict[int, tuple[Catalog, list[_SideRow]]] = {}
+
+
+def _side_table(cat: Catalog) -> list[_SideRow]:
+    """Per building side, in catalog order: (side, tile, era, terrain needed — None for any —,
+    cost), what the build listing reads for every side (made once per catalog)."""
+    got = _SIDE_TABLES.get(id(cat))
+    if got is not None and got[0] is cat:
+        return got[1]
+    rows: list[_SideRow] = []
+    for side, sdef in cat.sides.items():
+        tile = cat.buildings[cat.side_tile[side]]
+        need = None if "any" in tile.terrain else tuple(tile.terrain)
+        rows.append((side, tile.id, tile.era, need, tuple(sdef.cost)))
+    _SIDE_TABLES[id(cat)] = (cat, rows)
+    return rows
+
+
+def site_check(
+    g: Context, seat: int, occupied: set[str] | None = None
+) -> Callable[[str, bool], bool]:
+    """``open(at, city)``: whether a building (``city``: a city) of ``seat`` passes
+    build_problem's hex checks at ``at`` — not water, no unit of another seat or of the
+    orange army there, no opponent's tile on or next to it, and (a building) next to one of
+    ``seat``'s tiles (R-BUILD-3/4) — in one pass over the hex and its neighbours.
+    ``occupied``: the hexes where units of the other seats stand, if known."""
+    s = g.s
+    if occupied is None:
+        occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    others_at = occupied | set(s.enemy_units.values())
+    tiles = s.tiles
+    terrain = g.board.terrain
+    neighbours = g.board.neighbours
+
+    def site_open(at: str, city: bool) -> bool:
+        if terrain[at] == "water" or at in others_at:
+            return False
+        t = tiles.get(at)
+        if t is not None and t.owner != seat:
+            return False  # on an opponent's tile
+        own = False
+        for nb in neighbours[at]:
+            t = tiles.get(nb)
+            if t is not None:
+                if t.owner != seat:
+                    return False  # next to an opponent's tile
+                own = True
+        return city or own
+
+    return site_open
+
+
 def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
+    """The legal builds of ``seat`` now, in listing order (sides in catalog order, then
+    the visible cities; each on its sites in label order)."""
     s = g.s
     cat = g.cat
     p = g.p(seat)
     sites = sorted(build_sites(g, seat))
-    whats: list[str] = [side for side in cat.sides if s.supply.get(cat.side_tile[side], 0) > 0]
+    supply = s.supply
+    era = s.era
+    # the sides with tiles left (R-BUILD-1) of this era or before (R-BUILD-2)
+    side_rows = [r for r in _side_table(cat) if r[2] <= era and supply.get(r[1], 0) > 0]
+    cities: list[str] = []
     city_sites: list[str] = []
     if s.era >= 2:
-        whats += [pile[-1] for pile in s.city_piles if pile]
+        cities = [pile[-1] for pile in s.city_piles if pile]
         founders = {"monarch"} if "arariboia" not in p.paintings else set(p.units)
         city_sites = sorted(
             {
@@ -930,16 +1014,19 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             }
         )
     # The hex-only checks, once a hex (not once per building and hex).
-    others_at = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
-    others_at.update(s.enemy_units.values())
-    sites = [at for at in sites if _site_open(g, seat, at, False, others_at)]
-    city_sites = [at for at in city_sites if _site_open(g, seat, at, True, others_at)]
+    occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
+    site_open = site_check(g, seat, occupied)
+    tiles = s.tiles
+    terrain = g.board.terrain
+
+    sites = [at for at in sites if site_open(at, False)]
+    city_sites = [at for at in city_sites if site_open(at, True)]
     # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
     # ``over`` is the era of the own building that would be built over (None: nothing).
     over: dict[str, int | None] = {}
     closed: set[str] = set()
     for at in {*sites, *city_sites}:
-        existing = s.tiles.get(at)
+        existing = tiles.get(at)
         ex = s.exploration.get(at)
         if ex is not None and ex.face_up and cat.exploration[ex.tile].kind in _NO_BUILD:
             closed.add(at)
@@ -947,6 +1034,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             over[at] = None
         elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
             closed.add(at)  # a capital, a city, another's tile (or one with a palace)
+        elif at in occupied:
+            closed.add(at)  # R-COMBAT-11: an occupied building is not built over
         else:
             over[at] = cat.building_era(existing.id)
     leop = "maria_leopoldina" in p.paintings
@@ -958,6 +1047,8 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
         return old is None or leop or (era3 and old < 3)
 
     city_sites = [at for at in city_sites if coverable(at, True)]
+    # the sites a building of era I/II (False) or III (True) may cover, once each
+    cover_sites = {era3: [at for at in sites if coverable(at, era3)] for era3 in (False, True)}
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
     terrain_free = "maria_leopoldina" in p.paintings
@@ -969,28 +1060,48 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             and ex.face_up
             and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
         )
-        here[at] = "" if at in s.tiles or face_up_any else g.board.terrain[at]
-    for what in whats:
-        city = is_city(g, what)
-        at_list = city_sites if city else sites
-        if not city:
-            bdef = cat.buildings[cat.side_tile[what]]
-            if bdef.era > s.era:
-                continue  # R-BUILD-2 (the same for every hex)
-            era3 = bdef.era == 3
-            at_list = [at for at in at_list if coverable(at, era3)]
-            if not terrain_free and "any" not in bdef.terrain:
-                need = bdef.terrain
+        here[at] = "" if at in tiles or face_up_any else terrain[at]
+    # the sites of a building, by (era III, terrain needed): the same for many buildings
+    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
+    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
+    # the payability depend on the tokens only, not on which building or city has them
+    paid: dict[tuple[str, ...], bool] = {}
+
+    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
+        ok = paid.get(listed_cost)
+        if ok is None:
+            cost, ctx = build_cost(g, seat, what, second=second)
+            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
+            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
+        return ok
+
+    out: list[A.Build] = []
+    make = _BUILD
+    for what, _tile, b_era, need, listed_cost in side_rows:
+        era3 = b_era == 3
+        if terrain_free:
+            need = None
+        at_list = site_lists.get((era3, need))
+        if at_list is None:
+            at_list = cover_sites[era3]
+            if need is not None:
                 at_list = [at for at in at_list if not here[at] or here[at] in need]
-        if not at_list:
-            continue
-        cost, ctx = build_cost(g, seat, what, second=second)
-        cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
-        if not g.pay.can_pay(seat, cost, ctx):
-            continue
-        for at in at_list:
-            if build_problem(g, seat, what, at, site_open=True) is None:
-                yield A.Build(seat=seat, building=what, at=at)
+            site_lists[(era3, need)] = at_list
+        # every check of build_problem is made above, once a hex or once a building
+        if at_list and payable(what, listed_cost):
+            out += [make(seat, what, at) for at in at_list]
+    # R-BUILD-10: the city limit, the same for every city
+    if not cities or not city_sites:
+        return iter(out)
+    if (
+        s.city_limit is not None
+        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+    ):
+        return iter(out)
+    for what in cities:
+        if payable(what, tuple(cat.cities[what].cost)):
+            out += [make(seat, what, at) for at in city_sites]
+    return iter(out)
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
