@@ -256,13 +256,20 @@ def _path(text: str) -> tuple[int, ...]:
     return tuple(int(k) for k in text.split(".") if k)
 
 
-def turn_buttons(game_id: int, version: int, kinds: Sequence[str]) -> list[ui.Item[Any]]:
+def turn_buttons(
+    game_id: int, version: int, kinds: Sequence[str], *, undo: bool = False
+) -> list[ui.Item[Any]]:
+    """The turn post's buttons; ``undo``: the decider may take back their last step now."""
     label = "Take my turn"
     if kinds and all(k == "combat_cards" for k in kinds):
         label = "Commit battle cards"
     elif kinds and all(k != "turn" for k in kinds):
         label = "Decide"
-    return [TurnButton(game_id, version, label), HandButton(game_id)]
+    items: list[ui.Item[Any]] = [TurnButton(game_id, version, label)]
+    if undo:
+        items.append(UndoButton(game_id, version))
+    items.append(HandButton(game_id))
+    return items
 
 
 # ============================================================================ dynamic items
@@ -355,6 +362,26 @@ class TurnButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:t:(?P<g>\d+):(?P
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await tables_of(interaction).open_flow(interaction, self.game_id, self.version)
+
+
+class UndoButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:u:(?P<g>\d+):(?P<v>\d+)"):
+    """Takes back the presser's last step, if they decide now at this version and the engine
+    allows it (the same path as ``/undo``)."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            _button("Undo", discord.ButtonStyle.secondary, custom_id("brz:u", game_id, version))
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["g"]), int(match["v"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await tables_of(interaction).undo(interaction, self.game_id, version=self.version)
 
 
 class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:h:(?P<g>\d+)"):
@@ -567,6 +594,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ColourSelect,
     TurnButton,
+    UndoButton,
     HandButton,
     ChoiceSelect,
     ConfirmButton,

@@ -559,6 +559,46 @@ class Tables:
         await self.update_status(gid, channel_id, st, info.seats)
         await self._deliver(gid, deliveries, info.seats, interaction, actor)
 
+    async def undo(
+        self, interaction: discord.Interaction[Any], gid: int, *, version: int | None = None
+    ) -> None:
+        """``/undo`` or the turn post's Undo button (``version``: the post's): the presser's
+        newest step taken back while the engine allows it, posted publicly ("Ana (red) took
+        back: ..."), the status message updated and the turn's buttons posted again at the
+        new version; a refusal says why, privately."""
+        from bot import moderation
+
+        seat = await self.seat_of(gid, interaction.user.id)
+        if seat is None:
+            await self.reply(interaction, NO_SEAT)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.lock(gid):
+            rec = await self.store.get_game(gid)
+            if version is not None and rec.version != version:
+                await self.reply(interaction, NO_LONGER)
+                return
+            try:  # the engine's undo point, with a specific reason when refused
+                res = await moderation.undo(self.svc, gid, seat)
+            except moderation.Refused as e:
+                await self.reply(interaction, str(e))
+                return
+            await self.publish(rec.channel_id, res, interaction=interaction, actor=seat, force=True)
+        await interaction.followup.send("Taken back.", ephemeral=True)
+
+    async def _may_undo(self, gid: int, st: GameState) -> bool:
+        """Whether the one deciding now may take back their last step (the Undo button)."""
+        from bot import moderation
+
+        who = deciders(st)
+        if len(who) != 1 or st.phase != "play":
+            return False
+        try:
+            await moderation.undo_check(self.svc, gid, who[0])
+        except moderation.Refused:
+            return False
+        return True
+
     POSTED = "posted_version"
     """``settings.extra`` key: the newest version whose turn post reached the channel."""
 
@@ -735,7 +775,7 @@ class Tables:
                     users=[discord.Object(u) for u in users], everyone=False, roles=False
                 )
             if kinds:
-                buttons = turn_buttons(gid, version, kinds)
+                buttons = turn_buttons(gid, version, kinds, undo=await self._may_undo(gid, st))
         view = turn_layout(
             fit_lines(chunk.lines, 3400), [f.filename for f in files], footer, buttons
         )

@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import moderation
 from bot.discord_views import NO_SEAT
 from rules import complete, deciders
 
@@ -88,16 +87,4 @@ class PlayCog(commands.Cog):
         found = await t.seated_game(interaction)
         if found is None:
             return
-        gid, seat = found
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with t.lock(gid):
-            try:  # the engine's undo point, with a specific reason when refused
-                res = await moderation.undo(t.svc, gid, seat)
-            except moderation.Refused as e:
-                await t.reply(interaction, str(e))
-                return
-            rec = await t.store.get_game(gid)
-            # posted publicly ("Ana (red) took back: ..."), the status message updated, and
-            # the turn's buttons posted again at the new version (the old ones are stale)
-            await t.publish(rec.channel_id, res, interaction=interaction, actor=seat, force=True)
-        await interaction.followup.send("Taken back.", ephemeral=True)
+        await t.undo(interaction, found[0])

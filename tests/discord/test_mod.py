@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.moderation import step_events
+from bot.moderation import Refused, step_events, undo_check
 from rules import deciders, format_action, legal_actions
 from rules.undo import undoable
 from storage import GameStatus
@@ -497,3 +497,49 @@ async def test_the_wrong_user_is_refused_privately(
     assert any(refusal in t for t in answers), answers
     assert all(r.ephemeral for r in reqs if r.interaction_user == who and r.json)
     assert not channel_writes(fake, start), "a refusal posted or edited in the channel"
+
+
+async def test_undo_button_on_the_turn_post_R_TURN_1(fake: FakeDiscord, make_bot: BotMaker) -> None:
+    """UX: "an Undo while the engine allows it" — the turn post carries an Undo button exactly
+    when the decider may take back their last step; pressing it takes the step back (public
+    post, new turn post); someone else's press or a stale one is refused privately."""
+    h = await make_bot()
+    await start_against_ai(fake, h)
+    tables = h.client.tables  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    shown = hidden = 0
+    for _ in range(400):
+        gid, version = await game_of(h)
+        st = await tables.svc.state(gid)
+        acts = legal_actions(st, 0)
+        moves = [a for a in acts if a.type == "move"] if st.current == 0 else []
+        await cmd(h, ANA, "play", command=format_action(st, rng.choice(moves or acts)))
+        gid, version = await game_of(h)
+        post = turn_posts(fake)[-1]
+        may = True
+        try:
+            await undo_check(tables.svc, gid, 0)
+        except Refused:
+            may = False
+        may = may and deciders(await tables.svc.state(gid)) == [0]
+        has = any(c.startswith("brz:u:") for c in custom_ids(post))
+        assert has == may, (may, custom_ids(post))
+        if not has:
+            hidden += 1
+            continue
+        shown += 1
+        cid = cid_of(post, "brz:u:")
+        assert cid == f"brz:u:{gid}:{version}"
+        start = len(fake.requests)
+        other = await click(h, CY, post, cid)
+        assert any("no seat" in t for t in texts_to(other, CY))
+        assert not channel_writes(fake, start) and (await game_of(h))[1] == version
+        reqs = await click(h, ANA, post, cid)
+        assert any("Taken back" in t for t in texts_to(reqs, ANA))
+        assert any("took back:" in r.text() for r in public(reqs))
+        assert (await game_of(h))[1] > version
+        stale = await click(h, ANA, post, cid)
+        assert any("no longer available" in t for t in texts_to(stale, ANA))
+        if shown >= 2 and hidden >= 1:
+            return
+    pytest.fail(f"Undo shown {shown}, hidden {hidden} times in 400 steps")
