@@ -31,7 +31,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import Frame, GameService, ImageRequest, Post, Result, SeatSpec
+from bot.service import GameService, Result, SeatSpec
 from rules import GameState, parse_action
 from rules import undo as rules_undo
 from rules.events import Event
@@ -290,17 +290,8 @@ async def rollback(
         st = GameState.model_validate_json(saved.state_json)
     seats = (await svc.info(game_id)).seats
     forget_turn(svc, game_id)
-    res = Result(game_id=game_id, version=saved.version, over=st.phase == "ended")
-    res.frames[saved.version] = Frame(saved.version, st)
-    res.posts.append(
-        Post(
-            "public",
-            f"A moderator (<@{by}>) rolled the game back to v{to_version}. Reason: {why}",
-            (ImageRequest("map", None, saved.version),),
-        )
-    )
-    res.next = svc._decisions(st, seats)
-    return res
+    text = f"A moderator (<@{by}>) rolled the game back to v{to_version}. Reason: {why}"
+    return svc.announce(game_id, saved.version, st, seats, text)
 
 
 def forget_turn(svc: GameService, game_id: int) -> None:
@@ -409,17 +400,11 @@ async def replace_seat(
         SeatSpec(name=name, user_id=user_id),
         Seat.discord(seat, user_id, colour=_colour(rec, seat)),
     )
-    res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-    res.frames[rec.version] = Frame(rec.version, st)
-    res.posts.append(
-        Post(
-            "public",
-            f"Seat {seat + 1} ({before}) is now played by <@{user_id}>, "
-            f"set by a moderator (<@{by}>). <@{user_id}>: `/hand` shows your hand, only to you.",
-        )
+    text = (
+        f"Seat {seat + 1} ({before}) is now played by <@{user_id}>, "
+        f"set by a moderator (<@{by}>). <@{user_id}>: `/hand` shows your hand, only to you."
     )
-    res.next = svc._decisions(st, new)
-    return res
+    return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 
 async def kick_seat(svc: GameService, game_id: int, seat: int, level: str, *, by: int) -> Result:
@@ -448,17 +433,11 @@ async def kick_seat(svc: GameService, game_id: int, seat: int, level: str, *, by
         SeatSpec(name=name, ai=level),
         Seat.ai(seat, level, name=name, colour=_colour(rec, seat)),
     )
-    res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-    res.frames[rec.version] = Frame(rec.version, st)
-    res.posts.append(
-        Post(
-            "public",
-            f"Seat {seat + 1} ({before}) is now played by a computer player ({level}), "
-            f"set by a moderator (<@{by}>).",
-        )
+    text = (
+        f"Seat {seat + 1} ({before}) is now played by a computer player ({level}), "
+        f"set by a moderator (<@{by}>)."
     )
-    res.next = svc._decisions(st, new)
-    return res
+    return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 
 # ============================================================================ abandon

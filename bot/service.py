@@ -359,7 +359,7 @@ class GameService:
         colour = st.players[seat].colour if seat < len(st.players) else None
         return f"{name} ({colour})" if colour else name
 
-    def _decisions(
+    def decisions(
         self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True
     ) -> list[Decision]:
         out = []
@@ -419,7 +419,7 @@ class GameService:
                 f"New game #{rec.id} on {get_catalog(data_pack).maps[st.map].name}: {names}.",
             )
         )
-        res.next = self._decisions(st, specs)
+        res.next = self.decisions(st, specs)
         return res
 
     # ---------------------------------------------------------------- commands
@@ -451,13 +451,13 @@ class GameService:
                 step = await self._apply(rec, st, seats, action)
             except RulesError as e:
                 res.errors.append(ErrorInfo(seat, e.rule, e.message))
-                res.next = self._decisions(st, seats)
+                res.next = self.decisions(st, seats)
                 return res
             except VersionConflict:
                 res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
                 return res
             res.extend(step)
-            res.next = self._decisions(step.frames[step.version].state, seats)
+            res.next = self.decisions(step.frames[step.version].state, seats)
             return res
 
     async def _apply(
@@ -571,7 +571,7 @@ class GameService:
                     await r
         rec, st, seats = await self._get(game_id)
         res.version, res.over = rec.version, st.phase == "ended"
-        res.next = self._decisions(st, seats)
+        res.next = self.decisions(st, seats)
         return res
 
     # ---------------------------------------------------------------- undo, legal
@@ -601,20 +601,11 @@ class GameService:
                 )
             except RulesError as e:
                 res.errors.append(ErrorInfo(seat, e.rule, e.message))
-                res.next = self._decisions(st, seats)
+                res.next = self.decisions(st, seats)
                 return res
-            res.version = saved.version
-            res.frames[saved.version] = Frame(saved.version, before)
             desc = describe_action(before, action, None) or "their last step"
-            res.posts.append(
-                Post(
-                    "public",
-                    f"{self.who(before, seats, seat)} took back: {desc}",
-                    (ImageRequest("map", None, saved.version),),
-                )
-            )
-            res.next = self._decisions(before, seats)
-            return res
+            text = f"{self.who(before, seats, seat)} took back: {desc}"
+            return self.announce(game_id, saved.version, before, seats, text)
 
     async def _undo_target(self, rec: Any, seat: int) -> tuple[int, Any]:
         """The version to return to for undoing ``seat``'s newest step, and that step's
@@ -655,7 +646,7 @@ class GameService:
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
             res.posts += (await self.hand(game_id, seat)).posts
-        res.next = self._decisions(st, seats, choices=False)
+        res.next = self.decisions(st, seats, choices=False)
         return res
 
     async def hand(self, game_id: int, seat: int) -> Result:
@@ -747,20 +738,34 @@ class GameService:
             lines.append(f"v{e.version}: " + (" ".join(texts) or "(no public event)"))
         return lines
 
+    def announce(
+        self,
+        game_id: int,
+        version: int,
+        st: GameState,
+        seats: Sequence[SeatSpec],
+        text: str,
+        *,
+        image: bool = True,
+    ) -> Result:
+        """A result of one public post (``text``, with the map of ``st`` at ``version`` unless
+        ``image`` is false) and the next decisions: for undo, rollback, seat changes, imports
+        and catching up after a restart."""
+        res = Result(game_id=game_id, version=version, over=st.phase == "ended")
+        res.frames[version] = Frame(version, st)
+        imgs = (ImageRequest("map", None, version),) if image else ()
+        res.posts.append(Post("public", text, imgs))
+        res.next = self.decisions(st, seats)
+        return res
+
     async def catch_up(self, game_id: int, since: int) -> Result:
         """What the channel missed after version ``since`` (saved, never posted: the bot
         stopped between a save and its post): the public lines of those steps and the map
         now, with the next decisions, to publish again."""
         rec, st, seats = await self._get(game_id)
-        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-        res.frames[rec.version] = Frame(rec.version, st)
         missed = await self.log(game_id, last=max(1, rec.version - since))
-        lines = ["The bot restarted; steps saved but not shown yet:", *missed]
-        res.posts.append(
-            Post("public", "\n".join(lines), (ImageRequest("map", None, rec.version),))
-        )
-        res.next = self._decisions(st, seats)
-        return res
+        text = "\n".join(["The bot restarted; steps saved but not shown yet:", *missed])
+        return self.announce(game_id, rec.version, st, seats, text)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""

@@ -792,7 +792,7 @@ class Tables:
             return "\n".join(lines)
         where = "Setup" if st.phase == "setup" else f"Era {st.era} · round {st.round}"
         lines.append(where)
-        for d in self.svc._decisions(st, seats, choices=False):
+        for d in self.svc.decisions(st, seats, choices=False):
             spec = seats[d.seat] if d.seat < len(seats) else None
             who = f"<@{spec.user_id}>" if spec and spec.user_id and not d.ai else d.who
             what = "to play" if d.kind == "turn" else d.kind.replace("_", " ")
@@ -863,7 +863,7 @@ class Tables:
         if st.phase == "ended":
             return "**The game is over.** Results are saved: `/stats`.", [], []
         parts, users, kinds = [], [], []
-        for d in self.svc._decisions(st, seats, choices=False):
+        for d in self.svc.decisions(st, seats, choices=False):
             spec = seats[d.seat] if d.seat < len(seats) else None
             if spec is not None and spec.user_id is not None and not d.ai:
                 users.append(spec.user_id)

@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot import moderation as mod
 from bot.discord_views import NO_LONGER, custom_id, status_layout
-from bot.service import Frame, Post, Result
+from bot.service import Result
 from rules import GameState
 from storage import GameRecord, GameStatus
 
@@ -286,14 +286,9 @@ class ModCog(commands.Cog):
             )
             return
         st = GameState.model_validate_json(rec.state_json)
-        res = Result(game_id=rec.id, version=rec.version)
-        res.frames[rec.version] = Frame(rec.version, st)
-        res.posts.append(
-            Post(
-                "public",
-                f"A moderator (<@{interaction.user.id}>) imported a game here: game #{rec.id}.",
-            )
-        )
+        seats = (await self.t.svc.info(rec.id)).seats
+        text = f"A moderator (<@{interaction.user.id}>) imported a game here: game #{rec.id}."
+        res = self.t.svc.announce(rec.id, rec.version, st, seats, text, image=False)
         async with self.t.lock(rec.id):
             await self.t.publish(rec.channel_id, res, interaction=interaction, force=True)
         await interaction.followup.send(f"Imported as game #{rec.id}.", ephemeral=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -28,29 +30,47 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         await f.stop()
 
 
-@pytest.fixture
-async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotMaker]:
-    """Start a bot (a new client each call, same database): a restart is two calls."""
+@contextlib.asynccontextmanager
+async def bot_maker(
+    fake: FakeDiscord,
+    db: Path,
+    *,
+    after_login: Callable[[BrazilBot], None] | None = None,
+    **settings: Any,
+) -> AsyncIterator[BotMaker]:
+    """Start a bot (a new client each call, same database ``db``): a restart is two calls.
+    ``settings`` override the test defaults; ``after_login`` adjusts each new bot."""
     bots: list[BrazilBot] = []
 
     async def make() -> Harness:
         for b in bots:
             if not b.is_closed():
                 await b.close()
-        settings = BotSettings(
-            discord_token="fake-token",
-            db=tmp_path / "bot.sqlite3",
-            test_guild=GUILD_ID,
-            default_ai="random",
-            auto_answer_delay=(0.0, 0.0),
-            _env_file=None,
-        )
-        bot = BrazilBot(settings)
+        values: dict[str, Any] = {
+            "discord_token": "fake-token",
+            "db": db,
+            "test_guild": GUILD_ID,
+            "default_ai": "random",
+            "auto_answer_delay": (0.0, 0.0),
+            **settings,
+        }
+        bot = BrazilBot(BotSettings(**values, _env_file=None))
         await bot.login("fake-token")
+        if after_login is not None:
+            after_login(bot)
         bots.append(bot)
         return Harness(fake, bot)
 
-    yield make
-    for b in bots:
-        if not b.is_closed():
-            await b.close()
+    try:
+        yield make
+    finally:
+        for b in bots:
+            if not b.is_closed():
+                await b.close()
+
+
+@pytest.fixture
+async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotMaker]:
+    """Start a bot (a new client each call, same database): a restart is two calls."""
+    async with bot_maker(fake, tmp_path / "bot.sqlite3") as make:
+        yield make

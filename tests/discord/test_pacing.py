@@ -18,9 +18,9 @@ import pytest
 
 from bot.app import BrazilBot
 from bot.pacing import FakeClock
-from bot.settings import BotSettings
 from rules import deciders, format_action, legal_actions
-from tests.discord.fakediscord import GUILD_ID, FakeDiscord, Harness, Request, custom_ids
+from tests.discord.conftest import bot_maker
+from tests.discord.fakediscord import FakeDiscord, Harness, Request, custom_ids
 
 CH = 555
 ANA, BO = 101, 102
@@ -39,33 +39,19 @@ def clock() -> FakeClock:
 async def pbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Maker]:
     """A bot whose scheduler does not loop (ticked by hand) and whose pacer reads ``clock``;
     each call is a restart over the same database."""
-    bots: list[BrazilBot] = []
 
-    async def make() -> Harness:
-        for b in bots:
-            if not b.is_closed():
-                await b.close()
-        settings = BotSettings(
-            discord_token="fake-token",
-            db=tmp_path / "bot.sqlite3",
-            test_guild=GUILD_ID,
-            default_ai="random",
-            auto_answer_delay=(0.0, 0.0),
-            pacing_tick_seconds=0,
-            mod_log_channel=777,
-            moderator_role_id=888,
-            _env_file=None,
-        )
-        bot = BrazilBot(settings)
-        await bot.login("fake-token")
+    def set_clock(bot: BrazilBot) -> None:
         bot.pacer.clock = clock
-        bots.append(bot)
-        return Harness(fake, bot)
 
-    yield make
-    for b in bots:
-        if not b.is_closed():
-            await b.close()
+    async with bot_maker(
+        fake,
+        tmp_path / "bot.sqlite3",
+        after_login=set_clock,
+        pacing_tick_seconds=0,
+        mod_log_channel=777,
+        moderator_role_id=888,
+    ) as make:
+        yield make
 
 
 async def start(fake: FakeDiscord, h: Harness, *, bo: bool = False) -> int:
