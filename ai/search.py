@@ -59,6 +59,8 @@ class SearchAgent:
         solo_rollout_width: int = 12,
         exploration: float = 3.0,
         prior_weight: float = 2.0,
+        solo_candidates: int = 5,
+        solo_prior_weight: float = 2.0,
     ) -> None:
         if budget <= 0 and iterations is None:
             raise ValueError("the search budget must be positive")
@@ -69,6 +71,8 @@ class SearchAgent:
         self.horizon = horizon
         self.exploration = exploration
         self.prior_weight = prior_weight
+        self.solo_candidates = solo_candidates
+        self.solo_prior_weight = solo_prior_weight
         self.policy = HeuristicAgent(seed ^ 0x5EA5C4, max_candidates=rollout_width)
         # Solo (R-SOLO-2): few actions lead to the goals (a stack's move, the right recruit),
         # so rollouts look at more of them (measured: 5/8 wins against 3/8 with 4).
@@ -87,8 +91,10 @@ class SearchAgent:
             ((action_value(filled, seat, a, base), i) for i, a in enumerate(acts)),
             key=lambda t: (-t[0], t[1]),
         )
-        cands = [acts[i] for _, i in ranked[: self.candidates]]
-        prior = [v for v, _ in ranked[: self.candidates]]
+        solo = v.solo
+        width = self.solo_candidates if solo else self.candidates
+        cands = [acts[i] for _, i in ranked[:width]]
+        prior = [val for val, _ in ranked[:width]]
         if len(cands) == 1:
             return cands[0]
         total = [0.0] * len(cands)
@@ -109,7 +115,7 @@ class SearchAgent:
         # The heuristic's judgement counts as ``prior_weight`` rollouts: few samples refine
         # it rather than overrule it.
         # Priors are shifted onto the rollouts' scale (their mean onto the rollouts' mean).
-        m = self.prior_weight
+        m = self.solo_prior_weight if solo else self.prior_weight
         shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
         best = max(
             range(len(cands)),

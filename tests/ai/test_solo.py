@@ -187,3 +187,28 @@ def test_the_monarch_stays_out_of_the_march_while_a_city_is_needed_R_BUILD_6() -
     moved_done = done.clone()
     moved_done.players[0].units["monarch"] = nearer
     assert _march(moved_done, 0) > _march(done, 0)  # no city needed: it marches too
+
+
+def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
+    # The solo game's search has its own width and prior weight (the multi-player ones
+    # unchanged): with one candidate it plays the heuristic's best-ranked action, no rollout.
+    from ai.agents import action_value
+    from ai.evaluate import evaluate as ev
+    from ai.fill import placeholder_fill
+    from ai.search import SearchAgent
+    from rules import legal_actions
+
+    s = _era_two_solo()
+    v = view(s, 0)
+    acts = legal_actions(v.clone(), 0)
+    assert len(acts) > 1
+    f = placeholder_fill(v, 0)
+    base = ev(f, 0)
+    vals = [action_value(f, 0, a, base) for a in acts]
+    best = acts[vals.index(max(vals))]
+    agent = SearchAgent(1, iterations=50, solo_candidates=1, candidates=5)
+    assert agent.decide(s, 0) == best
+    assert agent.last_iterations == 0
+    wide = SearchAgent(1, iterations=6, solo_candidates=3, solo_prior_weight=6.0)
+    assert wide.decide(s, 0) in acts
+    assert wide.last_iterations == 6
