@@ -43,7 +43,10 @@ class SearchAgent:
     instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout; ``rollout_width``
     (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
-    (the heuristic) looks at per decision."""
+    (the heuristic) looks at per decision; ``solo_candidates`` and ``solo_prior_weight``:
+    the candidates and the prior weight of the solo game, where the heuristic's plan
+    (:mod:`ai.solo`) is trusted more (measured at 4 iterations on the same 26 seeds: 16/26
+    won against 12/26 with the multi-player 5 and 2.0)."""
 
     name = "search"
 
@@ -59,8 +62,8 @@ class SearchAgent:
         solo_rollout_width: int = 12,
         exploration: float = 3.0,
         prior_weight: float = 2.0,
-        solo_candidates: int = 5,
-        solo_prior_weight: float = 2.0,
+        solo_candidates: int = 3,
+        solo_prior_weight: float = 6.0,
     ) -> None:
         if budget <= 0 and iterations is None:
             raise ValueError("the search budget must be positive")
