@@ -97,7 +97,7 @@ def _solo_terms(state: GameState, seat: int) -> float:
     v += 4.0 * on_map + (6.0 if on_map >= len(state.players[seat].units) else 0.0)
     v += 3.0 * sum(1 for loc in state.enemy_units.values() if loc == "reserve")
     v += _unit_economy(state, seat)
-    v += _march(state, seat)
+    v += march_value(state, seat)
     v += PLAN_WEIGHT * plan_value(state, seat)
     if state.solo_captured:
         v += 18.0
@@ -106,7 +106,7 @@ def _solo_terms(state: GameState, seat: int) -> float:
     return v
 
 
-def _march(state: GameState, seat: int) -> float:
+def march_value(state: GameState, seat: int) -> float:
     """Solo: the army closing on the enemy capital (its strength weighted by unit VP), so
     the free moves of the 20 rounds are not wasted."""
     cat = catalog_for(state.data_pack)

@@ -170,7 +170,7 @@ def test_plan_turns_drop_when_an_objective_is_met_R_SOLO_2() -> None:
 def test_the_monarch_stays_out_of_the_march_while_a_city_is_needed_R_BUILD_6() -> None:
     # R-BUILD-6: the city is founded where the monarch stands (never next to the orange
     # capital), so the march towards that capital does not pull the monarch along.
-    from ai.evaluate import _march
+    from ai.evaluate import march_value
 
     s = _with_city_mission(_era_two_solo())
     board = get_catalog(s.data_pack).boards[s.map]
@@ -181,12 +181,12 @@ def test_the_monarch_stays_out_of_the_march_while_a_city_is_needed_R_BUILD_6() -
     assert board.distance(nearer, enemy) < board.distance(cap, enemy)
     moved = s.clone()
     moved.players[0].units["monarch"] = nearer
-    assert _march(moved, 0) == _march(s, 0)
+    assert march_value(moved, 0) == march_value(s, 0)
     done = s.clone()
     done.players[0].missions = [m for m in s.players[0].missions if m != "II-4"]
     moved_done = done.clone()
     moved_done.players[0].units["monarch"] = nearer
-    assert _march(moved_done, 0) > _march(done, 0)  # no city needed: it marches too
+    assert march_value(moved_done, 0) > march_value(done, 0)  # no city needed: it marches too
 
 
 def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
