@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from ai.solo import plan_value, solo_plan
 from rules.catalog import CROPS, Catalog, get_catalog
 from rules.control import controlled_tiles
 from rules.game import Context
@@ -33,6 +34,9 @@ UNIT_ON_MAP = 0.35
 BUILDING_VALUE = 0.6  # production capacity
 MISSION_WEIGHT = 0.75  # share of an unrevealed mission's VP credited by progress
 OPPONENT_WEIGHT = 0.45
+SOLO_ERA3_MISSION = 0.5  # solo: share of the era III mission's VP credited by progress
+MONARCH_MARCHES = False  # solo: the monarch joins the march even while a city is needed
+PLAN_WEIGHT = 1.0  # solo: readiness of the plan's next steps (ai.solo)
 
 
 @lru_cache(maxsize=8)
@@ -93,7 +97,8 @@ def _solo_terms(state: GameState, seat: int) -> float:
     v += 4.0 * on_map + (6.0 if on_map >= len(state.players[seat].units) else 0.0)
     v += 3.0 * sum(1 for loc in state.enemy_units.values() if loc == "reserve")
     v += _unit_economy(state, seat)
-    v += _march(state, seat)
+    v += march_value(state, seat)
+    v += PLAN_WEIGHT * plan_value(state, seat)
     if state.solo_captured:
         v += 18.0
     if state.phase == "ended":
@@ -101,7 +106,7 @@ def _solo_terms(state: GameState, seat: int) -> float:
     return v
 
 
-def _march(state: GameState, seat: int) -> float:
+def march_value(state: GameState, seat: int) -> float:
     """Solo: the army closing on the enemy capital (its strength weighted by unit VP), so
     the free moves of the 20 rounds are not wasted."""
     cat = catalog_for(state.data_pack)
@@ -112,7 +117,11 @@ def _march(state: GameState, seat: int) -> float:
         return 0.0
     vp = {u.id: u.vp for u in cat.colours[p.colour].units}
     stacks: dict[str, int] = {}
+    # The monarch founds the city (R-BUILD-6): it stays behind while the mission needs one.
+    keep_home = not MONARCH_MARCHES and solo_plan(state, seat).city
     for u, loc in p.units.items():
+        if keep_home and u == "monarch":
+            continue
         if loc not in ("board", "reserve"):
             stacks[loc] = stacks.get(loc, 0) + vp.get(u, 2)
     if not stacks:
@@ -201,7 +210,9 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
             if m.era <= state.era and mission_complete(state, seat, mid):
                 v += 0.1 * vp  # still better to reveal (the score counts it then)
         else:
-            v += 0.5 * vp * mission_progress(state, seat, mid)
+            # Solo (R-SOLO-2): the era III mission need not be completed.
+            w = SOLO_ERA3_MISSION if state.solo else 0.5
+            v += w * vp * mission_progress(state, seat, mid)
     # Revealing the current era's mission first brings the next era: good for the revealer.
     v += 1.5 * len(p.revealed)
     # Economy.

@@ -43,7 +43,10 @@ class SearchAgent:
     instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout; ``rollout_width``
     (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
-    (the heuristic) looks at per decision."""
+    (the heuristic) looks at per decision; ``solo_candidates`` and ``solo_prior_weight``:
+    the candidates and the prior weight of the solo game, where the heuristic's plan
+    (:mod:`ai.solo`) is trusted more (measured at 4 iterations on the same 26 seeds: 16/26
+    won against 12/26 with the multi-player 5 and 2.0)."""
 
     name = "search"
 
@@ -59,6 +62,8 @@ class SearchAgent:
         solo_rollout_width: int = 12,
         exploration: float = 3.0,
         prior_weight: float = 2.0,
+        solo_candidates: int = 3,
+        solo_prior_weight: float = 6.0,
     ) -> None:
         if budget <= 0 and iterations is None:
             raise ValueError("the search budget must be positive")
@@ -69,6 +74,8 @@ class SearchAgent:
         self.horizon = horizon
         self.exploration = exploration
         self.prior_weight = prior_weight
+        self.solo_candidates = solo_candidates
+        self.solo_prior_weight = solo_prior_weight
         self.policy = HeuristicAgent(seed ^ 0x5EA5C4, max_candidates=rollout_width)
         # Solo (R-SOLO-2): few actions lead to the goals (a stack's move, the right recruit),
         # so rollouts look at more of them (measured: 5/8 wins against 3/8 with 4).
@@ -87,8 +94,10 @@ class SearchAgent:
             ((action_value(filled, seat, a, base), i) for i, a in enumerate(acts)),
             key=lambda t: (-t[0], t[1]),
         )
-        cands = [acts[i] for _, i in ranked[: self.candidates]]
-        prior = [v for v, _ in ranked[: self.candidates]]
+        solo = v.solo
+        width = self.solo_candidates if solo else self.candidates
+        cands = [acts[i] for _, i in ranked[:width]]
+        prior = [val for val, _ in ranked[:width]]
         if len(cands) == 1:
             return cands[0]
         total = [0.0] * len(cands)
@@ -109,7 +118,7 @@ class SearchAgent:
         # The heuristic's judgement counts as ``prior_weight`` rollouts: few samples refine
         # it rather than overrule it.
         # Priors are shifted onto the rollouts' scale (their mean onto the rollouts' mean).
-        m = self.prior_weight
+        m = self.solo_prior_weight if solo else self.prior_weight
         shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
         best = max(
             range(len(cands)),
