@@ -104,14 +104,25 @@ def pending_for(state: GameState, seat: int) -> Pending | None:
 ActionData = str | bytes | dict[str, object]  # an action's JSON text or dict form
 
 
-def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, list[Event]]:
+def apply(
+    state: GameState, action: A.Action | ActionData, *, checked: bool = True
+) -> tuple[GameState, list[Event]]:
     """Apply ``action`` to a copy of ``state``; an action's JSON or dict form is parsed
-    strictly first (:func:`rules.actions.parse_action`, :class:`InvalidAction` if malformed)."""
+    strictly first (:func:`rules.actions.parse_action`, :class:`InvalidAction` if malformed).
+
+    ``checked=False`` is a trusted apply (as python-chess's ``Board.push`` beside
+    ``push_san``): only for an action the caller took from ``legal_actions(state)`` of this
+    very state (e.g. self-play, an AI's search). It skips re-validating the action (the
+    handlers' problem checks and a given payment's check), so it gives exactly the state and
+    events of the checked apply for such an action; for any other action the result is
+    undefined (no error need be raised). The default stays checked: anything from a person,
+    a file or the network goes through the checks."""
     if isinstance(action, (str, bytes, dict)):
         action = A.parse_action(action)
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
     g = Context(state.clone())
+    g.checked = checked
     _dispatch(g, action)
     g.enforce_limits()
     if g.s.solo and g.s.phase == "play" and not g.s.pending and solo_won(g.s):

@@ -240,3 +240,36 @@ def test_safe_sources_derived_from_the_full_ones_R_VOC_2() -> None:
                 assert got.card_uses == want.card_uses and got.afonso == want.afonso
                 checked += bool(want.lots)
     assert checked > 20
+
+
+@pytest.mark.parametrize("card", ["mercenaries", "coronation"])
+def test_gold_card_deploy_listing_matches_the_full_checks_R_RECRUIT_2(card: str) -> None:
+    """The card's deployments (speed pass 4: targets and each unit's checks once a unit) are
+    exactly the (unit, target) pairs the full card check and the payability (without the
+    card) accept, in the same order (R-RECRUIT-2, R-TURN-4)."""
+    from rules.gold_cards import _gold_card_problem, gold_card_actions
+    from rules.turn import deploy_targets, unit_cost
+
+    checked = 0
+    for players, seed in ((4, 1000), (2, 1001)):
+        for st in _action_states(players, seed)[::3]:
+            seat = st.current
+            st = st.clone()
+            st.players[seat].gold_cards.append(card)
+            g = Context(st)
+            got = list(gold_card_actions(g, seat, card))
+            without = st.clone()
+            without.players[seat].gold_cards.remove(card)
+            want = []
+            for u, loc in st.players[seat].units.items():
+                if loc not in ("board", "reserve"):
+                    continue
+                for to in deploy_targets(g, seat):
+                    a = A.PlayGoldCard(seat=seat, card=card, unit=u, to=to)
+                    if _gold_card_problem(g, a) is None and can_pay(
+                        without, seat, unit_cost(g, seat, u)
+                    ):
+                        want.append(a)
+            assert got == want
+            checked += bool(want)
+    assert checked > 5
