@@ -998,7 +998,6 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    sites = sorted(build_sites(g, seat))
     supply = s.supply
     era = s.era
     # the sides with tiles left (R-BUILD-1) of this era or before (R-BUILD-2)
@@ -1015,6 +1014,80 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
+    cover_sites, city_sites, here = _site_survey(g, seat, city_sites)
+    terrain_free = "maria_leopoldina" in p.paintings
+    # the sites of a building, by (era III, terrain needed): the same for many buildings
+    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
+    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
+    # the payability depend on the tokens only, not on which building or city has them
+    paid: dict[tuple[str, ...], bool] = {}
+
+    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
+        ok = paid.get(listed_cost)
+        if ok is None:
+            cost, ctx = build_cost(g, seat, what, second=second)
+            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
+            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
+        return ok
+
+    out: list[A.Build] = []
+    make = _BUILD
+    for what, _tile, b_era, need, listed_cost in side_rows:
+        era3 = b_era == 3
+        if terrain_free:
+            need = None
+        at_list = site_lists.get((era3, need))
+        if at_list is None:
+            at_list = cover_sites[era3]
+            if need is not None:
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+            site_lists[(era3, need)] = at_list
+        # every check of build_problem is made above, once a hex or once a building
+        if at_list and payable(what, listed_cost):
+            out += [make(seat, what, at) for at in at_list]
+    # R-BUILD-10: the city limit, the same for every city
+    if not cities or not city_sites:
+        return iter(out)
+    if (
+        s.city_limit is not None
+        and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+    ):
+        return iter(out)
+    for what in cities:
+        if payable(what, tuple(cat.cities[what].cost)):
+            out += [make(seat, what, at) for at in city_sites]
+    return iter(out)
+
+
+def card_build_sites(g: Context, seat: int, side: str, any_era: bool) -> list[str]:
+    """The hexes where a gold card builds ``side`` for ``seat`` (``any_era``: whatever the
+    building's era), in label order: exactly those where :func:`build_problem` with the card
+    finds nothing, checked as :func:`build_actions` does (once a hex). Payment aside."""
+    cat = g.cat
+    tile_id = cat.side_tile[side]
+    tile = cat.buildings[tile_id]
+    if (tile.era > g.s.era and not any_era) or g.s.supply.get(tile_id, 0) <= 0:
+        return []  # R-BUILD-2, R-BUILD-1
+    cover_sites, _, here = _site_survey(g, seat, [])
+    at_list = cover_sites[tile.era == 3]
+    if "any" in tile.terrain or "maria_leopoldina" in g.p(seat).paintings:
+        return at_list
+    need = tile.terrain
+    return [at for at in at_list if not here[at] or here[at] in need]
+
+
+def _site_survey(
+    g: Context, seat: int, city_sites: list[str]
+) -> tuple[dict[bool, list[str]], list[str], dict[str, str]]:
+    """What :func:`build_problem` checks of a hex, once a hex, over ``seat``'s candidate
+    building sites (:func:`build_sites`, in label order) and the given ``city_sites``: the
+    sites a building of era I/II (``False``) or III (``True``) may be built on, the city
+    sites a city may be built on, and the terrain each building site offers (``""``: any,
+    as on a tile or a face-up Minas Gerais or Cultura) — all but a building's terrain."""
+    s = g.s
+    cat = g.cat
+    p = g.p(seat)
+    sites = sorted(build_sites(g, seat))
     # The hex-only checks, once a hex (not once per building and hex).
     occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
     site_open = site_check(g, seat, occupied)
@@ -1053,7 +1126,6 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     cover_sites = {era3: [at for at in sites if coverable(at, era3)] for era3 in (False, True)}
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
-    terrain_free = "maria_leopoldina" in p.paintings
     here: dict[str, str] = {}
     for at in sites:
         ex = s.exploration.get(at)
@@ -1063,47 +1135,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
         )
         here[at] = "" if at in tiles or face_up_any else terrain[at]
-    # the sites of a building, by (era III, terrain needed): the same for many buildings
-    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
-    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
-    # the payability depend on the tokens only, not on which building or city has them
-    paid: dict[tuple[str, ...], bool] = {}
-
-    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
-        ok = paid.get(listed_cost)
-        if ok is None:
-            cost, ctx = build_cost(g, seat, what, second=second)
-            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
-            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
-        return ok
-
-    out: list[A.Build] = []
-    make = _BUILD
-    for what, _tile, b_era, need, listed_cost in side_rows:
-        era3 = b_era == 3
-        if terrain_free:
-            need = None
-        at_list = site_lists.get((era3, need))
-        if at_list is None:
-            at_list = cover_sites[era3]
-            if need is not None:
-                at_list = [at for at in at_list if not here[at] or here[at] in need]
-            site_lists[(era3, need)] = at_list
-        # every check of build_problem is made above, once a hex or once a building
-        if at_list and payable(what, listed_cost):
-            out += [make(seat, what, at) for at in at_list]
-    # R-BUILD-10: the city limit, the same for every city
-    if not cities or not city_sites:
-        return iter(out)
-    if (
-        s.city_limit is not None
-        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
-    ):
-        return iter(out)
-    for what in cities:
-        if payable(what, tuple(cat.cities[what].cost)):
-            out += [make(seat, what, at) for at in city_sites]
-    return iter(out)
+    return cover_sites, city_sites, here
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:

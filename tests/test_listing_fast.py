@@ -193,18 +193,24 @@ def test_events_as_model_construct_builds_them() -> None:
     assert Event.model_validate_json(made.model_dump_json()) == made
 
 
+@pytest.mark.parametrize("leopoldina", [False, True])
 @pytest.mark.parametrize("card", ["jesuits", "immigration"])
-def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(card: str) -> None:
-    """The card's builds are screened by the listing's hex checks before build_problem:
-    the same sites as build_problem on every candidate hex (the card in hand, not paying
-    for itself)."""
+def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(
+    card: str, leopoldina: bool
+) -> None:
+    """The card's builds (speed pass 4: build_problem's checks made once a hex, as the build
+    listing makes them): the same sites as build_problem on every candidate hex (the card
+    in hand, not paying for itself), with and without Maria Leopoldina (R-BUILD-3)."""
     from rules.gold_cards import gold_card_actions
 
     checked = 0
-    for st in _action_states(4, 1000)[::4]:
+    states = _action_states(4, 1000)[::4] + _action_states(2, 1002)[::4]
+    for st in states:
         seat = st.current
         st = st.clone()
         st.players[seat].gold_cards.append(card)
+        if leopoldina and "maria_leopoldina" not in st.players[seat].paintings:
+            st.players[seat].paintings.append("maria_leopoldina")
         g = Context(st)
         got = list(gold_card_actions(g, seat, card))
         side = str(g.cat.gold_cards[card].params["side"])
