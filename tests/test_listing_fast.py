@@ -279,3 +279,26 @@ def test_gold_card_deploy_listing_matches_the_full_checks_R_RECRUIT_2(card: str)
             assert got == want
             checked += bool(want)
     assert checked > 5
+
+
+def test_mission_complete_cheap_objectives_first_R_MISSION_1() -> None:
+    """mission_complete (speed pass 4: objectives read from the player before those that
+    scan the map) says what all of the mission's objectives, in catalog order, say: for
+    every mission and seat over seeded self-play states (R-MISSION-1)."""
+    from rules.control import unit_seats
+    from rules.game import Context
+    from rules.scoring import _cheap_first, mission_complete, objective_met
+
+    met = 0
+    for players, seed in ((4, 1003), (2, 1004)):
+        for st in _play(players, seed)[::9]:
+            cat = Context(st).cat
+            where = unit_seats(st)
+            for m_id, m in cat.missions.items():
+                assert sorted(map(repr, _cheap_first(cat, m_id))) == sorted(map(repr, m.objectives))
+                for seat in range(players):
+                    want = all(objective_met(st, seat, ob, where) for ob in m.objectives)
+                    assert mission_complete(st, seat, m_id, where) is want
+                    assert mission_complete(st, seat, m_id) is want
+                    met += want
+    assert met > 5
