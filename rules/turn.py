@@ -821,7 +821,7 @@ def end_trade(g: Context, a: A.EndTrade) -> None:
 
 def pass_action(g: Context, a: A.PassAction) -> None:
     require_step(g, "action", "R-TURN-6", "passing")
-    if any(True for _ in arch_actions(g, a.seat)):
+    if g.checked and any(True for _ in arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
     g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
@@ -829,10 +829,13 @@ def pass_action(g: Context, a: A.PassAction) -> None:
 
 
 def arch_actions(g: Context, seat: int) -> Iterator[Any]:
+    """The legal actions of the action step (the arches but the one the era token stands
+    on), in listing order: made into one list, not produced through generators."""
     p = g.p(seat)
     cur = p.token_arch
+    out: list[Any] = []
     if cur != "recruit":
-        yield from _recruit_actions(g, seat)
+        out += _recruit_actions(g, seat)
     if cur != "painting":
         # once a catalog cost: the upgrade looks at the tokens only
         painting_paid: dict[tuple[str, ...], bool] = {}
@@ -842,9 +845,9 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if ok is None:
                 ok = painting_paid[key] = g.pay.can_pay(seat, painting_cost(g, seat, pa))
             if ok:
-                yield _PAINTING(seat, pa)
+                out.append(_PAINTING(seat, pa))
     if cur != "build":
-        yield from build_actions(g, seat, second=False)
+        out += build_actions(g, seat, second=False)
     if cur != "renovate":
         cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
         s = g.s
@@ -863,9 +866,9 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if renovation_paid is None:
                 renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
             if renovation_paid:
-                yield _RENOVATE(seat, h, False)
+                out.append(_RENOVATE(seat, h, False))
                 if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
-                    yield _RENOVATE(seat, h, True)
+                    out.append(_RENOVATE(seat, h, True))
     if cur != "manufacture":
         up = is_upgraded(g, seat, "manufacture")
         # where a product goes depends on its shape, whether it is paid on its cost: each
@@ -885,13 +888,12 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                 cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
                 ok = paid[key] = g.pay.can_pay(seat, cost)
             if ok:
-                for d in dests:
-                    yield A.Manufacture(seat=seat, product=pr, to=d)
+                out += [A.Manufacture(seat=seat, product=pr, to=d) for d in dests]
     if cur != "import":
-        for c in CROPS:
-            yield _IMPORT(seat, c)
+        out += [_IMPORT(seat, c) for c in CROPS]
     if cur != "trade":
-        yield A.Trade(seat=seat)
+        out.append(A.Trade(seat=seat))
+    return iter(out)
 
 
 def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
