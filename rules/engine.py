@@ -104,14 +104,25 @@ def pending_for(state: GameState, seat: int) -> Pending | None:
 ActionData = str | bytes | dict[str, object]  # an action's JSON text or dict form
 
 
-def apply(state: GameState, action: A.Action | ActionData) -> tuple[GameState, list[Event]]:
+def apply(
+    state: GameState, action: A.Action | ActionData, *, checked: bool = True
+) -> tuple[GameState, list[Event]]:
     """Apply ``action`` to a copy of ``state``; an action's JSON or dict form is parsed
-    strictly first (:func:`rules.actions.parse_action`, :class:`InvalidAction` if malformed)."""
+    strictly first (:func:`rules.actions.parse_action`, :class:`InvalidAction` if malformed).
+
+    ``checked=False`` is a trusted apply (as python-chess's ``Board.push`` beside
+    ``push_san``): only for an action the caller took from ``legal_actions(state)`` of this
+    very state (e.g. self-play, an AI's search). It skips re-validating the action (the
+    handlers' problem checks and a given payment's check), so it gives exactly the state and
+    events of the checked apply for such an action; for any other action the result is
+    undefined (no error need be raised). The default stays checked: anything from a person,
+    a file or the network goes through the checks."""
     if isinstance(action, (str, bytes, dict)):
         action = A.parse_action(action)
     if state.phase == "ended":
         raise IllegalAction("R-END-1", "the game is over")
     g = Context(state.clone())
+    g.checked = checked
     _dispatch(g, action)
     g.enforce_limits()
     if g.s.solo and g.s.phase == "play" and not g.s.pending and solo_won(g.s):
@@ -296,49 +307,53 @@ def _answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:
         yield from C.answers(g, seat, pend)
 
 
-def _turn_actions(g: Context, seat: int) -> Iterator[Any]:
+def _turn_actions(g: Context, seat: int) -> list[Any]:
+    """The turn's actions in listing order, made into one list (no generator resumed per
+    action)."""
     s = g.s
     step = s.turn.step
+    out: list[Any]
     if step == "action":
-        acts = list(arch_actions(g, seat))
-        yield from acts
-        if not acts:
-            yield A.PassAction(seat=seat)
+        out = list(arch_actions(g, seat))
+        if not out:
+            out.append(A.PassAction(seat=seat))
     elif step == "trade":
-        yield from exchange_actions(g, seat)
-        yield A.EndTrade(seat=seat)
+        out = list(exchange_actions(g, seat))
+        out.append(A.EndTrade(seat=seat))
     else:
-        yield from move_actions(g, seat)
+        out = list(move_actions(g, seat))
         if not s.turn.free_move:
-            yield from attack_actions(g, seat)
+            out += attack_actions(g, seat)
         if s.turn.peek:
             for h, e in s.exploration.items():
                 if not e.face_up:
-                    yield A.Peek(seat=seat, at=h)
+                    out.append(A.Peek(seat=seat, at=h))
         if (
             s.turn.arch == "build"
             and s.turn.builds == 1
             and "visconde_de_maua" in g.p(seat).paintings
         ):
-            yield from build_actions(g, seat, second=True)
-        yield A.EndTurn(seat=seat)
-    yield from _free_actions(g, seat)
+            out += build_actions(g, seat, second=True)
+        out.append(A.EndTurn(seat=seat))
+    _free_actions(g, seat, out)
+    return out
 
 
-def _free_actions(g: Context, seat: int) -> Iterator[Any]:
+def _free_actions(g: Context, seat: int, out: list[Any]) -> None:
+    """Append the free actions of ``seat`` to ``out``, in listing order."""
     s = g.s
     p = g.p(seat)
     for m in p.missions:
         if g.cat.missions[m].era <= s.era and mission_complete(s, seat, m, g.pay.where()):
-            yield A.RevealMission(seat=seat, mission=m)
+            out.append(A.RevealMission(seat=seat, mission=m))
     if "coroados" in p.paintings and p.coroados is None:
         for tok in sorted(set(p.under.values())):
-            yield A.Coroados(seat=seat, token=tok)
+            out.append(A.Coroados(seat=seat, token=tok))
     if "isabel_of_brazil" in p.paintings and not p.counters.get("isabel"):
         for pal, h in palace_options(g, seat):
-            yield A.IsabelPalace(seat=seat, palace=pal, at=h)
+            out.append(A.IsabelPalace(seat=seat, palace=pal, at=h))
     for card in sorted(set(p.gold_cards)):
-        yield from gold_card_actions(g, seat, card)
+        out += gold_card_actions(g, seat, card)
 
 
 def is_over(state: GameState) -> bool:

@@ -39,6 +39,10 @@ class Context:
         self.board: Board = self.cat.boards[state.map]
         self.events: list[Event] = []
         self.pay = PayabilityCache(state)
+        # False in a trusted apply (``apply(..., checked=False)``): the action was listed by
+        # ``legal_actions`` of this very state, so the handlers skip the checks that only
+        # find problems (``*_problem``, ``check_payment``) and cannot fail on such an action.
+        self.checked = True
 
     # ------------------------------------------------------------------ naming
     def name(self, seat: int) -> str:

@@ -17,7 +17,7 @@ from rules.payment import (
 )
 from rules.turn import (
     build_problem,
-    build_sites,
+    card_build_sites,
     check_deploy,
     deploy,
     deploy_targets,
@@ -26,7 +26,6 @@ from rules.turn import (
     place_building,
     place_product,
     product_destinations,
-    site_check,
     unit_cost,
 )
 
@@ -98,7 +97,7 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
             "to": parse_hex(g, a.to) if a.to is not None and a.unit is not None else a.to,
         }
     )
-    err = _gold_card_problem(g, a)
+    err = _gold_card_problem(g, a) if g.checked else None
     if err:
         raise err
     seat = a.seat
@@ -183,21 +182,28 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     if e == "build":
         side = str(card.params["side"])
         if affordable(list(g.cat.sides[side].cost)):
-            site_open = site_check(g, seat)  # build_problem's hex checks, without the errors
-            for at in sorted(build_sites(g, seat)):
-                if (
-                    site_open(at, False)
-                    and build_problem(g, seat, side, at, by_card=card_id) is None
-                ):
-                    yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
+            # build_problem's checks with the card, made once a hex (as the build listing)
+            any_era = bool(card.params.get("any_era"))
+            for at in card_build_sites(g, seat, side, any_era):
+                yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
     elif e == "deploy":
+        # The targets are the same for every unit, and a unit's problem does not depend on
+        # which of them it goes to (check_deploy asks only that it is one of them): both are
+        # worked out once a unit, not once a (unit, target) pair.
+        targets: list[str] | None = None
         for u, loc in p.units.items():
             if loc not in ("board", "reserve"):
                 continue
-            for to in deploy_targets(g, seat):
-                a = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
-                if _gold_card_problem(g, a) is None and affordable(unit_cost(g, seat, u)):
-                    yield a
+            if targets is None:
+                targets = deploy_targets(g, seat)
+            if not targets:
+                break
+            first = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=targets[0])
+            if _gold_card_problem(g, first) is not None or not affordable(unit_cost(g, seat, u)):
+                continue
+            yield first
+            for to in targets[1:]:
+                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
     elif e == "manufacture":
         for pr in p.products:
             if not affordable(list(g.cat.products[pr].cost)):

@@ -113,8 +113,27 @@ def mission_complete(
     state: GameState, seat: int, mission_id: str, where: dict[str, int] | None = None
 ) -> bool:
     """``where``: :func:`rules.control.unit_seats` of ``state``, when the caller has it."""
-    m = catalog_of(state).missions[mission_id]
-    return all(objective_met(state, seat, ob, where) for ob in m.objectives)
+    return all(
+        objective_met(state, seat, ob, where) for ob in _cheap_first(catalog_of(state), mission_id)
+    )
+
+
+# Objectives counted by a scan of the map's tiles; the others are read from the player.
+_TILE_SCAN = frozenset({"buildings", "cities", "building_types", "occupied"})
+_CHEAP_FIRST: dict[tuple[int, str], tuple[Catalog, tuple[Objective, ...]]] = {}
+
+
+def _cheap_first(cat: Catalog, mission_id: str) -> tuple[Objective, ...]:
+    """A mission's objectives, those read from the player first (stable otherwise): a
+    mission is complete when all are met, whichever is counted first, and an unmet cheap
+    one spares the scans of the map (made once per catalog and mission)."""
+    key = (id(cat), mission_id)
+    got = _CHEAP_FIRST.get(key)
+    if got is not None and got[0] is cat:
+        return got[1]
+    obs = tuple(sorted(cat.missions[mission_id].objectives, key=lambda ob: ob.kind in _TILE_SCAN))
+    _CHEAP_FIRST[key] = (cat, obs)
+    return obs
 
 
 def describe_objective(ob: Objective) -> str:

@@ -62,7 +62,8 @@ def _to_movement(g: Context, seat: int) -> None:
 def pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
     if payment is not None:
         items = list(payment)
-        check_payment(g.s, seat, cost, items, ctx)
+        if g.checked:
+            check_payment(g.s, seat, cost, items, ctx)
     else:
         items = default_items(g.s, seat, cost, ctx)
     take_payment(g.s, seat, items)
@@ -159,8 +160,9 @@ def recruit(g: Context, a: A.Recruit) -> None:
     units = [d.unit for d in a.deploy]
     g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
     deploys = [(d.unit, parse_hex(g, d.to)) for d in a.deploy]
-    for u, to in deploys:
-        check_deploy(g, seat, u, to)
+    if g.checked:
+        for u, to in deploys:
+            check_deploy(g, seat, u, to)
     _begin_arch(g, seat, "recruit")
     cost = [tok for u, _ in deploys for tok in unit_cost(g, seat, u)]
     # R-RECRUIT-5: deployments are paid before the cards of this action are drawn.
@@ -500,7 +502,7 @@ def build(g: Context, a: A.Build) -> None:
         g.require(s.turn.builds == 1, "R-TURN-2", "Visconde de Mauá allows one second build only")
     if a.building not in g.cat.sides and a.building not in g.cat.cities:
         raise InvalidAction("R-BUILD-1", f"unknown building or city '{a.building}'")
-    err = build_problem(g, seat, a.building, at)
+    err = build_problem(g, seat, a.building, at) if g.checked else None
     if err:
         raise err
     if not second:
@@ -607,7 +609,7 @@ def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError |
 def renovate(g: Context, a: A.Renovate) -> None:
     seat = a.seat
     at = parse_hex(g, a.at)
-    err = renovate_problem(g, seat, at, a.flip)
+    err = renovate_problem(g, seat, at, a.flip) if g.checked else None
     if err:
         raise err
     _begin_arch(g, seat, "renovate")
@@ -733,7 +735,7 @@ def place_product(g: Context, seat: int, product: str, to: str, why: str) -> Non
 
 def manufacture(g: Context, a: A.Manufacture) -> None:
     seat = a.seat
-    err = manufacture_problem(g, seat, a.product, a.to)
+    err = manufacture_problem(g, seat, a.product, a.to) if g.checked else None
     if err:
         raise err
     _begin_arch(g, seat, "manufacture")
@@ -819,7 +821,7 @@ def end_trade(g: Context, a: A.EndTrade) -> None:
 
 def pass_action(g: Context, a: A.PassAction) -> None:
     require_step(g, "action", "R-TURN-6", "passing")
-    if any(True for _ in arch_actions(g, a.seat)):
+    if g.checked and any(True for _ in arch_actions(g, a.seat)):
         raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
     g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
@@ -827,10 +829,13 @@ def pass_action(g: Context, a: A.PassAction) -> None:
 
 
 def arch_actions(g: Context, seat: int) -> Iterator[Any]:
+    """The legal actions of the action step (the arches but the one the era token stands
+    on), in listing order: made into one list, not produced through generators."""
     p = g.p(seat)
     cur = p.token_arch
+    out: list[Any] = []
     if cur != "recruit":
-        yield from _recruit_actions(g, seat)
+        out += _recruit_actions(g, seat)
     if cur != "painting":
         # once a catalog cost: the upgrade looks at the tokens only
         painting_paid: dict[tuple[str, ...], bool] = {}
@@ -840,9 +845,9 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if ok is None:
                 ok = painting_paid[key] = g.pay.can_pay(seat, painting_cost(g, seat, pa))
             if ok:
-                yield _PAINTING(seat, pa)
+                out.append(_PAINTING(seat, pa))
     if cur != "build":
-        yield from build_actions(g, seat, second=False)
+        out += build_actions(g, seat, second=False)
     if cur != "renovate":
         cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
         s = g.s
@@ -861,9 +866,9 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if renovation_paid is None:
                 renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
             if renovation_paid:
-                yield _RENOVATE(seat, h, False)
+                out.append(_RENOVATE(seat, h, False))
                 if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
-                    yield _RENOVATE(seat, h, True)
+                    out.append(_RENOVATE(seat, h, True))
     if cur != "manufacture":
         up = is_upgraded(g, seat, "manufacture")
         # where a product goes depends on its shape, whether it is paid on its cost: each
@@ -883,13 +888,12 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                 cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
                 ok = paid[key] = g.pay.can_pay(seat, cost)
             if ok:
-                for d in dests:
-                    yield A.Manufacture(seat=seat, product=pr, to=d)
+                out += [A.Manufacture(seat=seat, product=pr, to=d) for d in dests]
     if cur != "import":
-        for c in CROPS:
-            yield _IMPORT(seat, c)
+        out += [_IMPORT(seat, c) for c in CROPS]
     if cur != "trade":
-        yield A.Trade(seat=seat)
+        out.append(A.Trade(seat=seat))
+    return iter(out)
 
 
 def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
@@ -996,7 +1000,6 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    sites = sorted(build_sites(g, seat))
     supply = s.supply
     era = s.era
     # the sides with tiles left (R-BUILD-1) of this era or before (R-BUILD-2)
@@ -1013,6 +1016,80 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
+    cover_sites, city_sites, here = _site_survey(g, seat, city_sites)
+    terrain_free = "maria_leopoldina" in p.paintings
+    # the sites of a building, by (era III, terrain needed): the same for many buildings
+    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
+    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
+    # the payability depend on the tokens only, not on which building or city has them
+    paid: dict[tuple[str, ...], bool] = {}
+
+    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
+        ok = paid.get(listed_cost)
+        if ok is None:
+            cost, ctx = build_cost(g, seat, what, second=second)
+            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
+            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
+        return ok
+
+    out: list[A.Build] = []
+    make = _BUILD
+    for what, _tile, b_era, need, listed_cost in side_rows:
+        era3 = b_era == 3
+        if terrain_free:
+            need = None
+        at_list = site_lists.get((era3, need))
+        if at_list is None:
+            at_list = cover_sites[era3]
+            if need is not None:
+                at_list = [at for at in at_list if not here[at] or here[at] in need]
+            site_lists[(era3, need)] = at_list
+        # every check of build_problem is made above, once a hex or once a building
+        if at_list and payable(what, listed_cost):
+            out += [make(seat, what, at) for at in at_list]
+    # R-BUILD-10: the city limit, the same for every city
+    if not cities or not city_sites:
+        return iter(out)
+    if (
+        s.city_limit is not None
+        and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
+    ):
+        return iter(out)
+    for what in cities:
+        if payable(what, tuple(cat.cities[what].cost)):
+            out += [make(seat, what, at) for at in city_sites]
+    return iter(out)
+
+
+def card_build_sites(g: Context, seat: int, side: str, any_era: bool) -> list[str]:
+    """The hexes where a gold card builds ``side`` for ``seat`` (``any_era``: whatever the
+    building's era), in label order: exactly those where :func:`build_problem` with the card
+    finds nothing, checked as :func:`build_actions` does (once a hex). Payment aside."""
+    cat = g.cat
+    tile_id = cat.side_tile[side]
+    tile = cat.buildings[tile_id]
+    if (tile.era > g.s.era and not any_era) or g.s.supply.get(tile_id, 0) <= 0:
+        return []  # R-BUILD-2, R-BUILD-1
+    cover_sites, _, here = _site_survey(g, seat, [])
+    at_list = cover_sites[tile.era == 3]
+    if "any" in tile.terrain or "maria_leopoldina" in g.p(seat).paintings:
+        return at_list
+    need = tile.terrain
+    return [at for at in at_list if not here[at] or here[at] in need]
+
+
+def _site_survey(
+    g: Context, seat: int, city_sites: list[str]
+) -> tuple[dict[bool, list[str]], list[str], dict[str, str]]:
+    """What :func:`build_problem` checks of a hex, once a hex, over ``seat``'s candidate
+    building sites (:func:`build_sites`, in label order) and the given ``city_sites``: the
+    sites a building of era I/II (``False``) or III (``True``) may be built on, the city
+    sites a city may be built on, and the terrain each building site offers (``""``: any,
+    as on a tile or a face-up Minas Gerais or Cultura) — all but a building's terrain."""
+    s = g.s
+    cat = g.cat
+    p = g.p(seat)
+    sites = sorted(build_sites(g, seat))
     # The hex-only checks, once a hex (not once per building and hex).
     occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
     site_open = site_check(g, seat, occupied)
@@ -1051,7 +1128,6 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
     cover_sites = {era3: [at for at in sites if coverable(at, era3)] for era3 in (False, True)}
     # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
     # build_problem): combinations that fail it are skipped before the full checks.
-    terrain_free = "maria_leopoldina" in p.paintings
     here: dict[str, str] = {}
     for at in sites:
         ex = s.exploration.get(at)
@@ -1061,47 +1137,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
             and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
         )
         here[at] = "" if at in tiles or face_up_any else terrain[at]
-    # the sites of a building, by (era III, terrain needed): the same for many buildings
-    site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
-    # whether a cost (as the catalog gives it) can be paid: build_cost, the discount and
-    # the payability depend on the tokens only, not on which building or city has them
-    paid: dict[tuple[str, ...], bool] = {}
-
-    def payable(what: str, listed_cost: tuple[str, ...]) -> bool:
-        ok = paid.get(listed_cost)
-        if ok is None:
-            cost, ctx = build_cost(g, seat, what, second=second)
-            cost = reboucas_discount(g, seat, cost, ctx, cache=g.pay)
-            ok = paid[listed_cost] = g.pay.can_pay(seat, cost, ctx)
-        return ok
-
-    out: list[A.Build] = []
-    make = _BUILD
-    for what, _tile, b_era, need, listed_cost in side_rows:
-        era3 = b_era == 3
-        if terrain_free:
-            need = None
-        at_list = site_lists.get((era3, need))
-        if at_list is None:
-            at_list = cover_sites[era3]
-            if need is not None:
-                at_list = [at for at in at_list if not here[at] or here[at] in need]
-            site_lists[(era3, need)] = at_list
-        # every check of build_problem is made above, once a hex or once a building
-        if at_list and payable(what, listed_cost):
-            out += [make(seat, what, at) for at in at_list]
-    # R-BUILD-10: the city limit, the same for every city
-    if not cities or not city_sites:
-        return iter(out)
-    if (
-        s.city_limit is not None
-        and sum(1 for t in tiles.values() if t.kind == "city" and t.owner == seat) >= s.city_limit
-    ):
-        return iter(out)
-    for what in cities:
-        if payable(what, tuple(cat.cities[what].cost)):
-            out += [make(seat, what, at) for at in city_sites]
-    return iter(out)
+    return cover_sites, city_sites, here
 
 
 def exchange_actions(g: Context, seat: int) -> Iterator[Any]:

@@ -193,18 +193,24 @@ def test_events_as_model_construct_builds_them() -> None:
     assert Event.model_validate_json(made.model_dump_json()) == made
 
 
+@pytest.mark.parametrize("leopoldina", [False, True])
 @pytest.mark.parametrize("card", ["jesuits", "immigration"])
-def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(card: str) -> None:
-    """The card's builds are screened by the listing's hex checks before build_problem:
-    the same sites as build_problem on every candidate hex (the card in hand, not paying
-    for itself)."""
+def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(
+    card: str, leopoldina: bool
+) -> None:
+    """The card's builds (speed pass 4: build_problem's checks made once a hex, as the build
+    listing makes them): the same sites as build_problem on every candidate hex (the card
+    in hand, not paying for itself), with and without Maria Leopoldina (R-BUILD-3)."""
     from rules.gold_cards import gold_card_actions
 
     checked = 0
-    for st in _action_states(4, 1000)[::4]:
+    states = _action_states(4, 1000)[::4] + _action_states(2, 1002)[::4]
+    for st in states:
         seat = st.current
         st = st.clone()
         st.players[seat].gold_cards.append(card)
+        if leopoldina and "maria_leopoldina" not in st.players[seat].paintings:
+            st.players[seat].paintings.append("maria_leopoldina")
         g = Context(st)
         got = list(gold_card_actions(g, seat, card))
         side = str(g.cat.gold_cards[card].params["side"])
@@ -240,3 +246,67 @@ def test_safe_sources_derived_from_the_full_ones_R_VOC_2() -> None:
                 assert got.card_uses == want.card_uses and got.afonso == want.afonso
                 checked += bool(want.lots)
     assert checked > 20
+
+
+@pytest.mark.parametrize("card", ["mercenaries", "coronation"])
+def test_gold_card_deploy_listing_matches_the_full_checks_R_RECRUIT_2(card: str) -> None:
+    """The card's deployments (speed pass 4: targets and each unit's checks once a unit) are
+    exactly the (unit, target) pairs that the checked apply accepts (with the payment a
+    listing gives), in unit then target order (R-RECRUIT-2, R-TURN-4)."""
+    from rules.errors import RulesError
+    from rules.gold_cards import gold_card_actions
+    from rules.paying import with_payments
+    from rules.state import Tile
+    from rules.turn import deploy_targets
+
+    checked = several = 0
+    for players, seed in ((4, 1000), (2, 1001)):
+        for k, st in enumerate(_action_states(players, seed)[::3]):
+            seat = st.current
+            st = st.clone()
+            st.players[seat].gold_cards.append(card)
+            g = Context(st)
+            if k % 2:  # a second target: a city of the seat on an empty land hex
+                taken = set(st.tiles) | {h for q in st.players for h in q.units.values()}
+                free = sorted(h for h, t in g.board.terrain.items() if t != "water")
+                at = next(h for h in free if h not in taken)
+                st.tiles[at] = Tile(kind="city", id=next(iter(g.cat.cities)), owner=seat)
+            targets = deploy_targets(g, seat)
+            got = list(gold_card_actions(g, seat, card))
+            want = []
+            for u, loc in st.players[seat].units.items():
+                if loc not in ("board", "reserve"):
+                    continue
+                for to in targets:
+                    a = A.PlayGoldCard(seat=seat, card=card, unit=u, to=to)
+                    try:  # with the payment a listing gives it (none if it has no safe default)
+                        apply(st, with_payments(Context(st), [a])[0])
+                    except RulesError:
+                        continue
+                    want.append(a)
+            assert got == want
+            checked += bool(want)
+            several += bool(want) and len(targets) > 1
+    assert checked > 5 and several > 5
+
+
+def test_mission_complete_cheap_objectives_first_R_MISSION_1() -> None:
+    """mission_complete (speed pass 4: objectives read from the player before those that
+    scan the map) says what all of the mission's objectives, in catalog order, say: for
+    every mission and seat over seeded self-play states (R-MISSION-1)."""
+    from rules.control import unit_seats
+    from rules.game import Context
+    from rules.scoring import mission_complete, objective_met
+
+    met = 0
+    for players, seed in ((4, 1003), (2, 1004)):
+        for st in _play(players, seed)[::9]:
+            cat = Context(st).cat
+            where = unit_seats(st)
+            for m_id, m in cat.missions.items():
+                for seat in range(players):
+                    want = all(objective_met(st, seat, ob, where) for ob in m.objectives)
+                    assert mission_complete(st, seat, m_id, where) is want
+                    assert mission_complete(st, seat, m_id) is want
+                    met += want
+    assert met > 5
