@@ -400,6 +400,10 @@ class FakeDiscord:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._edit(old, r))
         if g := re.fullmatch(r"/channels/(\d+)/messages", p):
+            if m == "GET":  # the channel's history, newest first
+                limit = int(r.query.get("limit", "50"))
+                mids = self.channel_messages.get(int(g[1]), [])[::-1][:limit]
+                return self.reply([self.messages[i] for i in mids if i in self.messages])
             if m != "POST":
                 return self.reply([])
             err = self._check_message(r.json or {})

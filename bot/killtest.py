@@ -118,7 +118,7 @@ async def _worker(base: str, db: str) -> None:
         async with http.post(f"{base}/fake/ready") as r:
             await r.read()
         while True:
-            async with http.get(f"{base}/fake/next") as r:
+            async with http.get(f"{base}/fake/next", params={"pid": str(os.getpid())}) as r:
                 if r.status != 200:
                     continue
                 payload = await r.json()
@@ -180,10 +180,21 @@ class KillRun:
         elif r.method == "POST" and r.path.startswith("/channels/") and "map.png" in r.files:
             self.event(f"map:{parts[2]}").set()
 
-    async def next_payload(self, _r: Request, _g: Any) -> web.Response:
+    async def next_payload(self, r: Request, _g: Any) -> web.Response:
+        """The next interaction for the running worker. A poll still open from a killed
+        worker gets nothing (it would take the interaction to a dead process)."""
+
+        def current() -> bool:
+            return self.proc is not None and str(self.proc.pid) == r.query.get("pid")
+
+        if not current():
+            return web.Response(status=204)
         try:
             payload = await asyncio.wait_for(self.queue.get(), 1.0)
         except TimeoutError:
+            return web.Response(status=204)
+        if not current():  # killed while this poll waited: keep it for the next worker
+            self.queue.put_nowait(payload)
             return web.Response(status=204)
         return self.fake.reply(payload)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import random
 import time
@@ -608,12 +609,23 @@ class Tables:
         if not isinstance(posted, int) or posted < version:
             await self.store.set_extra(gid, self.POSTED, version)
 
+    async def _turn_posted(self, channel_id: int, gid: int, version: int) -> bool:
+        """Whether the channel's recent history holds this game's turn post at ``version``
+        (its Take-my-turn button names game and version)."""
+        want = f'"brz:t:{gid}:{version}"'
+        try:
+            recent = await self.client.http.logs_from(channel_id, 25)
+        except discord.HTTPException:
+            return False
+        return any(want in json.dumps(m) for m in recent)
+
     async def recover(self) -> int:
         """After a restart: publish again every running game saved past its last turn post
         (the bot was stopped between a save and its post, or during the AI seats' turns),
-        and let waiting AI seats play. A post is at least once: a stop between the post and
-        its mark repeats that one post, which is better than a channel that never learns
-        whose turn it is. Returns how many games were caught up."""
+        and let waiting AI seats play. A stop between the post and its mark is recognised
+        in the channel's recent history (the turn post's button names game and version),
+        so nothing is posted twice and no turn goes unposted. Returns how many games were
+        caught up."""
         done = 0
         for rec in await self.store.list_games(
             statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
@@ -623,6 +635,9 @@ class Tables:
                 continue
             try:
                 async with self.lock(rec.id):
+                    if await self._turn_posted(rec.channel_id, rec.id, rec.version):
+                        await self._mark_posted(rec.id, rec.version)  # stopped just after it
+                        continue
                     res = await self.svc.catch_up(rec.id, posted)
                     await self.publish(rec.channel_id, res, force=True)
                 done += 1

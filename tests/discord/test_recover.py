@@ -44,3 +44,21 @@ async def test_restart_posts_the_steps_saved_but_never_posted(
     start = len(fake.requests)
     h = await make_bot()  # a second restart: nothing more to post
     assert not [r for r in channel_writes(fake, start) if r.method == "POST"]
+
+
+async def test_restart_after_the_post_but_before_its_mark_posts_nothing_twice(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """Stopped between the turn post and its mark: the history shows the post, so the restart
+    only marks it (no duplicate turn post)."""
+    h = await make_bot()
+    gid = await two_humans(fake, h)
+    t = h.client.tables  # type: ignore[attr-defined]
+    _, version = await game_of(h)
+    assert any(c == f"brz:t:{gid}:{version}" for m in turn_posts(fake) for c in custom_ids(m))
+    await t.store.set_extra(gid, "posted_version", version - 1)  # the mark never written
+    start = len(fake.requests)
+    h = await make_bot()
+    t = h.client.tables  # type: ignore[attr-defined]
+    assert not [r for r in channel_writes(fake, start) if r.method == "POST"]
+    assert (await t.store.get_game(gid)).settings.extra["posted_version"] == version
