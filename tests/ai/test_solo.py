@@ -212,3 +212,17 @@ def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
     wide = SearchAgent(1, iterations=6, solo_candidates=3, solo_prior_weight=6.0)
     assert wide.decide(s, 0) in acts
     assert wide.last_iterations == 6
+
+
+def test_search_solo_compares_candidates_on_the_same_deals_R_SOLO_2() -> None:
+    # Common random numbers: in the solo game every candidate is rolled out on each deal
+    # (the iterations count rollouts, rounded up to whole deals), so all get the same
+    # number of visits; deterministic for its seed.
+    from ai.search import SearchAgent
+
+    s = _era_two_solo()
+    a = SearchAgent(3, iterations=7, solo_candidates=3)
+    choice = a.decide(s, 0)
+    assert a.last_visits == [3, 3, 3] and a.last_iterations == 9
+    b = SearchAgent(3, iterations=7, solo_candidates=3)
+    assert b.decide(s, 0) == choice
