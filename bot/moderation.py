@@ -183,7 +183,11 @@ async def undo_check(svc: GameService, game_id: int, seat: int) -> UndoPlan:
         return_who = GameService.who(st, seats, entry.seat)
         raise Refused(f"You cannot take that back: {return_who} has decided since.")
     before = GameState.model_validate_json(await svc.store.state_at(game_id, v - 1))
-    after = GameState.model_validate_json(await svc.store.state_at(game_id, v))
+    after = (  # the game now, unless undos since lead back to an older version
+        st
+        if v == rec.version
+        else GameState.model_validate_json(await svc.store.state_at(game_id, v))
+    )
     action = parse_action(entry.action_json)
     events = step_events(entry.events_json)
     why = undo_refusal(before, seat, after, events, seats)

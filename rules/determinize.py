@@ -345,14 +345,20 @@ def _r_seen(d: _Deal) -> None:
     """Others' espionage results are not known to this seat: they stay empty."""
 
 
+def random_camp(state: GameState, side: Side, rng: random.Random) -> list[str]:
+    """The goods of a dealt (or re-dealt) Acampamento: a random set of the side's crops, still
+    in its reserve (none without the card)."""
+    if side.seat < 0 or "acampamento" not in side.cards:
+        return []
+    res = state.players[side.seat].reserve
+    crops = [c for c in sorted(res) if c in CROPS for _ in range(res[c])]
+    return sorted(rng.sample(crops, rng.randint(0, len(crops))))
+
+
 def _r_camp(d: _Deal) -> None:
     """A dealt Acampamento gets a random set of the side's crops (still in its reserve)."""
     for side in _hidden_sides(d):
-        side.camp = []
-        if side.seat >= 0 and "acampamento" in side.cards:
-            res = d.state.players[side.seat].reserve
-            crops = [c for c in sorted(res) if c in CROPS for _ in range(res[c])]
-            side.camp = sorted(d.rng.sample(crops, d.rng.randint(0, len(crops))))
+        side.camp = random_camp(d.state, side, d.rng)
 
 
 def _r_done(d: _Deal) -> None:

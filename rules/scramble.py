@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from rules.catalog import CROPS, Catalog, get_catalog
+from rules.catalog import Catalog, get_catalog
+from rules.determinize import random_camp
 from rules.fastcopy import replaced
 from rules.state import GameState, Player, Side
 from rules.view import HIDDEN_FIELDS, capitals_hidden
@@ -216,11 +217,7 @@ def _r_seen(d: _Deal) -> None:
 def _r_camp(d: _Deal) -> None:
     """A re-dealt Acampamento gets a random set of the side's crops (still in its reserve)."""
     for side in _hidden_sides(d):
-        side.camp = []
-        if side.seat >= 0 and "acampamento" in side.cards:
-            res = d.state.players[side.seat].reserve
-            crops = [c for c in sorted(res) if c in CROPS for _ in range(res[c])]
-            side.camp = sorted(d.rng.sample(crops, d.rng.randint(0, len(crops))))
+        side.camp = random_camp(d.state, side, d.rng)
 
 
 def _r_done(d: _Deal) -> None:

@@ -142,6 +142,16 @@ def test_selfplay_invariant_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch
         check_views_leak_nothing(st)
 
 
+def _random_game(players: int, seed: int, steps: int, rng: random.Random) -> GameState:
+    """A seeded game after up to ``steps`` uniformly random legal actions (fewer if it ends)."""
+    s = new_game(players, seed)
+    for _ in range(steps):
+        if s.phase == "ended":
+            break
+        s, _ = apply(s, rng.choice(legal_actions(s)))
+    return s
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=hs.integers(1, 4),
@@ -152,11 +162,7 @@ def test_selfplay_invariant_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch
 def test_determinize_property(players: int, seed: int, steps: int, seat_pick: int):
     # any seed, any point of a random game, any viewer: same view, and play goes on
     rng = random.Random(seed)
-    s = new_game(players, seed)
-    for _ in range(steps):
-        if s.phase == "ended":
-            break
-        s, _ = apply(s, rng.choice(legal_actions(s)))
+    s = _random_game(players, seed, steps, rng)
     seat = None if seat_pick >= players else seat_pick
     det = determinize(s, seat, rng)
     assert view(det, seat) == view(s, seat)
@@ -183,11 +189,7 @@ def test_determinize_depends_only_on_the_view_R_COMBAT_4_R_EXPLORE_4(
     # The deal is a function of what the seat knows (and the rng): the full state and the
     # seat's view give the same result, so an AI cannot learn hidden information from it.
     rng = random.Random(seed)
-    s = new_game(players, seed)
-    for _ in range(steps):
-        if s.phase == "ended":
-            break
-        s, _ = apply(s, rng.choice(legal_actions(s)))
+    s = _random_game(players, seed, steps, rng)
     seat = None if seat_pick >= players else seat_pick
     v = view(s, seat)
     a = determinize(s, seat, random.Random(k))
