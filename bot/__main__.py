@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         epilog="Without a command, scripts/run.sh starts 'local'. Each command has its own --help.",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    from bot import demo, local
+    from terminal import demo, local
 
     lp = sub.add_parser("local", help="play in the terminal: hot-seat and AI seats, no Discord")
     local.add_arguments(lp)

@@ -22,9 +22,9 @@ import discord
 from discord.ext import commands
 
 from bot.discord_views import DYNAMIC_ITEMS
-from bot.service import GameService
 from bot.settings import BotSettings
 from bot.tables import Tables
+from service import GameService
 from storage import SqliteGameStore
 from storage.base import GameStore
 
@@ -33,7 +33,7 @@ log = logging.getLogger("bot")
 SWITCH_INTERVAL = 0.001
 """``sys.setswitchinterval`` while the bot runs: the event loop gets the GIL back from a
 drawing or database thread within 1 ms instead of 5 (measured with ``python -m
-bot.loadtest``: the highest sustained rate went from about 16 to 20-25 turns/s)."""
+devtools.loadtest``: the highest sustained rate went from about 16 to 20-25 turns/s)."""
 
 
 def intents() -> discord.Intents:

@@ -3,7 +3,7 @@
 :class:`Pacer` knows each running game's pacing: it keeps the *decision clocks* in storage
 (when each human seat's current decision began: recorded by :meth:`Pacer.refresh` right
 after every published change, and at every tick), computes deadlines and reminders with
-:mod:`bot.pacing`, and does what is due at each :meth:`Pacer.tick`:
+:mod:`service.pacing`, and does what is due at each :meth:`Pacer.tick`:
 
 - **Reminders** (50 % and 90 % of the running time by default, escalating texts, then under
   the ``wait`` policy one "overdue" reminder per deadline length): a channel message that
@@ -12,7 +12,7 @@ after every published change, and at every tick), computes deadlines and reminde
   never while they are away or the game is paused, never after they acted in this decision
   (checked against the log since the version the decision began at), never when muted.
 - **The deadline**: the game's policy — ``wait`` (flag it in the channel once), ``default``
-  (play the engine's own "no cards" / "pass" answer: :func:`bot.pacing.default_answer`;
+  (play the engine's own "no cards" / "pass" answer: :func:`service.pacing.default_answer`;
   where the engine offers none, flag as ``wait``), or ``ai`` (an AI stand-in plays the seat
   through the game service, like any AI seat, until the owner's ``/seat back``; recorded in
   storage and shown in the status message).
@@ -55,7 +55,9 @@ import discord
 from discord import ui
 from pydantic import ValidationError
 
-from bot.pacing import (
+from rules import GameState, deciders, pending_for
+from service import Result, SeatSpec
+from service.pacing import (
     POLICY_TEXT,
     Clock,
     Interval,
@@ -71,8 +73,6 @@ from bot.pacing import (
     reminder_times,
     ts,
 )
-from bot.service import Result, SeatSpec
-from rules import GameState, deciders, pending_for
 from storage import GameStatus
 
 if TYPE_CHECKING:
@@ -511,7 +511,7 @@ class Pacer:
 
 
 def res_post(text: str) -> Any:
-    from bot.service import Post
+    from service import Post
 
     return Post("public", text)
 

@@ -1,7 +1,7 @@
 """The Discord side of a game: lobby, guided turns, publishing the service's results.
 
-A thin adapter over :class:`bot.service.GameService` (no rules here): interactions become
-service calls; a :class:`~bot.service.Result` becomes messages — its public posts, gathered
+A thin adapter over :class:`service.GameService` (no rules here): interactions become
+service calls; a :class:`~service.Result` becomes messages — its public posts, gathered
 per turn, as one Components V2 post with the map (rendered in a worker thread) that pings
 only the players who decide next; its private posts as ephemeral replies to the player who
 acted (others' private news waits for their ``/hand``); errors privately, in plain words.
@@ -38,7 +38,9 @@ from bot.discord_views import (
     turn_buttons,
     turn_layout,
 )
-from bot.service import (
+from bot.settings import BotSettings
+from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
+from service import (
     Frame,
     GameService,
     ImageRequest,
@@ -48,8 +50,6 @@ from bot.service import (
     ServiceError,
     render_image,
 )
-from bot.settings import BotSettings
-from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import ChannelBusy, StorageError
 from storage.models import SeatKind
@@ -567,7 +567,7 @@ class Tables:
         newest step taken back while the engine allows it, posted publicly ("Ana (red) took
         back: ..."), the status message updated and the turn's buttons posted again at the
         new version; a refusal says why, privately."""
-        from bot import moderation
+        from service import moderation
 
         seat = await self.seat_of(gid, interaction.user.id)
         if seat is None:
@@ -589,7 +589,7 @@ class Tables:
 
     async def _may_undo(self, gid: int, st: GameState) -> bool:
         """Whether the one deciding now may take back their last step (the Undo button)."""
-        from bot import moderation
+        from service import moderation
 
         who = deciders(st)
         if len(who) != 1 or st.phase != "play":

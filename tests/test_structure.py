@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("rules", "ai", "bot", "storage")
+PACKAGES = ("rules", "ai", "bot", "storage", "service", "terminal", "devtools")
 
 
 def _imports(path: Path) -> list[tuple[str, str | None]]:

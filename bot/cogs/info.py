@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import Frame, ImageRequest
+from service import Frame, ImageRequest
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot

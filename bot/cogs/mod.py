@@ -1,5 +1,5 @@
 """Moderation: ``/mod rollback|replace|kick|export|import`` and ``/game abandon``; the
-confirmation buttons. The logic is in :mod:`bot.moderation`; this cog checks who asks,
+confirmation buttons. The logic is in :mod:`service.moderation`; this cog checks who asks,
 asks for confirmation, and posts the outcome (publicly, or privately for refusals and the
 game file).
 
@@ -18,10 +18,10 @@ import discord
 from discord import app_commands, ui
 from discord.ext import commands
 
-from bot import moderation as mod
 from bot.discord_views import NO_LONGER, custom_id, status_layout
-from bot.service import Result
 from rules import GameState
+from service import Result
+from service import moderation as mod
 from storage import GameRecord, GameStatus
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_views import NO_SEAT
-from bot.pacing import (
+from service import Post, Result
+from service.pacing import (
     POLICY_TEXT,
     format_duration,
     in_interval,
@@ -22,7 +23,6 @@ from bot.pacing import (
     ts,
     valid_timezone,
 )
-from bot.service import Post, Result
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot

@@ -1,253 +1,320 @@
-"""Pacing maths (bot/pacing.py): deadlines with away time and pauses, reminders out of quiet
-hours (time zones, midnight, DST), durations, the engine's default answers."""
+"""Pacing end to end: discord.py's real code against the fake Discord server, a real SQLite
+file, and a fake clock (the scheduler is ticked by hand, never by real time).
+
+Reminders ping only the decider (allowed_mentions limited to them), once, never after they
+acted, never in quiet hours, muted by the button; they survive a restart (new bot, new store,
+same file) and fire once in total; away time and pauses move the deadline; each timeout
+policy (wait, default answers, AI stand-in + ``/seat back``); stalled games are flagged."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time, timedelta
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from bot.pacing import (
-    FakeClock,
-    PacingSettings,
-    QuietHours,
-    advance,
-    deadline,
-    default_answer,
-    in_quiet,
-    out_of_quiet,
-    overdue_times,
-    parse_duration,
-    parse_quiet_hours,
-    reminder_times,
-    timezones,
-)
+from bot.app import BrazilBot
+from rules import deciders, format_action, legal_actions
+from service.pacing import FakeClock
+from tests.bot.conftest import bot_maker
+from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
 
-T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+CH = 555
+ANA, BO = 101, 102
+SEED = 3
 H = timedelta(hours=1)
-DAY = PacingSettings(deadline_hours=24)
+
+Maker = Callable[[], Awaitable[Harness]]
 
 
-def test_fake_clock_moves_only_when_told() -> None:
-    c = FakeClock(T0)
-    assert c.now() == T0 == c.now()
-    assert c.advance(hours=2) == T0 + 2 * H
-    with pytest.raises(ValueError):
-        FakeClock(datetime(2026, 1, 1))
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(datetime.now(UTC).replace(microsecond=0))
 
 
-def test_durations() -> None:
-    assert parse_duration("3d") == timedelta(days=3)
-    assert parse_duration("12h") == 12 * H
-    assert parse_duration("1d12h") == timedelta(hours=36)
-    assert parse_duration("90m") == timedelta(minutes=90)
-    assert parse_duration("2w") == timedelta(days=14)
-    assert parse_duration("6") == 6 * H
-    for bad in ("", "3x", "d3", "-1d", "0h", "3d garbage"):
-        with pytest.raises(ValueError):
-            parse_duration(bad)
+@pytest.fixture
+async def pbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Maker]:
+    """A bot whose scheduler does not loop (ticked by hand) and whose pacer reads ``clock``;
+    each call is a restart over the same database."""
+
+    def set_clock(bot: BrazilBot) -> None:
+        bot.pacer.clock = clock
+
+    async with bot_maker(
+        fake,
+        tmp_path / "bot.sqlite3",
+        after_login=set_clock,
+        pacing_tick_seconds=0,
+        mod_log_channel=777,
+        moderator_role_id=888,
+    ) as make:
+        yield make
 
 
-def test_quiet_hours_text() -> None:
-    assert parse_quiet_hours("22:00-08:00") == (time(22), time(8))
-    assert parse_quiet_hours("22-8") == (time(22), time(8))
-    assert parse_quiet_hours("23:30 - 07:15") == (time(23, 30), time(7, 15))
-    for bad in ("25:00-08:00", "night", "22:00"):
-        with pytest.raises(ValueError):
-            parse_quiet_hours(bad)
+async def start(fake: FakeDiscord, h: Harness, *, bo: bool = False) -> int:
+    """Ana's game against a random AI, or (``bo``) against Bo, another human."""
+    await h.command(ANA, CH, "game", "new", players=2, ai=0 if bo else 1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    if bo:
+        await h.click(BO, lobby, "brz:l:1:join")
+    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
+    await h.click(ANA, lobby, "brz:l:1:start")
+    rec = await h.client.tables.store.get_active_game(CH)  # type: ignore[attr-defined]
+    assert rec is not None
+    return int(rec.id)
 
 
-def test_timezone_autocomplete() -> None:
-    assert "Europe/Lisbon" in timezones("lisb")
-    assert timezones("america/sao")[0] == "America/Sao_Paulo"
-    assert len(timezones("")) == 25
+async def tick(h: Harness) -> tuple[list[str], list[Request]]:
+    before = len(h.fake.requests)
+    done = await h.client.pacer.tick()  # type: ignore[attr-defined]
+    return done, h.fake.requests[before:]
 
 
-def test_deadline_plain_away_and_pause() -> None:
-    assert deadline(T0, DAY) == T0 + 24 * H
-    # away 6 h inside the window: the clock stops for them
-    away = [(T0 + 2 * H, T0 + 8 * H)]
-    assert deadline(T0, DAY, away=away) == T0 + 30 * H
-    # an away period longer than the game's limit counts only up to the limit
-    s = PacingSettings(deadline_hours=24, away_max_hours=10)
-    assert deadline(T0, s, away=[(T0 + H, T0 + 100 * H)]) == T0 + 34 * H
-    # a pause overlapping the away period is not counted twice
-    assert deadline(T0, DAY, away=away, pauses=[(T0 + 4 * H, T0 + 10 * H)]) == T0 + 32 * H
-    # an open pause: no deadline at all
-    assert deadline(T0, DAY, pauses=[(T0 + H, None)]) is None
-    # away before the decision began changes nothing
-    assert deadline(T0, DAY, away=[(T0 - 10 * H, T0 - H)]) == T0 + 24 * H
+def posts(reqs: list[Request]) -> list[Request]:
+    return [r for r in reqs if r.method == "POST" and r.path.endswith("/messages")]
 
 
-def test_reminders_at_half_and_ninety_percent() -> None:
-    r = reminder_times(T0, DAY)
-    assert [(x.kind, x.at) for x in r] == [
-        ("remind1", T0 + 12 * H),
-        ("remind2", T0 + timedelta(hours=21.6)),
-    ]
+def status_of(fake: FakeDiscord, h: Harness, extra: dict[str, Any]) -> str:
+    return str(fake.messages[int(extra["status_message"])]["components"])
 
 
-def test_reminder_moved_out_of_quiet_hours_spanning_midnight() -> None:
-    # Lisbon is UTC+0 in March before the DST change: 12 h after 12:00 is midnight, quiet
-    q = QuietHours("Europe/Lisbon", time(22), time(8))
-    r = reminder_times(T0, DAY, quiet=q)
-    assert r[0].at == datetime(2026, 3, 3, 8, 0, tzinfo=UTC)  # the end of the night
-    assert r[1].at == datetime(2026, 3, 3, 9, 36, tzinfo=UTC)  # 90 %: already awake
-
-
-def test_reminder_moved_back_when_the_night_outlasts_the_deadline() -> None:
-    # deadline 00:00 local; 90 % = 21:36 not quiet; 50 % (18:00) fine; a quiet 20:00-10:00
-    q = QuietHours("UTC", time(20), time(10))
-    r = reminder_times(T0, DAY, quiet=q)
-    due = T0 + 24 * H
-    assert all(not in_quiet(x.at, q) and T0 <= x.at <= due for x in r)
-    # 50 % = 00:00 in the night (ends 10:00, before the 12:00 deadline): moved forward
-    assert r[0].at == datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
-    # a short deadline entirely at night: the reminder goes before the night or not at all
-    s = PacingSettings(deadline_hours=4)
-    start = datetime(2026, 3, 2, 19, 0, tzinfo=UTC)  # deadline 23:00, night from 20:00
-    r = reminder_times(start, s, quiet=q)
-    assert [x.at for x in r] == [datetime(2026, 3, 2, 19, 59, tzinfo=UTC)] * 2
-
-
-def test_dst_spring_forward_quiet_end_in_the_gap() -> None:
-    # Europe/Berlin jumps 02:00 -> 03:00 on 2026-03-29; quiet 23:00-02:30 (02:30 does not exist)
-    q = QuietHours("Europe/Berlin", time(23), time(2, 30))
-    t = datetime(2026, 3, 28, 23, 30, tzinfo=UTC)  # 00:30 CET on the 29th: quiet
-    assert in_quiet(t, q)
-    moved = out_of_quiet(t, q, earliest=t, latest=t + 24 * H)
-    assert moved is not None and not in_quiet(moved, q)
-    assert moved == datetime(2026, 3, 29, 1, 0, tzinfo=UTC)  # 03:00 CEST, right after the jump
-
-
-def test_overdue_reminders() -> None:
-    due = T0 + 24 * H
-    assert overdue_times(due, DAY, due + 23 * H) == []
-    got = overdue_times(due, DAY, due + 50 * H)
-    assert [x.kind for x in got] == ["overdue1", "overdue2"]
-
-
-ZONES = [
-    "UTC",
-    "Europe/Lisbon",
-    "Europe/Berlin",
-    "America/New_York",
-    "America/Sao_Paulo",
-    "Australia/Lord_Howe",  # a 30-minute DST shift
-    "Asia/Kolkata",
-    "Pacific/Chatham",
-]
-
-times = st.builds(time, st.integers(0, 23), st.sampled_from([0, 15, 30, 45]))
-starts = st.datetimes(
-    min_value=datetime(2025, 1, 1), max_value=datetime(2027, 12, 31), timezones=st.just(UTC)
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    start=starts,
-    hours=st.floats(min_value=0.5, max_value=24 * 10),
-    tz=st.sampled_from(ZONES),
-    qs=times,
-    qe=times,
-    away=st.lists(st.tuples(st.floats(-48, 24 * 10), st.floats(0.5, 24 * 8)), max_size=3),
-)
-def test_reminders_never_in_quiet_hours_nor_after_the_deadline(
-    start: datetime,
-    hours: float,
-    tz: str,
-    qs: time,
-    qe: time,
-    away: list[tuple[float, float]],
+async def test_reminders_ping_only_the_decider_once_and_escalate(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
-    s = PacingSettings(deadline_hours=hours)
-    q = QuietHours(tz, qs, qe)
-    periods = [(start + timedelta(hours=a), start + timedelta(hours=a + n)) for a, n in away]
-    due = deadline(start, s, away=periods)
-    assert due is not None and due >= start + s.length
-    for r in reminder_times(start, s, quiet=q, away=periods):
-        assert not in_quiet(r.at, q)
-        assert start <= r.at <= due
-        assert not any(a <= r.at < b for a, b in periods)  # not while away either
+    h = await pbot()
+    gid = await start(fake, h)
+    t0 = clock.now()
+    assert (await tick(h))[0] == []  # nothing due yet
+    clock.advance(hours=12)
+    done, reqs = await tick(h)
+    assert done == [f"game {gid} seat 0: remind1"]
+    [ping] = posts(reqs)
+    assert ping.path == f"/channels/{CH}/messages"
+    assert "<@101>" in ping.json["content"] and "reminder" in ping.json["content"]
+    # only Ana may be pinged: her user id, no parse of anything else, no roles, no everyone
+    am = ping.json["allowed_mentions"]
+    assert [int(u) for u in am["users"]] == [ANA] and am["parse"] == [] and not am.get("roles")
+    # the deadline as a Discord timestamp (24 h from when her decision began)
+    due = int((t0 + 24 * H).timestamp())
+    assert f"<t:{due}:R>" in ping.json["content"]
+    # the mute button names game, seat and version only
+    assert [c for c in custom_ids(ping.json) if c.startswith("brz:r:")] == [f"brz:r:{gid}:0:0"]
+    # ticking again fires nothing more
+    assert (await tick(h))[0] == []
+    clock.advance(hours=10)  # 22 h: past 90 %
+    done, reqs = await tick(h)
+    assert done == [f"game {gid} seat 0: remind2"]
+    assert "still waiting" in posts(reqs)[0].json["content"]
+    # the turn post and the status message show the pacer's deadline
+    rec = await h.client.tables.store.get_game(gid)  # type: ignore[attr-defined]
+    assert f"<t:{due}:R>" in status_of(fake, h, rec.settings.extra)
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    start=starts,
-    run=st.floats(min_value=0, max_value=500),
-    stops=st.lists(st.tuples(st.floats(-100, 500), st.floats(0, 200)), max_size=4),
-)
-def test_advance_counts_only_running_time(
-    start: datetime, run: float, stops: list[tuple[float, float]]
+async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
-    """The running time between start and the result, outside every stop, is exactly
-    ``run`` (checked by sampling the timeline minute by minute is too slow: by intervals)."""
-    ivs = [(start + timedelta(hours=a), start + timedelta(hours=a + n)) for a, n in stops]
-    end = advance(start, timedelta(hours=run), ivs)
-    assert end is not None
-    # measure: the length of [start, end) minus the union of stops inside it
-    cuts = sorted((max(a, start), min(b, end)) for a, b in ivs if b > start and a < end)
-    stopped = timedelta()
-    cur = start
-    for a, b in cuts:
-        a = max(a, cur)
-        if b > a:
-            stopped += b - a
-            cur = b
-    running = (end - start) - stopped
-    assert abs(running - timedelta(hours=run)) < timedelta(seconds=1)
+    h = await pbot()
+    gid = await start(fake, h)
+    t0 = clock.now()
+    # quiet hours (UTC) around the 50 % moment: held back until they end
+    qs, qe = t0 + 11 * H, t0 + 14 * H
+    await h.command(ANA, CH, "timezone", zone="UTC")
+    await h.command(ANA, CH, "quiet-hours", hours=f"{qs:%H:%M}-{qe:%H:%M}")
+    clock.advance(hours=12)
+    assert (await tick(h))[0] == []
+    clock.set(qe.replace(second=0) + timedelta(minutes=1))
+    done, reqs = await tick(h)
+    assert done == [f"game {gid} seat 0: remind1"]
+    # the button mutes the rest of this decision; someone else may not press it
+    ping = posts(reqs)[0]
+    msg = fake.messages[max(m for m, v in fake.messages.items() if "brz:r:" in str(v))]
+    other = await h.click(202, msg, f"brz:r:{gid}:0:0")
+    assert any("another player" in r.text() for r in other)
+    assert ping.json["content"]
+    muted = await h.click(ANA, msg, f"brz:r:{gid}:0:0")
+    assert any("muted" in r.text() for r in muted)
+    clock.advance(hours=8)  # past the 90 % mark, before the deadline
+    assert (await tick(h))[0] == []
 
-
-def test_default_answers_come_from_the_engine() -> None:
-    from rules import apply, deciders, legal_actions, new_game, pending_for
-
-    st_ = new_game(2, seed=5)
-    # setup decisions (colours): no default answer, a choice only the player can make
-    s = deciders(st_)[0]
-    assert pending_for(st_, s) is not None
-    assert default_answer(st_, s) is None
-    # play the setup at random until a turn: then "pass" / "end turn" is a legal action
-    import random
-
+    # Ana answers; the muted decision's reminders never come. She is asked again (setup goes
+    # on): a new decision with its own clock, reminded at its own 50 % mark
+    st = await h.client.tables.svc.state(gid)  # type: ignore[attr-defined]
     rng = random.Random(1)
-    for _ in range(400):
-        if st_.phase == "play":
-            break
-        st_, _ = apply(st_, rng.choice(legal_actions(st_)))
-    # the start of a turn: one of the actions must be taken, the engine offers no pass
-    seat = deciders(st_)[0]
-    assert "end_turn" not in {a.type for a in legal_actions(st_, seat)}
-    assert default_answer(st_, seat) is None
-    for _ in range(40):
-        seat = deciders(st_)[0]
-        if "end_turn" in {a.type for a in legal_actions(st_, seat)}:
-            break
-        st_, _ = apply(st_, rng.choice(legal_actions(st_)))
-    a = default_answer(st_, seat)
-    assert a is not None and a in legal_actions(st_, seat) and a.type == "end_turn"
+    text = format_action(st, rng.choice(legal_actions(st, 0)))
+    await h.command(ANA, CH, "play", command=text)
+    st = await h.client.tables.svc.state(gid)  # type: ignore[attr-defined]
+    assert 0 in deciders(st)  # still hers (setup goes on)
+    version = (await h.client.tables.store.get_game(gid)).version  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "quiet-hours", hours="off")
+    clock.advance(hours=11)  # before the new decision's 50 % mark
+    assert not any("remind" in d for d in (await tick(h))[0])
+    clock.advance(hours=2)
+    done, reqs = await tick(h)
+    assert done == [f"game {gid} seat 0: remind1"]
+    assert f"brz:r:{gid}:0:{version}" in custom_ids(posts(reqs)[0].json)
 
 
-def test_default_answer_to_a_battle_is_no_cards_R_COMBAT_4() -> None:
-    """Self-play until a combat_cards decision: the default is the empty commitment."""
-    import random
+async def test_reminder_fires_once_across_a_restart(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
+) -> None:
+    h = await pbot()
+    gid = await start(fake, h)
+    clock.advance(hours=12)
+    assert (await tick(h))[0] == [f"game {gid} seat 0: remind1"]
+    h = await pbot()  # a restart: new client, new store object, same file
+    assert (await tick(h))[0] == []
+    clock.advance(hours=1)
+    h = await pbot()
+    assert (await tick(h))[0] == []
+    reminders = [r for r in fake.requests if "reminder" in str(r.json) and r.method == "POST"]
+    assert len(reminders) == 1
 
-    from rules import apply, deciders, legal_actions, new_game, pending_for
 
-    for seed in range(30):
-        st_ = new_game(2, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(3000):
-            if st_.phase == "ended":
-                break
-            for s in deciders(st_):
-                p = pending_for(st_, s)
-                if p is not None and p.kind == "combat_cards":
-                    a = default_answer(st_, s)
-                    assert a is not None and a.type == "commit_cards" and a.cards == ()
-                    assert a in legal_actions(st_, s)
-                    return
-            st_, _ = apply(st_, rng.choice(legal_actions(st_)))
-    raise AssertionError("no battle in 30 random games")
+async def test_away_extends_the_deadline_and_pause_stops_the_clock(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
+) -> None:
+    h = await pbot()
+    gid = await start(fake, h)
+    tables = h.client.tables  # type: ignore[attr-defined]
+    t0 = clock.now()
+    assert tables.due[(gid, 0)] == int((t0 + 24 * H).timestamp())
+    clock.advance(hours=2)
+    too_long = await h.command(ANA, CH, "away", duration="30d")
+    assert any("at most 7d" in r.text() for r in too_long)
+    reqs = await h.command(ANA, CH, "away", duration="6h")
+    said = next(r for r in reqs if "/callback" in r.path)
+    assert "is away until" in said.text() and not said.ephemeral
+    assert tables.due[(gid, 0)] == int((t0 + 30 * H).timestamp())
+    rec = await tables.store.get_game(gid)
+    assert "is away until" in status_of(fake, h, rec.settings.extra)
+    # no reminder while away, even at the (moved) 50 % mark
+    clock.advance(hours=5)
+    assert (await tick(h))[0] == []
+    await h.command(ANA, CH, "away", duration="end")
+    # pause (Ana is the only human: her vote is a majority)
+    reqs = await h.command(ANA, CH, "pause")
+    assert any("paused" in r.text() for r in reqs)
+    assert tables.due[(gid, 0)] is None
+    clock.advance(hours=100)
+    assert (await tick(h))[0] == []  # paused: nothing fires
+    await h.command(ANA, CH, "resume")
+    # 2 h ran before the away, 5 h of away (ended at 7 h), then 100 h paused: 22 h remain
+    assert tables.due[(gid, 0)] == int((t0 + 129 * H).timestamp())
+
+
+async def test_policy_wait_flags_once_then_overdue_and_stalled(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
+) -> None:
+    h = await pbot()
+    gid = await start(fake, h)
+    clock.advance(hours=12)
+    await tick(h)
+    clock.advance(hours=10)
+    assert (await tick(h))[0] == [f"game {gid} seat 0: remind2"]  # 2 reminders unanswered
+    clock.advance(hours=3)
+    done, reqs = await tick(h)
+    assert f"game {gid} seat 0: deadline, flagged" in done
+    assert sum("time is up" in r.text() for r in posts(reqs)) == 1
+    clock.advance(hours=1)
+    done, reqs = await tick(h)
+    assert not any("deadline" in d for d in done)
+    # a day later: an overdue reminder, the third unanswered one: the game is stalled
+    clock.advance(hours=24)
+    done, reqs = await tick(h)
+    assert f"game {gid} seat 0: overdue1" in done
+    assert f"game {gid}: stalled" in done
+    stalled = [r for r in posts(reqs) if "stalled" in r.text()]
+    assert {r.path for r in stalled} == {f"/channels/{CH}/messages", "/channels/777/messages"}
+    mod = next(r for r in stalled if "777" in r.path)
+    assert "<@&888>" in mod.json["content"] and [
+        int(x) for x in mod.json["allowed_mentions"]["roles"]
+    ] == [888]
+    clock.advance(hours=24)
+    done, _ = await tick(h)
+    assert f"game {gid}: stalled" not in done  # flagged once
+
+
+async def _to_end_turn(h: Harness, gid: int) -> None:
+    """Ana plays random legal steps (typed) until "end turn" is hers to choose."""
+    tables = h.client.tables  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    for _ in range(300):
+        st = await tables.svc.state(gid)
+        if 0 in deciders(st):
+            acts = legal_actions(st, 0)
+            if any(a.type == "end_turn" for a in acts):
+                return
+            await h.command(ANA, CH, "play", command=format_action(st, rng.choice(acts)))
+    raise AssertionError("never reached the end of a turn")
+
+
+async def test_policy_default_plays_the_engines_pass(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
+) -> None:
+    h = await pbot()
+    gid = await start(fake, h)
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await h.command(ANA, CH, "game", "policy", policy="default")
+    await _to_end_turn(h, gid)
+    before = await tables.store.get_game(gid)
+    clock.advance(hours=25)
+    done, reqs = await tick(h)
+    assert any("deadline, default answer" in d for d in done), done
+    log = await tables.store.get_log(gid, from_version=before.version + 1)
+    assert log[0].seat == 0 and '"end_turn"' in str(log[0].action_json)
+    assert any("default answer" in r.text() for r in posts(reqs))
+
+
+async def test_policy_ai_stands_in_until_seat_back(
+    fake: FakeDiscord, pbot: Maker, clock: FakeClock
+) -> None:
+    h = await pbot()
+    gid = await start(fake, h, bo=True)
+    tables = h.client.tables  # type: ignore[attr-defined]
+    reqs = await h.command(ANA, CH, "game", "policy", policy="ai", level="random")
+    assert any("AI" in r.text() for r in reqs)
+    v0 = (await tables.store.get_game(gid)).version
+    clock.advance(hours=25)
+    done, reqs = await tick(h)
+    assert f"game {gid} seat 0: deadline, stand-in random" in done
+    # the AI played Ana's seat through the service (log entries of seat 0)
+    log = await tables.store.get_log(gid, from_version=v0 + 1)
+    assert any(e.seat == 0 for e in log)
+    assert [s.seat for s in await tables.store.stand_ins(gid)] == [0]
+    rec = await tables.store.get_game(gid)
+    assert "plays for" in status_of(fake, h, rec.settings.extra)
+    st = await tables.svc.state(gid)
+    assert st.phase != "ended" and 1 in deciders(st)  # now Bo's decision
+    # Ana may not play while the AI stands in; /seat back returns her seat
+    nope = await h.command(ANA, CH, "play", command="pass")
+    assert any("seat" in r.text().lower() for r in nope)
+    reqs = await h.command(ANA, CH, "seat", "back")
+    assert any("is back" in r.text() for r in reqs)
+    assert await tables.store.stand_ins(gid) == []
+    info = await tables.svc.info(gid)
+    assert info.seats[0].ai is None and info.seats[0].user_id == ANA
+    again = await h.command(ANA, CH, "seat", "back")
+    assert any("No AI is playing" in r.text() for r in again)
+
+
+async def test_refusals_are_private_and_specific(fake: FakeDiscord, pbot: Maker) -> None:
+    h = await pbot()
+    await start(fake, h)
+    for name, sub, opts, words in (
+        ("away", None, {"duration": "soon"}, "not a duration"),
+        ("away", None, {"duration": "end"}, "not away"),
+        ("resume", None, {}, "not paused"),
+        ("timezone", None, {"zone": "Mars/Olympus"}, "not a time zone"),
+        ("quiet-hours", None, {"hours": "night"}, "not a range"),
+        ("game", "deadline", {"duration": "5m"}, "between 1 hour and 28 days"),
+        ("seat", "back", {}, "No AI is playing"),
+    ):
+        reqs = await h.command(ANA, CH, name, sub, **opts)
+        cb = [r for r in reqs if "/callback" in r.path]
+        assert cb and cb[0].ephemeral and words in cb[0].text(), (name, cb[0].text())
+    # a spectator may not go away from a game they do not play
+    reqs = await h.command(303, CH, "away", duration="1d")
+    assert next(r for r in reqs if "/callback" in r.path).ephemeral

@@ -1,0 +1,173 @@
+"""``python -m devtools.render demo OUTDIR [--seed S]`` writes every image kind for a few states of a
+self-played game (and the map of all nine scenarios); ``python -m devtools.render bench`` prints
+median drawing and encoding times and sizes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from PIL import Image
+
+from bot.render import (
+    render_battle,
+    render_boards,
+    render_hand,
+    render_map,
+    render_map_zoom,
+    render_panel,
+    render_scores,
+    render_timeline,
+)
+from bot.render.encode import encode
+from bot.render.mapimg import draw_map, draw_map_indexed
+from bot.render.panels import draw_boards, draw_panel
+from bot.render.theme import RenderOptions
+from devtools.render_games import Snapshot, at_round, play, with_event
+from rules import get_catalog, view
+from rules.events import Event
+from rules.state import GameState
+
+
+def _write(out: Path, name: str, data: bytes | None) -> None:
+    if data is None:
+        print(f"  (no {name}: nothing to show)")
+        return
+    (out / name).write_bytes(data)
+    w, h = Image.open(out / name).size
+    print(f"  {name:40s} {w}x{h} {len(data) / 1024:7.1f} KiB")
+
+
+def demo(out: Path, seed: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    snaps = play(4, seed)
+    hc = RenderOptions(high_contrast=True)
+    print(f"4-player game, seed {seed}: {len(snaps)} turns")
+    for tag, sn in (
+        ("early", at_round(snaps, 3)),
+        ("mid", at_round(snaps, 15)),
+        ("late", snaps[-2]),
+    ):
+        v = view(sn.state, None)
+        _write(out, f"{tag}-map.png", render_map(v, sn.events))
+        _write(out, f"{tag}-map-zoom.png", render_map_zoom(v, sn.events))
+        _write(out, f"{tag}-boards.png", render_boards(v))
+        _write(out, f"{tag}-panel-seat1.png", render_panel(v, 0))
+        _write(out, f"{tag}-hand-seat1.png", render_hand(view(sn.state, 0), 0))
+    sn = snaps[-2]
+    _write(
+        out, "late-map-high-contrast.png", render_map(view(sn.state, None), sn.events, options=hc)
+    )
+    b = with_event(snaps, "battle_result", len(snaps) // 3) or with_event(snaps, "battle_result")
+    if b is not None:
+        _write(out, "battle.png", render_battle(view(b.state, None), b.events))
+        _write(out, "battle-map.png", render_map(view(b.state, None), b.events))
+        _write(out, "battle-map-zoom.png", render_map_zoom(view(b.state, None), b.events))
+    ex = with_event(snaps, "expedition_result")
+    if ex is not None:
+        _write(out, "expedition.png", render_battle(view(ex.state, None), ex.events))
+    final = snaps[-1].state
+    _write(out, "scores.png", render_scores(view(final, None)))
+    frames = [(view(s.state, None), s.events) for s in snaps]
+    _write(out, "timeline.gif", render_timeline(frames))
+    for mid, m in sorted(get_catalog().maps.items()):
+        s2 = play(m.players, seed, map_id=mid, max_steps=400)
+        sn2 = at_round(s2, 6)
+        _write(out, f"scenario-{mid}.png", render_map(view(sn2.state, None), sn2.events))
+
+
+def _median_ms(fn: Callable[[], object], n: int) -> tuple[float, float]:
+    """Median wall-clock and CPU milliseconds of ``fn`` (the CPU time is what the work costs
+    when the machine is shared: wall time grows with the load average)."""
+    fn()  # warm caches (static layer, palette, sprites, text)
+    wall, cpu = [], []
+    for _ in range(n):
+        t, c = time.perf_counter(), time.process_time()
+        fn()
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
+
+
+def bench(seed: int, n: int) -> None:
+    snaps = play(4, seed)
+    opts = RenderOptions()
+    states: list[tuple[str, Snapshot]] = [("early", at_round(snaps, 3)), ("late", snaps[-2])]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"4-player game, seed {seed}; median of {n} runs; load average {load:.2f} on "
+        f"{os.cpu_count()} CPUs; palette PNG, zlib level 1"
+    )
+    print("draw: drawing (the map: and mapping its changed bands to the scenario's palette)")
+    print("encode: the rest (boards: palette + PNG; map: PNG); cpu: process time of both")
+    print(
+        f"{'image':14s} {'draw ms':>8s} {'encode ms':>10s} {'total ms':>9s} {'cpu ms':>7s}"
+        f" {'KiB':>7s}  size"
+    )
+    for tag, sn in states:
+        v: GameState = view(sn.state, None)
+        evs = sn.events
+
+        def map_(v: GameState = v, evs: list[Event] = evs) -> Image.Image:
+            return draw_map_indexed(v, evs, None, opts)
+
+        def boards(v: GameState = v) -> Image.Image:
+            return draw_boards(v, None, opts)
+
+        def panel(v: GameState = v) -> Image.Image:
+            return draw_panel(v, 0, opts)
+
+        kinds: list[tuple[str, Callable[[], Image.Image]]] = [
+            ("map", map_),
+            ("boards", boards),
+            ("panel", panel),
+        ]
+        for name, fn in kinds:
+            img = fn()
+            dms, dcpu = _median_ms(fn, n)
+            ems, ecpu = _median_ms(partial(encode, img, opts), n)
+            size = len(encode(img, opts)) / 1024
+            print(
+                f"{tag + ' ' + name:14s} {dms:8.1f} {ems:10.1f} {dms + ems:9.1f}"
+                f" {dcpu + ecpu:7.1f} {size:7.1f}  {img.width}x{img.height}"
+            )
+    # the encodings compared on the late map
+    v = view(states[-1][1].state, None)
+    img = draw_map(v, states[-1][1].events, None, opts)[0]
+    print("encodings of the late map (drawn in RGB), wall ms:")
+    encodings: list[tuple[str, Callable[[], bytes]]] = [
+        ("RGB PNG level 1", lambda: encode(img, opts, mode="rgb", level=1)),
+        ("palette PNG level 1", lambda: encode(img, opts, level=1)),
+        ("palette PNG level 6", lambda: encode(img, opts, level=6)),
+        ("WebP lossless m0", lambda: encode(img, RenderOptions(format="webp"))),
+    ]
+    for label, enc in encodings:
+        ms, _ = _median_ms(enc, n)
+        print(f"  {label:24s} {ms:7.1f} ms {len(enc()) / 1024:8.1f} KiB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m devtools.render")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("demo", help="write every image kind to OUTDIR")
+    d.add_argument("outdir", type=Path)
+    d.add_argument("--seed", type=int, default=1)
+    b = sub.add_parser("bench", help="median drawing and encoding times and sizes")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--runs", type=int, default=9)
+    a = ap.parse_args(argv)
+    if a.cmd == "demo":
+        demo(a.outdir, a.seed)
+    else:
+        bench(a.seed, a.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""The surface-neutral application: the game service every surface calls (Discord cogs, the
+terminal, AI seats), and the rules it keeps that are not the game's — moderation, pacing
+arithmetic, the rules reference. Nothing here imports ``discord`` or a surface.
+
+    from service import GameService, Result
+"""
+
+from service.game import (
+    Agent,
+    Decision,
+    ErrorInfo,
+    Frame,
+    GameInfo,
+    GameService,
+    ImageRequest,
+    Post,
+    Result,
+    ScoreRow,
+    SeatSpec,
+    ServiceError,
+    make_agent,
+    render_image,
+)
+
+__all__ = [
+    "Agent",
+    "Decision",
+    "ErrorInfo",
+    "Frame",
+    "GameInfo",
+    "GameService",
+    "ImageRequest",
+    "Post",
+    "Result",
+    "ScoreRow",
+    "SeatSpec",
+    "ServiceError",
+    "make_agent",
+    "render_image",
+]

@@ -1,0 +1,576 @@
+"""Undo and moderation, surface-neutral: plain async functions over a
+:class:`~service.GameService` and its store, used by the Discord cogs (``/undo``,
+``/mod ...``, ``/game abandon``) and testable without Discord.
+
+- **Who may do what.** :func:`is_moderator` (Manage Channel in the channel, or the configured
+  moderator role). Every refusal is a :class:`Refused` with a sentence for the person who
+  asked (shown to them privately).
+- **Undo** (:func:`undo_check`, :func:`undo`): the active player takes back their own newest
+  step while the engine allows it (``rules.undo``); a refusal says why, specifically ("a tile
+  was flipped since", "Bo (red) has decided since").
+- **Rollback** (:func:`history_choices`, :func:`rollback`): a moderator returns the game to
+  an earlier version picked from its history (public descriptions, newest first), with a
+  reason. :func:`request` / :func:`take_request` keep a pending confirmation in the game's
+  settings (a random token in the confirm button's id), so nothing changes before "Confirm"
+  and the button still works after a restart.
+- **Seats** (:func:`replace_seat`, :func:`kick_seat`): a seat to another Discord user or to a
+  computer player; the old player's private place (thread/DMs) stops receiving that seat's
+  news.
+- **Abandon** (:func:`abandon_vote`, :func:`abandon`): a moderator abandons at once; otherwise
+  every seated human must ask for it (votes kept in the game's settings).
+- **Export / import** (:func:`export_file`, :func:`import_file`): the whole game file (it
+  holds hidden information: only ever sent privately to a moderator), and a validated
+  import (format, hashes, a replay with the engine) into a channel without an active game.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules import GameState, parse_action
+from rules import undo as rules_undo
+from rules.events import Event
+from rules.notation import describe_action
+from service import GameService, Result, SeatSpec
+from storage import GameRecord, GameStatus, Seat
+from storage.errors import (
+    ChannelBusy,
+    InvalidExport,
+    StorageError,
+    VersionConflict,
+)
+from storage.export import dump_export, load_export
+from storage.models import EntryKind
+
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+"""The largest game file :func:`import_file` reads (a long game's export is well under 1 MiB)."""
+
+MAX_REASON = 300
+AI_LEVELS = ("random", "heuristic", "search")
+CONFIRM_KEY = "mod_confirm"
+VOTES_KEY = "abandon_votes"
+
+
+class Refused(Exception):
+    """An action that is not allowed now; ``str(e)`` is the sentence for the person asking."""
+
+
+# ============================================================================ who may
+
+
+def is_moderator(
+    *, manage_channel: bool, role_ids: Collection[int], moderator_role_id: int | None
+) -> bool:
+    """A moderator of games in a channel: Manage Channel there, or the configured role."""
+    return manage_channel or (moderator_role_id is not None and moderator_role_id in role_ids)
+
+
+NOT_MODERATOR = (
+    "Only moderators can do that: members with Manage Channel in this channel"
+    " or the moderator role."
+)
+
+
+def human_seats(seats: Sequence[SeatSpec]) -> list[int]:
+    """The seat numbers played by Discord users."""
+    return [i for i, s in enumerate(seats) if s.ai is None and s.user_id is not None]
+
+
+# ============================================================================ undo
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    """What an undo would do: return to ``target`` (the version before the step), taking back
+    ``description`` (the step's public description)."""
+
+    target: int
+    version: int
+    description: str
+
+
+_REVEAL_WORDS: tuple[tuple[str, str], ...] = (
+    ("explore", "a tile was flipped"),
+    ("peek", "a tile was peeked at"),
+    ("reshuffle", "a deck was reshuffled"),
+    ("draw_", "a card was drawn"),
+    ("mission", "a mission was drawn or shown"),
+    ("display", "a painting was turned up"),
+    ("build.city", "a city tile was turned up"),
+    ("espionage", "a hand was spied on"),
+    ("cards_revealed", "battle cards were revealed"),
+    ("enemy_cards", "battle cards were drawn"),
+    ("gold_card", "a gold card was shown"),
+    ("pay.", "cards were paid face up"),
+    ("discard_cards", "cards were discarded face up"),
+    ("capitals_revealed", "the capitals were turned up"),
+)
+
+
+def reveal_reason(events: Sequence[Event]) -> str | None:
+    """Why a step's events forbid undo ("a tile was flipped"), or None if none reveals."""
+    for e in events:
+        if not e.reveals:
+            continue
+        key = e.key or e.kind
+        for prefix, words in _REVEAL_WORDS:
+            if key.startswith(prefix):
+                return words
+        return "something hidden was revealed"
+    return None
+
+
+def undo_refusal(
+    before: GameState,
+    seat: int,
+    after: GameState,
+    events: Sequence[Event],
+    seats: Sequence[SeatSpec],
+) -> str | None:
+    """Why ``seat``'s step (``before`` -> ``after``) cannot be taken back, in words, or None
+    if it can (the same conditions as :func:`rules.undo.undoable`)."""
+    if before.phase != "play":
+        return "setup choices cannot be taken back"
+    if after.phase == "ended":
+        return "that step ended the game"
+    if after.current != seat or after.round != before.round:
+        return "that step ended your turn"
+    why = reveal_reason(events)
+    if why is not None:
+        return f"{why} since"
+    if after.rng.counter != before.rng.counter:
+        return "something was drawn at random since"
+    mine_b = [(d.seat, d.kind, d.data) for d in before.pending if d.seat != seat]
+    mine_a = [(d.seat, d.kind, d.data) for d in after.pending if d.seat != seat]
+    if mine_b != mine_a:
+        others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
+        who = ", ".join(GameService.who(after, seats, s) for s in others) or "another player"
+        return f"{who} had to decide on it"
+    if before.current != seat:
+        return "it was not your turn"
+    return None
+
+
+def step_events(events_json: str) -> list[Event]:
+    """The events of a log entry (its ``events_json``)."""
+    return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+
+
+async def undo_check(svc: GameService, game_id: int, seat: int) -> UndoPlan:
+    """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
+    rec = await svc.store.get_game(game_id)
+    if not rec.status.is_active:
+        raise Refused("This game is over: nothing can be taken back.")
+    seats = (await svc.info(game_id)).seats
+    st = GameState.model_validate_json(rec.state_json)
+    entries = {
+        e.version: e
+        for e in await svc.store.get_log(game_id, from_version=max(0, rec.version - 64))
+    }
+    v = rec.version
+    while v in entries and entries[v].kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
+        if entries[v].kind is EntryKind.ROLLBACK:
+            raise Refused("A moderator rolled the game back since: nothing to take back.")
+        v = int(entries[v].target_version or 0)
+    entry = entries.get(v)
+    if entry is None or v == 0 or entry.action_json is None or entry.seat is None:
+        raise Refused("You have no step of your own to take back.")
+    if entry.seat != seat:
+        return_who = GameService.who(st, seats, entry.seat)
+        raise Refused(f"You cannot take that back: {return_who} has decided since.")
+    before = GameState.model_validate_json(await svc.store.state_at(game_id, v - 1))
+    after = (  # the game now, unless undos since lead back to an older version
+        st
+        if v == rec.version
+        else GameState.model_validate_json(await svc.store.state_at(game_id, v))
+    )
+    action = parse_action(entry.action_json)
+    events = step_events(entry.events_json)
+    why = undo_refusal(before, seat, after, events, seats)
+    if why is None and rules_undo.undo_depth([(before, action, after, events)], seat) < 1:
+        why = "the engine does not allow it"  # a condition the words above do not know
+    if why is not None:
+        return_desc = describe_action(before, action, None) or "your last step"
+        raise Refused(f"You cannot take back {return_desc}: {why}.")
+    return UndoPlan(v - 1, rec.version, describe_action(before, action, None) or "their last step")
+
+
+async def undo(svc: GameService, game_id: int, seat: int) -> Result:
+    """Take back ``seat``'s newest step (see :func:`undo_check`): the service's result, whose
+    public post says "Ana (red) took back: build sawmill D3" with the map."""
+    await undo_check(svc, game_id, seat)
+    res = await svc.undo(game_id, seat)
+    if res.errors:
+        raise Refused("\n".join(e.text() for e in res.errors))
+    return res
+
+
+# ============================================================================ rollback
+
+
+@dataclass(frozen=True)
+class HistoryChoice:
+    version: int
+    label: str  # <= 100 characters, public
+
+
+async def history_choices(
+    svc: GameService, game_id: int, typed: str = "", *, limit: int = 25
+) -> list[HistoryChoice]:
+    """The versions a game may be rolled back to, newest first: each with its public
+    description (``v16 · Ana: Blue builds a sawmill at D3.``), filtered by ``typed`` (words of the
+    label or the version number), at most ``limit``."""
+    rec = await svc.store.get_game(game_id)
+    seats = (await svc.info(game_id)).seats
+    words = typed.lower().split()
+    number = typed.strip().lower().removeprefix("v")
+    out: list[HistoryChoice] = []
+    for item in reversed(await svc.store.history(game_id, to_version=rec.version)):
+        if item.version >= rec.version:
+            continue
+        if item.kind is EntryKind.CREATED:
+            text = "the start of the game"
+        elif item.kind is EntryKind.ACTION:
+            seat = item.seat if item.seat is not None else -1
+            who = seats[seat].name if 0 <= seat < len(seats) else "?"
+            text = f"{who}: {item.description or 'a step'}"
+        elif item.kind is EntryKind.UNDO:
+            text = f"undo back to v{item.target_version}"
+        else:
+            text = f"rollback to v{item.target_version}: {item.reason or ''}"
+        if item.undone:
+            text += " (taken back)"
+        label = f"v{item.version} · {text}"
+        if len(label) > 100:
+            label = label[:99] + "…"
+        hay = label.lower()
+        if number == str(item.version) or (not number.isdigit() and all(w in hay for w in words)):
+            out.append(HistoryChoice(item.version, label))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _clean_reason(reason: str) -> str:
+    r = " ".join(reason.split())
+    if not r:
+        raise Refused("A rollback needs a reason (it is posted with the rollback).")
+    if len(r) > MAX_REASON:
+        raise Refused(f"Keep the reason under {MAX_REASON} characters.")
+    return r
+
+
+async def rollback(
+    svc: GameService,
+    game_id: int,
+    to_version: int,
+    *,
+    by: int,
+    reason: str,
+    expected_version: int | None = None,
+) -> Result:
+    """Return the game to ``to_version`` (any earlier version), by moderator ``by`` with a
+    ``reason``: a public post with the reason and the map, then who decides. ``Refused``
+    for a finished game, a version out of range or a game that changed meanwhile."""
+    why = _clean_reason(reason)
+    async with svc.lock(game_id):
+        rec = await svc.store.get_game(game_id)
+        if not rec.status.is_active:
+            raise Refused("This game is over: it can no longer be rolled back.")
+        if expected_version is not None and rec.version != expected_version:
+            raise Refused("The game changed since you asked: look at the history again.")
+        if not 0 <= to_version < rec.version:
+            raise Refused(f"Choose a version from the history (v0 to v{rec.version - 1}).")
+        try:
+            saved = await svc.store.rollback(
+                game_id, to_version, by=by, reason=why, expected_version=rec.version
+            )
+        except VersionConflict as e:
+            raise Refused("The game changed meanwhile: try again.") from e
+        st = GameState.model_validate_json(saved.state_json)
+    seats = (await svc.info(game_id)).seats
+    forget_turn(svc, game_id)
+    text = f"A moderator (<@{by}>) rolled the game back to v{to_version}. Reason: {why}"
+    return svc.announce(game_id, saved.version, st, seats, text)
+
+
+def forget_turn(svc: GameService, game_id: int) -> None:
+    """Drop what the service remembers of the current turn (its events, the AI players of
+    the game): after a rollback or a seat change they no longer apply."""
+    svc._turn_events.pop(game_id, None)
+    for key in [k for k in svc._agents if k[0] == game_id]:
+        svc._agents.pop(key, None)
+
+
+# ============================================================================ confirmations
+
+
+async def request(svc: GameService, game_id: int, by: int, op: str, **data: Any) -> str:
+    """Keep a moderator's pending request (``op`` and its data) until they confirm it; the
+    returned token goes in the Confirm button's id. A newer request replaces an older one."""
+    rec = await svc.store.get_game(game_id)
+    token = secrets.token_hex(4)
+    await svc.store.set_extra(
+        game_id,
+        CONFIRM_KEY,
+        {"token": token, "op": op, "by": by, "version": rec.version, **data},
+    )
+    return token
+
+
+async def take_request(svc: GameService, game_id: int, token: str, by: int) -> dict[str, Any]:
+    """The pending request ``token`` of moderator ``by`` (and forget it); ``Refused`` if it
+    is not theirs, was replaced, or the game changed since."""
+    rec = await svc.store.get_game(game_id)
+    raw = rec.settings.extra.get(CONFIRM_KEY)
+    if not isinstance(raw, dict) or raw.get("token") != token:
+        raise Refused("That request is no longer pending: ask again.")
+    if raw.get("by") != by:
+        raise Refused("Only the moderator who asked can confirm this.")
+    await svc.store.set_extra(game_id, CONFIRM_KEY, None)
+    if raw.get("version") != rec.version:
+        raise Refused("The game changed since you asked: ask again.")
+    return dict(raw)
+
+
+async def cancel_request(svc: GameService, game_id: int, token: str, by: int) -> None:
+    rec = await svc.store.get_game(game_id)
+    raw = rec.settings.extra.get(CONFIRM_KEY)
+    if isinstance(raw, dict) and raw.get("token") == token:
+        if raw.get("by") != by:
+            raise Refused("Only the moderator who asked can cancel this.")
+        await svc.store.set_extra(game_id, CONFIRM_KEY, None)
+
+
+# ============================================================================ seats
+
+
+async def _set_seat(
+    svc: GameService, rec: GameRecord, seat: int, spec: SeatSpec, stored: Seat
+) -> list[SeatSpec]:
+    info = await svc.info(rec.id)
+    seats = list(info.seats)
+    old = seats[seat]
+    seats[seat] = spec
+    await svc.store.set_extra(rec.id, "seats", [s.to_json() for s in seats])
+    await svc.store.assign_seat(rec.id, stored)
+    if old.user_id is not None and old.user_id not in {s.user_id for s in seats}:
+        # the old player's private thread / DMs no longer get this seat's news
+        await svc.store.set_extra(rec.id, f"hand:{old.user_id}", None)
+        votes = rec.settings.extra.get(VOTES_KEY)
+        if isinstance(votes, list) and old.user_id in votes:
+            await svc.store.set_extra(
+                rec.id, VOTES_KEY, [v for v in votes if v != old.user_id] or None
+            )
+    forget_turn(svc, rec.id)
+    return seats
+
+
+async def _seat_game(svc: GameService, game_id: int, seat: int) -> tuple[GameRecord, SeatSpec]:
+    rec = await svc.store.get_game(game_id)
+    if not rec.status.is_active:
+        raise Refused("This game is over: its seats can no longer change.")
+    seats = (await svc.info(game_id)).seats
+    if not 0 <= seat < len(seats):
+        raise Refused(f"There is no seat {seat + 1}: this game has seats 1 to {len(seats)}.")
+    return rec, seats[seat]
+
+
+def _colour(rec: GameRecord, seat: int) -> str | None:
+    old = rec.seat(seat)
+    return old.colour if old is not None else None
+
+
+async def replace_seat(
+    svc: GameService, game_id: int, seat: int, user_id: int, name: str, *, by: int
+) -> Result:
+    """Seat ``seat`` (0-based) is played by Discord user ``user_id`` from now on (a human or
+    a computer seat before). Public post naming the change; the new player's hand is theirs
+    through ``/hand``. ``Refused`` if that user already has a seat in this game."""
+    rec, _ = await _seat_game(svc, game_id, seat)
+    seats = (await svc.info(game_id)).seats
+    if any(s.user_id == user_id and s.ai is None for s in seats):
+        raise Refused(f"<@{user_id}> already has a seat in this game.")
+    st = GameState.model_validate_json(rec.state_json)
+    before = GameService.who(st, seats, seat)
+    new = await _set_seat(
+        svc,
+        rec,
+        seat,
+        SeatSpec(name=name, user_id=user_id),
+        Seat.discord(seat, user_id, colour=_colour(rec, seat)),
+    )
+    text = (
+        f"Seat {seat + 1} ({before}) is now played by <@{user_id}>, "
+        f"set by a moderator (<@{by}>). <@{user_id}>: `/hand` shows your hand, only to you."
+    )
+    return svc.announce(game_id, rec.version, st, new, text, image=False)
+
+
+async def kick_seat(svc: GameService, game_id: int, seat: int, level: str, *, by: int) -> Result:
+    """Seat ``seat`` is played by a computer player of ``level`` from now on. ``Refused`` for
+    an unknown level, a seat already played by that AI, or the last human seat (abandon the
+    game instead)."""
+    level = level.strip().lower()
+    if level not in AI_LEVELS:
+        raise Refused(f"Choose an AI level: {', '.join(AI_LEVELS)}.")
+    rec, old = await _seat_game(svc, game_id, seat)
+    seats = (await svc.info(game_id)).seats
+    if old.ai == level:
+        raise Refused(f"Seat {seat + 1} is already played by the {level} AI.")
+    if old.ai is None and len(human_seats(seats)) <= 1:
+        raise Refused(
+            "That is the last human player: a game of computers only is not kept. "
+            "Use `/game abandon` instead."
+        )
+    st = GameState.model_validate_json(rec.state_json)
+    before = GameService.who(st, seats, seat)
+    name = f"AI {level} {seat + 1}"
+    new = await _set_seat(
+        svc,
+        rec,
+        seat,
+        SeatSpec(name=name, ai=level),
+        Seat.ai(seat, level, name=name, colour=_colour(rec, seat)),
+    )
+    text = (
+        f"Seat {seat + 1} ({before}) is now played by a computer player ({level}), "
+        f"set by a moderator (<@{by}>)."
+    )
+    return svc.announce(game_id, rec.version, st, new, text, image=False)
+
+
+# ============================================================================ abandon
+
+
+@dataclass(frozen=True)
+class AbandonVote:
+    votes: tuple[int, ...]  # user ids who asked
+    needed: tuple[int, ...]  # every seated human's user id
+    done: bool  # everybody agreed
+
+
+async def abandon_vote(svc: GameService, game_id: int, user_id: int) -> AbandonVote:
+    """A seated human asks to abandon the game; ``done`` once every seated human has asked
+    (the caller then confirms and calls :func:`abandon`). ``Refused`` for a non-player."""
+    rec = await svc.store.get_game(game_id)
+    if not rec.status.is_active:
+        raise Refused("This game is already over.")
+    seats = (await svc.info(game_id)).seats if rec.status is not GameStatus.LOBBY else []
+    if rec.status is GameStatus.LOBBY:
+        needed = tuple(s.user_id for s in rec.seats if s.user_id is not None)
+    else:
+        needed = tuple(dict.fromkeys(seats[i].user_id or 0 for i in human_seats(seats)))
+    if user_id not in needed:
+        raise Refused(
+            "Only the seated players (all of them agreeing) or a moderator can abandon this game."
+        )
+    raw = rec.settings.extra.get(VOTES_KEY)
+    votes = [int(v) for v in raw if isinstance(v, int)] if isinstance(raw, list) else []
+    if user_id not in votes:
+        votes.append(user_id)
+        await svc.store.set_extra(game_id, VOTES_KEY, list(votes))
+    got = tuple(v for v in votes if v in needed)
+    return AbandonVote(got, needed, set(needed) <= set(got))
+
+
+async def abandon(svc: GameService, game_id: int) -> GameRecord:
+    """Mark the game abandoned (it frees the channel; nothing more can change in it)."""
+    rec = await svc.store.get_game(game_id)
+    if not rec.status.is_active:
+        raise Refused("This game is already over.")
+    try:
+        return await svc.store.set_status(game_id, GameStatus.ABANDONED)
+    except StorageError as e:
+        raise Refused(f"The game could not be abandoned: {e}") from e
+
+
+# ============================================================================ export, import
+
+
+def export_name(rec: GameRecord) -> str:
+    return f"brazil-game-{rec.id}-v{rec.version}.json"
+
+
+async def export_file(svc: GameService, game_id: int) -> tuple[str, bytes]:
+    """The game file (name, UTF-8 JSON): the whole log with every hidden card — for a
+    moderator's eyes only, never a public post."""
+    rec = await svc.store.get_game(game_id)
+    exp = await svc.store.export_game(game_id)
+    return export_name(rec), dump_export(exp).encode("utf-8")
+
+
+def _replay(state_json: str, action_json: str) -> str:
+    from rules import replay_step
+
+    return replay_step(state_json, action_json)
+
+
+async def import_file(
+    svc: GameService, data: bytes, *, channel_id: int, guild_id: int | None
+) -> GameRecord:
+    """Store a game file in ``channel_id`` under a new id: checked (format, hashes, seats,
+    the engine's replay of the whole log). ``Refused`` with the reason for a bad file or a
+    channel that has an active game."""
+    if await svc.store.get_active_game(channel_id) is not None:
+        raise Refused(
+            "This channel already has a game: import into a channel without one "
+            "(or abandon this one first)."
+        )
+    if len(data) > MAX_IMPORT_BYTES:
+        raise Refused(f"That file is too large for a game file (over {MAX_IMPORT_BYTES} bytes).")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Refused("That is not a game file: it is not UTF-8 text.") from e
+    try:
+        exp = load_export(text)
+        state = GameState.model_validate(exp.state)
+        raw_seats = exp.game.settings.extra.get("seats")
+        if not isinstance(raw_seats, list) or len(raw_seats) != len(state.players):
+            raise Refused("That game file has no seat list for the bot (was it made by it?).")
+        rec = await svc.store.import_game(
+            exp, channel_id=channel_id, guild_id=guild_id, replayer=_replay
+        )
+    except ChannelBusy as e:
+        raise Refused("This channel already has a game: import into another channel.") from e
+    except InvalidExport as e:
+        raise Refused(f"That game file was refused: {e}") from e
+    except (ValueError, StorageError) as e:
+        raise Refused(f"That game file was refused: {str(e).splitlines()[0][:300]}") from e
+    # the exported channel's bookkeeping does not apply here
+    for key, value in list(rec.settings.extra.items()):
+        stale = key in ("status_message", CONFIRM_KEY, VOTES_KEY) or key.startswith("hand:")
+        if stale and value is not None:
+            rec = await svc.store.set_extra(rec.id, key, None)
+    return rec
+
+
+__all__ = [
+    "AI_LEVELS",
+    "NOT_MODERATOR",
+    "AbandonVote",
+    "HistoryChoice",
+    "Refused",
+    "UndoPlan",
+    "abandon",
+    "abandon_vote",
+    "cancel_request",
+    "export_file",
+    "history_choices",
+    "human_seats",
+    "import_file",
+    "is_moderator",
+    "kick_seat",
+    "replace_seat",
+    "request",
+    "rollback",
+    "take_request",
+    "undo",
+    "undo_check",
+    "undo_refusal",
+]

@@ -1,0 +1,130 @@
+"""A whole game between computer players, with its pictures.
+
+    python -m bot demo [--players 4] [--seed 7] [--agents heuristic] OUTDIR
+
+Plays through the game service (saved in ``OUTDIR/demo.sqlite3``), writes each turn's map
+(``turn-NNN-map.png``), the battles, the final boards, the score sheet and the timeline
+animation (``timeline.gif``); shows a progress bar on stderr and prints the final score table
+and the time taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from rules.events import Event
+from rules.state import GameState
+from rules.view import view
+from service import Frame, GameService, ImageRequest, Result, SeatSpec, render_image
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("outdir", help="folder for the images (created)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument(
+        "--agents", default="heuristic", help="AI level(s), comma-separated, one per seat"
+    )
+    p.add_argument("--scenario", default=None, help="map id")
+    p.add_argument("--max-rounds", type=int, default=100, help="stop an unfinished game here")
+    p.add_argument("--no-images", action="store_true", help="only the final images")
+
+
+def _bar(done: float, width: int = 30) -> str:
+    k = int(done * width)
+    return "[" + "#" * k + "." * (width - k) + "]"
+
+
+async def run_demo(
+    args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+) -> int:
+    from storage import SqliteGameStore
+
+    outdir = Path(args.outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    db = outdir / "demo.sqlite3"
+    if db.exists():
+        db.unlink()
+    levels = [a.strip() for a in args.agents.split(",") if a.strip()] or ["heuristic"]
+    seats = [
+        SeatSpec(f"AI {levels[i % len(levels)]} {i + 1}", ai=levels[i % len(levels)])
+        for i in range(args.players)
+    ]
+    t0 = time.perf_counter()
+    frames: list[tuple[GameState, list[Event]]] = []
+    turn = 0
+    async with SqliteGameStore(str(db)) as store:
+        svc = GameService(store)
+        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+        gid = res.game_id
+        limit = (await svc.state(gid)).max_rounds or 50
+
+        async def step(r: Result) -> None:
+            nonlocal turn
+            frame = r.frames[r.version]  # at a turn's end: the whole turn's events
+            reqs = [q for p in r.public() for q in p.images]
+            maps = [q for q in reqs if q.kind == "map"]
+            if maps:
+                turn += 1
+                frames.append((view(frame.state, None), list(frame.events)))
+                if not args.no_images:
+                    await _write(outdir / f"turn-{turn:03d}-map.png", maps[0], frame)
+            for q in reqs:
+                if q.kind == "battle" and not args.no_images:
+                    await _write(outdir / f"turn-{turn:03d}-battle.png", q, frame)
+            st = frame.state
+            where = "setup" if st.phase == "setup" else f"round {st.round:>2}"
+            done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
+            print(f"\r{_bar(done)} {where} turn {turn:>3} step {r.version:>4}", end="", file=err)
+
+        cap = args.max_rounds
+
+        res = await svc.run_ai_turns(gid, on_step=step, until=lambda s: s.round > cap)
+        print(file=err)
+        st = await svc.state(gid)
+        v = res.version
+        final = Frame(v, st)
+        await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
+        if st.phase == "ended":
+            await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
+        await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
+        if frames:
+            from bot.render import render_timeline
+
+            gif = await asyncio.to_thread(render_timeline, frames)
+            (outdir / "timeline.gif").write_bytes(gif)
+        rows = await svc.scores(gid)
+    took = time.perf_counter() - t0
+    if st.phase == "ended":
+        print(f"Game over after {st.round} rounds, {turn} turns, {v} steps.", file=out)
+    else:
+        print(f"Stopped unfinished at the round cap: {turn} turns, {v} steps.", file=out)
+    cats = sorted({c for r in rows for c in r.categories})
+    head = f"{'player':28} {'total':>5} " + " ".join(f"{c[:9]:>9}" for c in cats)
+    print(head, file=out)
+    for r in sorted(rows, key=lambda r: -r.total):
+        line = f"{r.who[:28]:28} {r.total:>5} " + " ".join(
+            f"{r.categories.get(c, 0):>9}" for c in cats
+        )
+        print(line + ("  winner" if r.winner else ""), file=out)
+    print(
+        f"Images in {outdir.resolve()}/ ({len(list(outdir.glob('*.png')))} PNG, timeline.gif)",
+        file=out,
+    )
+    print(f"Time taken: {took:.1f} s", file=out)
+    return 0
+
+
+async def _write(path: Path, req: ImageRequest, frame: Frame) -> None:
+    data = await asyncio.to_thread(render_image, req, frame)
+    if data is not None:
+        path.write_bytes(data)
+
+
+def main(args: argparse.Namespace) -> int:
+    return asyncio.run(run_demo(args))

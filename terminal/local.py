@@ -1,0 +1,414 @@
+"""Local play in the terminal: hot-seat for several people plus AI seats, no Discord.
+
+    python -m bot local [--players N] [--seats "Ana,Bo,ai:heuristic"] [--scenario MAP]
+                        [--seed S] [--db PATH] [--resume GAME] [--script FILE] [--out DIR]
+
+A thin adapter over :class:`service.GameService`: it reads commands (prompt_toolkit, with
+tab completion of the legal commands and history; or a ``--script`` file), prints the public
+text after every step and writes the images to a folder. Private news (drawn cards, peeks) is
+held per seat and shown by ``hand``, which clears the screen afterwards so hot-seat players
+don't see each other's secrets. Every step is saved in the SQLite storage at once: Ctrl-C
+or ``quit`` leaves the game resumable with ``--resume GAME``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rules import GameState, complete, deciders
+from service import (
+    Decision,
+    GameService,
+    Post,
+    Result,
+    SeatSpec,
+    ServiceError,
+    render_image,
+)
+
+HELP = """Commands (type a game command, or one of these):
+  help             this text (and the game commands' grammar)
+  legal            the commands you may type now
+  undo             take back your last step (if it revealed nothing and the turn goes on)
+  board            the board as text; the map and player boards written as images
+  hand             show one player's secret hand (asks whose; clears the screen after)
+  score            public scores (hidden missions and gold cards not counted)
+  log              the last steps of the game
+  rules <ID|word>  the rules reference: rules R-BUILD-4, rules build 4, rules bombard
+  quit             save and leave (resume with --resume GAME)
+A line may start with a player's name, e.g. `Ana: build sawmill D3`. Tab completes commands."""
+
+LOCAL_WORDS = ("help", "legal", "undo", "board", "hand", "score", "log", "rules", "quit")
+
+
+def default_db() -> str:
+    return os.environ.get("BRAZIL_DB", "brazil.sqlite3")
+
+
+def seat_specs(players: int | None, seats: str | None) -> list[SeatSpec]:
+    """The seats of a new game: ``--seats`` names (``ai:LEVEL`` for computer players),
+    filled up to ``--players`` with heuristic AIs; without ``--seats``: one local player
+    and AIs (``--players`` default 2)."""
+    specs = [SeatSpec.parse(s) for s in seats.split(",")] if seats else [SeatSpec("Player 1")]
+    n = players if players is not None else max(len(specs), 2 if not seats else len(specs))
+    if len(specs) > n:
+        raise ServiceError(f"{len(specs)} seats given for {n} players")
+    while len(specs) < n:
+        specs.append(SeatSpec(f"AI heuristic {len(specs) + 1}", ai="heuristic"))
+    return specs
+
+
+def read_script(path: str) -> list[str]:
+    """The commands of a script file: one per line, ``#`` comments and blank lines skipped."""
+    out = []
+    for raw in Path(path).read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if line:
+            out.append(line)
+    return out
+
+
+class LineSource:
+    """Where commands come from: a script, or the interactive prompt."""
+
+    async def read(self, prompt: str, seat: int | None) -> str | None:  # None: no more input
+        raise NotImplementedError
+
+    async def pause(self, prompt: str) -> None:
+        """Wait for a key press (interactive only)."""
+
+    def clear(self) -> None:
+        """Clear the screen (interactive only)."""
+
+    interactive = False
+
+
+class ScriptSource(LineSource):
+    def __init__(self, lines: Sequence[str], out: TextIO) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.out = out
+
+    async def read(self, prompt: str, seat: int | None) -> str | None:
+        line = next(self.lines, None)
+        if line is not None:
+            print(f"{prompt}{line}", file=self.out)
+        return line
+
+
+class PromptSource(LineSource):
+    """prompt_toolkit: history, and tab completion of the legal commands of the seat whose
+    turn it is (computed from the current state by the engine's notation)."""
+
+    interactive = True
+
+    def __init__(self, game: LocalGame, *, input: Any = None, output: Any = None) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import InMemoryHistory
+
+        self.game = game
+        self.seat: int | None = None
+        source = self
+
+        class _Completer(Completer):
+            def get_completions(self, document: Any, complete_event: Any) -> Iterable[Any]:
+                text = document.text_before_cursor
+                for c in source.candidates(text):
+                    yield Completion(c, start_position=-len(text))
+
+        self.session: Any = PromptSession(
+            history=InMemoryHistory(),
+            completer=_Completer(),
+            complete_while_typing=False,
+            input=input,
+            output=output,
+        )
+
+    def candidates(self, text: str) -> list[str]:
+        words = [w for w in LOCAL_WORDS if w.startswith(text.lower())]
+        st = self.game.state
+        if self.seat is None or st is None or self.seat not in deciders(st):
+            return words
+        try:
+            return words + complete(st, self.seat, text)
+        except Exception:  # completion must never break the prompt
+            return words
+
+    async def read(self, prompt: str, seat: int | None) -> str | None:
+        self.seat = seat
+        try:
+            return str(await self.session.prompt_async(prompt))
+        except EOFError:
+            return None
+
+    async def pause(self, prompt: str) -> None:
+        with contextlib.suppress(EOFError):
+            await self.session.prompt_async(prompt, completer=None)
+
+    def clear(self) -> None:
+        from prompt_toolkit.shortcuts import clear
+
+        clear()
+
+
+class LocalGame:
+    """One game played in the terminal through the service."""
+
+    def __init__(
+        self,
+        service: GameService,
+        game_id: int,
+        seats: Sequence[SeatSpec],
+        out_dir: Path,
+        *,
+        out: TextIO = sys.stdout,
+    ) -> None:
+        self.svc = service
+        self.game_id = game_id
+        self.seats = list(seats)
+        self.out_dir = out_dir
+        self.out = out
+        self.state: GameState | None = None
+        self.inbox: dict[int, list[str]] = {}
+        self.source: LineSource | None = None
+        self.errors = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # ------------------------------------------------------------------ output
+
+    async def show(self, res: Result, *, actor: int | None = None) -> None:
+        """Print the public posts, hold the private ones, write the images."""
+        for e in res.errors:
+            self.errors += 1
+            self.say(f"  ! {e.text()}")
+        written: list[Path] = []
+        for post in res.posts:
+            await self._post(post, res, written)
+        if written:
+            self.say(f"  images: {', '.join(str(p) for p in written)}")
+        self.state = await self.svc.state(self.game_id)
+
+    async def _post(self, post: Post, res: Result, written: list[Path]) -> None:
+        if post.audience == "public":
+            self.say(post.text)
+            for req in post.images:
+                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                if data is not None:
+                    self.out_dir.mkdir(parents=True, exist_ok=True)
+                    path = self.out_dir / req.filename()
+                    path.write_bytes(data)
+                    written.append(path)
+            return
+        seat = int(post.audience)
+        if seat < len(self.seats) and self.seats[seat].ai:
+            return  # an AI's private news: nobody at this terminal may read it
+        self.inbox.setdefault(seat, []).append(post.text)
+        self.say(f"  (private news for {self.seats[seat].name}: type `hand` to read it)")
+
+    # ------------------------------------------------------------------ loop
+
+    def humans_deciding(self, decisions: Sequence[Decision]) -> list[Decision]:
+        return [d for d in decisions if not d.ai]
+
+    def seat_named(self, name: str) -> int | None:
+        n = name.strip().lower()
+        for i, s in enumerate(self.seats):
+            if not s.ai and s.name.lower() == n:
+                return i
+        if self.state is not None:
+            for p in self.state.players:
+                if p.colour and p.colour.lower() == n and not self.seats[p.seat].ai:
+                    return p.seat
+        return None
+
+    async def run(self, source: LineSource) -> int:
+        """Play until the game ends, the input ends or ``quit``. Returns the exit code."""
+        self.source = source
+        self.state = await self.svc.state(self.game_id)
+        await self.run_ai()
+        while True:
+            st = await self.svc.state(self.game_id)
+            self.state = st
+            if st.phase == "ended":
+                self.say(f"Game #{self.game_id} is over. Images in {self.out_dir}")
+                return 0
+            waiting = [s for s in deciders(st) if not self.seats[s].ai]
+            if not waiting:
+                await self.run_ai()
+                continue
+            seat = waiting[0]
+            who = GameService.who(st, self.seats, seat)
+            line = await source.read(f"{who}> ", seat)
+            if line is None:
+                self.say(f"Saved. Resume with: python -m bot local --resume {self.game_id}")
+                return 0
+            line = line.strip()
+            m = re.match(r"^([^:]+):\s+(.*)$", line)
+            if m and self.seat_named(m.group(1)) is not None:
+                seat = self.seat_named(m.group(1)) or 0
+                line = m.group(2).strip()
+            if not line:
+                continue
+            if await self.command(line, seat) == "quit":
+                self.say(f"Saved. Resume with: python -m bot local --resume {self.game_id}")
+                return 0
+
+    async def run_ai(self) -> None:
+        async def step(res: Result) -> None:
+            await self.show(res)
+
+        res = await self.svc.run_ai_turns(self.game_id, on_step=step)
+        self.state = await self.svc.state(self.game_id)
+        if res.applied:
+            nxt = ", ".join(d.who for d in res.next)
+            if nxt:
+                self.say(f"Now: {nxt}")
+
+    async def command(self, line: str, seat: int) -> str | None:
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word == "help":
+            self.say(HELP)
+            grammar = _grammar()
+            if grammar:
+                self.say("Game commands:")
+                self.say("\n".join(f"  {g}" for g in grammar))
+        elif word == "quit" or word == "exit":
+            return "quit"
+        elif word == "legal" and not rest:
+            texts = await self.svc.legal(self.game_id, seat)
+            self.say("\n".join(f"  {t}" for t in texts) or "  nothing to decide now")
+        elif word == "undo" and not rest:
+            await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
+        elif word == "board" and not rest:
+            await self.show(await self.svc.board(self.game_id))
+        elif word == "score" and not rest:
+            for r in await self.svc.scores(self.game_id):
+                self.say(f"  {r.who}: {r.total} VP{'  (winner)' if r.winner else ''}")
+        elif word == "log" and not rest:
+            self.say("\n".join(f"  {t}" for t in await self.svc.log(self.game_id)))
+        elif word == "hand":
+            await self.hand(rest.strip())
+        elif word == "rules":
+            found = self.svc.rules(rest.strip()) if rest.strip() else []
+            self.say("\n\n".join(found) or "  no rule found: try an ID (R-BUILD-4) or a word")
+        else:
+            res = await self.svc.act(self.game_id, seat, line)
+            await self.show(res, actor=seat)
+            await self.run_ai()
+        return None
+
+    async def hand(self, name: str) -> None:
+        """Show one human seat's hand; interactive: confirm first, clear the screen after."""
+        src = self.source
+        assert src is not None
+        humans = [s.name for s in self.seats if not s.ai]
+        if not name and src.interactive:
+            name = (await src.read(f"Whose hand? ({', '.join(humans)}) ", None)) or ""
+        seat = self.seat_named(name) if name else None
+        if seat is None and not name and len(humans) == 1:
+            seat = self.seat_named(humans[0])
+        if seat is None:
+            self.say(f"  whose hand? say one of: {', '.join(humans)}")
+            return
+        who = self.seats[seat].name
+        if src.interactive:
+            await src.pause(f"Only {who} should look now. Press Enter to show the hand. ")
+        res = await self.svc.hand(self.game_id, seat)
+        for post in res.posts:
+            self.say(post.text)
+            for req in post.images:
+                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                if data is not None:
+                    path = self.out_dir / "private" / f"hand-{who}.png"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+                    self.say(f"  hand image: {path}")
+        news = self.inbox.pop(seat, [])
+        if news:
+            self.say("Private news:")
+            self.say("\n".join(f"  {t}" for t in news))
+        if src.interactive:
+            await src.pause("Press Enter to clear the screen. ")
+            src.clear()
+
+
+def _grammar() -> list[str]:
+    from rules.notation import GRAMMAR
+
+    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GRAMMAR]
+
+
+# ====================================================================== entry point
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=None, help="number of players (1-4)")
+    p.add_argument("--seats", default=None, help='e.g. "Ana,Bo,ai:heuristic,ai:search"')
+    p.add_argument("--scenario", default=None, help="map id (default: the player count's)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument(
+        "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
+    )
+    p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
+    p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
+    p.add_argument("--out", default=None, metavar="DIR", help="image folder")
+
+
+async def play(
+    args: argparse.Namespace,
+    *,
+    out: TextIO = sys.stdout,
+    make_source: Callable[[LocalGame], LineSource] | None = None,
+) -> int:
+    from storage import SqliteGameStore
+
+    async with SqliteGameStore(args.db or default_db()) as store:
+        svc = GameService(store)
+        if args.resume is not None:
+            info = await svc.info(args.resume)
+            gid, seats = info.game_id, list(info.seats)
+            print(f"Resuming game #{gid} (version {info.version}).", file=out)
+        else:
+            seats = seat_specs(args.players, args.seats)
+            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+            gid = res.game_id
+            for post in res.public():
+                print(post.text, file=out)
+        out_dir = Path(args.out) if args.out else Path("brazil-local") / f"game-{gid}"
+        print(
+            f"Images are written to {out_dir.resolve()}/ - type `help` for the commands.", file=out
+        )
+        game = LocalGame(svc, gid, seats, out_dir, out=out)
+        if make_source is not None:
+            source = make_source(game)
+        elif args.script:
+            source = ScriptSource(read_script(args.script), out)
+        else:
+            source = PromptSource(game)
+        try:
+            return await game.run(source)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            print(f"\nSaved. Resume with: python -m bot local --resume {gid}", file=out)
+            return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(play(args))
+    except KeyboardInterrupt:
+        print("\nSaved (every step is saved as it is played).", file=sys.stdout)
+        return 0
+    except ServiceError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2

@@ -1,0 +1,88 @@
+"""Settings and --check-config (offline), and the fake server's Discord-like refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.settings import load_settings
+from tests.bot.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))}
+    e.update(PYTHONPATH=str(ROOT), **env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_config_never_echoes_the_token(tmp_path: Path) -> None:
+    secret = "MTIzNDU2Nzg5.secret-token-value"
+    ok = _run(["run", "--check-config"], tmp_path, DISCORD_TOKEN=secret)
+    assert ok.returncode == 0 and "configuration OK" in ok.stdout
+    assert secret not in ok.stdout + ok.stderr and "token: set" in ok.stdout
+    missing = _run(["--check-config"], tmp_path)
+    assert missing.returncode == 2 and "DISCORD_TOKEN is not set" in missing.stderr
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={secret}\nBRAZIL_TEST_GUILD=42\n")
+    dotenv = _run(["--check-config"], tmp_path)
+    assert dotenv.returncode == 0 and "guild 42" in dotenv.stdout
+    assert secret not in dotenv.stdout + dotenv.stderr
+    bad = _run(["--check-config"], tmp_path, BRAZIL_DEFAULT_PLAYERS="9")
+    assert bad.returncode == 2 and "default_players" in bad.stderr
+
+
+def test_toml_settings_and_a_token_in_toml_refused(tmp_path: Path) -> None:
+    cfg = tmp_path / "bot.toml"
+    cfg.write_text('db = "games.sqlite3"\ndefault_ai = "search"\nsync = "none"\n')
+    s = load_settings(cfg, _env_file=None)
+    assert s.db == Path("games.sqlite3") and s.default_ai == "search" and s.sync_mode == "none"
+    cfg.write_text('discord_token = "x"\n')
+    with pytest.raises(ValueError, match="token"):
+        load_settings(cfg, _env_file=None)
+
+
+async def test_fake_refuses_v2_with_content() -> None:
+    fake = FakeDiscord()
+    base = await fake.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            body = {"content": "hi", "flags": 1 << 15, "components": []}
+            async with http.post(f"{base}/channels/1/messages", json=body) as r:
+                assert r.status == 400 and r.headers["Content-Type"] == "application/json"
+            body = {"flags": 1 << 15, "components": [{"type": 10, "content": "hi"}]}
+            async with http.post(f"{base}/channels/1/messages", json=body) as r:
+                assert r.status == 200 and json.loads(await r.text())["id"]
+    finally:
+        await fake.stop()
+
+
+def test_auto_answer_delay_range(tmp_path: Path) -> None:
+    """(min, max) seconds, 0 <= min <= max: from the environment as JSON, checked."""
+    from pydantic import ValidationError
+
+    from bot.settings import BotSettings
+
+    s = BotSettings(db=tmp_path / "x.sqlite3", _env_file=None)
+    assert s.auto_answer_delay[0] > 0  # by default the bot never answers at once
+    os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[1, 5]"
+    try:
+        assert BotSettings(_env_file=None).auto_answer_delay == (1.0, 5.0)
+        os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[5, 1]"
+        with pytest.raises(ValidationError):
+            BotSettings(_env_file=None)
+    finally:
+        del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]

@@ -1,0 +1,148 @@
+"""Events for translation: every event is a message key + parameters rendered from the
+catalogue in rules/messages.py; the English text is unchanged (see test_golden.py)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from rules import Event, render_message
+from rules.messages import EN, REVEALS, MessageError, placeholders, plural_en
+from tests.selfplay_steps import all_steps
+
+RULES = Path(__file__).resolve().parents[2] / "rules"
+EVENT_KEYS = {k for k in EN if not k.startswith("good.")}
+
+
+def _emitted_key_patterns() -> list[re.Pattern[str]]:
+    """The first argument of every ``.emit(...)`` call in rules/, as a regex (an f-string's
+    fields match anything; a conditional contributes both branches)."""
+    out: list[re.Pattern[str]] = []
+
+    def add(node: ast.expr) -> None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out.append(re.compile(re.escape(node.value)))
+        elif isinstance(node, ast.IfExp):
+            add(node.body)
+            add(node.orelse)
+        elif isinstance(node, ast.JoinedStr):
+            rx = "".join(
+                re.escape(v.value) if isinstance(v, ast.Constant) else "[a-z0-9_]+"
+                for v in node.values
+            )
+            out.append(re.compile(rx))
+        else:  # pragma: no cover - a key the test cannot see statically
+            raise AssertionError(f"emit key not a literal: {ast.dump(node)}")
+
+    for path in RULES.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "emit"
+                and node.args
+            ):
+                add(node.args[0])
+    return out
+
+
+def test_every_emitted_key_has_a_template_and_every_template_is_emitted():
+    patterns = _emitted_key_patterns()
+    assert len(patterns) > 70
+    for p in patterns:
+        assert any(p.fullmatch(k) for k in EVENT_KEYS), f"no template for emitted key {p.pattern}"
+    unused = {k for k in EVENT_KEYS if not any(p.fullmatch(k) for p in patterns)}
+    assert unused == set(), f"templates no emit uses: {sorted(unused)}"
+
+
+def test_every_key_is_classified_for_undo_and_belongs_to_its_kind():
+    assert set(REVEALS) == EVENT_KEYS
+    for k in EVENT_KEYS:
+        assert re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)?", k), k
+
+
+def test_selfplay_events_render_from_key_and_params():
+    """Over seeded games of 1-4 players: every event has a key of its kind, its stored text is
+    its rendering, it gives exactly the template's placeholders, and it survives JSON."""
+    seen: set[str] = set()
+    n = 0
+    for _players, _seed, (_b, _a, _after, events) in all_steps():
+        for e in events:
+            n += 1
+            assert e.key in EVENT_KEYS and e.key.split(".")[0] == e.kind, e
+            assert render_message(e.key, e.params) == e.text
+            assert set(e.params) == placeholders(EN[e.key]), e.key
+            assert e.reveals == REVEALS[e.key]
+            js = e.model_dump_json()  # the fast constructor made valid fields:
+            assert Event.model_validate_json(js).model_dump_json() == js
+            seen.add(e.key)
+    assert n > 2000
+    assert len(seen) > 40, sorted(EVENT_KEYS - seen)
+
+
+def test_event_json_round_trip_keeps_key_params_text_reveals():
+    e = Event(
+        kind="draw_gold", key="draw_gold.why", params={"who": "Green", "n": 2, "why": "Trade"}
+    )
+    assert e.text == "Green draws 2 gold cards (Trade)." and e.reveals
+    again = Event.model_validate_json(e.model_dump_json())
+    assert again == e
+    # Old stored events (text only) still read.
+    old = Event.model_validate({"kind": "gain", "text": "Green gains 1 coffee."})
+    assert old.text == "Green gains 1 coffee." and old.key == "" and not old.reveals
+
+
+def test_kind_and_key_must_agree():
+    with pytest.raises(ValueError, match="does not belong"):
+        Event(kind="gain", key="draw_gold", params={"who": "Green", "n": 1})
+
+
+def test_missing_parameter_and_unknown_key_are_errors():
+    with pytest.raises(MessageError, match="needs parameter 'n'"):
+        render_message("draw_gold", {"who": "Green"})
+    with pytest.raises(MessageError, match="no template"):
+        render_message("nosuch", {})
+
+
+def test_template_syntax_plural_lists_goods():
+    assert render_message("defeated", {"who": "Red", "n": 1}) == "Red loses 1 unit to the reserve."
+    assert render_message("defeated", {"who": "Red", "n": 0}) == "Red loses 0 units to the reserve."
+    assert (
+        render_message("game_over", {"winners": ["Red", "Blue"], "n": 2})
+        == "The game is over. Red and Blue win."
+    )
+    assert render_message("game_over", {"winners": [], "n": 0}) == "The game is over. Nobody win."
+    assert render_message("cards_revealed", {"who": "Red", "cards": []}) == "Red reveals no cards."
+    assert (
+        render_message("gain", {"who": "Red", "goods": {"sugar_cane": 2, "gold": 0, "any": 1}})
+        == "Red gains 2 sugar cane, 1 any resource."
+    )
+    assert plural_en(1) == 0 and plural_en(0) == plural_en(2) == 1
+
+
+def test_another_catalogue_renders_the_same_event_without_touching_rules():
+    """A language is a catalogue of the same keys plus its plural rule (here a made-up one
+    with three forms), used on the key + params an event already carries."""
+    xx = {**EN, "defeated": "{who} perd {n} {n|unité|unités|unitéz}."}
+
+    def plural_xx(n: int) -> int:
+        return 0 if n == 1 else 1 if n < 5 else 2
+
+    assert render_message("defeated", {"who": "R", "n": 7}, xx, plural_xx) == "R perd 7 unitéz."
+    e = Event(kind="defeated", key="defeated", params={"who": "R", "n": 3})
+    assert e.render(xx, plural_xx) == "R perd 3 unités." and e.render() == e.text
+
+
+def test_the_engines_fast_constructor_equals_the_validated_one():
+    fast = Event.make("gain.why", {"who": "Green", "goods": {"coffee": 1}, "why": "Trade"}, 0)
+    slow = Event(
+        kind="gain",
+        key="gain.why",
+        params={"who": "Green", "goods": {"coffee": 1}, "why": "Trade"},
+        seat=0,
+    )
+    assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
+    assert Event.model_validate_json(fast.model_dump_json()) == fast
