@@ -5,21 +5,18 @@ arithmetic, the rules reference. Nothing here imports ``discord`` or a surface.
     from service import GameService, Result
 """
 
-from service.game import (
-    Agent,
+from service.game import Agent, GameService, make_agent, render_image
+from service.results import (
     Decision,
     ErrorInfo,
     Frame,
     GameInfo,
-    GameService,
     ImageRequest,
     Post,
     Result,
     ScoreRow,
     SeatSpec,
     ServiceError,
-    make_agent,
-    render_image,
 )
 
 __all__ = [

@@ -26,11 +26,11 @@ Commands are the engine's notation (``rules.notation``). Computer players come f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
 import ai
 from rules import (
@@ -38,7 +38,9 @@ from rules import (
     RulesError,
     apply,
     deciders,
+    format_action,
     get_catalog,
+    legal_actions,
     parse_action,
     pending_for,
     undo,
@@ -47,162 +49,24 @@ from rules import (
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.notation import complete, describe_action, legal_texts, parse_text
+from service.results import (
+    Decision,
+    ErrorInfo,
+    Frame,
+    GameInfo,
+    ImageRequest,
+    Post,
+    Refused,
+    Result,
+    ScoreRow,
+    SeatSpec,
+    ServiceError,
+    Status,
+    seat_label,
+)
+from service.undo import UndoPlan, undo_plan, undo_refusal
 from storage import GameRecord, GameResult, GameSettings, GameStatus, Seat, VersionConflict
 from storage.base import GameStore
-
-Audience = int | Literal["public"]
-ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "scores"]
-
-# ============================================================================ plain data
-
-
-@dataclass(frozen=True)
-class ImageRequest:
-    """An image to draw: its ``kind``, whose view it is drawn from (``seat``; None: a
-    spectator's, the only one allowed on a public post), the game ``version`` it shows, and
-    for ``panel`` the ``player`` whose panel. Draw it with :func:`render_image`."""
-
-    kind: ImageKind
-    seat: int | None
-    version: int
-    player: int | None = None
-
-    def filename(self) -> str:
-        who = "public" if self.seat is None else f"seat{self.seat}"
-        extra = "" if self.player is None else f"-p{self.player}"
-        return f"v{self.version:04d}-{self.kind}{extra}-{who}.png"
-
-
-@dataclass(frozen=True)
-class Post:
-    """Something to show: to everybody (``"public"``) or to one seat only (an int)."""
-
-    audience: Audience
-    text: str
-    images: tuple[ImageRequest, ...] = ()
-
-
-@dataclass(frozen=True)
-class ErrorInfo:
-    """A refused command, shown only to the seat that typed it."""
-
-    seat: int | None
-    rule: str  # a rules-reference ID (R-BUILD-4), or "" when no rule applies
-    message: str
-
-    def text(self) -> str:
-        return f"{self.message} ({self.rule})" if self.rule else self.message
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A seat that must (or may) decide now: ``kind`` is the pending decision's kind or
-    ``"turn"``; ``choices`` are the legal commands (private to that seat)."""
-
-    seat: int
-    who: str
-    ai: bool
-    kind: str
-    choices: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Frame:
-    """A version's full state and the events that led to it: what images are drawn from.
-    The state is secret (never shown as is): :func:`render_image` draws through a view."""
-
-    version: int
-    state: GameState
-    events: tuple[Event, ...] = ()  # the step's events, or the whole turn's at its end
-
-
-@dataclass
-class Result:
-    """What one call produced."""
-
-    game_id: int
-    version: int
-    posts: list[Post] = field(default_factory=list)
-    errors: list[ErrorInfo] = field(default_factory=list)
-    next: list[Decision] = field(default_factory=list)
-    over: bool = False
-    frames: dict[int, Frame] = field(default_factory=dict)
-    applied: int = 0  # actions applied by this call
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def public(self) -> list[Post]:
-        return [p for p in self.posts if p.audience == "public"]
-
-    def private(self, seat: int) -> list[Post]:
-        return [p for p in self.posts if p.audience == seat]
-
-    def images(self) -> list[tuple[ImageRequest, Frame]]:
-        """Every image request of every post with the frame to draw it from."""
-        return [(r, self.frames[r.version]) for p in self.posts for r in p.images]
-
-    def extend(self, other: Result) -> None:
-        self.version = other.version
-        self.posts += other.posts
-        self.errors += other.errors
-        self.next = other.next
-        self.over = other.over
-        self.frames.update(other.frames)
-        self.applied += other.applied
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """Who plays a seat: a human (``name``; ``user_id`` for a Discord user) or an AI
-    (``ai`` = its level: random, heuristic, search)."""
-
-    name: str
-    ai: str | None = None
-    user_id: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> SeatSpec:
-        """``"Ana"`` (a local player) or ``"ai:heuristic"`` / ``"ai"`` (a computer player)."""
-        t = text.strip()
-        if not t:
-            raise ValueError("empty seat name")
-        if t.lower() == "ai" or t.lower().startswith("ai:"):
-            level = t[3:].strip().lower() or "heuristic"
-            return cls(name=f"AI {level}", ai=level)
-        return cls(name=t)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "ai": self.ai, "user_id": self.user_id}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> SeatSpec:
-        return cls(name=str(d["name"]), ai=d.get("ai"), user_id=d.get("user_id"))
-
-
-@dataclass(frozen=True)
-class ScoreRow:
-    seat: int
-    who: str
-    total: int
-    categories: dict[str, int]
-    winner: bool = False
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    game_id: int
-    version: int
-    seats: tuple[SeatSpec, ...]
-    scenario: str
-    seed: int
-    over: bool
-
-
-class ServiceError(Exception):
-    """A call the service cannot do (unknown game, a seat that does not exist)."""
-
 
 # ============================================================================ adapters
 
@@ -292,15 +156,218 @@ def _load(state_json: str) -> GameState:
     return GameState.model_validate_json(state_json)
 
 
+def _seed(rec: GameRecord) -> int:
+    seed = rec.settings.extra.get("seed", 0)
+    return seed if isinstance(seed, int) else 0
+
+
 def _events(events_json: str) -> list[Event]:
     return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+
+
+class GameSession:
+    """One game loaded once, under its lock, for one interaction (or one AI run): every
+    call on it works on the state in memory and saves in one transaction per action, so a
+    button press costs one load, one validation and one listing. Get one with
+    ``async with service.session(game_id) as s:``; it is valid only inside that block."""
+
+    def __init__(
+        self, svc: GameService, rec: GameRecord, state: GameState, seats: list[SeatSpec]
+    ) -> None:
+        self.svc = svc
+        self.rec = rec
+        self.state = state
+        self.seats = seats
+        self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def game_id(self) -> int:
+        return self.rec.id
+
+    @property
+    def version(self) -> int:
+        return self.rec.version
+
+    @property
+    def channel_id(self) -> int:
+        return self.rec.channel_id
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "ended"
+
+    @property
+    def active(self) -> bool:
+        """The game is still played (not finished or abandoned)."""
+        return self.rec.status.is_active and not self.over
+
+    @property
+    def seed(self) -> int:
+        return _seed(self.rec)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The human seat ``user_id`` plays, if any."""
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and s.ai is None:
+                return i
+        return None
+
+    def decides(self, seat: int | None) -> bool:
+        return seat is not None and seat in deciders(self.state)
+
+    def who(self, seat: int) -> str:
+        return self.svc.who(self.state, self.seats, seat)
+
+    def decisions(self, *, choices: bool = True) -> list[Decision]:
+        return self.svc.decisions(self.state, self.seats, choices=choices)
+
+    def status(self) -> Status:
+        return self.svc.status(self.game_id, self.state, self.seats)
+
+    def frame(self) -> Frame:
+        return Frame(self.version, self.state)
+
+    def result(self, *, choices: bool = False) -> Result:
+        """A result of nothing done: the game as it is now (its frame, who decides)."""
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        res.frames[self.version] = self.frame()
+        res.next = self.decisions(choices=choices)
+        return res
+
+    def undo_allowed(self) -> bool:
+        """Whether the one deciding now may take back their last step — known from the step
+        this session applied (no log read); False when the session applied none."""
+        who = deciders(self.state)
+        if self._last is None or len(who) != 1 or self.state.phase != "play":
+            return False
+        before, action, after, events = self._last
+        if int(action.seat) != who[0]:
+            return False
+        if undo_refusal(before, who[0], after, events, self.seats) is not None:
+            return False
+        return undo.undo_depth([(before, action, after, events)], who[0]) >= 1
+
+    # ------------------------------------------------------------ acting
+
+    async def act(self, seat: int, text: str) -> Result:
+        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
+        not (``errors``, with the rule ID)."""
+        return await self._command(seat, text=text)
+
+    async def choose(self, seat: int, action: Any) -> Result:
+        """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
+        return await self._command(seat, action=action)
+
+    async def _command(self, seat: int, *, text: str | None = None, action: Any = None) -> Result:
+        st = self.state
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        try:
+            if not 0 <= seat < len(st.players):
+                raise InvalidAction("", f"there is no seat {seat}")
+            if text is not None:
+                action = parse_text(st, seat, text)
+            elif not hasattr(action, "type"):
+                action = parse_action(action)
+            if action.seat != seat:
+                raise NotYourDecision("", "that action belongs to another seat")
+            step = await self.apply(action)
+        except RulesError as e:
+            res.errors.append(ErrorInfo(seat, e.rule, e.message))
+            res.next = self.decisions()
+            return res
+        except VersionConflict:
+            res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
+            return res
+        res.extend(step)
+        res.next = self.decisions()
+        return res
+
+    async def apply(self, action: Any, *, checked: bool = True) -> Result:
+        """Apply and save one action (``checked=False`` only for an action listed from this
+        very state); the posts of this step. The session goes on from the new state."""
+        st = self.state
+        after, events = apply(st, action, checked=checked)
+        desc = describe_action(st, action, None)
+        saved = await self.svc.save_step(self.rec, after, action, events, desc)
+        res = Result(game_id=self.game_id, version=saved.version, over=after.phase == "ended")
+        res.applied = 1
+        turn = self.svc.turn_events(self.game_id, st, after, events)
+        res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
+        res.posts += self.svc.step_posts(st, action, after, events, self.seats, saved.version, desc)
+        self.rec, self.state, self._last = saved, after, (st, action, after, events)
+        return res
+
+    def ai_seat(self) -> int | None:
+        """The first AI seat that decides now, if any."""
+        for s in deciders(self.state):
+            if s < len(self.seats) and self.seats[s].ai:
+                return s
+        return None
+
+    async def ai_step(
+        self, before_secret: Callable[[int, str], Awaitable[None]] | None = None
+    ) -> Result | None:
+        """One AI seat's decision, applied and saved (None: no AI seat decides now). The
+        decision runs in a worker thread; ``before_secret(seat, kind)`` is awaited first when
+        the AI answers a secret decision other seats wait on (see :data:`SECRET_ANSWERS`)."""
+        s = self.ai_seat()
+        if s is None:
+            return None
+        pend = pending_for(self.state, s)
+        if before_secret is not None and pend is not None and pend.kind in SECRET_ANSWERS:
+            await before_secret(s, pend.kind)
+        level = self.seats[s].ai
+        assert level is not None
+        agent = self.svc.agent(self.game_id, s, level, self.seed)
+        action = await asyncio.to_thread(agent.decide, self.state, s)
+        return await self.apply(action)
+
+    async def run_ai(
+        self,
+        *,
+        max_steps: int = 100_000,
+        on_step: Callable[[Result], Any] | None = None,
+        until: Callable[[GameState], bool] | None = None,
+        before_secret: Callable[[int, str], Awaitable[None]] | None = None,
+    ) -> Result:
+        """Let AI seats decide, from the state in memory, until no AI seat may decide (a human
+        must, or the game is over) or ``until(state)`` is true; ``on_step(step_result)`` after
+        each action (awaited if it returns an awaitable)."""
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        for _ in range(max_steps):
+            if until is not None and until(self.state):
+                break
+            step = await self.ai_step(before_secret)
+            if step is None:
+                break
+            res.extend(step)
+            if on_step is not None:
+                r = on_step(step)
+                if inspect.isawaitable(r):
+                    await r
+        res.version, res.over = self.version, self.over
+        res.frames.setdefault(self.version, self.frame())
+        res.next = self.decisions()
+        return res
+
+    # ------------------------------------------------------------ the guided flow
+
+    def legal(self, seat: int) -> list[Any]:
+        """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
+        return legal_actions(self.state, seat) if self.decides(seat) else []
+
+    def legal_texts(self, seat: int) -> list[str]:
+        return [format_action(self.state, a) for a in self.legal(seat)]
 
 
 class GameService:
     """Surface-neutral commands over a :class:`storage.base.GameStore` (see module doc).
 
     ``agent_factory(level, seed)`` makes computer players (default :func:`make_agent`);
-    agents are kept per game and seat for the life of the service.
+    agents are kept per game and seat for the life of the service. The service owns the
+    games' locks: one writer per game, whatever the surface.
     """
 
     def __init__(
@@ -327,11 +394,29 @@ class GameService:
             lk = self._locks[game_id] = asyncio.Lock()
         return lk
 
-    async def _get(self, game_id: int) -> tuple[Any, GameState, list[SeatSpec]]:
+    @contextlib.asynccontextmanager
+    async def session(self, game_id: int) -> AsyncIterator[GameSession]:
+        """The game under its lock, loaded once (see :class:`GameSession`)."""
+        async with self.lock(game_id):
+            rec, st, seats = await self._get(game_id)
+            yield GameSession(self, rec, st, seats)
+
+    async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
         rec = await self.store.get_game(game_id)
+        return rec, _load(rec.state_json), self.seat_specs(rec)
+
+    @staticmethod
+    def seat_specs(rec: GameRecord) -> list[SeatSpec]:
+        """The game's seats as the service knows them (name, AI level, Discord user)."""
         raw: Any = rec.settings.extra.get("seats", [])
-        seats = [SeatSpec.from_json(s) for s in raw]
-        return rec, _load(rec.state_json), seats
+        return [SeatSpec.from_json(s) for s in raw]
+
+    def forget(self, game_id: int) -> None:
+        """Drop what the service remembers of the game's current turn (its events, the AI
+        players of the game): after a rollback or a seat change they no longer apply."""
+        self._turn_events.pop(game_id, None)
+        for key in [k for k in self._agents if k[0] == game_id]:
+            self._agents.pop(key, None)
 
     async def info(self, game_id: int) -> GameInfo:
         rec, st, seats = await self._get(game_id)
@@ -340,7 +425,7 @@ class GameService:
             version=rec.version,
             seats=tuple(seats),
             scenario=rec.settings.scenario,
-            seed=int(rec.settings.extra.get("seed", 0)),
+            seed=_seed(rec),
             over=st.phase == "ended",
         )
 
@@ -355,9 +440,7 @@ class GameService:
     @staticmethod
     def who(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
         """``"Ana (red)"``: the seat's player and colour once chosen."""
-        name = seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
-        colour = st.players[seat].colour if seat < len(st.players) else None
-        return f"{name} ({colour})" if colour else name
+        return seat_label(st, seats, seat)
 
     def decisions(
         self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True
@@ -373,9 +456,24 @@ class GameService:
                     ai=ai,
                     kind=pend.kind if pend is not None else "turn",
                     choices=tuple(legal_texts(st, s)) if choices and not ai else (),
+                    user_id=seats[s].user_id if s < len(seats) else None,
                 )
             )
         return out
+
+    def status(self, game_id: int, st: GameState, seats: Sequence[SeatSpec]) -> Status:
+        """The game's status (scenario, phase, era and round, who is awaited): the one
+        source of every surface's status text."""
+        cat = get_catalog(st.data_pack)
+        scen = cat.maps[st.map].name if st.map in cat.maps else st.map
+        return Status(
+            game_id=game_id,
+            scenario=scen,
+            phase=st.phase,
+            era=st.era,
+            round=st.round,
+            waiting=tuple(self.decisions(st, seats, choices=False)),
+        )
 
     # ---------------------------------------------------------------- new game
 
@@ -427,57 +525,44 @@ class GameService:
     async def act(self, game_id: int, seat: int, text: str) -> Result:
         """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
         not (``errors``, with the rule ID)."""
-        return await self._command(game_id, seat, text=text)
+        async with self.session(game_id) as s:
+            return await s.act(seat, text)
 
     async def choose(self, game_id: int, seat: int, action: Any) -> Result:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
-        return await self._command(game_id, seat, action=action)
+        async with self.session(game_id) as s:
+            return await s.choose(seat, action)
 
-    async def _command(
-        self, game_id: int, seat: int, *, text: str | None = None, action: Any = None
-    ) -> Result:
-        async with self.lock(game_id):
-            rec, st, seats = await self._get(game_id)
-            res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-            try:
-                if not 0 <= seat < len(st.players):
-                    raise InvalidAction("", f"there is no seat {seat}")
-                if text is not None:
-                    action = parse_text(st, seat, text)
-                elif not hasattr(action, "type"):
-                    action = parse_action(action)
-                if action.seat != seat:
-                    raise NotYourDecision("", "that action belongs to another seat")
-                step = await self._apply(rec, st, seats, action)
-            except RulesError as e:
-                res.errors.append(ErrorInfo(seat, e.rule, e.message))
-                res.next = self.decisions(st, seats)
-                return res
-            except VersionConflict:
-                res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
-                return res
-            res.extend(step)
-            res.next = self.decisions(step.frames[step.version].state, seats)
-            return res
+    async def save_step(
+        self,
+        rec: GameRecord,
+        after: GameState,
+        action: Any,
+        events: list[Event],
+        description: str | None,
+    ) -> GameRecord:
+        """Save one applied action (expected version: ``rec.version``)."""
+        return await self._st.save(
+            rec.id, rec.version, after, action, action.seat, events, description
+        )
 
-    async def _apply(
-        self, rec: Any, st: GameState, seats: Sequence[SeatSpec], action: Any
-    ) -> Result:
-        """Apply and save one action (the lock is held); the posts of this step."""
-        after, events = apply(st, action)
-        desc = describe_action(st, action, None)
-        saved = await self._st.save(rec.id, rec.version, after, action, action.seat, events, desc)
-        res = Result(game_id=rec.id, version=saved.version, over=after.phase == "ended", applied=1)
-        # the turn's events so far (kept in memory): a turn's map highlights the whole turn
-        turn = self._turn_events.setdefault(rec.id, [])
+    def turn_events(
+        self, game_id: int, before: GameState, after: GameState, events: list[Event]
+    ) -> list[Event]:
+        """The turn's events so far, this step's included (kept in memory): a turn's map
+        highlights the whole turn. A new turn starts empty."""
+        turn = self._turn_events.setdefault(game_id, [])
         turn += events
-        if st.current != after.current or st.round != after.round or st.phase != after.phase:
-            self._turn_events[rec.id] = []
-        res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
-        res.posts += self._step_posts(st, action, after, events, seats, saved.version, desc)
-        return res
+        out = list(turn)
+        if (before.current, before.round, before.phase) != (
+            after.current,
+            after.round,
+            after.phase,
+        ):
+            self._turn_events[game_id] = []
+        return out
 
-    def _step_posts(
+    def step_posts(
         self,
         before: GameState,
         action: Any,
@@ -487,6 +572,8 @@ class GameService:
         version: int,
         desc: str | None,
     ) -> list[Post]:
+        """The posts of one step: its public line (with the map when the turn ends, the
+        battle, the final boards and scores) and each seat's secret events privately."""
         seat = int(action.seat)
         who = self.who(after, seats, seat)
         public = [e.text for e in for_seat(events, None)]
@@ -537,42 +624,30 @@ class GameService:
         human's command may come in between), until no AI seat may decide: a human must, or
         the game is over. ``on_step(step_result)`` is called after each action (awaited if it
         returns an awaitable); ``until(state)`` true stops before the next step (e.g. a round cap).
-        The decisions run in a worker thread. ``before_secret(seat, kind)`` is awaited (without
-        the lock) before an AI seat answers a secret decision other seats wait on (its
-        ``combat_cards``): the Discord bot waits a random delay there, so the answer's timing
-        reveals nothing."""
-        rec, st, seats = await self._get(game_id)
-        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-        seed = int(rec.settings.extra.get("seed", 0))
+        The decisions run in a worker thread. ``before_secret(seat, kind)`` is awaited before
+        an AI seat answers a secret decision other seats wait on (its ``combat_cards``): the
+        Discord bot waits a random delay there, so the answer's timing reveals nothing."""
+        res: Result | None = None
         for _ in range(max_steps):
-            if before_secret is not None:
-                _, st, seats = await self._get(game_id)
-                for s in deciders(st):
-                    pend = pending_for(st, s)
-                    if s < len(seats) and seats[s].ai and pend is not None:
-                        if pend.kind in SECRET_ANSWERS:
-                            await before_secret(s, pend.kind)
-                        break
-            async with self.lock(game_id):
-                rec, st, seats = await self._get(game_id)
-                ai_seats = [s for s in deciders(st) if s < len(seats) and seats[s].ai]
-                if not ai_seats or (until is not None and until(st)):
+            async with self.session(game_id) as s:
+                if res is None:
+                    res = Result(game_id=game_id, version=s.version, over=s.over)
+                if until is not None and until(s.state):
                     break
-                s = ai_seats[0]
-                level = seats[s].ai
-                assert level is not None
-                agent = self.agent(game_id, s, level, seed)
-                action = await asyncio.to_thread(agent.decide, st, s)
-                step = await self._apply(rec, st, seats, action)
+                step = await s.ai_step(before_secret)
+            if step is None:
+                break
             res.extend(step)
             if on_step is not None:
                 r = on_step(step)
                 if inspect.isawaitable(r):
                     await r
-        rec, st, seats = await self._get(game_id)
-        res.version, res.over = rec.version, st.phase == "ended"
-        res.next = self.decisions(st, seats)
-        return res
+        async with self.session(game_id) as s:
+            out = s.result(choices=True)
+        if res is not None:
+            res.version, res.over, res.next = out.version, out.over, out.next
+            return res
+        return out
 
     # ---------------------------------------------------------------- undo, legal
 
@@ -587,50 +662,34 @@ class GameService:
         st = await self.state(game_id)
         return complete(st, seat, prefix) if seat in deciders(st) else []
 
+    async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
+        """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
+        rec, st, seats = await self._get(game_id)
+        return await undo_plan(self.store, rec, st, seats, seat)
+
     async def undo(self, game_id: int, seat: int) -> Result:
         """Take back ``seat``'s last step when the engine allows it (``rules.undo``: it
-        revealed nothing, used no randomness, nobody else decided since, the turn goes on)."""
-        async with self.lock(game_id):
-            rec, st, seats = await self._get(game_id)
-            res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
-            try:
-                target, action = await self._undo_target(rec, seat)
-                before = _load(await self.store.state_at(game_id, target))
-                saved = await self.store.undo(
-                    game_id, target, by=seat, expected_version=rec.version
-                )
-            except RulesError as e:
-                res.errors.append(ErrorInfo(seat, e.rule, e.message))
-                res.next = self.decisions(st, seats)
-                return res
-            desc = describe_action(before, action, None) or "their last step"
-            text = f"{self.who(before, seats, seat)} took back: {desc}"
-            return self.announce(game_id, saved.version, before, seats, text)
+        revealed nothing, used no randomness, nobody else decided since, the turn goes on);
+        a refusal is an error saying why (the same check as ``/undo`` and the Undo button)."""
+        async with self.session(game_id) as s:
+            return await self.undo_in(s, seat)
 
-    async def _undo_target(self, rec: Any, seat: int) -> tuple[int, Any]:
-        """The version to return to for undoing ``seat``'s newest step, and that step's
-        action; RulesError(R-UNDO...) saying why not."""
-        entries = {
-            e.version: e
-            for e in await self.store.get_log(rec.id, from_version=max(0, rec.version - 64))
-        }
-        v = rec.version
-        while v in entries and getattr(entries[v], "kind", "action") in ("undo", "rollback"):
-            v = int(entries[v].target_version or 0)
-        entry = entries.get(v)
-        if entry is None or v == 0 or entry.action_json is None or entry.seat != seat:
-            raise InvalidAction("R-TURN-1", "you have no step of your own to take back")
-        before = _load(await self.store.state_at(rec.id, v - 1))
-        after = _load(await self.store.state_at(rec.id, v))
-        action = parse_action(entry.action_json)
-        depth = undo.undo_depth([(before, action, after, _events(entry.events_json))], seat)
-        if depth < 1:
-            raise InvalidAction(
-                "R-TURN-1",
-                "that step cannot be taken back: it revealed something, drew at random, "
-                "ended the turn or another player has decided since",
+    async def undo_in(self, s: GameSession, seat: int) -> Result:
+        """:meth:`undo` inside a session (the lock held, the game loaded)."""
+        try:
+            plan = await undo_plan(self.store, s.rec, s.state, s.seats, seat)
+            before = _load(await self.store.state_at(s.game_id, plan.target))
+            saved = await self.store.undo(
+                s.game_id, plan.target, by=seat, expected_version=s.version
             )
-        return v - 1, action
+        except Refused as e:
+            res = s.result(choices=True)
+            res.errors.append(ErrorInfo(seat, "R-TURN-1", str(e)))
+            return res
+        self.forget(s.game_id)
+        s.rec, s.state, s._last = saved, before, None
+        text = f"{self.who(before, s.seats, seat)} took back: {plan.description}"
+        return self.announce(s.game_id, saved.version, before, s.seats, text)
 
     # ---------------------------------------------------------------- information
 
@@ -640,12 +699,12 @@ class GameService:
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
-        lines = [self._status_text(st, seats)]
+        lines = [self.status(game_id, st, seats).text()]
         lines += [f"  {row.who}: {row.total} VP" for row in self._score_rows(st, seats)]
         imgs = (ImageRequest("map", None, rec.version), ImageRequest("boards", None, rec.version))
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
-            res.posts += (await self.hand(game_id, seat)).posts
+            res.posts.append(self.hand_post(rec.version, st, seats, seat))
         res.next = self.decisions(st, seats, choices=False)
         return res
 
@@ -654,10 +713,11 @@ class GameService:
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
-        res.posts.append(
-            Post(seat, self.hand_text(st, seats, seat), (ImageRequest("hand", seat, rec.version),))
-        )
+        res.posts.append(self.hand_post(rec.version, st, seats, seat))
         return res
+
+    def hand_post(self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int) -> Post:
+        return Post(seat, self.hand_text(st, seats, seat), (ImageRequest("hand", seat, version),))
 
     def hand_text(self, st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
         v = view(st, seat)
@@ -684,13 +744,6 @@ class GameService:
         reserve = ", ".join(f"{k} {n}" for k, n in sorted(p.reserve.items()) if n)
         lines.append(f"  reserve: {reserve or '-'}")
         return "\n".join(lines)
-
-    def _status_text(self, st: GameState, seats: Sequence[SeatSpec]) -> str:
-        if st.phase == "ended":
-            return "The game is over."
-        ds = ", ".join(self.who(st, seats, s) for s in deciders(st))
-        where = "setup" if st.phase == "setup" else f"era {st.era}, round {st.round}"
-        return f"Game ({where}); to decide: {ds or 'nobody'}"
 
     def _score_rows(self, st: GameState, seats: Sequence[SeatSpec]) -> list[ScoreRow]:
         if st.phase == "ended" and st.result:
@@ -727,7 +780,10 @@ class GameService:
     async def log(self, game_id: int, *, last: int = 20) -> list[str]:
         """The last public events of the game, one line per action (oldest first)."""
         rec = await self.store.get_game(game_id)
-        entries = await self.store.get_log(game_id, from_version=max(1, rec.version - last + 1))
+        return await self._log_lines(rec, last)
+
+    async def _log_lines(self, rec: GameRecord, last: int) -> list[str]:
+        entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - last + 1))
         lines = []
         for e in entries:
             kind = str(getattr(e, "kind", "action"))
@@ -763,7 +819,7 @@ class GameService:
         stopped between a save and its post): the public lines of those steps and the map
         now, with the next decisions, to publish again."""
         rec, st, seats = await self._get(game_id)
-        missed = await self.log(game_id, last=max(1, rec.version - since))
+        missed = await self._log_lines(rec, max(1, rec.version - since))
         text = "\n".join(["The bot restarted; steps saved but not shown yet:", *missed])
         return self.announce(game_id, rec.version, st, seats, text)
 

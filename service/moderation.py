@@ -25,17 +25,15 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import GameState, parse_action
-from rules import undo as rules_undo
-from rules.events import Event
-from rules.notation import describe_action
+from rules import GameState
 from service import GameService, Result, SeatSpec
+from service.results import Refused
+from service.undo import UndoPlan, reveal_reason, step_events, undo_refusal
 from storage import GameRecord, GameStatus, Seat
 from storage.errors import (
     ChannelBusy,
@@ -53,10 +51,6 @@ MAX_REASON = 300
 AI_LEVELS = ("random", "heuristic", "search")
 CONFIRM_KEY = "mod_confirm"
 VOTES_KEY = "abandon_votes"
-
-
-class Refused(Exception):
-    """An action that is not allowed now; ``str(e)`` is the sentence for the person asking."""
 
 
 # ============================================================================ who may
@@ -83,129 +77,18 @@ def human_seats(seats: Sequence[SeatSpec]) -> list[int]:
 # ============================================================================ undo
 
 
-@dataclass(frozen=True)
-class UndoPlan:
-    """What an undo would do: return to ``target`` (the version before the step), taking back
-    ``description`` (the step's public description)."""
-
-    target: int
-    version: int
-    description: str
-
-
-_REVEAL_WORDS: tuple[tuple[str, str], ...] = (
-    ("explore", "a tile was flipped"),
-    ("peek", "a tile was peeked at"),
-    ("reshuffle", "a deck was reshuffled"),
-    ("draw_", "a card was drawn"),
-    ("mission", "a mission was drawn or shown"),
-    ("display", "a painting was turned up"),
-    ("build.city", "a city tile was turned up"),
-    ("espionage", "a hand was spied on"),
-    ("cards_revealed", "battle cards were revealed"),
-    ("enemy_cards", "battle cards were drawn"),
-    ("gold_card", "a gold card was shown"),
-    ("pay.", "cards were paid face up"),
-    ("discard_cards", "cards were discarded face up"),
-    ("capitals_revealed", "the capitals were turned up"),
-)
-
-
-def reveal_reason(events: Sequence[Event]) -> str | None:
-    """Why a step's events forbid undo ("a tile was flipped"), or None if none reveals."""
-    for e in events:
-        if not e.reveals:
-            continue
-        key = e.key or e.kind
-        for prefix, words in _REVEAL_WORDS:
-            if key.startswith(prefix):
-                return words
-        return "something hidden was revealed"
-    return None
-
-
-def undo_refusal(
-    before: GameState,
-    seat: int,
-    after: GameState,
-    events: Sequence[Event],
-    seats: Sequence[SeatSpec],
-) -> str | None:
-    """Why ``seat``'s step (``before`` -> ``after``) cannot be taken back, in words, or None
-    if it can (the same conditions as :func:`rules.undo.undoable`)."""
-    if before.phase != "play":
-        return "setup choices cannot be taken back"
-    if after.phase == "ended":
-        return "that step ended the game"
-    if after.current != seat or after.round != before.round:
-        return "that step ended your turn"
-    why = reveal_reason(events)
-    if why is not None:
-        return f"{why} since"
-    if after.rng.counter != before.rng.counter:
-        return "something was drawn at random since"
-    mine_b = [(d.seat, d.kind, d.data) for d in before.pending if d.seat != seat]
-    mine_a = [(d.seat, d.kind, d.data) for d in after.pending if d.seat != seat]
-    if mine_b != mine_a:
-        others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
-        who = ", ".join(GameService.who(after, seats, s) for s in others) or "another player"
-        return f"{who} had to decide on it"
-    if before.current != seat:
-        return "it was not your turn"
-    return None
-
-
-def step_events(events_json: str) -> list[Event]:
-    """The events of a log entry (its ``events_json``)."""
-    return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
-
-
 async def undo_check(svc: GameService, game_id: int, seat: int) -> UndoPlan:
-    """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
-    rec = await svc.store.get_game(game_id)
-    if not rec.status.is_active:
-        raise Refused("This game is over: nothing can be taken back.")
-    seats = (await svc.info(game_id)).seats
-    st = GameState.model_validate_json(rec.state_json)
-    entries = {
-        e.version: e
-        for e in await svc.store.get_log(game_id, from_version=max(0, rec.version - 64))
-    }
-    v = rec.version
-    while v in entries and entries[v].kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
-        if entries[v].kind is EntryKind.ROLLBACK:
-            raise Refused("A moderator rolled the game back since: nothing to take back.")
-        v = int(entries[v].target_version or 0)
-    entry = entries.get(v)
-    if entry is None or v == 0 or entry.action_json is None or entry.seat is None:
-        raise Refused("You have no step of your own to take back.")
-    if entry.seat != seat:
-        return_who = GameService.who(st, seats, entry.seat)
-        raise Refused(f"You cannot take that back: {return_who} has decided since.")
-    before = GameState.model_validate_json(await svc.store.state_at(game_id, v - 1))
-    after = (  # the game now, unless undos since lead back to an older version
-        st
-        if v == rec.version
-        else GameState.model_validate_json(await svc.store.state_at(game_id, v))
-    )
-    action = parse_action(entry.action_json)
-    events = step_events(entry.events_json)
-    why = undo_refusal(before, seat, after, events, seats)
-    if why is None and rules_undo.undo_depth([(before, action, after, events)], seat) < 1:
-        why = "the engine does not allow it"  # a condition the words above do not know
-    if why is not None:
-        return_desc = describe_action(before, action, None) or "your last step"
-        raise Refused(f"You cannot take back {return_desc}: {why}.")
-    return UndoPlan(v - 1, rec.version, describe_action(before, action, None) or "their last step")
+    """What ``seat`` would take back with an undo now; :class:`Refused` saying why not (the
+    service's one check: :meth:`service.game.GameService.undo_check`)."""
+    return await svc.undo_check(game_id, seat)
 
 
 async def undo(svc: GameService, game_id: int, seat: int) -> Result:
     """Take back ``seat``'s newest step (see :func:`undo_check`): the service's result, whose
     public post says "Ana (red) took back: build sawmill D3" with the map."""
-    await undo_check(svc, game_id, seat)
     res = await svc.undo(game_id, seat)
     if res.errors:
-        raise Refused("\n".join(e.text() for e in res.errors))
+        raise Refused("\n".join(e.message for e in res.errors))
     return res
 
 
@@ -301,9 +184,7 @@ async def rollback(
 def forget_turn(svc: GameService, game_id: int) -> None:
     """Drop what the service remembers of the current turn (its events, the AI players of
     the game): after a rollback or a seat change they no longer apply."""
-    svc._turn_events.pop(game_id, None)
-    for key in [k for k in svc._agents if k[0] == game_id]:
-        svc._agents.pop(key, None)
+    svc.forget(game_id)
 
 
 # ============================================================================ confirmations
@@ -568,7 +449,9 @@ __all__ = [
     "kick_seat",
     "replace_seat",
     "request",
+    "reveal_reason",
     "rollback",
+    "step_events",
     "take_request",
     "undo",
     "undo_check",

@@ -1,0 +1,218 @@
+"""The plain data the game service returns to every surface: what to show (posts per
+audience, images to draw from frames), refusals, who decides next, scores and status.
+
+No Discord, no terminal, no storage here: a surface renders these as it likes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules import GameState
+from rules.events import Event
+
+Audience = int | Literal["public"]
+ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "scores"]
+
+# ============================================================================ plain data
+
+
+@dataclass(frozen=True)
+class ImageRequest:
+    """An image to draw: its ``kind``, whose view it is drawn from (``seat``; None: a
+    spectator's, the only one allowed on a public post), the game ``version`` it shows, and
+    for ``panel`` the ``player`` whose panel. Draw it with :func:`render_image`."""
+
+    kind: ImageKind
+    seat: int | None
+    version: int
+    player: int | None = None
+
+    def filename(self) -> str:
+        who = "public" if self.seat is None else f"seat{self.seat}"
+        extra = "" if self.player is None else f"-p{self.player}"
+        return f"v{self.version:04d}-{self.kind}{extra}-{who}.png"
+
+
+@dataclass(frozen=True)
+class Post:
+    """Something to show: to everybody (``"public"``) or to one seat only (an int)."""
+
+    audience: Audience
+    text: str
+    images: tuple[ImageRequest, ...] = ()
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """A refused command, shown only to the seat that typed it."""
+
+    seat: int | None
+    rule: str  # a rules-reference ID (R-BUILD-4), or "" when no rule applies
+    message: str
+
+    def text(self) -> str:
+        return f"{self.message} ({self.rule})" if self.rule else self.message
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A seat that must (or may) decide now: ``kind`` is the pending decision's kind or
+    ``"turn"``; ``choices`` are the legal commands (private to that seat)."""
+
+    seat: int
+    who: str
+    ai: bool
+    kind: str
+    choices: tuple[str, ...] = ()
+    user_id: int | None = None  # the Discord user who plays the seat, if any
+
+    def what(self) -> str:
+        """``"to play"`` or the pending decision in words (``"combat cards"``)."""
+        return "to play" if self.kind == "turn" else self.kind.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A version's full state and the events that led to it: what images are drawn from.
+    The state is secret (never shown as is): :func:`render_image` draws through a view."""
+
+    version: int
+    state: GameState
+    events: tuple[Event, ...] = ()  # the step's events, or the whole turn's at its end
+
+
+@dataclass
+class Result:
+    """What one call produced."""
+
+    game_id: int
+    version: int
+    posts: list[Post] = field(default_factory=list)
+    errors: list[ErrorInfo] = field(default_factory=list)
+    next: list[Decision] = field(default_factory=list)
+    over: bool = False
+    frames: dict[int, Frame] = field(default_factory=dict)
+    applied: int = 0  # actions applied by this call
+    undo_allowed: bool = False  # the one deciding now may take back their last step
+    status: Status | None = None  # the game's status after the call (when asked for)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def public(self) -> list[Post]:
+        return [p for p in self.posts if p.audience == "public"]
+
+    def private(self, seat: int) -> list[Post]:
+        return [p for p in self.posts if p.audience == seat]
+
+    def images(self) -> list[tuple[ImageRequest, Frame]]:
+        """Every image request of every post with the frame to draw it from."""
+        return [(r, self.frames[r.version]) for p in self.posts for r in p.images]
+
+    def extend(self, other: Result) -> None:
+        self.version = other.version
+        self.posts += other.posts
+        self.errors += other.errors
+        self.next = other.next
+        self.over = other.over
+        self.frames.update(other.frames)
+        self.applied += other.applied
+        self.undo_allowed = other.undo_allowed
+        self.status = other.status or self.status
+
+    def frame(self) -> Frame | None:
+        """The frame of the result's own version, when the call had the state at hand."""
+        return self.frames.get(self.version)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who plays a seat: a human (``name``; ``user_id`` for a Discord user) or an AI
+    (``ai`` = its level: random, heuristic, search)."""
+
+    name: str
+    ai: str | None = None
+    user_id: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> SeatSpec:
+        """``"Ana"`` (a local player) or ``"ai:heuristic"`` / ``"ai"`` (a computer player)."""
+        t = text.strip()
+        if not t:
+            raise ValueError("empty seat name")
+        if t.lower() == "ai" or t.lower().startswith("ai:"):
+            level = t[3:].strip().lower() or "heuristic"
+            return cls(name=f"AI {level}", ai=level)
+        return cls(name=t)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "ai": self.ai, "user_id": self.user_id}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> SeatSpec:
+        return cls(name=str(d["name"]), ai=d.get("ai"), user_id=d.get("user_id"))
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    seat: int
+    who: str
+    total: int
+    categories: dict[str, int]
+    winner: bool = False
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    game_id: int
+    version: int
+    seats: tuple[SeatSpec, ...]
+    scenario: str
+    seed: int
+    over: bool
+
+
+class ServiceError(Exception):
+    """A call the service cannot do (unknown game, a seat that does not exist)."""
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a game stands: the one source of every surface's status text."""
+
+    game_id: int
+    scenario: str  # the map's name
+    phase: str  # "setup", "play" or "ended"
+    era: int
+    round: int
+    waiting: tuple[Decision, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "ended"
+
+    def where(self) -> str:
+        """``"setup"`` or ``"era 2, round 5"``."""
+        return "setup" if self.phase == "setup" else f"era {self.era}, round {self.round}"
+
+    def text(self) -> str:
+        """One line: ``Game (era 1, round 2); to decide: Ana (red)`` (the terminal's)."""
+        if self.over:
+            return "The game is over."
+        ds = ", ".join(d.who for d in self.waiting)
+        return f"Game ({self.where()}); to decide: {ds or 'nobody'}"
+
+
+class Refused(Exception):
+    """A request refused, with the reason in words for the person who asked."""
+
+
+def seat_label(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
+    """``"Ana (red)"``: the seat's player and colour once chosen."""
+    name = seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
+    colour = st.players[seat].colour if seat < len(st.players) else None
+    return f"{name} ({colour})" if colour else name
