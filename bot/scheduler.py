@@ -55,7 +55,7 @@ import discord
 from discord import ui
 from pydantic import ValidationError
 
-from rules import GameState, deciders, pending_for
+from rules import deciders, pending_for
 from service import Result, SeatSpec
 from service.pacing import (
     POLICY_TEXT,
@@ -77,6 +77,8 @@ from storage import GameStatus
 
 if TYPE_CHECKING:
     from bot.tables import Tables
+    from service.game import GameSession
+    from storage import GameRecord
     from storage.pacing import Break, DecisionClock
 
 log = logging.getLogger("bot.scheduler")
@@ -117,10 +119,12 @@ class Pacer:
 
     # ------------------------------------------------------------------ reading
 
-    async def settings(self, game_id: int) -> PacingSettings:
-        """The game's pacing: its stored settings over the defaults (the lobby's deadline)."""
+    async def settings(self, game_id: int, rec: GameRecord | None = None) -> PacingSettings:
+        """The game's pacing: its stored settings over the defaults (the lobby's deadline);
+        ``rec``: the game already loaded."""
         gp = await self.store.get_pacing(game_id)
-        rec = await self.store.get_game(game_id)
+        if rec is None:
+            rec = await self.store.get_game(game_id)
         hours = float(self.tables.settings.turn_deadline_hours)
         if rec.settings.turn_timer_seconds:
             hours = rec.settings.turn_timer_seconds / 3600
@@ -154,16 +158,21 @@ class Pacer:
     async def seats(self, game_id: int) -> list[SeatSpec]:
         return list((await self.tables.svc.info(game_id)).seats)
 
-    async def refresh(self, game_id: int) -> dict[int, SeatSchedule]:
+    async def refresh(
+        self, game_id: int, session: GameSession | None = None
+    ) -> dict[int, SeatSchedule]:
         """Bring the decision clocks up to date (the seats deciding now) and compute each
-        one's deadline; also fills ``tables.due`` and ``tables.status_notes``."""
-        rec = await self.store.get_game(game_id)
+        one's deadline; also fills ``tables.due`` and ``tables.status_notes``. ``session``:
+        the game as the caller has it loaded (else it is loaded here)."""
+        if session is None:
+            session = await self.tables.svc.peek(game_id)
+        rec = session.rec
         now = self.now()
         if rec.status is not GameStatus.RUNNING:
             await self.store.sync_decisions(game_id, rec.version, [], now)
             return {}
-        st = GameState.model_validate_json(rec.state_json)
-        seats = await self.seats(game_id)
+        st = session.state
+        seats = session.seats
         humans = (
             [s for s in deciders(st) if s < len(seats) and seats[s].ai is None]
             if st.phase != "ended"
@@ -180,7 +189,7 @@ class Pacer:
             kept = [s for s in humans if s not in again]
             await self.store.sync_decisions(game_id, rec.version, kept, now)
         clocks = await self.store.sync_decisions(game_id, rec.version, humans, now)
-        settings = await self.settings(game_id)
+        settings = await self.settings(game_id, rec)
         breaks = await self.store.breaks(game_id)
         pauses = self.intervals(breaks, None)
         out: dict[int, SeatSchedule] = {}

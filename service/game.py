@@ -32,9 +32,12 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
+from pydantic import JsonValue
+
 import ai
 from rules import (
     GameState,
+    PaymentStep,
     RulesError,
     apply,
     deciders,
@@ -42,6 +45,7 @@ from rules import (
     get_catalog,
     legal_actions,
     parse_action,
+    payment_step,
     pending_for,
     undo,
     view,
@@ -49,6 +53,8 @@ from rules import (
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.notation import complete, describe_action, legal_texts, parse_text
+from service.lobby import Lobbies
+from service.locks import GameLock
 from service.results import (
     Decision,
     ErrorInfo,
@@ -64,8 +70,17 @@ from service.results import (
     Status,
     seat_label,
 )
+from service.timeline import timeline_frames
 from service.undo import UndoPlan, undo_plan, undo_refusal
-from storage import GameRecord, GameResult, GameSettings, GameStatus, Seat, VersionConflict
+from storage import (
+    GameRecord,
+    GameResult,
+    GameSettings,
+    GameStatus,
+    GameSummary,
+    Seat,
+    VersionConflict,
+)
 from storage.base import GameStore
 
 # ============================================================================ adapters
@@ -147,6 +162,9 @@ class _Store:
 # ============================================================================ the service
 
 
+POSTED = "posted_version"
+"""Settings key: the newest version whose turn post reached the channel."""
+
 SECRET_ANSWERS = frozenset({"combat_cards"})
 """Decision kinds answered secretly while other players wait on the answer (a battle's
 cards): an automatic answer to one must not come at a telling speed."""
@@ -172,8 +190,15 @@ class GameSession:
     ``async with service.session(game_id) as s:``; it is valid only inside that block."""
 
     def __init__(
-        self, svc: GameService, rec: GameRecord, state: GameState, seats: list[SeatSpec]
+        self,
+        svc: GameService,
+        rec: GameRecord,
+        state: GameState,
+        seats: list[SeatSpec],
+        *,
+        gen: int = -2,
     ) -> None:
+        self.gen = gen  # the game lock's acquisitions when this was read (see session())
         self.svc = svc
         self.rec = rec
         self.state = state
@@ -251,16 +276,18 @@ class GameSession:
 
     # ------------------------------------------------------------ acting
 
-    async def act(self, seat: int, text: str) -> Result:
+    async def act(self, seat: int, text: str, *, choices: bool = True) -> Result:
         """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID)."""
-        return await self._command(seat, text=text)
+        not (``errors``, with the rule ID). ``choices``: list who decides next's commands."""
+        return await self._command(seat, text=text, choices=choices)
 
-    async def choose(self, seat: int, action: Any) -> Result:
+    async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
-        return await self._command(seat, action=action)
+        return await self._command(seat, action=action, choices=choices)
 
-    async def _command(self, seat: int, *, text: str | None = None, action: Any = None) -> Result:
+    async def _command(
+        self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
+    ) -> Result:
         st = self.state
         res = Result(game_id=self.game_id, version=self.version, over=self.over)
         try:
@@ -275,13 +302,13 @@ class GameSession:
             step = await self.apply(action)
         except RulesError as e:
             res.errors.append(ErrorInfo(seat, e.rule, e.message))
-            res.next = self.decisions()
+            res.next = self.decisions(choices=choices)
             return res
         except VersionConflict:
             res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
             return res
         res.extend(step)
-        res.next = self.decisions()
+        res.next = self.decisions(choices=choices)
         return res
 
     async def apply(self, action: Any, *, checked: bool = True) -> Result:
@@ -359,7 +386,50 @@ class GameSession:
         return legal_actions(self.state, seat) if self.decides(seat) else []
 
     def legal_texts(self, seat: int) -> list[str]:
+        """The commands ``seat`` may type now, in the notation."""
         return [format_action(self.state, a) for a in self.legal(seat)]
+
+    def describe(self, action: Any) -> str:
+        """An action as a command of the notation (``build sawmill D3``)."""
+        return format_action(self.state, action)
+
+    def payment_path(self, action: Any, path: Sequence[int]) -> PaymentStep | None:
+        """The payment step that the option numbers ``path`` lead to, paying ``action`` one
+        token at a time (``rules.payment_step``); None if they no longer make sense."""
+        chosen: list[Any] = []
+        try:
+            step = payment_step(self.state, action, chosen)
+            for k in path:
+                if step.complete or not 0 <= k < len(step.options):
+                    return None
+                chosen.append(step.options[k].item)
+                step = payment_step(self.state, action, chosen)
+        except RulesError:
+            return None
+        return step
+
+    def cost_text(self, action: Any) -> str:
+        """``Costs …. Default payment: …`` for an action that costs something, else ""."""
+        from rules.paying import cost_of, default_payment
+
+        try:
+            cost = cost_of(self.state, action)
+            if cost is None or cost.free:
+                return ""
+            pay = default_payment(self.state, action)
+        except Exception:  # the engine checks again on confirm
+            return ""
+        paid = ", ".join(f"{p.what} ({p.source})" for p in pay) if pay else "no safe default"
+        return f"Costs {cost.text}. Default payment: {paid}. (Another: *Change payment*.)\n"
+
+    def complete(self, seat: int, prefix: str) -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix``."""
+        return complete(self.state, seat, prefix) if self.decides(seat) else []
+
+    @property
+    def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
+        """The step this session applied last (before, action, after, events), if any."""
+        return self._last
 
 
 class GameService:
@@ -379,27 +449,55 @@ class GameService:
     ) -> None:
         self.store = store
         self._st = _Store(store)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, GameLock] = {}
         self._agents: dict[tuple[int, int], Agent] = {}
         self._turn_events: dict[int, list[Event]] = {}
         self._agent_factory = agent_factory
         self._rulebook_path = rulebook_path
+        self.lobbies = Lobbies(self)
 
     # ---------------------------------------------------------------- basics
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The game's lock: every call that writes holds it (one writer per game)."""
+    def lock(self, game_id: int) -> GameLock:
+        """The game's lock: every call that writes holds it (one writer per game); re-entrant
+        within a task, so a surface may hold it around a call and its publishing."""
         lk = self._locks.get(game_id)
         if lk is None:
-            lk = self._locks[game_id] = asyncio.Lock()
+            lk = self._locks[game_id] = GameLock()
         return lk
 
     @contextlib.asynccontextmanager
-    async def session(self, game_id: int) -> AsyncIterator[GameSession]:
-        """The game under its lock, loaded once (see :class:`GameSession`)."""
-        async with self.lock(game_id):
-            rec, st, seats = await self._get(game_id)
-            yield GameSession(self, rec, st, seats)
+    async def session(
+        self, game_id: int, *, loaded: GameSession | None = None
+    ) -> AsyncIterator[GameSession]:
+        """The game under its lock, loaded once (see :class:`GameSession`). ``loaded``: a
+        session read before the lock (:meth:`peek`) reused as it is when nobody took the
+        game's lock since it was read (every writer of this process holds it), else the game
+        is loaded again; a writer in another process is caught by the save's expected
+        version."""
+        lk = self.lock(game_id)
+        async with lk:
+            taken_since = lk.acquisitions - (loaded.gen if loaded is not None else 0)
+            fresh = loaded is not None and taken_since <= (0 if lk.depth > 1 else 1)
+            if loaded is not None and fresh:
+                yield GameSession(self, loaded.rec, loaded.state, loaded.seats)
+            else:
+                yield await self.peek(game_id)
+
+    async def peek(self, game_id: int) -> GameSession:
+        """The game loaded once without its lock: to read, check and answer quickly (a
+        button's refusal, a guided menu); write through :meth:`session` (``loaded=``)."""
+        gen = self.lock(game_id).acquisitions
+        rec, st, seats = await self._get(game_id)
+        return GameSession(self, rec, st, seats, gen=gen)
+
+    async def peek_channel(self, channel_id: int) -> GameSession | None:
+        """The channel's active game loaded once (None: no game, or only a lobby)."""
+        rec = await self.store.get_active_game(channel_id)
+        if rec is None or rec.status is GameStatus.LOBBY:
+            return None
+        gen = self.lock(rec.id).acquisitions
+        return GameSession(self, rec, _load(rec.state_json), self.seat_specs(rec), gen=gen)
 
     async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
         rec = await self.store.get_game(game_id)
@@ -667,6 +765,10 @@ class GameService:
         rec, st, seats = await self._get(game_id)
         return await undo_plan(self.store, rec, st, seats, seat)
 
+    async def undo_check_in(self, s: GameSession, seat: int) -> UndoPlan:
+        """:meth:`undo_check` on a game already loaded."""
+        return await undo_plan(self.store, s.rec, s.state, s.seats, seat)
+
     async def undo(self, game_id: int, seat: int) -> Result:
         """Take back ``seat``'s last step when the engine allows it (``rules.undo``: it
         revealed nothing, used no randomness, nobody else decided since, the turn goes on);
@@ -708,13 +810,26 @@ class GameService:
         res.next = self.decisions(st, seats, choices=False)
         return res
 
-    async def hand(self, game_id: int, seat: int) -> Result:
-        """``seat``'s secret hand as a private post (text + hand image)."""
+    async def hand(self, game_id: int, seat: int, *, news: bool = False) -> Result:
+        """``seat``'s secret hand as a private post (text + hand image); with ``news``, the
+        private news kept for the seat since it last looked (:meth:`hold_news`) follows,
+        and is then marked read."""
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
         res.posts.append(self.hand_post(rec.version, st, seats, seat))
+        if news:
+            items = await self.store.unread_news(game_id, seat)
+            if items:
+                lines = "\n".join(f"- {n.text}" for n in items)
+                res.posts.append(Post(seat, "Private news:\n" + lines))
+                await self.store.mark_news_read(game_id, seat, items[-1].id)
         return res
+
+    async def hold_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        """Keep private news for ``seat`` until it next looks at its hand (in storage: a
+        restart loses nothing)."""
+        await self.store.add_news(game_id, seat, texts)
 
     def hand_post(self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int) -> Post:
         return Post(seat, self.hand_text(st, seats, seat), (ImageRequest("hand", seat, version),))
@@ -818,10 +933,87 @@ class GameService:
         """What the channel missed after version ``since`` (saved, never posted: the bot
         stopped between a save and its post): the public lines of those steps and the map
         now, with the next decisions, to publish again."""
-        rec, st, seats = await self._get(game_id)
-        missed = await self._log_lines(rec, max(1, rec.version - since))
+        return await self.catch_up_in(await self.peek(game_id), since)
+
+    async def catch_up_in(self, s: GameSession, since: int) -> Result:
+        """:meth:`catch_up` on a game already loaded."""
+        missed = await self._log_lines(s.rec, max(1, s.version - since))
         text = "\n".join(["The bot restarted; steps saved but not shown yet:", *missed])
-        return self.announce(game_id, rec.version, st, seats, text)
+        return self.announce(s.game_id, s.version, s.state, s.seats, text)
+
+    # ---------------------------------------------------------------- the surface's bookkeeping
+
+    async def find(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game or lobby (None: none)."""
+        return await self.store.get_active_game(channel_id)
+
+    async def games_of(self, user_id: int, guild_id: int | None) -> list[tuple[GameSummary, bool]]:
+        """``user_id``'s active games and lobbies on a server, each with whether the user
+        decides now."""
+        recs = await self.store.list_games(
+            user_id=user_id,
+            guild_id=guild_id,
+            statuses=[GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING],
+            limit=20,
+        )
+        out = []
+        for g in recs:
+            mine = set(g.seats_of(user_id))
+            now = (
+                set(deciders(await self.state(g.id))) if g.status is not GameStatus.LOBBY else set()
+            )
+            out.append((g, bool(mine & now)))
+        return out
+
+    async def unposted(self) -> list[tuple[GameSummary, int]]:
+        """Every game saved past its last published version (the surface stopped between a
+        save and its post): the game and the last version published."""
+        out = []
+        for rec in await self.store.list_games(
+            statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
+        ):
+            posted = rec.settings.extra.get(POSTED)
+            if isinstance(posted, int) and posted < rec.version:
+                out.append((rec, posted))
+        return out
+
+    async def mark_posted(self, s: GameSession, version: int) -> None:
+        """Remember that the game's turn post of ``version`` reached its channel."""
+        posted = s.rec.settings.extra.get(POSTED)
+        if not isinstance(posted, int) or posted < version:
+            s.rec = await self.store.set_extra(s.game_id, POSTED, version)
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        """Remember the game's status message (edited in place after every turn)."""
+        await self.store.set_extra(game_id, "status_message", str(message_id))
+
+    @staticmethod
+    def status_message(rec: GameRecord) -> int | None:
+        mid = rec.settings.extra.get("status_message")
+        return int(mid) if isinstance(mid, str) and mid.isdigit() else None
+
+    @staticmethod
+    def private_place(rec: GameRecord, user_id: int | None) -> int | None:
+        """The channel (private thread or DMs) where ``user_id`` gets this game's private
+        news as it happens, if they chose one."""
+        if user_id is None:
+            return None
+        place = rec.settings.extra.get(f"hand:{user_id}")
+        if isinstance(place, dict) and str(place.get("channel", "")).isdigit():
+            return int(str(place["channel"]))
+        return None
+
+    async def set_private_place(
+        self, game_id: int, user_id: int, where: str | None, channel_id: int | None = None
+    ) -> None:
+        """Keep (or with ``where`` None forget) the user's private place for this game."""
+        value: JsonValue = None if where is None else {"where": where, "channel": str(channel_id)}
+        await self.store.set_extra(game_id, f"hand:{user_id}", value)
+
+    async def timeline_frames(self, game_id: int) -> list[tuple[GameState, list[Event]]]:
+        """The public map after every turn, replayed from the log in a worker thread."""
+        entries = await self.store.get_log(game_id)
+        return await asyncio.to_thread(timeline_frames, entries)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""

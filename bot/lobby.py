@@ -1,0 +1,159 @@
+"""The lobby on Discord: ``/game new`` posts it, Join / Leave / Add AI / Start buttons and the
+colour menu edit it in place. The lobby's rules are the service's
+(:class:`service.lobby.Lobbies`); this is what Discord adds: who the user is, their display
+name, whether they manage the lobby (its creator or a moderator), and the messages."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_views import lobby_layout
+from service.lobby import LOBBY_MANAGER, colour_choices, is_host, lobby_text
+from service.results import Refused
+from storage import GameRecord
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+log = logging.getLogger("bot.lobby")
+
+
+class LobbyDesk:
+    """The lobby's messages and buttons (see module doc)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+
+    @property
+    def lobbies(self) -> Any:
+        return self.t.svc.lobbies
+
+    def layout(self, rec: GameRecord, *, note: str = "", open_: bool = True) -> Any:
+        text = lobby_text(rec) + (f"\n{note}" if note else "")
+        if not open_:
+            return lobby_layout(text, rec.id, open_=False)
+        return lobby_layout(text, rec.id, colours=colour_choices())
+
+    async def new_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        scenario: str | None,
+        players: int,
+        ai_seats: int,
+        ai_level: str,
+        deadline_hours: int,
+    ) -> None:
+        if interaction.channel_id is None:
+            await self.t.reply(interaction, "Games are played in a server channel.")
+            return
+        self.t.names[interaction.user.id] = interaction.user.display_name
+        try:
+            rec = await self.t.svc.lobbies.open(
+                interaction.channel_id,
+                interaction.guild_id,
+                interaction.user.id,
+                scenario=scenario,
+                players=players,
+                ai_seats=ai_seats,
+                ai_level=ai_level,
+                deadline_hours=deadline_hours,
+            )
+        except Refused as e:
+            await self.t.reply(interaction, str(e))
+            return
+        log.info("lobby %s opened in channel %s", rec.id, rec.channel_id)
+        await interaction.response.send_message(
+            view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def lobby_colour(
+        self, interaction: discord.Interaction[Any], game_id: int, colour: str
+    ) -> None:
+        """A seated player's colour wish in the lobby (one colour per seat)."""
+        try:
+            rec = await self.t.svc.lobbies.colour(game_id, interaction.user.id, colour)
+        except Refused as e:
+            await self.t.reply(interaction, str(e))
+            return
+        await interaction.response.edit_message(
+            view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    def manager(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
+        """A lobby is managed (computer players added, started) by its creator or a moderator."""
+        from bot.cogs.mod import interaction_is_moderator
+
+        return is_host(rec, interaction.user.id) or interaction_is_moderator(
+            interaction, self.t.settings.moderator_role_id
+        )
+
+    async def lobby_press(
+        self, interaction: discord.Interaction[Any], game_id: int, op: str
+    ) -> None:
+        lobbies = self.t.svc.lobbies
+        uid = interaction.user.id
+        self.t.names[uid] = interaction.user.display_name
+        try:
+            rec = await lobbies.get_open(game_id)
+            if op == "join":
+                rec = await lobbies.join(rec, uid)
+            elif op == "leave":
+                rec, closed = await lobbies.leave(rec, uid)
+                if closed:
+                    await interaction.response.edit_message(
+                        view=self.layout(rec, note="Everyone left.", open_=False)
+                    )
+                    return
+            elif op == "ai":
+                manager = self.manager(interaction, rec)
+                rec = await lobbies.add_ai(rec, self.t.settings.default_ai, manager=manager)
+            elif op == "start":
+                if not self.manager(interaction, rec):
+                    raise Refused(LOBBY_MANAGER)
+                await self.start(interaction, rec)
+                return
+        except Refused as e:
+            await self.t.reply(interaction, str(e))
+            return
+        await interaction.response.edit_message(
+            view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _name(self, uid: int, n: int) -> str:
+        if uid in self.t.names:
+            return self.t.names[uid]
+        try:
+            user = self.t.client.get_user(uid) or await self.t.client.fetch_user(uid)
+            self.t.names[uid] = user.display_name
+            return user.display_name
+        except discord.HTTPException:
+            return f"Player {n + 1}"
+
+    async def start(self, interaction: discord.Interaction[Any], lobby: GameRecord) -> None:
+        await interaction.response.defer()
+        names = {}
+        for seat in lobby.seats:
+            if seat.user_id is not None:
+                names[seat.user_id] = await self._name(seat.user_id, seat.seat)
+        try:
+            res = await self.t.svc.lobbies.start(
+                lobby,
+                names,
+                default_level=self.t.settings.default_ai,
+                default_scenario=self.t.settings.default_scenario,
+                seed=self.t.next_seed,
+            )
+        except Refused as e:
+            await self.t.reply(interaction, str(e))
+            return
+        log.info(
+            "game %s started in channel %s (lobby %s)", res.game_id, lobby.channel_id, lobby.id
+        )
+        text = lobby_text(lobby).rsplit("\n", 1)[0] + f"\nStarted as game #{res.game_id}."
+        await interaction.edit_original_response(view=lobby_layout(text, lobby.id, open_=False))
+        async with self.t.svc.session(res.game_id) as s:
+            await self.t.publisher.publish(s, res, interaction=interaction, force=True)

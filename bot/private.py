@@ -1,0 +1,137 @@
+"""What only one player may see, on Discord: their hand (ephemeral), their private news —
+delivered to their private place (a private thread or DMs) if they chose one, else to them
+ephemerally when they acted, else kept for their next ``/hand`` — and ``/hand where:``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_views import NO_SEAT
+from service import Post
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+    from service.game import GameSession
+
+log = logging.getLogger("bot.private")
+
+
+class PrivateDesk:
+    """Hands and private news (see module doc)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+
+    async def deliver(
+        self,
+        s: GameSession,
+        posts: Sequence[Post],
+        interaction: discord.Interaction[Any] | None,
+        actor: int | None,
+    ) -> None:
+        """Private news: to the player's lasting private place (thread or DMs) if they chose
+        one, else ephemerally to the player who acted, else kept for their next ``/hand``."""
+        for p in posts:
+            seat = int(p.audience)
+            uid = s.seats[seat].user_id if seat < len(s.seats) else None
+            place = self.t.svc.private_place(s.rec, uid)
+            if place is not None:
+                channel = self.t.client.get_partial_messageable(place)
+                try:
+                    await channel.send(
+                        f"Game #{s.game_id}, only for you: {p.text}"[:1990],
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                    continue
+                except discord.HTTPException as e:
+                    log.warning("private place of game %s seat %s failed: %s", s.game_id, seat, e)
+            if interaction is not None and seat == actor:
+                await self.t.reply(interaction, f"Only you see this: {p.text}")
+            else:
+                await self.t.svc.hold_news(s.game_id, seat, [p.text])
+
+    async def hand_content(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int
+    ) -> tuple[str, list[discord.File]]:
+        """The hand's text (with the private news waiting) and its image."""
+        res = await self.t.svc.hand(game_id, seat, news=True)
+        files: list[discord.File] = []
+        texts: list[str] = []
+        for post in res.posts:
+            texts.append(post.text)
+            reqs = [("hand.png", r, res.frames[r.version]) for r in post.images]
+            files += await self.t.publisher.images(reqs, self.t.publisher.upload_limit(interaction))
+        return "\n".join(texts), files
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], game_id: int, *, deferred: bool = False
+    ) -> None:
+        seat = await self.t.seat_of(game_id, interaction.user.id)
+        if seat is None:
+            await self.t.reply(interaction, NO_SEAT)
+            return
+        if not deferred:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        text, files = await self.hand_content(interaction, game_id, seat)
+        await interaction.followup.send(text[:1990], files=files, ephemeral=True)
+
+    async def set_hand_place(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int, where: str
+    ) -> None:
+        """``/hand where:thread|dm|here``: open (or forget) the player's lasting private
+        place, and show the hand there."""
+        uid = interaction.user.id
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if where == "here":
+            await self.t.svc.set_private_place(game_id, uid, None)
+            await self.show_hand(interaction, game_id, deferred=True)
+            return
+        channel_id = interaction.channel_id
+        http = self.t.client.http
+        try:
+            if where == "thread":
+                assert channel_id is not None
+                data = await http.start_thread_without_message(
+                    channel_id,
+                    name=f"Game {game_id}: {interaction.user.display_name}'s hand"[:100],
+                    auto_archive_duration=10080,
+                    type=12,  # a private thread
+                    invitable=False,
+                    reason="a player's private hand",
+                )
+                place = int(data["id"])
+                await http.add_user_to_thread(place, uid)
+            else:
+                dm = await http.start_private_message(uid)
+                place = int(dm["id"])
+        except discord.HTTPException as e:
+            log.info("private place (%s) for game %s not opened: %s", where, game_id, e)
+            await interaction.followup.send(
+                "I could not open that private place (permissions, or your DMs are closed). "
+                "`/hand` still answers here, only to you.",
+                ephemeral=True,
+            )
+            return
+        await self.t.svc.set_private_place(game_id, uid, where, place)
+        text, files = await self.hand_content(interaction, game_id, seat)
+        channel = self.t.client.get_partial_messageable(place)
+        note = (
+            "Your private place for this game: your hand and private news come here as they "
+            "happen. (Members with Manage Threads can read private threads; `/hand` is always "
+            "only for you.)"
+            if where == "thread"
+            else "Your private news of this game comes here, in our DMs, as it happens."
+        )
+        await channel.send(
+            (note + "\n" + text)[:1990],
+            files=files,
+            allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
+        )
+        where_text = f"<#{place}>" if where == "thread" else "your DMs"
+        await interaction.followup.send(
+            f"From now on your private news goes to {where_text}.", ephemeral=True
+        )

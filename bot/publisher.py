@@ -1,0 +1,303 @@
+"""Publishing a game's results in its channel: one Components V2 post per finished turn with
+the map (drawn in a worker thread), the ping of who decides next, the status message edited
+in place, the timeline at the end, and catching up after a restart.
+
+Everything here works from what the service returned (a :class:`~service.Result` and the
+:class:`~service.game.GameSession` it came from): no store, no engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
+from service import Frame, ImageRequest, Post, Result, SeatSpec, render_image
+from service.results import Refused, Status
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+    from service.game import GameSession
+
+log = logging.getLogger("bot.publisher")
+
+DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+
+@dataclass
+class Chunk:
+    """Public lines gathered until a turn ends, and the images to post with them."""
+
+    lines: list[str] = field(default_factory=list)
+    images: list[ImageRequest] = field(default_factory=list)
+    frame: Frame | None = None
+
+
+class Publisher:
+    """Posts of the bot's games (see module doc)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+
+    @property
+    def client(self) -> discord.Client:
+        return self.t.client
+
+    @staticmethod
+    def upload_limit(interaction: discord.Interaction[Any] | None) -> int:
+        limit = getattr(interaction, "filesize_limit", None) if interaction else None
+        return int(limit) if limit else DEFAULT_UPLOAD_LIMIT
+
+    async def images(
+        self, reqs: Sequence[tuple[str, ImageRequest, Frame]], limit: int
+    ) -> list[discord.File]:
+        """Draw the images in a worker thread; drop those that would pass the upload limit."""
+        out: list[discord.File] = []
+        total = 0
+        for name, req, frame in reqs:
+            data = await asyncio.to_thread(render_image, req, frame)
+            if data is None or total + len(data) > limit:
+                continue
+            total += len(data)
+            out.append(discord.File(io.BytesIO(data), filename=name))
+        return out
+
+    # ------------------------------------------------------------------ publishing
+
+    async def publish(
+        self,
+        s: GameSession,
+        res: Result,
+        *,
+        interaction: discord.Interaction[Any] | None = None,
+        actor: int | None = None,
+        force: bool = False,
+    ) -> None:
+        """Post what ``res`` (and the AI turns that follow, played here from the session's
+        state) produced: one public V2 post per finished turn with the map; the last one
+        pings who decides now and carries the buttons. Private posts go to the actor
+        ephemerally, or to the player's private place, or wait in their inbox. The session's
+        lock is held: the posts reach the channel in the game's order."""
+        chunks: list[Chunk] = [Chunk()]
+        limit = self.upload_limit(interaction)
+        deliveries: list[Post] = []
+
+        def take(r: Result) -> None:
+            for post in r.posts:
+                self._take(post, r, chunks, s.seats, deliveries)
+
+        take(res)
+        await s.run_ai(on_step=take, before_secret=self.t.auto_answer_pause)
+        res.version = s.version
+        res.frames.setdefault(s.version, s.frame())
+        if self.t.pacer is not None:  # the decision clocks and deadlines of who decides now
+            await self.t.pacer.refresh(s.game_id, s)
+        if len(chunks) > 1 and not chunks[-1].images:
+            chunks[-2].lines += chunks.pop().lines  # e.g. the final scores after the last map
+        last = chunks[-1]
+        changed = force or any(c.lines for c in chunks)
+        if not changed:
+            return
+        for c in chunks[:-1]:
+            await self._post(s, c, limit, final=False)
+        await self._post(s, last, limit, final=True)
+        await self.t.svc.mark_posted(s, s.version)
+        await self.update_status(s)
+        await self.t.private.deliver(s, deliveries, interaction, actor)
+
+    def _take(
+        self,
+        post: Post,
+        r: Result,
+        chunks: list[Chunk],
+        seats: Sequence[SeatSpec],
+        deliveries: list[Post],
+    ) -> None:
+        if post.audience == "public":
+            c = chunks[-1]
+            c.lines.append(post.text)
+            if post.images:
+                c.images += post.images
+                c.frame = r.frames[post.images[0].version]
+                chunks.append(Chunk())
+            return
+        seat = int(post.audience)
+        if seat < len(seats) and seats[seat].ai:
+            return  # an AI's private news: nobody reads it
+        deliveries.append(post)
+
+    async def may_undo(self, s: GameSession) -> bool:
+        """Whether the one deciding now may take back their last step (the Undo button):
+        known from the session's own step, else from the log (after an undo, a catch-up)."""
+        if s.last_step is not None:
+            return s.undo_allowed()
+        who = s.status().waiting
+        if len(who) != 1 or s.state.phase != "play":
+            return False
+        try:
+            await self.t.svc.undo_check_in(s, who[0].seat)
+        except Refused:
+            return False
+        return True
+
+    async def _post(self, s: GameSession, chunk: Chunk, limit: int, *, final: bool) -> None:
+        frame = chunk.frame or s.frame()
+        reqs: list[tuple[str, ImageRequest, Frame]] = []
+        kinds_seen: set[str] = set()
+        for req in chunk.images:
+            if req.seat is not None or req.kind in kinds_seen:
+                continue  # public posts draw only the spectator's view
+            kinds_seen.add(req.kind)
+            reqs.append((f"{req.kind}.png", req, frame))
+        if "map" not in kinds_seen:
+            reqs.insert(0, ("map.png", ImageRequest("map", None, frame.version), frame))
+        files = await self.images(reqs, limit)
+        if final and s.over:
+            used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
+            gif = await self.timeline(s.game_id, limit - used)
+            if gif is not None:
+                files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
+        footer, mentions, buttons = "", discord.AllowedMentions.none(), []
+        if final:
+            status = s.status()
+            footer, users, kinds = self.next_text(status)
+            if users:
+                mentions = discord.AllowedMentions(
+                    users=[discord.Object(u) for u in users], everyone=False, roles=False
+                )
+            if kinds:
+                buttons = turn_buttons(s.game_id, s.version, kinds, undo=await self.may_undo(s))
+        view = turn_layout(
+            fit_lines(chunk.lines, 3400), [f.filename for f in files], footer, buttons
+        )
+        channel = self.client.get_partial_messageable(s.channel_id)
+        await channel.send(view=view, files=files, allowed_mentions=mentions)
+
+    # ------------------------------------------------------------------ status
+
+    def status_text(self, status: Status) -> str:
+        """The status message: scenario, era, round, whose turn and the deadline."""
+        lines = [f"### Game #{status.game_id}: {status.scenario}"]
+        if status.over:
+            lines.append("The game is over: final scores and the timeline are posted below.")
+            return "\n".join(lines)
+        where = "Setup" if status.phase == "setup" else f"Era {status.era} · round {status.round}"
+        lines.append(where)
+        for d in status.waiting:
+            who = f"<@{d.user_id}>" if d.user_id and not d.ai else d.who
+            due = "" if d.ai else " — " + self.deadline_text(status.game_id, d.seat, "deadline")
+            lines.append(f"Waiting for {who} ({d.what()}){due}")
+        lines += self.t.status_notes.get(status.game_id, [])
+        return "\n".join(lines)
+
+    def deadline_text(self, game_id: int | None, seat: int, word: str) -> str:
+        """``deadline <t:…:f> (<t:…:R>)``: the seat's deadline kept by the pacer, else the
+        default length from now; "the game is paused" while it is."""
+        key = (game_id, seat) if game_id is not None else None
+        if key is not None and key in self.t.due:
+            at = self.t.due[key]
+            if at is None:
+                return "the game is paused"
+        else:
+            at = int(time.time()) + self.t.settings.turn_deadline_hours * 3600
+        return f"{word} <t:{at}:f> (<t:{at}:R>)"
+
+    def next_text(self, status: Status) -> tuple[str, list[int], list[str]]:
+        """Who decides now (a ping for the humans), the deadline, and the decision kinds."""
+        if status.over:
+            return "**The game is over.** Results are saved: `/stats`.", [], []
+        parts, users, kinds = [], [], []
+        for d in status.waiting:
+            if d.user_id is not None and not d.ai:
+                users.append(d.user_id)
+                kinds.append(d.kind)
+                what = (
+                    "your turn"
+                    if d.kind == "turn"
+                    else f"please decide ({d.kind.replace('_', ' ')})"
+                )
+                due = self.deadline_text(status.game_id, d.seat, "by")
+                parts.append(f"<@{d.user_id}>: {what} — {due}")
+            else:
+                parts.append(f"{d.who} is thinking…")
+        return "\n".join(parts), users, kinds
+
+    async def update_status(self, s: GameSession) -> None:
+        """Edit the game's one status message in place (PATCH); post it (and try to pin it)
+        the first time or if it was deleted."""
+        view = status_layout(self.status_text(s.status()))
+        mid = self.t.svc.status_message(s.rec)
+        channel = self.client.get_partial_messageable(s.channel_id)
+        none = discord.AllowedMentions.none()
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(view=view, allowed_mentions=none)
+                return
+            except discord.NotFound:
+                pass  # deleted: post a new one
+            except discord.HTTPException as e:
+                log.warning("status message of game %s not edited: %s", s.game_id, e)
+                return
+        msg = await channel.send(view=view, allowed_mentions=none)
+        await self.t.svc.set_status_message(s.game_id, msg.id)
+        try:
+            await msg.pin(reason="the game's status")
+        except discord.HTTPException:
+            log.info("status message of game %s not pinned (no permission)", s.game_id)
+
+    async def timeline(self, game_id: int, budget: int) -> bytes | None:
+        """The game's timeline animation (the public map after every turn, replayed from the
+        log in a worker thread), or None if it would not fit in ``budget`` bytes."""
+        from bot.render import render_timeline
+
+        try:
+            frames = await self.t.svc.timeline_frames(game_id)
+            gif = await asyncio.to_thread(render_timeline, frames) if frames else None
+        except Exception:  # a picture must not break the end of a game
+            log.exception("timeline of game %s not drawn", game_id)
+            return None
+        if gif is None or len(gif) > budget:
+            log.info("timeline of game %s left out (upload limit)", game_id)
+            return None
+        return gif
+
+    # ------------------------------------------------------------------ after a restart
+
+    async def _turn_posted(self, channel_id: int, gid: int, version: int) -> bool:
+        """Whether the channel's recent history holds this game's turn post at ``version``
+        (its Take-my-turn button names game and version)."""
+        want = f'"brz:t:{gid}:{version}"'
+        try:
+            recent = await self.client.http.logs_from(channel_id, 25)
+        except discord.HTTPException:
+            return False
+        return any(want in json.dumps(m) for m in recent)
+
+    async def recover(self) -> int:
+        """After a restart: publish again every running game saved past its last turn post
+        (the bot was stopped between a save and its post, or during the AI seats' turns),
+        and let waiting AI seats play. A stop between the post and its mark is recognised
+        in the channel's recent history (the turn post's button names game and version),
+        so nothing is posted twice and no turn goes unposted. Returns how many games were
+        caught up."""
+        done = 0
+        for rec, posted in await self.t.svc.unposted():
+            try:
+                async with self.t.svc.session(rec.id) as s:
+                    if await self._turn_posted(s.channel_id, s.game_id, s.version):
+                        await self.t.svc.mark_posted(s, s.version)  # stopped just after it
+                        continue
+                    res = await self.t.svc.catch_up_in(s, posted)
+                    await self.publish(s, res, force=True)
+                done += 1
+            except discord.HTTPException as e:  # the channel is gone: the next start retries
+                log.warning("could not catch up game %s: %s", rec.id, e)
+        return done

@@ -1,0 +1,237 @@
+"""Lobbies: a game's seats gathered before it starts (join, leave, computer players, colour
+wishes), then the start — surface-neutral. The surface says who the user is and whether they
+manage the lobby (its creator, or a moderator: a surface's own notion); every refusal is a
+:class:`~service.results.Refused` with the sentence to show privately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from rules import deciders, get_catalog, legal_actions, pending_for
+from rules.actions import ChooseColour
+from service.results import Refused, Result, SeatSpec, ServiceError
+from storage import GameRecord, GameSettings, GameStatus, Seat
+from storage.errors import ChannelBusy, StorageError
+from storage.models import SeatKind
+
+if TYPE_CHECKING:
+    from service.game import GameService, GameSession
+
+LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
+CLOSED = "This lobby is closed."
+
+
+def colour_choices() -> list[tuple[str, str]]:
+    """The colours a player may wish for: (id, name)."""
+    return [(c.id, str(getattr(c, "name", c.id))) for c in get_catalog(None).colours.values()]
+
+
+def lobby_text(rec: GameRecord) -> str:
+    """The lobby's text: scenario, deadline, the seats with their wishes, what to do."""
+    s = rec.settings
+    scen = s.scenario if s.scenario != "auto" else "the standard map for the player count"
+    lines = [f"## Brazil: Imperial — new game #{rec.id}", f"Scenario: {scen}"]
+    if s.turn_timer_seconds:
+        lines.append(f"Turn deadline: {s.turn_timer_seconds // 3600} h")
+    for n in range(s.player_count):
+        seat = rec.seat(n)
+        wish = f" — {seat.colour}" if seat is not None and seat.colour else ""
+        lines.append(f"{n + 1}. {seat.label() if seat else '(open)'}{wish}")
+    lines.append(
+        "Join, choose a colour if you like, add computer players, then Start "
+        "(empty seats become AI players)."
+    )
+    return "\n".join(lines)
+
+
+def is_host(rec: GameRecord, user_id: int) -> bool:
+    """Whether ``user_id`` opened the lobby ``rec``."""
+    return rec.status is GameStatus.LOBBY and rec.settings.extra.get("host") == user_id
+
+
+class Lobbies:
+    """The lobby operations of one game service."""
+
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+
+    @property
+    def store(self) -> object:
+        return self.svc.store
+
+    async def open(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        host: int,
+        *,
+        scenario: str | None,
+        players: int,
+        ai_seats: int,
+        ai_level: str,
+        deadline_hours: int,
+    ) -> GameRecord:
+        """Open a lobby in ``channel_id`` with its creator ``host`` in seat 1 and ``ai_seats``
+        computer players."""
+        if scenario and scenario not in get_catalog(None).maps:
+            raise Refused(f"No scenario `{scenario}`. Choose from the list.")
+        if not 1 <= players <= 4 or not 0 <= ai_seats < players:
+            raise Refused("A game has 1 to 4 players, at least one of them human.")
+        seats = [Seat.discord(0, host)]
+        seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
+        settings = GameSettings(
+            scenario=scenario or "auto",
+            player_count=players,
+            turn_timer_seconds=deadline_hours * 3600,
+            extra={"lobby": True, "host": host, "ai_level": ai_level},
+        )
+        try:
+            return await self.svc.store.create_game(
+                channel_id,
+                initial_state_json="{}",
+                settings=settings,
+                guild_id=guild_id,
+                seats=seats,
+                status=GameStatus.LOBBY,
+            )
+        except ChannelBusy as e:
+            raise Refused("This channel already has a game: see `/game status`.") from e
+
+    async def get_open(self, game_id: int) -> GameRecord:
+        """The game ``game_id`` while it is still a lobby; Refused ("closed") otherwise."""
+        try:
+            rec = await self.svc.store.get_game(game_id)
+        except StorageError as e:
+            raise Refused(CLOSED) from e
+        if rec.status is not GameStatus.LOBBY:
+            raise Refused(CLOSED)
+        return rec
+
+    async def colour(self, game_id: int, user_id: int, colour: str) -> GameRecord:
+        """A seated player's colour wish (one colour per seat; R-SETUP-4)."""
+        rec = await self.get_open(game_id)
+        mine = rec.seats_of(user_id)
+        if not mine:
+            raise Refused("Join the game first.")
+        if colour not in get_catalog(None).colours:
+            raise Refused("That choice is no longer available.")
+        try:
+            return await self.svc.store.set_colour(game_id, mine[0], colour)
+        except StorageError as e:
+            raise Refused(f"{colour.capitalize()} is taken: choose another.") from e
+
+    async def join(self, rec: GameRecord, user_id: int) -> GameRecord:
+        if rec.seats_of(user_id):
+            raise Refused("You are already in this game.")
+        free = self.free_seats(rec)
+        if not free:
+            raise Refused("The game is full.")
+        return await self.svc.store.assign_seat(rec.id, Seat.discord(free[0], user_id))
+
+    async def leave(self, rec: GameRecord, user_id: int) -> tuple[GameRecord, bool]:
+        """The user leaves; True when nobody human is left (the lobby is then closed)."""
+        mine = rec.seats_of(user_id)
+        if not mine:
+            raise Refused("You are not in this game.")
+        for n in mine:
+            rec = await self.svc.store.remove_seat(rec.id, n)
+        if not any(s.kind is SeatKind.DISCORD for s in rec.seats):
+            return await self.svc.store.set_status(rec.id, GameStatus.ABANDONED), True
+        return rec, False
+
+    async def add_ai(self, rec: GameRecord, default_level: str, *, manager: bool) -> GameRecord:
+        if not manager:
+            raise Refused(LOBBY_MANAGER)
+        free = self.free_seats(rec)
+        if not free:
+            raise Refused("The game is full.")
+        level = self.ai_level(rec, default_level)
+        return await self.svc.store.assign_seat(rec.id, Seat.ai(free[0], level, name=f"AI {level}"))
+
+    @staticmethod
+    def free_seats(rec: GameRecord) -> list[int]:
+        return [n for n in range(rec.settings.player_count) if rec.seat(n) is None]
+
+    @staticmethod
+    def ai_level(rec: GameRecord, default_level: str) -> str:
+        return str(rec.settings.extra.get("ai_level") or default_level)
+
+    async def start(
+        self,
+        lobby: GameRecord,
+        names: Mapping[int, str],
+        *,
+        default_level: str,
+        default_scenario: str | None,
+        seed: int | None = None,
+    ) -> Result:
+        """Start the lobby's game: seated users (``names``: their display names by user id),
+        computer players in the other seats; the lobby is closed and the game created in its
+        channel, the colours wished in the lobby taken as the colour step reaches them.
+        Refused (with the reason) when the game cannot start."""
+        level = self.ai_level(lobby, default_level)
+        specs: list[SeatSpec] = []
+        for n in range(lobby.settings.player_count):
+            seat = lobby.seat(n)
+            if seat is not None and seat.kind is SeatKind.DISCORD and seat.user_id is not None:
+                name = names.get(seat.user_id) or f"Player {len(specs) + 1}"
+                specs.append(SeatSpec(name=name, user_id=seat.user_id))
+            else:
+                lv = seat.ai_level if seat is not None and seat.ai_level else level
+                specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
+        scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
+        await self.svc.store.set_status(lobby.id, GameStatus.ABANDONED)
+        try:
+            res = await self.svc.new_game(
+                specs,
+                scenario=scenario or default_scenario,
+                seed=seed,
+                channel_id=lobby.channel_id,
+                guild_id=lobby.guild_id,
+            )
+        except ServiceError as e:
+            raise Refused(f"The game could not start: {e}") from e
+        wishes = {
+            str(x.seat): x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD
+        }
+        if wishes:
+            await self.svc.store.set_extra(res.game_id, "colour_wishes", dict(wishes))
+            async with self.svc.session(res.game_id) as s:
+                await self.colour_wishes(s, res)
+        return res
+
+    async def colour_wishes(self, s: GameSession, res: Result) -> None:
+        """R-SETUP-4: the colours wished in the lobby (kept in the game's settings), taken for
+        those seats when the game's colour step reaches them (AI seats choose theirs in
+        between); a wish no longer legal is left to the player. The steps' posts are added
+        to ``res``. Works on the session's state in memory (no load)."""
+        raw = s.rec.settings.extra.get("colour_wishes")
+        if not isinstance(raw, dict) or s.state.phase != "setup":
+            return
+        wishes = {int(k): str(v) for k, v in raw.items() if k.isdigit() and v}
+        for _ in range(8):
+            st = s.state
+            ds = deciders(st)
+            pend = pending_for(st, ds[0]) if ds else None
+            if pend is None or pend.kind != "choose_colour":
+                return
+            seat = ds[0]
+            if s.seats[seat].ai:
+                res.extend(
+                    await s.run_ai(
+                        until=lambda x: (
+                            not any(
+                                (p := pending_for(x, d)) is not None and p.kind == "choose_colour"
+                                for d in deciders(x)
+                            )
+                        ),
+                    )
+                )
+                continue
+            wish = wishes.get(seat)
+            action = ChooseColour(seat=seat, colour=wish) if wish else None
+            if action is None or action not in legal_actions(st, seat):
+                return
+            res.extend(await s.choose(seat, action))
