@@ -14,7 +14,7 @@ would subclass :class:`GameStore` and pass the same tests.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
@@ -26,6 +26,9 @@ from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
 from storage.models import (
+    Break,
+    DecisionClock,
+    GamePacing,
     GameRecord,
     GameResult,
     GameSettings,
@@ -34,9 +37,12 @@ from storage.models import (
     HistoryItem,
     IntegrityProblem,
     LogEntry,
+    PlayerPrefs,
     PlayerStats,
     ReplayReport,
     Seat,
+    StandIn,
+    Timer,
 )
 from storage.replay import Replayer, replay_log
 
@@ -295,6 +301,113 @@ class GameStore(ABC):
         if any(version is None for version in recorded):
             return f"recorded before engine versions were stored, this is engine {running}"
         return None
+
+    # -- pacing (the bot's deadlines) -----------------------------------------------------
+    # Storage does not understand pacing: it keeps what the bot's scheduler decides. Times are
+    # given by the caller (the pacing clock) as aware datetimes (``InvalidData`` if naive).
+
+    @abstractmethod
+    async def get_pacing(self, game_id: int) -> GamePacing:
+        """The game's pacing settings JSON (``"{}"`` when never set: the defaults) and its
+        pause votes (user ids, ascending)."""
+
+    @abstractmethod
+    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
+        """Replace the game's pacing settings JSON (``InvalidData`` if it is not JSON)."""
+
+    @abstractmethod
+    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
+        """Replace the game's pause votes (user ids; duplicates are dropped)."""
+
+    @abstractmethod
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        """A Discord user's time zone and quiet hours (all None if never set)."""
+
+    @abstractmethod
+    async def set_player_prefs(
+        self,
+        user_id: int,
+        *,
+        tz: str | None = None,
+        quiet: tuple[str, str] | None = None,
+        clear_quiet: bool = False,
+    ) -> PlayerPrefs:
+        """Set the user's time zone and/or quiet hours (``("22:00", "08:00")``); what is not
+        given is kept; ``clear_quiet`` removes the quiet hours. Returns the new preferences."""
+
+    @abstractmethod
+    async def add_break(
+        self,
+        game_id: int,
+        seat: int | None,
+        start: datetime,
+        end: datetime | None,
+        *,
+        by_user: int | None = None,
+        reason: str | None = None,
+    ) -> Break:
+        """An away period of ``seat`` from ``start`` to ``end`` (required: ``InvalidData``
+        otherwise), or with ``seat`` None a pause of the whole game (``end`` None: until
+        :meth:`end_break`)."""
+
+    @abstractmethod
+    async def end_break(self, break_id: int, at: datetime) -> None:
+        """End a break at ``at`` (an away period ended early, a pause resumed); a break that
+        already ended before ``at`` is left as it is."""
+
+    @abstractmethod
+    async def breaks(self, game_id: int) -> list[Break]:
+        """The game's away periods and pauses, by start time."""
+
+    @abstractmethod
+    async def sync_decisions(
+        self, game_id: int, version: int, deciding: Sequence[int], at: datetime
+    ) -> list[DecisionClock]:
+        """The seats ``deciding`` now (game ``version``, time ``at``): each one's open clock
+        is kept, or started now; the clocks of seats no longer deciding are closed at ``at``.
+        One transaction. Returns the open clocks, by seat."""
+
+    @abstractmethod
+    async def open_decisions(self, game_id: int) -> list[DecisionClock]:
+        """The game's open decision clocks, by seat."""
+
+    @abstractmethod
+    async def mute_decision(self, game_id: int, seat: int, since_version: int) -> bool:
+        """Mute the reminders of that open decision (False: it is no longer open)."""
+
+    @abstractmethod
+    async def claim_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime
+    ) -> bool:
+        """Claim the timer ``(game, version, seat, kind)``, committed at once: True only for
+        the first claim ever (the caller then does the work), False if it was claimed before,
+        by this or any other process, before or after a restart."""
+
+    @abstractmethod
+    async def finish_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime, outcome: str
+    ) -> None:
+        """Mark a claimed timer done at ``at`` with its ``outcome`` (e.g. ``"sent"``)."""
+
+    @abstractmethod
+    async def timers(self, game_id: int | None = None, *, unfinished: bool = False) -> list[Timer]:
+        """Claimed timers (of one game, or all), oldest claim first; ``unfinished``: only
+        those claimed and not done (work a crash interrupted)."""
+
+    @abstractmethod
+    async def start_stand_in(
+        self, game_id: int, seat: int, user_id: int | None, ai_level: str, at: datetime
+    ) -> bool:
+        """Record that an AI at ``ai_level`` plays ``seat`` for ``user_id`` from ``at``
+        (False: one already does)."""
+
+    @abstractmethod
+    async def end_stand_in(self, game_id: int, seat: int, at: datetime) -> StandIn | None:
+        """End the open stand-in of ``seat`` at ``at`` and return it (None if there is none)."""
+
+    @abstractmethod
+    async def stand_ins(self, game_id: int, *, open_only: bool = True) -> list[StandIn]:
+        """The game's AI stand-ins by seat (``open_only=False``: the ended ones too)."""
 
     # -- statistics -----------------------------------------------------------------------
 

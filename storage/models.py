@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -20,7 +21,10 @@ __all__ = [
     "ACTIVE_STATUSES",
     "MAX_SEATS",
     "PACK_NAME_PATTERN",
+    "Break",
+    "DecisionClock",
     "EntryKind",
+    "GamePacing",
     "GameRecord",
     "GameResult",
     "GameSettings",
@@ -29,10 +33,13 @@ __all__ = [
     "HistoryItem",
     "IntegrityProblem",
     "LogEntry",
+    "PlayerPrefs",
     "PlayerStats",
     "ReplayReport",
     "Seat",
     "SeatKind",
+    "StandIn",
+    "Timer",
     "is_pack_name",
 ]
 
@@ -383,6 +390,83 @@ class IntegrityProblem(_Frozen):
     def __str__(self) -> str:
         where = "database" if self.game_id is None else f"game {self.game_id}"
         return f"{where}: {self.message}"
+
+
+# -- pacing (the bot's deadlines; schema version 4) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class GamePacing:
+    """A game's pacing settings (JSON text, ``"{}"``: the defaults) and the user ids that
+    voted to pause it."""
+
+    game_id: int
+    settings_json: str
+    pause_votes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerPrefs:
+    """A Discord user's time zone (an IANA name) and quiet hours (``"22:00"``, ``"08:00"``;
+    both None: none)."""
+
+    user_id: int
+    tz: str | None
+    quiet_start: str | None
+    quiet_end: str | None
+
+
+@dataclass(frozen=True)
+class Break:
+    """An away period of ``seat``, or (``seat`` None) a pause of the whole game."""
+
+    id: int
+    game_id: int
+    seat: int | None
+    start: datetime
+    end: datetime | None
+    by_user: int | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class DecisionClock:
+    """``seat`` has had to decide since game version ``since_version`` (``started``);
+    ``closed`` once it no longer does; ``muted``: no more reminders for this decision."""
+
+    game_id: int
+    seat: int
+    since_version: int
+    started: datetime
+    closed: datetime | None
+    muted: bool
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A timer (reminder, deadline, flag...) of ``kind`` that fired for ``seat`` at game
+    ``version``: claimed once, then done with an ``outcome``."""
+
+    game_id: int
+    version: int
+    seat: int
+    kind: str
+    claimed: datetime
+    done: datetime | None
+    outcome: str | None
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """An AI at ``ai_level`` playing ``seat`` for ``user_id`` since ``since`` (until
+    ``ended``)."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    ai_level: str
+    since: datetime
+    ended: datetime | None
 
 
 def utc_iso(moment: datetime) -> str:
