@@ -14,13 +14,13 @@ would subclass :class:`GameStore` and pass the same tests.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
-from typing import Self
+from typing import Self, Unpack
 
-from pydantic import JsonValue
+from pydantic import ValidationError
 
 from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
@@ -37,16 +37,18 @@ from storage.models import (
     HistoryItem,
     IntegrityProblem,
     LogEntry,
+    NewsItem,
     PlayerPrefs,
     PlayerStats,
     ReplayReport,
     Seat,
+    SettingsChanges,
     StandIn,
     Timer,
 )
 from storage.replay import Replayer, replay_log
 
-__all__ = ["Clock", "GameStore", "utc_now"]
+__all__ = ["Clock", "GameStore", "apply_settings_changes", "utc_now"]
 
 Clock = Callable[[], datetime]
 """Returns the current time as an *aware* datetime (converted to UTC when stored)."""
@@ -55,6 +57,20 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """The default clock: real UTC time."""
     return datetime.now(UTC)
+
+
+def apply_settings_changes(settings: GameSettings, changes: Mapping[str, object]) -> GameSettings:
+    """``settings`` with ``changes`` (:class:`SettingsChanges`) applied, validated as a whole
+    (``InvalidData`` naming the first problem otherwise). For backends' ``update_settings``."""
+    unknown = sorted(set(changes) - set(GameSettings.model_fields))
+    if unknown:
+        raise InvalidData(f"not a settings field: {', '.join(unknown)}")
+    try:
+        return GameSettings.model_validate({**settings.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        raise InvalidData(f"invalid settings ({where}): {first['msg']}") from exc
 
 
 class GameStore(ABC):
@@ -208,9 +224,42 @@ class GameStore(ABC):
         ``InvalidData`` if the seat is empty or another seat holds the colour."""
 
     @abstractmethod
-    async def set_extra(self, game_id: int, key: str, value: JsonValue) -> GameRecord:
-        """Set one key of the game's ``settings.extra`` (None removes it): a surface's own
-        bookkeeping, e.g. the id of a Discord status message. Any status; no version bump."""
+    async def replace_seat(self, game_id: int, seat: Seat) -> GameRecord:
+        """Put ``seat`` in place of whoever held that seat number of an active game (a player
+        replaced mid-game; its score is cleared). If the previous occupant was a Discord user
+        who no longer holds any seat of the game, their ``settings.private_places`` entry and
+        their ``settings.abandon_votes`` vote go too. All in one transaction; no version bump.
+        ``InvalidData`` if the seat's colour is held by another seat, ``GameNotActive`` for a
+        finished or abandoned game."""
+
+    @abstractmethod
+    async def update_settings(self, game_id: int, **changes: Unpack[SettingsChanges]) -> GameRecord:
+        """Change some fields of the game's settings (a surface's bookkeeping, e.g.
+        ``status_message_id=...``, ``pending_request=None``) and return the game.
+
+        An atomic read-modify-write in one transaction: the fields not named keep their
+        stored values, even if another process changed them meanwhile. The result is
+        validated as :class:`GameSettings` (``InvalidData`` otherwise, nothing written). Any
+        status; no version bump; ``GameNotFound`` if there is no such game."""
+
+    # -- private news ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def add_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        """Keep private ``texts`` for seat number ``seat`` until it reads them (its inbox
+        survives restarts). One transaction; nothing is added for an empty ``texts``.
+        ``GameNotFound`` if there is no such game, ``InvalidData`` for a bad seat number or a
+        text that is not a string."""
+
+    @abstractmethod
+    async def unread_news(self, game_id: int, seat: int) -> list[NewsItem]:
+        """The seat's news after its read-up-to marker, oldest first (does not mark them
+        read: call :meth:`mark_news_read` once they were shown)."""
+
+    @abstractmethod
+    async def mark_news_read(self, game_id: int, seat: int, up_to: int) -> None:
+        """The seat has read its news up to id ``up_to`` (inclusive): its marker moves
+        forward to it, never back (an older ``up_to`` changes nothing)."""
 
     # -- undo, rollback, history ----------------------------------------------------------
 
@@ -439,7 +488,9 @@ class GameStore(ABC):
 
     async def export_game(self, game_id: int) -> GameExport:
         """The whole game (settings, seats, status, state, full log) as one export value;
-        write it with :func:`storage.export.dump_export`."""
+        write it with :func:`storage.export.dump_export`. The game's private news inbox
+        (:meth:`add_news`) and its pacing records are not exported: an imported game starts
+        with empty inboxes and default pacing."""
         record = await self.get_game(game_id)
         log = await self.get_log(game_id, to_version=record.version)
         return build_export(record, log, exported_at=self.now())
