@@ -82,7 +82,7 @@ def test_typed_settings_round_trip_as_json_and_refuse_unknown_keys() -> None:
     with pytest.raises(ValueError):
         GameSettings(scenario="s", player_count=2, colour_wishes={8: "red"})
     with pytest.raises(ValueError):
-        PrivatePlace(where="mail", channel_id=1)  # type: ignore[arg-type]
+        PrivatePlace(where="mail", channel_id=1)
 
 
 def test_discord_seat_carries_a_name() -> None:

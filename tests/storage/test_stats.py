@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from storage import GameResult, GameStatus, GameStore, PlayerStats, SqliteGameStore
+from storage import GameResult, GameStatus, GameStore, PlayerStats
 from tests.storage.conftest import new_game, play
 
 ALICE, BOB, CAROL = 1, 2, 3
 
 
 async def finished(
-    store: SqliteGameStore,
+    store: GameStore,
     channel: int,
     seats: dict[int, int],
     scores: dict[int, int],
