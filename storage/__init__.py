@@ -2,7 +2,13 @@
 
 The interface is :class:`GameStore` (async); :class:`SqliteGameStore` implements it on an
 embedded SQLite file. Callers never see SQL. See ``storage/README.md``.
+
+Importing this package does not load the SQLite backend (nor ``aiosqlite``): the interface,
+the models and the errors are enough to code against a store; ``SqliteGameStore`` and
+``SNAPSHOT_EVERY`` are loaded on first use.
 """
+
+from typing import TYPE_CHECKING
 
 from storage.base import Clock, GameStore, utc_now
 from storage.engine_info import current_engine_version
@@ -26,7 +32,10 @@ from storage.errors import (
 from storage.export import GameExport, dump_export, load_export
 from storage.models import (
     ACTIVE_STATUSES,
+    Break,
+    DecisionClock,
     EntryKind,
+    GamePacing,
     GameRecord,
     GameResult,
     GameSettings,
@@ -35,27 +44,49 @@ from storage.models import (
     HistoryItem,
     IntegrityProblem,
     LogEntry,
+    NewsItem,
+    PendingRequest,
+    PlayerPrefs,
     PlayerStats,
+    PrivatePlace,
     ReplayReport,
     Seat,
     SeatKind,
+    SettingsChanges,
+    StandIn,
+    Timer,
     is_pack_name,
 )
 from storage.replay import Replayer, default_replayer, load_replayer
-from storage.sqlite import SNAPSHOT_EVERY, SqliteGameStore
+
+if TYPE_CHECKING:
+    from storage.sqlite import SNAPSHOT_EVERY, SqliteGameStore
+
+
+def __getattr__(name: str) -> object:
+    """The SQLite backend, imported when first asked for."""
+    if name in ("SqliteGameStore", "SNAPSHOT_EVERY"):
+        from storage import sqlite
+
+        return getattr(sqlite, name)
+    raise AttributeError(f"module 'storage' has no attribute {name!r}")
+
 
 __all__ = [
     "ACTIVE_STATUSES",
     "SNAPSHOT_EVERY",
     "BackendError",
+    "Break",
     "ChannelBusy",
     "Clock",
     "DatabaseCorrupt",
     "DatabaseMissing",
+    "DecisionClock",
     "EntryKind",
     "GameExport",
     "GameNotActive",
     "GameNotFound",
+    "GamePacing",
     "GameRecord",
     "GameResult",
     "GameSettings",
@@ -68,8 +99,12 @@ __all__ = [
     "InvalidExport",
     "InvalidTransition",
     "LogEntry",
+    "NewsItem",
     "NotAGameDatabase",
+    "PendingRequest",
+    "PlayerPrefs",
     "PlayerStats",
+    "PrivatePlace",
     "ReplayReport",
     "Replayer",
     "ReplayerUnavailable",
@@ -77,8 +112,11 @@ __all__ = [
     "SchemaTooNew",
     "Seat",
     "SeatKind",
+    "SettingsChanges",
     "SqliteGameStore",
+    "StandIn",
     "StorageError",
+    "Timer",
     "VersionConflict",
     "current_engine_version",
     "default_replayer",

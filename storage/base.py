@@ -14,18 +14,21 @@ would subclass :class:`GameStore` and pass the same tests.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
-from typing import Self
+from typing import Self, Unpack
 
-from pydantic import JsonValue
+from pydantic import ValidationError
 
 from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
 from storage.models import (
+    Break,
+    DecisionClock,
+    GamePacing,
     GameRecord,
     GameResult,
     GameSettings,
@@ -34,13 +37,18 @@ from storage.models import (
     HistoryItem,
     IntegrityProblem,
     LogEntry,
+    NewsItem,
+    PlayerPrefs,
     PlayerStats,
     ReplayReport,
     Seat,
+    SettingsChanges,
+    StandIn,
+    Timer,
 )
 from storage.replay import Replayer, replay_log
 
-__all__ = ["Clock", "GameStore", "utc_now"]
+__all__ = ["Clock", "GameStore", "apply_settings_changes", "utc_now"]
 
 Clock = Callable[[], datetime]
 """Returns the current time as an *aware* datetime (converted to UTC when stored)."""
@@ -49,6 +57,20 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """The default clock: real UTC time."""
     return datetime.now(UTC)
+
+
+def apply_settings_changes(settings: GameSettings, changes: Mapping[str, object]) -> GameSettings:
+    """``settings`` with ``changes`` (:class:`SettingsChanges`) applied, validated as a whole
+    (``InvalidData`` naming the first problem otherwise). For backends' ``update_settings``."""
+    unknown = sorted(set(changes) - set(GameSettings.model_fields))
+    if unknown:
+        raise InvalidData(f"not a settings field: {', '.join(unknown)}")
+    try:
+        return GameSettings.model_validate({**settings.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        raise InvalidData(f"invalid settings ({where}): {first['msg']}") from exc
 
 
 class GameStore(ABC):
@@ -202,9 +224,42 @@ class GameStore(ABC):
         ``InvalidData`` if the seat is empty or another seat holds the colour."""
 
     @abstractmethod
-    async def set_extra(self, game_id: int, key: str, value: JsonValue) -> GameRecord:
-        """Set one key of the game's ``settings.extra`` (None removes it): a surface's own
-        bookkeeping, e.g. the id of a Discord status message. Any status; no version bump."""
+    async def replace_seat(self, game_id: int, seat: Seat) -> GameRecord:
+        """Put ``seat`` in place of whoever held that seat number of an active game (a player
+        replaced mid-game; its score is cleared). If the previous occupant was a Discord user
+        who no longer holds any seat of the game, their ``settings.private_places`` entry and
+        their ``settings.abandon_votes`` vote go too. All in one transaction; no version bump.
+        ``InvalidData`` if the seat's colour is held by another seat, ``GameNotActive`` for a
+        finished or abandoned game."""
+
+    @abstractmethod
+    async def update_settings(self, game_id: int, **changes: Unpack[SettingsChanges]) -> GameRecord:
+        """Change some fields of the game's settings (a surface's bookkeeping, e.g.
+        ``status_message_id=...``, ``pending_request=None``) and return the game.
+
+        An atomic read-modify-write in one transaction: the fields not named keep their
+        stored values, even if another process changed them meanwhile. The result is
+        validated as :class:`GameSettings` (``InvalidData`` otherwise, nothing written). Any
+        status; no version bump; ``GameNotFound`` if there is no such game."""
+
+    # -- private news ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def add_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        """Keep private ``texts`` for seat number ``seat`` until it reads them (its inbox
+        survives restarts). One transaction; nothing is added for an empty ``texts``.
+        ``GameNotFound`` if there is no such game, ``InvalidData`` for a bad seat number or a
+        text that is not a string."""
+
+    @abstractmethod
+    async def unread_news(self, game_id: int, seat: int) -> list[NewsItem]:
+        """The seat's news after its read-up-to marker, oldest first (does not mark them
+        read: call :meth:`mark_news_read` once they were shown)."""
+
+    @abstractmethod
+    async def mark_news_read(self, game_id: int, seat: int, up_to: int) -> None:
+        """The seat has read its news up to id ``up_to`` (inclusive): its marker moves
+        forward to it, never back (an older ``up_to`` changes nothing)."""
 
     # -- undo, rollback, history ----------------------------------------------------------
 
@@ -296,6 +351,113 @@ class GameStore(ABC):
             return f"recorded before engine versions were stored, this is engine {running}"
         return None
 
+    # -- pacing (the bot's deadlines) -----------------------------------------------------
+    # Storage does not understand pacing: it keeps what the bot's scheduler decides. Times are
+    # given by the caller (the pacing clock) as aware datetimes (``InvalidData`` if naive).
+
+    @abstractmethod
+    async def get_pacing(self, game_id: int) -> GamePacing:
+        """The game's pacing settings JSON (``"{}"`` when never set: the defaults) and its
+        pause votes (user ids, ascending)."""
+
+    @abstractmethod
+    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
+        """Replace the game's pacing settings JSON (``InvalidData`` if it is not JSON)."""
+
+    @abstractmethod
+    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
+        """Replace the game's pause votes (user ids; duplicates are dropped)."""
+
+    @abstractmethod
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        """A Discord user's time zone and quiet hours (all None if never set)."""
+
+    @abstractmethod
+    async def set_player_prefs(
+        self,
+        user_id: int,
+        *,
+        tz: str | None = None,
+        quiet: tuple[str, str] | None = None,
+        clear_quiet: bool = False,
+    ) -> PlayerPrefs:
+        """Set the user's time zone and/or quiet hours (``("22:00", "08:00")``); what is not
+        given is kept; ``clear_quiet`` removes the quiet hours. Returns the new preferences."""
+
+    @abstractmethod
+    async def add_break(
+        self,
+        game_id: int,
+        seat: int | None,
+        start: datetime,
+        end: datetime | None,
+        *,
+        by_user: int | None = None,
+        reason: str | None = None,
+    ) -> Break:
+        """An away period of ``seat`` from ``start`` to ``end`` (required: ``InvalidData``
+        otherwise), or with ``seat`` None a pause of the whole game (``end`` None: until
+        :meth:`end_break`)."""
+
+    @abstractmethod
+    async def end_break(self, break_id: int, at: datetime) -> None:
+        """End a break at ``at`` (an away period ended early, a pause resumed); a break that
+        already ended before ``at`` is left as it is."""
+
+    @abstractmethod
+    async def breaks(self, game_id: int) -> list[Break]:
+        """The game's away periods and pauses, by start time."""
+
+    @abstractmethod
+    async def sync_decisions(
+        self, game_id: int, version: int, deciding: Sequence[int], at: datetime
+    ) -> list[DecisionClock]:
+        """The seats ``deciding`` now (game ``version``, time ``at``): each one's open clock
+        is kept, or started now; the clocks of seats no longer deciding are closed at ``at``.
+        One transaction. Returns the open clocks, by seat."""
+
+    @abstractmethod
+    async def open_decisions(self, game_id: int) -> list[DecisionClock]:
+        """The game's open decision clocks, by seat."""
+
+    @abstractmethod
+    async def mute_decision(self, game_id: int, seat: int, since_version: int) -> bool:
+        """Mute the reminders of that open decision (False: it is no longer open)."""
+
+    @abstractmethod
+    async def claim_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime
+    ) -> bool:
+        """Claim the timer ``(game, version, seat, kind)``, committed at once: True only for
+        the first claim ever (the caller then does the work), False if it was claimed before,
+        by this or any other process, before or after a restart."""
+
+    @abstractmethod
+    async def finish_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime, outcome: str
+    ) -> None:
+        """Mark a claimed timer done at ``at`` with its ``outcome`` (e.g. ``"sent"``)."""
+
+    @abstractmethod
+    async def timers(self, game_id: int | None = None, *, unfinished: bool = False) -> list[Timer]:
+        """Claimed timers (of one game, or all), oldest claim first; ``unfinished``: only
+        those claimed and not done (work a crash interrupted)."""
+
+    @abstractmethod
+    async def start_stand_in(
+        self, game_id: int, seat: int, user_id: int | None, ai_level: str, at: datetime
+    ) -> bool:
+        """Record that an AI at ``ai_level`` plays ``seat`` for ``user_id`` from ``at``
+        (False: one already does)."""
+
+    @abstractmethod
+    async def end_stand_in(self, game_id: int, seat: int, at: datetime) -> StandIn | None:
+        """End the open stand-in of ``seat`` at ``at`` and return it (None if there is none)."""
+
+    @abstractmethod
+    async def stand_ins(self, game_id: int, *, open_only: bool = True) -> list[StandIn]:
+        """The game's AI stand-ins by seat (``open_only=False``: the ended ones too)."""
+
     # -- statistics -----------------------------------------------------------------------
 
     @abstractmethod
@@ -326,7 +488,9 @@ class GameStore(ABC):
 
     async def export_game(self, game_id: int) -> GameExport:
         """The whole game (settings, seats, status, state, full log) as one export value;
-        write it with :func:`storage.export.dump_export`."""
+        write it with :func:`storage.export.dump_export`. The game's private news inbox
+        (:meth:`add_news`) and its pacing records are not exported: an imported game starts
+        with empty inboxes and default pacing."""
         record = await self.get_game(game_id)
         log = await self.get_log(game_id, to_version=record.version)
         return build_export(record, log, exported_at=self.now())

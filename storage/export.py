@@ -5,7 +5,7 @@ full action log including the initial state, all as readable JSON (not JSON-in-s
 
     {
       "format": "brazil-imperial-game",
-      "format_version": 2,
+      "format_version": 3,
       "exported_at": "2025-01-01T12:00:00.000000+00:00",
       "game": {"id": 7, "channel_id": ..., "status": "running", "version": 42, "settings": {...},
                "created_at": ..., "updated_at": ..., "finished_at": null, "guild_id": ...,
@@ -22,7 +22,10 @@ full action log including the initial state, all as readable JSON (not JSON-in-s
 
 ``state`` is set on version 0, on undo/rollback entries and on the periodic snapshots. Format
 version 1 files (seats by colour, no undo) are still read: their seats are numbered in colour
-order. Importing checks the format version and the log's integrity (versions contiguous from 0
+order. Format version 2 files (settings with a free ``extra`` object) are still read: the
+settings become the typed fields (:mod:`storage.legacy`) and the player names of the bot's
+seat list ``extra["seats"]`` go to the seats (Discord seats and unnamed AI seats). A game's
+private news inbox and its pacing records are not exported. Importing checks the format version and the log's integrity (versions contiguous from 0
 to the game's version, initial state present, every recorded state matching its hash, undo and
 rollback entries naming an earlier version, data packs named by plain names).
 """
@@ -37,6 +40,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, Val
 
 from storage.errors import InvalidExport
 from storage.jsonutil import state_hash
+from storage.legacy import legacy_seat_names
 from storage.models import (
     EntryKind,
     GameRecord,
@@ -61,7 +65,9 @@ __all__ = [
 ]
 
 EXPORT_FORMAT: Final = "brazil-imperial-game"
-EXPORT_FORMAT_VERSION = 2
+EXPORT_FORMAT_VERSION = 3
+"""3: typed settings, named Discord seats; 2: seats by number, undo/rollback; 1: seats by
+colour."""
 
 
 class _Frozen(BaseModel):
@@ -189,6 +195,8 @@ def load_export(text: str) -> GameExport:
     try:
         if version < 2:
             raw = _upgrade_v1(raw)
+        if version < 3:
+            raw = _upgrade_v2(raw)
         return GameExport.model_validate(raw)
     except (ValidationError, TypeError, KeyError, AttributeError) as exc:
         raise InvalidExport(f"the export is malformed: {exc}") from exc
@@ -225,6 +233,27 @@ def _upgrade_v1(raw: dict[str, Any]) -> dict[str, Any]:
         ],
         "log": log,
     }
+
+
+def _upgrade_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    """A format 2 export in format 3: the names of the legacy seat list in the settings'
+    ``extra["seats"]`` go to the Discord seats and unnamed AI seats (the settings themselves
+    are converted by :class:`GameSettings` when read)."""
+    game = raw.get("game")
+    settings = game.get("settings") if isinstance(game, dict) else None
+    names = legacy_seat_names(settings) if isinstance(settings, dict) else {}
+    seats = raw.get("seats")
+    if names and isinstance(seats, list):
+        seats = [
+            {**seat, "name": names[seat["seat"]]}
+            if isinstance(seat, dict)
+            and seat.get("kind") in ("discord", "ai")
+            and seat.get("name") is None
+            and seat.get("seat") in names
+            else seat
+            for seat in seats
+        ]
+    return {**raw, "format_version": EXPORT_FORMAT_VERSION, "seats": seats}
 
 
 def _state_packs(export: GameExport) -> list[object]:

@@ -33,6 +33,13 @@ Versions (never edit a released migration; append a new one):
    ``pacing_timers`` (one row per fired reminder / deadline / flag, unique per game, version,
    seat and kind: each fires once, even across restarts) and ``pacing_standins`` (an AI
    playing a seat until its owner is back). New tables only: existing data is untouched.
+5. Typed settings and a private news inbox. Every game's settings JSON loses its free
+   ``extra`` object: its keys become the typed fields of ``GameSettings`` (see
+   :mod:`storage.legacy`; the redundant ``lobby`` flag and the bot's own copy of the seat list,
+   ``extra["seats"]``, are dropped), and each seat's name in that list is copied into the
+   ``seats`` table for Discord seats and unnamed AI seats (the table is the one place of the
+   seats). New tables ``news`` (private texts kept for a seat until it reads them) and
+   ``news_read`` (each seat's read-up-to marker), both cascading with their game.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ import aiosqlite
 
 from storage.errors import NotAGameDatabase, SchemaTooNew, StorageError
 from storage.jsonutil import state_hash
+from storage.legacy import legacy_seat_names, upgrade_legacy_settings
 
 __all__ = [
     "APPLICATION_ID",
@@ -315,12 +323,60 @@ CREATE UNIQUE INDEX pacing_standins_one_open
     ON pacing_standins (game_id, seat) WHERE ended_at IS NULL;
 """
 
+V5_NEWS = """
+CREATE TABLE news (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    text       TEXT    NOT NULL,
+    created_at TEXT    NOT NULL
+);
+CREATE INDEX news_by_seat ON news (game_id, seat, id);
+
+CREATE TABLE news_read (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat    INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    up_to   INTEGER NOT NULL CHECK (up_to >= 0),
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+"""
+
+
+async def _v5_typed_settings_and_news(db: aiosqlite.Connection) -> None:
+    for statement in split_sql(V5_NEWS):
+        await db.execute(statement)
+    rows = list(await db.execute_fetchall("SELECT id, settings_json FROM games ORDER BY id"))
+    for game_id, text in rows:
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            continue  # left as it is; `check` reports unreadable settings itself
+        if not isinstance(raw, dict) or "extra" not in raw:
+            continue
+        typed = upgrade_legacy_settings(raw)
+        await db.execute(
+            "UPDATE games SET settings_json = ? WHERE id = ?",
+            (json.dumps(typed, separators=(",", ":"), ensure_ascii=False), game_id),
+        )
+        for seat, name in legacy_seat_names(raw).items():
+            await db.execute(
+                "UPDATE seats SET name = ? WHERE game_id = ? AND seat = ? AND name IS NULL "
+                "AND kind IN ('discord', 'ai')",
+                (name, game_id, seat),
+            )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
     Migration(3, "undo/rollback entries, snapshots, seats by number, engine version", V3_SEATS),
     Migration(
         4, "pacing: settings, time zones, away and pauses, decision clocks, timers", V4_PACING
+    ),
+    Migration(
+        5,
+        "typed settings (no extra bag), Discord seat names, private news inbox",
+        _v5_typed_settings_and_news,
     ),
 )
 

@@ -10,17 +10,24 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from storage.legacy import upgrade_legacy_settings
 
 __all__ = [
     "ACTIVE_STATUSES",
     "MAX_SEATS",
     "PACK_NAME_PATTERN",
+    "Break",
+    "DecisionClock",
     "EntryKind",
+    "GamePacing",
     "GameRecord",
     "GameResult",
     "GameSettings",
@@ -29,10 +36,19 @@ __all__ = [
     "HistoryItem",
     "IntegrityProblem",
     "LogEntry",
+    "NewsItem",
+    "PendingRequest",
+    "PlayerPrefs",
     "PlayerStats",
+    "PrivatePlace",
     "ReplayReport",
     "Seat",
     "SeatKind",
+    "SeatNumber",
+    "SettingsChanges",
+    "StandIn",
+    "Timer",
+    "UserId",
     "is_pack_name",
 ]
 
@@ -82,18 +98,101 @@ def transition_allowed(old: GameStatus, new: GameStatus) -> bool:
     return _ORDER[new] >= _ORDER[old]
 
 
+MAX_SEATS = 8
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+UserId = Annotated[int, Field(ge=0, lt=2**63)]
+"""A Discord id (user, channel, message): a non-negative 64-bit integer."""
+
+SeatNumber = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+"""A seat number, 0-based as the rules engine numbers seats."""
+
+
+class PrivatePlace(_Frozen):
+    """Where a player gets a game's private news lastingly: a private thread or their DMs."""
+
+    where: Literal["thread", "dm"]
+    channel_id: UserId
+
+
+class PendingRequest(_Frozen):
+    """A moderator's request waiting for their confirmation: the operation ``op`` asked by
+    user ``by`` at game ``version``, its ``token`` (in the Confirm button) and its ``data``."""
+
+    token: str = Field(min_length=1, max_length=100)
+    op: str = Field(min_length=1, max_length=100)
+    by: int
+    version: int = Field(ge=0)
+    data: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 class GameSettings(_Frozen):
-    """The options a game was created with. Stored as JSON; ``extra`` holds future keys."""
+    """The options a game was created with, and a surface's typed bookkeeping about it.
+
+    Stored as JSON. Settings written by older releases (a free ``extra`` object) are read
+    into the typed fields (see :mod:`storage.legacy`); unknown keys are refused.
+    """
 
     scenario: str = Field(min_length=1, description="scenario id, e.g. 'standard'")
-    player_count: int = Field(ge=1, le=8)
+    player_count: int = Field(ge=1, le=MAX_SEATS)
     turn_timer_seconds: int | None = Field(default=None, ge=1)
     data_pack: str | None = Field(default=None, description="component data pack name")
-    extra: dict[str, JsonValue] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, description="the rules engine's seed")
+    host_user_id: UserId | None = Field(
+        default=None, description="the Discord user who opened the lobby"
+    )
+    ai_level: str | None = Field(
+        default=None, min_length=1, max_length=40, description="level of AI seats added"
+    )
+    colour_wishes: dict[SeatNumber, str] = Field(
+        default_factory=dict, description="seat -> colour wished in the lobby"
+    )
+    status_message_id: UserId | None = Field(
+        default=None, description="the Discord message showing the game's status"
+    )
+    posted_version: int | None = Field(
+        default=None, ge=0, description="newest version whose turn post reached the channel"
+    )
+    private_places: dict[UserId, PrivatePlace] = Field(
+        default_factory=dict, description="user id -> where their private news goes"
+    )
+    pending_request: PendingRequest | None = Field(
+        default=None, description="a moderator's request awaiting confirmation"
+    )
+    abandon_votes: tuple[UserId, ...] = Field(
+        default=(), description="users who voted to abandon the game"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_extra(cls, data: object) -> object:
+        """Settings of an older release (``extra`` bag) -> the typed fields."""
+        if isinstance(data, dict) and "extra" in data:
+            return upgrade_legacy_settings(data)
+        return data
+
+
+class SettingsChanges(TypedDict, total=False):
+    """The fields of :class:`GameSettings` that :meth:`storage.base.GameStore.update_settings`
+    may change (None clears an optional field; ``{}`` / ``()`` empty a collection)."""
+
+    scenario: str
+    player_count: int
+    turn_timer_seconds: int | None
+    data_pack: str | None
+    seed: int | None
+    host_user_id: int | None
+    ai_level: str | None
+    colour_wishes: Mapping[int, str]
+    status_message_id: int | None
+    posted_version: int | None
+    private_places: Mapping[int, PrivatePlace]
+    pending_request: PendingRequest | None
+    abandon_votes: Sequence[int]
 
 
 class SeatKind(StrEnum):
@@ -104,14 +203,12 @@ class SeatKind(StrEnum):
     AI = "ai"
 
 
-MAX_SEATS = 8
-
-
 class Seat(_Frozen):
     """Seat ``seat`` (0-based, as the rules engine numbers them) and who plays it.
 
     ``kind`` says which of ``user_id`` (Discord user), ``name`` (local player) or
-    ``ai_level`` (AI seat) is set; an AI seat may also carry a display ``name``. ``colour`` is
+    ``ai_level`` (AI seat) is set; a Discord or AI seat may also carry a display ``name``
+    (a Discord seat: the player's display name when seated). ``colour`` is
     None until the seat has chosen one in the game. ``score``/``winner`` are set when the game
     finishes. Build seats with :meth:`discord`, :meth:`local` or :meth:`ai`.
     """
@@ -128,8 +225,8 @@ class Seat(_Frozen):
     @model_validator(mode="after")
     def _who_matches_kind(self) -> Seat:
         if self.kind is SeatKind.DISCORD:
-            if self.user_id is None or self.name is not None or self.ai_level is not None:
-                raise ValueError("a Discord seat has a user_id (and no name or AI level)")
+            if self.user_id is None or self.ai_level is not None:
+                raise ValueError("a Discord seat has a user_id (and no AI level)")
         elif self.kind is SeatKind.LOCAL:
             if self.name is None or self.user_id is not None or self.ai_level is not None:
                 raise ValueError("a local seat has a name (and no user_id or AI level)")
@@ -138,9 +235,12 @@ class Seat(_Frozen):
         return self
 
     @classmethod
-    def discord(cls, seat: int, user_id: int, *, colour: str | None = None) -> Seat:
-        """Seat ``seat`` played by the Discord user ``user_id``."""
-        return cls(seat=seat, kind=SeatKind.DISCORD, user_id=user_id, colour=colour)
+    def discord(
+        cls, seat: int, user_id: int, *, name: str | None = None, colour: str | None = None
+    ) -> Seat:
+        """Seat ``seat`` played by the Discord user ``user_id`` (``name``: their display
+        name, for texts that cannot mention them)."""
+        return cls(seat=seat, kind=SeatKind.DISCORD, user_id=user_id, name=name, colour=colour)
 
     @classmethod
     def local(cls, seat: int, name: str, *, colour: str | None = None) -> Seat:
@@ -383,6 +483,91 @@ class IntegrityProblem(_Frozen):
     def __str__(self) -> str:
         where = "database" if self.game_id is None else f"game {self.game_id}"
         return f"{where}: {self.message}"
+
+
+# -- pacing (the bot's deadlines; schema version 4) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class GamePacing:
+    """A game's pacing settings (JSON text, ``"{}"``: the defaults) and the user ids that
+    voted to pause it."""
+
+    game_id: int
+    settings_json: str
+    pause_votes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerPrefs:
+    """A Discord user's time zone (an IANA name) and quiet hours (``"22:00"``, ``"08:00"``;
+    both None: none)."""
+
+    user_id: int
+    tz: str | None
+    quiet_start: str | None
+    quiet_end: str | None
+
+
+@dataclass(frozen=True)
+class Break:
+    """An away period of ``seat``, or (``seat`` None) a pause of the whole game."""
+
+    id: int
+    game_id: int
+    seat: int | None
+    start: datetime
+    end: datetime | None
+    by_user: int | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class DecisionClock:
+    """``seat`` has had to decide since game version ``since_version`` (``started``);
+    ``closed`` once it no longer does; ``muted``: no more reminders for this decision."""
+
+    game_id: int
+    seat: int
+    since_version: int
+    started: datetime
+    closed: datetime | None
+    muted: bool
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A timer (reminder, deadline, flag...) of ``kind`` that fired for ``seat`` at game
+    ``version``: claimed once, then done with an ``outcome``."""
+
+    game_id: int
+    version: int
+    seat: int
+    kind: str
+    claimed: datetime
+    done: datetime | None
+    outcome: str | None
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """An AI at ``ai_level`` playing ``seat`` for ``user_id`` since ``since`` (until
+    ``ended``)."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    ai_level: str
+    since: datetime
+    ended: datetime | None
+
+
+class NewsItem(_Frozen):
+    """One private message kept for a seat until it reads it (the seat's inbox)."""
+
+    id: int = Field(description="increasing: the order news was added in")
+    text: str
+    created_at: AwareDatetime
 
 
 def utc_iso(moment: datetime) -> str:

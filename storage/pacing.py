@@ -1,6 +1,8 @@
 """Storage of the bot's pacing (schema version 4): the SQL behind the store's pacing methods.
 
-:class:`PacingStore` is mixed into :class:`storage.sqlite.SqliteGameStore`. Storage does not
+:class:`PacingStore` is mixed into :class:`storage.sqlite.SqliteGameStore`; the methods
+are part of the :class:`storage.base.GameStore` interface (documented there) and their value
+types live in :mod:`storage.models` (re-exported here for older imports). Storage does not
 understand pacing: it keeps a game's pacing settings as JSON text, a player's time zone and
 quiet hours, away periods and pauses (``breaks``), when each seat's decision began
 (``decisions``), the timers that fired (``timers``) and AI stand-ins. Times are given by the
@@ -19,12 +21,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from storage.errors import InvalidData
-from storage.models import utc_iso
+from storage.models import (
+    Break,
+    DecisionClock,
+    GamePacing,
+    PlayerPrefs,
+    StandIn,
+    Timer,
+    utc_iso,
+)
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -42,67 +51,6 @@ def _iso(t: datetime | None) -> str | None:
     if t.tzinfo is None or t.utcoffset() is None:
         raise InvalidData("pacing times must be aware datetimes")
     return utc_iso(t.astimezone(UTC))
-
-
-@dataclass(frozen=True)
-class GamePacing:
-    game_id: int
-    settings_json: str
-    pause_votes: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class PlayerPrefs:
-    user_id: int
-    tz: str | None
-    quiet_start: str | None  # "22:00"
-    quiet_end: str | None
-
-
-@dataclass(frozen=True)
-class Break:
-    """An away period of ``seat``, or (``seat`` None) a pause of the whole game."""
-
-    id: int
-    game_id: int
-    seat: int | None
-    start: datetime
-    end: datetime | None
-    by_user: int | None
-    reason: str | None
-
-
-@dataclass(frozen=True)
-class DecisionClock:
-    """``seat`` has had to decide since game version ``since_version`` (``started``)."""
-
-    game_id: int
-    seat: int
-    since_version: int
-    started: datetime
-    closed: datetime | None
-    muted: bool
-
-
-@dataclass(frozen=True)
-class Timer:
-    game_id: int
-    version: int
-    seat: int
-    kind: str
-    claimed: datetime
-    done: datetime | None
-    outcome: str | None
-
-
-@dataclass(frozen=True)
-class StandIn:
-    game_id: int
-    seat: int
-    user_id: int | None
-    ai_level: str
-    since: datetime
-    ended: datetime | None
 
 
 class PacingStore:

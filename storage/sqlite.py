@@ -25,12 +25,12 @@ from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import aiosqlite
-from pydantic import JsonValue, ValidationError
+from pydantic import ValidationError
 
-from storage.base import Clock, GameStore, utc_now
+from storage.base import Clock, GameStore, apply_settings_changes, utc_now
 from storage.engine_info import current_engine_version
 from storage.errors import (
     BackendError,
@@ -60,9 +60,11 @@ from storage.models import (
     HistoryItem,
     IntegrityProblem,
     LogEntry,
+    NewsItem,
     PlayerStats,
     Seat,
     SeatKind,
+    SettingsChanges,
     is_pack_name,
     transition_allowed,
     utc_iso,
@@ -1083,33 +1085,106 @@ class SqliteGameStore(PacingStore, GameStore):
         assert number is not None
         return await self._change(game_id, expected_version, colour=(number, colour))
 
-    async def set_extra(self, game_id: int, key: str, value: JsonValue) -> GameRecord:
-        if not isinstance(key, str) or not key:
-            raise InvalidData("set_extra needs a key")
+    async def replace_seat(self, game_id: int, seat: Seat) -> GameRecord:
+        if not isinstance(seat, Seat):
+            raise InvalidData("replace_seat takes a Seat (Seat.discord/local/ai)")
+        new_seat = seat.model_copy(update={"score": None, "winner": False})
+        now = utc_iso(self.now())
         async with self._write() as db:
-            rows = await db.execute_fetchall(
-                "SELECT settings_json FROM games WHERE id = ?", (game_id,)
+            fields = _summary_fields(await self._row(db, game_id, with_state=False))
+            self._guard(fields, None)
+            seats: list[Seat] = list(fields["seats"])
+            old = next((s for s in seats if s.seat == new_seat.seat), None)
+            after = self._seat_list([*(s for s in seats if s.seat != new_seat.seat), new_seat])
+            await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, new_seat.seat)
             )
-            found = list(rows)
+            await self._insert_seats(db, game_id, [new_seat])
+            gone = None if old is None else old.user_id
+            if gone is not None and gone not in {s.user_id for s in after}:
+                settings: GameSettings = fields["settings"]
+                if gone in settings.private_places or gone in settings.abandon_votes:
+                    places = {k: v for k, v in settings.private_places.items() if k != gone}
+                    votes = tuple(v for v in settings.abandon_votes if v != gone)
+                    changed = apply_settings_changes(
+                        settings, {"private_places": places, "abandon_votes": votes}
+                    )
+                    await db.execute(
+                        "UPDATE games SET settings_json = ? WHERE id = ?",
+                        (changed.model_dump_json(), game_id),
+                    )
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            row = await self._row(db, game_id, with_state=True)
+        return self._record(row)
+
+    async def update_settings(self, game_id: int, **changes: Unpack[SettingsChanges]) -> GameRecord:
+        async with self._write() as db:
+            found = list(
+                await db.execute_fetchall(
+                    "SELECT settings_json FROM games WHERE id = ?", (game_id,)
+                )
+            )
             if not found:
                 raise GameNotFound(game_id)
-            settings = GameSettings.model_validate_json(found[0][0])
-            extra = dict(settings.extra)
-            if value is None:
-                extra.pop(key, None)
-            else:
-                extra[key] = value
-            try:
-                changed = settings.model_copy(update={"extra": extra})
-                GameSettings.model_validate(changed.model_dump())
-            except ValidationError as exc:
-                raise InvalidData(f"invalid value for extra[{key!r}]") from exc
+            changed = apply_settings_changes(GameSettings.model_validate_json(found[0][0]), changes)
             await db.execute(
                 "UPDATE games SET settings_json = ? WHERE id = ?",
                 (changed.model_dump_json(), game_id),
             )
             row = await self._row(db, game_id, with_state=True)
         return self._record(row)
+
+    # -- private news ---------------------------------------------------------------------
+
+    async def _game_exists(self, db: aiosqlite.Connection, game_id: int) -> None:
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 <= game_id < _MAX_ID:
+            raise GameNotFound(game_id)
+        if not list(await db.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,))):
+            raise GameNotFound(game_id)
+
+    async def add_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        number = self._check_seat_no(seat)
+        if isinstance(texts, str):
+            raise InvalidData("add_news takes a sequence of texts, not one string")
+        items = list(texts)
+        for text in items:
+            if not isinstance(text, str):
+                raise InvalidData(f"news must be text, not {type(text).__name__}")
+        now = utc_iso(self.now())
+        async with self._write() as db:
+            await self._game_exists(db, game_id)
+            await db.executemany(
+                "INSERT INTO news (game_id, seat, text, created_at) VALUES (?, ?, ?, ?)",
+                [(game_id, number, text, now) for text in items],
+            )
+
+    async def unread_news(self, game_id: int, seat: int) -> list[NewsItem]:
+        number = self._check_seat_no(seat)
+        async with self._locked() as db:
+            await self._game_exists(db, game_id)
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT n.id, n.text, n.created_at FROM news n WHERE n.game_id = ? "
+                    "AND n.seat = ? AND n.id > COALESCE((SELECT r.up_to FROM news_read r "
+                    "WHERE r.game_id = n.game_id AND r.seat = n.seat), 0) ORDER BY n.id",
+                    (game_id, number),
+                )
+            )
+        return [
+            NewsItem(id=row[0], text=row[1], created_at=datetime.fromisoformat(row[2]))
+            for row in rows
+        ]
+
+    async def mark_news_read(self, game_id: int, seat: int, up_to: int) -> None:
+        number = self._check_seat_no(seat)
+        _check_id(up_to, "up_to (a news id)")
+        async with self._write() as db:
+            await self._game_exists(db, game_id)
+            await db.execute(
+                "INSERT INTO news_read (game_id, seat, up_to) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET up_to = MAX(up_to, excluded.up_to)",
+                (game_id, number, up_to),
+            )
 
     # -- statistics -----------------------------------------------------------------------
 

@@ -1,15 +1,26 @@
-"""Fixtures for storage tests: real SQLite files in tmp dirs, a controllable clock."""
+"""Fixtures for storage tests: real databases in tmp dirs, a controllable clock.
+
+Backend-neutral tests take ``store`` (an open :class:`GameStore`) or ``store_factory`` (new
+store objects, on the same or on another database); both are parametrised over
+:data:`BACKENDS`, so a second backend (PostgreSQL) is tested by adding one entry there and one
+branch in :func:`store_factory`. Tests of SQLite specifics (files, WAL, crash, migrations,
+raw SQL) take ``sqlite_store`` or build a :class:`SqliteGameStore` on ``db_path``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
-from storage import GameRecord, GameSettings, GameStatus, Seat, SqliteGameStore
+from storage import GameRecord, GameSettings, GameStatus, GameStore, Seat, SqliteGameStore
 from tests.storage import toy_game
+
+BACKENDS = ["sqlite"]
+"""The storage backends every backend-neutral test runs against."""
 
 SETTINGS = GameSettings(scenario="standard", player_count=4, turn_timer_seconds=3600)
 SEATS = {0: 101, 1: 102, 2: 103, 3: 104}
@@ -44,8 +55,42 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+class StoreFactory(Protocol):
+    """Makes a new (unopened) store object of the test's backend on database ``database``
+    (the test's default one unless named): two calls with the same name share the data, like
+    two processes or a restart; another name is another, empty database."""
+
+    def __call__(self, database: str = "games") -> GameStore: ...
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteGameStore]:
+def store_factory(backend: str, db_path: Path, clock: FakeClock) -> StoreFactory:
+    def make(database: str = "games") -> GameStore:
+        if backend == "sqlite":
+            path = db_path if database == "games" else db_path.with_name(f"{database}.sqlite3")
+            return SqliteGameStore(
+                path, clock=clock, replayer=toy_game.replay, engine_version=lambda: ENGINE
+            )
+        raise NotImplementedError(f"no test setup for backend {backend!r}")
+
+    return make
+
+
+@pytest.fixture
+async def store(store_factory: StoreFactory) -> AsyncIterator[GameStore]:
+    """An open store of each backend (backend-neutral tests)."""
+    async with store_factory() as opened:
+        yield opened
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteGameStore]:
+    """An open SQLite store on ``db_path`` (tests of SQLite specifics)."""
     async with SqliteGameStore(
         db_path, clock=clock, replayer=toy_game.replay, engine_version=lambda: ENGINE
     ) as opened:
@@ -53,7 +98,7 @@ async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteGameStor
 
 
 async def new_game(
-    store: SqliteGameStore,
+    store: GameStore,
     channel_id: int = 1000,
     *,
     guild_id: int | None = 77,
@@ -71,7 +116,7 @@ async def new_game(
     )
 
 
-async def play(store: SqliteGameStore, record: GameRecord, adds: list[int]) -> GameRecord:
+async def play(store: GameStore, record: GameRecord, adds: list[int]) -> GameRecord:
     """Save one toy action per ``adds`` item, seat rotating through the seats."""
     numbers = sorted(SEATS)
     for add in adds:

@@ -249,7 +249,7 @@ def test_help() -> None:
         assert command in done.stdout
 
 
-async def test_backup_to_missing_directory(store: SqliteGameStore, tmp_path: Path) -> None:
+async def test_backup_to_missing_directory(sqlite_store: SqliteGameStore, tmp_path: Path) -> None:
     with pytest.raises(BackendError):
-        await store.backup(tmp_path / "no" / "such" / "dir.sqlite3")
+        await sqlite_store.backup(tmp_path / "no" / "such" / "dir.sqlite3")
     assert not list(tmp_path.glob("**/*.partial"))

@@ -11,18 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from storage import BackendError, GameResult, Seat, SqliteGameStore, VersionConflict
+from storage import BackendError, GameResult, GameStore, Seat, SqliteGameStore, VersionConflict
 from tests.storage import toy_game
-from tests.storage.conftest import FakeClock, new_game, play
+from tests.storage.conftest import FakeClock, StoreFactory, new_game, play
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def test_stale_save_raises_version_conflict(db_path: Path, clock: FakeClock) -> None:
-    async with (
-        SqliteGameStore(db_path, clock=clock) as first,
-        SqliteGameStore(db_path, clock=clock) as second,
-    ):
+async def test_stale_save_raises_version_conflict(store_factory: StoreFactory) -> None:
+    async with store_factory() as first, store_factory() as second:
         game = await new_game(first)
         seen_by_second = await second.get_game(game.id)
         winner = await play(first, game, [5])
@@ -39,7 +36,7 @@ async def test_stale_save_raises_version_conflict(db_path: Path, clock: FakeCloc
         assert retried.state() == toy_game.state_after([5, 7])
 
 
-async def test_concurrent_saves_on_one_store(store: SqliteGameStore) -> None:
+async def test_concurrent_saves_on_one_store(store: GameStore) -> None:
     game = await new_game(store)
     attempts = [play(store, game, [add]) for add in range(1, 11)]
     results = await asyncio.gather(*attempts, return_exceptions=True)
@@ -87,7 +84,7 @@ async def test_read_modify_write_with_retries_loses_nothing(
             await opened.close()
 
 
-async def test_metadata_changes_are_version_guarded(store: SqliteGameStore) -> None:
+async def test_metadata_changes_are_version_guarded(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1])
     result = GameResult(scores={0: 3}, winners=frozenset({0}))
     with pytest.raises(VersionConflict):
@@ -133,7 +130,7 @@ def test_two_processes_contending(db_path: Path) -> None:
     asyncio.run(verify())
 
 
-async def test_cancelled_saves_leave_the_store_consistent(store: SqliteGameStore) -> None:
+async def test_cancelled_saves_leave_the_store_consistent(store: GameStore) -> None:
     game = await new_game(store)
     for delay_steps in range(12):
         record = await store.get_game(game.id)

@@ -11,6 +11,7 @@ import pytest
 
 from storage import (
     GameSettings,
+    GameStore,
     InvalidExport,
     SqliteGameStore,
     cli,
@@ -106,7 +107,7 @@ def test_check_refuses_to_replay_a_path_as_data_pack(
     assert calls == []  # the replayer never saw the state
 
 
-async def test_import_refuses_a_path_as_data_pack(store: SqliteGameStore) -> None:
+async def test_import_refuses_a_path_as_data_pack(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1])
     text = dump_export(await store.export_game(game.id))
     for pack in ("/etc", "../x", "a/b"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,18 +13,18 @@ from storage import (
     ChannelBusy,
     GameResult,
     GameStatus,
+    GameStore,
     InvalidExport,
-    SqliteGameStore,
     dump_export,
     load_export,
 )
 from storage.export import EXPORT_FORMAT_VERSION
 from tests.storage import toy_game
-from tests.storage.conftest import FakeClock, new_game, play
+from tests.storage.conftest import StoreFactory, new_game, play
 
 
 async def test_export_import_round_trip_to_another_database(
-    store: SqliteGameStore, tmp_path: Path, clock: FakeClock
+    store: GameStore, store_factory: StoreFactory
 ) -> None:
     game = await play(store, await new_game(store, 10, guild_id=5), [2, 7, 1, 8])
     game = await store.finish_game(
@@ -46,7 +45,7 @@ async def test_export_import_round_trip_to_another_database(
         {"add": 8},
     ]
 
-    async with SqliteGameStore(tmp_path / "other.sqlite3", clock=clock) as other:
+    async with store_factory("other") as other:
         await new_game(other, 1)  # ids differ in the other database
         imported = await other.import_game(load_export(text))
         assert imported.id != game.id
@@ -71,7 +70,7 @@ async def test_export_import_round_trip_to_another_database(
         assert (await other.player_stats(101)).wins == 1  # red's user
 
 
-async def test_import_refuses_busy_channel(store: SqliteGameStore) -> None:
+async def test_import_refuses_busy_channel(store: GameStore) -> None:
     game = await play(store, await new_game(store, 10), [1])
     export = await store.export_game(game.id)
     with pytest.raises(ChannelBusy) as caught:
@@ -95,7 +94,7 @@ def mutate(text: str, change: Any) -> str:
     return json.dumps(raw)
 
 
-async def test_broken_exports_are_refused(store: SqliteGameStore) -> None:
+async def test_broken_exports_are_refused(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1, 2, 3])
     text = dump_export(await store.export_game(game.id))
 
@@ -146,7 +145,7 @@ async def test_broken_exports_are_refused(store: SqliteGameStore) -> None:
     assert await store.list_games(channel_id=77) == []
 
 
-async def test_import_with_replay_verification(store: SqliteGameStore) -> None:
+async def test_import_with_replay_verification(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1, 2, 3])
     text = dump_export(await store.export_game(game.id))
     ok = await store.import_game(load_export(text), channel_id=2, replayer=toy_game.replay)
@@ -170,9 +169,7 @@ async def test_import_with_replay_verification(store: SqliteGameStore) -> None:
     adds=st.lists(st.integers(min_value=1, max_value=1000), max_size=12),
     padding=st.integers(min_value=0, max_value=300),
 )
-async def test_export_import_property(
-    store: SqliteGameStore, adds: list[int], padding: int
-) -> None:
+async def test_export_import_property(store: GameStore, adds: list[int], padding: int) -> None:
     game = await play(store, await new_game(store, 1, padding=padding), adds)
     copy = await store.import_game(
         load_export(dump_export(await store.export_game(game.id))), channel_id=2
@@ -183,7 +180,7 @@ async def test_export_import_property(
     await store.set_status(copy.id, GameStatus.ABANDONED)
 
 
-async def test_format_1_exports_are_still_read(store: SqliteGameStore) -> None:
+async def test_format_1_exports_are_still_read(store: GameStore) -> None:
     """A file exported before schema 3 (seats keyed by colour, no entry kinds) imports with
     its seats numbered in colour order and its log seats mapped to those numbers."""
     game = await play(store, await new_game(store, 10), [2, 7])

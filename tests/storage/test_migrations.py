@@ -13,7 +13,10 @@ import pytest
 from storage import (
     GameResult,
     NotAGameDatabase,
+    PendingRequest,
+    PrivatePlace,
     SchemaTooNew,
+    Seat,
     SqliteGameStore,
     StorageError,
 )
@@ -23,6 +26,17 @@ from tests.storage import toy_game
 from tests.storage.conftest import SETTINGS, play
 
 OLD_VERSIONS = list(range(1, LATEST))
+
+LEGACY_SETTINGS_JSON = json.dumps(
+    {
+        "scenario": SETTINGS.scenario,
+        "player_count": SETTINGS.player_count,
+        "turn_timer_seconds": SETTINGS.turn_timer_seconds,
+        "data_pack": SETTINGS.data_pack,
+        "extra": {},
+    }
+)
+"""``SETTINGS`` as code before schema 5 wrote it (with its free ``extra`` object)."""
 
 
 def test_migrations_are_numbered_in_order() -> None:
@@ -68,7 +82,7 @@ async def build_old_database(path: Path, version: int) -> None:
                     channel,
                     guild,
                     status,
-                    SETTINGS.model_dump_json(),
+                    LEGACY_SETTINGS_JSON,
                     stamp,
                     stamp,
                     stamp if status == "finished" else None,
@@ -167,6 +181,86 @@ async def test_upgrade_from_every_older_version(db_path: Path, old_version: int)
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == LATEST
     raw.close()
+
+
+async def test_upgrade_4_to_5_types_settings_and_names_seats(db_path: Path) -> None:
+    """Schema 5 rewrites every game's ``extra`` bag into the typed settings (finished games
+    too), copies the names of the bot's legacy seat list into the seats table, and adds the
+    news inbox."""
+    await build_old_database(db_path, 4)
+    legacy = {
+        **json.loads(LEGACY_SETTINGS_JSON),
+        "extra": {
+            "seed": 4242,
+            "host": 71,
+            "ai_level": "heuristic",
+            "lobby": True,
+            "colour_wishes": {"1": "red"},
+            "status_message": "900000000000000001",
+            "posted_version": 3,
+            "hand:71": {"where": "dm", "channel": "800"},
+            "mod_confirm": {"token": "t1", "op": "rollback", "by": 5, "version": 3, "to": 1},
+            "abandon_votes": [72],
+            "seats": [
+                {"name": "Bea", "ai": None, "user_id": 72},
+                {"name": "Ana", "ai": None, "user_id": 71},
+                {"name": "Robô", "ai": "random", "user_id": None},
+                {"name": "Named", "ai": "random", "user_id": None},
+            ],
+        },
+    }
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        await db.execute(
+            "UPDATE games SET settings_json = ? WHERE id IN (1, 2)", (json.dumps(legacy),)
+        )
+        await db.execute(
+            "INSERT INTO seats (game_id, seat, kind, ai_level, name) VALUES "
+            "(1, 2, 'ai', 'random', NULL), (1, 3, 'ai', 'random', 'Kept')"
+        )
+        await db.execute("INSERT INTO games (id, channel_id, status, version, settings_json, "
+                         "created_at, updated_at) SELECT 3, 502, 'abandoned', 0, '{not json', "
+                         "created_at, updated_at FROM games WHERE id = 1")  # fmt: skip
+        await db.execute(
+            "INSERT INTO game_states SELECT 3, state_json FROM game_states WHERE game_id = 1"
+        )
+    async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
+        assert store.migrated_from == 4
+        for game_id in (1, 2):
+            game = await store.get_game(game_id)
+            settings = game.settings
+            assert (settings.scenario, settings.player_count) == ("standard", 4)
+            assert (settings.seed, settings.host_user_id, settings.ai_level) == (
+                4242,
+                71,
+                "heuristic",
+            )
+            assert settings.colour_wishes == {1: "red"}
+            assert settings.status_message_id == 900000000000000001
+            assert settings.posted_version == 3
+            assert settings.private_places == {71: PrivatePlace(where="dm", channel_id=800)}
+            assert settings.pending_request == PendingRequest(
+                token="t1", op="rollback", by=5, version=3, data={"to": 1}
+            )
+            assert settings.abandon_votes == (72,)
+            assert [(s.seat, s.name) for s in game.seats][:2] == [(0, "Bea"), (1, "Ana")]
+        running = await store.get_game(1)
+        assert running.seat(2) == Seat.ai(2, "random", name="Robô")
+        assert running.seat(3) == Seat.ai(3, "random", name="Kept")  # a name is never replaced
+        assert running.user_of(1) == 71 and running.seat(1).colour == "red"  # type: ignore[union-attr]
+        # the game with unreadable settings is left as it was, for `check` to report
+        problems = await store.check_integrity()
+        assert problems and {p.game_id for p in problems} == {3}  # (it has no log either)
+        assert "invalid settings" in problems[0].message
+        await store.add_news(1, 0, ["hello"])
+        assert [item.text for item in await store.unread_news(1, 0)] == ["hello"]
+    with sqlite3.connect(db_path) as raw:
+        stored = json.loads(
+            raw.execute("SELECT settings_json FROM games WHERE id = 1").fetchone()[0]
+        )
+    raw.close()
+    assert "extra" not in stored and stored["private_places"] == {
+        "71": {"where": "dm", "channel_id": 800}
+    }
 
 
 async def test_newer_database_is_refused_untouched(db_path: Path) -> None:

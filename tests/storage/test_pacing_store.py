@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from storage import SqliteGameStore
+from storage import GameStore, SqliteGameStore
 from storage.errors import InvalidData
 from storage.migrations import LATEST
 from tests.storage import toy_game
-from tests.storage.conftest import new_game, play
+from tests.storage.conftest import StoreFactory, new_game, play
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -25,7 +25,7 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
         rec = await new_game(store)
         rec = await play(store, rec, [3, 1, 4])
         state = rec.state_json
-    # take the file back to a v3 file: drop the v4 tables and reset user_version
+    # take the file back to a v3 file: drop the v4 (and v5) tables and reset user_version
     with sqlite3.connect(db_path) as raw:
         for t in (
             "pacing_games",
@@ -34,12 +34,14 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
             "pacing_decisions",
             "pacing_timers",
             "pacing_standins",
+            "news",  # schema 5
+            "news_read",
         ):
             raw.execute(f"DROP TABLE {t}")
         raw.execute("PRAGMA user_version = 3")
         raw.commit()
     raw.close()
-    assert LATEST == 4
+    assert LATEST >= 4
     async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
         assert store.migrated_from == 3
         again = await store.get_game(rec.id)
@@ -48,15 +50,15 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
         assert (await store.get_pacing(rec.id)).settings_json == "{}"
 
 
-async def test_timer_fires_once_across_store_objects(db_path: Path) -> None:
-    async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
+async def test_timer_fires_once_across_store_objects(store_factory: StoreFactory) -> None:
+    async with store_factory() as store:
         rec = await new_game(store)
         assert await store.claim_timer(rec.id, 0, 1, "remind1", T0)
         assert not await store.claim_timer(rec.id, 0, 1, "remind1", T0)
         assert await store.claim_timer(rec.id, 0, 1, "remind2", T0)  # another kind
         assert await store.claim_timer(rec.id, 1, 1, "remind1", T0)  # another version
-    # a "restart": a new store object on the same file
-    async with SqliteGameStore(db_path, replayer=toy_game.replay) as store:
+    # a "restart": a new store object on the same database
+    async with store_factory() as store:
         assert not await store.claim_timer(rec.id, 0, 1, "remind1", T0 + timedelta(hours=1))
         pending = await store.timers(rec.id, unfinished=True)
         assert len(pending) == 3
@@ -66,11 +68,8 @@ async def test_timer_fires_once_across_store_objects(db_path: Path) -> None:
         assert [(t.kind, t.outcome) for t in done] == [("remind1", "sent")]
 
 
-async def test_concurrent_claims_only_one_wins(db_path: Path) -> None:
-    async with (
-        SqliteGameStore(db_path, replayer=toy_game.replay) as a,
-        SqliteGameStore(db_path, replayer=toy_game.replay) as b,
-    ):
+async def test_concurrent_claims_only_one_wins(store_factory: StoreFactory) -> None:
+    async with store_factory() as a, store_factory() as b:
         rec = await new_game(a)
         got = await asyncio.gather(
             *[(a if i % 2 else b).claim_timer(rec.id, 0, 0, "deadline", T0) for i in range(10)]
@@ -78,7 +77,7 @@ async def test_concurrent_claims_only_one_wins(db_path: Path) -> None:
         assert sorted(got) == [False] * 9 + [True]
 
 
-async def test_decision_clocks(store: SqliteGameStore) -> None:
+async def test_decision_clocks(store: GameStore) -> None:
     rec = await new_game(store)
     open_ = await store.sync_decisions(rec.id, 0, [0], T0)
     assert [(c.seat, c.since_version, c.started) for c in open_] == [(0, 0, T0)]
@@ -97,7 +96,7 @@ async def test_decision_clocks(store: SqliteGameStore) -> None:
     assert [(c.seat, c.since_version) for c in open_] == [(0, 6), (2, 3)]
 
 
-async def test_breaks_prefs_and_stand_ins(store: SqliteGameStore) -> None:
+async def test_breaks_prefs_and_stand_ins(store: GameStore) -> None:
     rec = await new_game(store)
     away = await store.add_break(rec.id, 1, T0, T0 + timedelta(days=3), by_user=102)
     pause = await store.add_break(rec.id, None, T0 + timedelta(hours=1), None, reason="vote")

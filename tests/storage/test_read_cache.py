@@ -34,9 +34,9 @@ async def test_cached_reads_see_every_write(db_path: Path, clock: FakeClock) -> 
         await same()
         await cached.undo(game.id, 2, by=0, expected_version=3)
         await same()
-        await cached.set_extra(game.id, "status_message", "123")
+        await cached.update_settings(game.id, status_message_id=123)
         await same()
-        assert (await cached.get_game(game.id)).settings.extra["status_message"] == "123"
+        assert (await cached.get_game(game.id)).settings.status_message_id == 123
         await cached.assign_seat(game.id, Seat.ai(3, "random", name="AI"))
         await same()
         await cached.set_status(game.id, GameStatus.ABANDONED)
@@ -48,9 +48,9 @@ async def test_cached_reads_hit_until_a_write(db_path: Path) -> None:
         game = await new_game(cached)
         first = await cached.get_game(game.id)
         assert await cached.get_game(game.id) is first  # from memory
-        await cached.set_extra(game.id, "k", 1)
+        await cached.update_settings(game.id, posted_version=1)
         again = await cached.get_game(game.id)
-        assert again is not first and again.settings.extra["k"] == 1
+        assert again is not first and again.settings.posted_version == 1
     async with SqliteGameStore(db_path, replayer=toy_game.replay) as plain:
         game2 = await plain.get_game(game.id)
         assert await plain.get_game(game.id) is not game2  # off by default

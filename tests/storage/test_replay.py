@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storage import InvalidData, ReplayerUnavailable, SqliteGameStore, default_replayer
+from storage import GameStore, InvalidData, ReplayerUnavailable, SqliteGameStore, default_replayer
 from storage.jsonutil import canonical_json, json_diff, semantic_equal, state_hash
 from storage.replay import load_replayer
 from tests.storage import toy_game
@@ -22,7 +22,7 @@ ADDS = [3, 1, 4, 1, 5, 9, 2, 6]
 
 
 async def test_replay_to_every_version_equals_direct_computation(
-    store: SqliteGameStore,
+    store: GameStore,
 ) -> None:
     game = await play(store, await new_game(store), ADDS)
     for version in range(len(ADDS) + 1):
@@ -36,7 +36,7 @@ async def test_replay_to_every_version_equals_direct_computation(
     assert final.describe().startswith("OK")
 
 
-async def test_replay_bounds(store: SqliteGameStore) -> None:
+async def test_replay_bounds(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1])
     with pytest.raises(InvalidData):
         await store.replay(game.id, toy_game.replay, to_version=2)
@@ -44,7 +44,7 @@ async def test_replay_bounds(store: SqliteGameStore) -> None:
         await store.replay(game.id, toy_game.replay, to_version=-1)
 
 
-async def test_semantic_comparison_ignores_formatting(store: SqliteGameStore) -> None:
+async def test_semantic_comparison_ignores_formatting(store: GameStore) -> None:
     game = await new_game(store)
     # the stored state is written with a different key order and spacing
     state = toy_game.state_after([2])
@@ -65,68 +65,70 @@ def tamper(db_path: Path, *statements: str) -> None:
     raw.close()
 
 
-async def test_tampered_stored_state_is_reported(store: SqliteGameStore, db_path: Path) -> None:
-    game = await play(store, await new_game(store), ADDS)
+async def test_tampered_stored_state_is_reported(
+    sqlite_store: SqliteGameStore, db_path: Path
+) -> None:
+    game = await play(sqlite_store, await new_game(sqlite_store), ADDS)
     state = game.state()
     state["counter"] += 100
     state["bonus"] = True
     tamper(db_path, f"UPDATE game_states SET state_json = '{json.dumps(state)}'")
-    report = await store.replay(game.id, toy_game.replay)
+    report = await sqlite_store.replay(game.id, toy_game.replay)
     assert not report.ok
     assert report.first_mismatch_version == len(ADDS)
     assert any(line.startswith("$.counter: stored 131, replayed 31") for line in report.differences)
     assert any(line.startswith("$.bonus: missing") for line in report.differences)
-    problems = [str(problem) for problem in await store.check_integrity()]
+    problems = [str(problem) for problem in await sqlite_store.check_integrity()]
     assert problems == [
         f"game {game.id}: the stored state does not match the hash logged for version 8"
     ]
 
 
 async def test_tampered_action_reports_first_differing_version(
-    store: SqliteGameStore, db_path: Path
+    sqlite_store: SqliteGameStore, db_path: Path
 ) -> None:
-    game = await play(store, await new_game(store), ADDS)
+    game = await play(sqlite_store, await new_game(sqlite_store), ADDS)
     tamper(db_path, "UPDATE actions SET action_json = '{\"add\": 7}' WHERE version = 3")
-    report = await store.replay(game.id, toy_game.replay)
+    report = await sqlite_store.replay(game.id, toy_game.replay)
     assert not report.ok
     assert report.first_mismatch_version == 3
     assert report.differences  # the final state also differs (counter and log)
     assert "first differs at version 3" in report.describe()
     # replaying only up to version 2 is still fine
-    assert (await store.replay(game.id, toy_game.replay, to_version=2)).ok
+    assert (await sqlite_store.replay(game.id, toy_game.replay, to_version=2)).ok
 
 
-async def test_illegal_action_stops_replay(store: SqliteGameStore, db_path: Path) -> None:
-    game = await play(store, await new_game(store), ADDS)
+async def test_illegal_action_stops_replay(sqlite_store: SqliteGameStore, db_path: Path) -> None:
+    game = await play(sqlite_store, await new_game(sqlite_store), ADDS)
     tamper(db_path, "UPDATE actions SET action_json = '{\"add\": -1}' WHERE version = 5")
-    report = await store.replay(game.id, toy_game.replay)
+    report = await sqlite_store.replay(game.id, toy_game.replay)
     assert not report.ok and report.state_json is None
     assert report.steps == 4
     assert "version 5" in (report.error or "") and "IllegalAction" in (report.error or "")
 
 
-async def test_tampered_initial_state(store: SqliteGameStore, db_path: Path) -> None:
-    game = await play(store, await new_game(store), [1, 2])
+async def test_tampered_initial_state(sqlite_store: SqliteGameStore, db_path: Path) -> None:
+    game = await play(sqlite_store, await new_game(sqlite_store), [1, 2])
     tamper(
         db_path,
         'UPDATE actions SET snapshot_json = \'{"counter": 5, "log": [], '
         '"padding": ""}\' WHERE version = 0',
     )
-    report = await store.replay(game.id, toy_game.replay)
+    report = await sqlite_store.replay(game.id, toy_game.replay)
     assert report.first_mismatch_version == 0
-    assert any("initial state" in p.message for p in await store.check_integrity())
+    assert any("initial state" in p.message for p in await sqlite_store.check_integrity())
 
 
-async def test_log_gap_is_reported(store: SqliteGameStore, db_path: Path) -> None:
-    game = await play(store, await new_game(store), [1, 2, 3])
+async def test_log_gap_is_reported(sqlite_store: SqliteGameStore, db_path: Path) -> None:
+    game = await play(sqlite_store, await new_game(sqlite_store), [1, 2, 3])
     tamper(
         db_path,
         "DROP TRIGGER actions_append_only_delete",
         f"DELETE FROM actions WHERE game_id = {game.id} AND version = 2",
     )
-    report = await store.replay(game.id, toy_game.replay)
+    report = await sqlite_store.replay(game.id, toy_game.replay)
     assert not report.ok and "not contiguous" in (report.error or "")
-    messages = [p.message for p in await store.check_integrity()]
+    messages = [p.message for p in await sqlite_store.check_integrity()]
     assert any("3 entries (versions 0..3) but the game is at version 3" in m for m in messages)
 
 

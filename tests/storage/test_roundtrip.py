@@ -18,9 +18,12 @@ from storage import (
     GameResult,
     GameSettings,
     GameStatus,
+    GameStore,
     GameSummary,
     InvalidData,
     InvalidTransition,
+    PendingRequest,
+    PrivatePlace,
     Seat,
     SeatKind,
     SqliteGameStore,
@@ -29,7 +32,7 @@ from tests.storage import toy_game
 from tests.storage.conftest import ENGINE, SEATS, SETTINGS, FakeClock, new_game, play
 
 
-async def test_create_and_load_round_trip(store: SqliteGameStore, clock: FakeClock) -> None:
+async def test_create_and_load_round_trip(store: GameStore, clock: FakeClock) -> None:
     created = await new_game(store, 1000, guild_id=77)
     assert created.version == 0
     assert created.status is GameStatus.RUNNING
@@ -75,7 +78,7 @@ async def test_save_bumps_version_logs_and_persists(db_path: Path, clock: FakeCl
     assert log[1].created_at < log[2].created_at < log[3].created_at
 
 
-async def test_get_log_ranges(store: SqliteGameStore) -> None:
+async def test_get_log_ranges(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1, 2, 3, 4])
     middle = await store.get_log(game.id, from_version=2, to_version=3)
     assert [entry.version for entry in middle] == [2, 3]
@@ -85,8 +88,8 @@ async def test_get_log_ranges(store: SqliteGameStore) -> None:
         await store.get_log(12345)
 
 
-async def test_database_settings(store: SqliteGameStore, db_path: Path) -> None:
-    async with store._locked() as db:
+async def test_database_settings(sqlite_store: SqliteGameStore, db_path: Path) -> None:
+    async with sqlite_store._locked() as db:
         pragmas = {
             name: (await db.execute_fetchall(f"PRAGMA {name}"))[0][0]  # type: ignore[index]
             for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
@@ -105,7 +108,7 @@ async def test_synchronous_full(db_path: Path) -> None:
     assert rows[0][0] == 2
 
 
-async def test_unknown_game(store: SqliteGameStore) -> None:
+async def test_unknown_game(store: GameStore) -> None:
     with pytest.raises(GameNotFound):
         await store.get_game(42)
     with pytest.raises(GameNotFound):
@@ -114,7 +117,7 @@ async def test_unknown_game(store: SqliteGameStore) -> None:
         await store.set_status(42, GameStatus.ABANDONED)
 
 
-async def test_one_active_game_per_channel(store: SqliteGameStore) -> None:
+async def test_one_active_game_per_channel(store: GameStore) -> None:
     first = await new_game(store, 5)
     with pytest.raises(ChannelBusy) as caught:
         await new_game(store, 5)
@@ -131,7 +134,7 @@ async def test_one_active_game_per_channel(store: SqliteGameStore) -> None:
     assert other_channel.id not in [game.id for game in history]
 
 
-async def test_invalid_values_write_nothing(store: SqliteGameStore) -> None:
+async def test_invalid_values_write_nothing(store: GameStore) -> None:
     game = await play(store, await new_game(store), [2])
     for state, action, events in (
         ("{not json", "{}", "[]"),
@@ -177,9 +180,11 @@ async def test_invalid_values_write_nothing(store: SqliteGameStore) -> None:
     assert await store.list_games(channel_id=1) == []
 
 
-async def test_failed_transaction_changes_nothing(store: SqliteGameStore, db_path: Path) -> None:
+async def test_failed_transaction_changes_nothing(
+    sqlite_store: SqliteGameStore, db_path: Path
+) -> None:
     """A save whose log insert fails half-way leaves state and version untouched."""
-    game = await play(store, await new_game(store), [1, 1])
+    game = await play(sqlite_store, await new_game(sqlite_store), [1, 1])
     # Another writer (raw SQL, bypassing storage) has appended log entry 3 without the rest.
     with sqlite3.connect(db_path) as raw:
         raw.execute(
@@ -189,13 +194,15 @@ async def test_failed_transaction_changes_nothing(store: SqliteGameStore, db_pat
         )
     raw.close()
     with pytest.raises(BackendError):
-        await play(store, game, [5])
-    assert await store.get_game(game.id) == game  # the UPDATEs before the failure rolled back
+        await play(sqlite_store, game, [5])
+    assert (
+        await sqlite_store.get_game(game.id) == game
+    )  # the UPDATEs before the failure rolled back
     # and the connection is usable again
-    assert (await store.get_game(game.id)).version == 2
+    assert (await sqlite_store.get_game(game.id)).version == 2
 
 
-async def test_status_lifecycle(store: SqliteGameStore) -> None:
+async def test_status_lifecycle(store: GameStore) -> None:
     game = await new_game(store, status=GameStatus.LOBBY)
     game = await store.set_status(game.id, GameStatus.SETUP)
     assert game.status is GameStatus.SETUP
@@ -224,7 +231,7 @@ async def test_status_lifecycle(store: SqliteGameStore) -> None:
         await store.assign_seat(game.id, Seat.discord(0, 5))
 
 
-async def test_save_with_result_finishes_atomically(store: SqliteGameStore) -> None:
+async def test_save_with_result_finishes_atomically(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1])
     result = GameResult(scores={0: 50, 1: 61, 2: 61}, winners=frozenset({1, 2}))
     done = await store.save(
@@ -250,7 +257,7 @@ async def test_save_with_result_finishes_atomically(store: SqliteGameStore) -> N
         )
 
 
-async def test_result_validation(store: SqliteGameStore) -> None:
+async def test_result_validation(store: GameStore) -> None:
     game = await new_game(store)
     with pytest.raises(ValidationError):
         GameResult(scores={0: 1}, winners=frozenset({1}))
@@ -259,7 +266,7 @@ async def test_result_validation(store: SqliteGameStore) -> None:
     assert (await store.get_game(game.id)).status is GameStatus.RUNNING
 
 
-async def test_seats(store: SqliteGameStore) -> None:
+async def test_seats(store: GameStore) -> None:
     game = await new_game(store, seats={0: 1}, status=GameStatus.LOBBY)
     game = await store.assign_seat(game.id, Seat.discord(1, 2))
     game = await store.assign_seat(game.id, Seat.discord(0, 3))  # replaces user 1
@@ -271,7 +278,7 @@ async def test_seats(store: SqliteGameStore) -> None:
     assert await store.get_game(game.id) == game
 
 
-async def test_seat_kinds_and_colours(store: SqliteGameStore) -> None:
+async def test_seat_kinds_and_colours(store: GameStore) -> None:
     """Seats keyed by the engine's seat number: a Discord user, a local player or an AI, and
     the colour once chosen in the game."""
     game = await store.create_game(
@@ -297,7 +304,7 @@ async def test_seat_kinds_and_colours(store: SqliteGameStore) -> None:
         Seat.discord(8, 1)  # seat numbers 0..7
 
 
-async def test_lost_solo_game_has_no_winner(store: SqliteGameStore) -> None:
+async def test_lost_solo_game_has_no_winner(store: GameStore) -> None:
     """A solo game the player lost finishes with a score and no winner (used to raise)."""
     game = await new_game(store, seats={0: 7})
     done = await store.finish_game(game.id, GameResult(scores={0: 31}))
@@ -308,7 +315,7 @@ async def test_lost_solo_game_has_no_winner(store: SqliteGameStore) -> None:
     assert (stats.games, stats.wins, stats.best_score) == (1, 0, 31)
 
 
-async def test_list_games_filters_and_paging(store: SqliteGameStore) -> None:
+async def test_list_games_filters_and_paging(store: GameStore) -> None:
     a = await new_game(store, 1, guild_id=10, seats={0: 500})
     b = await new_game(store, 2, guild_id=10, seats={0: 600})
     c = await new_game(store, 3, guild_id=20, seats={0: 500, 1: 600})
@@ -330,13 +337,23 @@ async def test_list_games_filters_and_paging(store: SqliteGameStore) -> None:
     assert await store.game_ids() == [a.id, b.id, c.id]
 
 
-async def test_settings_round_trip(store: SqliteGameStore) -> None:
+async def test_settings_round_trip(store: GameStore) -> None:
     settings = GameSettings(
         scenario="1822",
         player_count=3,
         turn_timer_seconds=None,
         data_pack="fan-pack",
-        extra={"variant": {"fast": True, "seed": 12}},
+        seed=12,
+        host_user_id=42,
+        ai_level="heuristic",
+        colour_wishes={0: "blue", 2: "green"},
+        status_message_id=123456789012345678,
+        posted_version=3,
+        private_places={42: PrivatePlace(where="dm", channel_id=555)},
+        pending_request=PendingRequest(
+            token="ab12", op="rollback", by=7, version=3, data={"to": 1, "why": ["x"]}
+        ),
+        abandon_votes=(42, 43),
     )
     game = await store.create_game(9, initial_state_json="{}", settings=settings)
     assert (await store.get_game(game.id)).settings == settings
@@ -357,9 +374,9 @@ async def test_clock_must_be_aware(db_path: Path) -> None:
 
 
 async def test_log_is_append_only_and_games_undeletable(
-    store: SqliteGameStore, db_path: Path
+    sqlite_store: SqliteGameStore, db_path: Path
 ) -> None:
-    game = await play(store, await new_game(store), [1, 2])
+    game = await play(sqlite_store, await new_game(sqlite_store), [1, 2])
     with sqlite3.connect(db_path) as raw:
         for statement in (
             "UPDATE actions SET action_json = '{}' WHERE version = 1",
@@ -372,11 +389,11 @@ async def test_log_is_append_only_and_games_undeletable(
             with pytest.raises(sqlite3.IntegrityError):
                 raw.execute(statement)
     raw.close()
-    await store.finish_game(game.id, GameResult(scores={0: 1}, winners=frozenset({0})))
+    await sqlite_store.finish_game(game.id, GameResult(scores={0: 1}, winners=frozenset({0})))
     with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError):
         raw.execute("UPDATE games SET status = 'running'")
     raw.close()
-    assert await store.check_integrity() == []
+    assert await sqlite_store.check_integrity() == []
 
 
 async def test_open_twice_and_close_idempotent(db_path: Path) -> None:
@@ -389,18 +406,22 @@ async def test_open_twice_and_close_idempotent(db_path: Path) -> None:
         await store.get_game(1)
 
 
-async def test_set_extra_keeps_version_and_other_keys(store: SqliteGameStore) -> None:
-    """A surface's bookkeeping (a status message id) in settings.extra: set, replaced,
+async def test_update_settings_keeps_version_and_other_fields(store: GameStore) -> None:
+    """A surface's bookkeeping (a status message id) in the typed settings: set, replaced,
     removed with None, in any status, without a version bump."""
     game = await store.create_game(6, initial_state_json="{}", settings=SETTINGS, seats=[])
-    before = dict(game.settings.extra)
-    game = await store.set_extra(game.id, "status_message", "123456789012345678")
-    assert game.settings.extra == {**before, "status_message": "123456789012345678"}
+    before = game.settings
+    game = await store.update_settings(game.id, status_message_id=123456789012345678)
+    assert game.settings == before.model_copy(update={"status_message_id": 123456789012345678})
     assert game.version == 0 and await store.get_game(game.id) == game
-    game = await store.set_extra(game.id, "status_message", None)
-    assert game.settings.extra == before
+    game = await store.update_settings(game.id, status_message_id=None)
+    assert game.settings == before
     game = await store.set_status(game.id, GameStatus.ABANDONED)
-    game = await store.set_extra(game.id, "note", {"a": [1, 2]})
-    assert (await store.get_game(game.id)).settings.extra["note"] == {"a": [1, 2]}
+    game = await store.update_settings(
+        game.id,
+        pending_request=PendingRequest(token="t", op="x", by=1, version=0, data={"a": [1, 2]}),
+    )
+    pending = (await store.get_game(game.id)).settings.pending_request
+    assert pending is not None and pending.data == {"a": [1, 2]}
     with pytest.raises(GameNotFound):
-        await store.set_extra(99_999, "x", 1)
+        await store.update_settings(99_999, seed=1)

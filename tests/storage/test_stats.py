@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from storage import GameResult, GameStatus, PlayerStats, SqliteGameStore
+from storage import GameResult, GameStatus, GameStore, PlayerStats
 from tests.storage.conftest import new_game, play
 
 ALICE, BOB, CAROL = 1, 2, 3
 
 
 async def finished(
-    store: SqliteGameStore,
+    store: GameStore,
     channel: int,
     seats: dict[int, int],
     scores: dict[int, int],
@@ -24,7 +24,7 @@ async def finished(
     )
 
 
-async def test_player_statistics(store: SqliteGameStore) -> None:
+async def test_player_statistics(store: GameStore) -> None:
     await finished(store, 1, {0: ALICE, 1: BOB}, {0: 80, 1: 60}, {0})
     await finished(store, 1, {0: BOB, 1: ALICE}, {0: 70, 1: 70}, {0, 1})  # a tie: both win
     await finished(store, 2, {0: ALICE, 2: CAROL}, {0: 40, 2: 90}, {2}, guild=51)
@@ -56,7 +56,7 @@ async def test_player_statistics(store: SqliteGameStore) -> None:
     assert all(game.finished_at is not None for game in history)
 
 
-async def test_unscored_seat_counts_as_played(store: SqliteGameStore) -> None:
+async def test_unscored_seat_counts_as_played(store: GameStore) -> None:
     await finished(store, 1, {0: ALICE, 1: BOB}, {0: 10}, {0})
     bob = await store.player_stats(BOB)
     assert (bob.games, bob.wins, bob.average_score, bob.best_score) == (1, 0, None, None)

@@ -14,6 +14,7 @@ from storage import (
     EntryKind,
     GameNotActive,
     GameResult,
+    GameStore,
     InvalidData,
     RestoreFailed,
     SqliteGameStore,
@@ -30,7 +31,7 @@ MODERATOR = 9001
 
 
 async def test_undo_returns_to_an_earlier_version_and_keeps_the_log(
-    store: SqliteGameStore,
+    store: GameStore,
 ) -> None:
     game = await play(store, await new_game(store), [1, 2, 3, 4, 5])
     undone = await store.undo(game.id, 3, by=0, expected_version=5)
@@ -55,7 +56,7 @@ async def test_undo_returns_to_an_earlier_version_and_keeps_the_log(
     assert (await check_store(store, toy_game.replay)).ok
 
 
-async def test_undo_and_rollback_are_version_guarded(store: SqliteGameStore) -> None:
+async def test_undo_and_rollback_are_version_guarded(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1, 2, 3])
     with pytest.raises(VersionConflict):
         await store.undo(game.id, 2, by=0, expected_version=2)
@@ -71,7 +72,7 @@ async def test_undo_and_rollback_are_version_guarded(store: SqliteGameStore) -> 
     assert (await store.get_game(game.id)).version == 3  # nothing was written
 
 
-async def test_rollback_by_a_moderator_to_any_version(store: SqliteGameStore) -> None:
+async def test_rollback_by_a_moderator_to_any_version(store: GameStore) -> None:
     game = await play(store, await new_game(store), [1, 2, 3, 4])
     game = await store.undo(game.id, 2, by=1, expected_version=4)  # v5: back to v2
     # an undo cannot resurrect an undone step...
