@@ -32,6 +32,6 @@ fi
 step "pytest" "$bin/python" -m pytest -q "$@"
 
 if [ "${#failed[@]}" -gt 0 ]; then
-  echo "FAILED: ${failed[*]}" >&2
+  (IFS=","; echo "FAILED: ${failed[*]}" >&2)
   exit 1
 fi
