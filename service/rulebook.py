@@ -7,11 +7,12 @@ them one entry per rule ID — a heading, then its text starting with the source
     ### R-BUILD-4 — Where a building may go
     [seed] One short paragraph (optionally followed by a list) …
 
-`load_rulebook()` reads `docs/rules.md` next to this package, i.e. in the repository
-checkout (`Path(__file__).resolve().parents[1] / "docs" / "rules.md"`). The file is not
-shipped as package data: with a non-editable install, pass the file's location
-(`load_rulebook(path)`, `lookup(query, path=path)`), for example a copy placed beside the
-bot's configuration.
+`load_rulebook()` reads the package data file `service/data/rules.md` (`DEFAULT_PATH`). In
+the repository that is a symbolic link to `docs/rules.md`, the one copy of the text, so a
+checkout and an editable install read `docs/rules.md` itself; a wheel ships the file's
+contents in its place (pyproject.toml's package-data), so an installed bot finds its
+rulebook too. Another file can be passed instead (`load_rulebook(path)`,
+`lookup(query, path=path)`).
 
     >>> [e.id for e in lookup("build 4")]
     ['R-BUILD-4']
@@ -39,7 +40,8 @@ __all__ = [
     "parse_rulebook",
 ]
 
-DEFAULT_PATH = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+# Package data (see above): resolves to docs/rules.md in a checkout, a plain file in a wheel.
+DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "rules.md"
 CHAT_LIMIT = 1900  # characters: a Discord message (2,000) with room to spare
 
 _ID = re.compile(r"R-[A-Z]+-[0-9]+")
@@ -279,8 +281,8 @@ def parse_rulebook(markdown: str) -> Rulebook:
 
 
 def load_rulebook(path: str | Path | None = None) -> Rulebook:
-    """Read and parse the rules reference: `path`, or `docs/rules.md` of the checkout this
-    package lives in (`DEFAULT_PATH`). Parsed once per file (cached)."""
+    """Read and parse the rules reference: `path`, or the packaged `docs/rules.md`
+    (`DEFAULT_PATH`). Parsed once per file (cached)."""
     p = Path(path) if path is not None else DEFAULT_PATH
     return _load(p.resolve())
 
@@ -291,8 +293,8 @@ def _load(path: Path) -> Rulebook:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FileNotFoundError(
-            f"rules reference not found at {path}; with a non-editable install pass the "
-            "location of docs/rules.md explicitly (load_rulebook(path))"
+            f"rules reference not found at {path}; pass the location of a copy of "
+            "docs/rules.md explicitly (load_rulebook(path))"
         ) from None
     return parse_rulebook(text)
 

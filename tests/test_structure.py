@@ -1,5 +1,6 @@
 """The code's shape (issue 7, Structure): the rules modules import each other without a cycle
-(lazy imports included), and no module imports another module's underscore names."""
+(lazy imports included), no module imports another module's underscore names, and no import
+circle joins the top-level packages (the layers) or the modules of bot/."""
 
 from __future__ import annotations
 
@@ -68,3 +69,179 @@ def test_no_module_imports_another_modules_private_names() -> None:
                 ):
                     bad.append(f"{path.relative_to(ROOT)}: from {module} import {name}")
     assert not bad, "\n".join(bad)
+
+
+# --------------------------------------------------------------------------- import circles
+# The graph of the project's own modules as they run: module-level and function-level imports
+# count (a lazy import still ties the two modules together), `if TYPE_CHECKING:` blocks do not
+# (they never run). `from a import b` counts as importing the module a.b where there is one.
+# The layers themselves are checked by import-linter (pyproject.toml, tests/test_contracts.py).
+
+
+def _module_names() -> dict[str, Path]:
+    """Every module of the project's packages -> its file (`bot.cogs` for bot/cogs/__init__.py)."""
+    names: dict[str, Path] = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            names[".".join(parts)] = path
+    return names
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:`."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules `module` imports when it runs (see above), itself left out."""
+    found: set[str] = set()
+
+    def resolve(name: str) -> str | None:
+        parts = name.split(".")
+        while parts and ".".join(parts) not in modules:
+            parts.pop()
+        return ".".join(parts) if parts else None
+
+    def base_of(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        package = package[: len(package) - (node.level - 1)]
+        return ".".join([*package, *([node.module] if node.module else [])])
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for stmt in node.orelse:
+                visit(stmt)
+            return
+        targets: list[str | None] = []
+        if isinstance(node, ast.Import):
+            targets = [resolve(a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = base_of(node)
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in modules else resolve(base)
+                for a in node.names
+            ]
+        found.update(t for t in targets if t is not None and t != module)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    modules = _module_names()
+    return {mod: _runtime_imports(mod, path, modules) for mod, path in modules.items()}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One shortest circle through each group of mutually importing nodes (strongly connected
+    component), as `[a, b, …, a]`; nodes and groups in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def connect(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group: set[str] = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    circles = []
+    for group in sorted(groups, key=min):
+        start = min(group)
+        paths = {start: [start]}
+        queue = [start]
+        while queue:  # breadth first, inside the group, back to start
+            v = queue.pop(0)
+            nxt = sorted(w for w in graph[v] if w in group)
+            if start in nxt:
+                circles.append([*paths[v], start])
+                break
+            for w in nxt:
+                if w not in paths:
+                    paths[w] = [*paths[v], w]
+                    queue.append(w)
+    return circles
+
+
+def test_runtime_imports_count_lazy_ones_but_not_type_checking(tmp_path: Path) -> None:
+    path = tmp_path / "mod.py"
+    path.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from p import b\n"
+        "from .c import thing\n"
+        "if TYPE_CHECKING:\n"
+        "    import p.d\n"
+        "else:\n"
+        "    import p.e.x\n"
+        "def f() -> None:\n"
+        "    from p.f import g\n",
+        encoding="utf-8",
+    )
+    modules = {m: path for m in ("p", "p.a", "p.b", "p.c", "p.d", "p.e", "p.f")}
+    assert _runtime_imports("p.a", path, modules) == {"p.b", "p.c", "p.e", "p.f"}
+
+
+def _unit(module: str) -> str:
+    """The layer a module belongs to: its top-level package, except that bot.render (pictures,
+    below service) and bot.__main__ (the front door, above terminal) stand on their own."""
+    for unit in ("bot.render", "bot.__main__"):
+        if module == unit or module.startswith(f"{unit}."):
+            return unit
+    return module.split(".")[0]
+
+
+def test_no_import_circle_between_the_top_level_packages() -> None:
+    units: dict[str, set[str]] = {}
+    for mod, deps in _module_graph().items():
+        units.setdefault(_unit(mod), set()).update(_unit(d) for d in deps if _unit(d) != _unit(mod))
+    assert units.keys() >= {"rules", "service", "bot", "bot.render", "terminal"}
+    assert _circles(units) == []
+
+
+def test_circles_finds_every_group_once() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"f"}, "f": {"e"}}
+    assert _circles(graph) == [["a", "b", "c", "a"], ["e", "f", "e"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_inside_bot() -> None:
+    # Today's only circle in bot/ is type-only (bot.app <-> bot.cogs.*, whose `BrazilBot`
+    # annotations sit under `if TYPE_CHECKING:`), so it does not count. If a change in bot/
+    # brings a circle back, the message names it; mark this test
+    # `@pytest.mark.xfail(strict=False, reason=...)` only while that circle is being undone.
+    graph = {
+        mod: {d for d in deps if d.split(".")[0] == "bot"}
+        for mod, deps in _module_graph().items()
+        if mod.split(".")[0] == "bot"
+    }
+    circles = _circles(graph)
+    assert circles == [], "import circles in bot/:\n" + "\n".join(" -> ".join(c) for c in circles)
