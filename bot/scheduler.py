@@ -460,13 +460,7 @@ class Pacer:
     async def set_seat_ai(self, gid: int, seat: int, level: str | None) -> None:
         """Set (or clear, None) the AI level of ``seat`` in the game's seats, keeping who
         owns it (the service plays seats whose spec names an AI level)."""
-        rec = await self.store.get_game(gid)
-        raw = list(rec.settings.extra.get("seats", []))
-        if seat < len(raw) and isinstance(raw[seat], dict):
-            spec = dict(raw[seat])
-            spec["ai"] = level
-            raw[seat] = spec
-            await self.store.set_extra(gid, "seats", raw)
+        await self.tables.svc.set_stand_in(gid, seat, level)
 
     async def seat_back(self, gid: int, seat: int) -> bool:
         """The owner takes back a seat an AI played (False: no stand-in there)."""

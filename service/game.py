@@ -30,9 +30,7 @@ import contextlib
 import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, Protocol
-
-from pydantic import JsonValue
+from typing import Any, Literal, Protocol
 
 import ai
 from rules import (
@@ -78,10 +76,12 @@ from storage import (
     GameSettings,
     GameStatus,
     GameSummary,
+    PrivatePlace,
     Seat,
     VersionConflict,
 )
 from storage.base import GameStore
+from storage.models import SeatKind
 
 # ============================================================================ adapters
 
@@ -118,7 +118,7 @@ class _Store:
             if s.ai:
                 made.append(Seat.ai(i, s.ai, name=s.name))
             elif s.user_id is not None:
-                made.append(Seat.discord(i, s.user_id))
+                made.append(Seat.discord(i, s.user_id, name=s.name))
             else:
                 made.append(Seat.local(i, s.name))
         return await self.store.create_game(
@@ -162,9 +162,6 @@ class _Store:
 # ============================================================================ the service
 
 
-POSTED = "posted_version"
-"""Settings key: the newest version whose turn post reached the channel."""
-
 SECRET_ANSWERS = frozenset({"combat_cards"})
 """Decision kinds answered secretly while other players wait on the answer (a battle's
 cards): an automatic answer to one must not come at a telling speed."""
@@ -175,8 +172,7 @@ def _load(state_json: str) -> GameState:
 
 
 def _seed(rec: GameRecord) -> int:
-    seed = rec.settings.extra.get("seed", 0)
-    return seed if isinstance(seed, int) else 0
+    return rec.settings.seed or 0
 
 
 def _events(events_json: str) -> list[Event]:
@@ -506,8 +502,19 @@ class GameService:
     @staticmethod
     def seat_specs(rec: GameRecord) -> list[SeatSpec]:
         """The game's seats as the service knows them (name, AI level, Discord user)."""
-        raw: Any = rec.settings.extra.get("seats", [])
-        return [SeatSpec.from_json(s) for s in raw]
+        out = []
+        for n in range(rec.settings.player_count):
+            seat = rec.seat(n)
+            if seat is None:
+                out.append(SeatSpec(name=f"Seat {n + 1}"))
+            elif seat.kind is SeatKind.DISCORD:
+                name = seat.name or f"Player {n + 1}"
+                out.append(SeatSpec(name=name, ai=seat.ai_level, user_id=seat.user_id))
+            elif seat.kind is SeatKind.AI:
+                out.append(SeatSpec(name=seat.name or f"AI {seat.ai_level}", ai=seat.ai_level))
+            else:
+                out.append(SeatSpec(name=seat.name or f"Seat {n + 1}"))
+        return out
 
     def forget(self, game_id: int) -> None:
         """Drop what the service remembers of the game's current turn (its events, the AI
@@ -603,7 +610,7 @@ class GameService:
             scenario=st.map,
             player_count=len(specs),
             data_pack=data_pack,
-            extra={"seats": [s.to_json() for s in specs], "seed": seed},
+            seed=seed,
         )
         rec = await self._st.create(channel_id, st, settings, specs, guild_id)
         names = ", ".join(f"{self.who(st, specs, i)}" for i in range(len(specs)))
@@ -972,25 +979,24 @@ class GameService:
         for rec in await self.store.list_games(
             statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
         ):
-            posted = rec.settings.extra.get(POSTED)
-            if isinstance(posted, int) and posted < rec.version:
+            posted = rec.settings.posted_version
+            if posted is not None and posted < rec.version:
                 out.append((rec, posted))
         return out
 
     async def mark_posted(self, s: GameSession, version: int) -> None:
         """Remember that the game's turn post of ``version`` reached its channel."""
-        posted = s.rec.settings.extra.get(POSTED)
-        if not isinstance(posted, int) or posted < version:
-            s.rec = await self.store.set_extra(s.game_id, POSTED, version)
+        posted = s.rec.settings.posted_version
+        if posted is None or posted < version:
+            s.rec = await self.store.update_settings(s.game_id, posted_version=version)
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         """Remember the game's status message (edited in place after every turn)."""
-        await self.store.set_extra(game_id, "status_message", str(message_id))
+        await self.store.update_settings(game_id, status_message_id=message_id)
 
     @staticmethod
     def status_message(rec: GameRecord) -> int | None:
-        mid = rec.settings.extra.get("status_message")
-        return int(mid) if isinstance(mid, str) and mid.isdigit() else None
+        return rec.settings.status_message_id
 
     @staticmethod
     def private_place(rec: GameRecord, user_id: int | None) -> int | None:
@@ -998,17 +1004,38 @@ class GameService:
         news as it happens, if they chose one."""
         if user_id is None:
             return None
-        place = rec.settings.extra.get(f"hand:{user_id}")
-        if isinstance(place, dict) and str(place.get("channel", "")).isdigit():
-            return int(str(place["channel"]))
-        return None
+        place = rec.settings.private_places.get(user_id)
+        return place.channel_id if place is not None else None
 
     async def set_private_place(
         self, game_id: int, user_id: int, where: str | None, channel_id: int | None = None
     ) -> None:
         """Keep (or with ``where`` None forget) the user's private place for this game."""
-        value: JsonValue = None if where is None else {"where": where, "channel": str(channel_id)}
-        await self.store.set_extra(game_id, f"hand:{user_id}", value)
+        rec = await self.store.get_game(game_id)
+        places = dict(rec.settings.private_places)
+        if where is None or channel_id is None:
+            places.pop(user_id, None)
+        else:
+            kind: Literal["thread", "dm"] = "thread" if where == "thread" else "dm"
+            places[user_id] = PrivatePlace(where=kind, channel_id=channel_id)
+        await self.store.update_settings(game_id, private_places=places)
+
+    async def set_stand_in(self, game_id: int, seat: int, level: str | None) -> None:
+        """An AI of ``level`` plays ``seat`` for its owner from now on (None: the owner plays
+        again); who owns the seat does not change."""
+        rec = await self.store.get_game(game_id)
+        old = rec.seat(seat)
+        if old is None or old.kind is not SeatKind.DISCORD:
+            return
+        new = Seat(
+            seat=seat,
+            kind=SeatKind.DISCORD,
+            user_id=old.user_id,
+            name=old.name,
+            colour=old.colour,
+            ai_level=level,
+        )
+        await self.store.replace_seat(game_id, new)
 
     async def timeline_frames(self, game_id: int) -> list[tuple[GameState, list[Event]]]:
         """The public map after every turn, replayed from the log in a worker thread."""

@@ -48,7 +48,7 @@ def lobby_text(rec: GameRecord) -> str:
 
 def is_host(rec: GameRecord, user_id: int) -> bool:
     """Whether ``user_id`` opened the lobby ``rec``."""
-    return rec.status is GameStatus.LOBBY and rec.settings.extra.get("host") == user_id
+    return rec.status is GameStatus.LOBBY and rec.settings.host_user_id == user_id
 
 
 class Lobbies:
@@ -85,7 +85,8 @@ class Lobbies:
             scenario=scenario or "auto",
             player_count=players,
             turn_timer_seconds=deadline_hours * 3600,
-            extra={"lobby": True, "host": host, "ai_level": ai_level},
+            host_user_id=host,
+            ai_level=ai_level,
         )
         try:
             return await self.svc.store.create_game(
@@ -156,7 +157,7 @@ class Lobbies:
 
     @staticmethod
     def ai_level(rec: GameRecord, default_level: str) -> str:
-        return str(rec.settings.extra.get("ai_level") or default_level)
+        return rec.settings.ai_level or default_level
 
     async def start(
         self,
@@ -193,11 +194,9 @@ class Lobbies:
             )
         except ServiceError as e:
             raise Refused(f"The game could not start: {e}") from e
-        wishes = {
-            str(x.seat): x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD
-        }
+        wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
         if wishes:
-            await self.svc.store.set_extra(res.game_id, "colour_wishes", dict(wishes))
+            await self.svc.store.update_settings(res.game_id, colour_wishes=wishes)
             async with self.svc.session(res.game_id) as s:
                 await self.colour_wishes(s, res)
         return res
@@ -207,10 +206,9 @@ class Lobbies:
         those seats when the game's colour step reaches them (AI seats choose theirs in
         between); a wish no longer legal is left to the player. The steps' posts are added
         to ``res``. Works on the session's state in memory (no load)."""
-        raw = s.rec.settings.extra.get("colour_wishes")
-        if not isinstance(raw, dict) or s.state.phase != "setup":
+        wishes = s.rec.settings.colour_wishes
+        if not wishes or s.state.phase != "setup":
             return
-        wishes = {int(k): str(v) for k, v in raw.items() if k.isdigit() and v}
         for _ in range(8):
             st = s.state
             ds = deciders(st)

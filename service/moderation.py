@@ -34,7 +34,7 @@ from rules import GameState
 from service import GameService, Result, SeatSpec
 from service.results import Refused
 from service.undo import UndoPlan, reveal_reason, step_events, undo_refusal
-from storage import GameRecord, GameStatus, Seat
+from storage import GameRecord, GameStatus, PendingRequest, Seat
 from storage.errors import (
     ChannelBusy,
     InvalidExport,
@@ -195,11 +195,8 @@ async def request(svc: GameService, game_id: int, by: int, op: str, **data: Any)
     returned token goes in the Confirm button's id. A newer request replaces an older one."""
     rec = await svc.store.get_game(game_id)
     token = secrets.token_hex(4)
-    await svc.store.set_extra(
-        game_id,
-        CONFIRM_KEY,
-        {"token": token, "op": op, "by": by, "version": rec.version, **data},
-    )
+    pending = PendingRequest(token=token, op=op, by=by, version=rec.version, data=data)
+    await svc.store.update_settings(game_id, pending_request=pending)
     return token
 
 
@@ -207,24 +204,29 @@ async def take_request(svc: GameService, game_id: int, token: str, by: int) -> d
     """The pending request ``token`` of moderator ``by`` (and forget it); ``Refused`` if it
     is not theirs, was replaced, or the game changed since."""
     rec = await svc.store.get_game(game_id)
-    raw = rec.settings.extra.get(CONFIRM_KEY)
-    if not isinstance(raw, dict) or raw.get("token") != token:
+    req = rec.settings.pending_request
+    if req is None or req.token != token:
         raise Refused("That request is no longer pending: ask again.")
-    if raw.get("by") != by:
+    if req.by != by:
         raise Refused("Only the moderator who asked can confirm this.")
-    await svc.store.set_extra(game_id, CONFIRM_KEY, None)
-    if raw.get("version") != rec.version:
+    await svc.store.update_settings(game_id, pending_request=None)
+    if req.version != rec.version:
         raise Refused("The game changed since you asked: ask again.")
-    return dict(raw)
+    return {**req.data, "token": req.token, "op": req.op, "by": req.by, "version": req.version}
+
+
+def pending_request(rec: GameRecord) -> PendingRequest | None:
+    """The moderator's request waiting for confirmation in this game, if any."""
+    return rec.settings.pending_request
 
 
 async def cancel_request(svc: GameService, game_id: int, token: str, by: int) -> None:
     rec = await svc.store.get_game(game_id)
-    raw = rec.settings.extra.get(CONFIRM_KEY)
-    if isinstance(raw, dict) and raw.get("token") == token:
-        if raw.get("by") != by:
+    req = rec.settings.pending_request
+    if req is not None and req.token == token:
+        if req.by != by:
             raise Refused("Only the moderator who asked can cancel this.")
-        await svc.store.set_extra(game_id, CONFIRM_KEY, None)
+        await svc.store.update_settings(game_id, pending_request=None)
 
 
 # ============================================================================ seats
@@ -233,22 +235,11 @@ async def cancel_request(svc: GameService, game_id: int, token: str, by: int) ->
 async def _set_seat(
     svc: GameService, rec: GameRecord, seat: int, spec: SeatSpec, stored: Seat
 ) -> list[SeatSpec]:
-    info = await svc.info(rec.id)
-    seats = list(info.seats)
-    old = seats[seat]
-    seats[seat] = spec
-    await svc.store.set_extra(rec.id, "seats", [s.to_json() for s in seats])
-    await svc.store.assign_seat(rec.id, stored)
-    if old.user_id is not None and old.user_id not in {s.user_id for s in seats}:
-        # the old player's private thread / DMs no longer get this seat's news
-        await svc.store.set_extra(rec.id, f"hand:{old.user_id}", None)
-        votes = rec.settings.extra.get(VOTES_KEY)
-        if isinstance(votes, list) and old.user_id in votes:
-            await svc.store.set_extra(
-                rec.id, VOTES_KEY, [v for v in votes if v != old.user_id] or None
-            )
+    # one transaction: the seat, and the old player's private place (thread / DMs: they no
+    # longer get this seat's news) and abandon vote when they hold no other seat
+    saved = await svc.store.replace_seat(rec.id, stored)
     forget_turn(svc, rec.id)
-    return seats
+    return svc.seat_specs(saved)
 
 
 async def _seat_game(svc: GameService, game_id: int, seat: int) -> tuple[GameRecord, SeatSpec]:
@@ -283,7 +274,7 @@ async def replace_seat(
         rec,
         seat,
         SeatSpec(name=name, user_id=user_id),
-        Seat.discord(seat, user_id, colour=_colour(rec, seat)),
+        Seat.discord(seat, user_id, name=name, colour=_colour(rec, seat)),
     )
     text = (
         f"Seat {seat + 1} ({before}) is now played by <@{user_id}>, "
@@ -350,11 +341,10 @@ async def abandon_vote(svc: GameService, game_id: int, user_id: int) -> AbandonV
         raise Refused(
             "Only the seated players (all of them agreeing) or a moderator can abandon this game."
         )
-    raw = rec.settings.extra.get(VOTES_KEY)
-    votes = [int(v) for v in raw if isinstance(v, int)] if isinstance(raw, list) else []
+    votes = list(rec.settings.abandon_votes)
     if user_id not in votes:
         votes.append(user_id)
-        await svc.store.set_extra(game_id, VOTES_KEY, list(votes))
+        await svc.store.update_settings(game_id, abandon_votes=votes)
     got = tuple(v for v in votes if v in needed)
     return AbandonVote(got, needed, set(needed) <= set(got))
 
@@ -411,8 +401,7 @@ async def import_file(
     try:
         exp = load_export(text)
         state = GameState.model_validate(exp.state)
-        raw_seats = exp.game.settings.extra.get("seats")
-        if not isinstance(raw_seats, list) or len(raw_seats) != len(state.players):
+        if len(exp.seats) != len(state.players):
             raise Refused("That game file has no seat list for the bot (was it made by it?).")
         rec = await svc.store.import_game(
             exp, channel_id=channel_id, guild_id=guild_id, replayer=_replay
@@ -424,11 +413,13 @@ async def import_file(
     except (ValueError, StorageError) as e:
         raise Refused(f"That game file was refused: {str(e).splitlines()[0][:300]}") from e
     # the exported channel's bookkeeping does not apply here
-    for key, value in list(rec.settings.extra.items()):
-        stale = key in ("status_message", CONFIRM_KEY, VOTES_KEY) or key.startswith("hand:")
-        if stale and value is not None:
-            rec = await svc.store.set_extra(rec.id, key, None)
-    return rec
+    return await svc.store.update_settings(
+        rec.id,
+        status_message_id=None,
+        pending_request=None,
+        abandon_votes=(),
+        private_places={},
+    )
 
 
 __all__ = [

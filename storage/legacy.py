@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["legacy_seat_names", "upgrade_legacy_settings"]
+__all__ = ["legacy_seat_names", "legacy_stand_ins", "upgrade_legacy_settings"]
 
 _MAX_ID = 2**63
 _INT = re.compile(r"-?[0-9]{1,20}")
@@ -145,3 +145,20 @@ def legacy_seat_names(raw: Mapping[str, object]) -> dict[int, str]:
         if isinstance(name, str) and name.strip():
             names[number] = name.strip()[:_NAME_LIMIT]
     return names
+
+
+def legacy_stand_ins(raw: Mapping[str, object]) -> dict[int, str]:
+    """Seat number -> AI level of the Discord seats an AI played for their owner (a timeout's
+    stand-in) in a legacy settings object's ``extra["seats"]``."""
+    extra = raw.get("extra")
+    seats = extra.get("seats") if isinstance(extra, Mapping) else None
+    if not isinstance(seats, list):
+        return {}
+    out: dict[int, str] = {}
+    for number, spec in enumerate(seats[:_MAX_SEATS]):
+        if not isinstance(spec, Mapping):
+            continue
+        level, user = spec.get("ai"), spec.get("user_id")
+        if isinstance(level, str) and level and isinstance(user, int):
+            out[number] = level[:40]
+    return out

@@ -54,7 +54,7 @@ import aiosqlite
 
 from storage.errors import NotAGameDatabase, SchemaTooNew, StorageError
 from storage.jsonutil import state_hash
-from storage.legacy import legacy_seat_names, upgrade_legacy_settings
+from storage.legacy import legacy_seat_names, legacy_stand_ins, upgrade_legacy_settings
 
 __all__ = [
     "APPLICATION_ID",
@@ -363,6 +363,11 @@ async def _v5_typed_settings_and_news(db: aiosqlite.Connection) -> None:
                 "UPDATE seats SET name = ? WHERE game_id = ? AND seat = ? AND name IS NULL "
                 "AND kind IN ('discord', 'ai')",
                 (name, game_id, seat),
+            )
+        for seat, level in legacy_stand_ins(raw).items():  # an AI playing for a Discord user
+            await db.execute(
+                "UPDATE seats SET ai_level = ? WHERE game_id = ? AND seat = ? AND kind = 'discord'",
+                (level, game_id, seat),
             )
 
 

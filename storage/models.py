@@ -208,7 +208,9 @@ class Seat(_Frozen):
 
     ``kind`` says which of ``user_id`` (Discord user), ``name`` (local player) or
     ``ai_level`` (AI seat) is set; a Discord or AI seat may also carry a display ``name``
-    (a Discord seat: the player's display name when seated). ``colour`` is
+    (a Discord seat: the player's display name when seated). A Discord seat with an
+    ``ai_level`` is played by that AI for its owner for now (a timeout's stand-in, until the
+    owner comes back). ``colour`` is
     None until the seat has chosen one in the game. ``score``/``winner`` are set when the game
     finishes. Build seats with :meth:`discord`, :meth:`local` or :meth:`ai`.
     """
@@ -225,8 +227,8 @@ class Seat(_Frozen):
     @model_validator(mode="after")
     def _who_matches_kind(self) -> Seat:
         if self.kind is SeatKind.DISCORD:
-            if self.user_id is None or self.ai_level is not None:
-                raise ValueError("a Discord seat has a user_id (and no AI level)")
+            if self.user_id is None:
+                raise ValueError("a Discord seat has a user_id")
         elif self.kind is SeatKind.LOCAL:
             if self.name is None or self.user_id is not None or self.ai_level is not None:
                 raise ValueError("a local seat has a name (and no user_id or AI level)")

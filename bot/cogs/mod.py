@@ -303,7 +303,7 @@ class ModCog(commands.Cog):
             await self.t.reply(interaction, "No game in this channel.")
             return
         uid = interaction.user.id
-        host = rec.status is GameStatus.LOBBY and rec.settings.extra.get("host") == uid
+        host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
         if is_mod(interaction) or host:
             token = await mod.request(self.t.svc, rec.id, uid, "abandon")
             await self.t.reply(
@@ -346,10 +346,9 @@ class ModCog(commands.Cog):
                 await interaction.response.edit_message(content="Cancelled.", view=None)
                 return
             rec = await self.t.store.get_game(game_id)
-            raw = rec.settings.extra.get(mod.CONFIRM_KEY)
-            pending = raw if isinstance(raw, dict) else {}
-            voted = pending.get("op") == "abandon" and bool(pending.get("vote"))
-            host = rec.status is GameStatus.LOBBY and rec.settings.extra.get("host") == uid
+            pend = mod.pending_request(rec)
+            voted = pend is not None and pend.op == "abandon" and bool(pend.data.get("vote"))
+            host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
             if not (voted or host or is_mod(interaction)):
                 await self.t.reply(interaction, mod.NOT_MODERATOR)
                 return
@@ -408,10 +407,10 @@ class ModCog(commands.Cog):
             f"The {what} #{rec.id} was abandoned {how}. `/game new` starts a new one.",
             allowed_mentions=none,
         )
-        mid = done.settings.extra.get("status_message")
-        if isinstance(mid, str) and mid.isdigit():
+        mid = done.settings.status_message_id
+        if mid is not None:
             try:
-                await channel.get_partial_message(int(mid)).edit(
+                await channel.get_partial_message(mid).edit(
                     view=status_layout(f"### Game #{rec.id}\nAbandoned {how}."),
                     allowed_mentions=none,
                 )

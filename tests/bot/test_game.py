@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
-from storage import GameStatus
+from storage import GameStatus, PrivatePlace
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
 from tests.service.test_service import hidden_names
@@ -259,7 +259,7 @@ async def test_whole_game_through_interactions_R_SETUP_5(
     tables = h.client.tables  # type: ignore[attr-defined]
     assert await tables.timeline(gid, 1000) is None
     assert g.public_posts > 20
-    status = fake.messages[int(rec.settings.extra["status_message"])]
+    status = fake.messages[int(rec.settings.status_message_id or 0)]
     assert "The game is over" in str(status["components"])
     stats = await h.command(ANA, CH, "stats")
     assert any("1 finished games" in t for t in texts_to(stats, ANA))
@@ -286,7 +286,7 @@ async def test_one_status_message_edited_in_place(fake: FakeDiscord, make_bot: B
     assert len(posted) == 1
     gid, _ = await Game(fake, h).state()
     rec = await tables.store.get_game(gid)
-    mid = int(rec.settings.extra["status_message"])
+    mid = int(rec.settings.status_message_id or 0)
     msg = fake.messages[mid]
     assert msg["pinned"] and "Setup" in msg["components"][0]["components"][0]["content"]
     assert "<@101>" in str(msg["components"]) and "<t:" in str(msg["components"])
@@ -359,10 +359,10 @@ async def test_hand_in_a_private_thread_or_dms_R_SETUP_5(
     await play_until_news(dm)
     assert len(channel_posts(fake, tid)) == in_thread, "no more news in the thread"
     rec = await tables.store.get_game(gid)
-    assert rec.settings.extra[f"hand:{ANA}"] == {"where": "dm", "channel": str(dm)}
+    assert rec.settings.private_places[ANA] == PrivatePlace(where="dm", channel_id=int(dm))
     here = await h.command(ANA, CH, "hand", where="here")
     assert all(r.ephemeral for r in here if r.interaction_user == ANA)
-    assert f"hand:{ANA}" not in (await tables.store.get_game(gid)).settings.extra
+    assert ANA not in (await tables.store.get_game(gid)).settings.private_places
     assert g.leaks == []
 
 

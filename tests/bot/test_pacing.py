@@ -12,13 +12,13 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.app import BrazilBot
 from rules import deciders, format_action, legal_actions
 from service.pacing import FakeClock
+from storage import GameSettings
 from tests.bot.conftest import bot_maker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
 
@@ -77,8 +77,8 @@ def posts(reqs: list[Request]) -> list[Request]:
     return [r for r in reqs if r.method == "POST" and r.path.endswith("/messages")]
 
 
-def status_of(fake: FakeDiscord, h: Harness, extra: dict[str, Any]) -> str:
-    return str(fake.messages[int(extra["status_message"])]["components"])
+def status_of(fake: FakeDiscord, h: Harness, settings: GameSettings) -> str:
+    return str(fake.messages[int(settings.status_message_id or 0)]["components"])
 
 
 async def test_reminders_ping_only_the_decider_once_and_escalate(
@@ -110,7 +110,7 @@ async def test_reminders_ping_only_the_decider_once_and_escalate(
     assert "still waiting" in posts(reqs)[0].json["content"]
     # the turn post and the status message show the pacer's deadline
     rec = await h.client.tables.store.get_game(gid)  # type: ignore[attr-defined]
-    assert f"<t:{due}:R>" in status_of(fake, h, rec.settings.extra)
+    assert f"<t:{due}:R>" in status_of(fake, h, rec.settings)
 
 
 async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
@@ -189,7 +189,7 @@ async def test_away_extends_the_deadline_and_pause_stops_the_clock(
     assert "is away until" in said.text() and not said.ephemeral
     assert tables.due[(gid, 0)] == int((t0 + 30 * H).timestamp())
     rec = await tables.store.get_game(gid)
-    assert "is away until" in status_of(fake, h, rec.settings.extra)
+    assert "is away until" in status_of(fake, h, rec.settings)
     # no reminder while away, even at the (moved) 50 % mark
     clock.advance(hours=5)
     assert (await tick(h))[0] == []
@@ -285,7 +285,7 @@ async def test_policy_ai_stands_in_until_seat_back(
     assert any(e.seat == 0 for e in log)
     assert [s.seat for s in await tables.store.stand_ins(gid)] == [0]
     rec = await tables.store.get_game(gid)
-    assert "plays for" in status_of(fake, h, rec.settings.extra)
+    assert "plays for" in status_of(fake, h, rec.settings)
     st = await tables.svc.state(gid)
     assert st.phase != "ended" and 1 in deciders(st)  # now Bo's decision
     # Ana may not play while the AI stands in; /seat back returns her seat

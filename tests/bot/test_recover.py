@@ -17,7 +17,7 @@ async def test_restart_posts_the_steps_saved_but_never_posted(
     gid = await two_humans(fake, h)
     t = h.client.tables  # type: ignore[attr-defined]
     _, version = await game_of(h)
-    assert (await t.store.get_game(gid)).settings.extra["posted_version"] == version
+    assert (await t.store.get_game(gid)).settings.posted_version == version
     # a step saved by the service but never published (as if killed after COMMIT)
     st = await t.svc.state(gid)
     decider = st.current
@@ -39,7 +39,7 @@ async def test_restart_posts_the_steps_saved_but_never_posted(
     assert len(turn_posts(fake)) == before_posts + 1
     newest = turn_posts(fake)[-1]
     assert any(c.startswith(f"brz:t:{gid}:{now}") for c in custom_ids(newest))
-    assert (await t.store.get_game(gid)).settings.extra["posted_version"] == now
+    assert (await t.store.get_game(gid)).settings.posted_version == now
 
     start = len(fake.requests)
     h = await make_bot()  # a second restart: nothing more to post
@@ -56,9 +56,9 @@ async def test_restart_after_the_post_but_before_its_mark_posts_nothing_twice(
     t = h.client.tables  # type: ignore[attr-defined]
     _, version = await game_of(h)
     assert any(c == f"brz:t:{gid}:{version}" for m in turn_posts(fake) for c in custom_ids(m))
-    await t.store.set_extra(gid, "posted_version", version - 1)  # the mark never written
+    await t.store.update_settings(gid, posted_version=version - 1)  # the mark never written
     start = len(fake.requests)
     h = await make_bot()
     t = h.client.tables  # type: ignore[attr-defined]
     assert not [r for r in channel_writes(fake, start) if r.method == "POST"]
-    assert (await t.store.get_game(gid)).settings.extra["posted_version"] == version
+    assert (await t.store.get_game(gid)).settings.posted_version == version

@@ -12,7 +12,7 @@ from rules import GameState, apply, deciders, legal_actions, new_game
 from rules.undo import undoable
 from service import GameService, SeatSpec
 from service import moderation as mod
-from storage import GameStatus
+from storage import GameStatus, PrivatePlace
 from storage.models import SeatKind
 
 ANA, BO, CY = 101, 102, 103
@@ -199,7 +199,9 @@ async def test_replace_and_kick_seats(service: GameService) -> None:
     gid = await two_humans(service)
     await service.act(gid, 0, "colour blue")
     await service.act(gid, 1, "colour red")
-    await service.store.set_extra(gid, f"hand:{BO}", {"where": "dm", "channel": "9"})
+    await service.store.update_settings(
+        gid, private_places={BO: PrivatePlace(where="dm", channel_id=9)}
+    )
     with pytest.raises(mod.Refused, match="already has a seat"):
         await mod.replace_seat(service, gid, 1, ANA, "Ana", by=CY)
     with pytest.raises(mod.Refused, match="no seat 5"):
@@ -212,7 +214,7 @@ async def test_replace_and_kick_seats(service: GameService) -> None:
     seat = rec.seat(1)
     assert seat is not None and seat.kind is SeatKind.DISCORD and seat.user_id == CY
     assert rec.seats_of(BO) == []
-    assert f"hand:{BO}" not in rec.settings.extra  # Bo's DMs get no more of the seat's news
+    assert BO not in rec.settings.private_places  # Bo's DMs get no more of the seat's news
     with pytest.raises(mod.Refused, match="AI level"):
         await mod.kick_seat(service, gid, 1, "genius", by=999)
     res = await mod.kick_seat(service, gid, 1, "random", by=999)
@@ -248,7 +250,7 @@ async def test_abandon_needs_every_seated_human(service: GameService) -> None:
 async def test_export_then_import_elsewhere_and_bad_files(service: GameService) -> None:
     gid = await two_humans(service)
     await play_random(service, gid, 30)
-    await service.store.set_extra(gid, "status_message", "123")
+    await service.store.update_settings(gid, status_message_id=123)
     name, data = await mod.export_file(service, gid)
     assert name.startswith(f"brazil-game-{gid}-v") and name.endswith(".json")
     exported = json.loads(data)
@@ -257,7 +259,7 @@ async def test_export_then_import_elsewhere_and_bad_files(service: GameService) 
         await mod.import_file(service, data, channel_id=555, guild_id=None)
     rec = await mod.import_file(service, data, channel_id=777, guild_id=1)
     assert rec.id != gid and rec.channel_id == 777 and rec.status.is_active
-    assert "status_message" not in rec.settings.extra
+    assert rec.settings.status_message_id is None
     assert (await service.state(rec.id)).model_dump() == (await service.state(gid)).model_dump()
     assert (await service.info(rec.id)).seats == (await service.info(gid)).seats
     for bad, why in [

@@ -95,8 +95,10 @@ def test_discord_seat_carries_a_name() -> None:
     )
     assert seat.label() == "<@101>"
     assert Seat.discord(1, 102).name is None
+    # an AI standing in for the user after a timeout (until `/seat back`)
+    assert Seat(seat=0, kind=SeatKind.DISCORD, user_id=1, ai_level="x").ai_level == "x"
     with pytest.raises(ValueError):
-        Seat(seat=0, kind=SeatKind.DISCORD, user_id=1, ai_level="x")
+        Seat(seat=0, kind=SeatKind.DISCORD, ai_level="x")
 
 
 async def test_named_discord_seats_are_stored(store: GameStore) -> None:
