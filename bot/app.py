@@ -1,4 +1,8 @@
-"""The Discord application: the bot client, its cogs, logging, start-up and shutdown.
+"""The Discord application: the bot client, its extensions, logging, start-up and shutdown.
+
+The features are extensions (:data:`EXTENSIONS`, each module's ``setup`` adds its cog; a cog
+registers its own persistent buttons and menus and the pacing cog runs the reminder loop).
+Slash-command failures are answered privately by the command tree (:class:`bot.errors.BrazilTree`).
 
     python -m bot run [--config FILE] [--check-config]
 
@@ -16,19 +20,32 @@ import json
 import logging
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from bot.discord_views import DYNAMIC_ITEMS
+from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
 from service import GameService
 from storage import SqliteGameStore
 from storage.base import GameStore
 
+if TYPE_CHECKING:
+    from bot.scheduler import Pacer
+
 log = logging.getLogger("bot")
+
+EXTENSIONS = (
+    "bot.cogs.game",
+    "bot.cogs.play",
+    "bot.cogs.info",
+    "bot.cogs.mod",
+    "bot.cogs.pacing",
+)
+"""Loaded in this order by :meth:`BrazilBot.setup_hook` (the pacing extension last: its
+pacer reads the tables)."""
 
 SWITCH_INTERVAL = 0.001
 """``sys.setswitchinterval`` while the bot runs: the event loop gets the GIL back from a
@@ -44,9 +61,10 @@ def intents() -> discord.Intents:
 
 
 class BrazilBot(commands.Bot):
-    """The bot: one game service over one store, the cogs, the persistent buttons."""
+    """The bot: one game service over one store, and the extensions."""
 
     tables: Tables
+    pacer: Pacer  # set by the pacing extension
 
     def __init__(self, settings: BotSettings, *, store: GameStore | None = None) -> None:
         super().__init__(
@@ -54,17 +72,13 @@ class BrazilBot(commands.Bot):
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=BrazilTree,
         )
         self.settings = settings
         self.store = store
         self._own_store = store is None
 
     async def setup_hook(self) -> None:
-        from bot.cogs.game import GameCog
-        from bot.cogs.info import InfoCog
-        from bot.cogs.mod import ModCog
-        from bot.cogs.play import PlayCog
-
         if self.settings.packs_dir is not None:
             from rules.catalog import set_packs_folder
 
@@ -75,11 +89,8 @@ class BrazilBot(commands.Bot):
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         service = GameService(self.store, rulebook_path=rules_path)
         self.tables = Tables(self, service, self.settings)
-        for cog in (GameCog(self), PlayCog(self), InfoCog(self)):
-            await self.add_cog(cog)
-        await self.add_cog(ModCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        await self.setup_pacing()
+        for name in EXTENSIONS:
+            await self.load_extension(name)
         caught_up = await self.tables.recover()  # turns saved but never posted
         if caught_up:
             log.info("caught up %d game(s) saved past their last post", caught_up)
@@ -101,25 +112,15 @@ class BrazilBot(commands.Bot):
             done = await self.tree.sync()
             log.info("synced %d commands globally (may take up to an hour to show)", len(done))
 
-    async def setup_pacing(self) -> None:
-        """Deadlines and reminders: the pacer, its commands and button, the tick loop."""
-        from bot.cogs.pacing import PacingCog
-        from bot.scheduler import MuteReminders, Pacer, Scheduler
-
-        self.pacer = Pacer(self.tables)
-        self.tables.pacer = self.pacer
-        await self.add_cog(PacingCog(self))
-        self.add_dynamic_items(MuteReminders)
-        self.scheduler = Scheduler(self.pacer, self.settings.pacing_tick_seconds)
-        self.scheduler.start()
-
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Finish in-flight saves and posts, close the gateway and the database."""
-        if hasattr(self, "scheduler"):
-            await self.scheduler.stop()
+        """Stop the reminder loop, finish in-flight saves and posts, close the gateway and
+        the database."""
+        for name in reversed(EXTENSIONS):  # the pacing cog's unload stops the loop
+            with contextlib.suppress(commands.ExtensionNotLoaded):
+                await self.unload_extension(name)
         if hasattr(self, "tables"):
             await self.tables.drain()
         await super().close()

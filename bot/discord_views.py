@@ -7,6 +7,12 @@ version), so it still works after a restart, and a stale or double press is answ
 custom_id: a choice is an index, the menu's options (which may name one's own cards) are only
 in ephemeral messages. The handlers live in :class:`bot.tables.Tables`.
 
+Each item is declared on :class:`GameItem` (:class:`GameButton`, :class:`GameSelect`): its
+custom_id prefix and fields, its label or placeholder, and the one ``Tables`` call a press
+makes; parsing, writing the custom_id back and error handling (a private "something went
+wrong" answer, :mod:`bot.errors`) are written once there. The cogs register them
+(:data:`DYNAMIC_ITEMS`: :mod:`bot.cogs.game`).
+
 Limits enforced here (Discord refuses the message otherwise): 25 options per menu, 5 buttons
 per row, 40 components and 4,000 characters of text per V2 message, 100 characters per
 custom_id, label and option value.
@@ -15,14 +21,17 @@ custom_id, label and option value.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import discord
 from discord import ui
 
+from bot.errors import report_fault
+
 if TYPE_CHECKING:
+    from bot.app import BrazilBot
     from bot.tables import Tables
 
 MAX_OPTIONS = 25
@@ -35,11 +44,6 @@ MAX_BUTTONS_PER_ROW = 5
 NO_LONGER = "That choice is no longer available."
 NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
 NO_SEAT = "You have no seat in this game."
-
-
-def tables_of(interaction: discord.Interaction[Any]) -> Tables:
-    t: Tables = interaction.client.tables
-    return t
 
 
 def clip(text: str, limit: int) -> str:
@@ -137,7 +141,7 @@ def lobby_layout(
         ui.ActionRow(*[LobbyButton(game_id, op) for op in ("join", "leave", "ai", "start")])
     )
     if colours:
-        items.append(ui.ActionRow(ColourSelect(game_id, colours)))
+        items.append(ui.ActionRow(colour_select(game_id, colours)))
     view.add_item(ui.Container(*items, accent_colour=0x1565C0))
     return check_layout(view)
 
@@ -205,7 +209,10 @@ def _group(
 def step_view(game_id: int, version: int, step: Step) -> ui.View:
     view = ui.View(timeout=None)
     if step.options:
-        view.add_item(ChoiceSelect(game_id, version, step.options))
+        options = [
+            discord.SelectOption(label=label, value=value[:100]) for label, value in step.options
+        ]
+        view.add_item(ChoiceSelect(game_id, version, options=options))
     view.add_item(BackButton(game_id, version))
     return view
 
@@ -242,18 +249,14 @@ def pay_view(
     if complete:
         view.add_item(PayConfirmButton(game_id, version, index, path))
     elif options and pay_id("brz:y", game_id, version, index, [*path, 99]) is not None:
-        view.add_item(PaySelect(game_id, version, index, path, options))
+        choices = [
+            discord.SelectOption(label=clip(label, MAX_LABEL), value=str(k))
+            for k, label in enumerate(options[:MAX_OPTIONS])
+        ]
+        view.add_item(PaySelect(game_id, version, index, path, options=choices))
     view.add_item(PayButton(game_id, version, index, (), label="Start over"))
     view.add_item(BackButton(game_id, version))
     return view
-
-
-def _button(label: str, style: discord.ButtonStyle, cid: str) -> ui.Button[Any]:
-    return ui.Button(label=label, style=style, custom_id=cid)
-
-
-def _path(text: str) -> tuple[int, ...]:
-    return tuple(int(k) for k in text.split(".") if k)
 
 
 def turn_buttons(
@@ -265,7 +268,7 @@ def turn_buttons(
         label = "Commit battle cards"
     elif kinds and all(k != "turn" for k in kinds):
         label = "Decide"
-    items: list[ui.Item[Any]] = [TurnButton(game_id, version, label)]
+    items: list[ui.Item[Any]] = [TurnButton(game_id, version, label=label)]
     if undo:
         items.append(UndoButton(game_id, version))
     items.append(HandButton(game_id))
@@ -275,7 +278,180 @@ def turn_buttons(
 # ============================================================================ dynamic items
 
 
-class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:l:(?P<g>\d+):(?P<op>\w+)"):
+def _path(text: str) -> tuple[int, ...]:
+    return tuple(int(k) for k in text.split(".") if k)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One part of a custom_id: its pattern in the template, and how it reads and writes."""
+
+    pattern: str
+    parse: Callable[[str], Any] = int
+    show: Callable[[Any], str] = str
+
+
+FIELDS: dict[str, Field] = {
+    "game_id": Field(r"\d+"),
+    "version": Field(r"\d+"),
+    "index": Field(r"\d+"),
+    "path": Field(r"[\d.]*", _path, lambda p: ".".join(str(k) for k in p)),
+    "op": Field(r"\w+", str),
+    "token": Field(r"[0-9a-f]+", str),
+    "answer": Field(r"ok|no", str),
+}
+"""The fields a custom_id may hold, by name (the typed attributes of :class:`GameItem`)."""
+
+ItemT = TypeVar("ItemT", bound=ui.Item[Any])
+
+
+class _Declared:
+    """The class declaration of a :class:`GameItem`: ``prefix`` and ``fields`` make the
+    template. Without a prefix the class is an abstract kind of item (GameItem, GameButton,
+    GameSelect): no template, never registered. (A mixin before ``DynamicItem``, whose own
+    ``__init_subclass__`` requires a template.)"""
+
+    prefix: ClassVar[str]
+    fields: ClassVar[tuple[str, ...]]
+
+    def __init_subclass__(cls, *, prefix: str | None = None, fields: str = "") -> None:
+        if prefix is None:
+            super(ui.DynamicItem, cls).__init_subclass__()  # type: ignore[misc]
+            return
+        cls.prefix, cls.fields = prefix, tuple(fields.split())
+        parts = [re.escape(prefix), *(f"(?P<{n}>{FIELDS[n].pattern})" for n in cls.fields)]
+        super().__init_subclass__(template=":".join(parts))  # type: ignore[call-arg]
+
+
+class GameItem(_Declared, ui.DynamicItem[ItemT]):
+    r"""A persistent button or menu, declared by its custom_id's ``prefix`` and ``fields``
+    (names of :data:`FIELDS`, in order)::
+
+        class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
+            label = "Undo"
+
+            async def handle(self, interaction, tables):
+                await tables.undo(interaction, self.game_id, version=self.version)
+
+    The template (``brz:u:(?P<game_id>\d+):(?P<version>\d+)``) is built from the declaration;
+    :meth:`from_custom_id` parses the fields into typed attributes, the constructor takes
+    them in the same order and writes the same custom_id back. :meth:`callback` runs
+    :meth:`handle`; anything it raises goes to :meth:`on_error` (logged, and a private
+    answer): discord.py itself would only log it and leave "This interaction failed"."""
+
+    # the fields (each item has those it declares)
+    game_id: int
+    version: int
+    index: int
+    path: tuple[int, ...]
+    op: str
+    token: str
+    answer: str
+
+    def __init__(self, item: ItemT, values: Sequence[Any]) -> None:
+        if len(values) != len(self.fields):
+            raise TypeError(f"{type(self).__name__} takes {', '.join(self.fields)}")
+        for name, value in zip(self.fields, values, strict=True):
+            setattr(self, name, tuple(value) if name == "path" else value)
+        super().__init__(item)
+
+    @classmethod
+    def id_of(cls, values: Sequence[Any]) -> str:
+        """The custom_id of these field values (raises past 100 characters)."""
+        shown = (FIELDS[name].show(v) for name, v in zip(cls.fields, values, strict=True))
+        return custom_id(cls.prefix, *shown)
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # only ever dispatched by BrazilBot
+        cls,
+        interaction: discord.Interaction[BrazilBot],
+        item: ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        values = [FIELDS[name].parse(match[name]) for name in cls.fields]
+        return cls.restore(item, values)
+
+    @classmethod
+    def restore(cls, item: ui.Item[Any], values: Sequence[Any]) -> Self:
+        """The item for a press of ``item`` (the component as Discord sent it back)."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction[BrazilBot]) -> None:  # type: ignore[override]
+        try:
+            await self.handle(interaction, interaction.client.tables)
+        except Exception as e:
+            await self.on_error(interaction, e, self)
+
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        """What a press does: one call of :class:`bot.tables.Tables`."""
+        raise NotImplementedError
+
+    async def on_error(
+        self, interaction: discord.Interaction[BrazilBot], error: Exception, item: ui.Item[Any]
+    ) -> None:
+        await report_fault(interaction, error, f"{type(item).__name__} {self.custom_id}")
+
+
+class GameButton(GameItem[ui.Button[Any]]):
+    """A button: its ``label`` and ``style`` (or per ``op``: :attr:`labels`, :attr:`styles`)."""
+
+    label: ClassVar[str] = ""
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init__(self, *values: Any, label: str | None = None) -> None:
+        button: ui.Button[Any] = ui.Button(
+            label=label or self.label_of(values),
+            style=self.style_of(values),
+            custom_id=self.id_of(values),
+        )
+        super().__init__(button, values)
+
+    def label_of(self, values: Sequence[Any]) -> str:
+        return self.label
+
+    def style_of(self, values: Sequence[Any]) -> discord.ButtonStyle:
+        return self.style
+
+    @classmethod
+    def restore(cls, item: ui.Item[Any], values: Sequence[Any]) -> Self:
+        return cls(*values)
+
+
+class GameSelect(GameItem[ui.Select[Any]]):
+    """A menu: its ``placeholder``; the options are given when it is sent (they may be
+    private), and come back from Discord on a press (:attr:`choice`)."""
+
+    placeholder: ClassVar[str] = "Choose…"
+
+    def __init__(
+        self,
+        *values: Any,
+        options: Sequence[discord.SelectOption] = (),
+        select: ui.Select[Any] | None = None,
+    ) -> None:
+        if select is None:
+            select = ui.Select(
+                custom_id=self.id_of(values),
+                placeholder=self.placeholder,
+                options=list(options[:MAX_OPTIONS]),
+            )
+        super().__init__(select, values)
+
+    @classmethod
+    def restore(cls, item: ui.Item[Any], values: Sequence[Any]) -> Self:
+        return cls(*values, select=item if isinstance(item, ui.Select) else None)
+
+    @property
+    def choice(self) -> str:
+        """The chosen option's value ("" if none)."""
+        values = list(self.item.values)
+        return values[0] if values else ""
+
+
+class LobbyButton(GameButton, prefix="brz:l", fields="game_id op"):
+    """Join / Leave / Add AI / Start in the lobby."""
+
     LABELS: ClassVar[dict[str, str]] = {
         "join": "Join",
         "leave": "Leave",
@@ -289,305 +465,118 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:l:(?P<g>\d+):(?
         "start": discord.ButtonStyle.success,
     }
 
-    def __init__(self, game_id: int, op: str) -> None:
-        super().__init__(
-            _button(
-                self.LABELS.get(op, op),
-                self.STYLES.get(op, discord.ButtonStyle.secondary),
-                custom_id("brz:l", game_id, op),
-            )
-        )
-        self.game_id, self.op = game_id, op
+    def label_of(self, values: Sequence[Any]) -> str:
+        return self.LABELS.get(values[1], str(values[1]))
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["g"]), match["op"])
+    def style_of(self, values: Sequence[Any]) -> discord.ButtonStyle:
+        return self.STYLES.get(values[1], discord.ButtonStyle.secondary)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).lobby_press(interaction, self.game_id, self.op)
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.lobby_press(interaction, self.game_id, self.op)
 
 
-class ColourSelect(ui.DynamicItem[ui.Select[Any]], template=r"brz:k:(?P<g>\d+)"):
+class ColourSelect(GameSelect, prefix="brz:k", fields="game_id"):
     """The lobby's colour menu: a seated player's colour wish (R-SETUP-4), taken for them
     when the game starts."""
 
-    def __init__(
-        self,
-        game_id: int,
-        colours: Sequence[tuple[str, str]] = (),
-        select: ui.Select[Any] | None = None,
-    ) -> None:
-        if select is None:
-            select = ui.Select(
-                custom_id=custom_id("brz:k", game_id),
-                placeholder="Your colour (optional)…",
-                options=[
-                    discord.SelectOption(label=clip(name, MAX_LABEL), value=cid[:100])
-                    for cid, name in colours[:MAX_OPTIONS]
-                ],
-            )
-        super().__init__(select)
-        self.game_id = game_id
+    placeholder = "Your colour (optional)…"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> ColourSelect:
-        sel = item if isinstance(item, ui.Select) else None
-        return cls(int(match["g"]), select=sel)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
-        await tables_of(interaction).lobby_colour(
-            interaction, self.game_id, values[0] if values else ""
-        )
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.lobby_colour(interaction, self.game_id, self.choice)
 
 
-class TurnButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:t:(?P<g>\d+):(?P<v>\d+)"):
+def colour_select(game_id: int, colours: Sequence[tuple[str, str]]) -> ColourSelect:
+    """The colour menu of ``colours`` ((id, name) pairs)."""
+    options = [
+        discord.SelectOption(label=clip(name, MAX_LABEL), value=cid[:100]) for cid, name in colours
+    ]
+    return ColourSelect(game_id, options=options[:MAX_OPTIONS])
+
+
+class TurnButton(GameButton, prefix="brz:t", fields="game_id version"):
     """Opens the guided flow for the presser, if they decide now at this version."""
 
-    def __init__(self, game_id: int, version: int, label: str = "Take my turn") -> None:
-        super().__init__(
-            _button(label, discord.ButtonStyle.primary, custom_id("brz:t", game_id, version))
-        )
-        self.game_id, self.version = game_id, version
+    label = "Take my turn"
+    style = discord.ButtonStyle.primary
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> TurnButton:
-        return cls(int(match["g"]), int(match["v"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).open_flow(interaction, self.game_id, self.version)
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.open_flow(interaction, self.game_id, self.version)
 
 
-class UndoButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:u:(?P<g>\d+):(?P<v>\d+)"):
+class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
     """Takes back the presser's last step, if they decide now at this version and the engine
     allows it (the same path as ``/undo``)."""
 
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            _button("Undo", discord.ButtonStyle.secondary, custom_id("brz:u", game_id, version))
-        )
-        self.game_id, self.version = game_id, version
+    label = "Undo"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> UndoButton:
-        return cls(int(match["g"]), int(match["v"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).undo(interaction, self.game_id, version=self.version)
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.undo(interaction, self.game_id, version=self.version)
 
 
-class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:h:(?P<g>\d+)"):
+class HandButton(GameButton, prefix="brz:h", fields="game_id"):
     """The presser's own hand, ephemerally (anyone seated may press it any time)."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            _button("My hand", discord.ButtonStyle.secondary, custom_id("brz:h", game_id))
-        )
-        self.game_id = game_id
+    label = "My hand"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> HandButton:
-        return cls(int(match["g"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).show_hand(interaction, self.game_id)
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.show_hand(interaction, self.game_id)
 
 
-class ChoiceSelect(ui.DynamicItem[ui.Select[Any]], template=r"brz:s:(?P<g>\d+):(?P<v>\d+)"):
+class ChoiceSelect(GameSelect, prefix="brz:s", fields="game_id version"):
     """One step of the guided flow (ephemeral): the chosen value is ``i:N`` or ``p:PREFIX``."""
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        options: Sequence[tuple[str, str]] = (),
-        select: ui.Select[Any] | None = None,
-    ) -> None:
-        if select is None:
-            select = ui.Select(
-                custom_id=custom_id("brz:s", game_id, version),
-                placeholder="Choose…",
-                options=[
-                    discord.SelectOption(label=label, value=value[:100])
-                    for label, value in options[:MAX_OPTIONS]
-                ],
-            )
-        super().__init__(select)
-        self.game_id, self.version = game_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> ChoiceSelect:
-        sel = item if isinstance(item, ui.Select) else None
-        return cls(int(match["g"]), int(match["v"]), select=sel)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
-        await tables_of(interaction).flow_choice(
-            interaction, self.game_id, self.version, values[0] if values else ""
-        )
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.flow_choice(interaction, self.game_id, self.version, self.choice)
 
 
-class ConfirmButton(
-    ui.DynamicItem[ui.Button[Any]], template=r"brz:c:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+)"
-):
-    """Apply the decider's legal action number ``i`` at ``version``."""
+class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
+    """Apply the decider's legal action number ``index`` at ``version``."""
 
-    def __init__(self, game_id: int, version: int, index: int) -> None:
-        super().__init__(
-            _button(
-                "Confirm", discord.ButtonStyle.success, custom_id("brz:c", game_id, version, index)
-            )
-        )
-        self.game_id, self.version, self.index = game_id, version, index
+    label = "Confirm"
+    style = discord.ButtonStyle.success
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmButton:
-        return cls(int(match["g"]), int(match["v"]), int(match["i"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).confirm(interaction, self.game_id, self.version, self.index)
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.confirm(interaction, self.game_id, self.version, self.index)
 
 
-class PayButton(
-    ui.DynamicItem[ui.Button[Any]],
-    template=r"brz:p:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
-):
-    """ "Change payment": walk the engine's payment chooser for legal action ``i``."""
+class PayButton(GameButton, prefix="brz:p", fields="game_id version index path"):
+    """ "Change payment": walk the engine's payment chooser for legal action ``index``."""
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        index: int,
-        path: Sequence[int],
-        label: str = "Change payment",
-    ) -> None:
-        cid = pay_id("brz:p", game_id, version, index, path)
-        super().__init__(
-            _button(
-                label,
-                discord.ButtonStyle.secondary,
-                cid or custom_id("brz:p", game_id, version, index, ""),
-            )
-        )
-        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+    label = "Change payment"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PayButton:
-        return cls(int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).pay_step(
-            interaction, self.game_id, self.version, self.index, self.path
-        )
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.pay_step(interaction, self.game_id, self.version, self.index, self.path)
 
 
-class PaySelect(
-    ui.DynamicItem[ui.Select[Any]],
-    template=r"brz:y:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
-):
+class PaySelect(GameSelect, prefix="brz:y", fields="game_id version index path"):
     """One token of the payment: the chosen option's number is appended to the path."""
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        index: int,
-        path: Sequence[int],
-        options: Sequence[str] = (),
-        select: ui.Select[Any] | None = None,
-    ) -> None:
-        if select is None:
-            select = ui.Select(
-                custom_id=pay_id("brz:y", game_id, version, index, path) or "",
-                placeholder="Pay with…",
-                options=[
-                    discord.SelectOption(label=clip(label, MAX_LABEL), value=str(k))
-                    for k, label in enumerate(options[:MAX_OPTIONS])
-                ],
-            )
-        super().__init__(select)
-        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+    placeholder = "Pay with…"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PaySelect:
-        sel = item if isinstance(item, ui.Select) else None
-        return cls(
-            int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]), select=sel
-        )
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values)
-        if not values or not values[0].isdigit():
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        if not self.choice.isdigit():
             return
-        await tables_of(interaction).pay_step(
-            interaction, self.game_id, self.version, self.index, (*self.path, int(values[0]))
-        )
+        path = (*self.path, int(self.choice))
+        await tables.pay_step(interaction, self.game_id, self.version, self.index, path)
 
 
-class PayConfirmButton(
-    ui.DynamicItem[ui.Button[Any]],
-    template=r"brz:q:(?P<g>\d+):(?P<v>\d+):(?P<i>\d+):(?P<path>[\d.]*)",
-):
-    """Apply legal action ``i`` with the payment the path chose."""
+class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index path"):
+    """Apply legal action ``index`` with the payment the path chose."""
 
-    def __init__(self, game_id: int, version: int, index: int, path: Sequence[int]) -> None:
-        super().__init__(
-            _button(
-                "Confirm with this payment",
-                discord.ButtonStyle.success,
-                pay_id("brz:q", game_id, version, index, path) or "",
-            )
-        )
-        self.game_id, self.version, self.index, self.path = game_id, version, index, tuple(path)
+    label = "Confirm with this payment"
+    style = discord.ButtonStyle.success
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> PayConfirmButton:
-        return cls(int(match["g"]), int(match["v"]), int(match["i"]), _path(match["path"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).confirm(
-            interaction, self.game_id, self.version, self.index, path=self.path
-        )
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.confirm(interaction, self.game_id, self.version, self.index, path=self.path)
 
 
-class BackButton(ui.DynamicItem[ui.Button[Any]], template=r"brz:b:(?P<g>\d+):(?P<v>\d+)"):
+class BackButton(GameButton, prefix="brz:b", fields="game_id version"):
     """Back to the first step of the guided flow."""
 
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            _button("Back", discord.ButtonStyle.secondary, custom_id("brz:b", game_id, version))
-        )
-        self.game_id, self.version = game_id, version
+    label = "Back"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str]
-    ) -> BackButton:
-        return cls(int(match["g"]), int(match["v"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await tables_of(interaction).flow_choice(interaction, self.game_id, self.version, "p:")
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await tables.flow_choice(interaction, self.game_id, self.version, "p:")
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
@@ -603,3 +592,4 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     PayConfirmButton,
     BackButton,
 )
+"""The game's buttons and menus (registered by :mod:`bot.cogs.game`)."""

@@ -36,8 +36,9 @@ transaction *before* acting (:meth:`storage.pacing.PacingStore.claim_timer`):
   action is idempotent — the answer is applied only while that seat still decides (the game
   version guards the save) and a stand-in is recorded once per seat.
 
-:class:`Scheduler` is the loop the bot starts in ``setup_hook``: a tick every
-``pacing_tick_seconds``, stopped cleanly by ``close()``.
+:class:`Scheduler` is the loop (:func:`discord.ext.tasks.loop`) the pacing extension
+(:mod:`bot.cogs.pacing`) starts when it loads: a tick every ``pacing_tick_seconds``, stopped
+cleanly when it unloads (``close()``).
 """
 
 from __future__ import annotations
@@ -46,13 +47,14 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
+from discord.ext import tasks
 from pydantic import ValidationError
 
 from rules import deciders, pending_for
@@ -523,40 +525,40 @@ def res_post(text: str) -> Any:
 
 
 class Scheduler:
-    """Ticks the pacer every ``interval`` seconds until stopped (see module doc)."""
+    """Ticks the pacer every ``interval`` seconds (a :func:`discord.ext.tasks.loop`) until
+    stopped; ``interval <= 0``: never (the tests tick by hand). A failed tick is logged and
+    the loop goes on."""
 
     def __init__(self, pacer: Pacer, interval: float) -> None:
         self.pacer = pacer
         self.interval = interval
-        self._task: asyncio.Task[None] | None = None
-        self._stop = asyncio.Event()
         self._ticking = False
+        self.loop: tasks.Loop[Callable[[], Coroutine[Any, Any, None]]] = tasks.loop(
+            seconds=max(interval, 0.0), name="pacing"
+        )(self._tick)
 
     def start(self) -> None:
-        if self._task is None and self.interval > 0:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="pacing")
+        if self.interval > 0 and not self.loop.is_running():
+            self.loop.start()
 
-    async def _run(self) -> None:
-        while not self._stop.is_set():
-            self._ticking = True
-            try:
-                await self.pacer.tick()
-            except Exception:
-                log.exception("pacing tick failed")
-            finally:
-                self._ticking = False
-            if self._stop.is_set():
-                break
-            await asyncio.sleep(self.interval)  # no helper task: cancelled by stop()
+    async def _tick(self) -> None:
+        self._ticking = True
+        try:
+            await self.pacer.tick()
+        except Exception:  # the next tick tries again (all firings are claimed in storage)
+            log.exception("pacing tick failed")
+        finally:
+            self._ticking = False
 
     async def stop(self) -> None:
         """Stop the loop; a tick in progress is finished first, never cut in the middle."""
-        self._stop.set()
-        task, self._task = self._task, None
-        if task is None:
+        task = self.loop.get_task()
+        if task is None or task.done():
             return
-        if not self._ticking:
-            task.cancel()
+        if self._ticking:
+            self.loop.stop()  # after this tick
+        else:
+            self.loop.cancel()  # waiting for the next tick: stop waiting
         with contextlib.suppress(asyncio.CancelledError):
             await task
 

@@ -1,14 +1,21 @@
-"""Lobby and game management: ``/game new``, ``/game status``, ``/game abandon``,
-``/games mine``."""
+"""Lobby and game management (an extension: :func:`setup`): ``/game new``, ``/game status``,
+``/game deadline``, ``/game policy``, ``/game abandon``, ``/games mine``; the game's buttons and
+menus (:data:`bot.discord_views.DYNAMIC_ITEMS`).
+
+This cog owns the ``/game`` group; the subcommands whose logic belongs elsewhere call the
+shared modules: the pace in :mod:`bot.paceflow`, the abandon flow in :mod:`bot.modflow`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import modflow, paceflow
+from bot.checks import game_of, in_game
+from bot.discord_views import DYNAMIC_ITEMS
 from rules import deciders, get_catalog
 from storage import GameStatus
 
@@ -17,7 +24,7 @@ if TYPE_CHECKING:
 
 
 async def scenario_autocomplete(
-    interaction: discord.Interaction[Any], current: str
+    interaction: discord.Interaction[BrazilBot], current: str
 ) -> list[app_commands.Choice[str]]:
     cur = current.lower()
     out = []
@@ -37,6 +44,12 @@ class GameCog(commands.Cog):
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
     @game.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
         scenario="the map (default: the standard one for the player count)",
@@ -48,7 +61,7 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(scenario=scenario_autocomplete)
     async def game_new(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[BrazilBot],
         scenario: str | None = None,
         players: app_commands.Range[int, 1, 4] | None = None,
         ai: app_commands.Range[int, 0, 3] = 0,
@@ -66,7 +79,7 @@ class GameCog(commands.Cog):
         )
 
     @game.command(name="status", description="Who plays, whose turn it is")
-    async def game_status(self, interaction: discord.Interaction[Any]) -> None:
+    async def game_status(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         rec = await t.channel_game(interaction.channel_id)
         if rec is None:
@@ -86,15 +99,35 @@ class GameCog(commands.Cog):
         name="abandon",
         description="Abandon this channel's game (a moderator, or all seated players agreeing)",
     )
-    async def game_abandon(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.cogs.mod import ModCog
+    async def game_abandon(self, interaction: discord.Interaction[BrazilBot]) -> None:
+        await modflow.abandon(interaction)
 
-        cog = self.bot.get_cog("ModCog")
-        if isinstance(cog, ModCog):
-            await cog.abandon_command(interaction)
+    @game.command(name="deadline", description="Set the time per decision (creator or moderator)")
+    @app_commands.describe(duration="time per decision, e.g. 24h, 3d, 1d12h (1 hour to 28 days)")
+    @in_game()
+    async def game_deadline(
+        self, interaction: discord.Interaction[BrazilBot], duration: str
+    ) -> None:
+        await paceflow.set_deadline(interaction, game_of(interaction), duration)
+
+    @game.command(
+        name="policy", description="What happens on timeout: wait, default answers or an AI"
+    )
+    @app_commands.describe(
+        policy="what happens when a player's time is up",
+        level="the AI standing in (policy ai): random, heuristic or search",
+    )
+    @in_game()
+    async def game_policy(
+        self,
+        interaction: discord.Interaction[BrazilBot],
+        policy: paceflow.Policy,
+        level: paceflow.Level | None = None,
+    ) -> None:
+        await paceflow.set_policy(interaction, game_of(interaction), policy, level)
 
     @games.command(name="mine", description="Your games on this server and whose turn it is")
-    async def games_mine(self, interaction: discord.Interaction[Any]) -> None:
+    async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         recs = await t.store.list_games(
             user_id=interaction.user.id,
@@ -113,3 +146,7 @@ class GameCog(commands.Cog):
             who = "**your turn**" if mine & now else "waiting for others"
             lines.append(f"#{g.id} in <#{g.channel_id}>: {who}")
         await t.reply(interaction, "\n".join(lines) or "You have no running game here.")
+
+
+async def setup(bot: BrazilBot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,14 +1,15 @@
-"""Looking things up, privately: ``/board``, ``/boards``, ``/score``, ``/log``, ``/rules``,
-``/stats``."""
+"""Looking things up, privately (an extension: :func:`setup`): ``/board``, ``/boards``,
+``/score``, ``/log``, ``/rules``, ``/stats``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import game_of, in_game
 from service import Frame, ImageRequest
 
 if TYPE_CHECKING:
@@ -21,12 +22,11 @@ class InfoCog(commands.Cog):
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
 
-    async def _images(self, interaction: discord.Interaction[Any], kinds: tuple[str, ...]) -> None:
+    async def _images(
+        self, interaction: discord.Interaction[BrazilBot], kinds: tuple[str, ...]
+    ) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
-        if found is None:
-            return
-        gid, _ = found
+        gid = game_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await t.store.get_game(gid)
         st = await t.svc.state(gid)
@@ -41,37 +41,35 @@ class InfoCog(commands.Cog):
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
     @app_commands.command(name="board", description="The map now (only you see this answer)")
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
+    @in_game()
+    async def board(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await self._images(interaction, ("map",))
 
     @app_commands.command(name="boards", description="Every player's board (public view)")
-    async def boards(self, interaction: discord.Interaction[Any]) -> None:
+    @in_game()
+    async def boards(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await self._images(interaction, ("boards",))
 
     @app_commands.command(name="score", description="Public scores (hidden cards not counted)")
-    async def score(self, interaction: discord.Interaction[Any]) -> None:
+    @in_game()
+    async def score(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
-        if found is None:
-            return
-        rows = await t.svc.scores(found[0])
+        rows = await t.svc.scores(game_of(interaction))
         lines = [f"{r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
         await t.reply(
             interaction, "Scores (hidden missions and gold cards not counted):\n" + "\n".join(lines)
         )
 
     @app_commands.command(name="log", description="The last steps of the game")
-    async def log(self, interaction: discord.Interaction[Any]) -> None:
+    @in_game()
+    async def log(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
-        if found is None:
-            return
-        lines = await t.svc.log(found[0], last=15)
+        lines = await t.svc.log(game_of(interaction), last=15)
         await t.reply(interaction, "\n".join(lines)[-1990:] or "Nothing has happened yet.")
 
     @app_commands.command(name="rules", description="The rules reference: an ID or a word")
     @app_commands.describe(query="R-BUILD-4, build 4, bombard …")
-    async def rules(self, interaction: discord.Interaction[Any], query: str) -> None:
+    async def rules(self, interaction: discord.Interaction[BrazilBot], query: str) -> None:
         t = self.bot.tables
         found = t.svc.rules(query, limit=2)
         text = "\n\n".join(found) or "No rule found: try an ID (R-BUILD-4) or a word."
@@ -79,7 +77,7 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(name="stats", description="A player's results on this server")
     async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+        self, interaction: discord.Interaction[BrazilBot], player: discord.User | None = None
     ) -> None:
         t = self.bot.tables
         who = player or interaction.user
@@ -90,3 +88,7 @@ class InfoCog(commands.Cog):
             f"{who.mention}: {s.games} finished games, {s.wins} wins, average {avg} VP, "
             f"best {s.best_score if s.best_score is not None else '-'}.",
         )
+
+
+async def setup(bot: BrazilBot) -> None:
+    await bot.add_cog(InfoCog(bot))

@@ -1,20 +1,25 @@
-"""Pacing commands: ``/game deadline``, ``/game policy``, ``/away``, ``/seat back``,
-``/pause``, ``/resume``, ``/timezone``, ``/quiet-hours``. Every refusal is private and says
-why; what changes the game's pace is said in the channel and in the status message."""
+"""Pacing (an extension: :func:`setup`): ``/away``, ``/seat back``, ``/pause``, ``/resume``,
+``/timezone``, ``/quiet-hours``; the "Mute reminders" button; the reminder loop
+(:class:`bot.scheduler.Scheduler`, started and stopped with the cog). ``/game deadline`` and
+``/game policy`` belong to ``/game`` (:mod:`bot.cogs.game`); what they share with this cog is
+in :mod:`bot.paceflow`. Every refusal is private and says why; what changes the game's pace is
+said in the channel and in the status message."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import game_of, in_game, is_moderator, my_seat, seat_of, seated
 from bot.discord_views import NO_SEAT
+from bot.paceflow import update_status
+from bot.scheduler import MuteReminders, Pacer, Scheduler
 from service import Post, Result
 from service.pacing import (
-    POLICY_TEXT,
     format_duration,
     in_interval,
     parse_duration,
@@ -26,115 +31,7 @@ from service.pacing import (
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
-    from bot.scheduler import Pacer
     from bot.tables import Tables
-
-
-def _bot(interaction: discord.Interaction[Any]) -> BrazilBot:
-    bot: BrazilBot = interaction.client
-    return bot
-
-
-def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Channel in this channel, or the configured moderators' role."""
-    from bot.cogs.mod import interaction_is_moderator
-
-    return interaction_is_moderator(interaction, _bot(interaction).settings.moderator_role_id)
-
-
-async def _game(interaction: discord.Interaction[Any]) -> tuple[int, int | None] | None:
-    return await _bot(interaction).tables.running_game(interaction)
-
-
-async def _creator(t: Tables, game_id: int) -> int | None:
-    """The game's creator: the player who opened the lobby (seat 1)."""
-    info = await t.svc.info(game_id)
-    return info.seats[0].user_id if info.seats else None
-
-
-async def update_status(t: Tables, game_id: int) -> None:
-    """Recompute deadlines and edit the status message."""
-    rec = await t.store.get_game(game_id)
-    if t.pacer is not None:
-        await t.pacer.refresh(game_id)
-    st = await t.svc.state(game_id)
-    info = await t.svc.info(game_id)
-    await t.update_status(game_id, rec.channel_id, st, info.seats)
-
-
-async def announce(t: Tables, channel_id: int, text: str) -> None:
-    channel = t.client.get_partial_messageable(channel_id)
-    await channel.send(text[:1990], allowed_mentions=discord.AllowedMentions.none())
-
-
-# ---------------------------------------------------------------- /game deadline, /game policy
-
-
-async def _may_set(interaction: discord.Interaction[Any], t: Tables, gid: int) -> bool:
-    if is_moderator(interaction) or await _creator(t, gid) == interaction.user.id:
-        return True
-    await t.reply(
-        interaction, "Only the game's creator or a moderator (Manage Channel) may change its pace."
-    )
-    return False
-
-
-@app_commands.describe(duration="time per decision, e.g. 24h, 3d, 1d12h (1 hour to 28 days)")
-async def game_deadline(interaction: discord.Interaction[Any], duration: str) -> None:
-    t = _bot(interaction).tables
-    found = await _game(interaction)
-    if found is None or not await _may_set(interaction, t, found[0]):
-        return
-    gid = found[0]
-    try:
-        d = parse_duration(duration)
-    except ValueError as e:
-        await t.reply(interaction, str(e))
-        return
-    if not timedelta(hours=1) <= d <= timedelta(days=28):
-        await t.reply(interaction, "A deadline is between 1 hour and 28 days.")
-        return
-    pacer: Pacer = t.pacer
-    s = await pacer.settings(gid)
-    await pacer.save_settings(
-        gid, s.model_copy(update={"deadline_hours": d.total_seconds() / 3600})
-    )
-    await interaction.response.send_message(
-        f"⏱️ {interaction.user.mention} set the time per decision to **{format_duration(d)}** "
-        "(from each decision's start).",
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    await update_status(t, gid)
-
-
-@app_commands.describe(
-    policy="what happens when a player's time is up",
-    level="the AI standing in (policy ai): random, heuristic or search",
-)
-async def game_policy(
-    interaction: discord.Interaction[Any],
-    policy: Literal["wait", "default", "ai"],
-    level: Literal["random", "heuristic", "search"] | None = None,
-) -> None:
-    t = _bot(interaction).tables
-    found = await _game(interaction)
-    if found is None or not await _may_set(interaction, t, found[0]):
-        return
-    gid = found[0]
-    pacer: Pacer = t.pacer
-    s = await pacer.settings(gid)
-    update: dict[str, Any] = {"policy": policy}
-    if level is not None:
-        update["stand_in_level"] = level
-    s = s.model_copy(update=update)
-    await pacer.save_settings(gid, s)
-    await interaction.response.send_message(
-        f"On timeout this game will now: **{POLICY_TEXT[s.policy]}**"
-        + (f" (AI level {s.stand_in_level})" if s.policy == "ai" else "")
-        + ".",
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    await update_status(t, gid)
 
 
 class PacingCog(commands.Cog):
@@ -146,22 +43,17 @@ class PacingCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if isinstance(group, app_commands.Group):
-            group.add_command(
-                app_commands.Command(
-                    name="deadline",
-                    description="Set the time per decision (creator or moderator)",
-                    callback=game_deadline,
-                )
-            )
-            group.add_command(
-                app_commands.Command(
-                    name="policy",
-                    description="What happens on timeout: wait, default answers or an AI",
-                    callback=game_policy,
-                )
-            )
+        """The pacer (``bot.pacer``, also known to the tables), its button, its loop."""
+        self.bot.pacer = Pacer(self.bot.tables)
+        self.bot.tables.pacer = self.bot.pacer
+        self.bot.add_dynamic_items(MuteReminders)
+        self.scheduler = Scheduler(self.bot.pacer, self.bot.settings.pacing_tick_seconds)
+        self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the loop (a tick in progress is finished first) and the button."""
+        await self.scheduler.stop()
+        self.bot.remove_dynamic_items(MuteReminders)
 
     @property
     def t(self) -> Tables:
@@ -176,13 +68,10 @@ class PacingCog(commands.Cog):
 
     @app_commands.command(name="away", description="Stop your clock for a while (e.g. 3d)")
     @app_commands.describe(duration="how long you are away: 3d, 12h, 1d12h; `end` when back")
-    async def away(self, interaction: discord.Interaction[Any], duration: str) -> None:
+    @seated()
+    async def away(self, interaction: discord.Interaction[BrazilBot], duration: str) -> None:
         t = self.t
-        found = await t.seated_game(interaction)
-        if found is None:
-            return
-        gid, seat = found
-        rec = await t.store.get_game(gid)
+        gid, seat = game_of(interaction), my_seat(interaction)
         now = self.pacer.now()
         mine = [b for b in await t.store.breaks(gid) if b.seat == seat]
         current = next((b for b in mine if in_interval(now, (b.start, b.end))), None)
@@ -235,18 +124,15 @@ class PacingCog(commands.Cog):
             "and nobody pings them until then.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        del rec
         await update_status(t, gid)
 
     # ------------------------------------------------------------------ seat back
 
     @seat.command(name="back", description="Take your seat back from the AI standing in")
-    async def seat_back(self, interaction: discord.Interaction[Any]) -> None:
+    @in_game()
+    async def seat_back(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.t
-        found = await _game(interaction)
-        if found is None:
-            return
-        gid = found[0]
+        gid = game_of(interaction)
         mine = [s for s in await t.store.stand_ins(gid) if s.user_id == interaction.user.id]
         if not mine:
             await t.reply(interaction, "No AI is playing a seat of yours in this game.")
@@ -265,13 +151,11 @@ class PacingCog(commands.Cog):
 
     # ------------------------------------------------------------------ pause / resume
 
-    async def _vote(self, interaction: discord.Interaction[Any], pause: bool, now_: bool) -> None:
+    async def _vote(
+        self, interaction: discord.Interaction[BrazilBot], pause: bool, now_: bool
+    ) -> None:
         t = self.t
-        found = await _game(interaction)
-        if found is None:
-            return
-        gid, seat = found
-        rec = await t.store.get_game(gid)
+        gid, seat = game_of(interaction), seat_of(interaction)
         at = self.pacer.now()
         open_pause = next(
             (
@@ -320,24 +204,25 @@ class PacingCog(commands.Cog):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
-        del rec
         await update_status(t, gid)
 
     @app_commands.command(name="pause", description="Vote to pause the game (moderators: at once)")
     @app_commands.describe(now="moderators: pause at once, without a vote")
-    async def pause(self, interaction: discord.Interaction[Any], now: bool = False) -> None:
+    @in_game()
+    async def pause(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
         await self._vote(interaction, True, now)
 
     @app_commands.command(name="resume", description="Vote to resume the paused game")
     @app_commands.describe(now="moderators: resume at once, without a vote")
-    async def resume(self, interaction: discord.Interaction[Any], now: bool = False) -> None:
+    @in_game()
+    async def resume(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
         await self._vote(interaction, False, now)
 
     # ------------------------------------------------------------------ time zone, quiet hours
 
     @app_commands.command(name="timezone", description="Your time zone (for quiet hours)")
     @app_commands.describe(zone="an IANA zone, e.g. Europe/Lisbon, America/Sao_Paulo")
-    async def timezone(self, interaction: discord.Interaction[Any], zone: str) -> None:
+    async def timezone(self, interaction: discord.Interaction[BrazilBot], zone: str) -> None:
         if not valid_timezone(zone):
             near = ", ".join(timezones(zone.split("/")[-1], 5)) or "e.g. Europe/Lisbon"
             await self.t.reply(interaction, f"`{zone}` is not a time zone I know. Try: {near}.")
@@ -348,13 +233,13 @@ class PacingCog(commands.Cog):
 
     @timezone.autocomplete("zone")
     async def zone_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: discord.Interaction[BrazilBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in timezones(current)]
 
     @app_commands.command(name="quiet-hours", description="When nobody pings you: 22:00-08:00")
     @app_commands.describe(hours="local hours, e.g. 22:00-08:00; `off` to be pinged any time")
-    async def quiet_hours(self, interaction: discord.Interaction[Any], hours: str) -> None:
+    async def quiet_hours(self, interaction: discord.Interaction[BrazilBot], hours: str) -> None:
         t = self.t
         if hours.strip().lower() in ("off", "none"):
             await t.store.set_player_prefs(interaction.user.id, clear_quiet=True)
@@ -379,4 +264,8 @@ class PacingCog(commands.Cog):
         )
 
 
-__all__ = ["PacingCog", "is_moderator"]
+async def setup(bot: BrazilBot) -> None:
+    await bot.add_cog(PacingCog(bot))
+
+
+__all__ = ["PacingCog", "setup"]

@@ -1,14 +1,15 @@
-"""Playing: ``/play <command>`` (autocomplete from the engine's notation), ``/hand``,
-``/undo``."""
+"""Playing (an extension: :func:`setup`): ``/play <command>`` (autocomplete from the engine's
+notation), ``/hand``, ``/undo``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import game_of, in_game, my_seat, seat_of, seated
 from bot.discord_views import NO_SEAT
 from rules import complete, deciders
 
@@ -25,7 +26,7 @@ class PlayCog(commands.Cog):
         self.bot = bot
 
     async def command_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: discord.Interaction[BrazilBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """The decider's legal commands starting with what was typed (at most 25)."""
         t = self.bot.tables
@@ -46,12 +47,10 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(name="play", description="Play a command: build sawmill D3, move …")
     @app_commands.describe(command="a command of the game (autocomplete lists the legal ones)")
-    async def play(self, interaction: discord.Interaction[Any], command: str) -> None:
+    @seated()
+    async def play(self, interaction: discord.Interaction[BrazilBot], command: str) -> None:
         t = self.bot.tables
-        found = await t.seated_game(interaction)
-        if found is None:
-            return
-        gid, seat = found
+        gid, seat = game_of(interaction), my_seat(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         res = await t.act(interaction, gid, seat, text=command)
         if res is not None and not res.errors:
@@ -64,16 +63,14 @@ class PlayCog(commands.Cog):
         where="also keep your hand and private news in a private thread or your DMs "
         "(here: only on request, as now)"
     )
+    @in_game()
     async def hand(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[BrazilBot],
         where: Literal["thread", "dm", "here"] | None = None,
     ) -> None:
         t = self.bot.tables
-        found = await t.running_game(interaction)
-        if found is None:
-            return
-        gid, seat = found
+        gid, seat = game_of(interaction), seat_of(interaction)
         if where is None:
             await t.show_hand(interaction, gid)
         elif seat is None:
@@ -82,9 +79,10 @@ class PlayCog(commands.Cog):
             await t.set_hand_place(interaction, gid, seat, where)
 
     @app_commands.command(name="undo", description="Take back your last step, if allowed")
-    async def undo(self, interaction: discord.Interaction[Any]) -> None:
-        t = self.bot.tables
-        found = await t.seated_game(interaction)
-        if found is None:
-            return
-        await t.undo(interaction, found[0])
+    @seated()
+    async def undo(self, interaction: discord.Interaction[BrazilBot]) -> None:
+        await self.bot.tables.undo(interaction, game_of(interaction))
+
+
+async def setup(bot: BrazilBot) -> None:
+    await bot.add_cog(PlayCog(bot))

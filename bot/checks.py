@@ -1,0 +1,141 @@
+"""Who may use a command here: shared :func:`app_commands.check` predicates.
+
+- :func:`moderator`: a moderator of games in this channel (:func:`is_moderator`), else the
+  refusal :data:`service.moderation.NOT_MODERATOR`.
+- :func:`in_game`: the channel has a running game; :func:`seated`: and the user has a seat in
+  it. Both ask :class:`bot.tables.Tables` (``running_game`` / ``seated_game``), which answers
+  the user itself when not, and keep what it found for the command: :func:`game_of`, and
+  :func:`seat_of` (in_game) or :func:`my_seat` (seated).
+
+A check that fails raises an :class:`app_commands.CheckFailure` subclass of
+:mod:`bot.errors`; :class:`bot.errors.BrazilTree` answers it privately.
+
+**Moderators** are members with Manage Channel in the channel (the permissions Discord
+resolved for the interaction: :attr:`discord.Interaction.permissions`), or with the role
+``settings.moderator_role_id`` (:meth:`discord.Member.get_role`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import Answered, CheckFault, Refusal
+from service import moderation as mod
+
+if TYPE_CHECKING:
+    from bot.app import BrazilBot
+
+T = TypeVar("T")
+
+GAME_KEY = "brz:game"  # interaction.extras: (game id, the user's seat or None)
+
+
+class NotModerator(Refusal):
+    def __init__(self) -> None:
+        super().__init__(mod.NOT_MODERATOR)
+
+
+def has_role(interaction: discord.Interaction[Any], role_id: int) -> bool:
+    """Whether the member who interacts has the role ``role_id``.
+
+    Through the guild's role cache (:meth:`discord.Member.get_role`) when the guild is
+    cached, as it is once the gateway delivered it (the ``guilds`` intent). Before that (or
+    without a gateway: the test server feeds interactions directly) the guild is a
+    placeholder without roles; the member's role ids then come only from the interaction's
+    member payload, which discord.py keeps on the :class:`discord.Member` object alone
+    (``Member._roles``, read here and nowhere else)."""
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    if member.get_role(role_id) is not None:
+        return True
+    if interaction.client.get_guild(member.guild.id) is not None:
+        return False  # a cached guild knows its roles: the member does not have it
+    raw: Any = getattr(member, "_roles", ())  # role ids of the interaction's member payload
+    return role_id in {int(r) for r in raw}
+
+
+def interaction_is_moderator(
+    interaction: discord.Interaction[Any], moderator_role_id: int | None
+) -> bool:
+    """Manage Channel in this channel, or the configured moderator role (module doc)."""
+    manage = bool(interaction.guild_id) and interaction.permissions.manage_channels
+    role_ids = (
+        [moderator_role_id]
+        if moderator_role_id and has_role(interaction, moderator_role_id)
+        else []
+    )
+    return mod.is_moderator(
+        manage_channel=manage, role_ids=role_ids, moderator_role_id=moderator_role_id
+    )
+
+
+def is_moderator(interaction: discord.Interaction[BrazilBot]) -> bool:
+    """A moderator of this channel's games, by the bot's settings."""
+    return interaction_is_moderator(interaction, interaction.client.settings.moderator_role_id)
+
+
+def moderator() -> Callable[[T], T]:
+    """Only moderators (:class:`NotModerator` otherwise)."""
+
+    def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+        if not is_moderator(interaction):
+            raise NotModerator()
+        return True
+
+    return app_commands.check(predicate)
+
+
+def in_game() -> Callable[[T], T]:
+    """The channel's game is running (not a lobby); the command reads it with
+    :func:`game_of`."""
+
+    async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+        try:
+            found = await interaction.client.tables.running_game(interaction)
+        except Exception as e:
+            raise CheckFault(e) from e
+        if found is None:
+            raise Answered("no running game")
+        interaction.extras[GAME_KEY] = found
+        return True
+
+    return app_commands.check(predicate)
+
+
+def seated() -> Callable[[T], T]:
+    """The channel's game is running and the user has a seat in it (:func:`seat_of`)."""
+
+    async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+        try:
+            found = await interaction.client.tables.seated_game(interaction)
+        except Exception as e:
+            raise CheckFault(e) from e
+        if found is None:
+            raise Answered("no seat")
+        interaction.extras[GAME_KEY] = found
+        return True
+
+    return app_commands.check(predicate)
+
+
+def game_of(interaction: discord.Interaction[Any]) -> int:
+    """The game id found by :func:`in_game` or :func:`seated`."""
+    gid, _ = interaction.extras[GAME_KEY]
+    return int(gid)
+
+
+def seat_of(interaction: discord.Interaction[Any]) -> int | None:
+    """The user's seat found by :func:`in_game` (None: a spectator)."""
+    _, seat = interaction.extras[GAME_KEY]
+    return None if seat is None else int(seat)
+
+
+def my_seat(interaction: discord.Interaction[Any]) -> int:
+    """The user's seat found by :func:`seated`."""
+    _, seat = interaction.extras[GAME_KEY]
+    return int(seat)

@@ -1,0 +1,101 @@
+"""What the user sees when something fails: a private answer, never "This interaction failed".
+
+Two kinds of failure reach here:
+
+- **Refusals** (:class:`Refusal`, an :class:`app_commands.CheckFailure`): the shared checks of
+  :mod:`bot.checks` say why a command may not run here ("Only moderators can do that …").
+  The reason is answered privately as is; nothing is logged as an error.
+- **Faults** (anything else: a storage or HTTP error, a bug): logged with the traceback and
+  answered privately with :data:`GONE_WRONG`. The game service saves a turn in one
+  transaction, so a fault before the save changed nothing.
+
+:class:`BrazilTree` is the bot's command tree (``tree_cls``): its :meth:`on_error` handles the
+slash commands; the persistent buttons and menus (:class:`bot.discord_views.GameItem`) share
+:func:`report_fault`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+if TYPE_CHECKING:
+    from bot.app import BrazilBot
+
+log = logging.getLogger("bot.errors")
+
+GONE_WRONG = "Something went wrong on our side; nothing was changed. Try again."
+
+
+class Refusal(app_commands.CheckFailure):
+    """A check failed: ``str(self)`` is the private answer to the user."""
+
+
+class Answered(app_commands.CheckFailure):
+    """A check failed and has already answered the user itself (e.g. through a guard of
+    :class:`bot.tables.Tables` that replies): nothing more to say."""
+
+
+class CheckFault(app_commands.AppCommandError):
+    """A check could not decide (its storage call failed): a fault, not a refusal.
+    (discord.py passes only :class:`app_commands.AppCommandError` from a check to the tree's
+    ``on_error``; anything else would end unanswered.)"""
+
+    def __init__(self, original: Exception) -> None:
+        super().__init__(f"check failed: {original!r}")
+        self.original = original
+
+
+async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered or deferred;
+    an HTTP failure here is logged, not raised (there is nobody left to tell)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:1990], ephemeral=True)
+        else:
+            await interaction.response.send_message(text[:1990], ephemeral=True)
+    except discord.HTTPException as e:
+        log.warning("could not answer interaction %s: %s", interaction.id, e)
+
+
+async def report_fault(
+    interaction: discord.Interaction[Any], error: BaseException, what: str
+) -> None:
+    """Log an unexpected ``error`` (with its traceback) and tell the user privately."""
+    log.error(
+        "%s failed for user %s in channel %s",
+        what,
+        interaction.user.id,
+        interaction.channel_id,
+        exc_info=(type(error), error, error.__traceback__),
+    )
+    await answer_privately(interaction, GONE_WRONG)
+
+
+class BrazilTree(app_commands.CommandTree["BrazilBot"]):
+    """The command tree: failures of slash commands are answered privately (see module doc)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[BrazilBot], error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, Answered):
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            log.debug("refused %s: %s", _name(interaction), error)
+            text = str(error) if isinstance(error, Refusal) else "You cannot use this command here."
+            await answer_privately(interaction, text)
+            return
+        cause = (
+            error.original
+            if isinstance(error, app_commands.CommandInvokeError | CheckFault)
+            else error
+        )
+        await report_fault(interaction, cause, _name(interaction))
+
+
+def _name(interaction: discord.Interaction[Any]) -> str:
+    cmd = interaction.command
+    return f"/{cmd.qualified_name}" if cmd is not None else "a command"

@@ -1,0 +1,179 @@
+"""Moderation requests, shared by ``/mod`` (:mod:`bot.cogs.mod`) and ``/game abandon``
+(:mod:`bot.cogs.game`): the abandon flow, and the Confirm / Cancel buttons of a pending
+request (:class:`ModButton`, registered by the mod extension) that carry it out. The rules
+(who may, votes, tokens) are in :mod:`service.moderation`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import ui
+
+from bot.checks import is_moderator
+from bot.discord_views import GameButton, status_layout
+from service import moderation as mod
+from storage import GameRecord, GameStatus
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bot.app import BrazilBot
+    from bot.tables import Tables
+
+log = logging.getLogger("bot.mod")
+
+
+class ModButton(GameButton, prefix="brz:m", fields="game_id token answer"):
+    """Confirm (``ok``) or cancel (``no``) a pending moderation request (ephemeral; the token
+    names the request kept in the game's settings)."""
+
+    LABELS: ClassVar[dict[str, str]] = {"ok": "Confirm", "no": "Cancel"}
+
+    def label_of(self, values: Sequence[Any]) -> str:
+        return self.LABELS[values[2]]
+
+    def style_of(self, values: Sequence[Any]) -> discord.ButtonStyle:
+        ok = values[2] == "ok"
+        return discord.ButtonStyle.danger if ok else discord.ButtonStyle.secondary
+
+    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+        await confirmed(interaction, self.game_id, self.token, self.answer == "ok")
+
+
+def confirm_view(game_id: int, token: str, label: str) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ModButton(game_id, token, "ok", label=label))
+    view.add_item(ModButton(game_id, token, "no"))
+    return view
+
+
+async def abandon(interaction: discord.Interaction[BrazilBot]) -> None:
+    """``/game abandon``: a moderator (or a lobby's creator) after a confirmation; else
+    every seated human asks in turn, the last one confirms."""
+    t = interaction.client.tables
+    rec = await t.channel_game(interaction.channel_id)
+    if rec is None:
+        await t.reply(interaction, "No game in this channel.")
+        return
+    uid = interaction.user.id
+    host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
+    if is_moderator(interaction) or host:
+        token = await mod.request(t.svc, rec.id, uid, "abandon")
+        await t.reply(
+            interaction,
+            f"Abandon game #{rec.id}? It ends for good (nothing can be played in it "
+            "afterwards; the channel is free for a new game).",
+            view=confirm_view(rec.id, token, "Abandon the game"),
+        )
+        return
+    try:
+        vote = await mod.abandon_vote(t.svc, rec.id, uid)
+    except mod.Refused as e:
+        await t.reply(interaction, str(e))
+        return
+    if vote.done:
+        token = await mod.request(t.svc, rec.id, uid, "abandon", vote=True)
+        await t.reply(
+            interaction,
+            f"Every player asked to abandon game #{rec.id}. Abandon it for good?",
+            view=confirm_view(rec.id, token, "Abandon the game"),
+        )
+        return
+    missing = [u for u in vote.needed if u not in vote.votes]
+    await interaction.response.send_message(
+        f"<@{uid}> asks to abandon game #{rec.id} ({len(vote.votes)} of {len(vote.needed)}"
+        f" players). The others can agree with `/game abandon`: "
+        + ", ".join(f"<@{u}>" for u in missing),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def confirmed(
+    interaction: discord.Interaction[BrazilBot], game_id: int, token: str, ok: bool
+) -> None:
+    t = interaction.client.tables
+    uid = interaction.user.id
+    try:
+        if not ok:
+            await mod.cancel_request(t.svc, game_id, token, uid)
+            await interaction.response.edit_message(content="Cancelled.", view=None)
+            return
+        rec = await t.store.get_game(game_id)
+        pend = mod.pending_request(rec)
+        voted = pend is not None and pend.op == "abandon" and bool(pend.data.get("vote"))
+        host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
+        if not (voted or host or is_moderator(interaction)):
+            await t.reply(interaction, mod.NOT_MODERATOR)
+            return
+        req = await mod.take_request(t.svc, game_id, token, uid)
+    except mod.Refused as e:
+        await t.reply(interaction, str(e))
+        return
+    await interaction.response.edit_message(content="Working on it…", view=None)
+    if req["op"] == "rollback":
+        await _do_rollback(interaction, rec, req)
+    elif req["op"] == "abandon":
+        await _do_abandon(interaction, rec, voted=voted)
+
+
+async def _do_rollback(
+    interaction: discord.Interaction[BrazilBot], rec: GameRecord, req: dict[str, Any]
+) -> None:
+    t = interaction.client.tables
+    async with t.lock(rec.id):
+        try:
+            res = await mod.rollback(
+                t.svc,
+                rec.id,
+                int(req["target"]),
+                by=interaction.user.id,
+                reason=str(req["reason"]),
+                expected_version=int(req["version"]),
+            )
+        except mod.Refused as e:
+            await interaction.edit_original_response(content=str(e))
+            return
+        await t.publish(rec.channel_id, res, interaction=interaction, force=True)
+    await interaction.edit_original_response(content=f"Rolled back to v{req['target']}.")
+
+
+async def _do_abandon(
+    interaction: discord.Interaction[BrazilBot], rec: GameRecord, *, voted: bool
+) -> None:
+    t = interaction.client.tables
+    if voted:
+        try:
+            vote = await mod.abandon_vote(t.svc, rec.id, interaction.user.id)
+        except mod.Refused as e:
+            await interaction.edit_original_response(content=str(e))
+            return
+        if not vote.done:
+            await interaction.edit_original_response(content="Not every player agrees now.")
+            return
+    async with t.lock(rec.id):
+        try:
+            done = await mod.abandon(t.svc, rec.id)
+        except mod.Refused as e:
+            await interaction.edit_original_response(content=str(e))
+            return
+    how = "by agreement of all players" if voted else f"by <@{interaction.user.id}>"
+    what = "lobby" if rec.status is GameStatus.LOBBY else "game"
+    channel = interaction.client.get_partial_messageable(rec.channel_id)
+    none = discord.AllowedMentions.none()
+    await channel.send(
+        f"The {what} #{rec.id} was abandoned {how}. `/game new` starts a new one.",
+        allowed_mentions=none,
+    )
+    mid = done.settings.status_message_id
+    if mid is not None:
+        try:
+            await channel.get_partial_message(mid).edit(
+                view=status_layout(f"### Game #{rec.id}\nAbandoned {how}."),
+                allowed_mentions=none,
+            )
+        except discord.HTTPException as e:
+            log.info("status message of game %s not edited: %s", rec.id, e)
+    await interaction.edit_original_response(content=f"Game #{rec.id} abandoned.")
