@@ -28,10 +28,11 @@ from service import moderation as mod
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
+    from service.game import GameSession
 
 T = TypeVar("T")
 
-GAME_KEY = "brz:game"  # interaction.extras: (game id, the user's seat or None)
+GAME_KEY = "brz:game"  # interaction.extras: the game read once (a GameSession)
 
 
 class NotModerator(Refusal):
@@ -96,7 +97,7 @@ def in_game() -> Callable[[T], T]:
 
     async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
         try:
-            found = await interaction.client.tables.running_game(interaction)
+            found = await interaction.client.tables.running_session(interaction)
         except Exception as e:
             raise CheckFault(e) from e
         if found is None:
@@ -112,7 +113,7 @@ def seated() -> Callable[[T], T]:
 
     async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
         try:
-            found = await interaction.client.tables.seated_game(interaction)
+            found = await interaction.client.tables.seated_session(interaction)
         except Exception as e:
             raise CheckFault(e) from e
         if found is None:
@@ -123,19 +124,25 @@ def seated() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
+def session_of(interaction: discord.Interaction[Any]) -> GameSession:
+    """The game as :func:`in_game` or :func:`seated` read it (once, for the whole command:
+    a command that writes passes it on as ``loaded=``)."""
+    found: GameSession = interaction.extras[GAME_KEY]
+    return found
+
+
 def game_of(interaction: discord.Interaction[Any]) -> int:
     """The game id found by :func:`in_game` or :func:`seated`."""
-    gid, _ = interaction.extras[GAME_KEY]
-    return int(gid)
+    return session_of(interaction).game_id
 
 
 def seat_of(interaction: discord.Interaction[Any]) -> int | None:
     """The user's seat found by :func:`in_game` (None: a spectator)."""
-    _, seat = interaction.extras[GAME_KEY]
-    return None if seat is None else int(seat)
+    return session_of(interaction).seat_of(interaction.user.id)
 
 
 def my_seat(interaction: discord.Interaction[Any]) -> int:
     """The user's seat found by :func:`seated`."""
-    _, seat = interaction.extras[GAME_KEY]
-    return int(seat)
+    seat = seat_of(interaction)
+    assert seat is not None  # seated() made sure
+    return seat

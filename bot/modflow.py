@@ -101,7 +101,7 @@ async def confirmed(
             await mod.cancel_request(t.svc, game_id, token, uid)
             await interaction.response.edit_message(content="Cancelled.", view=None)
             return
-        rec = await t.store.get_game(game_id)
+        rec = await t.svc.record(game_id)
         pend = mod.pending_request(rec)
         voted = pend is not None and pend.op == "abandon" and bool(pend.data.get("vote"))
         host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid

@@ -50,7 +50,7 @@ from rules import (
 )
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
-from rules.notation import complete, describe_action, legal_texts, parse_text
+from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
 from service.lobby import Lobbies
 from service.locks import GameLock
 from service.results import (
@@ -76,6 +76,7 @@ from storage import (
     GameSettings,
     GameStatus,
     GameSummary,
+    PlayerStats,
     PrivatePlace,
     Seat,
     VersionConflict,
@@ -249,6 +250,13 @@ class GameSession:
 
     def frame(self) -> Frame:
         return Frame(self.version, self.state)
+
+    def announce(self, text: str, *, image: bool = True) -> Result:
+        """A result of one public post about the game as it is now (see
+        :meth:`GameService.announce`)."""
+        return self.svc.announce(
+            self.game_id, self.version, self.state, self.seats, text, image=image
+        )
 
     def result(self, *, choices: bool = False) -> Result:
         """A result of nothing done: the game as it is now (its frame, who decides)."""
@@ -971,6 +979,33 @@ class GameService:
             )
             out.append((g, bool(mine & now)))
         return out
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The game's record (its settings, seats and status; the state unread)."""
+        return await self.store.get_game(game_id)
+
+    async def latest_game(self, channel_id: int | None) -> GameSummary | None:
+        """The channel's active game, else its newest one (None: the channel never had one)."""
+        if channel_id is None:
+            return None
+        rec = await self.store.get_active_game(channel_id)
+        if rec is not None:
+            return rec
+        games = await self.store.list_games(channel_id=channel_id, limit=1)
+        return games[0] if games else None
+
+    async def player_stats(self, user_id: int, *, guild_id: int | None = None) -> PlayerStats:
+        """A player's finished games, wins and scores (on a server, or everywhere)."""
+        return await self.store.player_stats(user_id, guild_id=guild_id)
+
+    @staticmethod
+    def grammar() -> tuple[tuple[str, str, str], ...]:
+        """The typed commands' grammar: (command, action type, example) per command."""
+        return GRAMMAR
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """The maps a game may be played on: (id, name)."""
+        return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]
 
     async def unposted(self) -> list[tuple[GameSummary, int]]:
         """Every game saved past its last published version (the surface stopped between a

@@ -17,9 +17,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from rules.events import Event
-from rules.state import GameState
-from rules.view import view
 from service import Frame, GameService, ImageRequest, Result, SeatSpec, render_image
 
 
@@ -56,13 +53,12 @@ async def run_demo(
         for i in range(args.players)
     ]
     t0 = time.perf_counter()
-    frames: list[tuple[GameState, list[Event]]] = []
     turn = 0
     async with SqliteGameStore(str(db)) as store:
         svc = GameService(store)
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
         gid = res.game_id
-        limit = (await svc.state(gid)).max_rounds or 50
+        limit = (await svc.peek(gid)).state.max_rounds or 50
 
         async def step(r: Result) -> None:
             nonlocal turn
@@ -71,7 +67,6 @@ async def run_demo(
             maps = [q for q in reqs if q.kind == "map"]
             if maps:
                 turn += 1
-                frames.append((view(frame.state, None), list(frame.events)))
                 if not args.no_images:
                     await _write(outdir / f"turn-{turn:03d}-map.png", maps[0], frame)
             for q in reqs:
@@ -86,13 +81,14 @@ async def run_demo(
 
         res = await svc.run_ai_turns(gid, on_step=step, until=lambda s: s.round > cap)
         print(file=err)
-        st = await svc.state(gid)
-        v = res.version
-        final = Frame(v, st)
+        g = await svc.peek(gid)
+        st, v = g.state, g.version
+        final = g.frame()
         await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
         if st.phase == "ended":
             await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
         await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
+        frames = await svc.timeline_frames(gid)
         if frames:
             from bot.render import render_timeline
 

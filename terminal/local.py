@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import GameState, complete, deciders
 from service import (
     Decision,
     GameService,
@@ -33,6 +32,7 @@ from service import (
     ServiceError,
     render_image,
 )
+from service.game import GameSession
 
 HELP = """Commands (type a game command, or one of these):
   help             this text (and the game commands' grammar)
@@ -134,11 +134,11 @@ class PromptSource(LineSource):
 
     def candidates(self, text: str) -> list[str]:
         words = [w for w in LOCAL_WORDS if w.startswith(text.lower())]
-        st = self.game.state
-        if self.seat is None or st is None or self.seat not in deciders(st):
+        s = self.game.game
+        if self.seat is None or s is None:
             return words
         try:
-            return words + complete(st, self.seat, text)
+            return words + s.complete(self.seat, text)
         except Exception:  # completion must never break the prompt
             return words
 
@@ -176,8 +176,7 @@ class LocalGame:
         self.seats = list(seats)
         self.out_dir = out_dir
         self.out = out
-        self.state: GameState | None = None
-        self.inbox: dict[int, list[str]] = {}
+        self.game: GameSession | None = None  # the game as last read (prompt, completion)
         self.source: LineSource | None = None
         self.errors = 0
 
@@ -196,7 +195,7 @@ class LocalGame:
             await self._post(post, res, written)
         if written:
             self.say(f"  images: {', '.join(str(p) for p in written)}")
-        self.state = await self.svc.state(self.game_id)
+        self.game = await self.svc.peek(self.game_id)
 
     async def _post(self, post: Post, res: Result, written: list[Path]) -> None:
         if post.audience == "public":
@@ -212,7 +211,7 @@ class LocalGame:
         seat = int(post.audience)
         if seat < len(self.seats) and self.seats[seat].ai:
             return  # an AI's private news: nobody at this terminal may read it
-        self.inbox.setdefault(seat, []).append(post.text)
+        await self.svc.hold_news(self.game_id, seat, [post.text])
         self.say(f"  (private news for {self.seats[seat].name}: type `hand` to read it)")
 
     # ------------------------------------------------------------------ loop
@@ -225,8 +224,8 @@ class LocalGame:
         for i, s in enumerate(self.seats):
             if not s.ai and s.name.lower() == n:
                 return i
-        if self.state is not None:
-            for p in self.state.players:
+        if self.game is not None:
+            for p in self.game.state.players:
                 if p.colour and p.colour.lower() == n and not self.seats[p.seat].ai:
                     return p.seat
         return None
@@ -234,20 +233,18 @@ class LocalGame:
     async def run(self, source: LineSource) -> int:
         """Play until the game ends, the input ends or ``quit``. Returns the exit code."""
         self.source = source
-        self.state = await self.svc.state(self.game_id)
         await self.run_ai()
         while True:
-            st = await self.svc.state(self.game_id)
-            self.state = st
-            if st.phase == "ended":
+            g = self.game = await self.svc.peek(self.game_id)
+            if g.over:
                 self.say(f"Game #{self.game_id} is over. Images in {self.out_dir}")
                 return 0
-            waiting = [s for s in deciders(st) if not self.seats[s].ai]
+            waiting = [d.seat for d in g.decisions(choices=False) if not d.ai]
             if not waiting:
                 await self.run_ai()
                 continue
             seat = waiting[0]
-            who = GameService.who(st, self.seats, seat)
+            who = g.who(seat)
             line = await source.read(f"{who}> ", seat)
             if line is None:
                 self.say(f"Saved. Resume with: python -m bot local --resume {self.game_id}")
@@ -268,7 +265,7 @@ class LocalGame:
             await self.show(res)
 
         res = await self.svc.run_ai_turns(self.game_id, on_step=step)
-        self.state = await self.svc.state(self.game_id)
+        self.game = await self.svc.peek(self.game_id)
         if res.applied:
             nxt = ", ".join(d.who for d in res.next)
             if nxt:
@@ -324,7 +321,7 @@ class LocalGame:
         who = self.seats[seat].name
         if src.interactive:
             await src.pause(f"Only {who} should look now. Press Enter to show the hand. ")
-        res = await self.svc.hand(self.game_id, seat)
+        res = await self.svc.hand(self.game_id, seat, news=True)
         for post in res.posts:
             self.say(post.text)
             for req in post.images:
@@ -334,19 +331,13 @@ class LocalGame:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)
                     self.say(f"  hand image: {path}")
-        news = self.inbox.pop(seat, [])
-        if news:
-            self.say("Private news:")
-            self.say("\n".join(f"  {t}" for t in news))
         if src.interactive:
             await src.pause("Press Enter to clear the screen. ")
             src.clear()
 
 
 def _grammar() -> list[str]:
-    from rules.notation import GRAMMAR
-
-    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GRAMMAR]
+    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GameService.grammar()]
 
 
 # ====================================================================== entry point

@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot import modflow, paceflow
 from bot.checks import game_of, in_game
 from bot.discord_views import DYNAMIC_ITEMS
-from rules import deciders, get_catalog
 from storage import GameStatus
 
 if TYPE_CHECKING:
@@ -28,8 +27,7 @@ async def scenario_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     cur = current.lower()
     out = []
-    for mid, m in get_catalog(None).maps.items():
-        name = str(getattr(m, "name", mid))
+    for mid, name in interaction.client.tables.svc.scenarios():
         if cur in mid.lower() or cur in name.lower():
             out.append(app_commands.Choice(name=name[:100], value=mid))
     return out[:25]
@@ -88,12 +86,11 @@ class GameCog(commands.Cog):
         if rec.status is GameStatus.LOBBY:
             await t.reply(interaction, t.lobby_text(rec))
             return
-        st = await t.svc.state(rec.id)
-        info = await t.svc.info(rec.id)
-        text, _, _ = t._next_text(st, info.seats, rec.id)
-        seats = ", ".join(t.svc.who(st, info.seats, i) for i in range(len(info.seats)))
-        phase = "setup" if st.phase == "setup" else f"era {st.era}, round {st.round}"
-        await t.reply(interaction, f"Game #{rec.id} ({phase}) — {seats}\n{text}")
+        s = await t.svc.peek(rec.id)
+        status = s.status()
+        text, _, _ = t.next_text(status)
+        seats = ", ".join(s.who(i) for i in range(len(s.seats)))
+        await t.reply(interaction, f"Game #{rec.id} ({status.where()}) — {seats}\n{text}")
 
     @game.command(
         name="abandon",
@@ -129,21 +126,12 @@ class GameCog(commands.Cog):
     @games.command(name="mine", description="Your games on this server and whose turn it is")
     async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
-        recs = await t.store.list_games(
-            user_id=interaction.user.id,
-            guild_id=interaction.guild_id,
-            statuses=[GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING],
-            limit=20,
-        )
         lines = []
-        for g in recs:
+        for g, my_turn in await t.svc.games_of(interaction.user.id, interaction.guild_id):
             if g.status is GameStatus.LOBBY:
                 lines.append(f"#{g.id} in <#{g.channel_id}>: lobby")
                 continue
-            st = await t.svc.state(g.id)
-            mine = set(g.seats_of(interaction.user.id))
-            now = set(deciders(st))
-            who = "**your turn**" if mine & now else "waiting for others"
+            who = "**your turn**" if my_turn else "waiting for others"
             lines.append(f"#{g.id} in <#{g.channel_id}>: {who}")
         await t.reply(interaction, "\n".join(lines) or "You have no running game here.")
 

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import game_of, in_game
-from service import Frame, ImageRequest
+from bot.checks import game_of, in_game, session_of
+from service import ImageRequest
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -26,18 +26,15 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction[BrazilBot], kinds: tuple[str, ...]
     ) -> None:
         t = self.bot.tables
-        gid = game_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rec = await t.store.get_game(gid)
-        st = await t.svc.state(gid)
-        info = await t.svc.info(gid)
-        frame = Frame(rec.version, st)
+        s = session_of(interaction)
+        frame = s.frame()
         reqs = [
-            (f"{k}.png", ImageRequest(k, None, rec.version), frame)  # type: ignore[arg-type]
+            (f"{k}.png", ImageRequest(k, None, s.version), frame)  # type: ignore[arg-type]
             for k in kinds
         ]
-        files = await t.images(reqs, t.upload_limit(interaction))
-        text, _, _ = t._next_text(st, info.seats)
+        files = await t.publisher.images(reqs, t.publisher.upload_limit(interaction))
+        text, _, _ = t.next_text(s.status())
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
     @app_commands.command(name="board", description="The map now (only you see this answer)")
@@ -81,7 +78,7 @@ class InfoCog(commands.Cog):
     ) -> None:
         t = self.bot.tables
         who = player or interaction.user
-        s = await t.store.player_stats(who.id, guild_id=interaction.guild_id)
+        s = await t.svc.player_stats(who.id, guild_id=interaction.guild_id)
         avg = f"{s.average_score:.1f}" if s.average_score is not None else "-"
         await t.reply(
             interaction,

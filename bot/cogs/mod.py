@@ -21,7 +21,6 @@ from discord.ext import commands
 
 from bot.checks import interaction_is_moderator, is_moderator, moderator
 from bot.modflow import ModButton, confirm_view
-from rules import GameState
 from service import Result
 from service import moderation as mod
 from storage import GameRecord, GameStatus
@@ -178,10 +177,7 @@ class ModCog(commands.Cog):
     @mod_group.command(name="export", description="The game file (only you get it)")
     @moderator()
     async def export(self, interaction: discord.Interaction[BrazilBot]) -> None:
-        rec = await self.t.channel_game(interaction.channel_id)
-        if rec is None:
-            games = await self.t.store.list_games(channel_id=interaction.channel_id, limit=1)
-            rec = games[0] if games else None
+        rec = await self.t.svc.latest_game(interaction.channel_id)
         if rec is None or rec.status is GameStatus.LOBBY:
             await self.t.reply(interaction, "This channel has no game to export.")
             return
@@ -225,12 +221,10 @@ class ModCog(commands.Cog):
                 interaction, f"Imported as game #{rec.id} ({rec.status.value}): nothing to play."
             )
             return
-        st = GameState.model_validate_json(rec.state_json)
-        seats = (await self.t.svc.info(rec.id)).seats
         text = f"A moderator (<@{interaction.user.id}>) imported a game here: game #{rec.id}."
-        res = self.t.svc.announce(rec.id, rec.version, st, seats, text, image=False)
-        async with self.t.lock(rec.id):
-            await self.t.publish(rec.channel_id, res, interaction=interaction, force=True)
+        async with self.t.svc.session(rec.id) as s:
+            res = s.announce(text, image=False)
+            await self.t.publisher.publish(s, res, interaction=interaction, force=True)
         await interaction.followup.send(f"Imported as game #{rec.id}.", ephemeral=True)
 
 

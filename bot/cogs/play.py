@@ -9,9 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import game_of, in_game, my_seat, seat_of, seated
+from bot.checks import game_of, in_game, my_seat, seat_of, seated, session_of
 from bot.discord_views import NO_SEAT
-from rules import complete, deciders
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -29,17 +28,13 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction[BrazilBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """The decider's legal commands starting with what was typed (at most 25)."""
-        t = self.bot.tables
-        rec = await t.channel_game(interaction.channel_id)
-        if rec is None:
+        s = None
+        if interaction.channel_id is not None:
+            s = await self.bot.tables.svc.peek_channel(interaction.channel_id)
+        seat = s.seat_of(interaction.user.id) if s is not None else None
+        if s is None or seat is None:
             return []
-        seat = next(iter(rec.seats_of(interaction.user.id)), None)
-        if seat is None:
-            return []
-        st = await t.svc.state(rec.id)
-        if seat not in deciders(st):
-            return []
-        texts = complete(st, seat, current)
+        texts = s.complete(seat, current)
         if len(texts) > MAX_CHOICES:  # too many: offer the next words to narrow it down
             heads = sorted({" ".join(x.split()[: len(current.split()) + 1]) for x in texts})
             texts = heads if len(heads) <= MAX_CHOICES else texts
@@ -50,9 +45,9 @@ class PlayCog(commands.Cog):
     @seated()
     async def play(self, interaction: discord.Interaction[BrazilBot], command: str) -> None:
         t = self.bot.tables
-        gid, seat = game_of(interaction), my_seat(interaction)
+        s, seat = session_of(interaction), my_seat(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        res = await t.act(interaction, gid, seat, text=command)
+        res = await t.act(interaction, s.game_id, seat, text=command, loaded=s)
         if res is not None and not res.errors:
             await interaction.followup.send(f"Done: `{command[:200]}`", ephemeral=True)
 
