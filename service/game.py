@@ -380,7 +380,7 @@ class GameSession:
                     await r
         res.version, res.over = self.version, self.over
         res.frames.setdefault(self.version, self.frame())
-        res.next = self.decisions()
+        res.next = self.decisions(choices=False)  # who decides; their choices when asked
         return res
 
     # ------------------------------------------------------------ the guided flow
