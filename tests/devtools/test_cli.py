@@ -27,9 +27,12 @@ def test_help_lists_the_commands():
     out = run("--help").stdout
     for cmd in ("selfplay", "bench", "transcript"):
         assert cmd in out
-    assert "describe" in subprocess.run(
-        [sys.executable, "-m", "rules", "--help"], cwd=ROOT, capture_output=True, text=True
-    ).stdout
+    assert (
+        "describe"
+        in subprocess.run(
+            [sys.executable, "-m", "rules", "--help"], cwd=ROOT, capture_output=True, text=True
+        ).stdout
+    )
     assert "invariants" in run("selfplay", "--help").stdout
 
 
