@@ -80,9 +80,7 @@ class BrazilBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.settings.packs_dir is not None:
-            from rules.catalog import set_packs_folder
-
-            set_packs_folder(str(self.settings.packs_dir))
+            GameService.use_data_packs(str(self.settings.packs_dir))
         if self.store is None:
             self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
             await self.store.open()

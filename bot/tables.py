@@ -256,17 +256,6 @@ class Tables:
         """Edit the game's status message (after a change of pace, a seat, a pause)."""
         await self.publisher.update_status(await self.svc.peek(game_id))
 
-    def upload_limit(self, interaction: discord.Interaction[Any] | None) -> int:
-        return self.publisher.upload_limit(interaction)
-
-    async def images(self, reqs: Sequence[Any], limit: int) -> list[discord.File]:
-        return await self.publisher.images(reqs, limit)
-
-    def _next_text(
-        self, st: Any, seats: Sequence[Any], game_id: int | None = None
-    ) -> tuple[str, list[int], list[str]]:
-        return self.publisher.next_text(self.svc.status(game_id or 0, st, seats))
-
     def status_text(self, status: Status) -> str:
         return self.publisher.status_text(status)
 

@@ -999,6 +999,13 @@ class GameService:
         return await self.store.player_stats(user_id, guild_id=guild_id)
 
     @staticmethod
+    def use_data_packs(folder: str | None) -> None:
+        """Where games find the component data packs they name (``rules.catalog``)."""
+        from rules.catalog import set_packs_folder
+
+        set_packs_folder(folder)
+
+    @staticmethod
     def grammar() -> tuple[tuple[str, str, str], ...]:
         """The typed commands' grammar: (command, action type, example) per command."""
         return GRAMMAR
