@@ -91,37 +91,34 @@ def moderator() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
-def in_game() -> Callable[[T], T]:
-    """The channel's game is running (not a lobby); the command reads it with
-    :func:`game_of`."""
-
+def _reads_game(seated_only: bool) -> Callable[[T], T]:
     async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+        tables = interaction.client.tables
         try:
-            found = await interaction.client.tables.running_session(interaction)
+            found = await (
+                tables.seated_session(interaction)
+                if seated_only
+                else tables.running_session(interaction)
+            )
         except Exception as e:
             raise CheckFault(e) from e
         if found is None:
-            raise Answered("no running game")
+            raise Answered("no seat" if seated_only else "no running game")
         interaction.extras[GAME_KEY] = found
         return True
 
     return app_commands.check(predicate)
+
+
+def in_game() -> Callable[[T], T]:
+    """The channel's game is running (not a lobby); the command reads it with
+    :func:`session_of` / :func:`game_of`."""
+    return _reads_game(seated_only=False)
 
 
 def seated() -> Callable[[T], T]:
-    """The channel's game is running and the user has a seat in it (:func:`seat_of`)."""
-
-    async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
-        try:
-            found = await interaction.client.tables.seated_session(interaction)
-        except Exception as e:
-            raise CheckFault(e) from e
-        if found is None:
-            raise Answered("no seat")
-        interaction.extras[GAME_KEY] = found
-        return True
-
-    return app_commands.check(predicate)
+    """The channel's game is running and the user has a seat in it (:func:`my_seat`)."""
+    return _reads_game(seated_only=True)
 
 
 def session_of(interaction: discord.Interaction[Any]) -> GameSession:

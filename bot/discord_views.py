@@ -5,7 +5,8 @@ the game's state version and the choice (an index into the decider's legal list 
 version), so it still works after a restart, and a stale or double press is answered
 "that choice is no longer available" without changing anything. Nothing secret is ever in a
 custom_id: a choice is an index, the menu's options (which may name one's own cards) are only
-in ephemeral messages. The handlers live in :class:`bot.tables.Tables`.
+in ephemeral messages. The handlers live in :class:`bot.tables.Tables` and its desks
+(:mod:`bot.flow`, :mod:`bot.lobby`, :mod:`bot.private`).
 
 Each item is declared on :class:`GameItem` (:class:`GameButton`, :class:`GameSelect`): its
 custom_id prefix and fields, its label or placeholder, and the one ``Tables`` call a press
@@ -472,7 +473,7 @@ class LobbyButton(GameButton, prefix="brz:l", fields="game_id op"):
         return self.STYLES.get(values[1], discord.ButtonStyle.secondary)
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.lobby_press(interaction, self.game_id, self.op)
+        await tables.lobby.lobby_press(interaction, self.game_id, self.op)
 
 
 class ColourSelect(GameSelect, prefix="brz:k", fields="game_id"):
@@ -482,7 +483,7 @@ class ColourSelect(GameSelect, prefix="brz:k", fields="game_id"):
     placeholder = "Your colour (optional)…"
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.lobby_colour(interaction, self.game_id, self.choice)
+        await tables.lobby.lobby_colour(interaction, self.game_id, self.choice)
 
 
 def colour_select(game_id: int, colours: Sequence[tuple[str, str]]) -> ColourSelect:
@@ -500,7 +501,7 @@ class TurnButton(GameButton, prefix="brz:t", fields="game_id version"):
     style = discord.ButtonStyle.primary
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.open_flow(interaction, self.game_id, self.version)
+        await tables.flow.open_flow(interaction, self.game_id, self.version)
 
 
 class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
@@ -519,14 +520,14 @@ class HandButton(GameButton, prefix="brz:h", fields="game_id"):
     label = "My hand"
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.show_hand(interaction, self.game_id)
+        await tables.private.show_hand(interaction, self.game_id)
 
 
 class ChoiceSelect(GameSelect, prefix="brz:s", fields="game_id version"):
     """One step of the guided flow (ephemeral): the chosen value is ``i:N`` or ``p:PREFIX``."""
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow_choice(interaction, self.game_id, self.version, self.choice)
+        await tables.flow.flow_choice(interaction, self.game_id, self.version, self.choice)
 
 
 class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
@@ -536,7 +537,7 @@ class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
     style = discord.ButtonStyle.success
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.confirm(interaction, self.game_id, self.version, self.index)
+        await tables.flow.confirm(interaction, self.game_id, self.version, self.index)
 
 
 class PayButton(GameButton, prefix="brz:p", fields="game_id version index path"):
@@ -545,7 +546,7 @@ class PayButton(GameButton, prefix="brz:p", fields="game_id version index path")
     label = "Change payment"
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.pay_step(interaction, self.game_id, self.version, self.index, self.path)
+        await tables.flow.pay_step(interaction, self.game_id, self.version, self.index, self.path)
 
 
 class PaySelect(GameSelect, prefix="brz:y", fields="game_id version index path"):
@@ -557,7 +558,7 @@ class PaySelect(GameSelect, prefix="brz:y", fields="game_id version index path")
         if not self.choice.isdigit():
             return
         path = (*self.path, int(self.choice))
-        await tables.pay_step(interaction, self.game_id, self.version, self.index, path)
+        await tables.flow.pay_step(interaction, self.game_id, self.version, self.index, path)
 
 
 class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index path"):
@@ -567,7 +568,9 @@ class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index
     style = discord.ButtonStyle.success
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.confirm(interaction, self.game_id, self.version, self.index, path=self.path)
+        await tables.flow.confirm(
+            interaction, self.game_id, self.version, self.index, path=self.path
+        )
 
 
 class BackButton(GameButton, prefix="brz:b", fields="game_id version"):
@@ -576,7 +579,7 @@ class BackButton(GameButton, prefix="brz:b", fields="game_id version"):
     label = "Back"
 
     async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow_choice(interaction, self.game_id, self.version, "p:")
+        await tables.flow.flow_choice(interaction, self.game_id, self.version, "p:")
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (

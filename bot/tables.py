@@ -271,67 +271,6 @@ class Tables:
     async def recover(self) -> int:
         return await self.publisher.recover()
 
-    # ------------------------------------------------------------------ the desks' calls
-
-    async def new_lobby(self, interaction: discord.Interaction[Any], **kw: Any) -> None:
-        await self.lobby.new_lobby(interaction, **kw)
-
-    async def lobby_press(
-        self, interaction: discord.Interaction[Any], game_id: int, op: str
-    ) -> None:
-        await self.lobby.lobby_press(interaction, game_id, op)
-
-    async def lobby_colour(
-        self, interaction: discord.Interaction[Any], game_id: int, colour: str
-    ) -> None:
-        await self.lobby.lobby_colour(interaction, game_id, colour)
-
-    def lobby_text(self, rec: GameRecord) -> str:
-        from service.lobby import lobby_text
-
-        return lobby_text(rec)
-
-    async def open_flow(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int
-    ) -> None:
-        await self.flow.open_flow(interaction, game_id, version)
-
-    async def flow_choice(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, value: str
-    ) -> None:
-        await self.flow.flow_choice(interaction, game_id, version, value)
-
-    async def pay_step(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        version: int,
-        index: int,
-        path: Sequence[int],
-    ) -> None:
-        await self.flow.pay_step(interaction, game_id, version, index, path)
-
-    async def confirm(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        version: int,
-        index: int,
-        *,
-        path: Sequence[int] | None = None,
-    ) -> None:
-        await self.flow.confirm(interaction, game_id, version, index, path=path)
-
-    async def show_hand(
-        self, interaction: discord.Interaction[Any], game_id: int, *, deferred: bool = False
-    ) -> None:
-        await self.private.show_hand(interaction, game_id, deferred=deferred)
-
-    async def set_hand_place(
-        self, interaction: discord.Interaction[Any], game_id: int, seat: int, where: str
-    ) -> None:
-        await self.private.set_hand_place(interaction, game_id, seat, where)
-
 
 def _with(d: Any, choices: list[str]) -> Any:
     from dataclasses import replace

@@ -102,16 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     tp.add_argument("--seed", type=int, default=7)
     tp.add_argument("--steps", type=positive_int, default=300, help="stop after this many actions")
     tp.set_defaults(fn=_transcript)
-    args = parser.parse_args(argv)
-    try:
-        return int(args.fn(args))
-    except Exception as e:  # a broken data file: say which, never a bare traceback
-        from rules.catalog import DataError
+    from rules.__main__ import run
 
-        if isinstance(e, DataError):
-            print(f"data error: {e}", file=sys.stderr)
-            return 2
-        raise
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -443,7 +443,7 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
                 async def no_images(*_: Any, **__: Any) -> list[discord.File]:
                     return []
 
-                bot.tables.images = no_images  # type: ignore[method-assign]
+                bot.tables.publisher.images = no_images  # type: ignore[method-assign]
             d = Driver(fake, bot, rng)
             d.no_images = args.no_images
             from bot.app import SWITCH_INTERVAL

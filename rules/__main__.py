@@ -32,10 +32,15 @@ def main(argv: list[str] | None = None) -> int:
         "--data-pack", default=None, help="folder of a data pack to load on top of the defaults"
     )
     dp.set_defaults(fn=_describe)
-    args = parser.parse_args(argv)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the parsed command ``args.fn(args)``; a broken data file is said in one line (which
+    file, entry and field), exit status 2, never a bare traceback."""
     try:
         return int(args.fn(args))
-    except Exception as e:  # a broken data file: say which, never a bare traceback
+    except Exception as e:
         from rules.catalog import DataError
 
         if isinstance(e, DataError):

@@ -743,12 +743,10 @@ class GameService:
         res: Result | None = None
         for _ in range(max_steps):
             async with self.session(game_id) as s:
-                if res is None:
-                    res = Result(game_id=game_id, version=s.version, over=s.over)
-                if until is not None and until(s.state):
-                    break
-                step = await s.ai_step(before_secret)
-            if step is None:
+                step = await s.run_ai(max_steps=1, until=until, before_secret=before_secret)
+            if res is None:
+                res = Result(game_id=game_id, version=step.version, over=step.over)
+            if not step.applied:
                 break
             res.extend(step)
             if on_step is not None:

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot import modflow, paceflow
 from bot.checks import game_of, in_game
 from bot.discord_views import DYNAMIC_ITEMS
+from service.lobby import lobby_text
 from storage import GameStatus
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class GameCog(commands.Cog):
         deadline_hours: app_commands.Range[int, 1, 336] | None = None,
     ) -> None:
         s = self.bot.settings
-        await self.bot.tables.new_lobby(
+        await self.bot.tables.lobby.new_lobby(
             interaction,
             scenario=scenario or s.default_scenario,
             players=players or s.default_players,
@@ -84,7 +85,7 @@ class GameCog(commands.Cog):
             await t.reply(interaction, "No game in this channel. `/game new` opens one.")
             return
         if rec.status is GameStatus.LOBBY:
-            await t.reply(interaction, t.lobby_text(rec))
+            await t.reply(interaction, lobby_text(rec))
             return
         s = await t.svc.peek(rec.id)
         status = s.status()

@@ -67,11 +67,11 @@ class PlayCog(commands.Cog):
         t = self.bot.tables
         gid, seat = game_of(interaction), seat_of(interaction)
         if where is None:
-            await t.show_hand(interaction, gid)
+            await t.private.show_hand(interaction, gid)
         elif seat is None:
             await t.reply(interaction, NO_SEAT)
         else:
-            await t.set_hand_place(interaction, gid, seat, where)
+            await t.private.set_hand_place(interaction, gid, seat, where)
 
     @app_commands.command(name="undo", description="Take back your last step, if allowed")
     @seated()

@@ -104,6 +104,18 @@ def counting(h: Harness, mp: pytest.MonkeyPatch) -> Iterator[Counts]:
         c.active = False
 
 
+async def _ready(fake: FakeDiscord, make_bot: BotMaker) -> tuple[Harness, Game, int]:
+    """A game of Ana against a computer player, at the start of Ana's first play turn."""
+    h = await make_bot()
+    g = Game(fake, h)
+    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    await h.click(ANA, lobby, "brz:l:1:ai")
+    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
+    await h.click(ANA, lobby, "brz:l:1:start")
+    return h, g, await _to_anas_play_turn(g)
+
+
 async def _to_anas_play_turn(g: Game) -> int:
     """Play typed random commands for Ana until her turn of the play phase begins."""
     for _ in range(400):
@@ -123,14 +135,7 @@ def _deciders(st: GameState) -> list[int]:
 async def test_confirm_press_reads_the_game_once(
     fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    h = await make_bot()
-    g = Game(fake, h)
-    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    await h.click(ANA, lobby, "brz:l:1:ai")
-    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
-    await h.click(ANA, lobby, "brz:l:1:start")
-    gid = await _to_anas_play_turn(g)
+    h, g, gid = await _ready(fake, make_bot)
     svc = h.client.tables.svc  # type: ignore[attr-defined]
     assert not hasattr(h.client.tables, "_locks"), "one lock owner: the service"  # type: ignore[attr-defined]
 
@@ -174,14 +179,7 @@ async def test_confirm_press_reads_the_game_once(
 async def test_play_command_reads_the_game_once(
     fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    h = await make_bot()
-    g = Game(fake, h)
-    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    await h.click(ANA, lobby, "brz:l:1:ai")
-    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
-    await h.click(ANA, lobby, "brz:l:1:start")
-    gid = await _to_anas_play_turn(g)
+    h, _, gid = await _ready(fake, make_bot)
     svc = h.client.tables.svc  # type: ignore[attr-defined]
     st = await svc.state(gid)
     from rules import format_action, legal_actions
