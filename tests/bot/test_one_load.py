@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import random
 import sys
 from collections import Counter
@@ -102,6 +103,9 @@ def counting(h: Harness, mp: pytest.MonkeyPatch) -> Iterator[Counts]:
         yield c
     finally:
         c.active = False
+        if os.environ.get("COUNTS_PRINT"):  # the figures, for a before/after note
+            print(f"\nstore calls {sum(c.store.values())}: {dict(c.store)}")
+            print(f"validations {c.validations}; listings {dict(c.listings)}")
 
 
 async def _ready(fake: FakeDiscord, make_bot: BotMaker) -> tuple[Harness, Game, int]:
