@@ -61,6 +61,7 @@ The players' commands: :meth:`Pacing.away`, :meth:`Pacing.seats_back`, pause vot
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from dataclasses import dataclass, field, replace
@@ -124,7 +125,6 @@ class SeatSchedule:
     seat: int
     clock: DecisionClock
     deadline: datetime | None  # None: the game is paused
-    away_until: datetime | None = None
     reminders: list[Reminder] = field(default_factory=list)
 
 
@@ -241,8 +241,6 @@ class Pacing:
             hours = rec.settings.turn_timer_seconds / 3600
         base: dict[str, Any] = {"deadline_hours": hours}
         try:
-            import json
-
             base.update(json.loads(gp.settings_json))
             return PacingSettings.model_validate(base)
         except (ValueError, ValidationError):
@@ -397,14 +395,14 @@ class Pacing:
                 await self.store.set_pause_votes(game_id, sorted(votes))
                 return PauseVote(False, len(votes), len(humans) // 2 + 1)
         open_pause = await self._open_pause(game_id, at)
+        if pause and open_pause is not None:
+            raise Refused("The game is already paused: `/resume` to go on.")
         if not pause and open_pause is None:
             raise Refused("The game is not paused.")
         await self.store.set_pause_votes(game_id, [])
-        if pause:
-            word = "pause"
-            await self.store.add_break(game_id, None, at, None, by_user=user_id, reason=word)
+        if open_pause is None:
+            await self.store.add_break(game_id, None, at, None, by_user=user_id, reason="pause")
         else:
-            assert open_pause is not None
             await self.store.end_break(open_pause.id, at)
         return PauseVote(True)
 

@@ -179,6 +179,8 @@ async def test_away_and_pause_votes(service: GameService, clock: FakeClock) -> N
     assert not await service.pacing.paused(gid)
     assert (await service.pacing.vote_pause(gid, BO, True)).done
     assert await service.pacing.paused(gid)
+    with pytest.raises(Refused, match="already paused"):
+        await service.pacing.vote_pause(gid, ANA, True, at_once=True)
     assert (await service.pacing.refresh(gid)).deadlines()[0] is None
     assert (await service.pacing.vote_pause(gid, ANA, False, at_once=True)).done
     assert not await service.pacing.paused(gid)
