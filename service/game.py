@@ -53,6 +53,7 @@ from rules.events import Event, for_seat
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
 from service.lobby import Lobbies
 from service.locks import GameLock
+from service.pace import Pacing
 from service.results import (
     Decision,
     ErrorInfo,
@@ -459,6 +460,7 @@ class GameService:
         self._agent_factory = agent_factory
         self._rulebook_path = rulebook_path
         self.lobbies = Lobbies(self)
+        self.pacing = Pacing(self)
 
     # ---------------------------------------------------------------- basics
 

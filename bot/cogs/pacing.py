@@ -7,7 +7,6 @@ said in the channel and in the status message."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,16 +17,8 @@ from bot.checks import game_of, in_game, is_moderator, my_seat, seat_of, seated
 from bot.discord_views import NO_SEAT
 from bot.paceflow import update_status
 from bot.scheduler import MuteReminders, Pacer, Scheduler
-from service import Post, Result
-from service.pacing import (
-    format_duration,
-    in_interval,
-    parse_duration,
-    parse_quiet_hours,
-    timezones,
-    ts,
-    valid_timezone,
-)
+from service.pacing import timezones, ts
+from service.results import Refused
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -72,57 +63,21 @@ class PacingCog(commands.Cog):
     async def away(self, interaction: discord.Interaction[BrazilBot], duration: str) -> None:
         t = self.t
         gid, seat = game_of(interaction), my_seat(interaction)
-        now = self.pacer.now()
-        mine = [b for b in await t.store.breaks(gid) if b.seat == seat]
-        current = next((b for b in mine if in_interval(now, (b.start, b.end))), None)
-        name = interaction.user.display_name
-        if duration.strip().lower() in ("end", "back", "stop"):
-            if current is None:
-                await t.reply(interaction, "You are not away in this game.")
-                return
-            await t.store.end_break(current.id, now)
-            await interaction.response.send_message(
-                f"👋 {name} is back: their clock runs again.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await update_status(t, gid)
-            return
-        if current is not None:
-            await t.reply(
-                interaction,
-                f"You are already away until {ts(current.end or now, 'f')}: "
-                "`/away end` first, then set the new time.",
-            )
-            return
         try:
-            d = parse_duration(duration)
-        except ValueError as e:
+            end = await t.svc.pacing.away(gid, seat, duration, by_user=interaction.user.id)
+        except Refused as e:
             await t.reply(interaction, str(e))
             return
-        s = await self.pacer.settings(gid)
-        most = timedelta(hours=s.away_max_hours)
-        used = sum(((min(b.end or now, now) - b.start) for b in mine), timedelta())
-        left = timedelta(hours=s.away_total_hours) - used
-        if d > most:
-            await t.reply(
-                interaction,
-                f"This game allows at most {format_duration(most)} away at a time "
-                f"(asked: {format_duration(d)}).",
+        name = interaction.user.display_name
+        if end is None:
+            text = f"👋 {name} is back: their clock runs again."
+        else:
+            text = (
+                f"🏖️ {name} is away until {ts(end, 'f')} ({ts(end, 'R')}): their clock is "
+                "stopped and nobody pings them until then."
             )
-            return
-        if d > left:
-            await t.reply(
-                interaction,
-                f"You have {format_duration(max(left, timedelta()))} of away time left in "
-                f"this game (of {format_duration(timedelta(hours=s.away_total_hours))}).",
-            )
-            return
-        end = now + d
-        await t.store.add_break(gid, seat, now, end, by_user=interaction.user.id, reason="away")
         await interaction.response.send_message(
-            f"🏖️ {name} is away until {ts(end, 'f')} ({ts(end, 'R')}): their clock is stopped "
-            "and nobody pings them until then.",
-            allowed_mentions=discord.AllowedMentions.none(),
+            text, allowed_mentions=discord.AllowedMentions.none()
         )
         await update_status(t, gid)
 
@@ -133,20 +88,15 @@ class PacingCog(commands.Cog):
     async def seat_back(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.t
         gid = game_of(interaction)
-        mine = [s for s in await t.store.stand_ins(gid) if s.user_id == interaction.user.id]
-        if not mine:
+        if not await t.svc.pacing.stand_in_seats(gid, interaction.user.id):
             await t.reply(interaction, "No AI is playing a seat of yours in this game.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        for s in mine:
-            await self.pacer.seat_back(gid, s.seat)
-        rec = await t.store.get_game(gid)
-        res = Result(game_id=gid, version=rec.version)
-        res.posts.append(
-            Post("public", f"👋 {interaction.user.display_name} is back and plays their seat.")
+        notice = await t.svc.pacing.seats_back(
+            gid, interaction.user.id, interaction.user.display_name
         )
-        async with t.lock(gid):
-            await t.publish(rec.channel_id, res, force=True)
+        if notice is not None:
+            await self.pacer.deliver([notice])
         await interaction.followup.send("Your seat is yours again.", ephemeral=True)
 
     # ------------------------------------------------------------------ pause / resume
@@ -156,19 +106,11 @@ class PacingCog(commands.Cog):
     ) -> None:
         t = self.t
         gid, seat = game_of(interaction), seat_of(interaction)
-        at = self.pacer.now()
-        open_pause = next(
-            (
-                b
-                for b in await t.store.breaks(gid)
-                if b.seat is None and in_interval(at, (b.start, b.end))
-            ),
-            None,
-        )
-        if pause and open_pause is not None:
+        paused = await t.svc.pacing.paused(gid)
+        if pause and paused:
             await t.reply(interaction, "The game is already paused: `/resume` to go on.")
             return
-        if not pause and open_pause is None:
+        if not pause and not paused:
             await t.reply(interaction, "The game is not paused.")
             return
         mod = is_moderator(interaction)
@@ -178,28 +120,24 @@ class PacingCog(commands.Cog):
         if now_ and not mod:
             await t.reply(interaction, "Only a moderator (Manage Channel) may do that at once.")
             return
-        info = await t.svc.info(gid)
-        humans = {s.user_id for s in info.seats if s.user_id is not None}
         word = "pause" if pause else "resume"
-        if not (now_ or (mod and seat is None)):
-            votes = set((await t.store.get_pacing(gid)).pause_votes) | {interaction.user.id}
-            votes &= humans
-            if len(votes) * 2 <= len(humans):
-                await t.store.set_pause_votes(gid, sorted(votes))
-                need = len(humans) // 2 + 1
-                await interaction.response.send_message(
-                    f"🗳️ {interaction.user.display_name} votes to {word} the game "
-                    f"({len(votes)}/{need} votes needed): `/{word}` to agree.",
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-                return
-        await t.store.set_pause_votes(gid, [])
+        try:
+            vote = await t.svc.pacing.vote_pause(
+                gid, interaction.user.id, pause, at_once=now_ or (mod and seat is None)
+            )
+        except Refused as e:
+            await t.reply(interaction, str(e))
+            return
+        if not vote.done:
+            await interaction.response.send_message(
+                f"🗳️ {interaction.user.display_name} votes to {word} the game "
+                f"({vote.votes}/{vote.need} votes needed): `/{word}` to agree.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
         if pause:
-            await t.store.add_break(gid, None, at, None, by_user=interaction.user.id, reason=word)
             text = "⏸️ The game is paused: no clock runs, nobody is pinged. `/resume` to go on."
         else:
-            assert open_pause is not None
-            await t.store.end_break(open_pause.id, at)
             text = "▶️ The game goes on: the clocks run again."
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
@@ -223,11 +161,11 @@ class PacingCog(commands.Cog):
     @app_commands.command(name="timezone", description="Your time zone (for quiet hours)")
     @app_commands.describe(zone="an IANA zone, e.g. Europe/Lisbon, America/Sao_Paulo")
     async def timezone(self, interaction: discord.Interaction[BrazilBot], zone: str) -> None:
-        if not valid_timezone(zone):
-            near = ", ".join(timezones(zone.split("/")[-1], 5)) or "e.g. Europe/Lisbon"
-            await self.t.reply(interaction, f"`{zone}` is not a time zone I know. Try: {near}.")
+        try:
+            p = await self.t.svc.pacing.set_timezone(interaction.user.id, zone)
+        except Refused as e:
+            await self.t.reply(interaction, str(e))
             return
-        p = await self.t.store.set_player_prefs(interaction.user.id, tz=zone)
         quiet = f" Your quiet hours: {p.quiet_start}-{p.quiet_end}." if p.quiet_start else ""
         await self.t.reply(interaction, f"Your time zone is now {zone}.{quiet}")
 
@@ -241,26 +179,19 @@ class PacingCog(commands.Cog):
     @app_commands.describe(hours="local hours, e.g. 22:00-08:00; `off` to be pinged any time")
     async def quiet_hours(self, interaction: discord.Interaction[BrazilBot], hours: str) -> None:
         t = self.t
-        if hours.strip().lower() in ("off", "none"):
-            await t.store.set_player_prefs(interaction.user.id, clear_quiet=True)
-            await t.reply(interaction, "No quiet hours: reminders may come at any time.")
-            return
         try:
-            qs, qe = parse_quiet_hours(hours)
-        except ValueError as e:
+            p = await t.svc.pacing.set_quiet_hours(interaction.user.id, hours)
+        except Refused as e:
             await t.reply(interaction, str(e))
             return
-        if qs == qe:
-            await t.reply(interaction, "The start and the end are the same: give a range.")
+        if p is None:
+            await t.reply(interaction, "No quiet hours: reminders may come at any time.")
             return
-        p = await t.store.set_player_prefs(
-            interaction.user.id, quiet=(f"{qs:%H:%M}", f"{qe:%H:%M}")
-        )
         tz = p.tz or "UTC"
         hint = "" if p.tz else " Set your time zone with `/timezone` (UTC until then)."
         await t.reply(
             interaction,
-            f"Quiet hours {qs:%H:%M}-{qe:%H:%M} ({tz}): no reminder then.{hint}",
+            f"Quiet hours {p.quiet_start}-{p.quiet_end} ({tz}): no reminder then.{hint}",
         )
 
 

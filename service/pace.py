@@ -1,0 +1,752 @@
+"""The pace of slow games, surface-neutral: deadlines, reminders, decision clocks, what happens
+at a deadline, stalled and stale games, pauses, away time and the players' quiet hours.
+
+:class:`Pacing` (``svc.pacing`` of a :class:`~service.game.GameService`) works on the store
+and the game service; the maths is :mod:`service.pacing`. It never sends anything: a tick
+returns :class:`Notice` objects — plain data saying what the surface must show (a reminder
+that pings one user, with a "mute" button; a flag, also to the moderators; a game-visible
+:class:`~service.results.Result` to publish) — and the surface marks each one
+:meth:`Pacing.delivered` once shown. The Discord side is :mod:`bot.scheduler`.
+
+- **Decision clocks** (:meth:`Pacing.refresh`): in storage, when each human seat's current
+  decision began; brought up to date after every published change and at every tick. A
+  seat that answered and is asked again (the next step of its turn) has a new decision: its
+  clock, deadline and reminders start again. The :class:`Schedule` says each seat's
+  deadline and reminders (:mod:`service.pacing`) and the status message's pacing lines.
+- **Reminders** (50 % and 90 % of the running time by default, escalating texts, then under
+  the ``wait`` policy one "overdue" reminder per deadline length): a notice pinging only the
+  decider, with a "Mute reminders this turn" button. Never in the player's quiet hours (held
+  back until they end), never while they are away or the game is paused, never after they
+  acted in this decision (checked against the log since the version the decision began at),
+  never when muted. After downtime only the newest due reminder is sent.
+- **The deadline**: the game's policy — ``wait`` (flag it in the channel once), ``default``
+  (play the engine's own "no cards" / "pass" answer: :func:`service.pacing.default_answer`;
+  where the engine offers none, flag as ``wait``), or ``ai`` (an AI stand-in plays the seat
+  through the game service, like any AI seat, until the owner's ``/seat back``; recorded in
+  storage and shown in the status message). One default answer per deadline: publishing it
+  refreshes the clocks, so a seat asked again has a new decision with its own deadline.
+- **Stalled**: ``stall_reminders`` reminders unanswered in the game's open decisions: flagged
+  once to the channel and to the moderators.
+- **Stale**: no action for ``stale_days``: the game is archived automatically (status
+  abandoned, which frees the channel; the game stays in history and can be exported), with
+  a notice saying so. Chosen over a manual archive so that dead games do not hold channels
+  forever; ``stale_days = 0`` turns it off for a game.
+
+**Once, across restarts.** Each firing is a row of storage's ``pacing_timers`` keyed
+``(game, version the decision began at, seat, kind)``, claimed in its own committed
+transaction *before* acting (:meth:`storage.base.GameStore.claim_timer`); the notice carries
+the claim, finished when the surface reports it delivered (:meth:`Pacing.delivered`):
+
+- reminders and flags are **at most once**: if the process dies between the claim and the
+  send, that reminder is lost, never sent twice — a missing nudge costs little (the next
+  reminder, the deadline and the status message still come), a duplicate ping breaks the
+  promise that a ping means "you are needed now";
+- the deadline's *game action* (default answers, AI stand-in) is **at least once**: a claim
+  left unfinished by a crash is run again after the restart (:meth:`Pacing.tick_games`),
+  which is safe because the action is idempotent — the answer is applied only while that
+  seat still decides in that decision (the game version guards the save) and a stand-in is
+  recorded once per seat.
+
+A surface runs a tick as: ``for gid in await pacing.tick_games():`` take the game's lock,
+``tick = await pacing.tick_game(gid)``, show ``tick.schedule``, deliver ``tick.notices`` in
+order (publishing their results in the game's session), each then
+``await pacing.delivered(notice)``.
+
+The players' commands: :meth:`Pacing.away`, :meth:`Pacing.seats_back`, pause votes
+(:meth:`Pacing.paused`, :meth:`Pacing.vote_pause`), :meth:`Pacing.set_timezone`,
+:meth:`Pacing.set_quiet_hours`, :meth:`Pacing.mute`; the game's pace
+(:meth:`Pacing.set_deadline`, :meth:`Pacing.set_policy`). Every refusal is a
+:class:`~service.results.Refused` with the sentence to show privately.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+
+from rules import deciders, pending_for
+from service.pacing import (
+    POLICY_TEXT,
+    Clock,
+    Interval,
+    PacingSettings,
+    Policy,
+    QuietHours,
+    Reminder,
+    SystemClock,
+    deadline,
+    default_answer,
+    format_duration,
+    in_interval,
+    in_quiet,
+    overdue_times,
+    parse_duration,
+    parse_quiet_hours,
+    reminder_text,
+    reminder_times,
+    timezones,
+    ts,
+    valid_timezone,
+)
+from service.results import Post, Refused, Result, SeatSpec
+from storage import GameRecord, GameStatus
+from storage.base import GameStore
+from storage.models import Break, DecisionClock, PlayerPrefs
+
+if TYPE_CHECKING:
+    from service.game import GameService, GameSession
+
+log = logging.getLogger("service.pace")
+
+GAME = -1
+"""The seat number of whole-game timers (stalled, stale)."""
+
+TimerKey = tuple[int, int, int, str]
+"""A firing: (game, version the decision began at, seat or :data:`GAME`, kind)."""
+
+NoticeKind = Literal["reminder", "flag", "stalled", "archived", "post"]
+
+AWAY_END_WORDS = ("end", "back", "stop")
+
+
+# ============================================================================ plain data
+
+
+@dataclass
+class SeatSchedule:
+    """One deciding seat's pacing now."""
+
+    seat: int
+    clock: DecisionClock
+    deadline: datetime | None  # None: the game is paused
+    reminders: list[Reminder] = field(default_factory=list)
+
+
+@dataclass
+class Schedule:
+    """A game's pacing now: each deciding human seat's clock, deadline and reminders, and the
+    status message's pacing lines. ``running`` False: the game is not running (no clocks;
+    nothing to show)."""
+
+    game_id: int
+    running: bool = True
+    seats: dict[int, SeatSchedule] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def deadlines(self) -> dict[int, int | None]:
+        """Each deciding seat's deadline as a UNIX time (None: the game is paused)."""
+        return {
+            seat: None if sc.deadline is None else int(sc.deadline.timestamp())
+            for seat, sc in self.seats.items()
+        }
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something a tick (or a pacing command) asks the surface to show.
+
+    - ``reminder``: ``text`` in the game's channel, pinging only ``user_id``, with a "Mute
+      reminders this turn" button for (``game_id``, ``seat``, ``since``) when ``mute``;
+    - ``flag``: ``text`` in the channel (nobody pinged); ``stalled`` and ``archived`` are
+      flags that also go to the moderators (``mods``);
+    - ``post``: ``result`` to publish in the game's session (``force``: even without public
+      lines), e.g. a default answer played at the deadline, an AI stand-in, a seat back.
+
+    ``timer``: the claimed firing, finished with ``outcome`` by :meth:`Pacing.delivered`."""
+
+    kind: NoticeKind
+    game_id: int
+    channel_id: int
+    text: str = ""
+    user_id: int | None = None
+    seat: int | None = None
+    since: int | None = None
+    mute: bool = False
+    mods: bool = False
+    result: Result | None = None
+    force: bool = False
+    timer: TimerKey | None = None
+    outcome: str = ""
+
+
+@dataclass
+class Tick:
+    """What one game's tick did (``done``: for logs and tests), the notices to deliver in
+    order, and the game's schedule (None: the game was archived)."""
+
+    game_id: int
+    done: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    schedule: Schedule | None = None
+
+
+@dataclass(frozen=True)
+class PauseVote:
+    """A pause or resume vote: ``done`` when it took effect (a majority, or at once), else
+    ``votes`` of the ``need``-ed so far."""
+
+    done: bool
+    votes: int = 0
+    need: int = 0
+
+
+def _what(kind: str) -> str:
+    return "turn" if kind == "turn" else f"decision ({kind.replace('_', ' ')})"
+
+
+def _name(seats: list[SeatSpec], seat: int) -> str:
+    return seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
+
+
+# ============================================================================ the pacing
+
+
+class Pacing:
+    """The pacing of every game of one :class:`~service.game.GameService` (see module doc).
+
+    ``clock``: the time source (a fake one in tests); ``default_hours``: the time per
+    decision of a game that set none (the surface's configuration)."""
+
+    def __init__(self, svc: GameService, clock: Clock | None = None) -> None:
+        self.svc = svc
+        self.clock: Clock = clock or SystemClock()
+        self.default_hours: float = 24.0
+        self.fired: list[TimerKey] = []  # every claim this process got: tests
+        self._recovered = False
+        self._retry: set[TimerKey] = set()
+
+    @property
+    def store(self) -> GameStore:
+        return self.svc.store
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    # ------------------------------------------------------------------ settings
+
+    async def settings(self, game_id: int, rec: GameRecord | None = None) -> PacingSettings:
+        """The game's pacing: its stored settings over the defaults (the lobby's deadline);
+        ``rec``: the game already loaded."""
+        gp = await self.store.get_pacing(game_id)
+        if rec is None:
+            rec = await self.store.get_game(game_id)
+        hours = float(self.default_hours)
+        if rec.settings.turn_timer_seconds:
+            hours = rec.settings.turn_timer_seconds / 3600
+        base: dict[str, Any] = {"deadline_hours": hours}
+        try:
+            base.update(json.loads(gp.settings_json))
+            return PacingSettings.model_validate(base)
+        except (ValueError, ValidationError):
+            log.warning("game %s: unreadable pacing settings, defaults used", game_id)
+            return PacingSettings(deadline_hours=hours)
+
+    async def save_settings(self, game_id: int, settings: PacingSettings) -> None:
+        await self.store.set_pacing_settings(game_id, settings.model_dump_json())
+
+    async def set_deadline(self, game_id: int, duration: str) -> timedelta:
+        """The time per decision of the game (``3d``, ``12h``: 1 hour to 28 days)."""
+        try:
+            d = parse_duration(duration)
+        except ValueError as e:
+            raise Refused(str(e)) from e
+        if not timedelta(hours=1) <= d <= timedelta(days=28):
+            raise Refused("A deadline is between 1 hour and 28 days.")
+        s = await self.settings(game_id)
+        await self.save_settings(
+            game_id, s.model_copy(update={"deadline_hours": d.total_seconds() / 3600})
+        )
+        return d
+
+    async def set_policy(
+        self, game_id: int, policy: Policy, level: str | None = None
+    ) -> PacingSettings:
+        """What happens when a player's time is up (``level``: the AI stand-in's); the new
+        settings."""
+        s = await self.settings(game_id)
+        update: dict[str, Any] = {"policy": policy}
+        if level is not None:
+            update["stand_in_level"] = level
+        s = s.model_copy(update=update)
+        await self.save_settings(game_id, s)
+        return s
+
+    # ------------------------------------------------------------------ players
+
+    async def quiet_of(self, user_id: int | None) -> QuietHours | None:
+        if user_id is None:
+            return None
+        p = await self.store.get_player_prefs(user_id)
+        if not p.quiet_start or not p.quiet_end:
+            return None
+        hs, ms = (int(x) for x in p.quiet_start.split(":"))
+        he, me = (int(x) for x in p.quiet_end.split(":"))
+        return QuietHours(p.tz or "UTC", time(hs, ms), time(he, me))
+
+    async def set_timezone(self, user_id: int, zone: str) -> PlayerPrefs:
+        """The player's time zone (an IANA name; ``Refused`` with near names otherwise)."""
+        if not valid_timezone(zone):
+            near = ", ".join(timezones(zone.split("/")[-1], 5)) or "e.g. Europe/Lisbon"
+            raise Refused(f"`{zone}` is not a time zone I know. Try: {near}.")
+        return await self.store.set_player_prefs(user_id, tz=zone)
+
+    async def set_quiet_hours(self, user_id: int, hours: str) -> PlayerPrefs | None:
+        """The player's quiet hours (``22:00-08:00``); ``off`` / ``none`` removes them
+        (None returned)."""
+        if hours.strip().lower() in ("off", "none"):
+            await self.store.set_player_prefs(user_id, clear_quiet=True)
+            return None
+        try:
+            qs, qe = parse_quiet_hours(hours)
+        except ValueError as e:
+            raise Refused(str(e)) from e
+        if qs == qe:
+            raise Refused("The start and the end are the same: give a range.")
+        return await self.store.set_player_prefs(user_id, quiet=(f"{qs:%H:%M}", f"{qe:%H:%M}"))
+
+    async def mute(self, game_id: int, seat: int, since: int, user_id: int) -> bool:
+        """Mute the reminders of ``seat``'s decision begun at ``since`` (only its owner may:
+        ``Refused`` otherwise); False when that decision is over."""
+        seats = (await self.svc.peek(game_id)).seats
+        spec = seats[seat] if seat < len(seats) else None
+        if spec is None or spec.user_id != user_id:
+            raise Refused("These reminders are for another player.")
+        return await self.store.mute_decision(game_id, seat, since)
+
+    # ------------------------------------------------------------------ away, pause
+
+    @staticmethod
+    def intervals(breaks: list[Break], seat: int | None) -> list[Interval]:
+        return [(b.start, b.end) for b in breaks if b.seat == seat]
+
+    async def away(
+        self, game_id: int, seat: int, duration: str, *, by_user: int
+    ) -> datetime | None:
+        """``seat`` goes away for ``duration`` (``3d``; within the game's limits per away
+        and in total): its clock stops and nobody pings it until the returned end. ``end``,
+        ``back`` or ``stop``: it is back now (None returned). ``Refused`` saying why not."""
+        now = self.now()
+        mine = [b for b in await self.store.breaks(game_id) if b.seat == seat]
+        current = next((b for b in mine if in_interval(now, (b.start, b.end))), None)
+        if duration.strip().lower() in AWAY_END_WORDS:
+            if current is None:
+                raise Refused("You are not away in this game.")
+            await self.store.end_break(current.id, now)
+            return None
+        if current is not None:
+            raise Refused(
+                f"You are already away until {ts(current.end or now, 'f')}: "
+                "`/away end` first, then set the new time."
+            )
+        try:
+            d = parse_duration(duration)
+        except ValueError as e:
+            raise Refused(str(e)) from e
+        s = await self.settings(game_id)
+        most = timedelta(hours=s.away_max_hours)
+        used = sum(((min(b.end or now, now) - b.start) for b in mine), timedelta())
+        left = timedelta(hours=s.away_total_hours) - used
+        if d > most:
+            raise Refused(
+                f"This game allows at most {format_duration(most)} away at a time "
+                f"(asked: {format_duration(d)})."
+            )
+        if d > left:
+            raise Refused(
+                f"You have {format_duration(max(left, timedelta()))} of away time left in "
+                f"this game (of {format_duration(timedelta(hours=s.away_total_hours))})."
+            )
+        end = now + d
+        await self.store.add_break(game_id, seat, now, end, by_user=by_user, reason="away")
+        return end
+
+    async def _open_pause(self, game_id: int, at: datetime) -> Break | None:
+        return next(
+            (
+                b
+                for b in await self.store.breaks(game_id)
+                if b.seat is None and in_interval(at, (b.start, b.end))
+            ),
+            None,
+        )
+
+    async def paused(self, game_id: int) -> bool:
+        """Whether the whole game is paused now."""
+        return await self._open_pause(game_id, self.now()) is not None
+
+    async def vote_pause(
+        self, game_id: int, user_id: int, pause: bool, *, at_once: bool = False
+    ) -> PauseVote:
+        """``user_id`` votes to pause (or resume) the game: it takes effect with a majority
+        of the seated humans, or ``at_once`` (a moderator's call, the surface's notion)."""
+        at = self.now()
+        seats = (await self.svc.peek(game_id)).seats
+        humans = {s.user_id for s in seats if s.user_id is not None}
+        if not at_once:
+            votes = set((await self.store.get_pacing(game_id)).pause_votes) | {user_id}
+            votes &= humans
+            if len(votes) * 2 <= len(humans):
+                await self.store.set_pause_votes(game_id, sorted(votes))
+                return PauseVote(False, len(votes), len(humans) // 2 + 1)
+        open_pause = await self._open_pause(game_id, at)
+        if pause and open_pause is not None:
+            raise Refused("The game is already paused: `/resume` to go on.")
+        if not pause and open_pause is None:
+            raise Refused("The game is not paused.")
+        await self.store.set_pause_votes(game_id, [])
+        if open_pause is None:
+            await self.store.add_break(game_id, None, at, None, by_user=user_id, reason="pause")
+        else:
+            await self.store.end_break(open_pause.id, at)
+        return PauseVote(True)
+
+    # ------------------------------------------------------------------ stand-ins
+
+    async def stand_in_seats(self, game_id: int, user_id: int) -> list[int]:
+        """The seats of ``user_id`` an AI plays for them now."""
+        return [s.seat for s in await self.store.stand_ins(game_id) if s.user_id == user_id]
+
+    async def seat_back(self, game_id: int, seat: int) -> bool:
+        """The owner takes back a seat an AI played (False: no stand-in there)."""
+        ended = await self.store.end_stand_in(game_id, seat, self.now())
+        if ended is None:
+            return False
+        async with self.svc.lock(game_id):
+            await self.svc.set_stand_in(game_id, seat, None)
+        return True
+
+    async def seats_back(self, game_id: int, user_id: int, name: str) -> Notice | None:
+        """``user_id`` (called ``name``) takes back every seat an AI played for them: the
+        public post to publish (None: no stand-in of theirs)."""
+        seats = await self.stand_in_seats(game_id, user_id)
+        if not seats:
+            return None
+        for seat in seats:
+            await self.seat_back(game_id, seat)
+        rec = await self.store.get_game(game_id)
+        res = Result(game_id=game_id, version=rec.version)
+        res.posts.append(Post("public", f"👋 {name} is back and plays their seat."))
+        return Notice("post", game_id, rec.channel_id, result=res, force=True)
+
+    # ------------------------------------------------------------------ the clocks
+
+    async def acted_since(self, game_id: int, seat: int, since_version: int) -> bool:
+        """Whether ``seat`` saved a step after version ``since_version`` (it answered)."""
+        entries = await self.store.get_log(game_id, from_version=since_version + 1)
+        return any(e.seat == seat and e.action_json is not None for e in entries)
+
+    async def refresh(self, game_id: int, session: GameSession | None = None) -> Schedule:
+        """Bring the decision clocks up to date (the seats deciding now) and compute each
+        one's deadline and reminders, and the status lines. ``session``: the game as the
+        caller has it loaded (else it is loaded here)."""
+        if session is None:
+            session = await self.svc.peek(game_id)
+        rec = session.rec
+        now = self.now()
+        if rec.status is not GameStatus.RUNNING:
+            await self.store.sync_decisions(game_id, rec.version, [], now)
+            return Schedule(game_id, running=False)
+        st = session.state
+        seats = session.seats
+        humans = (
+            [s for s in deciders(st) if s < len(seats) and seats[s].ai is None]
+            if st.phase != "ended"
+            else []
+        )
+        # a seat that answered and is asked again (the next step of its turn, the next setup
+        # choice) has a new decision: its clock, deadline and reminders start again
+        again = [
+            c.seat
+            for c in await self.store.open_decisions(game_id)
+            if c.seat in humans and await self.acted_since(game_id, c.seat, c.since_version)
+        ]
+        if again:
+            kept = [s for s in humans if s not in again]
+            await self.store.sync_decisions(game_id, rec.version, kept, now)
+        clocks = await self.store.sync_decisions(game_id, rec.version, humans, now)
+        settings = await self.settings(game_id, rec)
+        breaks = await self.store.breaks(game_id)
+        pauses = self.intervals(breaks, None)
+        out = Schedule(game_id)
+        for c in clocks:
+            away = self.intervals(breaks, c.seat)
+            uid = seats[c.seat].user_id if c.seat < len(seats) else None
+            quiet = await self.quiet_of(uid)
+            due = deadline(c.started, settings, away=away, pauses=pauses)
+            sched = SeatSchedule(c.seat, c, due)
+            sched.reminders = reminder_times(
+                c.started, settings, quiet=quiet, away=away, pauses=pauses
+            )
+            out.seats[c.seat] = sched
+        out.notes = await self.notes(game_id, seats, settings, breaks)
+        return out
+
+    async def notes(
+        self,
+        game_id: int,
+        seats: list[SeatSpec],
+        settings: PacingSettings,
+        breaks: list[Break],
+    ) -> list[str]:
+        """The status message's pacing lines: pause, who is away until when, stand-ins."""
+        now = self.now()
+        lines = []
+        for b in breaks:
+            if b.seat is None and in_interval(now, (b.start, b.end)):
+                lines.append(f"⏸️ The game is paused (since {ts(b.start, 'R')}): `/resume`.")
+        for b in breaks:
+            if b.seat is not None and b.end is not None and in_interval(now, (b.start, b.end)):
+                lines.append(
+                    f"🏖️ {_name(seats, b.seat)} is away until {ts(b.end, 'f')} ({ts(b.end, 'R')})."
+                )
+        for s in await self.store.stand_ins(game_id):
+            lines.append(
+                f"🤖 An AI ({s.ai_level}) plays for {_name(seats, s.seat)} until `/seat back`."
+            )
+        lines.append(
+            f"Pace: {settings.deadline_hours:g} h per decision; on timeout: "
+            f"{POLICY_TEXT[settings.policy]}."
+        )
+        return lines
+
+    # ------------------------------------------------------------------ the tick
+
+    async def tick_games(self) -> list[int]:
+        """The games a tick goes through (the running ones). The first call of the process
+        also takes up the deadline actions a crash left claimed and unfinished: the next
+        :meth:`tick_game` of their game runs them again."""
+        self._retry = set()
+        if not self._recovered:
+            self._recovered = True
+            for t in await self.store.timers(unfinished=True):
+                if t.kind == "deadline":
+                    self._retry.add((t.game_id, t.version, t.seat, t.kind))
+        games = await self.store.list_games(statuses=[GameStatus.RUNNING], limit=None)
+        return [g.id for g in games]
+
+    async def _claim(self, key: TimerKey) -> bool:
+        got = await self.store.claim_timer(*key, self.now())
+        if got:
+            self.fired.append(key)
+        return got
+
+    async def _finish(self, key: TimerKey, outcome: str) -> None:
+        await self.store.finish_timer(*key, self.now(), outcome)
+
+    async def delivered(self, notice: Notice) -> None:
+        """The surface showed ``notice``: its firing is done (see module doc)."""
+        if notice.timer is not None:
+            await self._finish(notice.timer, notice.outcome)
+
+    async def tick_game(self, gid: int) -> Tick:
+        """What is due now in game ``gid``, claimed in storage (see module doc). The
+        caller holds the game's lock while it delivers the notices."""
+        tick = Tick(gid)
+        rec = await self.store.get_game(gid)
+        now = self.now()
+        settings = await self.settings(gid, rec)
+        stale = settings.stale_days and now - rec.updated_at >= timedelta(days=settings.stale_days)
+        key: TimerKey = (gid, rec.version, GAME, "stale")
+        if stale and await self._claim(key):
+            await self.archive(gid)
+            text = (
+                f"🗄️ Game #{gid} was archived: no move for {settings.stale_days:g} days. It "
+                "stays in the history (moderators can export it); the channel is free for a "
+                "new game."
+            )
+            tick.notices.append(
+                Notice(
+                    "archived", gid, rec.channel_id, text, mods=True, timer=key, outcome="archived"
+                )
+            )
+            tick.done.append(f"game {gid} archived")
+            return tick
+        session = await self.svc.peek(gid)
+        tick.schedule = schedule = await self.refresh(gid, session)
+        breaks = await self.store.breaks(gid)
+        if any(b.seat is None and in_interval(now, (b.start, b.end)) for b in breaks):
+            return tick  # paused: no reminder, no deadline
+        seats = session.seats
+        for seat, sc in schedule.seats.items():
+            spec = seats[seat] if seat < len(seats) else None
+            uid = spec.user_id if spec is not None else None
+            c = sc.clock
+            acted = await self.acted_since(gid, seat, c.since_version)
+            away = any(in_interval(now, iv) for iv in self.intervals(breaks, seat))
+            quiet = await self.quiet_of(uid)
+            may_ping = uid is not None and not c.muted and not acted and not away
+            may_ping = may_ping and not in_quiet(now, quiet)
+            due_now = [r for r in sc.reminders if r.at <= now]
+            if sc.deadline is not None and sc.deadline <= now:
+                key = (gid, c.since_version, seat, "deadline")
+                if await self._claim(key) or key in self._retry:
+                    self._retry.discard(key)
+                    outcome, notice = await self.on_deadline(gid, seat, c, settings, rec.channel_id)
+                    if notice is None:
+                        await self._finish(key, outcome)
+                    else:
+                        tick.notices.append(replace(notice, timer=key, outcome=outcome))
+                    tick.done.append(f"game {gid} seat {seat}: deadline, {outcome}")
+                    continue
+                if settings.policy != "ai":
+                    due_now += overdue_times(sc.deadline, settings, now)[-1:]
+            if not due_now or not may_ping or uid is None:
+                continue
+            # only the newest due reminder is sent (after downtime the older ones are moot)
+            for r in due_now[:-1]:
+                key = (gid, c.since_version, seat, r.kind)
+                if await self._claim(key):
+                    await self._finish(key, "skipped")
+            r = due_now[-1]
+            key = (gid, c.since_version, seat, r.kind)
+            if await self._claim(key):
+                pend = pending_for(await self.svc.state(gid), seat)
+                what = _what(pend.kind if pend is not None else "turn")
+                text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what)
+                tick.notices.append(
+                    Notice(
+                        "reminder",
+                        gid,
+                        rec.channel_id,
+                        text,
+                        user_id=uid,
+                        seat=seat,
+                        since=c.since_version,
+                        mute=True,
+                        timer=key,
+                        outcome="sent",
+                    )
+                )
+                tick.done.append(f"game {gid} seat {seat}: {r.kind}")
+        await self.check_stalled(tick, rec, settings, schedule, seats)
+        return tick
+
+    # ------------------------------------------------------------------ deadline policies
+
+    async def on_deadline(
+        self, gid: int, seat: int, c: DecisionClock, settings: PacingSettings, channel_id: int
+    ) -> tuple[str, Notice | None]:
+        """The game's policy at ``seat``'s deadline: the outcome, and what to show."""
+        seats = (await self.svc.peek(gid)).seats
+        who = _name(seats, seat)
+        if settings.policy == "default":
+            res = await self.play_default(gid, seat, c)
+            if res is not None:
+                return "default answer x1", Notice("post", gid, channel_id, result=res)
+            st = await self.svc.state(gid)
+            if seat not in deciders(st):
+                return "already answered", None
+            pend = pending_for(st, seat)
+            kind = pend.kind.replace("_", " ") if pend is not None else "the turn's action"
+            text = (
+                f"⌛ {who}'s time is up, and {kind} has no default "
+                "answer: the game waits for them (moderators may replace the seat)."
+            )
+            return "flagged (no default)", Notice("flag", gid, channel_id, text)
+        if settings.policy == "ai":
+            return await self.stand_in(gid, seat, settings, channel_id)
+        text = f"⌛ {who}'s time is up: the game waits for them (moderators may replace the seat)."
+        return "flagged", Notice("flag", gid, channel_id, text)
+
+    async def play_default(self, gid: int, seat: int, c: DecisionClock) -> Result | None:
+        """Apply the engine's default answer for ``seat`` while it still decides in this
+        decision (None: it does not, the engine offers none, or it failed); the result,
+        announced ("Time is up"), to publish."""
+        async with self.svc.session(gid) as s:
+            open_ = {d.seat: d for d in await self.store.open_decisions(gid)}
+            if not s.decides(seat) or (
+                seat in open_ and open_[seat].since_version != c.since_version
+            ):
+                return None
+            action = default_answer(s.state, seat)
+            if action is None:
+                return None
+            who = s.who(seat)
+            res = await s.choose(seat, action)
+            if res.errors:
+                return None
+        res.posts.insert(0, Post("public", f"⌛ Time is up: the default answer for {who}."))
+        return res
+
+    async def stand_in(
+        self, gid: int, seat: int, settings: PacingSettings, channel_id: int
+    ) -> tuple[str, Notice | None]:
+        """Hand the seat to an AI until its owner's ``/seat back``."""
+        seats = (await self.svc.peek(gid)).seats
+        if seat >= len(seats):
+            return "no such seat", None
+        spec = seats[seat]
+        level = settings.stand_in_level
+        await self.store.start_stand_in(gid, seat, spec.user_id, level, self.now())
+        async with self.svc.lock(gid):
+            await self.svc.set_stand_in(gid, seat, level)
+            rec = await self.store.get_game(gid)
+        res = Result(game_id=gid, version=rec.version)
+        res.posts.append(
+            Post(
+                "public",
+                f"⌛ {spec.name}'s time is up: an AI ({level}) plays for them until they "
+                "return with `/seat back`.",
+            )
+        )
+        return f"stand-in {level}", Notice("post", gid, channel_id, result=res, force=True)
+
+    # ------------------------------------------------------------------ stalled, stale
+
+    async def check_stalled(
+        self,
+        tick: Tick,
+        rec: GameRecord,
+        settings: PacingSettings,
+        schedule: Schedule,
+        seats: list[SeatSpec],
+    ) -> None:
+        """Flag the game once when ``stall_reminders`` reminders of its open decisions went
+        unanswered (this tick's included)."""
+        gid = rec.id
+        open_ = {(sc.clock.since_version, seat) for seat, sc in schedule.seats.items()}
+        sending = {n.timer for n in tick.notices if n.kind == "reminder"}
+        sent = [
+            t
+            for t in await self.store.timers(gid)
+            if (t.outcome == "sent" or (t.game_id, t.version, t.seat, t.kind) in sending)
+            and re.match(r"remind|overdue", t.kind)
+            and (t.version, t.seat) in open_
+        ]
+        if len(sent) < settings.stall_reminders:
+            return
+        key: TimerKey = (gid, rec.version, GAME, "stalled")
+        if not await self._claim(key):
+            return
+        names = ", ".join(seats[s].name for s in sorted(schedule.seats) if s < len(seats))
+        text = (
+            f"🚩 Game #{gid} looks stalled: {len(sent)} reminders unanswered (waiting for "
+            f"{names or 'nobody'}). Moderators can replace a seat or pause the game."
+        )
+        tick.notices.append(
+            Notice("stalled", gid, rec.channel_id, text, mods=True, timer=key, outcome="flagged")
+        )
+        tick.done.append(f"game {gid}: stalled")
+
+    async def archive(self, gid: int) -> None:
+        """Archive a stale game: abandoned (the channel is free), its clocks closed."""
+        await self.store.set_status(gid, GameStatus.ABANDONED)
+        await self.store.sync_decisions(gid, 0, [], self.now())
+
+
+__all__ = [
+    "GAME",
+    "Notice",
+    "Pacing",
+    "PauseVote",
+    "Schedule",
+    "SeatSchedule",
+    "Tick",
+    "TimerKey",
+]
