@@ -11,7 +11,7 @@ caller (the bot's pacing clock), aware datetimes stored in UTC.
 **Firing once.** :meth:`PacingStore.claim_timer` inserts the row keyed ``(game, version, seat,
 kind)`` in its own committed transaction and says whether this caller got it: only the
 first claim ever succeeds, so a reminder is sent at most once even if two schedulers run or
-the bot restarts. The caller claims *before* sending (see :mod:`bot.scheduler` for which
+the bot restarts. The caller claims *before* sending (see :mod:`service.pace` for which
 side of at-most/at-least once each kind chose) and marks it done with
 :meth:`PacingStore.finish_timer`.
 """

@@ -26,6 +26,7 @@ def test_the_layers_have_their_contracts() -> None:
         "layers",
         "render-below-the-app",
         "no-discord-below-bot",
+        "surfaces-through-the-service",
     }
 
 
