@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Answered, CheckFault, Refusal
+from bot.moderators import interaction_is_moderator
 from service import moderation as mod
 
 if TYPE_CHECKING:
@@ -38,41 +39,6 @@ GAME_KEY = "brz:game"  # interaction.extras: the game read once (a GameSession)
 class NotModerator(Refusal):
     def __init__(self) -> None:
         super().__init__(mod.NOT_MODERATOR)
-
-
-def has_role(interaction: discord.Interaction[Any], role_id: int) -> bool:
-    """Whether the member who interacts has the role ``role_id``.
-
-    Through the guild's role cache (:meth:`discord.Member.get_role`) when the guild is
-    cached, as it is once the gateway delivered it (the ``guilds`` intent). Before that (or
-    without a gateway: the test server feeds interactions directly) the guild is a
-    placeholder without roles; the member's role ids then come only from the interaction's
-    member payload, which discord.py keeps on the :class:`discord.Member` object alone
-    (``Member._roles``, read here and nowhere else)."""
-    member = interaction.user
-    if not isinstance(member, discord.Member):
-        return False
-    if member.get_role(role_id) is not None:
-        return True
-    if interaction.client.get_guild(member.guild.id) is not None:
-        return False  # a cached guild knows its roles: the member does not have it
-    raw: Any = getattr(member, "_roles", ())  # role ids of the interaction's member payload
-    return role_id in {int(r) for r in raw}
-
-
-def interaction_is_moderator(
-    interaction: discord.Interaction[Any], moderator_role_id: int | None
-) -> bool:
-    """Manage Channel in this channel, or the configured moderator role (module doc)."""
-    manage = bool(interaction.guild_id) and interaction.permissions.manage_channels
-    role_ids = (
-        [moderator_role_id]
-        if moderator_role_id and has_role(interaction, moderator_role_id)
-        else []
-    )
-    return mod.is_moderator(
-        manage_channel=manage, role_ids=role_ids, moderator_role_id=moderator_role_id
-    )
 
 
 def is_moderator(interaction: discord.Interaction[BrazilBot]) -> bool:

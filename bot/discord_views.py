@@ -5,13 +5,15 @@ the game's state version and the choice (an index into the decider's legal list 
 version), so it still works after a restart, and a stale or double press is answered
 "that choice is no longer available" without changing anything. Nothing secret is ever in a
 custom_id: a choice is an index, the menu's options (which may name one's own cards) are only
-in ephemeral messages. The handlers live in :class:`bot.tables.Tables` and its desks
-(:mod:`bot.flow`, :mod:`bot.lobby`, :mod:`bot.private`).
+in ephemeral messages. A press goes to the :data:`GameItem.router` the game extension
+installs (:meth:`bot.tables.Tables.press`, which hands it to its desk: :mod:`bot.flow`,
+:mod:`bot.lobby`, :mod:`bot.private`), so this module knows no handler and imports nothing
+of the Discord app (no import circle).
 
 Each item is declared on :class:`GameItem` (:class:`GameButton`, :class:`GameSelect`): its
-custom_id prefix and fields, its label or placeholder, and the one ``Tables`` call a press
-makes; parsing, writing the custom_id back and error handling (a private "something went
-wrong" answer, :mod:`bot.errors`) are written once there. The cogs register them
+custom_id prefix and fields and its label or placeholder; parsing, writing the custom_id
+back, dispatching and error handling (a private "something went wrong" answer,
+:mod:`bot.errors`) are written once there. The cogs register them
 (:data:`DYNAMIC_ITEMS`: :mod:`bot.cogs.game`).
 
 Limits enforced here (Discord refuses the message otherwise): 25 options per menu, 5 buttons
@@ -22,18 +24,14 @@ custom_id, label and option value.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 from discord import ui
 
 from bot.errors import report_fault
-
-if TYPE_CHECKING:
-    from bot.app import BrazilBot
-    from bot.tables import Tables
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -304,6 +302,8 @@ FIELDS: dict[str, Field] = {
 """The fields a custom_id may hold, by name (the typed attributes of :class:`GameItem`)."""
 
 ItemT = TypeVar("ItemT", bound=ui.Item[Any])
+Router = Callable[[discord.Interaction[Any], "GameItem[Any]"], Awaitable[None]]
+"""What a press is handed to: the interaction and the item pressed (its typed fields)."""
 
 
 class _Declared:
@@ -331,14 +331,14 @@ class GameItem(_Declared, ui.DynamicItem[ItemT]):
         class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
             label = "Undo"
 
-            async def handle(self, interaction, tables):
-                await tables.undo(interaction, self.game_id, version=self.version)
-
     The template (``brz:u:(?P<game_id>\d+):(?P<version>\d+)``) is built from the declaration;
     :meth:`from_custom_id` parses the fields into typed attributes, the constructor takes
     them in the same order and writes the same custom_id back. :meth:`callback` runs
     :meth:`handle`; anything it raises goes to :meth:`on_error` (logged, and a private
     answer): discord.py itself would only log it and leave "This interaction failed"."""
+
+    router: ClassVar[Router | None] = None
+    """Where presses go (set when the game extension loads)."""
 
     # the fields (each item has those it declares)
     game_id: int
@@ -363,9 +363,9 @@ class GameItem(_Declared, ui.DynamicItem[ItemT]):
         return custom_id(cls.prefix, *shown)
 
     @classmethod
-    async def from_custom_id(  # type: ignore[override]  # only ever dispatched by BrazilBot
+    async def from_custom_id(
         cls,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[Any],
         item: ui.Item[Any],
         match: re.Match[str],
         /,
@@ -378,18 +378,22 @@ class GameItem(_Declared, ui.DynamicItem[ItemT]):
         """The item for a press of ``item`` (the component as Discord sent it back)."""
         raise NotImplementedError
 
-    async def callback(self, interaction: discord.Interaction[BrazilBot]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await self.handle(interaction, interaction.client.tables)
+            await self.handle(interaction)
         except Exception as e:
             await self.on_error(interaction, e, self)
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        """What a press does: one call of :class:`bot.tables.Tables`."""
-        raise NotImplementedError
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
+        """What a press does: by default, what the bot's :data:`router` does with it (the
+        Discord side's :meth:`bot.tables.Tables.press`, installed by the game extension)."""
+        router = GameItem.router
+        if router is None:
+            raise RuntimeError(f"no router for {type(self).__name__}: the game cog is not loaded")
+        await router(interaction, self)
 
     async def on_error(
-        self, interaction: discord.Interaction[BrazilBot], error: Exception, item: ui.Item[Any]
+        self, interaction: discord.Interaction[Any], error: Exception, item: ui.Item[Any]
     ) -> None:
         await report_fault(interaction, error, f"{type(item).__name__} {self.custom_id}")
 
@@ -472,18 +476,12 @@ class LobbyButton(GameButton, prefix="brz:l", fields="game_id op"):
     def style_of(self, values: Sequence[Any]) -> discord.ButtonStyle:
         return self.STYLES.get(values[1], discord.ButtonStyle.secondary)
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.lobby.lobby_press(interaction, self.game_id, self.op)
-
 
 class ColourSelect(GameSelect, prefix="brz:k", fields="game_id"):
     """The lobby's colour menu: a seated player's colour wish (R-SETUP-4), taken for them
     when the game starts."""
 
     placeholder = "Your colour (optional)…"
-
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.lobby.lobby_colour(interaction, self.game_id, self.choice)
 
 
 def colour_select(game_id: int, colours: Sequence[tuple[str, str]]) -> ColourSelect:
@@ -500,9 +498,6 @@ class TurnButton(GameButton, prefix="brz:t", fields="game_id version"):
     label = "Take my turn"
     style = discord.ButtonStyle.primary
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.open_flow(interaction, self.game_id, self.version)
-
 
 class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
     """Takes back the presser's last step, if they decide now at this version and the engine
@@ -510,24 +505,15 @@ class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
 
     label = "Undo"
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.undo(interaction, self.game_id, version=self.version)
-
 
 class HandButton(GameButton, prefix="brz:h", fields="game_id"):
     """The presser's own hand, ephemerally (anyone seated may press it any time)."""
 
     label = "My hand"
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.private.show_hand(interaction, self.game_id)
-
 
 class ChoiceSelect(GameSelect, prefix="brz:s", fields="game_id version"):
     """One step of the guided flow (ephemeral): the chosen value is ``i:N`` or ``p:PREFIX``."""
-
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.flow_choice(interaction, self.game_id, self.version, self.choice)
 
 
 class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
@@ -536,29 +522,17 @@ class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
     label = "Confirm"
     style = discord.ButtonStyle.success
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.confirm(interaction, self.game_id, self.version, self.index)
-
 
 class PayButton(GameButton, prefix="brz:p", fields="game_id version index path"):
     """ "Change payment": walk the engine's payment chooser for legal action ``index``."""
 
     label = "Change payment"
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.pay_step(interaction, self.game_id, self.version, self.index, self.path)
-
 
 class PaySelect(GameSelect, prefix="brz:y", fields="game_id version index path"):
     """One token of the payment: the chosen option's number is appended to the path."""
 
     placeholder = "Pay with…"
-
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        if not self.choice.isdigit():
-            return
-        path = (*self.path, int(self.choice))
-        await tables.flow.pay_step(interaction, self.game_id, self.version, self.index, path)
 
 
 class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index path"):
@@ -567,19 +541,11 @@ class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index
     label = "Confirm with this payment"
     style = discord.ButtonStyle.success
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.confirm(
-            interaction, self.game_id, self.version, self.index, path=self.path
-        )
-
 
 class BackButton(GameButton, prefix="brz:b", fields="game_id version"):
     """Back to the first step of the guided flow."""
 
     label = "Back"
-
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
-        await tables.flow.flow_choice(interaction, self.game_id, self.version, "p:")
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (

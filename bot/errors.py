@@ -17,13 +17,10 @@ slash commands; the persistent buttons and menus (:class:`bot.discord_views.Game
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-
-if TYPE_CHECKING:
-    from bot.app import BrazilBot
 
 log = logging.getLogger("bot.errors")
 
@@ -75,11 +72,11 @@ async def report_fault(
     await answer_privately(interaction, GONE_WRONG)
 
 
-class BrazilTree(app_commands.CommandTree["BrazilBot"]):
+class BrazilTree(app_commands.CommandTree[discord.Client]):
     """The command tree: failures of slash commands are answered privately (see module doc)."""
 
     async def on_error(
-        self, interaction: discord.Interaction[BrazilBot], error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
     ) -> None:
         if isinstance(error, Answered):
             return

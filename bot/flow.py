@@ -23,17 +23,19 @@ from bot.discord_views import (
     pay_view,
     step_view,
 )
+from bot.hub import Hub
+from bot.turns import Turns
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
     from service.game import GameSession
 
 
 class GuidedFlow:
     """The guided turn's menus and buttons (see module doc)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.t = tables
+    def __init__(self, hub: Hub, turns: Turns) -> None:
+        self.t = hub
+        self.turns = turns
 
     async def decider(
         self, interaction: discord.Interaction[Any], game_id: int, version: int | None
@@ -157,7 +159,7 @@ class GuidedFlow:
                 return
             action = found[0].replace(payment=found[1].payment)
         await interaction.response.defer()
-        res = await self.t.act(
+        res = await self.turns.act(
             interaction,
             game_id,
             seat,

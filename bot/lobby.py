@@ -6,17 +6,17 @@ name, whether they manage the lobby (its creator or a moderator), and the messag
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord_views import lobby_layout
+from bot.hub import Hub
+from bot.moderators import interaction_is_moderator
+from bot.publisher import Publisher
 from service.lobby import LOBBY_MANAGER, colour_choices, is_host, lobby_text
 from service.results import Refused
 from storage import GameRecord
-
-if TYPE_CHECKING:
-    from bot.tables import Tables
 
 log = logging.getLogger("bot.lobby")
 
@@ -24,8 +24,9 @@ log = logging.getLogger("bot.lobby")
 class LobbyDesk:
     """The lobby's messages and buttons (see module doc)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.t = tables
+    def __init__(self, hub: Hub, publisher: Publisher) -> None:
+        self.t = hub
+        self.publisher = publisher
 
     @property
     def lobbies(self) -> Any:
@@ -85,8 +86,6 @@ class LobbyDesk:
 
     def manager(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
         """A lobby is managed (computer players added, started) by its creator or a moderator."""
-        from bot.cogs.mod import interaction_is_moderator
-
         return is_host(rec, interaction.user.id) or interaction_is_moderator(
             interaction, self.t.settings.moderator_role_id
         )
@@ -156,4 +155,4 @@ class LobbyDesk:
         text = lobby_text(lobby).rsplit("\n", 1)[0] + f"\nStarted as game #{res.game_id}."
         await interaction.edit_original_response(view=lobby_layout(text, lobby.id, open_=False))
         async with self.t.svc.session(res.game_id) as s:
-            await self.t.publisher.publish(s, res, interaction=interaction, force=True)
+            await self.publisher.publish(s, res, interaction=interaction, force=True)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from bot.app import BrazilBot
-    from bot.tables import Tables
 
 log = logging.getLogger("bot.mod")
 
@@ -39,7 +38,7 @@ class ModButton(GameButton, prefix="brz:m", fields="game_id token answer"):
         ok = values[2] == "ok"
         return discord.ButtonStyle.danger if ok else discord.ButtonStyle.secondary
 
-    async def handle(self, interaction: discord.Interaction[BrazilBot], tables: Tables) -> None:
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
         await confirmed(interaction, self.game_id, self.token, self.answer == "ok")
 
 

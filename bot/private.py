@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import NO_SEAT
+from bot.hub import Hub
+from bot.images import draw, upload_limit
 from service import Post
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
     from service.game import GameSession
 
 log = logging.getLogger("bot.private")
@@ -23,8 +24,8 @@ log = logging.getLogger("bot.private")
 class PrivateDesk:
     """Hands and private news (see module doc)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.t = tables
+    def __init__(self, hub: Hub) -> None:
+        self.t = hub
 
     async def deliver(
         self,
@@ -64,7 +65,7 @@ class PrivateDesk:
         for post in res.posts:
             texts.append(post.text)
             reqs = [("hand.png", r, res.frames[r.version]) for r in post.images]
-            files += await self.t.publisher.images(reqs, self.t.publisher.upload_limit(interaction))
+            files += await draw(reqs, upload_limit(interaction))
         return "\n".join(texts), files
 
     async def show_hand(

@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
-from service import Frame, ImageRequest, Post, Result, SeatSpec, render_image
+from bot.hub import Hub
+from bot.images import draw, upload_limit
+from bot.private import PrivateDesk
+from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Status
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
     from service.game import GameSession
 
 log = logging.getLogger("bot.publisher")
-
-DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 
 
 @dataclass
@@ -44,31 +44,14 @@ class Chunk:
 class Publisher:
     """Posts of the bot's games (see module doc)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.t = tables
+    def __init__(self, hub: Hub, private: PrivateDesk) -> None:
+        self.t = hub
+        self.private = private
+        self.images = draw  # the drawing of images (a load test may replace it)
 
     @property
     def client(self) -> discord.Client:
         return self.t.client
-
-    @staticmethod
-    def upload_limit(interaction: discord.Interaction[Any] | None) -> int:
-        limit = getattr(interaction, "filesize_limit", None) if interaction else None
-        return int(limit) if limit else DEFAULT_UPLOAD_LIMIT
-
-    async def images(
-        self, reqs: Sequence[tuple[str, ImageRequest, Frame]], limit: int
-    ) -> list[discord.File]:
-        """Draw the images in a worker thread; drop those that would pass the upload limit."""
-        out: list[discord.File] = []
-        total = 0
-        for name, req, frame in reqs:
-            data = await asyncio.to_thread(render_image, req, frame)
-            if data is None or total + len(data) > limit:
-                continue
-            total += len(data)
-            out.append(discord.File(io.BytesIO(data), filename=name))
-        return out
 
     # ------------------------------------------------------------------ publishing
 
@@ -87,7 +70,7 @@ class Publisher:
         ephemerally, or to the player's private place, or wait in their inbox. The session's
         lock is held: the posts reach the channel in the game's order."""
         chunks: list[Chunk] = [Chunk()]
-        limit = self.upload_limit(interaction)
+        limit = upload_limit(interaction)
         deliveries: list[Post] = []
 
         def take(r: Result) -> None:
@@ -111,7 +94,7 @@ class Publisher:
         await self._post(s, last, limit, final=True)
         await self.t.svc.mark_posted(s, s.version)
         await self.update_status(s)
-        await self.t.private.deliver(s, deliveries, interaction, actor)
+        await self.private.deliver(s, deliveries, interaction, actor)
 
     def _take(
         self,

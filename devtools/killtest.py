@@ -39,7 +39,7 @@ from typing import Any
 from aiohttp import ClientSession, web
 
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids
-from devtools.loadtest import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
+from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
 from rules import GameState, deciders, format_action, legal_actions
 from storage import SqliteGameStore
 
@@ -96,7 +96,7 @@ async def _worker(base: str, db: str) -> None:
     import discord
 
     from bot.app import BrazilBot
-    from devtools.loadtest import bot_settings
+    from devtools.harness import bot_settings
 
     discord.http.Route.BASE = base
     store = PausingStore(db, cache_reads=True)  # as the bot opens its own

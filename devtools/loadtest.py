@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import math
 import random
@@ -47,15 +46,14 @@ from typing import Any
 
 import discord
 
-from devtools.fakediscord import GUILD_ID, FakeDiscord, Faults, Request, custom_ids, walk_components
+from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
+from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
 from rules import GameState, apply, deciders, format_action, legal_actions
 
 log = logging.getLogger("devtools.loadtest")
 
 ACK_LIMIT = 3.0  # Discord fails an interaction not answered within 3 s
 MAP_TARGET = 2.0  # map posted p95 for a rate to count as sustained
-FIRST_CHANNEL = 70_000
-FIRST_USER = 50_000
 
 
 def percentile(xs: Sequence[float], q: float) -> float:
@@ -374,17 +372,6 @@ async def check_states(d: Driver, tables: list[Table]) -> list[str]:
     return bad
 
 
-def duplicate_posts(fake: FakeDiscord) -> int:
-    """Turn posts (their Take-my-turn id names game and version) posted more than once."""
-    seen: dict[str, int] = {}
-    for r in fake.requests:
-        if r.method == "POST" and r.path.startswith("/channels/") and r.json:
-            for c in custom_ids(r.json):
-                if c.startswith("brz:t:"):
-                    seen[c] = seen.get(c, 0) + 1
-    return sum(n - 1 for n in seen.values() if n > 1)
-
-
 class ErrorCounter(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -392,34 +379,6 @@ class ErrorCounter(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(f"{record.name}: {record.getMessage()}"[:300])
-
-
-@contextlib.asynccontextmanager
-async def fake_server(faults: Faults | None = None) -> Any:
-    fake = FakeDiscord()
-    base = await fake.start()
-    old = discord.http.Route.BASE
-    discord.http.Route.BASE = base
-    if faults is not None:
-        fake.faults = faults
-    try:
-        yield fake
-    finally:
-        discord.http.Route.BASE = old
-        await fake.stop()
-
-
-def bot_settings(db: Path) -> Any:
-    from bot.settings import BotSettings
-
-    return BotSettings(
-        discord_token="fake-token",
-        db=db,
-        test_guild=GUILD_ID,
-        default_ai="random",
-        auto_answer_delay=(0.0, 0.0),
-        _env_file=None,
-    )
 
 
 async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]:
@@ -443,7 +402,7 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
                 async def no_images(*_: Any, **__: Any) -> list[discord.File]:
                     return []
 
-                bot.tables.publisher.images = no_images  # type: ignore[method-assign]
+                bot.tables.publisher.images = no_images
             d = Driver(fake, bot, rng)
             d.no_images = args.no_images
             from bot.app import SWITCH_INTERVAL

@@ -17,7 +17,7 @@ from storage.errors import ChannelBusy, StorageError
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
-    from service.game import GameService, GameSession
+    from service.core import GameCore, GameSession
 
 LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
 CLOSED = "This lobby is closed."
@@ -54,7 +54,7 @@ def is_host(rec: GameRecord, user_id: int) -> bool:
 class Lobbies:
     """The lobby operations of one game service."""
 
-    def __init__(self, svc: GameService) -> None:
+    def __init__(self, svc: GameCore) -> None:
         self.svc = svc
 
     @property

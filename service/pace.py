@@ -100,7 +100,7 @@ from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs
 
 if TYPE_CHECKING:
-    from service.game import GameService, GameSession
+    from service.core import GameCore, GameSession
 
 log = logging.getLogger("service.pace")
 
@@ -213,7 +213,7 @@ class Pacing:
     ``clock``: the time source (a fake one in tests); ``default_hours``: the time per
     decision of a game that set none (the surface's configuration)."""
 
-    def __init__(self, svc: GameService, clock: Clock | None = None) -> None:
+    def __init__(self, svc: GameCore, clock: Clock | None = None) -> None:
         self.svc = svc
         self.clock: Clock = clock or SystemClock()
         self.default_hours: float = 24.0

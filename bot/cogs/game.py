@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import modflow, paceflow
 from bot.checks import game_of, in_game
-from bot.discord_views import DYNAMIC_ITEMS
+from bot.discord_views import DYNAMIC_ITEMS, GameItem
 from service.lobby import lobby_text
 from storage import GameStatus
 
@@ -44,10 +44,12 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
+        GameItem.router = self.bot.tables.press  # where the game's buttons' presses go
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        GameItem.router = None
 
     @game.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(

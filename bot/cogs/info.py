@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import game_of, in_game, session_of
+from bot.images import draw, upload_limit
 from service import ImageRequest
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class InfoCog(commands.Cog):
             (f"{k}.png", ImageRequest(k, None, s.version), frame)  # type: ignore[arg-type]
             for k in kinds
         ]
-        files = await t.publisher.images(reqs, t.publisher.upload_limit(interaction))
+        files = await draw(reqs, upload_limit(interaction))
         text, _, _ = t.next_text(s.status())
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 

@@ -19,7 +19,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import interaction_is_moderator, is_moderator, moderator
+from bot.checks import is_moderator, moderator
+from bot.moderators import interaction_is_moderator
 from bot.modflow import ModButton, confirm_view
 from service import Result
 from service import moderation as mod

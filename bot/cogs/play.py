@@ -47,7 +47,7 @@ class PlayCog(commands.Cog):
         t = self.bot.tables
         s, seat = session_of(interaction), my_seat(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        res = await t.act(interaction, s.game_id, seat, text=command, loaded=s)
+        res = await t.turns.act(interaction, s.game_id, seat, text=command, loaded=s)
         if res is not None and not res.errors:
             await interaction.followup.send(f"Done: `{command[:200]}`", ephemeral=True)
 
@@ -76,7 +76,7 @@ class PlayCog(commands.Cog):
     @app_commands.command(name="undo", description="Take back your last step, if allowed")
     @seated()
     async def undo(self, interaction: discord.Interaction[BrazilBot]) -> None:
-        await self.bot.tables.undo(interaction, game_of(interaction))
+        await self.bot.tables.turns.undo(interaction, game_of(interaction))
 
 
 async def setup(bot: BrazilBot) -> None:

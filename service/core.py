@@ -1,0 +1,1130 @@
+"""The game service's core (:class:`GameCore`, completed by :class:`service.game.GameService`
+with the lobbies and the pacing): one async call per command, for every surface (terminal,
+Discord).
+
+No Discord and no terminal here: a call takes the game's lock, loads the game from storage,
+turns the typed text (the engine's notation) or the chosen action into an action,
+``rules.apply``-s it, saves the new state in one transaction (optimistic: the expected
+version), and returns a :class:`Result` of plain data:
+
+- ``posts``: what to show, per audience — ``"public"`` (everybody) or one seat number
+  (privately). Public posts are made only of public events (``rules.events.for_seat(events,
+  None)``); a seat's private post holds the secret events that seat may see. Each post names
+  the images to draw (:class:`ImageRequest`: the kind and whose view), rendered later by the
+  surface with :func:`render_image` (e.g. in a worker thread).
+- ``errors``: private to the actor, each with the rule ID (``RulesError.rule``).
+- ``next``: who decides now (:class:`Decision`), with their legal choices as commands of the
+  notation. The choices are private to that seat (they may name its hidden cards).
+
+    service = GameCore(store)
+    res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
+    res = await service.run_ai_turns(res.game_id)
+    res = await service.act(res.game_id, seat=0, text="colour blue")
+
+Commands are the engine's notation (``rules.notation``). Computer players come from
+``ai.make_agent`` and undo points from ``rules.undo``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, Literal, Protocol
+
+import ai
+from rules import (
+    GameState,
+    PaymentStep,
+    RulesError,
+    apply,
+    deciders,
+    format_action,
+    get_catalog,
+    legal_actions,
+    parse_action,
+    payment_step,
+    pending_for,
+    undo,
+    view,
+)
+from rules.errors import InvalidAction, NotYourDecision
+from rules.events import Event, for_seat
+from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
+from service.locks import GameLock
+from service.results import (
+    Decision,
+    ErrorInfo,
+    Frame,
+    GameInfo,
+    ImageRequest,
+    Post,
+    Refused,
+    Result,
+    ScoreRow,
+    SeatSpec,
+    ServiceError,
+    Status,
+    seat_label,
+)
+from service.timeline import timeline_frames
+from service.undo import UndoPlan, undo_plan, undo_refusal
+from storage import (
+    GameRecord,
+    GameResult,
+    GameSettings,
+    GameStatus,
+    GameSummary,
+    PlayerStats,
+    PrivatePlace,
+    Seat,
+    VersionConflict,
+)
+from storage.base import GameStore
+from storage.models import SeatKind
+
+# ============================================================================ adapters
+
+
+class Agent(Protocol):
+    def decide(self, state: GameState, seat: int) -> Any: ...
+
+
+def make_agent(level: str, seed: int) -> Agent:
+    """A computer player of ``level`` (``ai.make_agent``)."""
+    agent: Agent = ai.make_agent(level, seed=seed)
+    return agent
+
+
+# ============================================================================ storage
+
+
+class _Store:
+    """The calls the service makes to storage (seats by number, undo, descriptions)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    async def create(
+        self,
+        channel_id: int,
+        state: GameState,
+        settings: GameSettings,
+        seats: Sequence[SeatSpec],
+        guild_id: int | None,
+    ) -> GameRecord:
+        made = []
+        for i, s in enumerate(seats):
+            if s.ai:
+                made.append(Seat.ai(i, s.ai, name=s.name))
+            elif s.user_id is not None:
+                made.append(Seat.discord(i, s.user_id, name=s.name))
+            else:
+                made.append(Seat.local(i, s.name))
+        return await self.store.create_game(
+            channel_id,
+            initial_state_json=state.model_dump_json(),
+            settings=settings,
+            guild_id=guild_id,
+            seats=made,
+            status=GameStatus.RUNNING,
+        )
+
+    async def save(
+        self,
+        game_id: int,
+        version: int,
+        after: GameState,
+        action: Any,
+        seat: int,
+        events: list[Event],
+        description: str | None,
+    ) -> GameRecord:
+        result = None
+        if after.phase == "ended" and after.result is not None:
+            res = after.result
+            result = GameResult(
+                scores={int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
+                winners=frozenset(int(w) for w in res.get("winners", [])),
+            )
+        return await self.store.save(
+            game_id,
+            expected_version=version,
+            state_json=after.model_dump_json(),
+            action_json=action.to_json(),
+            seat=seat,
+            events_json=json.dumps([e.model_dump(mode="json") for e in events]),
+            description=description,
+            result=result,
+        )
+
+
+# ============================================================================ the service
+
+
+SECRET_ANSWERS = frozenset({"combat_cards"})
+"""Decision kinds answered secretly while other players wait on the answer (a battle's
+cards): an automatic answer to one must not come at a telling speed."""
+
+
+def _load(state_json: str) -> GameState:
+    return GameState.model_validate_json(state_json)
+
+
+def _seed(rec: GameRecord) -> int:
+    return rec.settings.seed or 0
+
+
+def _events(events_json: str) -> list[Event]:
+    return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+
+
+class GameSession:
+    """One game loaded once, under its lock, for one interaction (or one AI run): every
+    call on it works on the state in memory and saves in one transaction per action, so a
+    button press costs one load, one validation and one listing. Get one with
+    ``async with service.session(game_id) as s:``; it is valid only inside that block."""
+
+    def __init__(
+        self,
+        svc: GameCore,
+        rec: GameRecord,
+        state: GameState,
+        seats: list[SeatSpec],
+        *,
+        gen: int = -2,
+    ) -> None:
+        self.gen = gen  # the game lock's acquisitions when this was read (see session())
+        self.svc = svc
+        self.rec = rec
+        self.state = state
+        self.seats = seats
+        self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def game_id(self) -> int:
+        return self.rec.id
+
+    @property
+    def version(self) -> int:
+        return self.rec.version
+
+    @property
+    def channel_id(self) -> int:
+        return self.rec.channel_id
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "ended"
+
+    @property
+    def active(self) -> bool:
+        """The game is still played (not finished or abandoned)."""
+        return self.rec.status.is_active and not self.over
+
+    @property
+    def seed(self) -> int:
+        return _seed(self.rec)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The human seat ``user_id`` plays, if any."""
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and s.ai is None:
+                return i
+        return None
+
+    def decides(self, seat: int | None) -> bool:
+        return seat is not None and seat in deciders(self.state)
+
+    def who(self, seat: int) -> str:
+        return self.svc.who(self.state, self.seats, seat)
+
+    def decisions(self, *, choices: bool = True) -> list[Decision]:
+        return self.svc.decisions(self.state, self.seats, choices=choices)
+
+    def status(self) -> Status:
+        return self.svc.status(self.game_id, self.state, self.seats)
+
+    def frame(self) -> Frame:
+        return Frame(self.version, self.state)
+
+    def announce(self, text: str, *, image: bool = True) -> Result:
+        """A result of one public post about the game as it is now (see
+        :meth:`GameCore.announce`)."""
+        return self.svc.announce(
+            self.game_id, self.version, self.state, self.seats, text, image=image
+        )
+
+    def result(self, *, choices: bool = False) -> Result:
+        """A result of nothing done: the game as it is now (its frame, who decides)."""
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        res.frames[self.version] = self.frame()
+        res.next = self.decisions(choices=choices)
+        return res
+
+    def undo_allowed(self) -> bool:
+        """Whether the one deciding now may take back their last step — known from the step
+        this session applied (no log read); False when the session applied none."""
+        who = deciders(self.state)
+        if self._last is None or len(who) != 1 or self.state.phase != "play":
+            return False
+        before, action, after, events = self._last
+        if int(action.seat) != who[0]:
+            return False
+        if undo_refusal(before, who[0], after, events, self.seats) is not None:
+            return False
+        return undo.undo_depth([(before, action, after, events)], who[0]) >= 1
+
+    # ------------------------------------------------------------ acting
+
+    async def act(self, seat: int, text: str, *, choices: bool = True) -> Result:
+        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
+        not (``errors``, with the rule ID). ``choices``: list who decides next's commands."""
+        return await self._command(seat, text=text, choices=choices)
+
+    async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
+        """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
+        return await self._command(seat, action=action, choices=choices)
+
+    async def _command(
+        self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
+    ) -> Result:
+        st = self.state
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        try:
+            if not 0 <= seat < len(st.players):
+                raise InvalidAction("", f"there is no seat {seat}")
+            if text is not None:
+                action = parse_text(st, seat, text)
+            elif not hasattr(action, "type"):
+                action = parse_action(action)
+            if action.seat != seat:
+                raise NotYourDecision("", "that action belongs to another seat")
+            step = await self.apply(action)
+        except RulesError as e:
+            res.errors.append(ErrorInfo(seat, e.rule, e.message))
+            res.next = self.decisions(choices=choices)
+            return res
+        except VersionConflict:
+            res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
+            return res
+        res.extend(step)
+        res.next = self.decisions(choices=choices)
+        return res
+
+    async def apply(self, action: Any, *, checked: bool = True) -> Result:
+        """Apply and save one action (``checked=False`` only for an action listed from this
+        very state); the posts of this step. The session goes on from the new state."""
+        st = self.state
+        after, events = apply(st, action, checked=checked)
+        desc = describe_action(st, action, None)
+        saved = await self.svc.save_step(self.rec, after, action, events, desc)
+        res = Result(game_id=self.game_id, version=saved.version, over=after.phase == "ended")
+        res.applied = 1
+        turn = self.svc.turn_events(self.game_id, st, after, events)
+        res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
+        res.posts += self.svc.step_posts(st, action, after, events, self.seats, saved.version, desc)
+        self.rec, self.state, self._last = saved, after, (st, action, after, events)
+        return res
+
+    def ai_seat(self) -> int | None:
+        """The first AI seat that decides now, if any."""
+        for s in deciders(self.state):
+            if s < len(self.seats) and self.seats[s].ai:
+                return s
+        return None
+
+    async def ai_step(
+        self, before_secret: Callable[[int, str], Awaitable[None]] | None = None
+    ) -> Result | None:
+        """One AI seat's decision, applied and saved (None: no AI seat decides now). The
+        decision runs in a worker thread; ``before_secret(seat, kind)`` is awaited first when
+        the AI answers a secret decision other seats wait on (see :data:`SECRET_ANSWERS`)."""
+        s = self.ai_seat()
+        if s is None:
+            return None
+        pend = pending_for(self.state, s)
+        if before_secret is not None and pend is not None and pend.kind in SECRET_ANSWERS:
+            await before_secret(s, pend.kind)
+        level = self.seats[s].ai
+        assert level is not None
+        agent = self.svc.agent(self.game_id, s, level, self.seed)
+        action = await asyncio.to_thread(agent.decide, self.state, s)
+        return await self.apply(action)
+
+    async def run_ai(
+        self,
+        *,
+        max_steps: int = 100_000,
+        on_step: Callable[[Result], Any] | None = None,
+        until: Callable[[GameState], bool] | None = None,
+        before_secret: Callable[[int, str], Awaitable[None]] | None = None,
+    ) -> Result:
+        """Let AI seats decide, from the state in memory, until no AI seat may decide (a human
+        must, or the game is over) or ``until(state)`` is true; ``on_step(step_result)`` after
+        each action (awaited if it returns an awaitable)."""
+        res = Result(game_id=self.game_id, version=self.version, over=self.over)
+        for _ in range(max_steps):
+            if until is not None and until(self.state):
+                break
+            step = await self.ai_step(before_secret)
+            if step is None:
+                break
+            res.extend(step)
+            if on_step is not None:
+                r = on_step(step)
+                if inspect.isawaitable(r):
+                    await r
+        res.version, res.over = self.version, self.over
+        res.frames.setdefault(self.version, self.frame())
+        res.next = self.decisions(choices=False)  # who decides; their choices when asked
+        return res
+
+    # ------------------------------------------------------------ the guided flow
+
+    def legal(self, seat: int) -> list[Any]:
+        """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
+        return legal_actions(self.state, seat) if self.decides(seat) else []
+
+    def legal_texts(self, seat: int) -> list[str]:
+        """The commands ``seat`` may type now, in the notation."""
+        return [format_action(self.state, a) for a in self.legal(seat)]
+
+    def describe(self, action: Any) -> str:
+        """An action as a command of the notation (``build sawmill D3``)."""
+        return format_action(self.state, action)
+
+    def payment_path(self, action: Any, path: Sequence[int]) -> PaymentStep | None:
+        """The payment step that the option numbers ``path`` lead to, paying ``action`` one
+        token at a time (``rules.payment_step``); None if they no longer make sense."""
+        chosen: list[Any] = []
+        try:
+            step = payment_step(self.state, action, chosen)
+            for k in path:
+                if step.complete or not 0 <= k < len(step.options):
+                    return None
+                chosen.append(step.options[k].item)
+                step = payment_step(self.state, action, chosen)
+        except RulesError:
+            return None
+        return step
+
+    def cost_text(self, action: Any) -> str:
+        """``Costs …. Default payment: …`` for an action that costs something, else ""."""
+        from rules.paying import cost_of, default_payment
+
+        try:
+            cost = cost_of(self.state, action)
+            if cost is None or cost.free:
+                return ""
+            pay = default_payment(self.state, action)
+        except Exception:  # the engine checks again on confirm
+            return ""
+        paid = ", ".join(f"{p.what} ({p.source})" for p in pay) if pay else "no safe default"
+        return f"Costs {cost.text}. Default payment: {paid}. (Another: *Change payment*.)\n"
+
+    def complete(self, seat: int, prefix: str) -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix``."""
+        return complete(self.state, seat, prefix) if self.decides(seat) else []
+
+    @property
+    def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
+        """The step this session applied last (before, action, after, events), if any."""
+        return self._last
+
+
+class GameCore:
+    """Surface-neutral commands over a :class:`storage.base.GameStore` (see module doc).
+
+    ``agent_factory(level, seed)`` makes computer players (default :func:`make_agent`);
+    agents are kept per game and seat for the life of the service. The service owns the
+    games' locks: one writer per game, whatever the surface.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        agent_factory: Callable[[str, int], Agent] = make_agent,
+        rulebook_path: str | None = None,
+    ) -> None:
+        self.store = store
+        self._st = _Store(store)
+        self._locks: dict[int, GameLock] = {}
+        self._agents: dict[tuple[int, int], Agent] = {}
+        self._turn_events: dict[int, list[Event]] = {}
+        self._agent_factory = agent_factory
+        self._rulebook_path = rulebook_path
+
+    # ---------------------------------------------------------------- basics
+
+    def lock(self, game_id: int) -> GameLock:
+        """The game's lock: every call that writes holds it (one writer per game); re-entrant
+        within a task, so a surface may hold it around a call and its publishing."""
+        lk = self._locks.get(game_id)
+        if lk is None:
+            lk = self._locks[game_id] = GameLock()
+        return lk
+
+    @contextlib.asynccontextmanager
+    async def session(
+        self, game_id: int, *, loaded: GameSession | None = None
+    ) -> AsyncIterator[GameSession]:
+        """The game under its lock, loaded once (see :class:`GameSession`). ``loaded``: a
+        session read before the lock (:meth:`peek`) reused as it is when nobody took the
+        game's lock since it was read (every writer of this process holds it), else the game
+        is loaded again; a writer in another process is caught by the save's expected
+        version."""
+        lk = self.lock(game_id)
+        async with lk:
+            taken_since = lk.acquisitions - (loaded.gen if loaded is not None else 0)
+            fresh = loaded is not None and taken_since <= (0 if lk.depth > 1 else 1)
+            if loaded is not None and fresh:
+                yield GameSession(self, loaded.rec, loaded.state, loaded.seats)
+            else:
+                yield await self.peek(game_id)
+
+    async def peek(self, game_id: int) -> GameSession:
+        """The game loaded once without its lock: to read, check and answer quickly (a
+        button's refusal, a guided menu); write through :meth:`session` (``loaded=``)."""
+        gen = self.lock(game_id).acquisitions
+        rec, st, seats = await self._get(game_id)
+        return GameSession(self, rec, st, seats, gen=gen)
+
+    async def peek_channel(self, channel_id: int) -> GameSession | None:
+        """The channel's active game loaded once (None: no game, or only a lobby)."""
+        rec = await self.store.get_active_game(channel_id)
+        if rec is None or rec.status is GameStatus.LOBBY:
+            return None
+        gen = self.lock(rec.id).acquisitions
+        return GameSession(self, rec, _load(rec.state_json), self.seat_specs(rec), gen=gen)
+
+    async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
+        rec = await self.store.get_game(game_id)
+        return rec, _load(rec.state_json), self.seat_specs(rec)
+
+    @staticmethod
+    def seat_specs(rec: GameRecord) -> list[SeatSpec]:
+        """The game's seats as the service knows them (name, AI level, Discord user)."""
+        out = []
+        for n in range(rec.settings.player_count):
+            seat = rec.seat(n)
+            if seat is None:
+                out.append(SeatSpec(name=f"Seat {n + 1}"))
+            elif seat.kind is SeatKind.DISCORD:
+                name = seat.name or f"Player {n + 1}"
+                out.append(SeatSpec(name=name, ai=seat.ai_level, user_id=seat.user_id))
+            elif seat.kind is SeatKind.AI:
+                out.append(SeatSpec(name=seat.name or f"AI {seat.ai_level}", ai=seat.ai_level))
+            else:
+                out.append(SeatSpec(name=seat.name or f"Seat {n + 1}"))
+        return out
+
+    def forget(self, game_id: int) -> None:
+        """Drop what the service remembers of the game's current turn (its events, the AI
+        players of the game): after a rollback or a seat change they no longer apply."""
+        self._turn_events.pop(game_id, None)
+        for key in [k for k in self._agents if k[0] == game_id]:
+            self._agents.pop(key, None)
+
+    async def info(self, game_id: int) -> GameInfo:
+        rec, st, seats = await self._get(game_id)
+        return GameInfo(
+            game_id=game_id,
+            version=rec.version,
+            seats=tuple(seats),
+            scenario=rec.settings.scenario,
+            seed=_seed(rec),
+            over=st.phase == "ended",
+        )
+
+    async def state(self, game_id: int) -> GameState:
+        """The full current state (secret: for rendering through a view, and for tests)."""
+        return (await self._get(game_id))[1]
+
+    async def view(self, game_id: int, seat: int | None) -> GameState:
+        """The current state as ``seat`` (None: a spectator) may see it."""
+        return view(await self.state(game_id), seat)
+
+    @staticmethod
+    def who(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
+        """``"Ana (red)"``: the seat's player and colour once chosen."""
+        return seat_label(st, seats, seat)
+
+    def decisions(
+        self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True
+    ) -> list[Decision]:
+        out = []
+        for s in deciders(st):
+            pend = pending_for(st, s)
+            ai = s < len(seats) and seats[s].ai is not None
+            out.append(
+                Decision(
+                    seat=s,
+                    who=self.who(st, seats, s),
+                    ai=ai,
+                    kind=pend.kind if pend is not None else "turn",
+                    choices=tuple(legal_texts(st, s)) if choices and not ai else (),
+                    user_id=seats[s].user_id if s < len(seats) else None,
+                )
+            )
+        return out
+
+    def status(self, game_id: int, st: GameState, seats: Sequence[SeatSpec]) -> Status:
+        """The game's status (scenario, phase, era and round, who is awaited): the one
+        source of every surface's status text."""
+        cat = get_catalog(st.data_pack)
+        scen = cat.maps[st.map].name if st.map in cat.maps else st.map
+        return Status(
+            game_id=game_id,
+            scenario=scen,
+            phase=st.phase,
+            era=st.era,
+            round=st.round,
+            waiting=tuple(self.decisions(st, seats, choices=False)),
+        )
+
+    # ---------------------------------------------------------------- new game
+
+    async def new_game(
+        self,
+        seats: Sequence[SeatSpec | str],
+        *,
+        scenario: str | None = None,
+        seed: int | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        data_pack: str | None = None,
+    ) -> Result:
+        """Create and save a game: one seat per entry of ``seats`` (players = len(seats));
+        ``scenario`` is a map id (default: the first map for the player count). The result
+        names who decides first. ``channel_id`` (Discord channel; local: a fresh number)."""
+        from rules import new_game as rules_new_game
+
+        specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
+        try:  # without a seed, the engine draws a secret 64-bit one
+            st = rules_new_game(len(specs), seed, scenario, data_pack=data_pack)
+        except RulesError as e:
+            raise ServiceError(e.message) from e
+        seed = st.rng.seed
+        if channel_id is None:
+            games = await self.store.list_games(limit=None)
+            channel_id = max([g.channel_id for g in games] + [0]) + 1
+        settings = GameSettings(
+            scenario=st.map,
+            player_count=len(specs),
+            data_pack=data_pack,
+            seed=seed,
+        )
+        rec = await self._st.create(channel_id, st, settings, specs, guild_id)
+        names = ", ".join(f"{self.who(st, specs, i)}" for i in range(len(specs)))
+        res = Result(game_id=rec.id, version=rec.version)
+        res.frames[rec.version] = Frame(rec.version, st)
+        res.posts.append(
+            Post(
+                "public",
+                f"New game #{rec.id} on {get_catalog(data_pack).maps[st.map].name}: {names}.",
+            )
+        )
+        res.next = self.decisions(st, specs)
+        return res
+
+    # ---------------------------------------------------------------- commands
+
+    async def act(self, game_id: int, seat: int, text: str) -> Result:
+        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
+        not (``errors``, with the rule ID)."""
+        async with self.session(game_id) as s:
+            return await s.act(seat, text)
+
+    async def choose(self, game_id: int, seat: int, action: Any) -> Result:
+        """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
+        async with self.session(game_id) as s:
+            return await s.choose(seat, action)
+
+    async def save_step(
+        self,
+        rec: GameRecord,
+        after: GameState,
+        action: Any,
+        events: list[Event],
+        description: str | None,
+    ) -> GameRecord:
+        """Save one applied action (expected version: ``rec.version``)."""
+        return await self._st.save(
+            rec.id, rec.version, after, action, action.seat, events, description
+        )
+
+    def turn_events(
+        self, game_id: int, before: GameState, after: GameState, events: list[Event]
+    ) -> list[Event]:
+        """The turn's events so far, this step's included (kept in memory): a turn's map
+        highlights the whole turn. A new turn starts empty."""
+        turn = self._turn_events.setdefault(game_id, [])
+        turn += events
+        out = list(turn)
+        if (before.current, before.round, before.phase) != (
+            after.current,
+            after.round,
+            after.phase,
+        ):
+            self._turn_events[game_id] = []
+        return out
+
+    def step_posts(
+        self,
+        before: GameState,
+        action: Any,
+        after: GameState,
+        events: list[Event],
+        seats: Sequence[SeatSpec],
+        version: int,
+        desc: str | None,
+    ) -> list[Post]:
+        """The posts of one step: its public line (with the map when the turn ends, the
+        battle, the final boards and scores) and each seat's secret events privately."""
+        seat = int(action.seat)
+        who = self.who(after, seats, seat)
+        public = [e.text for e in for_seat(events, None)]
+        if not public:
+            public = [desc or f"{who} decided."]
+        images: list[ImageRequest] = []
+        turn_over = (
+            before.current != after.current
+            or before.round != after.round
+            or before.phase != after.phase
+        )
+        if turn_over or after.phase == "ended":
+            images.append(ImageRequest("map", None, version))
+        if any(e.kind in ("battle_result", "expedition_result") for e in events):
+            images.append(ImageRequest("battle", None, version))
+        if after.phase == "ended":
+            images += [ImageRequest("boards", None, version), ImageRequest("scores", None, version)]
+        posts = [Post("public", f"{who}: " + " ".join(public), tuple(images))]
+        secret: dict[int, list[str]] = {}
+        for e in events:
+            for s in e.visible_to or ():
+                secret.setdefault(s, []).append(e.text)
+        for s, texts in sorted(secret.items()):
+            posts.append(Post(s, " ".join(texts)))
+        if after.phase == "ended":
+            posts.append(Post("public", self._final_text(after, seats)))
+        return posts
+
+    # ---------------------------------------------------------------- AI
+
+    def agent(self, game_id: int, seat: int, level: str, seed: int) -> Agent:
+        key = (game_id, seat)
+        a = self._agents.get(key)
+        if a is None:
+            a = self._agents[key] = self._agent_factory(level, seed * 10 + seat)
+        return a
+
+    async def run_ai_turns(
+        self,
+        game_id: int,
+        *,
+        max_steps: int = 100_000,
+        on_step: Callable[[Result], Any] | None = None,
+        until: Callable[[GameState], bool] | None = None,
+        before_secret: Callable[[int, str], Awaitable[None]] | None = None,
+    ) -> Result:
+        """Let AI seats decide, one saved action at a time (the lock is taken per step, so a
+        human's command may come in between), until no AI seat may decide: a human must, or
+        the game is over. ``on_step(step_result)`` is called after each action (awaited if it
+        returns an awaitable); ``until(state)`` true stops before the next step (e.g. a round cap).
+        The decisions run in a worker thread. ``before_secret(seat, kind)`` is awaited before
+        an AI seat answers a secret decision other seats wait on (its ``combat_cards``): the
+        Discord bot waits a random delay there, so the answer's timing reveals nothing."""
+        res: Result | None = None
+        for _ in range(max_steps):
+            async with self.session(game_id) as s:
+                step = await s.run_ai(max_steps=1, until=until, before_secret=before_secret)
+            if res is None:
+                res = Result(game_id=game_id, version=step.version, over=step.over)
+            if not step.applied:
+                break
+            res.extend(step)
+            if on_step is not None:
+                r = on_step(step)
+                if inspect.isawaitable(r):
+                    await r
+        async with self.session(game_id) as s:
+            out = s.result(choices=True)
+        if res is not None:
+            res.version, res.over, res.next = out.version, out.over, out.next
+            return res
+        return out
+
+    # ---------------------------------------------------------------- undo, legal
+
+    async def legal(self, game_id: int, seat: int) -> list[str]:
+        """The commands ``seat`` may type now (empty if it has nothing to decide)."""
+        st = await self.state(game_id)
+        if seat not in deciders(st):
+            return []
+        return legal_texts(st, seat)
+
+    async def complete(self, game_id: int, seat: int, prefix: str) -> list[str]:
+        st = await self.state(game_id)
+        return complete(st, seat, prefix) if seat in deciders(st) else []
+
+    async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
+        """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
+        rec, st, seats = await self._get(game_id)
+        return await undo_plan(self.store, rec, st, seats, seat)
+
+    async def undo_check_in(self, s: GameSession, seat: int) -> UndoPlan:
+        """:meth:`undo_check` on a game already loaded."""
+        return await undo_plan(self.store, s.rec, s.state, s.seats, seat)
+
+    async def undo(self, game_id: int, seat: int) -> Result:
+        """Take back ``seat``'s last step when the engine allows it (``rules.undo``: it
+        revealed nothing, used no randomness, nobody else decided since, the turn goes on);
+        a refusal is an error saying why (the same check as ``/undo`` and the Undo button)."""
+        async with self.session(game_id) as s:
+            return await self.undo_in(s, seat)
+
+    async def undo_in(self, s: GameSession, seat: int) -> Result:
+        """:meth:`undo` inside a session (the lock held, the game loaded)."""
+        try:
+            plan = await undo_plan(self.store, s.rec, s.state, s.seats, seat)
+            before = _load(await self.store.state_at(s.game_id, plan.target))
+            saved = await self.store.undo(
+                s.game_id, plan.target, by=seat, expected_version=s.version
+            )
+        except Refused as e:
+            res = s.result(choices=True)
+            res.errors.append(ErrorInfo(seat, "R-TURN-1", str(e)))
+            return res
+        self.forget(s.game_id)
+        s.rec, s.state, s._last = saved, before, None
+        text = f"{self.who(before, s.seats, seat)} took back: {plan.description}"
+        return self.announce(s.game_id, saved.version, before, s.seats, text)
+
+    # ---------------------------------------------------------------- information
+
+    async def board(self, game_id: int, seat: int | None = None) -> Result:
+        """The board as text and images: public post (map + boards), and for ``seat`` a
+        private post with its hand image."""
+        rec, st, seats = await self._get(game_id)
+        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
+        res.frames[rec.version] = Frame(rec.version, st)
+        lines = [self.status(game_id, st, seats).text()]
+        lines += [f"  {row.who}: {row.total} VP" for row in self._score_rows(st, seats)]
+        imgs = (ImageRequest("map", None, rec.version), ImageRequest("boards", None, rec.version))
+        res.posts.append(Post("public", "\n".join(lines), imgs))
+        if seat is not None:
+            res.posts.append(self.hand_post(rec.version, st, seats, seat))
+        res.next = self.decisions(st, seats, choices=False)
+        return res
+
+    async def hand(self, game_id: int, seat: int, *, news: bool = False) -> Result:
+        """``seat``'s secret hand as a private post (text + hand image); with ``news``, the
+        private news kept for the seat since it last looked (:meth:`hold_news`) follows,
+        and is then marked read."""
+        rec, st, seats = await self._get(game_id)
+        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
+        res.frames[rec.version] = Frame(rec.version, st)
+        res.posts.append(self.hand_post(rec.version, st, seats, seat))
+        if news:
+            items = await self.store.unread_news(game_id, seat)
+            if items:
+                lines = "\n".join(f"- {n.text}" for n in items)
+                res.posts.append(Post(seat, "Private news:\n" + lines))
+                await self.store.mark_news_read(game_id, seat, items[-1].id)
+        return res
+
+    async def hold_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        """Keep private news for ``seat`` until it next looks at its hand (in storage: a
+        restart loses nothing)."""
+        await self.store.add_news(game_id, seat, texts)
+
+    def hand_post(self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int) -> Post:
+        return Post(seat, self.hand_text(st, seats, seat), (ImageRequest("hand", seat, version),))
+
+    def hand_text(self, st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
+        v = view(st, seat)
+        p = v.players[seat]
+        cat = get_catalog(v.data_pack)
+
+        def names(ids: Sequence[str], table: dict[str, Any]) -> str:
+            return ", ".join(f"{table[i].name} [{i}]" if i in table else i for i in ids) or "-"
+
+        lines = [f"Hand of {self.who(st, seats, seat)}:"]
+        if p.mission_offer:
+            lines.append(f"  missions offered: {names(p.mission_offer, cat.missions)}")
+        lines.append(f"  missions kept: {names(p.missions, cat.missions)}")
+        if p.revealed:
+            lines.append(f"  missions revealed: {names(p.revealed, cat.missions)}")
+        lines.append(f"  combat cards: {names(p.combat_cards, cat.combat_cards)}")
+        lines.append(f"  gold cards: {names(p.gold_cards, cat.gold_cards)}")
+        if p.peeks:
+            seen = ", ".join(
+                f"{h}: {cat.exploration[t].name if t in cat.exploration else t}"
+                for h, t in sorted(p.peeks.items())
+            )
+            lines.append(f"  peeked tiles: {seen}")
+        reserve = ", ".join(f"{k} {n}" for k, n in sorted(p.reserve.items()) if n)
+        lines.append(f"  reserve: {reserve or '-'}")
+        return "\n".join(lines)
+
+    def _score_rows(self, st: GameState, seats: Sequence[SeatSpec]) -> list[ScoreRow]:
+        if st.phase == "ended" and st.result:
+            winners = {int(w) for w in st.result.get("winners", [])}
+            rows = []
+            for r in st.result.get("scores", []):
+                s = int(r["seat"])
+                cats = {k: int(v) for k, v in r.items() if isinstance(v, int) and k != "seat"}
+                cats.pop("total", None)
+                cats.pop("tiebreak_science", None)
+                rows.append(
+                    ScoreRow(s, self.who(st, seats, s), int(r["total"]), cats, s in winners)
+                )
+            return rows
+        from bot.render.panels import public_vps
+
+        vps = public_vps(view(st, None))
+        return [ScoreRow(s, self.who(st, seats, s), vp, {}) for s, vp in sorted(vps.items())]
+
+    async def scores(self, game_id: int) -> list[ScoreRow]:
+        """Public scores now (hidden missions and gold cards not counted), or the final
+        score sheet with categories and winners once the game is over."""
+        _, st, seats = await self._get(game_id)
+        return self._score_rows(st, seats)
+
+    def _final_text(self, st: GameState, seats: Sequence[SeatSpec]) -> str:
+        rows = sorted(self._score_rows(st, seats), key=lambda r: -r.total)
+        lines = ["Final scores:"]
+        lines += [f"  {r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
+        if not any(r.winner for r in rows):
+            lines.append("  nobody won")
+        return "\n".join(lines)
+
+    async def log(self, game_id: int, *, last: int = 20) -> list[str]:
+        """The last public events of the game, one line per action (oldest first)."""
+        rec = await self.store.get_game(game_id)
+        return await self._log_lines(rec, last)
+
+    async def _log_lines(self, rec: GameRecord, last: int) -> list[str]:
+        entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - last + 1))
+        lines = []
+        for e in entries:
+            kind = str(getattr(e, "kind", "action"))
+            if kind in ("undo", "rollback"):
+                lines.append(f"v{e.version}: {kind} to v{e.target_version}")
+                continue
+            texts = [ev.text for ev in for_seat(_events(e.events_json), None)]
+            lines.append(f"v{e.version}: " + (" ".join(texts) or "(no public event)"))
+        return lines
+
+    def announce(
+        self,
+        game_id: int,
+        version: int,
+        st: GameState,
+        seats: Sequence[SeatSpec],
+        text: str,
+        *,
+        image: bool = True,
+    ) -> Result:
+        """A result of one public post (``text``, with the map of ``st`` at ``version`` unless
+        ``image`` is false) and the next decisions: for undo, rollback, seat changes, imports
+        and catching up after a restart."""
+        res = Result(game_id=game_id, version=version, over=st.phase == "ended")
+        res.frames[version] = Frame(version, st)
+        imgs = (ImageRequest("map", None, version),) if image else ()
+        res.posts.append(Post("public", text, imgs))
+        res.next = self.decisions(st, seats)
+        return res
+
+    async def catch_up(self, game_id: int, since: int) -> Result:
+        """What the channel missed after version ``since`` (saved, never posted: the bot
+        stopped between a save and its post): the public lines of those steps and the map
+        now, with the next decisions, to publish again."""
+        return await self.catch_up_in(await self.peek(game_id), since)
+
+    async def catch_up_in(self, s: GameSession, since: int) -> Result:
+        """:meth:`catch_up` on a game already loaded."""
+        missed = await self._log_lines(s.rec, max(1, s.version - since))
+        text = "\n".join(["The bot restarted; steps saved but not shown yet:", *missed])
+        return self.announce(s.game_id, s.version, s.state, s.seats, text)
+
+    # ---------------------------------------------------------------- the surface's bookkeeping
+
+    async def find(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game or lobby (None: none)."""
+        return await self.store.get_active_game(channel_id)
+
+    async def games_of(self, user_id: int, guild_id: int | None) -> list[tuple[GameSummary, bool]]:
+        """``user_id``'s active games and lobbies on a server, each with whether the user
+        decides now."""
+        recs = await self.store.list_games(
+            user_id=user_id,
+            guild_id=guild_id,
+            statuses=[GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING],
+            limit=20,
+        )
+        out = []
+        for g in recs:
+            mine = set(g.seats_of(user_id))
+            now = (
+                set(deciders(await self.state(g.id))) if g.status is not GameStatus.LOBBY else set()
+            )
+            out.append((g, bool(mine & now)))
+        return out
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The game's record (its settings, seats and status; the state unread)."""
+        return await self.store.get_game(game_id)
+
+    async def latest_game(self, channel_id: int | None) -> GameSummary | None:
+        """The channel's active game, else its newest one (None: the channel never had one)."""
+        if channel_id is None:
+            return None
+        rec = await self.store.get_active_game(channel_id)
+        if rec is not None:
+            return rec
+        games = await self.store.list_games(channel_id=channel_id, limit=1)
+        return games[0] if games else None
+
+    async def player_stats(self, user_id: int, *, guild_id: int | None = None) -> PlayerStats:
+        """A player's finished games, wins and scores (on a server, or everywhere)."""
+        return await self.store.player_stats(user_id, guild_id=guild_id)
+
+    @staticmethod
+    def use_data_packs(folder: str | None) -> None:
+        """Where games find the component data packs they name (``rules.catalog``)."""
+        from rules.catalog import set_packs_folder
+
+        set_packs_folder(folder)
+
+    @staticmethod
+    def grammar() -> tuple[tuple[str, str, str], ...]:
+        """The typed commands' grammar: (command, action type, example) per command."""
+        return GRAMMAR
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """The maps a game may be played on: (id, name)."""
+        return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]
+
+    async def unposted(self) -> list[tuple[GameSummary, int]]:
+        """Every game saved past its last published version (the surface stopped between a
+        save and its post): the game and the last version published."""
+        out = []
+        for rec in await self.store.list_games(
+            statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
+        ):
+            posted = rec.settings.posted_version
+            if posted is not None and posted < rec.version:
+                out.append((rec, posted))
+        return out
+
+    async def mark_posted(self, s: GameSession, version: int) -> None:
+        """Remember that the game's turn post of ``version`` reached its channel."""
+        posted = s.rec.settings.posted_version
+        if posted is None or posted < version:
+            s.rec = await self.store.update_settings(s.game_id, posted_version=version)
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        """Remember the game's status message (edited in place after every turn)."""
+        await self.store.update_settings(game_id, status_message_id=message_id)
+
+    @staticmethod
+    def status_message(rec: GameRecord) -> int | None:
+        return rec.settings.status_message_id
+
+    @staticmethod
+    def private_place(rec: GameRecord, user_id: int | None) -> int | None:
+        """The channel (private thread or DMs) where ``user_id`` gets this game's private
+        news as it happens, if they chose one."""
+        if user_id is None:
+            return None
+        place = rec.settings.private_places.get(user_id)
+        return place.channel_id if place is not None else None
+
+    async def set_private_place(
+        self, game_id: int, user_id: int, where: str | None, channel_id: int | None = None
+    ) -> None:
+        """Keep (or with ``where`` None forget) the user's private place for this game."""
+        rec = await self.store.get_game(game_id)
+        places = dict(rec.settings.private_places)
+        if where is None or channel_id is None:
+            places.pop(user_id, None)
+        else:
+            kind: Literal["thread", "dm"] = "thread" if where == "thread" else "dm"
+            places[user_id] = PrivatePlace(where=kind, channel_id=channel_id)
+        await self.store.update_settings(game_id, private_places=places)
+
+    async def set_stand_in(self, game_id: int, seat: int, level: str | None) -> None:
+        """An AI of ``level`` plays ``seat`` for its owner from now on (None: the owner plays
+        again); who owns the seat does not change."""
+        rec = await self.store.get_game(game_id)
+        old = rec.seat(seat)
+        if old is None or old.kind is not SeatKind.DISCORD:
+            return
+        new = Seat(
+            seat=seat,
+            kind=SeatKind.DISCORD,
+            user_id=old.user_id,
+            name=old.name,
+            colour=old.colour,
+            ai_level=level,
+        )
+        await self.store.replace_seat(game_id, new)
+
+    async def timeline_frames(self, game_id: int) -> list[tuple[GameState, list[Event]]]:
+        """The public map after every turn, replayed from the log in a worker thread."""
+        entries = await self.store.get_log(game_id)
+        return await asyncio.to_thread(timeline_frames, entries)
+
+    def rules(self, query: str, limit: int = 3) -> list[str]:
+        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""
+        from service.rulebook import format_entry, lookup
+
+        return [
+            format_entry(e, markdown=False) for e in lookup(query, limit, path=self._rulebook_path)
+        ]
+
+
+# ============================================================================ rendering
+
+
+def render_image(req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
+    """Draw ``req`` from ``frame`` through the view of ``req.seat`` (None if the image
+    would be empty, e.g. no battle). Pure CPU work: surfaces may run it in a worker thread."""
+    from bot.render import (
+        RenderOptions,
+        render_battle,
+        render_boards,
+        render_hand,
+        render_map,
+        render_map_zoom,
+        render_panel,
+        render_scores,
+    )
+
+    opts = options if options is not None else RenderOptions()
+    v = view(frame.state, req.seat)
+    ev = list(frame.events)
+    if req.kind == "map":
+        return render_map(v, ev, seat=req.seat, options=opts)
+    if req.kind == "map_zoom":
+        return render_map_zoom(v, ev, seat=req.seat, options=opts)
+    if req.kind == "boards":
+        return render_boards(v, seat=req.seat, options=opts)
+    if req.kind == "panel":
+        return render_panel(v, req.player if req.player is not None else 0, options=opts)
+    if req.kind == "hand":
+        if req.seat is None:
+            raise ValueError("a hand image needs a seat")
+        return render_hand(v, req.seat, options=opts)
+    if req.kind == "battle":
+        return render_battle(v, ev, seat=req.seat, options=opts)
+    if req.kind == "scores":
+        return render_scores(v, options=opts)
+    raise ValueError(f"unknown image kind {req.kind!r}")
