@@ -137,6 +137,12 @@ def test_check_config_bad_db_folder(tmp_path: Path, notdb: Path, where: str) -> 
         assert "validation error" not in p.stderr and "pydantic" not in p.stderr, line
 
 
+def test_run_refuses_a_db_that_is_not_sqlite_before_contacting_discord(notdb: Path) -> None:
+    p = _run("bot", ["run"], BRAZIL_DB=str(notdb), DISCORD_TOKEN="x.y.z", BRAZIL_SYNC="none")
+    _one_line(p, "is not an SQLite database")
+    assert notdb.read_text().startswith("these are my notes")
+
+
 def test_check_config_bad_number_is_one_line() -> None:
     p = _run("bot", ["--check-config"], BRAZIL_DEFAULT_PLAYERS="9", DISCORD_TOKEN="x.y.z")
     _one_line(p, "BRAZIL_DEFAULT_PLAYERS")
