@@ -22,6 +22,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -153,11 +154,42 @@ def setup_logging(settings: BotSettings) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
 
 
+def _unreachable(e: BaseException) -> str:
+    """Why Discord could not be reached, in one line (no token, no traceback)."""
+    if isinstance(e, aiohttp.ClientConnectorError):
+        why = e.os_error.strerror or str(e.os_error) or type(e.os_error).__name__
+        return f"cannot reach Discord at {e.host}:{e.port} ({why})"
+    if isinstance(e, discord.DiscordServerError):
+        return f"Discord answered {e.status} (a server error)"
+    if isinstance(e, TimeoutError):
+        return "cannot reach Discord (timed out)"
+    return f"cannot reach Discord ({e.__class__.__name__}: {e})"
+
+
 async def run_bot(settings: BotSettings) -> int:
-    """Run until SIGINT/SIGTERM (then finish in-flight work and close)."""
+    """Run until SIGINT/SIGTERM (then finish in-flight work and close). The database is
+    opened before Discord is contacted; a database refused, a token refused or Discord out of
+    reach is one line on stderr (exit 2, 1, 1)."""
+    from storage import StorageError
+
     token = settings.token()
+    store = SqliteGameStore(str(settings.db), cache_reads=True)
+    try:
+        await store.open()
+    except StorageError as e:
+        print(f"error: BRAZIL_DB (db): {e}", file=sys.stderr)
+        return 2
+    try:
+        return await _run_bot(settings, token, store)
+    finally:
+        await store.close()
+
+
+async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) -> int:
+    from storage import StorageError
+
     sys.setswitchinterval(SWITCH_INTERVAL)
-    bot = BrazilBot(settings)
+    bot = BrazilBot(settings, store=store)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -178,8 +210,18 @@ async def run_bot(settings: BotSettings) -> int:
         async with bot:
             await bot.start(token)
     except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN)")
+        print("error: Discord refused the token (DISCORD_TOKEN): check it", file=sys.stderr)
         return 1
+    except (OSError, TimeoutError, discord.GatewayNotFound, discord.DiscordServerError) as e:
+        print(f"error: {_unreachable(e)}: check the network, then start again", file=sys.stderr)
+        return 1
+    except StorageError as e:
+        print(f"error: the database {settings.db}: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
     return 0
 
 
@@ -187,11 +229,14 @@ def main(config: str | None = None, *, check_only: bool = False) -> int:
     """``python -m bot run``: load and check the settings, then run (or only check)."""
     from pydantic import ValidationError
 
-    from bot.settings import load_settings
+    from bot.settings import explain, load_settings
 
     try:
         settings = load_settings(config)
-    except (ValidationError, ValueError) as e:
+    except ValidationError as e:
+        print(f"configuration error: {explain(e)}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as e:  # the config file: missing, not TOML, holds a token
         print(f"configuration error: {e}", file=sys.stderr)
         return 2
     if check_only:

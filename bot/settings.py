@@ -23,7 +23,13 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -88,18 +94,40 @@ class BotSettings(BaseSettings):
     def _upper(cls, v: Any) -> Any:
         return v.upper() if isinstance(v, str) else v
 
-    @model_validator(mode="after")
-    def _check(self) -> BotSettings:
-        if self.packs_dir is not None and not self.packs_dir.is_dir():
-            raise ValueError(f"packs_dir {self.packs_dir} is not a folder")
-        if self.rules_file is not None and not self.rules_file.is_file():
-            raise ValueError(f"rules_file {self.rules_file} does not exist")
-        lo, hi = self.auto_answer_delay
+    @field_validator("db")
+    @classmethod
+    def _db_path(cls, v: Path) -> Path:
+        """A file (not a folder) in a folder that exists: checked at start-up, not at the
+        first game."""
+        if v.is_dir():
+            raise ValueError(f"{v} is a folder: give a database file, e.g. {v / 'brazil.sqlite3'}")
+        parent = v.parent
+        if not parent.is_dir():
+            what = "is a file, not a folder" if parent.exists() else "does not exist"
+            raise ValueError(f"{v}: the folder {parent} {what}")
+        return v
+
+    @field_validator("packs_dir")
+    @classmethod
+    def _packs_dir(cls, v: Path | None) -> Path | None:
+        if v is not None and not v.is_dir():
+            raise ValueError(f"{v} is not a folder")
+        return v
+
+    @field_validator("rules_file")
+    @classmethod
+    def _rules_file(cls, v: Path | None) -> Path | None:
+        if v is not None and not v.is_file():
+            raise ValueError(f"{v} does not exist")
+        return v
+
+    @field_validator("auto_answer_delay")
+    @classmethod
+    def _delay(cls, v: tuple[float, float]) -> tuple[float, float]:
+        lo, hi = v
         if not 0 <= lo <= hi <= 600:
-            raise ValueError("auto_answer_delay is (min, max) seconds with 0 <= min <= max <= 600")
-        if not self.db.parent.exists() and str(self.db.parent) not in ("", "."):
-            raise ValueError(f"the folder of db {self.db} does not exist")
-        return self
+            raise ValueError(f"(min, max) seconds with 0 <= min <= max <= 600, not {list(v)}")
+        return v
 
     @property
     def sync_mode(self) -> SyncMode:
@@ -149,9 +177,39 @@ class BotSettings(BaseSettings):
 _CONFIG_FILE: str | None = None
 
 
+def _env_name(field: str) -> str:
+    f = BotSettings.model_fields.get(field)
+    if f is not None and isinstance(f.validation_alias, AliasChoices):
+        first = f.validation_alias.choices[0]
+        return first if isinstance(first, str) else field.upper()
+    return f"BRAZIL_{field.upper()}"
+
+
+def explain(error: ValidationError) -> str:
+    """A settings error in one line, naming each bad setting by its environment variable and
+    its TOML name (``BRAZIL_DB (db): ...``), without pydantic's dump; never a token's value."""
+    parts = []
+    for e in error.errors(include_url=False):
+        loc = [str(x) for x in e.get("loc", ())]
+        msg = str(e.get("msg", "invalid"))
+        msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        if not loc:
+            parts.append(msg)
+            continue
+        field = loc[0]
+        where = f"{_env_name(field)} ({'.'.join(loc)})"
+        value = e.get("input")
+        custom = e.get("type") == "value_error"  # our validators name the value themselves
+        if "token" not in field and not custom and isinstance(value, str | int | float):
+            msg = f"{msg[:1].lower()}{msg[1:]}, not {value!r}"
+        parts.append(f"{where}: {msg}")
+    return "; ".join(parts) or str(error).splitlines()[0]
+
+
 def load_settings(config_file: str | os.PathLike[str] | None = None, **values: Any) -> BotSettings:
     """The settings, with ``config_file`` (TOML) under the environment. Raises
-    ``ValueError`` (pydantic's ``ValidationError``) naming the bad field."""
+    ``ValueError`` (pydantic's ``ValidationError``, :func:`explain` puts it in one line)
+    naming the bad field."""
     global _CONFIG_FILE
     if config_file is not None:
         path = Path(config_file)

@@ -17,7 +17,15 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from service import Frame, GameService, ImageRequest, Result, SeatSpec, render_image
+from service import Frame, GameService, ImageRequest, Result, SeatSpec, ServiceError, render_image
+from terminal.local import (
+    BadArguments,
+    check_level,
+    check_players,
+    check_scenario,
+    fail,
+    os_error_text,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,25 +45,40 @@ def _bar(done: float, width: int = 30) -> str:
     return "[" + "#" * k + "." * (width - k) + "]"
 
 
+def demo_seats(players: int, agents: str) -> list[SeatSpec]:
+    """One AI seat per player, the ``--agents`` levels in turn; raises :class:`BadArguments`."""
+    check_players(players, "--players")
+    levels = [a.strip().lower() for a in agents.split(",") if a.strip()] or ["heuristic"]
+    for level in levels:
+        check_level(level)
+    return [
+        SeatSpec(f"AI {levels[i % len(levels)]} {i + 1}", ai=levels[i % len(levels)])
+        for i in range(players)
+    ]
+
+
 async def run_demo(
     args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
 ) -> int:
+    """Check the arguments (nothing is created before), then play and draw."""
     from storage import SqliteGameStore
 
+    seats = demo_seats(args.players, args.agents)
+    if args.max_rounds < 1:
+        raise BadArguments(f"--max-rounds must be 1 or more, not {args.max_rounds}")
     outdir = Path(args.outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
+    if outdir.exists() and not outdir.is_dir():
+        raise BadArguments(f"OUTDIR {outdir} is a file: give a folder (it is created)")
     db = outdir / "demo.sqlite3"
+    store = SqliteGameStore(str(db))
+    svc = GameService(store)
+    check_scenario(svc, args.scenario)
+    outdir.mkdir(parents=True, exist_ok=True)
     if db.exists():
         db.unlink()
-    levels = [a.strip() for a in args.agents.split(",") if a.strip()] or ["heuristic"]
-    seats = [
-        SeatSpec(f"AI {levels[i % len(levels)]} {i + 1}", ai=levels[i % len(levels)])
-        for i in range(args.players)
-    ]
     t0 = time.perf_counter()
     turn = 0
-    async with SqliteGameStore(str(db)) as store:
-        svc = GameService(store)
+    async with store:
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
         gid = res.game_id
         limit = (await svc.peek(gid)).state.max_rounds or 50
@@ -123,4 +146,16 @@ async def _write(path: Path, req: ImageRequest, frame: Frame) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    return asyncio.run(run_demo(args))
+    from storage import StorageError
+
+    try:
+        return asyncio.run(run_demo(args))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except (BadArguments, ServiceError) as e:
+        return fail(e)
+    except StorageError as e:
+        return fail(e, 1)
+    except OSError as e:  # OUTDIR cannot be made or written
+        return fail(os_error_text(e))

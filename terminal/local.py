@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ai import AGENT_NAMES
 from service import (
     Decision,
     GameService,
@@ -53,23 +54,92 @@ def default_db() -> str:
     return os.environ.get("BRAZIL_DB", "brazil.sqlite3")
 
 
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
+
+
+class BadArguments(ValueError):
+    """A command-line argument refused before anything is created: one line, exit code 2."""
+
+
+def _choices(items: Sequence[str]) -> str:
+    """``a, b or c``."""
+    return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def check_level(level: str) -> None:
+    """An AI level ``ai.make_agent`` knows, or :class:`BadArguments` naming them."""
+    if level not in AGENT_NAMES:
+        raise BadArguments(f"unknown AI level {level!r}: choose {_choices(AGENT_NAMES)}")
+
+
+def check_players(n: int, what: str = "players") -> None:
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise BadArguments(f"{what} must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {n}")
+
+
+def check_scenario(svc: GameService, scenario: str | None) -> None:
+    """A map id the service knows (``--scenario``), checked before the database is opened."""
+    if scenario is None:
+        return
+    ids = [mid for mid, _ in svc.scenarios()]
+    if scenario not in ids:
+        raise BadArguments(f"unknown map {scenario!r}: choose {_choices(ids)}")
+
+
 def seat_specs(players: int | None, seats: str | None) -> list[SeatSpec]:
     """The seats of a new game: ``--seats`` names (``ai:LEVEL`` for computer players),
     filled up to ``--players`` with heuristic AIs; without ``--seats``: one local player
-    and AIs (``--players`` default 2)."""
-    specs = [SeatSpec.parse(s) for s in seats.split(",")] if seats else [SeatSpec("Player 1")]
+    and AIs (``--players`` default 2). Raises :class:`BadArguments` (an empty or repeated
+    name, an unknown AI level, a player count outside 1-4)."""
+    if players is not None:
+        check_players(players, "--players")
+    specs = []
+    for text in seats.split(",") if seats is not None else ["Player 1"]:
+        try:
+            spec = SeatSpec.parse(text)
+        except ValueError as e:
+            raise BadArguments(f"--seats {seats!r}: {e} (names are separated by commas)") from e
+        if spec.ai is not None:
+            check_level(spec.ai)
+        specs.append(spec)
+    humans = [s.name.lower() for s in specs if not s.ai]
+    twice = sorted({n for n in humans if humans.count(n) > 1})
+    if twice:
+        raise BadArguments(f"--seats: two players named {twice[0]!r}: give each a different name")
     n = players if players is not None else max(len(specs), 2 if not seats else len(specs))
     if len(specs) > n:
-        raise ServiceError(f"{len(specs)} seats given for {n} players")
+        raise BadArguments(f"{len(specs)} seats given for {n} players (--players {n})")
+    if players is None and not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise BadArguments(f"{n} seats given: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
     while len(specs) < n:
         specs.append(SeatSpec(f"AI heuristic {len(specs) + 1}", ai="heuristic"))
     return specs
 
 
+def check_db(path: str, *, resume: int | None, label: str = "--db") -> None:
+    """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
+    that exists; to resume, an existing one."""
+    p = Path(path)
+    if p.is_dir():
+        eg = p / "brazil.sqlite3"
+        raise BadArguments(f"{label} {path} is a folder: give a database file, e.g. {eg}")
+    parent = p.parent
+    if not parent.is_dir():
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise BadArguments(f"{label} {path}: the folder {parent} {what}")
+    if resume is not None and not p.exists():
+        raise BadArguments(f"no game #{resume} to resume: there is no database {path} ({label})")
+
+
 def read_script(path: str) -> list[str]:
     """The commands of a script file: one per line, ``#`` comments and blank lines skipped."""
     out = []
-    for raw in Path(path).read_text(encoding="utf-8").splitlines():
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a UTF-8 text file"
+        raise BadArguments(f"--script {path}: {why}") from e
+    for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
         if line:
             out.append(line)
@@ -362,16 +432,29 @@ async def play(
     out: TextIO = sys.stdout,
     make_source: Callable[[LocalGame], LineSource] | None = None,
 ) -> int:
-    from storage import SqliteGameStore
+    """Check the arguments (nothing is created before), then open the database and play.
+    Raises :class:`BadArguments`, :class:`ServiceError` or a storage error on refusal."""
+    from storage import GameNotFound, SqliteGameStore
 
-    async with SqliteGameStore(args.db or default_db()) as store:
-        svc = GameService(store)
+    db = args.db or default_db()
+    label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
+    check_db(db, resume=args.resume, label=label)
+    seats = seat_specs(args.players, args.seats) if args.resume is None else []
+    lines = read_script(args.script) if args.script and make_source is None else None
+    store = SqliteGameStore(db, create=args.resume is None)
+    svc = GameService(store)
+    check_scenario(svc, args.scenario)
+    async with store:
         if args.resume is not None:
-            info = await svc.info(args.resume)
+            try:
+                info = await svc.info(args.resume)
+            except GameNotFound:
+                ids = [str(g.id) for g in await store.list_games(limit=10)]
+                saved = f"saved games: {', '.join(ids)}" if ids else "it holds no saved game"
+                raise BadArguments(f"no game #{args.resume} in {db} ({saved})") from None
             gid, seats = info.game_id, list(info.seats)
             print(f"Resuming game #{gid} (version {info.version}).", file=out)
         else:
-            seats = seat_specs(args.players, args.seats)
             res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
             gid = res.game_id
             for post in res.public():
@@ -383,8 +466,8 @@ async def play(
         game = LocalGame(svc, gid, seats, out_dir, out=out)
         if make_source is not None:
             source = make_source(game)
-        elif args.script:
-            source = ScriptSource(read_script(args.script), out)
+        elif lines is not None:
+            source = ScriptSource(lines, out)
         else:
             source = PromptSource(game)
         try:
@@ -394,12 +477,31 @@ async def play(
             return 0
 
 
+def fail(message: object, code: int = 2) -> int:
+    """One line on stderr (no traceback) and the exit code: 2 for bad arguments."""
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def os_error_text(e: OSError) -> str:
+    """``[Errno 2] No such file...: 'x'`` as ``x: No such file or directory``."""
+    if e.strerror and e.filename:
+        return f"{e.filename}: {e.strerror}"
+    return e.strerror or str(e)
+
+
 def main(args: argparse.Namespace) -> int:
+    from storage import NotAGameDatabase, StorageError
+
     try:
         return asyncio.run(play(args))
     except KeyboardInterrupt:
         print("\nSaved (every step is saved as it is played).", file=sys.stdout)
         return 0
-    except ServiceError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except (BadArguments, ServiceError) as e:
+        return fail(e)
+    except StorageError as e:  # --db names a file that is not one of our databases, ...
+        hint = " (choose another file with --db)" if isinstance(e, NotAGameDatabase) else ""
+        return fail(f"{e}{hint}")
+    except OSError as e:  # the image folder cannot be written, ...
+        return fail(os_error_text(e), 1)
