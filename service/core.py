@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import inspect
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Literal, Protocol
 
@@ -52,6 +53,7 @@ from rules import (
 )
 from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
+from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
 from service.locks import GameLock
 from service.results import (
@@ -84,6 +86,8 @@ from storage import (
 )
 from storage.base import GameStore
 from storage.models import SeatKind
+
+log = logging.getLogger("service")
 
 # ============================================================================ adapters
 
@@ -164,6 +168,9 @@ class _Store:
 # ============================================================================ the service
 
 
+FALLBACK_LEVEL = "heuristic"
+"""The computer player that decides for one whose decision failed."""
+
 SECRET_ANSWERS = frozenset({"combat_cards"})
 """Decision kinds answered secretly while other players wait on the answer (a battle's
 cards): an automatic answer to one must not come at a telling speed."""
@@ -179,6 +186,47 @@ def _seed(rec: GameRecord) -> int:
 
 def _events(events_json: str) -> list[Event]:
     return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+
+
+def _engine_names(st: GameState) -> dict[str, int]:
+    """The engine's names of the players ("Red", or "Seat 2" before a colour) -> seat."""
+    return {
+        (p.colour.capitalize() if p.colour else f"Seat {p.seat + 1}"): p.seat for p in st.players
+    }
+
+
+def named_description(
+    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec]
+) -> str:
+    """The engine's sentence about ``action`` (for everybody) with its player named as the
+    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading."."""
+    desc = describe_action(st, action, None)
+    who = seat_label(after, seats, int(action.seat))
+    for name, seat in _engine_names(after).items():
+        if seat == int(action.seat) and desc.startswith(name + " "):
+            return who + desc[len(name) :]
+    return f"{who}: {desc}" if desc else f"{who} decided."
+
+
+def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec]) -> str:
+    """An event's sentence with the players named as the table knows them ("Ana (red)
+    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red.")."""
+    if not event.key:
+        return event.text
+    engine_names = _engine_names(st)
+    params: dict[str, Any] = {}
+    for k, v in event.params.items():
+        if isinstance(v, str) and v in engine_names:
+            v = seat_label(st, seats, engine_names[v])
+        params[k] = v
+    if event.key == "colour" and isinstance(params.get("number"), int):
+        n = int(params["number"]) - 1
+        name = seats[n].name if 0 <= n < len(seats) else f"Seat {n + 1}"
+        return f"{name} plays {params.get('colour')}."
+    try:
+        return render_message(event.key, params)
+    except Exception:  # a sentence must never break a turn: the engine's own text
+        return event.text
 
 
 class GameSession:
@@ -353,8 +401,24 @@ class GameSession:
         level = self.seats[s].ai
         assert level is not None
         agent = self.svc.agent(self.game_id, s, level, self.seed)
-        action = await asyncio.to_thread(agent.decide, self.state, s)
-        return await self.apply(action)
+        try:
+            action = await asyncio.to_thread(agent.decide, self.state, s)
+            return await self.apply(action)
+        except VersionConflict:
+            raise
+        except Exception as e:  # a computer player's failure must never stall a game
+            self.svc.ai_failed(self.game_id, s, level, e)
+        # that decision falls back to the heuristic (and to the first legal action if even
+        # the heuristic fails): the game goes on
+        try:
+            fallback = self.svc.agent(self.game_id, s, FALLBACK_LEVEL, self.seed, spare=True)
+            action = await asyncio.to_thread(fallback.decide, self.state, s)
+            return await self.apply(action)
+        except VersionConflict:
+            raise
+        except Exception as e:
+            self.svc.ai_failed(self.game_id, s, FALLBACK_LEVEL, e)
+        return await self.apply(legal_actions(self.state, s)[0])
 
     async def run_ai(
         self,
@@ -457,6 +521,7 @@ class GameCore:
         self._locks: dict[int, GameLock] = {}
         self._agents: dict[tuple[int, int], Agent] = {}
         self._turn_events: dict[int, list[Event]] = {}
+        self._ai_failures: set[tuple[int, int, str]] = set()
         self._agent_factory = agent_factory
         self._rulebook_path = rulebook_path
 
@@ -687,11 +752,10 @@ class GameCore:
     ) -> list[Post]:
         """The posts of one step: its public line (with the map when the turn ends, the
         battle, the final boards and scores) and each seat's secret events privately."""
-        seat = int(action.seat)
-        who = self.who(after, seats, seat)
-        public = [e.text for e in for_seat(events, None)]
+        # each line names who did what (players by name); announcements credit nobody
+        public = [named_text(e, after, seats) for e in for_seat(events, None)]
         if not public:
-            public = [desc or f"{who} decided."]
+            public = [named_description(before, action, after, seats)]
         images: list[ImageRequest] = []
         turn_over = (
             before.current != after.current
@@ -704,11 +768,11 @@ class GameCore:
             images.append(ImageRequest("battle", None, version))
         if after.phase == "ended":
             images += [ImageRequest("boards", None, version), ImageRequest("scores", None, version)]
-        posts = [Post("public", f"{who}: " + " ".join(public), tuple(images))]
+        posts = [Post("public", " ".join(public), tuple(images))]
         secret: dict[int, list[str]] = {}
         for e in events:
             for s in e.visible_to or ():
-                secret.setdefault(s, []).append(e.text)
+                secret.setdefault(s, []).append(named_text(e, after, seats))
         for s, texts in sorted(secret.items()):
             posts.append(Post(s, " ".join(texts)))
         if after.phase == "ended":
@@ -717,12 +781,34 @@ class GameCore:
 
     # ---------------------------------------------------------------- AI
 
-    def agent(self, game_id: int, seat: int, level: str, seed: int) -> Agent:
-        key = (game_id, seat)
+    def agent(
+        self, game_id: int, seat: int, level: str, seed: int, *, spare: bool = False
+    ) -> Agent:
+        """The computer player of ``seat`` (kept for the game); ``spare``: the fallback of a
+        seat whose own player failed (made with the default factory's heuristic)."""
+        key = (game_id, seat if not spare else -1 - seat)
         a = self._agents.get(key)
         if a is None:
-            a = self._agents[key] = self._agent_factory(level, seed * 10 + seat)
+            factory = make_agent if spare else self._agent_factory
+            a = self._agents[key] = factory(level, seed * 10 + seat)
         return a
+
+    def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None:
+        """Log a computer player's failure, once per game, seat and level (the decision then
+        falls back: see :meth:`GameSession.ai_step`)."""
+        key = (game_id, seat, level)
+        if key in self._ai_failures:
+            return
+        self._ai_failures.add(key)
+        log.error(
+            "game %s: the %s computer player of seat %s failed (%r); the heuristic decides "
+            "for it when it fails",
+            game_id,
+            level,
+            seat + 1,
+            error,
+            exc_info=error,
+        )
 
     async def run_ai_turns(
         self,

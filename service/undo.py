@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules import GameState, parse_action
+from rules import GameState, format_action, parse_action
 from rules import undo as rules_undo
 from rules.events import Event
 from rules.notation import describe_action
@@ -137,6 +137,5 @@ async def undo_plan(
     if why is None and rules_undo.undo_depth([(before, action, after, events)], seat) < 1:
         why = "the engine does not allow it"  # a condition the words above do not know
     if why is not None:
-        desc = describe_action(before, action, None) or "your last step"
-        raise Refused(f"You cannot take back {desc}: {why}.")
+        raise Refused(f"You cannot take back `{format_action(before, action)}`: {why}.")
     return UndoPlan(v - 1, rec.version, describe_action(before, action, None) or "their last step")

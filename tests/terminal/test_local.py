@@ -147,7 +147,7 @@ def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
     t.send("colour bl\t")  # tab completes the only legal command starting so
     time.sleep(0.5)
     t.send("\r")
-    t.expect("Ana (blue):")
+    t.expect("Ana plays blue.")  # issue 22: the player by name, no credit prefix
     t.expect("Bo>")
     t.send("rules R-SETUP-4\r")
     t.expect("R-SETUP-4")
