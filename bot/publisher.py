@@ -13,11 +13,12 @@ import io
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import ui
 
 from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
 from bot.hub import Hub
@@ -34,11 +35,23 @@ log = logging.getLogger("bot.publisher")
 
 @dataclass
 class Chunk:
-    """Public lines gathered until a turn ends, and the images to post with them."""
+    """Public lines gathered until a turn ends, the images shown with them (a battle's, with
+    the frame each is drawn from) and the newest frame (the map's, with the turn's events)."""
 
     lines: list[str] = field(default_factory=list)
-    images: list[ImageRequest] = field(default_factory=list)
+    images: list[tuple[ImageRequest, Frame]] = field(default_factory=list)
     frame: Frame | None = None
+    closed: bool = False  # a turn (or the game) ended with it
+
+
+@dataclass
+class TurnPost:
+    """The channel's post of the turn in progress: edited in place while the same players
+    decide, so a turn makes one post (and one ping)."""
+
+    message_id: int
+    lines: list[str]
+    deciders: tuple[int, ...]  # the human seats it pinged
 
 
 class Publisher:
@@ -48,6 +61,7 @@ class Publisher:
         self.t = hub
         self.private = private
         self.images = draw  # the drawing of images (a load test may replace it)
+        self.turn_posts: dict[int, TurnPost] = {}  # per game: the open turn's post
 
     @property
     def client(self) -> discord.Client:
@@ -63,12 +77,21 @@ class Publisher:
         interaction: discord.Interaction[Any] | None = None,
         actor: int | None = None,
         force: bool = False,
+        anew: bool = False,
     ) -> None:
         """Post what ``res`` (and the AI turns that follow, played here from the session's
-        state) produced: one public V2 post per finished turn with the map; the last one
-        pings who decides now and carries the buttons. Private posts go to the actor
-        ephemerally, or to the player's private place, or wait in their inbox. The session's
-        lock is held: the posts reach the channel in the game's order."""
+        state) produced — one post per turn: the turn's post is edited in place while the same
+        players decide (its summary grows, the map is drawn afresh, the buttons follow the
+        version: no new ping), finished with the turn's last map when the turn ends, and a
+        new post (with the map and a ping to who decides now) comes only when the deciders
+        change or a new turn begins. A computer player's whole turn is one post. Private
+        posts go to the actor ephemerally, or to the player's private place, or wait in their
+        inbox. The session's lock is held: the posts reach the channel in the game's order.
+        ``force``: post even when nothing new happened (a restart's catch-up); ``anew``: a
+        moderator's or the clock's doing (a rollback, a seat change, a deadline) starts a new
+        post rather than joining the turn's."""
+        if anew:
+            self.turn_posts.pop(s.game_id, None)
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
@@ -78,20 +101,37 @@ class Publisher:
                 self._take(post, r, chunks, s.seats, deliveries)
 
         take(res)
-        await s.run_ai(on_step=take, before_secret=self.t.auto_answer_pause)
+        others = await s.run_ai(on_step=take, before_secret=self.t.auto_answer_pause)
+        # who just acted is not pinged again unless someone else decided in between
+        acted = s.seats[actor].user_id if actor is not None and actor < len(s.seats) else None
+        quiet = {acted} if acted is not None and not others.applied else set()
         res.version = s.version
         res.frames.setdefault(s.version, s.frame())
         if self.t.pacer is not None:  # the decision clocks and deadlines of who decides now
             await self.t.pacer.refresh(s.game_id, s)
-        if len(chunks) > 1 and not chunks[-1].images:
-            chunks[-2].lines += chunks.pop().lines  # e.g. the final scores after the last map
-        last = chunks[-1]
-        changed = force or any(c.lines for c in chunks)
-        if not changed:
+        closed, last = chunks[:-1], chunks[-1]
+        if not (force or last.lines or closed):
             return
-        for c in chunks[:-1]:
-            await self._post(s, c, limit, final=False)
-        await self._post(s, last, limit, final=True)
+        gid = s.game_id
+        if s.over and closed:  # the end: its own post with the scores, boards and timeline
+            ending = closed[-1]
+            kept = [(q, f) for q, f in ending.images if q.kind not in ("boards", "scores")]
+            last.images = [(q, f) for q, f in ending.images if (q, f) not in kept]
+            last.frame, ending.images = ending.frame, kept
+        deciders = tuple(d.seat for d in s.status().waiting if d.user_id and not d.ai)
+        for c in closed:
+            open_post = self.turn_posts.pop(gid, None)
+            if open_post is None or not await self._edit(s, open_post, c, limit, final=False):
+                await self._send(s, c, limit, final=False)
+        open_post = self.turn_posts.get(gid)
+        if s.over:
+            await self._send(s, last, limit, final=True)
+            self.turn_posts.pop(gid, None)
+        elif open_post is not None and open_post.deciders == deciders and not closed:
+            if not await self._edit(s, open_post, last, limit, final=True):
+                await self._open(s, last, limit, deciders, quiet)
+        else:
+            await self._open(s, last, limit, deciders, quiet)
         await self.t.svc.mark_posted(s, s.version)
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
@@ -107,9 +147,15 @@ class Publisher:
         if post.audience == "public":
             c = chunks[-1]
             c.lines.append(post.text)
-            if post.images:
-                c.images += post.images
-                c.frame = r.frames[post.images[0].version]
+            c.frame = r.frames.get(r.version, c.frame)
+            for req in post.images:
+                if req.kind != "map" and req.seat is None:
+                    c.images.append((req, r.frames[req.version]))
+            if post.ends_turn:
+                maps = [q for q in post.images if q.kind == "map"]
+                if maps:
+                    c.frame = r.frames[maps[0].version]
+                c.closed = True
                 chunks.append(Chunk())
             return
         seat = int(post.audience)
@@ -131,38 +177,86 @@ class Publisher:
             return False
         return True
 
-    async def _post(self, s: GameSession, chunk: Chunk, limit: int, *, final: bool) -> None:
+    async def _content(
+        self, s: GameSession, lines: list[str], chunk: Chunk, limit: int, *, final: bool
+    ) -> tuple[ui.LayoutView, list[discord.File], list[int]]:
+        """A turn post: the summary ``lines``, the map (and a battle's picture), and when
+        ``final`` (the game now) who decides with the buttons; the users it pings."""
         frame = chunk.frame or s.frame()
-        reqs: list[tuple[str, ImageRequest, Frame]] = []
-        kinds_seen: set[str] = set()
-        for req in chunk.images:
-            if req.seat is not None or req.kind in kinds_seen:
-                continue  # public posts draw only the spectator's view
-            kinds_seen.add(req.kind)
-            reqs.append((f"{req.kind}.png", req, frame))
-        if "map" not in kinds_seen:
-            reqs.insert(0, ("map.png", ImageRequest("map", None, frame.version), frame))
+        reqs: list[tuple[str, ImageRequest, Frame]] = [
+            ("map.png", ImageRequest("map", None, frame.version), frame)
+        ]
+        kinds_seen = {"map"}
+        for req, f in reversed(chunk.images):  # the newest of each kind
+            if req.kind not in kinds_seen:
+                kinds_seen.add(req.kind)
+                reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
             gif = await self.timeline(s.game_id, limit - used)
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
-        footer, mentions, buttons = "", discord.AllowedMentions.none(), []
+        footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
         if final:
             status = s.status()
             footer, users, kinds = self.next_text(status)
-            if users:
-                mentions = discord.AllowedMentions(
-                    users=[discord.Object(u) for u in users], everyone=False, roles=False
-                )
             if kinds:
                 buttons = turn_buttons(s.game_id, s.version, kinds, undo=await self.may_undo(s))
-        view = turn_layout(
-            fit_lines(chunk.lines, 3400), [f.filename for f in files], footer, buttons
-        )
+        view = turn_layout(fit_lines(lines, 3400), [f.filename for f in files], footer, buttons)
+        return view, files, users
+
+    async def _send(
+        self,
+        s: GameSession,
+        chunk: Chunk,
+        limit: int,
+        *,
+        final: bool,
+        quiet: Collection[int | None] = (),
+    ) -> discord.Message:
+        """A new post of ``chunk`` (pinging who decides now when ``final``, but not the
+        users in ``quiet``)."""
+        view, files, users = await self._content(s, chunk.lines, chunk, limit, final=final)
+        users = [u for u in users if u not in quiet]
+        mentions = discord.AllowedMentions.none()
+        if users:
+            mentions = discord.AllowedMentions(
+                users=[discord.Object(u) for u in users], everyone=False, roles=False
+            )
         channel = self.client.get_partial_messageable(s.channel_id)
-        await channel.send(view=view, files=files, allowed_mentions=mentions)
+        return await channel.send(view=view, files=files, allowed_mentions=mentions)
+
+    async def _open(
+        self,
+        s: GameSession,
+        chunk: Chunk,
+        limit: int,
+        deciders: tuple[int, ...],
+        quiet: Collection[int | None] = (),
+    ) -> None:
+        """A new turn post for who decides now (pinged, but not ``quiet``), kept open for
+        the turn's steps."""
+        msg = await self._send(s, chunk, limit, final=True, quiet=quiet)
+        self.turn_posts[s.game_id] = TurnPost(msg.id, list(chunk.lines), deciders)
+
+    async def _edit(
+        self, s: GameSession, post: TurnPost, chunk: Chunk, limit: int, *, final: bool
+    ) -> bool:
+        """Add ``chunk`` to the open turn post in place (no ping: an edit notifies nobody);
+        ``final``: the turn goes on (who decides, the buttons), else the turn ended. False
+        when the post is gone (deleted): the caller posts anew."""
+        post.lines += chunk.lines
+        view, files, _ = await self._content(s, post.lines, chunk, limit, final=final)
+        channel = self.client.get_partial_messageable(s.channel_id)
+        try:
+            await channel.get_partial_message(post.message_id).edit(
+                view=view, attachments=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.NotFound:
+            self.turn_posts.pop(s.game_id, None)
+            return False
+        return True
 
     # ------------------------------------------------------------------ status
 
@@ -279,7 +373,7 @@ class Publisher:
                         await self.t.svc.mark_posted(s, s.version)  # stopped just after it
                         continue
                     res = await self.t.svc.catch_up_in(s, posted)
-                    await self.publish(s, res, force=True)
+                    await self.publish(s, res, force=True, anew=True)
                 done += 1
             except discord.HTTPException as e:  # the channel is gone: the next start retries
                 log.warning("could not catch up game %s: %s", rec.id, e)

@@ -121,6 +121,8 @@ class Turns:
         force: bool = False,
     ) -> None:
         """Publish ``res`` (made outside a session: moderation, pacing) in one session of
-        its game."""
+        its game, as a new post (a moderator's or the clock's doing, not the turn's step)."""
         async with self.t.svc.session(res.game_id) as s:
-            await self.publisher.publish(s, res, interaction=interaction, actor=actor, force=force)
+            await self.publisher.publish(
+                s, res, interaction=interaction, actor=actor, force=force, anew=True
+            )

@@ -85,7 +85,7 @@ from storage import (
     VersionConflict,
 )
 from storage.base import GameStore
-from storage.models import SeatKind
+from storage.models import EntryKind, SeatKind
 
 log = logging.getLogger("service")
 
@@ -373,7 +373,7 @@ class GameSession:
         saved = await self.svc.save_step(self.rec, after, action, events, desc)
         res = Result(game_id=self.game_id, version=saved.version, over=after.phase == "ended")
         res.applied = 1
-        turn = self.svc.turn_events(self.game_id, st, after, events)
+        turn = await self.svc.turn_events(self.rec, st, after, events)
         res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
         res.posts += self.svc.step_posts(st, action, after, events, self.seats, saved.version, desc)
         self.rec, self.state, self._last = saved, after, (st, action, after, events)
@@ -724,12 +724,16 @@ class GameCore:
             rec.id, rec.version, after, action, action.seat, events, description
         )
 
-    def turn_events(
-        self, game_id: int, before: GameState, after: GameState, events: list[Event]
+    async def turn_events(
+        self, rec: GameRecord, before: GameState, after: GameState, events: list[Event]
     ) -> list[Event]:
-        """The turn's events so far, this step's included (kept in memory): a turn's map
-        highlights the whole turn. A new turn starts empty."""
-        turn = self._turn_events.setdefault(game_id, [])
+        """The turn's events so far, this step's included: a turn's map highlights the whole
+        turn. Kept in memory, and read back from the log when memory has none (after a
+        restart, a rollback, in another process). A new turn starts empty."""
+        game_id = rec.id
+        turn = self._turn_events.get(game_id)
+        if turn is None:
+            turn = self._turn_events[game_id] = await self._turn_so_far(rec, before)
         turn += events
         out = list(turn)
         if (before.current, before.round, before.phase) != (
@@ -738,6 +742,31 @@ class GameCore:
             after.phase,
         ):
             self._turn_events[game_id] = []
+        return out
+
+    async def _turn_so_far(self, rec: GameRecord, before: GameState) -> list[Event]:
+        """The events of the turn in progress at ``rec.version``, from the log: those of the
+        steps since the one that began the turn (its "Round …: …'s turn." or the game's
+        start), less the steps an undo or a rollback took back."""
+        if before.phase != "play" or rec.version < 1:
+            return []
+        entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - 63))
+        out: list[Event] = []
+        undone_above: int | None = None  # an undo or a rollback took back the later steps
+        for e in reversed(entries):
+            if e.version > rec.version:
+                continue  # the step being applied (saved already) is added by the caller
+            if undone_above is not None and e.version > undone_above:
+                continue
+            if e.kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
+                undone_above = int(e.target_version or 0)
+                continue
+            if e.kind is not EntryKind.ACTION:
+                break
+            evs = _events(e.events_json)
+            if any(ev.kind in ("turn", "start") for ev in evs):
+                break
+            out = evs + out
         return out
 
     def step_posts(
@@ -768,7 +797,8 @@ class GameCore:
             images.append(ImageRequest("battle", None, version))
         if after.phase == "ended":
             images += [ImageRequest("boards", None, version), ImageRequest("scores", None, version)]
-        posts = [Post("public", " ".join(public), tuple(images))]
+        ended = turn_over or after.phase == "ended"
+        posts = [Post("public", " ".join(public), tuple(images), ends_turn=ended)]
         secret: dict[int, list[str]] = {}
         for e in events:
             for s in e.visible_to or ():

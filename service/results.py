@@ -38,11 +38,13 @@ class ImageRequest:
 
 @dataclass(frozen=True)
 class Post:
-    """Something to show: to everybody (``"public"``) or to one seat only (an int)."""
+    """Something to show: to everybody (``"public"``) or to one seat only (an int).
+    ``ends_turn``: the step ended a turn (or the game): its map closes the turn's summary."""
 
     audience: Audience
     text: str
     images: tuple[ImageRequest, ...] = ()
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ class ModCog(commands.Cog):
         text = f"A moderator (<@{interaction.user.id}>) imported a game here: game #{rec.id}."
         async with self.t.svc.session(rec.id) as s:
             res = s.announce(text, image=False)
-            await self.t.publisher.publish(s, res, interaction=interaction, force=True)
+            await self.t.publisher.publish(s, res, interaction=interaction, force=True, anew=True)
         await interaction.followup.send(f"Imported as game #{rec.id}.", ephemeral=True)
 
 

@@ -13,7 +13,7 @@ from rules import GameState, apply, deciders, format_action, get_catalog, legal_
 from rules.hexgrid import distance
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
-from tests.bot.test_game import _mentions, public, status_writes, texts_to
+from tests.bot.test_game import _mentions, public, status_writes, texts_to, turn_writes
 from tests.service.test_service import hidden_names
 
 CH = 555
@@ -210,4 +210,4 @@ async def test_ai_defender_answers_after_a_random_delay_R_COMBAT_4(
     assert len(slept) == 1 and 30.0 <= slept[0] <= 90.0, slept
     st = await tables.svc.state(rec.id)
     assert st.combat is None or st.combat.revealed, "the AI answered after the pause"
-    assert any("battle.png" in r.files for r in public(reqs))
+    assert any("battle.png" in r.files for r in turn_writes(reqs))  # posted or edited in

@@ -30,6 +30,18 @@ def public(reqs: list[Request]) -> list[Request]:
     ]
 
 
+def turn_writes(reqs: list[Request], channel: int = CH) -> list[Request]:
+    """Posts and edits of the game's turn posts (the status message aside): what the channel
+    shows of the turn (issue 22: a turn's post is edited in place while its player decides)."""
+    return [
+        r
+        for r in reqs
+        if r.path.startswith(f"/channels/{channel}/messages")
+        and r.method in ("POST", "PATCH")
+        and not is_status(r)
+    ]
+
+
 def is_status(r: Request) -> bool:
     """The game's status message (posted once, then edited in place)."""
     return "### Game #" in r.text()
@@ -75,12 +87,15 @@ class Game:
         """No hidden card or mission name in public posts or in Bo's (a spectator's) replies."""
         _, st = await self.state()
         hidden = hidden_names(st)
+        edits = [r for r in turn_writes(reqs) if r.method == "PATCH"]
         for r in reqs:
             if r in public(reqs):
                 self.public_posts += 1
                 assert "map.png" in r.files, "a public post without the map"
                 assert "attachment://map.png" in r.text()
                 assert r.json.get("flags", 0) & (1 << 15) and not r.json.get("content")
+            elif r in edits:  # a turn post edited in place: public too, secrets scanned
+                assert "map.png" in r.files, "an edited turn post without the map"
             elif (
                 is_status(r)
                 or r.interaction_user == BO

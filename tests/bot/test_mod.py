@@ -19,7 +19,7 @@ from service.moderation import Refused, step_events, undo_check
 from storage import GameStatus
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
-from tests.bot.test_game import public, start_against_ai, status_writes, texts_to
+from tests.bot.test_game import public, start_against_ai, status_writes, texts_to, turn_writes
 
 CH, CH2 = 555, 556
 ANA, BO, CY = 101, 102, 103  # players (no moderator rights)
@@ -150,9 +150,10 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
     """R-TURN-1: Ana takes back a step that revealed nothing: a public post "… took back:
-    <public description>" with the map, the status message edited, a new turn post whose
-    button works while the old one answers "no longer available"; a refused undo says why,
-    privately, and changes nothing."""
+    <public description>" with the map in the turn's post, edited in place (issue 22: one post
+    per turn), the status message edited, the post's button at the new version working while
+    the button as it was answers "no longer available"; a refused undo says why, privately,
+    and changes nothing."""
     h = await make_bot()
     await start_against_ai(fake, h)
     tables = h.client.tables  # type: ignore[attr-defined]
@@ -171,7 +172,7 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
         log = await tables.store.get_log(gid, from_version=version)
         events = step_events(log[-1].events_json) if log[-1].seat == 0 else []
         ok = log[-1].seat == 0 and undoable(st, action, after, events)
-        old_post = turn_posts(fake)[-1]
+        old_post = copy.deepcopy(turn_posts(fake)[-1])  # as the players saw it
         start = len(fake.requests)
         reqs = await cmd(h, ANA, "undo")
         answers = " ".join(texts_to(reqs, ANA))
@@ -183,11 +184,12 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
             refused_seen = True
             continue
         assert "Taken back" in answers, answers
-        posts = public(reqs)
-        assert posts and "took back:" in posts[0].text() and "map.png" in posts[0].files
+        writes = turn_writes(reqs)
+        assert writes and "took back:" in writes[0].text() and "map.png" in writes[0].files
+        assert not public(reqs), "issue 22: the turn's post is edited, nobody is pinged anew"
         assert status_writes(reqs) and all(r.method == "PATCH" for r in status_writes(reqs))
         new_post = turn_posts(fake)[-1]
-        assert new_post["id"] != old_post["id"]
+        assert new_post["id"] == old_post["id"]
         new_version = (await game_of(h))[1]
         assert cid_of(new_post, "brz:t:") == f"brz:t:{gid}:{new_version}"
         stale = await click(h, ANA, old_post, cid_of(old_post, "brz:t:"))
@@ -515,7 +517,7 @@ async def test_undo_button_on_the_turn_post_R_TURN_1(fake: FakeDiscord, make_bot
         moves = [a for a in acts if a.type == "move"] if st.current == 0 else []
         await cmd(h, ANA, "play", command=format_action(st, rng.choice(moves or acts)))
         gid, version = await game_of(h)
-        post = turn_posts(fake)[-1]
+        post = copy.deepcopy(turn_posts(fake)[-1])  # as the player saw it (edits change it)
         may = True
         try:
             await undo_check(tables.svc, gid, 0)
@@ -536,7 +538,8 @@ async def test_undo_button_on_the_turn_post_R_TURN_1(fake: FakeDiscord, make_bot
         assert not channel_writes(fake, start) and (await game_of(h))[1] == version
         reqs = await click(h, ANA, post, cid)
         assert any("Taken back" in t for t in texts_to(reqs, ANA))
-        assert any("took back:" in r.text() for r in public(reqs))
+        # issue 22: the turn's post is edited in place (no new post, no ping)
+        assert any("took back:" in r.text() for r in turn_writes(reqs))
         assert (await game_of(h))[1] > version
         stale = await click(h, ANA, post, cid)
         assert any("no longer available" in t for t in texts_to(stale, ANA))

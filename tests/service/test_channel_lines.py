@@ -90,3 +90,40 @@ async def test_a_failing_computer_player_never_stalls_a_game(
         assert out.applied > 10, "the game went on: the heuristic decided for the broken seat"
         failures = [r for r in caplog.records if "computer player of seat 1 failed" in r.message]
         assert len(failures) == 1, "logged once"
+
+
+async def test_a_turns_map_after_a_restart_shows_the_whole_turn(tmp_path: Path) -> None:
+    """The map of a turn highlights the turn's every step: after a restart (a new service
+    over the same database, nothing in memory) the steps played before it are read back
+    from the log, so the frame's events equal those of a service that never stopped."""
+    rng = random.Random(4)
+    db = str(tmp_path / "restart.sqlite3")
+    async with SqliteGameStore(db) as store:
+        steady = GameService(store, agent_factory=uniform_factory)
+        gid = (await steady.new_game(["Ana", "Bo"], seed=11)).game_id
+        compared = 0
+        for _ in range(300):
+            st = await steady.state(gid)
+            if st.phase == "ended" or compared >= 5:
+                break
+            seat = (await steady.peek(gid)).decisions(choices=False)[0].seat
+            action = rng.choice(legal_actions(st, seat))
+            mid_turn = st.phase == "play" and any(
+                a.type != "end_turn" for a in legal_actions(st, seat)
+            )
+            if mid_turn and rng.random() < 0.3:
+                # the same step through a service that has just started (a restart) on a
+                # copy of the database
+                copy = str(tmp_path / f"copy{compared}.sqlite3")
+                await store.backup(copy)
+                async with SqliteGameStore(copy) as other:
+                    restarted = GameService(other, agent_factory=uniform_factory)
+                    fresh = await restarted.choose(gid, seat, action)
+                kept = await steady.choose(gid, seat, action)
+                assert [e.text for e in fresh.frames[fresh.version].events] == [
+                    e.text for e in kept.frames[kept.version].events
+                ]
+                compared += 1
+            else:
+                await steady.choose(gid, seat, action)
+        assert compared >= 3
