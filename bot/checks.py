@@ -12,7 +12,8 @@ A check that fails raises an :class:`app_commands.CheckFailure` subclass of
 
 **Moderators** are members with Manage Channel in the channel (the permissions Discord
 resolved for the interaction: :attr:`discord.Interaction.permissions`), or with the role
-``settings.moderator_role_id`` (:meth:`discord.Member.get_role`).
+``settings.moderator_role_id`` (:meth:`discord.Member.get_role`: the guild's role cache,
+filled by the gateway; :mod:`bot.moderators`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Who moderates the games in a channel: members with Manage Channel there (the permissions
 Discord resolved for the interaction: :attr:`discord.Interaction.permissions`), or with the
-role ``settings.moderator_role_id``. A leaf module (nothing of the app), used by the shared
-checks (:mod:`bot.checks`) and the lobby (its creator or a moderator manages it)."""
+role ``settings.moderator_role_id`` (:meth:`discord.Member.get_role`, through the guild the
+gateway delivered). Public discord.py API only. A leaf module (nothing of the app), used by
+the shared checks (:mod:`bot.checks`) and the lobby (its creator or a moderator manages it)."""
 
 from __future__ import annotations
 
@@ -13,23 +14,13 @@ from service import moderation as mod
 
 
 def has_role(interaction: discord.Interaction[Any], role_id: int) -> bool:
-    """Whether the member who interacts has the role ``role_id``.
-
-    Through the guild's role cache (:meth:`discord.Member.get_role`) when the guild is
-    cached, as it is once the gateway delivered it (the ``guilds`` intent). Before that (or
-    without a gateway: the test server feeds interactions directly) the guild is a
-    placeholder without roles; the member's role ids then come only from the interaction's
-    member payload, which discord.py keeps on the :class:`discord.Member` object alone
-    (``Member._roles``, read here and nowhere else)."""
+    """Whether the member who interacts has the role ``role_id``: through discord.py's
+    public API alone (:meth:`discord.Member.get_role`), which reads the guild's role cache.
+    The gateway fills that cache (``GUILD_CREATE``, the ``guilds`` intent; the test harness
+    feeds the same event). A guild not cached yet (before the gateway delivered it, or in a
+    DM) knows no role: the role does not count, Manage Channel still does."""
     member = interaction.user
-    if not isinstance(member, discord.Member):
-        return False
-    if member.get_role(role_id) is not None:
-        return True
-    if interaction.client.get_guild(member.guild.id) is not None:
-        return False  # a cached guild knows its roles: the member does not have it
-    raw: Any = getattr(member, "_roles", ())  # role ids of the interaction's member payload
-    return role_id in {int(r) for r in raw}
+    return isinstance(member, discord.Member) and member.get_role(role_id) is not None
 
 
 def interaction_is_moderator(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 
 from bot.checks import is_moderator
-from service.pacing import POLICY_TEXT, format_duration
+from service.pacing import format_duration
 from service.results import Refused
 
 if TYPE_CHECKING:
@@ -70,15 +70,15 @@ async def set_deadline(
 async def set_policy(
     interaction: discord.Interaction[BrazilBot], gid: int, policy: Policy, level: Level | None
 ) -> None:
-    """``/game policy``: what happens in game ``gid`` when a player's time is up."""
+    """``/game policy``: what happens in game ``gid`` when a player's time is up, said with
+    the AI's level whenever one may stand in (``ai``; ``default`` where a decision has no
+    default answer, e.g. a turn's first step, in a game that allows AI stand-ins)."""
     t = interaction.client.tables
     if not await may_set(interaction, gid):
         return
     s = await t.svc.pacing.set_policy(gid, policy, level)
     await interaction.response.send_message(
-        f"On timeout this game will now: **{POLICY_TEXT[s.policy]}**"
-        + (f" (AI level {s.stand_in_level})" if s.policy == "ai" else "")
-        + ".",
+        f"On timeout this game will now: **{s.policy_text()}**.",
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await update_status(t, gid)

@@ -1,9 +1,12 @@
 """A fake Discord REST API on 127.0.0.1 for end-to-end tests of the bot.
 
 discord.py's real code runs against it: ``discord.http.Route.BASE`` points here,
-``client.login()`` logs in without the gateway, and raw gateway ``INTERACTION_CREATE``
-payloads (:meth:`FakeDiscord.command`, :meth:`click`, :meth:`select`,
-:meth:`autocomplete`) go to the client's parser. Every request is recorded
+``client.login()`` logs in without the gateway, and raw gateway payloads go to the client's
+parser as the gateway would send them: the guild first (``GUILD_CREATE`` with its roles,
+:meth:`FakeDiscord.guild_payload`; what the ``guilds`` intent delivers in production, so that
+``interaction.user.roles`` and :meth:`discord.Member.get_role` answer through the cached
+guild), then ``INTERACTION_CREATE`` (:meth:`Harness.command`, :meth:`Harness.click`,
+:meth:`Harness.select`, :meth:`Harness.autocomplete`). Every request is recorded
 (:class:`Request`: method, path, query, JSON, files) for assertions, and answered the way
 Discord does: ``Content-Type: application/json``; an interaction callback sent with
 ``?with_response=1`` gets the callback-response body; a follow-up with ``?wait=1`` gets the
@@ -191,6 +194,72 @@ class FakeDiscord:
         self.on_request: list[Callable[[Request], None]] = []  # called as each one is handled
         self.extra_routes: list[tuple[str, str, Any]] = []  # (method, path regex, handler)
         self.channel_messages: dict[int, list[int]] = {}  # channel id -> its message ids
+        self.roles: dict[int, str] = {}  # the guild's roles (besides @everyone): id -> name
+
+    # ------------------------------------------------------------------ the guild
+
+    @staticmethod
+    def role_payload(role_id: int, name: str, position: int = 1) -> dict[str, Any]:
+        """A role as the gateway sends it (``@everyone`` has the guild's id)."""
+        return {
+            "id": str(role_id),
+            "name": name,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": position,
+            "permissions": "0",
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+    def guild_payload(self) -> dict[str, Any]:
+        """The ``GUILD_CREATE`` of the test guild: its roles (``@everyone`` and
+        :attr:`roles`) and the bot as its member; no channels (the bot meets them in the
+        interactions, as partial channels)."""
+        roles = [self.role_payload(GUILD_ID, "@everyone", 0)] + [
+            self.role_payload(rid, name, i) for i, (rid, name) in enumerate(self.roles.items(), 1)
+        ]
+        return {
+            "id": str(GUILD_ID),
+            "name": "Brazil test guild",
+            "icon": None,
+            "owner_id": "1",
+            "unavailable": False,
+            "large": False,
+            "member_count": 1,
+            "features": [],
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "roles": roles,
+            "emojis": [],
+            "stickers": [],
+            "channels": [],
+            "threads": [],
+            "members": [
+                {
+                    "user": user(BOT_ID, self.users[BOT_ID]),
+                    "roles": [],
+                    "joined_at": "2025-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                }
+            ],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": "2025-01-01T00:00:00+00:00",
+        }
 
     # ------------------------------------------------------------------ server
 
@@ -597,11 +666,32 @@ class FakeDiscord:
 
 class Harness:
     """A logged-in client over the fake server, and helpers to send interactions and wait
-    until the bot has answered them."""
+    until the bot has answered them. The guild is delivered first, as the gateway does
+    (``guild``: False leaves the client without it, as before its ``GUILD_CREATE``)."""
 
-    def __init__(self, fake: FakeDiscord, client: discord.Client) -> None:
+    def __init__(self, fake: FakeDiscord, client: discord.Client, *, guild: bool = True) -> None:
         self.fake = fake
         self.client = client
+        if guild:
+            self.deliver_guild()
+
+    def deliver_guild(self) -> None:
+        """Feed the guild's ``GUILD_CREATE`` (its roles: :attr:`FakeDiscord.roles`) to the
+        client's connection state: the guild is cached, as the ``guilds`` intent has it."""
+        self.client._connection.parse_guild_create(self.fake.guild_payload())
+
+    def add_role(self, role_id: int, name: str) -> None:
+        """A new role in the guild (``GUILD_ROLE_CREATE`` when the guild is cached)."""
+        self.fake.roles[role_id] = name
+        payload = {
+            "guild_id": str(GUILD_ID),
+            "role": self.fake.role_payload(role_id, name, len(self.fake.roles)),
+        }
+        self.client._connection.parse_guild_role_create(payload)
+
+    def remove_guild(self) -> None:
+        """``GUILD_DELETE``: the guild leaves the client's cache."""
+        self.client._connection.parse_guild_delete({"id": str(GUILD_ID)})
 
     async def feed(self, payload: dict[str, Any]) -> list[Request]:
         """Dispatch one INTERACTION_CREATE and wait until the bot has finished with it;

@@ -21,10 +21,12 @@ that pings one user, with a "mute" button; a flag, also to the moderators; a gam
   never when muted. After downtime only the newest due reminder is sent.
 - **The deadline**: the game's policy — ``wait`` (flag it in the channel once), ``default``
   (play the engine's own "no cards" / "pass" answer: :func:`service.pacing.default_answer`;
-  where the engine offers none, flag as ``wait``), or ``ai`` (an AI stand-in plays the seat
-  through the game service, like any AI seat, until the owner's ``/seat back``; recorded in
-  storage and shown in the status message). One default answer per deadline: publishing it
-  refreshes the clocks, so a seat asked again has a new decision with its own deadline.
+  where the engine offers none — a turn's first step, a setup choice — an AI stands in as
+  under ``ai`` when the game allows AI stand-ins, :attr:`PacingSettings.stand_ins`, the
+  default; else flag as ``wait``), or ``ai`` (an AI stand-in plays the seat through the game
+  service, like any AI seat, until the owner's ``/seat back``; recorded in storage and shown
+  in the status message). One default answer per deadline: publishing it refreshes the
+  clocks, so a seat asked again has a new decision with its own deadline.
 - **Stalled**: ``stall_reminders`` reminders unanswered in the game's open decisions: flagged
   once to the channel and to the moderators.
 - **Stale**: no action for ``stale_days``: the game is archived automatically (status
@@ -72,7 +74,6 @@ from pydantic import ValidationError
 
 from rules import deciders, pending_for
 from service.pacing import (
-    POLICY_TEXT,
     Clock,
     Interval,
     PacingSettings,
@@ -265,14 +266,24 @@ class Pacing:
         return d
 
     async def set_policy(
-        self, game_id: int, policy: Policy, level: str | None = None
+        self,
+        game_id: int,
+        policy: Policy,
+        level: str | None = None,
+        *,
+        stand_ins: bool | None = None,
     ) -> PacingSettings:
-        """What happens when a player's time is up (``level``: the AI stand-in's); the new
-        settings."""
+        """What happens when a player's time is up (``level``: the AI stand-in's;
+        ``stand_ins``: whether the game allows AI stand-ins, None: unchanged, and the ``ai``
+        policy allows them); the new settings."""
+        if policy == "ai" and stand_ins is False:
+            raise Refused("The `ai` policy is an AI standing in: it needs AI stand-ins allowed.")
         s = await self.settings(game_id)
         update: dict[str, Any] = {"policy": policy}
         if level is not None:
             update["stand_in_level"] = level
+        if stand_ins is not None or policy == "ai":
+            update["stand_ins"] = stand_ins is not False
         s = s.model_copy(update=update)
         await self.save_settings(game_id, s)
         return s
@@ -511,7 +522,7 @@ class Pacing:
             )
         lines.append(
             f"Pace: {settings.deadline_hours:g} h per decision; on timeout: "
-            f"{POLICY_TEXT[settings.policy]}."
+            f"{settings.policy_text()}."
         )
         return lines
 
@@ -640,12 +651,17 @@ class Pacing:
             if res is not None:
                 return "default answer x1", Notice("post", gid, channel_id, result=res)
             st = await self.svc.state(gid)
-            if seat not in deciders(st):
-                return "already answered", None
+            began = {d.seat: d.since_version for d in await self.store.open_decisions(gid)}
+            if seat not in deciders(st) or began.get(seat, c.since_version) != c.since_version:
+                return "already answered", None  # (a retry after a crash: a new decision)
             pend = pending_for(st, seat)
-            kind = pend.kind.replace("_", " ") if pend is not None else "the turn's action"
+            kind = _what(pend.kind if pend is not None else "turn")
+            if settings.ai_stands_in:  # no default answer: the AI stand-in, if allowed
+                return await self.stand_in(
+                    gid, seat, settings, channel_id, why=f"their {kind} has no default answer"
+                )
             text = (
-                f"⌛ {who}'s time is up, and {kind} has no default "
+                f"⌛ {who}'s time is up, and their {kind} has no default "
                 "answer: the game waits for them (moderators may replace the seat)."
             )
             return "flagged (no default)", Notice("flag", gid, channel_id, text)
@@ -675,9 +691,10 @@ class Pacing:
         return res
 
     async def stand_in(
-        self, gid: int, seat: int, settings: PacingSettings, channel_id: int
+        self, gid: int, seat: int, settings: PacingSettings, channel_id: int, *, why: str = ""
     ) -> tuple[str, Notice | None]:
-        """Hand the seat to an AI until its owner's ``/seat back``."""
+        """Hand the seat to an AI until its owner's ``/seat back`` (``why``: said in the post,
+        e.g. that the decision has no default answer)."""
         seats = (await self.svc.peek(gid)).seats
         if seat >= len(seats):
             return "no such seat", None
@@ -691,8 +708,8 @@ class Pacing:
         res.posts.append(
             Post(
                 "public",
-                f"⌛ {spec.name}'s time is up: an AI ({level}) plays for them until they "
-                "return with `/seat back`.",
+                f"⌛ {spec.name}'s time is up{f' and {why}' if why else ''}: an AI ({level}) "
+                "plays for them until they return with `/seat back`.",
             )
         )
         return f"stand-in {level}", Notice("post", gid, channel_id, result=res, force=True)

@@ -16,7 +16,9 @@
   started and never after the deadline. The deadline itself is not moved by quiet hours (a
   game's pace is the same for everybody; the reminders are what respects sleep).
 - :func:`default_answer`: the engine's own "no cards" / "pass" answer to a pending decision
-  (picked from ``rules.legal_actions``; never made up), or None when the decision has none.
+  (picked from ``rules.legal_actions``; never made up), or None when the decision has none
+  (a turn's first step, a setup choice): the ``default`` policy then falls through to an AI
+  stand-in when the game allows them (:attr:`PacingSettings.stand_ins`), else it waits.
 - :func:`parse_duration` (``3d``, ``12h``, ``1d12h``, ``90m``) and :func:`parse_quiet_hours`
   (``22:00-08:00``).
 """
@@ -36,9 +38,17 @@ Policy = Literal["wait", "default", "ai"]
 POLICIES: tuple[Policy, ...] = ("wait", "default", "ai")
 POLICY_TEXT: dict[str, str] = {
     "wait": "wait and flag",
-    "default": "play the default answer (no cards / pass)",
+    "default": (
+        "play the default answer (no cards / pass); where there is none (a turn's first "
+        "step), an AI stands in until the player returns (`/seat back`)"
+    ),
     "ai": "an AI stands in until the player returns (`/seat back`)",
 }
+DEFAULT_WITHOUT_STAND_INS = (
+    "play the default answer (no cards / pass); where there is none (a turn's first step), "
+    "wait and flag"
+)
+"""The ``default`` policy's text in a game that allows no AI stand-in."""
 
 # ============================================================================ clocks
 
@@ -82,13 +92,20 @@ class FakeClock:
 
 
 class PacingSettings(BaseModel):
-    """A game's pacing (moderators or the game's creator change it)."""
+    """A game's pacing (moderators or the game's creator change it).
+
+    ``policy``: what happens when a player's time is up (:data:`POLICY_TEXT`).
+    ``stand_ins``: whether the game allows an AI (of ``stand_in_level``) to stand in for a
+    player whose time is up: the ``ai`` policy's whole point (choosing it allows them), and
+    under ``default`` what a decision without a default answer falls through to (a turn's
+    first step has no "pass"); not allowed, such a decision waits and is flagged."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     deadline_hours: float = Field(default=24.0, gt=0, le=24 * 28)
     reminders: tuple[float, ...] = (0.5, 0.9)
     policy: Policy = "wait"
+    stand_ins: bool = True  # an AI may stand in for a player whose time is up (see below)
     stand_in_level: str = "heuristic"
     away_max_hours: float = Field(default=24 * 7, ge=0)  # one /away at most
     away_total_hours: float = Field(default=24 * 14, ge=0)  # per seat per game
@@ -98,6 +115,19 @@ class PacingSettings(BaseModel):
     @property
     def length(self) -> timedelta:
         return timedelta(hours=self.deadline_hours)
+
+    @property
+    def ai_stands_in(self) -> bool:
+        """Whether an AI stands in when the policy cannot act otherwise (``ai``: always;
+        ``default``: where the engine has no default answer, if the game allows it)."""
+        return self.policy == "ai" or (self.policy == "default" and self.stand_ins)
+
+    def policy_text(self) -> str:
+        """What happens on timeout, in words (the AI's level when one may stand in)."""
+        if self.policy == "default" and not self.stand_ins:
+            return DEFAULT_WITHOUT_STAND_INS
+        text = POLICY_TEXT[self.policy]
+        return f"{text} (AI level {self.stand_in_level})" if self.ai_stands_in else text
 
 
 # ============================================================================ durations
@@ -389,8 +419,8 @@ def reminder_text(kind: str, mention: str, due: datetime | None, what: str) -> s
 def default_answer(state: Any, seat: int) -> Any | None:
     """The engine's own "no cards" / "pass" answer to what ``seat`` must decide now, taken
     from ``rules.legal_actions`` (never made up): no combat cards; no War card; no palace;
-    end the turn or pass. None if the decision has no such answer (a discard, a colour, a
-    mission: a choice only the player can make)."""
+    end the turn or pass. None if the decision has no such answer (a turn's first step; a
+    discard, a colour, a mission: a choice to make, by the player or an AI standing in)."""
     from rules import legal_actions
 
     acts = legal_actions(state, seat)

@@ -18,7 +18,7 @@ from rules.undo import undoable
 from service.moderation import Refused, step_events, undo_check
 from storage import GameStatus
 from tests.bot.conftest import BotMaker
-from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
+from tests.bot.fakediscord import GUILD_ID, FakeDiscord, Harness, Request, custom_ids
 from tests.bot.test_game import public, start_against_ai, status_writes, texts_to, turn_writes
 
 CH, CH2 = 555, 556
@@ -423,6 +423,34 @@ CASES: list[tuple[str, int, str]] = [
 ]
 
 
+async def test_the_moderator_role_is_read_from_the_guild_the_gateway_delivered(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """The configured moderator role is recognised through discord.py's public API: the
+    guild as the gateway delivers it (GUILD_CREATE with its roles, the harness feeds it to
+    the client) and :meth:`discord.Member.get_role`. A member without the role is refused;
+    with no guild in the cache (before the gateway delivered it) a role id in the member
+    payload is not trusted, and Manage Channel still decides."""
+    h = await make_bot()
+    await start_against_ai(fake, h)
+    h.add_role(4242, "Game moderators")
+    h.add_role(4343, "Players")
+    guild = h.client.get_guild(GUILD_ID)
+    assert guild is not None and guild.get_role(4242) is not None
+    assert guild.default_role.id == GUILD_ID
+    h.client.tables.settings.moderator_role_id = 4242  # type: ignore[attr-defined]
+    ok = await cmd(h, ANA, "mod", "export", roles=(4242,))
+    assert any(r.files for r in ok), "the configured role moderates"
+    no = await cmd(h, ANA, "mod", "export", roles=(4343,))
+    assert any("Only moderators" in t for t in texts_to(no, ANA))
+    assert not any(r.files for r in no)
+    h.remove_guild()  # no guild cached: the member payload's role ids are not read
+    assert h.client.get_guild(GUILD_ID) is None
+    no = await cmd(h, ANA, "mod", "export", roles=(4242,))
+    assert any("Only moderators" in t for t in texts_to(no, ANA))
+    assert any(r.files for r in await cmd(h, MOD, "mod", "export")), "Manage Channel"
+
+
 @pytest.mark.parametrize(("what", "who", "refusal"), CASES)
 async def test_the_wrong_user_is_refused_privately(
     fake: FakeDiscord, make_bot: BotMaker, what: str, who: int, refusal: str
@@ -482,6 +510,8 @@ async def test_the_wrong_user_is_refused_privately(
             opt, resolved = user_option("user", BO)
             reqs = await cmd(h, who, "mod", "replace", options=[opt], resolved=resolved, seat=1)
         elif what == "mod_role_wrong":  # a role, but not the configured moderator role
+            h.add_role(4242, "Game moderators")  # the guild's roles, as the gateway has them
+            h.add_role(4343, "Players")
             h.client.tables.settings.moderator_role_id = 4242  # type: ignore[attr-defined]
             reqs = await cmd(h, who, "mod", "kick", seat=1, roles=(4343,))
             ok = await cmd(h, who, "mod", "export", roles=(4242,))

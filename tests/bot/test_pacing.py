@@ -257,7 +257,10 @@ async def test_policy_default_plays_the_engines_pass(
     h = await pbot()
     gid = await start(fake, h)
     tables = h.client.tables  # type: ignore[attr-defined]
-    await h.command(ANA, CH, "game", "policy", policy="default")
+    reqs = await h.command(ANA, CH, "game", "policy", policy="default")
+    said = " ".join(r.text() for r in reqs)
+    assert "play the default answer" in said and "where there is none" in said
+    assert "an AI stands in" in said and "AI level heuristic" in said
     await _to_end_turn(h, gid)
     before = await tables.store.get_game(gid)
     clock.advance(hours=25)

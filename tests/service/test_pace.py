@@ -1,6 +1,7 @@
 """The pacing service (service/pace.py) without Discord: a fake clock, a real SQLite file, the
 notices a tick returns. A deadline under the ``default`` policy plays the engine's default
-answer; a reminder is due once (not again at the next tick, nor after a restart); away time,
+answer, and where there is none (a turn's first step) an AI stands in when the game allows
+it, else the game waits; a reminder is due once (not again at the next tick, nor after a restart); away time,
 pause votes and the players' preferences refuse with a sentence; a stale game is archived."""
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from rules import deciders, format_action, legal_actions
+from rules import deciders, format_action, legal_actions, pending_for
 from service import GameService, SeatSpec
 from service.pace import GAME, Notice, Tick
-from service.pacing import FakeClock
+from service.pacing import FakeClock, default_answer
 from service.results import Refused
 from storage import GameStatus, SqliteGameStore
 from tests.service.conftest import uniform_factory
@@ -90,6 +91,69 @@ async def test_default_policy_plays_the_engines_answer_at_the_deadline(
     assert await service.store.timers(unfinished=True) == []
     done = [x for x in await service.store.timers(gid) if x.kind == "deadline"]
     assert [x.outcome for x in done] == ["default answer x1"]
+
+
+async def to_turn_start(svc: GameService, gid: int) -> None:
+    """Ana plays random legal steps until the first step of one of her turns is hers (the
+    play phase, her turn, no "pass" or "end turn" to answer with)."""
+    rng = random.Random(7)
+    for _ in range(300):
+        await svc.run_ai_turns(gid)
+        st = await svc.state(gid)
+        if 0 in deciders(st):
+            if st.phase == "play" and pending_for(st, 0) is None and default_answer(st, 0) is None:
+                return
+            acts = legal_actions(st, 0)
+            assert (await svc.act(gid, 0, format_action(st, rng.choice(acts)))).ok
+    raise AssertionError("never reached the start of a turn")
+
+
+async def test_default_policy_at_the_start_of_a_turn_falls_through_to_an_ai(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A turn's first step has no "pass" / "no cards" answer: under ``default`` the game's
+    AI stand-in (allowed by default, at the game's level) plays the seat until
+    ``/seat back``; said in the policy text and the post."""
+    gid = await new_game(service, clock)
+    s = await service.pacing.set_policy(gid, "default")
+    assert s.stand_ins and s.stand_in_level == "heuristic"
+    await to_turn_start(service, gid)
+    sched = await service.pacing.refresh(gid)
+    assert "where there is none (a turn's first step), an AI stands in" in sched.notes[-1]
+    before = await service.store.get_game(gid)
+    clock.set(sched.seats[0].deadline + timedelta(hours=1))  # type: ignore[operator]
+    t = await tick(service, gid, deliver=False)
+    assert f"game {gid} seat 0: deadline, stand-in heuristic" in t.done, t.done
+    [post] = [n for n in t.notices if n.kind == "post"]
+    assert post.result is not None and post.force and post.channel_id == CH
+    text = post.result.posts[0].text
+    assert "time is up" in text and "no default answer" in text
+    assert "an AI (heuristic) plays for them" in text and "/seat back" in text
+    assert [x.seat for x in await service.store.stand_ins(gid)] == [0]
+    await service.pacing.delivered(post)
+    # the AI plays Ana's seat through the game service, like any AI seat
+    info = await service.info(gid)
+    assert info.seats[0].ai == "heuristic" and info.seats[0].user_id == ANA
+    await service.run_ai_turns(gid)
+    log = await service.store.get_log(gid, from_version=before.version + 1)
+    assert any(e.seat == 0 and e.action_json is not None for e in log)
+
+
+async def test_default_policy_without_stand_ins_waits_at_the_start_of_a_turn(
+    service: GameService, clock: FakeClock
+) -> None:
+    gid = await new_game(service, clock)
+    s = await service.pacing.set_policy(gid, "default", stand_ins=False)
+    assert not s.stand_ins
+    await to_turn_start(service, gid)
+    sched = await service.pacing.refresh(gid)
+    assert "AI" not in sched.notes[-1]
+    clock.set(sched.seats[0].deadline + timedelta(hours=1))  # type: ignore[operator]
+    t = await tick(service, gid)
+    assert f"game {gid} seat 0: deadline, flagged (no default)" in t.done, t.done
+    [flag] = t.notices
+    assert flag.kind == "flag" and "the game waits for them" in flag.text
+    assert await service.store.stand_ins(gid) == []
 
 
 async def test_a_reminder_is_due_once(
@@ -210,3 +274,10 @@ async def test_deadline_and_policy_settings(service: GameService, clock: FakeClo
     assert await service.pacing.set_deadline(gid, "2d") == timedelta(days=2)
     s = await service.pacing.set_policy(gid, "ai", "random")
     assert (s.deadline_hours, s.policy, s.stand_in_level) == (48.0, "ai", "random")
+    # AI stand-ins: allowed by default; the `ai` policy needs (and so allows) them
+    with pytest.raises(Refused, match="needs AI stand-ins allowed"):
+        await service.pacing.set_policy(gid, "ai", stand_ins=False)
+    s = await service.pacing.set_policy(gid, "default", stand_ins=False)
+    assert not s.stand_ins and s.policy_text().endswith("wait and flag")
+    s = await service.pacing.set_policy(gid, "ai")
+    assert s.stand_ins and s.policy_text().endswith("(AI level random)")
