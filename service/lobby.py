@@ -9,11 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from rules import deciders, get_catalog, legal_actions, pending_for
+from rules import RulesError, deciders, get_catalog, legal_actions, pending_for
+from rules import new_game as rules_new_game
 from rules.actions import ChooseColour
-from service.results import Refused, Result, SeatSpec, ServiceError
+from service.results import Frame, Post, Refused, Result, SeatSpec
 from storage import GameRecord, GameSettings, GameStatus, Seat
-from storage.errors import ChannelBusy, StorageError
+from storage.errors import (
+    ChannelBusy,
+    GameNotActive,
+    GameNotFound,
+    InvalidTransition,
+    StorageError,
+)
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
@@ -44,6 +51,15 @@ def lobby_text(rec: GameRecord) -> str:
         "(empty seats become AI players)."
     )
     return "\n".join(lines)
+
+
+def game_seat(n: int, spec: SeatSpec) -> Seat:
+    """Seat number ``n`` of a started game, played by ``spec`` (as the service creates it)."""
+    if spec.ai:
+        return Seat.ai(n, spec.ai, name=spec.name)
+    if spec.user_id is not None:
+        return Seat.discord(n, spec.user_id, name=spec.name)
+    return Seat.local(n, spec.name)
 
 
 def is_host(rec: GameRecord, user_id: int) -> bool:
@@ -169,9 +185,11 @@ class Lobbies:
         seed: int | None = None,
     ) -> Result:
         """Start the lobby's game: seated users (``names``: their display names by user id),
-        computer players in the other seats; the lobby is closed and the game created in its
-        channel, the colours wished in the lobby taken as the colour step reaches them.
-        Refused (with the reason) when the game cannot start."""
+        computer players in the other seats. The lobby becomes the game — same number, same
+        channel, in one transaction (:meth:`storage.base.GameStore.start_lobby`), the game
+        built as :meth:`GameCore.new_game` builds one —, and the colours wished in the lobby
+        are taken as the colour step reaches them. Refused (with the reason) when the game
+        cannot start (the lobby stays open) or the lobby is closed meanwhile."""
         level = self.ai_level(lobby, default_level)
         specs: list[SeatSpec] = []
         for n in range(lobby.settings.player_count):
@@ -183,21 +201,39 @@ class Lobbies:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
                 specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
-        await self.svc.store.set_status(lobby.id, GameStatus.ABANDONED)
-        try:
-            res = await self.svc.new_game(
-                specs,
-                scenario=scenario or default_scenario,
-                seed=seed,
-                channel_id=lobby.channel_id,
-                guild_id=lobby.guild_id,
-            )
-        except ServiceError as e:
-            raise Refused(f"The game could not start: {e}") from e
+        try:  # as GameCore.new_game: without a seed, the engine draws a secret one
+            st = rules_new_game(len(specs), seed, scenario or default_scenario)
+        except RulesError as e:
+            raise Refused(f"The game could not start: {e.message}") from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
+        settings = GameSettings.model_validate(
+            {
+                **lobby.settings.model_dump(),  # the lobby's deadline, host and AI level stay
+                "scenario": st.map,
+                "player_count": len(specs),
+                "data_pack": None,
+                "seed": st.rng.seed,
+                "colour_wishes": wishes,
+            }
+        )
+        try:
+            rec = await self.svc.store.start_lobby(
+                lobby.id,
+                initial_state_json=st.model_dump_json(),
+                settings=settings,
+                seats=[game_seat(n, spec) for n, spec in enumerate(specs)],
+                status=GameStatus.RUNNING,
+            )
+        except (GameNotFound, GameNotActive, InvalidTransition) as e:  # started or left meanwhile
+            raise Refused(CLOSED) from e
+        who = ", ".join(self.svc.who(st, specs, i) for i in range(len(specs)))
+        res = Result(game_id=rec.id, version=rec.version)
+        res.frames[rec.version] = Frame(rec.version, st)
+        scen = get_catalog(None).maps[st.map].name
+        res.posts.append(Post("public", f"New game #{rec.id} on {scen}: {who}."))
+        res.next = self.svc.decisions(st, specs)
         if wishes:
-            await self.svc.store.update_settings(res.game_id, colour_wishes=wishes)
-            async with self.svc.session(res.game_id) as s:
+            async with self.svc.session(rec.id) as s:
                 await self.colour_wishes(s, res)
         return res
 
