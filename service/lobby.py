@@ -24,6 +24,7 @@ from storage.errors import (
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
+    from rules import GameState
     from service.core import GameCore, GameSession
 
 LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
@@ -239,13 +240,14 @@ class Lobbies:
 
     async def colour_wishes(self, s: GameSession, res: Result) -> None:
         """R-SETUP-4: the colours wished in the lobby (kept in the game's settings), taken for
-        those seats when the game's colour step reaches them (AI seats choose theirs in
-        between); a wish no longer legal is left to the player. The steps' posts are added
-        to ``res``. Works on the session's state in memory (no load)."""
+        those seats when the game's colour step reaches them; an AI seat choosing in between
+        takes no colour a player still to choose has wished (:meth:`ai_colour`), so humans'
+        wishes come first; a wish no longer legal is left to the player. The steps' posts
+        are added to ``res``. Works on the session's state in memory (no load)."""
         wishes = s.rec.settings.colour_wishes
         if not wishes or s.state.phase != "setup":
             return
-        for _ in range(8):
+        for _ in range(2 * len(s.state.players) + 1):
             st = s.state
             ds = deciders(st)
             pend = pending_for(st, ds[0]) if ds else None
@@ -253,19 +255,35 @@ class Lobbies:
                 return
             seat = ds[0]
             if s.seats[seat].ai:
-                res.extend(
-                    await s.run_ai(
-                        until=lambda x: (
-                            not any(
-                                (p := pending_for(x, d)) is not None and p.kind == "choose_colour"
-                                for d in deciders(x)
-                            )
-                        ),
-                    )
-                )
+                action = self.ai_colour(st, seat, wishes)
+                if action is None:  # nothing to keep for anyone: the AI's own choice
+                    res.extend(await s.run_ai(max_steps=1))
+                else:
+                    res.extend(await s.choose(seat, action, choices=False))
                 continue
             wish = wishes.get(seat)
             action = ChooseColour(seat=seat, colour=wish) if wish else None
             if action is None or action not in legal_actions(st, seat):
                 return
             res.extend(await s.choose(seat, action))
+
+    @staticmethod
+    def ai_colour(st: GameState, seat: int, wishes: Mapping[int, str]) -> ChooseColour | None:
+        """The colour AI seat ``seat`` takes in the colour step when it must leave wished
+        colours alone: its own seat's wish if legal (an AI standing in for a player), else
+        the first legal colour in catalog order that no seat still to choose has wished.
+        None when no wish of another seat is at stake (the AI then chooses itself)."""
+        legal = {a.colour: a for a in legal_actions(st, seat) if isinstance(a, ChooseColour)}
+        own = wishes.get(seat)
+        if own in legal:
+            return legal[own]
+        kept = {
+            colour
+            for n, colour in wishes.items()
+            if n != seat and n < len(st.players) and st.players[n].colour is None
+        }
+        if not kept & legal.keys():
+            return None
+        free = [c for c in get_catalog(st.data_pack, st.data_pack_hash).colours if c in legal]
+        left = [c for c in free if c not in kept]
+        return legal[left[0]] if left else None

@@ -7,7 +7,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules import GameState, deciders, legal_actions, pending_for
+import pytest
+
+from rules import GameState, deciders, get_catalog, legal_actions, pending_for
 from rules.actions import ChooseColour
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
@@ -55,3 +57,31 @@ async def test_the_game_keeps_the_lobby_number(fake: FakeDiscord, make_bot: BotM
     late = await h.click(ANA, before, "brz:l:1:start")
     assert any("closed" in t for t in texts_to(late, ANA))
     assert len(await tables.store.list_games(channel_id=CH, limit=None)) == 1
+
+
+async def test_a_lobby_wish_is_not_lost_to_an_ai_seat_R_SETUP_4(
+    fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/game new players:3 ai:1``, Bo joins and wishes blue (the lobby shows it), Start:
+    Ana chooses red in the game, the AI seat (which would take blue) takes what is left, and
+    Bo gets blue without being asked."""
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    monkeypatch.setattr(tables.svc, "_agent_factory", lambda level, seed: BlueLover())
+    await h.command(ANA, CH, "game", "new", players=3, ai=1, ai_level="random")
+    lobby = fake.messages[max(fake.messages)]
+    await h.click(BO, lobby, "brz:l:1:join")
+    await h.select(BO, lobby, "brz:k:1", "blue")
+    assert f"<@{BO}> — blue" in str(lobby["components"])
+    tables.next_seed = SEED
+    await h.click(ANA, lobby, "brz:l:1:start")
+    _, st = await Game(fake, h).state()
+    assert deciders(st) == [0] and pending_for(st, 0).kind == "choose_colour"  # type: ignore[union-attr]
+    reqs = await h.command(ANA, CH, "play", command="colour red")
+    assert not any("did not work" in t for t in texts_to(reqs, ANA))
+    gid, st = await Game(fake, h).state()
+    first_free = next(c for c in get_catalog(None).colours if c not in ("red", "blue"))
+    assert [p.colour for p in st.players] == ["red", first_free, "blue"]
+    assert not colour_pending(st)
+    assert gid == 1
+    assert any("blue" in r.text() for r in public(reqs))

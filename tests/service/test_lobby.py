@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from rules import GameState, deciders, legal_actions, pending_for
+from rules import GameState, apply, deciders, get_catalog, legal_actions, new_game, pending_for
 from rules.actions import ChooseColour
 from service import GameService
+from service.lobby import Lobbies
 from service.results import Refused
-from storage import GameStatus
+from storage import GameStatus, SqliteGameStore
 from storage.models import EntryKind, SeatKind
 from tests.service.conftest import UniformAgent
 
@@ -102,3 +103,78 @@ async def test_a_start_that_fails_leaves_the_lobby_open(service: GameService) ->
         lobby, NAMES, default_level="random", default_scenario=None, seed=1
     )
     assert res.game_id == lobby.id
+
+
+async def test_a_wish_is_not_taken_by_an_ai_seat_R_SETUP_4(store: SqliteGameStore) -> None:
+    """Issue 22: ``players:3 ai:1``, Bo (seat 3) wishes blue; Ana chooses in the game, then
+    the AI seat (which would take blue) takes the first colour nobody wished, and Bo gets
+    blue without being asked."""
+    service = GameService(store, agent_factory=blue_factory)
+    lobby = await service.lobbies.open(
+        CH, None, ANA, scenario=None, players=3, ai_seats=1, ai_level="random", deadline_hours=24
+    )
+    lobby = await service.lobbies.join(lobby, BO)
+    assert lobby.seat(2) is not None and lobby.seat(2).user_id == BO  # type: ignore[union-attr]
+    lobby = await service.lobbies.colour(lobby.id, BO, "blue")
+    res = await service.lobbies.start(
+        lobby, NAMES, default_level="random", default_scenario=None, seed=3
+    )
+    assert [d.seat for d in res.next] == [0]  # Ana wished nothing: she chooses
+    async with service.session(res.game_id) as s:
+        out = await s.act(0, "colour red")
+        assert out.ok
+        await service.lobbies.colour_wishes(s, out)
+    st = await service.state(res.game_id)
+    first_free = next(c for c in get_catalog(None).colours if c not in ("red", "blue"))
+    assert [p.colour for p in st.players] == ["red", first_free, "blue"]
+    assert not colour_pending(st)
+    assert any("blue" in p.text for p in out.public())
+
+
+async def test_wishes_before_and_after_ai_seats_R_SETUP_4(store: SqliteGameStore) -> None:
+    """Every human wished (seats 1 and 4), two AI seats between them: Start settles the
+    whole colour step; the AI seats take what is left, in catalog order."""
+    service = GameService(store, agent_factory=blue_factory)
+    lobby = await service.lobbies.open(
+        CH, None, ANA, scenario=None, players=4, ai_seats=2, ai_level="random", deadline_hours=24
+    )
+    lobby = await service.lobbies.join(lobby, BO)
+    await service.lobbies.colour(lobby.id, ANA, "red")
+    lobby = await service.lobbies.colour(lobby.id, BO, "blue")
+    res = await service.lobbies.start(
+        lobby, NAMES, default_level="random", default_scenario=None, seed=5
+    )
+    st = await service.state(res.game_id)
+    left = [c for c in get_catalog(None).colours if c not in ("red", "blue")]
+    assert [p.colour for p in st.players] == ["red", *left[:2], "blue"]
+    assert not colour_pending(st)
+    assert res.game_id == lobby.id
+
+
+async def test_an_ai_seat_chooses_freely_without_wishes_R_SETUP_4(store: SqliteGameStore) -> None:
+    """No wish to protect: the AI seat's own choice stands (here: blue)."""
+    service = GameService(store, agent_factory=blue_factory)
+    lobby = await service.lobbies.open(
+        CH, None, ANA, scenario=None, players=2, ai_seats=1, ai_level="random", deadline_hours=24
+    )
+    lobby = await service.lobbies.colour(lobby.id, ANA, "red")
+    res = await service.lobbies.start(
+        lobby, NAMES, default_level="random", default_scenario=None, seed=5
+    )
+    st = await service.state(res.game_id)
+    assert [p.colour for p in st.players] == ["red", "blue"]
+
+
+def test_ai_colour_keeps_the_wishes_of_seats_still_to_choose_R_SETUP_4() -> None:
+    """``Lobbies.ai_colour``: None when no wish is at stake; the seat's own wish (an AI
+    standing in for a player) first; else the first free colour in catalog order."""
+    st = new_game(3, 1, None)
+    assert Lobbies.ai_colour(st, 0, {}) is None
+    assert Lobbies.ai_colour(st, 0, {0: "orange"}) == ChooseColour(seat=0, colour="orange")
+    assert Lobbies.ai_colour(st, 0, {2: "green"}) == ChooseColour(seat=0, colour="orange")
+    st, _ = apply(st, ChooseColour(seat=0, colour="orange"))
+    assert Lobbies.ai_colour(st, 1, {0: "green"}) is None  # seat 0 has chosen: nothing to keep
+    assert Lobbies.ai_colour(st, 1, {2: "green"}) == ChooseColour(seat=1, colour="red")
+    assert Lobbies.ai_colour(st, 1, {1: "orange", 2: "blue"}) == ChooseColour(
+        seat=1, colour="green"
+    )
