@@ -150,8 +150,9 @@ class LobbyDesk:
             await self.t.reply(interaction, str(e))
             return
         log.info(
-            "game %s started in channel %s (lobby %s)", res.game_id, lobby.channel_id, lobby.id
+            "lobby %s started as game %s in channel %s", lobby.id, res.game_id, lobby.channel_id
         )
+        # the game keeps the lobby's number (the lobby became the game)
         text = lobby_text(lobby).rsplit("\n", 1)[0] + f"\nStarted as game #{res.game_id}."
         await interaction.edit_original_response(view=lobby_layout(text, lobby.id, open_=False))
         async with self.t.svc.session(res.game_id) as s:

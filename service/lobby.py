@@ -9,14 +9,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from rules import deciders, get_catalog, legal_actions, pending_for
+from rules import RulesError, deciders, get_catalog, legal_actions, pending_for
+from rules import new_game as rules_new_game
 from rules.actions import ChooseColour
-from service.results import Refused, Result, SeatSpec, ServiceError
+from service.results import Frame, Post, Refused, Result, SeatSpec
 from storage import GameRecord, GameSettings, GameStatus, Seat
-from storage.errors import ChannelBusy, StorageError
+from storage.errors import (
+    ChannelBusy,
+    GameNotActive,
+    GameNotFound,
+    InvalidTransition,
+    StorageError,
+)
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
+    from rules import GameState
     from service.core import GameCore, GameSession
 
 LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
@@ -44,6 +52,15 @@ def lobby_text(rec: GameRecord) -> str:
         "(empty seats become AI players)."
     )
     return "\n".join(lines)
+
+
+def game_seat(n: int, spec: SeatSpec) -> Seat:
+    """Seat number ``n`` of a started game, played by ``spec`` (as the service creates it)."""
+    if spec.ai:
+        return Seat.ai(n, spec.ai, name=spec.name)
+    if spec.user_id is not None:
+        return Seat.discord(n, spec.user_id, name=spec.name)
+    return Seat.local(n, spec.name)
 
 
 def is_host(rec: GameRecord, user_id: int) -> bool:
@@ -169,9 +186,11 @@ class Lobbies:
         seed: int | None = None,
     ) -> Result:
         """Start the lobby's game: seated users (``names``: their display names by user id),
-        computer players in the other seats; the lobby is closed and the game created in its
-        channel, the colours wished in the lobby taken as the colour step reaches them.
-        Refused (with the reason) when the game cannot start."""
+        computer players in the other seats. The lobby becomes the game — same number, same
+        channel, in one transaction (:meth:`storage.base.GameStore.start_lobby`), the game
+        built as :meth:`GameCore.new_game` builds one —, and the colours wished in the lobby
+        are taken as the colour step reaches them. Refused (with the reason) when the game
+        cannot start (the lobby stays open) or the lobby is closed meanwhile."""
         level = self.ai_level(lobby, default_level)
         specs: list[SeatSpec] = []
         for n in range(lobby.settings.player_count):
@@ -183,33 +202,52 @@ class Lobbies:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
                 specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
-        await self.svc.store.set_status(lobby.id, GameStatus.ABANDONED)
-        try:
-            res = await self.svc.new_game(
-                specs,
-                scenario=scenario or default_scenario,
-                seed=seed,
-                channel_id=lobby.channel_id,
-                guild_id=lobby.guild_id,
-            )
-        except ServiceError as e:
-            raise Refused(f"The game could not start: {e}") from e
+        try:  # as GameCore.new_game: without a seed, the engine draws a secret one
+            st = rules_new_game(len(specs), seed, scenario or default_scenario)
+        except RulesError as e:
+            raise Refused(f"The game could not start: {e.message}") from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
+        settings = GameSettings.model_validate(
+            {
+                **lobby.settings.model_dump(),  # the lobby's deadline, host and AI level stay
+                "scenario": st.map,
+                "player_count": len(specs),
+                "data_pack": None,
+                "seed": st.rng.seed,
+                "colour_wishes": wishes,
+            }
+        )
+        try:
+            rec = await self.svc.store.start_lobby(
+                lobby.id,
+                initial_state_json=st.model_dump_json(),
+                settings=settings,
+                seats=[game_seat(n, spec) for n, spec in enumerate(specs)],
+                status=GameStatus.RUNNING,
+            )
+        except (GameNotFound, GameNotActive, InvalidTransition) as e:  # started or left meanwhile
+            raise Refused(CLOSED) from e
+        who = ", ".join(self.svc.who(st, specs, i) for i in range(len(specs)))
+        res = Result(game_id=rec.id, version=rec.version)
+        res.frames[rec.version] = Frame(rec.version, st)
+        scen = get_catalog(None).maps[st.map].name
+        res.posts.append(Post("public", f"New game #{rec.id} on {scen}: {who}."))
+        res.next = self.svc.decisions(st, specs)
         if wishes:
-            await self.svc.store.update_settings(res.game_id, colour_wishes=wishes)
-            async with self.svc.session(res.game_id) as s:
+            async with self.svc.session(rec.id) as s:
                 await self.colour_wishes(s, res)
         return res
 
     async def colour_wishes(self, s: GameSession, res: Result) -> None:
         """R-SETUP-4: the colours wished in the lobby (kept in the game's settings), taken for
-        those seats when the game's colour step reaches them (AI seats choose theirs in
-        between); a wish no longer legal is left to the player. The steps' posts are added
-        to ``res``. Works on the session's state in memory (no load)."""
+        those seats when the game's colour step reaches them; an AI seat choosing in between
+        takes no colour a player still to choose has wished (:meth:`ai_colour`), so humans'
+        wishes come first; a wish no longer legal is left to the player. The steps' posts
+        are added to ``res``. Works on the session's state in memory (no load)."""
         wishes = s.rec.settings.colour_wishes
         if not wishes or s.state.phase != "setup":
             return
-        for _ in range(8):
+        for _ in range(2 * len(s.state.players) + 1):
             st = s.state
             ds = deciders(st)
             pend = pending_for(st, ds[0]) if ds else None
@@ -217,19 +255,35 @@ class Lobbies:
                 return
             seat = ds[0]
             if s.seats[seat].ai:
-                res.extend(
-                    await s.run_ai(
-                        until=lambda x: (
-                            not any(
-                                (p := pending_for(x, d)) is not None and p.kind == "choose_colour"
-                                for d in deciders(x)
-                            )
-                        ),
-                    )
-                )
+                action = self.ai_colour(st, seat, wishes)
+                if action is None:  # nothing to keep for anyone: the AI's own choice
+                    res.extend(await s.run_ai(max_steps=1))
+                else:
+                    res.extend(await s.choose(seat, action, choices=False))
                 continue
             wish = wishes.get(seat)
             action = ChooseColour(seat=seat, colour=wish) if wish else None
             if action is None or action not in legal_actions(st, seat):
                 return
             res.extend(await s.choose(seat, action))
+
+    @staticmethod
+    def ai_colour(st: GameState, seat: int, wishes: Mapping[int, str]) -> ChooseColour | None:
+        """The colour AI seat ``seat`` takes in the colour step when it must leave wished
+        colours alone: its own seat's wish if legal (an AI standing in for a player), else
+        the first legal colour in catalog order that no seat still to choose has wished.
+        None when no wish of another seat is at stake (the AI then chooses itself)."""
+        legal = {a.colour: a for a in legal_actions(st, seat) if isinstance(a, ChooseColour)}
+        own = wishes.get(seat)
+        if own in legal:
+            return legal[own]
+        kept = {
+            colour
+            for n, colour in wishes.items()
+            if n != seat and n < len(st.players) and st.players[n].colour is None
+        }
+        if not kept & legal.keys():
+            return None
+        free = [c for c in get_catalog(st.data_pack, st.data_pack_hash).colours if c in legal]
+        left = [c for c in free if c not in kept]
+        return legal[left[0]] if left else None

@@ -140,6 +140,30 @@ class GameStore(ABC):
         """
 
     @abstractmethod
+    async def start_lobby(
+        self,
+        game_id: int,
+        *,
+        initial_state_json: str,
+        settings: GameSettings,
+        seats: Collection[Seat],
+        status: GameStatus = GameStatus.RUNNING,
+        data_pack: str | None = None,
+    ) -> GameRecord:
+        """Turn the lobby ``game_id`` into its game, which keeps the lobby's id and channel:
+        in one transaction, version 0 gets the initial state (log entry 0 as
+        :meth:`create_game` writes it), the seats become ``seats`` and the settings
+        ``settings`` (replaced as a whole), and the status ``status`` (setup or running).
+        The channel holds the game at every moment (it is never free in between).
+
+        ``data_pack`` and the running engine version are recorded as by :meth:`create_game`.
+        Raises ``GameNotFound``, ``GameNotActive`` (finished or abandoned: e.g. everyone left),
+        ``InvalidTransition`` if it is no longer a lobby (e.g. started by another press),
+        ``InvalidData`` for a state that is not JSON, a ``status`` other than setup or running,
+        a pack that is not a plain name or seats that clash; nothing is changed then.
+        """
+
+    @abstractmethod
     async def get_game(self, game_id: int) -> GameRecord:
         """The game with this id, any status (``GameNotFound`` if none)."""
 

@@ -40,6 +40,11 @@ Versions (never edit a released migration; append a new one):
    ``seats`` table for Discord seats and unnamed AI seats (the table is the one place of the
    seats). New tables ``news`` (private texts kept for a seat until it reads them) and
    ``news_read`` (each seat's read-up-to marker), both cascading with their game.
+6. A lobby becomes its game (one number per game): the append-only trigger lets entry 0 of a
+   game that is still a lobby be rewritten — a lobby has no state yet, its entry 0 holds a
+   placeholder, and starting it writes the game's initial state there in the same
+   transaction that makes it running (``GameStore.start_lobby``). Every other entry, and
+   entry 0 of any game past its lobby, stays unchangeable. No data is changed.
 """
 
 from __future__ import annotations
@@ -371,6 +376,21 @@ async def _v5_typed_settings_and_news(db: aiosqlite.Connection) -> None:
             )
 
 
+V6_LOBBY_START = """
+DROP TRIGGER actions_append_only_update;
+
+CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+WHEN NOT (
+    OLD.version = 0 AND NEW.version = 0 AND NEW.game_id = OLD.game_id
+    AND NEW.kind = 'created'
+    AND (SELECT status FROM games WHERE id = OLD.game_id) = 'lobby'
+)
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -383,6 +403,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "typed settings (no extra bag), Discord seat names, private news inbox",
         _v5_typed_settings_and_news,
     ),
+    Migration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
 )
 
 LATEST: int = MIGRATIONS[-1].version

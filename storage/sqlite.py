@@ -700,6 +700,59 @@ class SqliteGameStore(PacingStore, GameStore):
             state_json=initial_state_json,
         )
 
+    async def start_lobby(
+        self,
+        game_id: int,
+        *,
+        initial_state_json: str,
+        settings: GameSettings,
+        seats: Collection[Seat],
+        status: GameStatus = GameStatus.RUNNING,
+        data_pack: str | None = None,
+    ) -> GameRecord:
+        status = GameStatus(status)
+        if status not in (GameStatus.SETUP, GameStatus.RUNNING):
+            raise InvalidData(f"a started lobby is set up or running, not {status}")
+        if not isinstance(settings, GameSettings):
+            raise InvalidData("start_lobby takes GameSettings")
+        pack = settings.data_pack if data_pack is None else data_pack
+        if pack is not None and not is_pack_name(pack):
+            raise InvalidData(f"data pack {pack!r} is not a plain pack name")
+        digest = state_hash(parse_json(initial_state_json, what="the initial state"))
+        seat_list = self._seat_list(seats)
+        engine = self.engine_version()
+        now = utc_iso(self.now())
+        async with self._write() as db:
+            fields = _summary_fields(await self._row(db, game_id, with_state=False))
+            self._guard(fields, None)
+            if fields["status"] is not GameStatus.LOBBY:
+                raise InvalidTransition(
+                    game_id, from_status=fields["status"].value, to_status=status.value
+                )
+            if fields["version"] != 0:  # a lobby logs nothing: cannot happen, never hide it
+                raise VersionConflict(game_id, expected=0, actual=fields["version"])
+            # entry 0 first, while the game is still a lobby (the trigger allows only that)
+            await db.execute(
+                "UPDATE actions SET kind = ?, seat_no = NULL, action_json = NULL, "
+                "events_json = '[]', state_hash = ?, snapshot_json = ?, created_at = ?, "
+                "target_version = NULL, description = NULL, reason = NULL, actor_id = NULL, "
+                "engine_version = ? WHERE game_id = ? AND version = 0",
+                (EntryKind.CREATED.value, digest, initial_state_json, now, engine, game_id),
+            )
+            await db.execute(
+                "UPDATE game_states SET state_json = ? WHERE game_id = ?",
+                (initial_state_json, game_id),
+            )
+            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self._insert_seats(db, game_id, seat_list)
+            await db.execute(
+                "UPDATE games SET status = ?, settings_json = ?, updated_at = ?, "
+                "engine_version = ?, data_pack = ? WHERE id = ?",
+                (status.value, settings.model_dump_json(), now, engine, pack, game_id),
+            )
+            row = await self._row(db, game_id, with_state=True)
+        return self._record(row)
+
     @staticmethod
     def _seat_list(seats: Collection[Seat]) -> list[Seat]:
         seat_list = list(seats)
