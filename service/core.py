@@ -105,6 +105,15 @@ def make_agent(level: str, seed: int) -> Agent:
 # ============================================================================ storage
 
 
+def game_seat(n: int, spec: SeatSpec) -> Seat:
+    """Seat number ``n`` of a game, played by ``spec`` (as the seats table keeps it)."""
+    if spec.ai:
+        return Seat.ai(n, spec.ai, name=spec.name)
+    if spec.user_id is not None:
+        return Seat.discord(n, spec.user_id, name=spec.name)
+    return Seat.local(n, spec.name)
+
+
 class _Store:
     """The calls the service makes to storage (seats by number, undo, descriptions)."""
 
@@ -119,20 +128,12 @@ class _Store:
         seats: Sequence[SeatSpec],
         guild_id: int | None,
     ) -> GameRecord:
-        made = []
-        for i, s in enumerate(seats):
-            if s.ai:
-                made.append(Seat.ai(i, s.ai, name=s.name))
-            elif s.user_id is not None:
-                made.append(Seat.discord(i, s.user_id, name=s.name))
-            else:
-                made.append(Seat.local(i, s.name))
         return await self.store.create_game(
             channel_id,
             initial_state_json=state.model_dump_json(),
             settings=settings,
             guild_id=guild_id,
-            seats=made,
+            seats=[game_seat(n, spec) for n, spec in enumerate(seats)],
             status=GameStatus.RUNNING,
         )
 
@@ -668,14 +669,8 @@ class GameCore:
         """Create and save a game: one seat per entry of ``seats`` (players = len(seats));
         ``scenario`` is a map id (default: the first map for the player count). The result
         names who decides first. ``channel_id`` (Discord channel; local: a fresh number)."""
-        from rules import new_game as rules_new_game
-
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
-        try:  # without a seed, the engine draws a secret 64-bit one
-            st = rules_new_game(len(specs), seed, scenario, data_pack=data_pack)
-        except RulesError as e:
-            raise ServiceError(e.message) from e
-        seed = st.rng.seed
+        st = self.build_game(len(specs), scenario, seed, data_pack)
         if channel_id is None:
             games = await self.store.list_games(limit=None)
             channel_id = max([g.channel_id for g in games] + [0]) + 1
@@ -683,18 +678,31 @@ class GameCore:
             scenario=st.map,
             player_count=len(specs),
             data_pack=data_pack,
-            seed=seed,
+            seed=st.rng.seed,
         )
         rec = await self._st.create(channel_id, st, settings, specs, guild_id)
+        return self.started(rec, st, specs)
+
+    @staticmethod
+    def build_game(
+        players: int, scenario: str | None, seed: int | None, data_pack: str | None = None
+    ) -> GameState:
+        """A new game's state (``rules.new_game``; without a seed, the engine draws a secret
+        64-bit one); ServiceError saying why not."""
+        from rules import new_game as rules_new_game
+
+        try:
+            return rules_new_game(players, seed, scenario, data_pack=data_pack)
+        except RulesError as e:
+            raise ServiceError(e.message) from e
+
+    def started(self, rec: GameRecord, st: GameState, specs: Sequence[SeatSpec]) -> Result:
+        """The result of a game just created: "New game #N on MAP: who plays", who decides."""
         names = ", ".join(f"{self.who(st, specs, i)}" for i in range(len(specs)))
         res = Result(game_id=rec.id, version=rec.version)
         res.frames[rec.version] = Frame(rec.version, st)
-        res.posts.append(
-            Post(
-                "public",
-                f"New game #{rec.id} on {get_catalog(data_pack).maps[st.map].name}: {names}.",
-            )
-        )
+        scen = get_catalog(st.data_pack).maps[st.map].name
+        res.posts.append(Post("public", f"New game #{rec.id} on {scen}: {names}."))
         res.next = self.decisions(st, specs)
         return res
 

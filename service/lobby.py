@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from rules import RulesError, deciders, get_catalog, legal_actions, pending_for
-from rules import new_game as rules_new_game
+from rules import deciders, get_catalog, legal_actions, pending_for
 from rules.actions import ChooseColour
-from service.results import Frame, Post, Refused, Result, SeatSpec
+from service.core import game_seat
+from service.results import Refused, Result, SeatSpec, ServiceError
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import (
     ChannelBusy,
@@ -52,15 +52,6 @@ def lobby_text(rec: GameRecord) -> str:
         "(empty seats become AI players)."
     )
     return "\n".join(lines)
-
-
-def game_seat(n: int, spec: SeatSpec) -> Seat:
-    """Seat number ``n`` of a started game, played by ``spec`` (as the service creates it)."""
-    if spec.ai:
-        return Seat.ai(n, spec.ai, name=spec.name)
-    if spec.user_id is not None:
-        return Seat.discord(n, spec.user_id, name=spec.name)
-    return Seat.local(n, spec.name)
 
 
 def is_host(rec: GameRecord, user_id: int) -> bool:
@@ -202,10 +193,10 @@ class Lobbies:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
                 specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
-        try:  # as GameCore.new_game: without a seed, the engine draws a secret one
-            st = rules_new_game(len(specs), seed, scenario or default_scenario)
-        except RulesError as e:
-            raise Refused(f"The game could not start: {e.message}") from e
+        try:  # as GameCore.new_game builds one
+            st = self.svc.build_game(len(specs), scenario or default_scenario, seed)
+        except ServiceError as e:
+            raise Refused(f"The game could not start: {e}") from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
         settings = GameSettings.model_validate(
             {
@@ -227,12 +218,7 @@ class Lobbies:
             )
         except (GameNotFound, GameNotActive, InvalidTransition) as e:  # started or left meanwhile
             raise Refused(CLOSED) from e
-        who = ", ".join(self.svc.who(st, specs, i) for i in range(len(specs)))
-        res = Result(game_id=rec.id, version=rec.version)
-        res.frames[rec.version] = Frame(rec.version, st)
-        scen = get_catalog(None).maps[st.map].name
-        res.posts.append(Post("public", f"New game #{rec.id} on {scen}: {who}."))
-        res.next = self.svc.decisions(st, specs)
+        res = self.svc.started(rec, st, specs)
         if wishes:
             async with self.svc.session(rec.id) as s:
                 await self.colour_wishes(s, res)
