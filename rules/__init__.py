@@ -31,7 +31,15 @@ from rules.notation import (
     legal_texts,
     parse_text,
 )
-from rules.paying import Cost, PaymentStep, PayOption, cost_of, default_payment, payment_step
+from rules.paying import (
+    Cost,
+    PaymentStep,
+    PayOption,
+    cost_of,
+    default_payment,
+    payment_note,
+    payment_step,
+)
 from rules.scoring import final_scores, score
 from rules.setup import new_game
 from rules.state import GameState, Pending, PendingKind
@@ -83,6 +91,7 @@ __all__ = [
     "new_game",
     "parse_action",
     "parse_text",
+    "payment_note",
     "payment_step",
     "pending_for",
     "render_message",

@@ -539,9 +539,12 @@ def resolve(g: Context) -> None:
             )
             if t.kind == "capital" and t.owner == ENEMY:
                 g.s.solo_captured = True
+        # R-EXPLORE-1: entering a face-down tile (a unit may stand on one after a Retreat)
+        # reveals it; a Bandeiras tile is fought at once (R-EXPLORE-3), once this battle is over
         ex = g.s.exploration.get(b.hex)
-        if ex is not None and not ex.face_up and reveal(g, att.seat, b.hex):
-            start_expedition(g, att.seat, list(att.units), b.hex, b.src)
+        expedition = ex is not None and not ex.face_up and reveal(g, att.seat, b.hex)
+    else:
+        expedition = False
     # Sepé Tiaraju: the winner loses all its battle units but one (the winner chooses).
     win_units = list(att.units if attacker_wins else dfd.units)
     if "sepe_tiaraju" in loser.cards and len(win_units) > 1:
@@ -552,6 +555,10 @@ def resolve(g: Context) -> None:
             g.push(winner.seat, "sepe_keep", front=True, units=win_units)
     _discard_battle_cards(g, b)
     g.s.combat = None
+    if expedition:
+        # a new battle: starting it before this one was cleared lost it, leaving the
+        # attacker's card decision with no battle (issue 22)
+        start_expedition(g, att.seat, list(att.units), b.hex, b.src)
     # The War card may be played now. Any winner holding gold cards is asked, so that the
     # question itself does not tell the table that a War card is in that hand.
     if winner.seat != ENEMY and g.p(winner.seat).gold_cards:
@@ -561,6 +568,11 @@ def resolve(g: Context) -> None:
 def _sepe(g: Context, seat: int, units: list[str], keep: str) -> None:
     lost = [u for u in units if u != keep]
     _to_reserve(g, seat, lost)
+    b = g.s.combat  # an expedition the won battle revealed: the lost units do not fight it
+    if b is not None:
+        for side in (b.attacker, b.defender):
+            if side is not None and side.seat == seat:
+                side.units = [u for u in side.units if u not in lost]
     g.emit(
         "sepe",
         {"who": g.name(seat), "n": len(lost)},
@@ -582,6 +594,9 @@ def _retreat_hexes(g: Context, b: Battle, side: Side) -> list[str]:
         t = g.s.tiles.get(nb)
         if t is not None and t.owner != side.seat:
             continue
+        ex = g.s.exploration.get(nb)
+        if ex is not None and not ex.face_up:
+            continue  # unexplored, not an empty hex (docs/RULINGS.md "Combat cards: Retreat")
         out.append(nb)
     return out
 

@@ -9,7 +9,9 @@ chooser a UI walks one cost token at a time.
   that may pay it while still allowing the whole cost to be paid; when complete, the
   ``payment`` that ``apply(state, action.replace(payment=...))`` accepts.
 - :func:`with_payments` — used by ``legal_actions``: an action with a cost but no safe
-  default is listed carrying the engine's cheapest explicit payment.
+  default is listed carrying the engine's cheapest explicit payment: the fewest VP lost
+  first (a gold card scoring at the end is spent last), then the cheapest goods.
+- :func:`payment_note` — a sentence saying what VP a payment loses (None when none).
 
 Nothing here changes the state it is given.
 """
@@ -33,6 +35,7 @@ from rules.payment import (
     check_payment,
     describe_cost,
     find_payment,
+    gold_card_vp,
     good_name,
     sort_tokens,
     sources,
@@ -99,7 +102,9 @@ class PaymentStep:
     ``remaining`` are the tokens the ``chosen`` items do not pay yet (hardest first),
     ``token`` the next one to pay (None when complete), ``prompt`` a sentence for it,
     ``options`` the sources that may pay it and still let the whole cost be paid (identical
-    units grouped). When ``complete``, ``payment`` is the explicit payment to apply."""
+    units grouped), the engine's suggestion first (taking the first option each time ends
+    in the payment that loses the fewest VP, issue 22) and gold cards scoring at the end
+    last. When ``complete``, ``payment`` is the explicit payment to apply."""
 
     cost: Cost
     chosen: tuple[PayItem, ...]
@@ -443,6 +448,10 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
     flags = _paid_flags(sol)
     remaining = tuple(t for t, paid in zip(sol.tokens, flags, strict=True) if not paid)
     token = remaining[0]
+    # the first option is what the least-loss completion pays this token with (issue 22):
+    # walking first options ends in the payment losing the fewest VP
+    first = sol.lots[sol.assign[flags.index(False)]]
+    suggested = None if first.source == "combat_card" else PayItem(first.source, first.what)
     acc = token_accepts(token)
     src = sources(state, seat, ctx)
     have = Counter((it.source, it.what) for it in items)
@@ -459,6 +468,7 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
     if card_provides & acc:
         for card, n in sorted(src.hand.items()):
             candidates.append((PayItem("combat_card", card), n))
+    lost = {(lot.source, lot.what): lot.vp for lot in src.lots}
     for item, n in candidates:
         left = n - have[(item.source, item.what)]
         if left <= 0:
@@ -466,6 +476,8 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
         if check_partial(state, seat, cost, (*items, item), ctx) is None:
             continue
         options.append(PayOption(item, _label_for(state, seat, item, token), left))
+    # the suggestion first, scoring gold cards last (otherwise in the sources' order)
+    options.sort(key=lambda o: (o.item != suggested, lost.get((o.item.source, o.item.what), 0)))
     k = len(c.tokens) - len(remaining) + 1
     prompt = (
         f"Pay {describe_cost([token])} for {c.label} (token {k} of {len(c.tokens)}; "
@@ -483,12 +495,44 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
     )
 
 
+# --------------------------------------------------------------------------- note
+
+
+def payment_note(state: GameState, action: A.Action) -> str | None:
+    """A short sentence when paying for ``action`` spends what loses VP at the end — a gold
+    card scoring at the end (R-END-2), e.g. "pays with Agriculture — 3 VP at the end" —
+    else None. The payment is the action's own ``payment``, or, without one, the payment
+    the engine would take or list for it (the safe default, which never loses VP, else
+    its least-loss payment). None for an action that takes no payment or cannot be paid."""
+    if not isinstance(action, PAYABLE):
+        return None
+    items: Sequence[PayItem] | None = action.payment
+    if items is None:
+        c = cost_of(state, action)
+        if c is None or c.free:
+            return None
+        if find_payment(state, c.seat, list(c.tokens), c.context, safe=True) is not None:
+            return None
+        items = find_payment(state, c.seat, list(c.tokens), c.context)
+        if items is None:
+            return None
+    g = Context(state)
+    card_vp = gold_card_vp(g.cat)
+    spent = [it.what for it in items if it.source == "gold_card" and card_vp.get(it.what, 0)]
+    if not spent:
+        return None
+    names = [g.cat.gold_cards[c].name for c in spent]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"pays with {said} — {sum(card_vp[c] for c in spent)} VP at the end"
+
+
 __all__ = [
     "Cost",
     "PayOption",
     "PaymentStep",
     "cost_of",
     "default_payment",
+    "payment_note",
     "payment_step",
     "with_payments",
 ]

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 
 from rules.actions import PayItem
-from rules.catalog import CROPS
+from rules.catalog import CROPS, Catalog, get_catalog
 from rules.control import unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
@@ -112,6 +113,7 @@ class Lot:
     pools: tuple[tuple[str, int], ...] = ()
     group: str | None = None  # Afonso option: all of the group's units or none
     need: int = 0
+    vp: int = 0  # VP lost at the end per unit spent (a gold card scoring at the end)
 
 
 @dataclass(slots=True)
@@ -221,9 +223,14 @@ def sources(
     hand = Counter(p.gold_cards)
     if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
         hand[ctx.spent_card] -= 1
-    for card, n in hand.items():
-        if n > 0:
-            lots.append(Lot("gold_card", card, _SCIENCE if machado else _GOLD, n, 5.0))
+    if hand:
+        card_vp = gold_card_vp(get_catalog(state.data_pack))
+        for card, n in hand.items():
+            if n > 0:
+                vp = card_vp.get(card, 0)
+                # a card scoring at the end is spent after everything else (issue 22)
+                value = 5.0 if not vp else _VP_CARD_VALUE + vp
+                lots.append(Lot("gold_card", card, _SCIENCE if machado else _GOLD, n, value, vp=vp))
     cc = Counter(p.combat_cards)
     if cc:
         src.hand = cc
@@ -240,6 +247,23 @@ def sources(
 
 
 _SAFE_SCIENCE = frozenset({"science"})
+_VP_CARD_VALUE = 20.0  # above every other source (Afonso I's options are 9)
+
+_CARD_VP: dict[int, tuple[Catalog, dict[str, int]]] = {}
+
+
+def gold_card_vp(cat: Catalog) -> dict[str, int]:
+    """The VP each gold card scores at the end if kept (R-END-2: ``end`` cards, at their
+    face value, conditions aside), 0 for the others; what spending it in a payment loses.
+    (Computed once per catalog.)"""
+    got = _CARD_VP.get(id(cat))
+    if got is None or got[0] is not cat:
+        vp = {
+            c.id: int(c.params.get("vp", 0)) if c.kind == "end" else 0
+            for c in cat.gold_cards.values()
+        }
+        got = _CARD_VP[id(cat)] = (cat, vp)
+    return got[1]
 
 
 def _safe_from(full: Sources) -> Sources:
@@ -287,10 +311,12 @@ def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool)
             what = "gold card(s)" if s == "gold_card" else f"{w} at {s}"
             raise IllegalAction("R-VOC-6", f"only {lot.count} {what}, not {n}")
         seen.add((s, w))
-        lots.append(Lot(s, w, lot.provides, n if exact else lot.count, lot.value - 0.5, need=n))
+        lots.append(
+            Lot(s, w, lot.provides, n if exact else lot.count, lot.value - 0.5, need=n, vp=lot.vp)
+        )
     if not exact:
         lots += [
-            Lot(lot.source, lot.what, lot.provides, lot.count, lot.value)
+            Lot(lot.source, lot.what, lot.provides, lot.count, lot.value, vp=lot.vp)
             for lot in src.lots
             if (lot.source, lot.what) not in seen
         ]
@@ -517,6 +543,62 @@ def solve(src: Sources, cost: Sequence[str]) -> Solution | None:
     return None
 
 
+def vp_lost(sol: Solution) -> int:
+    """The VP a solution's payment loses at the end (the scoring gold cards it spends)."""
+    lots = sol.lots
+    return sum(lots[li].vp for li in sol.assign)
+
+
+def solve_least_loss(src: Sources, cost: Sequence[str]) -> Solution | None:
+    """A way to pay ``cost`` from ``src`` that loses the fewest VP (issue 22): no scoring
+    gold card is spent when a payment without one exists, the fewest points' worth
+    otherwise; among those, :func:`solve`'s cheapest-first choice. None if ``cost`` cannot
+    be paid. (:func:`solve` alone picks the cheapest source token by token, which can leave
+    a later token to a scoring card another assignment would not need.)"""
+    sol = solve(src, cost)
+    if sol is None:
+        return None
+    lost = vp_lost(sol)
+    if not lost:
+        return sol
+    scoring = [i for i, lot in enumerate(src.lots) if lot.vp]
+    # every way to cap the scoring cards' lots, fewest VP first: the first payable is least
+    caps = sorted(
+        product(*(range(src.lots[i].count + 1) for i in scoring)),
+        key=lambda ns: (sum(n * src.lots[i].vp for n, i in zip(ns, scoring, strict=True)), ns),
+    )
+    for ns in caps:
+        if sum(n * src.lots[i].vp for n, i in zip(ns, scoring, strict=True)) >= lost:
+            break
+        if any(n < src.lots[i].need for n, i in zip(ns, scoring, strict=True)):
+            continue
+        lots = list(src.lots)
+        for n, i in zip(ns, scoring, strict=True):
+            lot = lots[i]
+            lots[i] = Lot(
+                lot.source,
+                lot.what,
+                lot.provides,
+                n,
+                lot.value,
+                lot.pools,
+                lot.group,
+                lot.need,
+                lot.vp,
+            )
+        narrowed = Sources(
+            [lot for lot in lots if lot.count],
+            src.hand,
+            src.card_uses,
+            src.afonso,
+            src.chosen_cards,
+        )
+        found = solve(narrowed, cost)
+        if found is not None:
+            return found
+    return sol
+
+
 _CARD_PREF = {"militia": 0, "war_chest": 1, "conde_deu": 2}
 
 
@@ -554,11 +636,12 @@ def find_payment(
     *,
     safe: bool = False,
 ) -> list[PayItem] | None:
-    """The engine's cheapest payment of ``cost`` for ``seat``, or None if it cannot be paid.
+    """The engine's cheapest payment of ``cost`` for ``seat`` — the fewest VP lost first
+    (:func:`solve_least_loss`), then cheapest-first — or None if it cannot be paid.
     ``safe``: only from sources a default may spend without asking (docs/RULINGS.md)."""
     if not cost:
         return []
-    sol = solve(sources(state, seat, ctx or PayContext(), safe=safe), cost)
+    sol = solve_least_loss(sources(state, seat, ctx or PayContext(), safe=safe), cost)
     return None if sol is None else to_items(sol)
 
 
@@ -651,7 +734,7 @@ class PayabilityCache:
         ctx = ctx or PayContext()
         key = (seat, safe, self._ctx_key(ctx), tuple(sort_tokens(cost)))
         if key not in self._found:
-            self._found[key] = solve(self.sources(seat, ctx, safe), cost)
+            self._found[key] = solve_least_loss(self.sources(seat, ctx, safe), cost)
         return self._found[key]
 
     def payable(
@@ -707,7 +790,7 @@ def check_partial(
     """Can ``items`` be completed (with more sources) into an exact payment of ``cost``?
     The solution found (chosen items first), or None. Raises on items not held."""
     src = restrict(sources(state, seat, ctx), items, ctx.label, exact=False)
-    return solve(src, cost)
+    return solve_least_loss(src, cost)
 
 
 def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:

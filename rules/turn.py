@@ -25,8 +25,10 @@ from rules.payment import (
     default_items,
     describe_items,
     solve,
+    solve_least_loss,
     sources,
     take_payment,
+    vp_lost,
 )
 from rules.state import Tile
 
@@ -416,8 +418,9 @@ def discount(
     """Take one token off ``cost`` ("1 resource less" and the like). With an explicit
     payment, the token that payment leaves out; otherwise the first token, in the order of
     ``kinds`` (``gold``, ``crop`` = a named crop, ``any``), whose removal leaves a cost the
-    safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable —
-    the one hardest to pay goes first. ``cache``: the listing's payability answers for
+    safe default can pay (docs/RULINGS.md), else the first whose removal leaves it payable
+    losing the fewest VP (scoring gold cards spent, issue 22) — the one hardest to pay goes
+    first. ``cache``: the listing's payability answers for
     this unchanged state (the same verdicts, :func:`rules.payment.quick_payable` first)."""
     order = [i for k in kinds for i, t in enumerate(cost) if _token_kind(t) == k]
     # the sources are built once for all the trials (find_payment / can_pay would rebuild
@@ -441,20 +444,31 @@ def discount(
             safe_src = sources(g.s, seat, ctx or PayContext(), safe=True)
         if solve(safe_src, trial) is not None:
             return trial
-    if payment is None:  # no removal leaves a safe default: the first leaving it payable
+    if payment is None:
+        # no removal leaves a safe default: the one whose payment loses the fewest VP (a
+        # scoring gold card, issue 22), the first such
         full_src: Sources | None = None
+        best: list[str] | None = None
+        best_lost = 0
         for i in order:
             trial = cost[:i] + cost[i + 1 :]
             if not trial:
                 return trial
             if cache is not None:
-                if cache.payable(seat, trial, ctx):
-                    return trial
+                sol = cache.solve(seat, trial, ctx) if cache.payable(seat, trial, ctx) else None
+            else:
+                if full_src is None:
+                    full_src = sources(g.s, seat, ctx or PayContext())
+                sol = solve_least_loss(full_src, trial)
+            if sol is None:
                 continue
-            if full_src is None:
-                full_src = sources(g.s, seat, ctx or PayContext())
-            if solve(full_src, trial) is not None:
+            lost = vp_lost(sol)
+            if not lost:
                 return trial
+            if best is None or lost < best_lost:
+                best, best_lost = trial, lost
+        if best is not None:
+            return best
     return cost[: order[0]] + cost[order[0] + 1 :] if order else cost
 
 

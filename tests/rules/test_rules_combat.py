@@ -695,3 +695,42 @@ def test_entering_enemy_unit_starts_battle_immediately__R_MOVE_5():
     st, ev = act_ev(st, "move", unit="archer1", to="F4", kind="free")
     assert "battle" in kinds(ev) and st.combat is not None
     assert st.players[0].units["archer1"] == "E4"  # it enters only if it wins
+
+
+# --------------------------------------------------------------------------- issue 22, defect 2
+
+
+def test_winning_onto_a_face_down_bandeiras_starts_the_expedition__R_EXPLORE_1_R_EXPLORE_3():
+    # A blue unit stands on a face-down tile (as a Retreat could leave it before the fix
+    # below); green wins the battle there, enters, reveals Bandeiras and must fight it at
+    # once. The expedition used to be started and then wiped with the won battle, leaving
+    # green's card decision with no battle: commit_cards refused (R-COMBAT-4).
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "monarch", "E4")
+    place_unit(st, 1, "brawler1", "F3")
+    explore(st, "F3", "bandeiras_4")
+    st = act(st, "move", unit="monarch", to="F3", kind="free")
+    st, _ = commit(st, 0)
+    st, ev = commit(st, 1)
+    assert "battle_result" in kinds(ev) and "expedition" in kinds(ev)
+    assert st.combat is not None and st.combat.kind == "bandeiras"
+    assert st.combat.attacker.units == ["monarch"]
+    assert pending_kind(st, 0) == "combat_cards"
+    st, ev = commit(st, 0)  # applies
+    assert st.combat is None and any(e.kind.startswith("expedition_result") for e in ev)
+
+
+def test_retreat_never_goes_onto_a_face_down_tile__R_EXPLORE_1():
+    # docs/RULINGS.md "Combat cards: Retreat": an unexplored hex is not an empty hex.
+    st = duel(("green", "blue"))
+    place_unit(st, 0, "monarch", "E4")
+    place_unit(st, 0, "archer1", "E4")
+    place_unit(st, 1, "brawler1", "F4")
+    st.players[1].combat_cards = ["retreat"]
+    explore(st, "F3", "bandeiras_4")
+    st = act(st, "move", unit="monarch", to="F4", kind="free")
+    st, _ = commit(st, 0)
+    st, _ = commit(st, 1, "retreat")
+    assert pending_kind(st, 1) == "retreat"
+    choices = {a.at for a in legal_actions(st, 1)}
+    assert "F3" not in choices and {None, "G3", "F5", "G5"} <= choices

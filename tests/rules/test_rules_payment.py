@@ -20,6 +20,7 @@ from rules import (
     legal_actions,
     new_game,
     parse_action,
+    payment_note,
     payment_step,
 )
 from rules.payment import PayContext, check_payment, find_payment
@@ -264,3 +265,58 @@ def test_chooser_walks_complete_and_apply__R_VOC_2_R_VOC_6() -> None:
 
 def test_context_ignores_the_label() -> None:
     assert PayContext(label="a").key() == PayContext(label="b").key()
+
+
+# ------------------------------------------------------------------ issue 22: least loss first
+
+
+def test_listed_payment_spends_science_before_a_scoring_gold_card__R_VOC_2_R_END_2() -> None:
+    # Issue 22, defect 1: Agriculture is worth 3 VP at the end; science costs no points.
+    st = fresh()
+    st.players[0].reserve = {"science": 1}
+    st.players[0].gold_cards = ["agriculture"]
+    la = listed(st, "build", **SAWMILL)
+    assert la.payment == (R("science"),)
+    assert payment_note(st, la) is None
+    a = la.replace(payment=None)
+    assert payment_step(st, a).options[0].item == R("science")
+
+
+def test_listed_payment_spends_a_free_gold_card_before_a_scoring_one__R_VOC_2_R_END_2() -> None:
+    st = fresh()
+    st.players[0].gold_cards = ["agriculture", "jesuits"]
+    la = listed(st, "build", **SAWMILL)
+    assert la.payment == (PayItem("gold_card", "jesuits"),)
+    step = payment_step(st, la.replace(payment=None))
+    assert step.options[0].item == PayItem("gold_card", "jesuits")
+    assert {o.item for o in step.options} == {
+        PayItem("gold_card", "jesuits"),
+        PayItem("gold_card", "agriculture"),
+    }
+
+
+def test_least_loss_tries_afonso_before_a_scoring_gold_card__R_VOC_2_R_END_2() -> None:
+    # Afonso I's options are searched only when nothing else pays: Agriculture did, so it
+    # was spent while one combat card paid the gold at no VP.
+    st = start(colours=("red", "blue"), monarchs=("afonso_i", "queen_victoria"))
+    st.players[0].combat_cards = ["militia"]
+    st.players[0].gold_cards = ["agriculture"]
+    st.display.append("duque_de_caxias")  # 1 gold
+    la = listed(st, "painting", painting="duque_de_caxias")
+    assert la.payment == (PayItem("combat_card", "militia"),)
+    assert find_payment(st, 0, ["gold"]) == [PayItem("combat_card", "militia")]
+    step = payment_step(st, la.replace(payment=None))
+    assert step.options[0].item == PayItem("combat_card", "militia")
+
+
+def test_payment_note_names_the_points_lost__R_END_2() -> None:
+    st = fresh()
+    st.players[0].gold_cards = ["agriculture"]
+    la = listed(st, "build", **SAWMILL)
+    assert la.payment == (PayItem("gold_card", "agriculture"),)
+    assert payment_note(st, la) == "pays with Agriculture — 3 VP at the end"
+    # without a payment on it: the payment the listing would give
+    assert payment_note(st, la.replace(payment=None)) == "pays with Agriculture — 3 VP at the end"
+    st.players[0].reserve = {"coffee": 1}  # a safe default: nothing lost
+    assert payment_note(st, la.replace(payment=None)) is None
+    assert payment_note(st, parse_action({"type": "import", "seat": 0, "crop": "coffee"})) is None
