@@ -142,8 +142,8 @@ class Driver:
                 self.all_acks.append(r.at - t0)
                 if self.window is not None:
                     self.window.acks.append(r.at - t0)
-        elif (
-            r.method == "POST"
+        elif (  # the map shown: a new turn post, or the turn's post edited in place
+            r.method in ("POST", "PATCH")
             and r.path.startswith("/channels/")
             and ("map.png" in r.files or (self.no_images and "brz:" in r.text()))
         ):
