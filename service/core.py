@@ -181,6 +181,14 @@ def _load(state_json: str) -> GameState:
     return GameState.model_validate_json(state_json)
 
 
+async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
+    """Call ``on_step(step)``, awaiting what it returns when that is awaitable."""
+    if on_step is not None:
+        r = on_step(step)
+        if inspect.isawaitable(r):
+            await r
+
+
 def _seed(rec: GameRecord) -> int:
     return rec.settings.seed or 0
 
@@ -440,10 +448,7 @@ class GameSession:
             if step is None:
                 break
             res.extend(step)
-            if on_step is not None:
-                r = on_step(step)
-                if inspect.isawaitable(r):
-                    await r
+            await _notify(on_step, step)
         res.version, res.over = self.version, self.over
         res.frames.setdefault(self.version, self.frame())
         res.next = self.decisions(choices=False)  # who decides; their choices when asked
@@ -877,10 +882,7 @@ class GameCore:
             if not step.applied:
                 break
             res.extend(step)
-            if on_step is not None:
-                r = on_step(step)
-                if inspect.isawaitable(r):
-                    await r
+            await _notify(on_step, step)
         async with self.session(game_id) as s:
             out = s.result(choices=True)
         if res is not None:

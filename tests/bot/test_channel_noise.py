@@ -11,7 +11,7 @@ import os
 from storage.models import EntryKind
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Request
-from tests.bot.test_game import ANA, CH, SEED, Game, public
+from tests.bot.test_game import ANA, CH, Game, public, start_against_ai
 
 
 def pinged(r: Request) -> list[int]:
@@ -24,11 +24,7 @@ async def test_a_whole_game_makes_about_one_post_and_one_ping_per_turn(
 ) -> None:
     h = await make_bot()
     g = Game(fake, h)
-    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    await h.click(ANA, lobby, "brz:l:1:ai")
-    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
-    await h.click(ANA, lobby, "brz:l:1:start")
+    await start_against_ai(fake, h)
     store = h.client.tables.store  # type: ignore[attr-defined]
     posts = pings = edits = 0
     for step in range(3000):

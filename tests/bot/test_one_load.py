@@ -28,7 +28,7 @@ import rules.notation
 from rules import GameState
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, custom_ids
-from tests.bot.test_game import ANA, CH, SEED, Game
+from tests.bot.test_game import ANA, CH, Game, start_against_ai
 
 LOADS = ("get_game", "get_active_game")
 
@@ -112,11 +112,7 @@ async def _ready(fake: FakeDiscord, make_bot: BotMaker) -> tuple[Harness, Game, 
     """A game of Ana against a computer player, at the start of Ana's first play turn."""
     h = await make_bot()
     g = Game(fake, h)
-    await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
-    lobby = fake.messages[max(fake.messages)]
-    await h.click(ANA, lobby, "brz:l:1:ai")
-    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
-    await h.click(ANA, lobby, "brz:l:1:start")
+    await start_against_ai(fake, h)
     return h, g, await _to_anas_play_turn(g)
 
 
