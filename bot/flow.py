@@ -16,6 +16,7 @@ import discord
 
 from bot.discord_views import (
     NO_LONGER,
+    NO_SEAT,
     NOT_YOUR_TURN,
     Step,
     confirm_view,
@@ -47,7 +48,10 @@ class GuidedFlow:
             await self.t.reply(interaction, "This game is over.")
             return None
         seat = s.seat_of(interaction.user.id)
-        if seat is None or not s.decides(seat):
+        if seat is None:  # a spectator (issue 22): not "not your turn"
+            await self.t.reply(interaction, NO_SEAT)
+            return None
+        if not s.decides(seat):
             await self.t.reply(interaction, NOT_YOUR_TURN)
             return None
         if version is not None and s.version != version:

@@ -212,7 +212,7 @@ async def test_whole_game_through_interactions_R_SETUP_5(
         g.last_turn_post(),
         next(c for c in custom_ids(g.last_turn_post()) if c.startswith("brz:t:")),
     )
-    assert any("Not your turn" in t for t in texts_to(refused, BO))
+    assert any("You have no seat in this game" in t for t in texts_to(refused, BO))  # issue 22
     assert all(r.ephemeral for r in refused if r.interaction_user == BO)
     nope = await h.command(BO, CH, "play", command="pass")
     assert any("no seat" in t for t in texts_to(nope, BO))
@@ -473,7 +473,7 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
     assert "Confirm with this payment" in msg["content"]
     ok = next(c for c in custom_ids(msg) if c.startswith("brz:q:"))
     # a stranger's press is refused and changes nothing
-    assert any("Not your turn" in t for t in texts_to(await h.click(BO, msg, ok), BO))
+    assert any("no seat" in t for t in texts_to(await h.click(BO, msg, ok), BO))
     reqs = await h.click(ANA, msg, ok)
     await g.scan(reqs)
     action = legal_actions(st, 0)[index]

@@ -399,12 +399,12 @@ def holding(msg: dict[str, Any], component: dict[str, Any]) -> dict[str, Any]:
 
 CASES: list[tuple[str, int, str]] = [
     # (what is pressed or typed, by whom, the private refusal)
-    ("turn_button", BO, "Not your turn"),
+    ("turn_button", BO, "no seat"),  # a spectator (issue 22)
     ("hand_button", BO, "no seat"),
-    ("choice_select", BO, "Not your turn"),
-    ("confirm_button", BO, "Not your turn"),
-    ("pay_button", BO, "Not your turn"),
-    ("back_button", BO, "Not your turn"),
+    ("choice_select", BO, "no seat"),  # a spectator (issue 22)
+    ("confirm_button", BO, "no seat"),  # a spectator (issue 22)
+    ("pay_button", BO, "no seat"),  # a spectator (issue 22)
+    ("back_button", BO, "no seat"),  # a spectator (issue 22)
     ("play", BO, "no seat"),
     ("undo", BO, "no seat"),
     ("hand_thread", BO, "no seat"),
