@@ -26,12 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar
 
 import discord
 from discord import ui
 
 from bot.errors import report_fault
+from service.labels import Choice, group_label
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -148,60 +149,84 @@ def lobby_layout(
 # ============================================================================ menus
 
 
+class Option(NamedTuple):
+    """One menu option: what it shows (``label``, ``description``) and its ``value``."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
 @dataclass(frozen=True)
 class Step:
-    """One step of the guided flow: a prompt and up to 25 menu options (label, value).
-    A value is ``i:N`` (the decider's legal action number N) or ``p:PREFIX`` (narrow the
-    list to the commands starting with PREFIX)."""
+    """One step of the guided flow: a prompt and up to 25 menu options. An option's value
+    is ``i:N`` (the decider's legal action number N) or ``p:PREFIX`` (narrow the list to the
+    commands starting with PREFIX); its label and description speak the game's words (the
+    names of :mod:`service.labels`), never the notation's ids."""
 
     prompt: str
-    options: tuple[tuple[str, str], ...]
+    options: tuple[Option, ...]
     more: int = 0  # choices left out (reachable through /play)
 
 
-def guided_step(texts: Sequence[str], prefix: str = "") -> Step:
-    """The options at ``prefix`` for the legal commands ``texts`` (in the engine's order):
-    the commands themselves when at most 25 match, else their next words (the action kinds
-    at the top), else the first letters of the next word (e.g. a map column)."""
+def _one(c: Choice) -> Option:
+    return Option(clip(c.label.text, MAX_LABEL), f"i:{c.index}", clip(c.label.description, 100))
+
+
+def guided_step(choices: Sequence[Choice], prefix: str = "") -> Step:
+    """The options at ``prefix`` for the legal ``choices`` (in the engine's order), grouped
+    by their commands: the choices themselves when at most 25 commands match, else their
+    next words (the action kinds at the top), else the first letters of the next word (e.g.
+    a map column). Each group is labelled by what its words name ("Build: Sawmill")."""
     seen: set[str] = set()
-    cands: list[tuple[int, str]] = []
-    for i, t in enumerate(texts):
-        if t.startswith(prefix) and t not in seen:
-            seen.add(t)
-            cands.append((i, t))
+    cands: list[Choice] = []
+    for c in choices:
+        if c.command.startswith(prefix) and c.command not in seen:
+            seen.add(c.command)
+            cands.append(c)
     if len(cands) <= MAX_OPTIONS and prefix:
-        opts = tuple((clip(t, MAX_LABEL), f"i:{i}") for i, t in cands)
-        return Step(f"Choose (`{prefix.strip()}` …):", opts)
+        head = group_label(cands, prefix, cut=_cut(cands, prefix)).text
+        return Step(f"Choose (**{head}** …):", tuple(_one(c) for c in cands))
+    whole = True
     groups = _group(cands, prefix, whole_words=True)
     if len(groups) > MAX_OPTIONS:
+        whole = False
         groups = _group(cands, prefix, whole_words=False)
     if len(groups) == 1 and len(cands) <= MAX_OPTIONS:
-        opts = tuple((clip(t, MAX_LABEL), f"i:{i}") for i, t in cands)
-        return Step("Choose:", opts)
-    opts_list: list[tuple[str, str]] = []
+        return Step("Choose:", tuple(_one(c) for c in cands))
+    opts_list: list[Option] = []
     for key, members in groups.items():
         if len(members) == 1:
-            i, t = members[0]
-            opts_list.append((clip(t, MAX_LABEL), f"i:{i}"))
+            opts_list.append(_one(members[0]))
         elif len(key) + 2 <= MAX_LABEL:
-            opts_list.append((clip(f"{key.strip()} … ({len(members)})", MAX_LABEL), f"p:{key}"))
+            g = group_label(members, key, cut=not whole)
+            text = clip(f"{g.text} … ({len(members)})", MAX_LABEL)
+            opts_list.append(Option(text, f"p:{key}", clip(g.description, 100)))
     more = max(0, len(opts_list) - MAX_OPTIONS)
-    title = "What do you do?" if not prefix else f"`{prefix.strip()}` …: narrow it down"
+    if not prefix:
+        title = "What do you do?"
+    else:
+        head = group_label(cands, prefix, cut=_cut(cands, prefix)).text
+        title = f"**{head}** …: narrow it down"
     return Step(title, tuple(opts_list[:MAX_OPTIONS]), more)
 
 
-def _group(
-    cands: Sequence[tuple[int, str]], prefix: str, *, whole_words: bool
-) -> dict[str, list[tuple[int, str]]]:
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for i, t in cands:
-        rest = t[len(prefix) :]
+def _cut(cands: Sequence[Choice], prefix: str) -> bool:
+    """Whether the last word of ``prefix`` is only the start of the commands' next word."""
+    words = prefix.split(" ")
+    return bool(cands) and cands[0].command.split(" ")[len(words) - 1] != words[-1]
+
+
+def _group(cands: Sequence[Choice], prefix: str, *, whole_words: bool) -> dict[str, list[Choice]]:
+    groups: dict[str, list[Choice]] = {}
+    for c in cands:
+        rest = c.command[len(prefix) :]
         lead = rest[: len(rest) - len(rest.lstrip(" "))]
         token = rest.lstrip(" ").split(" ")[0]
         if not whole_words:
             token = token[:1]
         key = prefix + lead + token
-        groups.setdefault(key, []).append((i, t))
+        groups.setdefault(key, []).append(c)
     return groups
 
 
@@ -209,7 +234,10 @@ def step_view(game_id: int, version: int, step: Step) -> ui.View:
     view = ui.View(timeout=None)
     if step.options:
         options = [
-            discord.SelectOption(label=label, value=value[:100]) for label, value in step.options
+            discord.SelectOption(
+                label=o.label, value=o.value[:100], description=o.description or None
+            )
+            for o in step.options
         ]
         view.add_item(ChoiceSelect(game_id, version, options=options))
     view.add_item(BackButton(game_id, version))

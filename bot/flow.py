@@ -26,6 +26,8 @@ from bot.discord_views import (
 )
 from bot.hub import Hub
 from bot.turns import Turns
+from service.labels import Choice, action_label, cost_line, pay_item_text
+from service.labels import choices as choices_of
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -66,7 +68,7 @@ class GuidedFlow:
         if got is None:
             return
         seat, s = got
-        step = guided_step(s.legal_texts(seat))
+        step = guided_step(s.choices(seat))
         await self.t.reply(interaction, step_text(step), view=step_view(game_id, version, step))
 
     async def flow_choice(
@@ -76,17 +78,17 @@ class GuidedFlow:
         if got is None:
             return
         seat, s = got
-        acts = s.legal(seat)
-        if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(acts):
+        chosen = s.choices(seat)
+        if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(chosen):
             i = int(value[2:])
-            cost = s.cost_text(acts[i])
-            text = f"**{s.describe(acts[i])}**\n{cost}Confirm?"
+            cost = cost_line(s.state, chosen[i].action)
+            text = confirm_text(chosen[i]) + f"\n{cost}Confirm?"
             await interaction.response.edit_message(
                 content=text, view=confirm_view(game_id, version, i, payable=bool(cost))
             )
             return
         prefix = value[2:] if value.startswith("p:") else ""
-        step = guided_step([s.describe(a) for a in acts], prefix)
+        step = guided_step(chosen, prefix)
         await interaction.response.edit_message(
             content=step_text(step), view=step_view(game_id, version, step)
         )
@@ -121,8 +123,9 @@ class GuidedFlow:
             await self.t.reply(interaction, NO_LONGER)
             return
         action, step = found
-        head = f"**{s.describe(action)}** — {step.cost.text}"
-        paid = ", ".join(f"{p.what} ({p.source})" for p in step.chosen)
+        head = f"**{action_label(s.state, action).text}** (`{s.describe(action)}`)"
+        head += f" — {step.cost.text}"
+        paid = ", ".join(pay_item_text(s.state, seat, p) for p in step.chosen)
         lines = [head, f"Paid so far: {paid}" if paid else "Nothing paid yet."]
         if step.complete:
             lines.append("Confirm with this payment?")
@@ -171,20 +174,27 @@ class GuidedFlow:
             version=version,
             action=action,
             loaded=s,
-            choices_for=seat,
         )
         if res is None or res.errors:
             return
         done = "Done."
-        mine = [d for d in res.next if d.seat == seat]
-        if mine:
-            step = guided_step(list(mine[0].choices))
+        frame = res.frame()
+        if frame is not None and any(d.seat == seat for d in res.next):
+            # the next menu, listed once from the state the turn left (its frame)
+            step = guided_step(choices_of(frame.state, seat))
             await interaction.edit_original_response(
                 content=step_text(step, done + " Still yours:"),
                 view=step_view(game_id, res.version, step),
             )
         else:
             await interaction.edit_original_response(content=done, view=None)
+
+
+def confirm_text(choice: Choice) -> str:
+    """A chosen action before Confirm: its name first, the command one may type after (in
+    code), then what it is worth or does."""
+    desc = f"\n{choice.label.description}" if choice.label.description else ""
+    return f"**{choice.label.text}** · `{choice.command}`{desc}"
 
 
 def step_text(step: Step, head: str = "") -> str:

@@ -55,6 +55,8 @@ from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
+from service.labels import Choice
+from service.labels import choices as label_choices
 from service.locks import GameLock
 from service.results import (
     Decision,
@@ -463,6 +465,11 @@ class GameSession:
     def legal_texts(self, seat: int) -> list[str]:
         """The commands ``seat`` may type now, in the notation."""
         return [format_action(self.state, a) for a in self.legal(seat)]
+
+    def choices(self, seat: int) -> list[Choice]:
+        """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
+        names, not notation ids, from what ``seat`` sees (see :mod:`service.labels`)."""
+        return label_choices(self.state, seat, self.legal(seat))
 
     def describe(self, action: Any) -> str:
         """An action as a command of the notation (``build sawmill D3``)."""

@@ -9,8 +9,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules import GameState, apply, deciders, format_action, get_catalog, legal_actions
+from rules import (
+    GameState,
+    apply,
+    deciders,
+    format_action,
+    get_catalog,
+    legal_actions,
+    parse_text,
+)
 from rules.hexgrid import distance
+from service.labels import action_label
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
 from tests.bot.test_game import _mentions, public, status_writes, texts_to, turn_writes
@@ -135,9 +144,10 @@ async def test_battle_between_two_players_R_COMBAT_4(fake: FakeDiscord, make_bot
     assert int(flow["flags"]) & (1 << 6), "the defender's choice is private"
     sel = next(c for c in _components(flow) if c.get("custom_id", "").startswith("brz:s:"))
     labels = [o["label"] for o in sel["options"]]
-    assert all(lab.startswith("cards") for lab in labels), labels
+    assert all(lab.startswith("Commit combat cards") for lab in labels), labels
     want = pick(st, b.defender.seat, rng)
-    value = next(o["value"] for o in sel["options"] if o["label"] == want)
+    named = action_label(st, parse_text(st, b.defender.seat, want)).text  # the menu's words
+    value = next(o["value"] for o in sel["options"] if o["label"] == named)
     reqs = await h.select(defender, flow, sel["custom_id"], value)
     scan_public(reqs, secret)
     confirm = next(c for c in custom_ids(flow) if c.startswith("brz:c:"))

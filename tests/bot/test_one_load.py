@@ -158,7 +158,7 @@ async def test_confirm_press_reads_the_game_once(
         if confirm is not None:
             break
         sel = next(c for c in g.walk(msg) if c.get("custom_id", "").startswith("brz:s:"))
-        options = [o for o in sel["options"] if not o["label"].startswith(("end", "pass"))]
+        options = [o for o in sel["options"] if not o["label"].startswith(("End", "Pass"))]
         await h.select(ANA, msg, sel["custom_id"], rng.choice(options or sel["options"])["value"])
     assert confirm is not None, "the guided flow reached Confirm"
 
