@@ -490,24 +490,6 @@ class GameSession:
             return None
         return step
 
-    def cost_text(self, action: Any) -> str:
-        """``Costs …. Default payment: …`` for an action that costs something, else "": the
-        payment the engine takes or lists (the one losing the fewest VP), and when it spends
-        what scores at the end, says so ("pays with Agriculture — 3 VP at the end")."""
-        from rules.paying import cost_of, default_payment, payment_note
-
-        try:
-            cost = cost_of(self.state, action)
-            if cost is None or cost.free:
-                return ""
-            pay = getattr(action, "payment", None) or default_payment(self.state, action)
-            note = payment_note(self.state, action)
-        except Exception:  # the engine checks again on confirm
-            return ""
-        paid = ", ".join(f"{p.what} ({p.source})" for p in pay) if pay else "no safe default"
-        loss = f" It {note}." if note else ""
-        return f"Costs {cost.text}. Default payment: {paid}.{loss} (Another: *Change payment*.)\n"
-
     def complete(self, seat: int, prefix: str) -> list[str]:
         """The commands ``seat`` may type now that start with ``prefix``."""
         return complete(self.state, seat, prefix) if self.decides(seat) else []

@@ -27,6 +27,7 @@ from rules import (
     format_action,
     get_catalog,
     legal_actions,
+    payment_note,
     view,
 )
 from rules.catalog import Catalog, Objective
@@ -650,16 +651,19 @@ def pay_item_text(state: GameState, seat: int, item: Any) -> str:
 
 def cost_line(state: GameState, action: Any) -> str:
     """``Costs …. Default payment: ….`` (a line) for an action that costs something, in
-    the game's words; "" when it is free (or the cost cannot be told: the engine checks
-    again on confirm)."""
+    the game's words, saying when the payment costs points at the end (issue 22); "" when
+    it is free (or the cost cannot be told: the engine checks again on confirm)."""
     try:
         cost = cost_of(state, action)
         if cost is None or cost.free:
             return ""
-        pay = default_payment(state, action)
+        # the payment the engine lists (the one losing the fewest VP), else its safe default
+        pay = getattr(action, "payment", None) or default_payment(state, action)
+        note = payment_note(state, action)  # "pays with Agriculture — 3 VP at the end"
     except Exception:  # the engine checks again on confirm
         return ""
     seat = int(action.seat)
     n = _Namer(view(state, seat), seat)
     paid = ", ".join(n._pay_name(p) for p in pay) if pay else "no safe default"
-    return f"Costs {cost.text}. Default payment: {paid}. (Another: *Change payment*.)\n"
+    loss = f" It {note}." if note else ""
+    return f"Costs {cost.text}. Default payment: {paid}.{loss} (Another: *Change payment*.)\n"

@@ -135,6 +135,7 @@ async def test_the_confirmation_says_what_a_payment_costs_in_points_R_END_2(
     """Issue 22: the listed payment of an action with no safe default spends what loses the
     fewest VP, and the guided turn's confirmation says when it loses some."""
     from rules import PayItem
+    from service.labels import cost_line
     from tests.helpers import listed, start
 
     gid = (await service.new_game(["Ana", "Bo"], seed=1)).game_id
@@ -143,8 +144,8 @@ async def test_the_confirmation_says_what_a_payment_costs_in_points_R_END_2(
     s.state.players[0].gold_cards = ["agriculture"]
     action = listed(s.state, "build", building="sawmill", at="B3")
     assert action.payment == (PayItem("gold_card", "agriculture"),)
-    text = s.cost_text(action)
-    assert "Default payment: agriculture (gold card)" in text or "agriculture" in text.lower()
+    text = cost_line(s.state, action)
+    assert "Default payment: gold card Agriculture" in text, text
     assert "It pays with Agriculture — 3 VP at the end." in text
     s.state.players[0].reserve = {"coffee": 1}  # a safe default now: nothing lost
-    assert "VP at the end" not in s.cost_text(action.replace(payment=None))
+    assert "VP at the end" not in cost_line(s.state, action.replace(payment=None))
