@@ -32,10 +32,11 @@ async def creator(t: Tables, game_id: int) -> int | None:
 
 
 async def update_status(t: Tables, game_id: int) -> None:
-    """Recompute deadlines and edit the status message."""
+    """Recompute deadlines and edit the status message (the game read once for both)."""
+    s = await t.svc.peek(game_id)
     if t.pacer is not None:
-        await t.pacer.refresh(game_id)
-    await t.update_status(game_id)
+        await t.pacer.refresh(game_id, s)
+    await t.publisher.update_status(s)
 
 
 async def may_set(interaction: discord.Interaction[BrazilBot], gid: int) -> bool:

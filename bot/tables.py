@@ -99,18 +99,8 @@ class Tables(Hub):
         :meth:`bot.turns.Turns.publish`."""
         await self.turns.publish(channel_id, res, **kw)
 
-    async def update_status(self, game_id: int, *_: Any) -> None:
-        """Edit the game's status message (after a change of pace, a seat, a pause)."""
-        await self.publisher.update_status(await self.svc.peek(game_id))
-
-    def status_text(self, status: Status) -> str:
-        return self.publisher.status_text(status)
-
     def next_text(self, status: Status) -> tuple[str, list[int], list[str]]:
         return self.publisher.next_text(status)
-
-    def deadline_text(self, game_id: int | None, seat: int, word: str) -> str:
-        return self.publisher.deadline_text(game_id, seat, word)
 
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         return await self.publisher.timeline(game_id, budget)

@@ -49,8 +49,6 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024
 
 MAX_REASON = 300
 AI_LEVELS = ("random", "heuristic", "search")
-CONFIRM_KEY = "mod_confirm"
-VOTES_KEY = "abandon_votes"
 
 
 # ============================================================================ who may
@@ -176,15 +174,9 @@ async def rollback(
             raise Refused("The game changed meanwhile: try again.") from e
         st = GameState.model_validate_json(saved.state_json)
     seats = (await svc.info(game_id)).seats
-    forget_turn(svc, game_id)
+    svc.forget(game_id)
     text = f"A moderator (<@{by}>) rolled the game back to v{to_version}. Reason: {why}"
     return svc.announce(game_id, saved.version, st, seats, text)
-
-
-def forget_turn(svc: GameService, game_id: int) -> None:
-    """Drop what the service remembers of the current turn (its events, the AI players of
-    the game): after a rollback or a seat change they no longer apply."""
-    svc.forget(game_id)
 
 
 # ============================================================================ confirmations
@@ -238,7 +230,7 @@ async def _set_seat(
     # one transaction: the seat, and the old player's private place (thread / DMs: they no
     # longer get this seat's news) and abandon vote when they hold no other seat
     saved = await svc.store.replace_seat(rec.id, stored)
-    forget_turn(svc, rec.id)
+    svc.forget(rec.id)
     return svc.seat_specs(saved)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from rules import GameState
 from rules.events import Event
@@ -150,13 +150,6 @@ class SeatSpec:
             level = t[3:].strip().lower() or "heuristic"
             return cls(name=f"AI {level}", ai=level)
         return cls(name=t)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "ai": self.ai, "user_id": self.user_id}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> SeatSpec:
-        return cls(name=str(d["name"]), ai=d.get("ai"), user_id=d.get("user_id"))
 
 
 @dataclass(frozen=True)
