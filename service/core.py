@@ -934,7 +934,7 @@ class GameCore:
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
         lines = [self.status(game_id, st, seats).text()]
-        lines += [f"  {row.who}: {row.total} VP" for row in self._score_rows(st, seats)]
+        lines += [f"  {row.who}: {row.total} VP" for row in self.score_rows(st, seats)]
         imgs = (ImageRequest("map", None, rec.version), ImageRequest("boards", None, rec.version))
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
@@ -992,7 +992,9 @@ class GameCore:
         lines.append(f"  reserve: {reserve or '-'}")
         return "\n".join(lines)
 
-    def _score_rows(self, st: GameState, seats: Sequence[SeatSpec]) -> list[ScoreRow]:
+    def score_rows(self, st: GameState, seats: Sequence[SeatSpec]) -> list[ScoreRow]:
+        """Public scores of ``st`` (hidden missions and gold cards not counted), or the
+        final score sheet with categories and winners once the game is over."""
         if st.phase == "ended" and st.result:
             winners = {int(w) for w in st.result.get("winners", [])}
             rows = []
@@ -1014,10 +1016,10 @@ class GameCore:
         """Public scores now (hidden missions and gold cards not counted), or the final
         score sheet with categories and winners once the game is over."""
         _, st, seats = await self._get(game_id)
-        return self._score_rows(st, seats)
+        return self.score_rows(st, seats)
 
     def _final_text(self, st: GameState, seats: Sequence[SeatSpec]) -> str:
-        rows = sorted(self._score_rows(st, seats), key=lambda r: -r.total)
+        rows = sorted(self.score_rows(st, seats), key=lambda r: -r.total)
         lines = ["Final scores:"]
         lines += [f"  {r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
         if not any(r.winner for r in rows):

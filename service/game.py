@@ -1,6 +1,7 @@
 """The game service every surface calls: the core game commands and sessions
-(:class:`service.core.GameCore`) with the lobbies (:class:`service.lobby.Lobbies`) and the
-pacing of slow games (:class:`service.pace.Pacing`).
+(:class:`service.core.GameCore`) with the lobbies (:class:`service.lobby.Lobbies`), the
+pacing of slow games (:class:`service.pace.Pacing`) and the games' public archive for their
+web pages (:class:`service.archive.GameArchive`).
 
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from service.archive import GameArchive
 from service.core import (
     SECRET_ANSWERS,
     Agent,
@@ -25,7 +27,8 @@ from storage.base import GameStore
 
 
 class GameService(GameCore):
-    """The game service (see :class:`service.core.GameCore`), its lobbies and its pacing."""
+    """The game service (see :class:`service.core.GameCore`), its lobbies, its pacing and
+    its public archive."""
 
     def __init__(
         self,
@@ -37,6 +40,7 @@ class GameService(GameCore):
         super().__init__(store, agent_factory=agent_factory, rulebook_path=rulebook_path)
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
+        self.archive = GameArchive(self)
 
 
 __all__ = ["SECRET_ANSWERS", "Agent", "GameService", "GameSession", "make_agent", "render_image"]

@@ -452,6 +452,29 @@ class Pacing:
         entries = await self.store.get_log(game_id, from_version=since_version + 1)
         return any(e.seat == seat and e.action_json is not None for e in entries)
 
+    async def deadlines(
+        self, game_id: int, session: GameSession | None = None
+    ) -> dict[int, datetime | None]:
+        """Each deciding human seat's deadline as the clocks stand (None: the game is
+        paused), read only: for spectators' pages. :meth:`refresh` brings the clocks up to
+        date after a step."""
+        if session is None:
+            session = await self.svc.peek(game_id)
+        if session.rec.status is not GameStatus.RUNNING or session.over:
+            return {}
+        seats = session.seats
+        humans = {s for s in deciders(session.state) if s < len(seats) and seats[s].ai is None}
+        settings = await self.settings(game_id, session.rec)
+        breaks = await self.store.breaks(game_id)
+        pauses = self.intervals(breaks, None)
+        return {
+            c.seat: deadline(
+                c.started, settings, away=self.intervals(breaks, c.seat), pauses=pauses
+            )
+            for c in await self.store.open_decisions(game_id)
+            if c.seat in humans
+        }
+
     async def refresh(self, game_id: int, session: GameSession | None = None) -> Schedule:
         """Bring the decision clocks up to date (the seats deciding now) and compute each
         one's deadline and reminders, and the status lines. ``session``: the game as the

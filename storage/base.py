@@ -497,6 +497,24 @@ class GameStore(ABC):
 
     # -- maintenance ----------------------------------------------------------------------
 
+    # -- web pages ------------------------------------------------------------------------
+    # A game's web page lives at an unguessable address: one random token per game, made by
+    # the caller (``secrets.token_urlsafe``), replaced to revoke the old address.
+
+    @abstractmethod
+    async def web_token(self, game_id: int) -> str | None:
+        """The game's web page token (None: the game has none yet)."""
+
+    @abstractmethod
+    async def set_web_token(self, game_id: int, token: str) -> None:
+        """Give the game the web page token ``token`` (at least 16 characters), replacing
+        (revoking) its old one (``GameNotFound`` for an unknown game, ``InvalidData`` for a
+        short token or one another game holds)."""
+
+    @abstractmethod
+    async def game_of_web_token(self, token: str) -> int | None:
+        """The game whose web page token is ``token`` (None: no such page, or revoked)."""
+
     @abstractmethod
     async def game_ids(self) -> list[int]:
         """Every game id, ascending (all statuses)."""

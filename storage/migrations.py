@@ -390,6 +390,15 @@ BEGIN
 END;
 """
 
+V7_WEB_PAGES = """
+-- A game's web page address: one random token per game (revoked by replacing it).
+CREATE TABLE web_pages (
+    game_id    INTEGER PRIMARY KEY REFERENCES games (id),
+    token      TEXT    NOT NULL UNIQUE CHECK (length(token) >= 16),
+    created_at TEXT    NOT NULL
+);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
@@ -404,6 +413,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         _v5_typed_settings_and_news,
     ),
     Migration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
+    Migration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -499,6 +499,30 @@ class SqliteGameStore(PacingStore, GameStore):
         rows = await self._fetch(sql, params)
         return [GameSummary(**_summary_fields(row)) for row in rows]
 
+    async def web_token(self, game_id: int) -> str | None:
+        rows = await self._fetch("SELECT token FROM web_pages WHERE game_id = ?", (game_id,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_web_token(self, game_id: int, token: str) -> None:
+        if len(token) < 16:
+            raise InvalidData("a web page token has at least 16 characters")
+        async with self._write() as db:
+            if not await db.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+                raise GameNotFound(game_id)
+            try:
+                await db.execute(
+                    "INSERT INTO web_pages (game_id, token, created_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET token = excluded.token, "
+                    "created_at = excluded.created_at",
+                    (game_id, token, utc_iso(self.now())),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidData("that web page token is taken") from exc
+
+    async def game_of_web_token(self, token: str) -> int | None:
+        rows = await self._fetch("SELECT game_id FROM web_pages WHERE token = ?", (token,))
+        return int(rows[0][0]) if rows else None
+
     async def game_ids(self) -> list[int]:
         return [int(row[0]) for row in await self._fetch("SELECT id FROM games ORDER BY id")]
 

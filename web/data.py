@@ -1,0 +1,94 @@
+"""The public JSON of a game's page (``live.json``, ``steps.json``), built from the game
+service's archive: the one shape the page's script, the server and the static export share.
+
+Everything here comes from :mod:`service.archive`, which hands out public things only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from service.archive import Archive, LiveView
+
+
+def _iso(t: datetime | None) -> str | None:
+    return None if t is None else t.isoformat().replace("+00:00", "Z")
+
+
+def map_path(version: int) -> str:
+    """A step's map, relative to the page (``map/57.png``)."""
+    return f"map/{version}.png"
+
+
+def live_json(lv: LiveView) -> dict[str, Any]:
+    """The game now: title, where it stands, who decides (with deadlines), public scores, the
+    last turn's sentences, the map and the number of steps."""
+    st = lv.status
+    if st.phase == "setup":
+        where = "Setup"
+    elif st.over:
+        where = f"Game over · era {st.era} · round {st.round}"
+    else:
+        where = f"Era {st.era} · round {st.round}"
+    if lv.abandoned:
+        where = "Abandoned"
+    waiting = []
+    for d in st.waiting:
+        due = lv.deadlines.get(d.seat)
+        waiting.append(
+            {
+                "seat": d.seat,
+                "who": d.who,
+                "what": d.what(),
+                "ai": d.ai,
+                "deadline": _iso(due),
+                "paused": d.seat in lv.deadlines and due is None,
+            }
+        )
+    return {
+        "game": lv.game_id,
+        "title": lv.title,
+        "version": lv.version,
+        "phase": st.phase,
+        "where": where,
+        "over": st.over or lv.finished or lv.abandoned,
+        "finished": lv.finished,
+        "abandoned": lv.abandoned,
+        "waiting": waiting,
+        "scores": [
+            {"seat": r.seat, "who": r.who, "total": r.total, "winner": r.winner}
+            for r in sorted(lv.scores, key=lambda r: r.seat)
+        ],
+        "last_turn": list(lv.last_turn),
+        "map": map_path(lv.version),
+        "steps": lv.steps,
+    }
+
+
+def steps_json(arch: Archive) -> dict[str, Any]:
+    """Every public step (with its map) and the game's turns, for the replay."""
+    return {
+        "game": arch.game_id,
+        "version": arch.version,
+        "title": arch.title,
+        "steps": [
+            {
+                "n": s.n,
+                "version": s.version,
+                "kind": s.kind,
+                "text": s.text,
+                "turn": s.turn,
+                "phase": s.phase,
+                "era": s.era,
+                "round": s.round,
+                "battle": s.battle,
+                "era_start": s.era_start,
+                "ends_turn": s.ends_turn,
+                "undone": s.undone,
+                "map": map_path(s.version),
+            }
+            for s in arch.steps
+        ],
+        "turns": [{"label": t.label, "first": t.first} for t in arch.turns],
+    }
