@@ -85,6 +85,14 @@ def _sentences(lines: list[str]) -> str:
     return "".join(f"<li>{_e(s)}</li>" for s in lines)
 
 
+def _board(ident: str, src: str, alt: str) -> str:
+    # a tap opens the picture alone, where a phone zooms into it best
+    return (
+        f'<a class="board" href="{_e(src)}" title="Open the map full size">'
+        f'<img id="{ident}" src="{_e(src)}" alt="{_e(alt)}"></a>'
+    )
+
+
 def step_badges(step: dict[str, Any]) -> str:
     """What marks a step: taken back (never hidden), an undo or a rollback, a battle, an era."""
     marks = []
@@ -124,7 +132,7 @@ def _replay(steps: dict[str, Any], n: int | None, static: bool) -> str:
         )
         links = f'<nav class="stepper nojs" aria-label="Steps">{prev}{nxt}</nav>'
     return f"""
-<div class="board"><img id="step-map" src="{_e(s["map"])}" alt="The map at step {n}"></div>
+{_board("step-map", s["map"], f"The map at step {n}")}
 <div class="side">
   <div class="js-only controls">
     <input id="step-range" type="range" min="0" max="{last}" value="{n}" aria-label="Step">
@@ -195,7 +203,7 @@ def render_page(
 <main>
 <section id="live" class="view"{hide_live}>
   <h2 class="sr-only">The game now</h2>
-  <div class="board"><img id="live-map" src="{_e(live.get("map", ""))}" alt="The map now"></div>
+  {_board("live-map", live.get("map", ""), "The map now")}
   <div class="side">
     <div class="card"><h3>Now</h3><div id="waiting">{_waiting(live)}</div></div>
     <div class="card"><h3>Last turn</h3><ul id="last-turn" class="sentences">{_sentences(live.get("last_turn", []))}</ul></div>
