@@ -142,7 +142,7 @@ def _replay(steps: dict[str, Any], n: int | None, static: bool) -> str:
     </div>
   </div>
   {links}
-  <div id="step" class="card step{undone}">
+  <div id="step" class="card step{undone}" aria-live="polite">
     <p class="step-meta"><span id="step-no">Step {n} of {last}</span>
       <span id="step-turn" class="muted">{_e(turn)}</span></p>
     <p id="step-badges" class="badges">{step_badges(s)}</p>
