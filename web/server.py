@@ -20,8 +20,9 @@ Images are drawn in worker threads, never in the event loop, so a page being rea
 slow the bot's Discord work.
 
 Live pages: one watcher per watched game reads the game's version every ``poll`` seconds
-(whatever the number of viewers) and wakes the viewers' streams when it changes; a stream
-also sends a comment every ``keepalive`` seconds so proxies keep it open.
+(whatever the number of viewers), starts drawing the new map and wakes the viewers' streams
+when it changes; a stream also sends a comment every ``keepalive`` seconds so proxies keep
+it open.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class WebServer:
         self._limits = (RateLimitItemPerSecond(rate), RateLimitItemPerMinute(burst))
         self._watches: dict[int, _Watch] = {}
         self._closing = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self.app = self.make_app()
 
@@ -336,6 +338,17 @@ class WebServer:
     def _event(version: int) -> bytes:
         return f"retry: 3000\nevent: version\ndata: {json.dumps({'version': version})}\n\n".encode()
 
+    def _predraw(self, gid: int, version: int) -> None:
+        async def draw() -> None:
+            try:
+                await self.svc.archive.map_png(gid, version)
+            except Exception:  # drawn (or refused) again when asked for
+                log.debug("game %s: map of version %s not drawn ahead", gid, version, exc_info=True)
+
+        task = asyncio.ensure_future(draw())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _watch(self, gid: int, w: _Watch) -> None:
         """Read the game's version while somebody watches; wake the streams on a change."""
         try:
@@ -348,6 +361,8 @@ class WebServer:
                     continue
                 if v != w.version:
                     w.version = v
+                    # the viewers will ask for the new map at once: start drawing it now
+                    self._predraw(gid, v)
                     async with w.changed:
                         w.changed.notify_all()
         finally:
