@@ -50,7 +50,7 @@ def _game(who: str = "Ana (red)") -> tuple[dict[str, Any], dict[str, Any]]:
             _step(0, "The game begins: Game #7: Cisplatine War; Ana, Bo.", kind="start"),
             _step(1, f"{who} takes the Build action."),
             _step(2, f"{who} builds a sawmill at D3.", undone=True),
-            _step(3, f"{who} took back their step(s): back to step 1.", kind="undo"),
+            _step(3, f"{who} took back a step: the game is back at step 1.", kind="undo"),
             _step(4, f"{who} wins a battle at E4.", battle=True),
         ],
         "turns": [
