@@ -35,6 +35,7 @@ from storage.base import GameStore
 
 if TYPE_CHECKING:
     from bot.scheduler import Pacer
+    from web.server import WebServer
 
 log = logging.getLogger("bot")
 
@@ -61,11 +62,18 @@ def intents() -> discord.Intents:
     return i
 
 
+class WebStartError(RuntimeError):
+    """The game pages could not be served (the port is taken, the address is not this
+    machine's): one line, said at start-up."""
+
+
 class BrazilBot(commands.Bot):
-    """The bot: one game service over one store, and the extensions."""
+    """The bot: one game service over one store, the extensions, and the game pages' server
+    when ``settings.web_port`` is set (:attr:`web`)."""
 
     tables: Tables
     pacer: Pacer  # set by the pacing extension
+    web: WebServer | None = None
 
     def __init__(self, settings: BotSettings, *, store: GameStore | None = None) -> None:
         super().__init__(
@@ -87,7 +95,10 @@ class BrazilBot(commands.Bot):
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         service = GameService(self.store, rulebook_path=rules_path)
+        if self.settings.web_port is not None:
+            self.web = await start_web(service, self.settings)
         self.tables = Tables(self, service, self.settings)
+        self.tables.publisher.pages = self.web
         for name in EXTENSIONS:
             await self.load_extension(name)
         caught_up = await self.tables.recover()  # turns saved but never posted
@@ -122,11 +133,46 @@ class BrazilBot(commands.Bot):
                 await self.unload_extension(name)
         if hasattr(self, "tables"):
             await self.tables.drain()
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         await super().close()
         if self._own_store and self.store is not None:
             await self.store.close()
             self.store = None
         log.info("closed")
+
+
+async def start_web(service: GameService, settings: BotSettings) -> WebServer:
+    """Serve the game pages (``settings.web_*``) over ``service``; :class:`WebStartError`
+    in one line when the address cannot be bound."""
+    from web.server import WebServer
+
+    port = settings.web_port or 0
+    server = WebServer(
+        service, host=settings.web_host, port=port, public_url=settings.web_public_url
+    )
+    try:
+        await server.start()
+    except OSError as e:
+        raise WebStartError(
+            f"BRAZIL_WEB_PORT (web_port): cannot serve the game pages on "
+            f"{settings.web_host}:{port} ({bind_error(e)})"
+        ) from None
+    return server
+
+
+def bind_error(e: OSError) -> str:
+    """Why an address could not be bound, in a few words."""
+    import errno
+
+    if e.errno == errno.EADDRINUSE:
+        return "the port is in use: choose another one"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's"
+    if e.errno == errno.EACCES:
+        return "permission denied: ports below 1024 need privileges"
+    return e.strerror or str(e) or type(e).__name__
 
 
 class JsonFormatter(logging.Formatter):
@@ -212,6 +258,9 @@ async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) ->
     except discord.LoginFailure:
         print("error: Discord refused the token (DISCORD_TOKEN): check it", file=sys.stderr)
         return 1
+    except WebStartError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except (OSError, TimeoutError, discord.GatewayNotFound, discord.DiscordServerError) as e:
         print(f"error: {_unreachable(e)}: check the network, then start again", file=sys.stderr)
         return 1
@@ -247,6 +296,8 @@ def main(config: str | None = None, *, check_only: bool = False) -> int:
             problems.append("DISCORD_TOKEN is not set (environment or .env)")
         if settings.sync_mode == "guild" and not settings.test_guild:
             problems.append("sync = guild needs BRAZIL_TEST_GUILD")
+        if settings.web_public_url and settings.web_port is None:
+            problems.append("BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
         for p in problems:
             print(f"problem: {p}", file=sys.stderr)
         print("configuration OK" if not problems else "configuration has problems")

@@ -29,6 +29,7 @@ from service.results import Refused, Status
 
 if TYPE_CHECKING:
     from service.game import GameSession
+    from web.server import WebServer
 
 log = logging.getLogger("bot.publisher")
 
@@ -62,6 +63,7 @@ class Publisher:
         self.private = private
         self.images = draw  # the drawing of images (a load test may replace it)
         self.turn_posts: dict[int, TurnPost] = {}  # per game: the open turn's post
+        self.pages: WebServer | None = None  # the game pages' server (None: off)
 
     @property
     def client(self) -> discord.Client:
@@ -310,7 +312,7 @@ class Publisher:
     async def update_status(self, s: GameSession) -> None:
         """Edit the game's one status message in place (PATCH); post it (and try to pin it)
         the first time or if it was deleted."""
-        view = status_layout(self.status_text(s.status()))
+        view = status_layout(self.status_text(s.status()), await self.page_url(s.game_id))
         mid = self.t.svc.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)
         none = discord.AllowedMentions.none()
@@ -329,6 +331,17 @@ class Publisher:
             await msg.pin(reason="the game's status")
         except discord.HTTPException:
             log.info("status message of game %s not pinned (no permission)", s.game_id)
+
+    async def page_url(self, game_id: int) -> str | None:
+        """The game's web page (None when the bot serves no pages, or its address could not
+        be read: the status message goes out without its link rather than not at all)."""
+        if self.pages is None:
+            return None
+        try:
+            return await self.pages.page_url(game_id)
+        except Exception:
+            log.exception("the page address of game %s not read", game_id)
+            return None
 
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         """The game's timeline animation (the public map after every turn, replayed from the

@@ -12,6 +12,10 @@ Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, `
     BRAZIL_LOG_LEVEL=INFO, BRAZIL_LOG_JSON=false
     BRAZIL_PACING_TICK_SECONDS=30  how often due reminders and deadlines are fired
     BRAZIL_MODERATOR_ROLE_ID=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
+    BRAZIL_WEB_PORT=8080           serve the game pages on this port (unset: off)
+    BRAZIL_WEB_HOST=127.0.0.1      ... on this address
+    BRAZIL_WEB_PUBLIC_URL=https://brazil.example.org  the pages' address as players reach them
+                                   (behind a reverse proxy); default http://WEB_HOST:WEB_PORT
 
 The TOML file holds the same names in lower case without the prefix (``db = "..."``);
 a token in a TOML file is refused (keep it in the environment or ``.env``).
@@ -22,6 +26,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
@@ -89,6 +94,21 @@ class BotSettings(BaseSettings):
         description="members with this role moderate games (besides those with Manage Channel)",
     )
 
+    web_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve the game pages on this port (None: off; 0: any free port)",
+    )
+    web_host: str = Field(
+        default="127.0.0.1", min_length=1, description="the address the game pages listen on"
+    )
+    web_public_url: str | None = Field(
+        default=None,
+        description="the game pages' address as players reach them (a reverse proxy's "
+        "http(s) URL); default: http://web_host:web_port",
+    )
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, v: Any) -> Any:
@@ -129,6 +149,39 @@ class BotSettings(BaseSettings):
             raise ValueError(f"(min, max) seconds with 0 <= min <= max <= 600, not {list(v)}")
         return v
 
+    @field_validator("web_public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        """An http(s) URL with a host (and perhaps a path), kept without its trailing slash."""
+        if v is None or not v.strip():
+            return None
+        v = v.strip()
+        try:
+            parts = urlsplit(v)
+            _ = parts.port  # a bad port raises ValueError
+        except ValueError as e:
+            raise ValueError(f"{v!r} is not a URL ({e})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"an http:// or https:// address with a host, not {v!r}")
+        if parts.query or parts.fragment:
+            raise ValueError(f"an address without ?query or #fragment, not {v!r}")
+        return v.rstrip("/")
+
+    @property
+    def web_on(self) -> bool:
+        """Whether the game pages are served (``web_port`` is set)."""
+        return self.web_port is not None
+
+    def web_text(self) -> str:
+        """The game pages' setting in one line (``describe``)."""
+        if self.web_port is None:
+            if self.web_public_url:
+                return "game pages: off (BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not)"
+            return "game pages: off (set BRAZIL_WEB_PORT to serve them)"
+        port = "any free port" if self.web_port == 0 else f"port {self.web_port}"
+        where = f"game pages: on {self.web_host}, {port}"
+        return where + (f", linked as {self.web_public_url}" if self.web_public_url else "")
+
     @property
     def sync_mode(self) -> SyncMode:
         if self.sync is not None:
@@ -155,6 +208,7 @@ class BotSettings(BaseSettings):
             f"turn deadline {self.turn_deadline_hours} h",
             f"automatic secret answers after {self.auto_answer_delay[0]:g}-"
             f"{self.auto_answer_delay[1]:g} s",
+            self.web_text(),
             f"log: {self.log_level}{' json' if self.log_json else ''}",
         ]
 
