@@ -153,16 +153,22 @@ class GameCog(commands.Cog):
         await paceflow.set_policy(interaction, game_of(interaction), policy, level)
 
     @web.command(name="link", description="The address of this game's web page (privately)")
-    @in_game()
     @pages_on()
     async def web_link(self, interaction: discord.Interaction[BrazilBot]) -> None:
         assert self.bot.web is not None  # pages_on() made sure
-        gid = game_of(interaction)
-        url = await self.bot.web.page_url(gid)
-        await self.bot.tables.reply(
+        t = self.bot.tables
+        # the running game, else the channel's last one: a finished game's page is its archive
+        g = await t.svc.latest_game(interaction.channel_id)
+        if g is None or g.status is GameStatus.LOBBY:
+            what = "only a lobby" if g is not None else "no game"
+            await t.reply(interaction, f"This channel has {what} yet. `/game new` starts one.")
+            return
+        url = await self.bot.web.page_url(g.id)
+        live = "live" if g.is_active else "to the end (the game is over)"
+        await t.reply(
             interaction,
-            f"Game #{gid}'s page: {url}\nIt shows what this channel shows (the board, every "
-            "step so far), live.",
+            f"Game #{g.id}'s page: {url}\nIt shows what this channel shows (the board, every "
+            f"step), {live}.",
         )
 
     @web.command(

@@ -16,6 +16,7 @@ import pytest
 
 from bot.cogs.game import NOT_PAGE_RESETTER, PAGES_OFF
 from bot.discord_views import GAME_PAGE
+from service import moderation as mod
 from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, components_of
 from tests.bot.test_game import ANA, BO, CH, start_against_ai, texts_to
@@ -128,8 +129,23 @@ async def test_web_commands_without_a_game(fake: FakeDiscord, web_bot: BotMaker)
     for sub in ("link", "reset"):
         reqs = await web_command(h, ANA, sub, channel=777)
         [answer] = texts_to(reqs, ANA)
-        assert "no game running" in answer and "/game new" in answer, answer
+        assert "no game" in answer and "/game new" in answer, answer
         assert all(r.ephemeral for r in reqs if r.json)
+
+
+async def test_a_finished_games_page_stays_its_archive(
+    fake: FakeDiscord, web_bot: BotMaker
+) -> None:
+    h = await web_bot()
+    web = h.client.web  # type: ignore[attr-defined]
+    gid = await started(fake, h)
+    url = await web.page_url(gid)
+    await mod.abandon(h.client.tables.svc, gid)  # type: ignore[attr-defined]
+    reqs = await web_command(h, BO, "link")
+    [answer] = texts_to(reqs, BO)
+    assert url in answer and "over" in answer, answer
+    status, body = await get(url)
+    assert status == 200 and "Abandoned" in body
 
 
 async def test_pages_off_the_commands_say_so(fake: FakeDiscord, make_bot: BotMaker) -> None:
