@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
-from service import GameService
+from service import GameService, logctx
 from storage import SqliteGameStore
 from storage.base import GameStore
 
@@ -183,6 +183,10 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
+        for name in logctx.FIELDS:  # set by logctx.ContextFilter: the game, seat, …
+            value = getattr(record, name, None)
+            if value is not None:
+                out[name] = value
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out)
@@ -190,14 +194,28 @@ class JsonFormatter(logging.Formatter):
 
 def setup_logging(settings: BotSettings) -> None:
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(logctx.ContextFilter())  # game, guild, channel, seat, interaction
     if settings.log_json:
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s%(context)s: %(message)s")
+        )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
-    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+    quiet_libraries(root.level)
+
+
+LIBRARY_LOGGERS = ("discord", "aiosqlite", "asyncpg", "aiohttp.access")
+"""Libraries whose DEBUG lines carry payloads (messages sent, private replies included; SQL
+with game states; addresses with page tokens): never below INFO, whatever the bot's level."""
+
+
+def quiet_libraries(level: int) -> None:
+    """Keep :data:`LIBRARY_LOGGERS` at INFO or above (hidden information stays out of logs)."""
+    for name in LIBRARY_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, level))
 
 
 def _unreachable(e: BaseException) -> str:

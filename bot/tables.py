@@ -33,6 +33,7 @@ from bot.discord_views import (
     TurnButton,
     UndoButton,
 )
+from bot.errors import bind_interaction
 from bot.flow import GuidedFlow
 from bot.hub import Hub
 from bot.lobby import LobbyDesk
@@ -60,6 +61,7 @@ class Tables(Hub):
     async def press(self, interaction: discord.Interaction[Any], item: GameItem[Any]) -> None:
         """A press of one of the game's persistent buttons or menus, handed to its desk (the
         router of :class:`bot.discord_views.GameItem`)."""
+        bind_interaction(interaction)
         match item:
             case LobbyButton():
                 await self.lobby.lobby_press(interaction, item.game_id, item.op)

@@ -55,6 +55,7 @@ from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
+from service import logctx
 from service.labels import Choice
 from service.labels import choices as label_choices
 from service.locks import GameLock
@@ -256,6 +257,7 @@ class GameSession:
         gen: int = -2,
     ) -> None:
         self.gen = gen  # the game lock's acquisitions when this was read (see session())
+        logctx.bind(game=rec.id, guild=rec.guild_id, channel=rec.channel_id or None, seat=None)
         self.svc = svc
         self.rec = rec
         self.state = state
@@ -353,6 +355,7 @@ class GameSession:
         self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
     ) -> Result:
         st = self.state
+        logctx.bind(seat=seat)
         res = Result(game_id=self.game_id, version=self.version, over=self.over)
         try:
             if not 0 <= seat < len(st.players):
@@ -404,6 +407,7 @@ class GameSession:
         decision runs in a worker thread; ``before_secret(seat, kind)`` is awaited first when
         the AI answers a secret decision other seats wait on (see :data:`SECRET_ANSWERS`)."""
         s = self.ai_seat()
+        logctx.bind(seat=s)
         if s is None:
             return None
         pend = pending_for(self.state, s)
