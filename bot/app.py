@@ -34,6 +34,7 @@ from storage import SqliteGameStore
 from storage.base import GameStore
 
 if TYPE_CHECKING:
+    from bot.ops import OpsServer
     from bot.scheduler import Pacer
     from web.server import WebServer
 
@@ -74,6 +75,7 @@ class BrazilBot(commands.Bot):
     tables: Tables
     pacer: Pacer  # set by the pacing extension
     web: WebServer | None = None
+    ops: OpsServer | None = None  # /healthz and /metrics when settings.ops_port is set
 
     def __init__(self, settings: BotSettings, *, store: GameStore | None = None) -> None:
         super().__init__(
@@ -104,6 +106,8 @@ class BrazilBot(commands.Bot):
         caught_up = await self.tables.recover()  # turns saved but never posted
         if caught_up:
             log.info("caught up %d game(s) saved past their last post", caught_up)
+        if self.settings.ops_port is not None:
+            self.ops = await start_ops(self, self.settings)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -136,6 +140,9 @@ class BrazilBot(commands.Bot):
         if self.web is not None:
             await self.web.stop()
             self.web = None
+        if self.ops is not None:
+            await self.ops.stop()
+            self.ops = None
         await super().close()
         if self._own_store and self.store is not None:
             await self.store.close()
@@ -160,6 +167,22 @@ async def start_web(service: GameService, settings: BotSettings) -> WebServer:
             f"{settings.web_host}:{port} ({bind_error(e)})"
         ) from None
     return server
+
+
+async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
+    """Serve /healthz and /metrics (``settings.ops_*``); :class:`WebStartError` in one line
+    when the address cannot be bound."""
+    from bot.ops import OpsServer
+
+    ops = OpsServer(bot, settings.ops_host, settings.ops_port or 0)
+    try:
+        await ops.start()
+    except OSError as e:
+        raise WebStartError(
+            f"BRAZIL_OPS_PORT (ops_port): cannot serve /healthz and /metrics on "
+            f"{settings.ops_host}:{settings.ops_port} ({bind_error(e)})"
+        ) from None
+    return ops
 
 
 def bind_error(e: OSError) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from service import logctx
+from service import logctx, metrics
 
 log = logging.getLogger("bot.errors")
 
@@ -64,6 +64,8 @@ async def report_fault(
     interaction: discord.Interaction[Any], error: BaseException, what: str
 ) -> None:
     """Log an unexpected ``error`` (with its traceback) and tell the user privately."""
+    kind = "command" if interaction.type is discord.InteractionType.application_command else "press"
+    metrics.INTERACTION_ERRORS.labels(kind).inc()
     log.error(
         "%s failed for user %s in channel %s",
         what,

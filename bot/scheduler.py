@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,7 @@ class Pacer:
 
     def __init__(self, tables: Tables, clock: Clock | None = None) -> None:
         self.tables = tables
+        self.last_tick: float | None = None  # time.monotonic() of the last tick's start
         self.pacing: Pacing = tables.svc.pacing
         self.pacing.default_hours = float(tables.settings.turn_deadline_hours)
         if clock is not None:
@@ -95,6 +97,7 @@ class Pacer:
 
     async def tick(self) -> list[str]:
         """Fire everything due now; returns what was done (for logs and tests)."""
+        self.last_tick = time.monotonic()  # the health check's "the scheduler runs"
         done: list[str] = []
         for gid in await self.pacing.tick_games():
             try:

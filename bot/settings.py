@@ -109,6 +109,16 @@ class BotSettings(BaseSettings):
         "http(s) URL); default: http://web_host:web_port",
     )
 
+    ops_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve /healthz and /metrics on this port (None: off; 0: any free port)",
+    )
+    ops_host: str = Field(
+        default="127.0.0.1", min_length=1, description="the address /healthz and /metrics use"
+    )
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, v: Any) -> Any:
@@ -209,6 +219,12 @@ class BotSettings(BaseSettings):
             f"automatic secret answers after {self.auto_answer_delay[0]:g}-"
             f"{self.auto_answer_delay[1]:g} s",
             self.web_text(),
+            "health and metrics: "
+            + (
+                "off (set BRAZIL_OPS_PORT to serve /healthz and /metrics)"
+                if self.ops_port is None
+                else f"on {self.ops_host}, port {self.ops_port or 'any free one'}"
+            ),
             f"log: {self.log_level}{' json' if self.log_json else ''}",
         ]
 

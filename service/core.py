@@ -55,7 +55,7 @@ from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
-from service import logctx
+from service import logctx, metrics
 from service.labels import Choice
 from service.labels import choices as label_choices
 from service.locks import GameLock
@@ -157,16 +157,23 @@ class _Store:
                 scores={int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
                 winners=frozenset(int(w) for w in res.get("winners", [])),
             )
-        return await self.store.save(
-            game_id,
-            expected_version=version,
-            state_json=after.model_dump_json(),
-            action_json=action.to_json(),
-            seat=seat,
-            events_json=json.dumps([e.model_dump(mode="json") for e in events]),
-            description=description,
-            result=result,
-        )
+        try:
+            with metrics.timed(metrics.STORE_SECONDS, "save"):
+                rec = await self.store.save(
+                    game_id,
+                    expected_version=version,
+                    state_json=after.model_dump_json(),
+                    action_json=action.to_json(),
+                    seat=seat,
+                    events_json=json.dumps([e.model_dump(mode="json") for e in events]),
+                    description=description,
+                    result=result,
+                )
+        except VersionConflict:
+            metrics.CONFLICTS.inc()
+            raise
+        metrics.STEPS.inc()
+        return rec
 
 
 # ============================================================================ the service
@@ -572,7 +579,8 @@ class GameCore:
         return GameSession(self, rec, _load(rec.state_json), self.seat_specs(rec), gen=gen)
 
     async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
-        rec = await self.store.get_game(game_id)
+        with metrics.timed(metrics.STORE_SECONDS, "load"):
+            rec = await self.store.get_game(game_id)
         return rec, _load(rec.state_json), self.seat_specs(rec)
 
     @staticmethod

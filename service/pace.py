@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from rules import deciders, pending_for
+from service import metrics
 from service.pacing import (
     Clock,
     Interval,
@@ -562,6 +563,7 @@ class Pacing:
                 if t.kind == "deadline":
                     self._retry.add((t.game_id, t.version, t.seat, t.kind))
         games = await self.store.list_games(statuses=[GameStatus.RUNNING], limit=None)
+        metrics.ACTIVE_GAMES.set(len(games))
         return [g.id for g in games]
 
     async def _claim(self, key: TimerKey) -> bool:
@@ -621,6 +623,7 @@ class Pacing:
                 key = (gid, c.since_version, seat, "deadline")
                 if await self._claim(key) or key in self._retry:
                     self._retry.discard(key)
+                    metrics.REMINDER_LATENESS.observe((now - sc.deadline).total_seconds())
                     outcome, notice = await self.on_deadline(gid, seat, c, settings, rec.channel_id)
                     if notice is None:
                         await self._finish(key, outcome)
@@ -640,6 +643,7 @@ class Pacing:
             r = due_now[-1]
             key = (gid, c.since_version, seat, r.kind)
             if await self._claim(key):
+                metrics.REMINDER_LATENESS.observe((now - r.at).total_seconds())
                 pend = pending_for(await self.svc.state(gid), seat)
                 what = _what(pend.kind if pend is not None else "turn")
                 text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what)

@@ -515,6 +515,11 @@ class GameStore(ABC):
     async def game_of_web_token(self, token: str) -> int | None:
         """The game whose web page token is ``token`` (None: no such page, or revoked)."""
 
+    async def ping(self) -> None:
+        """A trivial round trip to the database (a health check): raises if it is not
+        reachable. Backends override it with their cheapest query."""
+        await self.get_active_game(0)
+
     @abstractmethod
     async def game_ids(self) -> list[int]:
         """Every game id, ascending (all statuses)."""

@@ -499,6 +499,9 @@ class SqliteGameStore(PacingStore, GameStore):
         rows = await self._fetch(sql, params)
         return [GameSummary(**_summary_fields(row)) for row in rows]
 
+    async def ping(self) -> None:
+        await self._fetch("SELECT 1")
+
     async def web_token(self, game_id: int) -> str | None:
         rows = await self._fetch("SELECT token FROM web_pages WHERE game_id = ?", (game_id,))
         return str(rows[0][0]) if rows else None
