@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import weakref
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
@@ -33,7 +34,6 @@ from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
 from typing import Any, Unpack
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
@@ -95,6 +95,8 @@ from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["PostgresGameStore", "redact_url"]
 
+_QUERY_PASSWORD = re.compile(r"(?i)([?&]password=)[^&#]*")
+
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 _ACTIVE_SQL = "('lobby', 'setup', 'running')"
@@ -128,24 +130,18 @@ _BREAK_COLUMNS = "id, game_id, seat, start_at, end_at, by_user, reason"
 
 
 def redact_url(url: str) -> str:
-    """``url`` without its password (``postgresql://bot:***@host/db``): what messages show."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
+    """``url`` without its password (``postgresql://bot:***@host/db``, and a ``password=``
+    option too): what messages show."""
+    scheme, sep, rest = url.partition("://")
+    if sep:
+        end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+        netloc, tail = rest[:end], rest[end:]
         if "@" in netloc:
             credentials, _, host = netloc.rpartition("@")
-            user, colon, _password = credentials.partition(":")
+            user, colon, _ = credentials.partition(":")
             netloc = f"{user}:***@{host}" if colon else f"{user}@{host}"
-        query = urlencode(
-            [
-                (key, "***" if key.lower() == "password" else value)
-                for key, value in parse_qsl(parts.query, keep_blank_values=True)
-            ],
-            safe="/",
-        )
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-    except ValueError:
-        return "the PostgreSQL URL"
+        url = f"{scheme}://{netloc}{tail}"
+    return _QUERY_PASSWORD.sub(r"\1***", url)
 
 
 def _summary_fields(row: asyncpg.Record) -> dict[str, Any]:
