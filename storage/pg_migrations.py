@@ -442,15 +442,17 @@ async def schema_version(db: PgConnection) -> int:
     """The schema version of the connection's schema: 0 for an empty one. Raises
     :class:`NotAGameDatabase` if it holds another application's tables (no ``brazil_schema``
     row naming us). Reads only."""
-    has_table = await db.fetchval("SELECT to_regclass('brazil_schema') IS NOT NULL")
-    if not has_table:
-        others = await db.fetch(
-            "SELECT c.relname FROM pg_class c "
-            "WHERE c.relnamespace = current_schema()::regnamespace "
-            "AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname LIMIT 3"
-        )
-        if others:
-            names = ", ".join(str(row[0]) for row in others)
+    found = await db.fetchrow(
+        "SELECT EXISTS (SELECT 1 FROM pg_class WHERE relname = 'brazil_schema' "
+        "AND relnamespace = current_schema()::regnamespace), "
+        "ARRAY(SELECT relname::text FROM pg_class "
+        "WHERE relnamespace = current_schema()::regnamespace "
+        "AND relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY relname LIMIT 3)"
+    )  # one statement, one snapshot: a schema being created elsewhere is all there or absent
+    assert found is not None
+    if not found[0]:
+        if found[1]:
+            names = ", ".join(str(name) for name in found[1])
             raise NotAGameDatabase(
                 f"this PostgreSQL database already has tables of another application "
                 f"({names}) and no game schema: refusing to touch it"

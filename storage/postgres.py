@@ -1546,13 +1546,14 @@ class PostgresGameStore(GameStore):
         async with self._read() as db:
             version = await schema_version(db)
             rows = await db.fetch(
-                "SELECT c.relname, t.tgname, t.tgenabled FROM pg_trigger t "
+                "SELECT c.relname, t.tgname FROM pg_trigger t "
                 "JOIN pg_class c ON c.oid = t.tgrelid "
-                "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace"
+                "WHERE NOT t.tgisinternal AND t.tgenabled <> 'D' "
+                "AND c.relnamespace = current_schema()::regnamespace"
             )
         if version != LATEST:
             db_problem(f"schema version {version}, expected {LATEST}")
-        enabled = {(str(r[0]), str(r[1])) for r in rows if r[2] != "D"}
+        enabled = {(str(r[0]), str(r[1])) for r in rows}
         for table, trigger in sorted(TRIGGERS - enabled):
             db_problem(f"the integrity trigger {trigger} on {table} is missing or disabled")
         for game_id in await self.game_ids():

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import pytest
 
@@ -73,9 +73,11 @@ def db_path(tmp_path: Path) -> Path:
 class StoreFactory(Protocol):
     """Makes a new (unopened) store object of the test's backend on database ``database``
     (the test's default one unless named): two calls with the same name share the data, like
-    two processes or a restart; another name is another, empty database."""
+    two processes or a restart; another name is another, empty database. ``options`` go to
+    the store's constructor (``clock``, ``replayer``, ``engine_version``, ``snapshot_every``,
+    ``create``...), replacing the test defaults."""
 
-    def __call__(self, database: str = "games") -> GameStore: ...
+    def __call__(self, database: str = "games", **options: Any) -> GameStore: ...
 
 
 @pytest.fixture(params=BACKENDS)
@@ -125,20 +127,18 @@ def store_factory(
         server: PgServer = request.getfixturevalue("pg_server")
         made: dict[str, str] = request.getfixturevalue("pg_databases")
 
-    def make(database: str = "games") -> GameStore:
+    def make(database: str = "games", **options: Any) -> GameStore:
+        given: dict[str, Any] = {
+            "clock": clock,
+            "replayer": toy_game.replay,
+            "engine_version": lambda: ENGINE,
+            **options,
+        }
         if backend == "sqlite":
             path = db_path if database == "games" else db_path.with_name(f"{database}.sqlite3")
-            return SqliteGameStore(
-                path, clock=clock, replayer=toy_game.replay, engine_version=lambda: ENGINE
-            )
+            return SqliteGameStore(path, **given)
         if backend == "postgres":
-            return PostgresGameStore(
-                pg_database(server, made, database),
-                clock=clock,
-                replayer=toy_game.replay,
-                engine_version=lambda: ENGINE,
-                pool_size=4,
-            )
+            return PostgresGameStore(pg_database(server, made, database), pool_size=4, **given)
         raise NotImplementedError(f"no test setup for backend {backend!r}")
 
     return make
