@@ -7,8 +7,9 @@ that produced it) and a version bump, in one transaction, guarded by the version
 computed from (optimistic concurrency: :class:`~storage.errors.VersionConflict` otherwise).
 
 Callers never see SQL: they call these methods and get the models of :mod:`storage.models`.
-:class:`storage.sqlite.SqliteGameStore` is the implementation; another backend (PostgreSQL)
-would subclass :class:`GameStore` and pass the same tests.
+:class:`storage.sqlite.SqliteGameStore` (one embedded file) and
+:class:`storage.postgres.PostgresGameStore` (a PostgreSQL server) implement it and pass the same
+tests; :func:`storage.open_store` picks one from a URL or a path.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Self, Unpack
 
 from pydantic import ValidationError
 
+from storage.dump import GameDump
 from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
@@ -48,7 +50,11 @@ from storage.models import (
 )
 from storage.replay import Replayer, replay_log
 
-__all__ = ["Clock", "GameStore", "apply_settings_changes", "utc_now"]
+__all__ = ["SNAPSHOT_EVERY", "Clock", "GameStore", "apply_settings_changes", "utc_now"]
+
+SNAPSHOT_EVERY = 16
+"""A full state snapshot is logged every this many versions (and with every undo/rollback), so
+restoring any version replays at most ``SNAPSHOT_EVERY - 1`` actions."""
 
 Clock = Callable[[], datetime]
 """Returns the current time as an *aware* datetime (converted to UTC when stored)."""
@@ -523,6 +529,26 @@ class GameStore(ABC):
     @abstractmethod
     async def game_ids(self) -> list[int]:
         """Every game id, ascending (all statuses)."""
+
+    # -- moving games between stores (python -m storage copy) ----------------------------
+
+    @abstractmethod
+    async def dump_game(self, game_id: int) -> GameDump:
+        """Everything kept about the game, under its own id, read in one transaction: the
+        game, its whole log, its news and read markers, its pacing rows and its web page
+        token (:class:`~storage.dump.GameDump`; ``GameNotFound`` if there is none)."""
+
+    @abstractmethod
+    async def load_game(self, dump: GameDump) -> None:
+        """Store ``dump`` under its own game id (and its news and away periods under their
+        own ids), in one transaction: afterwards :meth:`dump_game` returns an equal dump.
+        ``GameExists`` if the id is taken, ``ChannelBusy`` if the game is active and its
+        channel has another active game, ``InvalidData`` for a dump that is not consistent
+        (log versions, state hashes, seats, data pack); nothing is written then."""
+
+    @abstractmethod
+    async def all_player_prefs(self) -> list[PlayerPrefs]:
+        """Every player's stored preferences (time zone, quiet hours), by user id."""
 
     @abstractmethod
     async def check_integrity(self) -> list[IntegrityProblem]:
