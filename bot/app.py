@@ -30,7 +30,6 @@ from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
 from service import GameService, logctx
-from storage import SqliteGameStore
 from storage.base import GameStore
 
 if TYPE_CHECKING:
@@ -93,7 +92,7 @@ class BrazilBot(commands.Bot):
         if self.settings.packs_dir is not None:
             GameService.use_data_packs(str(self.settings.packs_dir))
         if self.store is None:
-            self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
+            self.store = open_bot_store(self.settings)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         service = GameService(self.store, rulebook_path=rules_path)
@@ -148,6 +147,16 @@ class BrazilBot(commands.Bot):
             await self.store.close()
             self.store = None
         log.info("closed")
+
+
+def open_bot_store(settings: BotSettings) -> GameStore:
+    """The bot's store (``BRAZIL_DB``: an SQLite file or a PostgreSQL URL), not yet opened.
+    SQLite keeps recent reads in memory (one process owns the file); PostgreSQL does not,
+    since other bot processes may write the same games."""
+    from storage.location import open_store, parse_location
+
+    sqlite = parse_location(settings.db).kind == "sqlite"
+    return open_store(settings.db, cache_reads=sqlite)
 
 
 async def start_web(service: GameService, settings: BotSettings) -> WebServer:
@@ -260,7 +269,7 @@ async def run_bot(settings: BotSettings) -> int:
     from storage import StorageError
 
     token = settings.token()
-    store = SqliteGameStore(str(settings.db), cache_reads=True)
+    store = open_bot_store(settings)
     try:
         await store.open()
     except StorageError as e:
@@ -272,7 +281,7 @@ async def run_bot(settings: BotSettings) -> int:
         await store.close()
 
 
-async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) -> int:
+async def _run_bot(settings: BotSettings, token: str, store: GameStore) -> int:
     from storage import StorageError
 
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -306,7 +315,7 @@ async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) ->
         print(f"error: {_unreachable(e)}: check the network, then start again", file=sys.stderr)
         return 1
     except StorageError as e:
-        print(f"error: the database {settings.db}: {e}", file=sys.stderr)
+        print(f"error: the database {settings.db_text()}: {e}", file=sys.stderr)
         return 1
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):

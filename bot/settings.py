@@ -59,7 +59,11 @@ class BotSettings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token")
     )
-    db: Path = Field(default=Path("brazil.sqlite3"), description="the SQLite database file")
+    db: str = Field(
+        default="brazil.sqlite3",
+        description="the database: an SQLite file (a path or sqlite:///path) or a "
+        "postgresql://user:password@host/database URL",
+    )
     packs_dir: Path | None = Field(default=None, description="the data packs folder")
     rules_file: Path | None = Field(default=None, description="docs/rules.md if not found")
     test_guild: int | None = Field(default=None, ge=1, description="guild id for quick sync")
@@ -124,18 +128,37 @@ class BotSettings(BaseSettings):
     def _upper(cls, v: Any) -> Any:
         return v.upper() if isinstance(v, str) else v
 
-    @field_validator("db")
+    @field_validator("db", mode="before")
     @classmethod
-    def _db_path(cls, v: Path) -> Path:
-        """A file (not a folder) in a folder that exists: checked at start-up, not at the
-        first game."""
-        if v.is_dir():
-            raise ValueError(f"{v} is a folder: give a database file, e.g. {v / 'brazil.sqlite3'}")
-        parent = v.parent
+    def _db_location(cls, v: Any) -> str:
+        """An SQLite file (not a folder) in a folder that exists, or a PostgreSQL URL:
+        checked at start-up, not at the first game."""
+        from storage import InvalidData
+        from storage.location import parse_location
+
+        text = str(v)
+        try:
+            where = parse_location(text)
+        except InvalidData as e:
+            raise ValueError(str(e)) from None
+        if where.kind == "postgres":
+            return text
+        path = Path(where.target)
+        if path.is_dir():
+            raise ValueError(
+                f"{path} is a folder: give a database file, e.g. {path / 'brazil.sqlite3'}"
+            )
+        parent = path.parent
         if not parent.is_dir():
             what = "is a file, not a folder" if parent.exists() else "does not exist"
-            raise ValueError(f"{v}: the folder {parent} {what}")
-        return v
+            raise ValueError(f"{path}: the folder {parent} {what}")
+        return text
+
+    def db_text(self) -> str:
+        """The database for people and logs: the path, or the URL without its password."""
+        from storage.location import parse_location
+
+        return parse_location(self.db).describe()
 
     @field_validator("packs_dir")
     @classmethod
@@ -209,7 +232,7 @@ class BotSettings(BaseSettings):
         tok = "set" if self.discord_token and self.discord_token.get_secret_value() else "NOT SET"
         return [
             f"token: {tok}",
-            f"database: {self.db}",
+            f"database: {self.db_text()}",
             f"packs folder: {self.packs_dir or '-'}",
             f"command sync: {self.sync_mode}"
             + (f" (guild {self.test_guild})" if self.test_guild else ""),

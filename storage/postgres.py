@@ -404,6 +404,9 @@ class PostgresGameStore(GameStore):
         async with self._conn() as conn:
             return list(await conn.fetch(sql, *args))
 
+    async def ping(self) -> None:
+        await self._fetch("SELECT 1")
+
     # -- reading --------------------------------------------------------------------------
 
     @staticmethod

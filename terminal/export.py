@@ -34,18 +34,20 @@ async def export(
     args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
 ) -> int:
     """Check the arguments, then write the page; prints where ``index.html`` is."""
-    from storage import GameNotFound, GameStatus, SqliteGameStore
+    from storage import GameNotFound, GameStatus
+    from storage.location import open_store, parse_location
     from web.export import export_html
 
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
     check_db(db, resume=None, label=label)
-    if not Path(db).exists():
+    sqlite = parse_location(db)
+    if sqlite.kind == "sqlite" and not Path(sqlite.target).exists():
         raise BadArguments(f"no game #{args.game} to export: there is no database {db} ({label})")
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(f"OUTDIR {outdir} is a file: give a folder (it is created)")
-    store = SqliteGameStore(db, create=False)
+    store = open_store(db, create=False)
     svc = GameService(store)
     async with store:
         try:

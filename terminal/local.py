@@ -39,7 +39,7 @@ from service import (
 from service.game import GameSession
 
 if TYPE_CHECKING:
-    from storage import SqliteGameStore
+    from storage.base import GameStore
     from web.server import WebServer
 
 HELP = """Commands (type a game command, or one of these):
@@ -125,7 +125,17 @@ def seat_specs(players: int | None, seats: str | None) -> list[SeatSpec]:
 
 def check_db(path: str, *, resume: int | None, label: str = "--db") -> None:
     """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
-    that exists; to resume, an existing one."""
+    that exists; to resume, an existing one. A PostgreSQL URL is checked when opened."""
+    from storage import InvalidData
+    from storage.location import parse_location
+
+    try:
+        where = parse_location(path)
+    except InvalidData as e:
+        raise BadArguments(f"{label}: {e}") from None
+    if where.kind == "postgres":
+        return
+    path = where.target
     p = Path(path)
     if p.is_dir():
         eg = p / "brazil.sqlite3"
@@ -518,7 +528,7 @@ async def play(
 ) -> int:
     """Check the arguments (nothing is created before), then open the database and play.
     Raises :class:`BadArguments`, :class:`ServiceError` or a storage error on refusal."""
-    from storage import SqliteGameStore
+    from storage.location import open_store
 
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
@@ -526,7 +536,7 @@ async def play(
     seats = seat_specs(args.players, args.seats) if args.resume is None else []
     check_web(args)
     lines = read_script(args.script) if args.script and make_source is None else None
-    store = SqliteGameStore(db, create=args.resume is None)
+    store = open_store(db, create=args.resume is None)
     svc = GameService(store)
     check_scenario(svc, args.scenario)
     server = await start_web(svc, args)  # bound before anything is created
@@ -542,7 +552,7 @@ async def play(
 async def _play(
     args: argparse.Namespace,
     db: str,
-    store: SqliteGameStore,
+    store: GameStore,
     svc: GameService,
     seats: list[SeatSpec],
     lines: list[str] | None,

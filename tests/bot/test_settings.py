@@ -49,7 +49,7 @@ def test_toml_settings_and_a_token_in_toml_refused(tmp_path: Path) -> None:
     cfg = tmp_path / "bot.toml"
     cfg.write_text('db = "games.sqlite3"\ndefault_ai = "search"\nsync = "none"\n')
     s = load_settings(cfg, _env_file=None)
-    assert s.db == Path("games.sqlite3") and s.default_ai == "search" and s.sync_mode == "none"
+    assert s.db == "games.sqlite3" and s.default_ai == "search" and s.sync_mode == "none"
     cfg.write_text('discord_token = "x"\n')
     with pytest.raises(ValueError, match="token"):
         load_settings(cfg, _env_file=None)
@@ -86,3 +86,15 @@ def test_auto_answer_delay_range(tmp_path: Path) -> None:
             BotSettings(_env_file=None)
     finally:
         del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]
+
+
+def test_the_database_is_a_file_or_a_postgresql_url(tmp_path: Path) -> None:
+    url = "postgresql://brazil:s3cret@db.example:5432/games"
+    s = load_settings(None, _env_file=None, db=url)
+    assert s.db == url
+    assert "s3cret" not in s.db_text() and "db.example" in s.db_text()
+    assert all("s3cret" not in line for line in s.describe())
+    s = load_settings(None, _env_file=None, db=f"sqlite:///{tmp_path}/g.sqlite3")
+    assert s.db_text().endswith("g.sqlite3")
+    with pytest.raises(ValueError, match="not supported"):
+        load_settings(None, _env_file=None, db="mysql://x/y")
