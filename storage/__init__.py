@@ -12,7 +12,7 @@ interface, the models and the errors are enough to code against a store;
 
 from typing import TYPE_CHECKING
 
-from storage.base import SNAPSHOT_EVERY, Clock, GameStore, utc_now
+from storage.base import SNAPSHOT_EVERY, Clock, GameChange, GameStore, utc_now
 from storage.dump import GameDump
 from storage.engine_info import current_engine_version
 from storage.errors import (
@@ -93,6 +93,7 @@ __all__ = [
     "DatabaseMissing",
     "DecisionClock",
     "EntryKind",
+    "GameChange",
     "GameDump",
     "GameExists",
     "GameExport",

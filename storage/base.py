@@ -14,8 +14,10 @@ tests; :func:`storage.open_store` picks one from a URL or a path.
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
@@ -50,7 +52,14 @@ from storage.models import (
 )
 from storage.replay import Replayer, replay_log
 
-__all__ = ["SNAPSHOT_EVERY", "Clock", "GameStore", "apply_settings_changes", "utc_now"]
+__all__ = [
+    "SNAPSHOT_EVERY",
+    "Clock",
+    "GameChange",
+    "GameStore",
+    "apply_settings_changes",
+    "utc_now",
+]
 
 SNAPSHOT_EVERY = 16
 """A full state snapshot is logged every this many versions (and with every undo/rollback), so
@@ -58,6 +67,21 @@ restoring any version replays at most ``SNAPSHOT_EVERY - 1`` actions."""
 
 Clock = Callable[[], datetime]
 """Returns the current time as an *aware* datetime (converted to UTC when stored)."""
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A game changed in the database through another store object (another process):
+    ``game_id`` saved a step or changed its seats or status, now at ``version``. ``game_id``
+    None: changes may have been missed (the listening connection was lost and is back), so
+    anything remembered of any game may be stale."""
+
+    game_id: int | None
+    version: int | None = None
+
+
+ChangeCallback = Callable[[GameChange], None]
+"""Called (in the event loop, never awaited) with each change another process made."""
 
 
 def utc_now() -> datetime:
@@ -520,6 +544,22 @@ class GameStore(ABC):
     @abstractmethod
     async def game_of_web_token(self, token: str) -> int | None:
         """The game whose web page token is ``token`` (None: no such page, or revoked)."""
+
+    # -- several processes on one database -----------------------------------------------
+    # One process owns an SQLite file: these defaults are right for it. A store that several
+    # processes share (PostgreSQL) overrides them.
+
+    def subscribe(self, callback: ChangeCallback) -> None:
+        """Call ``callback`` with each :class:`GameChange` another process makes (its own
+        writes are never reported). The default: nothing to report (one process)."""
+        del callback
+
+    @contextlib.asynccontextmanager
+    async def tick_claim(self, game_id: int) -> AsyncIterator[bool]:
+        """Claim the game's pacing tick for as long as the block runs: ``True`` when this
+        process ticks the game now, ``False`` when another process is ticking it (skip the
+        game: never wait for it). The default: always ``True`` (one process)."""
+        yield True
 
     async def ping(self) -> None:
         """A trivial round trip to the database (a health check): raises if it is not

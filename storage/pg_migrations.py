@@ -400,6 +400,15 @@ CREATE TABLE web_pages (
     created_at TIMESTAMPTZ NOT NULL
 );
 """
+V8_TICKS = """
+-- Which process ticks a game's pacing now: the process holds the game's row locked
+-- (SELECT ... FOR UPDATE SKIP LOCKED, in a transaction open while it ticks the game); another
+-- process skips a locked row instead of waiting, and a process that dies releases it with its
+-- connection. Nothing else writes this table, so the lock never waits on a game's writers.
+CREATE TABLE pacing_ticks (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id)
+);
+"""
 
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
@@ -415,6 +424,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     ),
     PgMigration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
     PgMigration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
+    PgMigration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -1,10 +1,9 @@
 """PostgreSQL implementation of :class:`~storage.base.GameStore` (asyncpg, raw SQL).
 
 The same contract and guarantees as :mod:`storage.sqlite`, on a server that several bot
-processes can share: a pool of connections per store; every write is one transaction that
-first locks the game's row (``SELECT ... FOR NO KEY UPDATE``), so two writers of one game,
-in one process or in two, take turns, and a save's version guard (``UPDATE games ... WHERE id
-= $1 AND version = $2``) turns the loser into :class:`~storage.errors.VersionConflict`. Reads
+processes can share: a pool of connections per store; every write is one transaction, and a
+save's version guard (``UPDATE games ... WHERE id = $1 AND version = $2``) turns the loser of
+two writers into :class:`~storage.errors.VersionConflict`. Reads
 that need several statements run in one ``REPEATABLE READ`` read-only transaction (one
 snapshot). The integrity rules (append-only, contiguous log; consistent entry kinds; games
 never deleted; versions never decreasing; finished games final) are triggers in the database
@@ -16,6 +15,34 @@ application's tables, or a newer schema, is refused (:class:`~storage.errors.Not
 wrong password or a missing database is one clear :class:`~storage.errors.BackendError` /
 :class:`~storage.errors.DatabaseMissing` naming the URL without its password.
 
+**Several processes on one database.** What one process keeps with asyncio locks and memory,
+several processes get from the server:
+
+- *A per-game lock across processes.* Every write transaction of a game (a step, an undo, a
+  rollback, its seats, status and settings, its news, its pacing rows and timer claims: every
+  ``_write(game_id)``) first takes ``pg_advisory_xact_lock(GAME_LOCK_CLASS, game)``, held
+  until COMMIT or ROLLBACK, so the writers of one game queue across processes, whatever rows
+  they touch. The game row's lock (``SELECT ... FOR NO KEY UPDATE``) that the steps and seat
+  changes also take stays: it orders them against any client and keeps the guard exact; the
+  advisory lock adds the writes that touch no game row (pacing clocks, timers, news), which
+  the row lock alone let interleave. Both are always taken in the same order (advisory,
+  then row) and no transaction locks two games, so they cannot deadlock.
+- *Each change made known.* The transactions that change a game as players see it (a step,
+  an undo, a rollback, the start of a lobby, its seats or status) also run
+  ``pg_notify('brazil_games', 'GAME:VERSION:ORIGIN')``, delivered at COMMIT (never for a
+  rolled-back one); ``ORIGIN`` is this store object's random :attr:`origin`. :meth:`subscribe`
+  listens on one dedicated connection (``LISTEN brazil_games``) and calls back with a
+  :class:`~storage.base.GameChange` for each other origin's change. The connection is
+  checked every few seconds and reconnected with backoff (0.5 s doubling to 30 s; the loss
+  and the return are logged once each); once back it reports ``GameChange(None)`` (changes
+  may have been missed: forget everything).
+- *One ticker per game.* :meth:`tick_claim` holds the game's ``pacing_ticks`` row with
+  ``SELECT ... FOR UPDATE SKIP LOCKED`` in a transaction on a connection of its own for as
+  long as the caller ticks the game: another process ticking at the same moment skips the
+  game instead of waiting for it, and a process that dies drops the lock with its
+  connection. Each firing is also its own ``pacing_timers`` row (first claim wins), so a
+  reminder is never sent twice even by ticks that missed each other.
+
 ``backup`` writes a JSON Lines file of every game (:mod:`storage.dump`), read in one
 ``REPEATABLE READ`` transaction: a consistent copy; ``python -m storage copy FILE URL`` loads
 it into an empty database.
@@ -26,7 +53,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
+import secrets
 import weakref
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
@@ -37,7 +66,15 @@ from typing import Any, Unpack
 
 import asyncpg
 
-from storage.base import SNAPSHOT_EVERY, Clock, GameStore, apply_settings_changes, utc_now
+from storage.base import (
+    SNAPSHOT_EVERY,
+    ChangeCallback,
+    Clock,
+    GameChange,
+    GameStore,
+    apply_settings_changes,
+    utc_now,
+)
 from storage.common import (
     MAX_ID,
     check_id,
@@ -93,7 +130,23 @@ from storage.models import (
 from storage.pg_migrations import LATEST, TRIGGERS, PgConnection, migrate, schema_version
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
-__all__ = ["PostgresGameStore", "redact_url"]
+__all__ = ["GAME_LOCK_CLASS", "NOTIFY_CHANNEL", "PostgresGameStore", "redact_url"]
+
+log = logging.getLogger("storage.postgres")
+
+GAME_LOCK_CLASS = 0x42524147
+"""The first key of a game's advisory lock (``"BRAG"``); the second is the game id (folded
+into 31 bits: two games sharing a key only queue, they never mix). The two-key space is
+apart from the one-key space of the migrations' lock."""
+
+NOTIFY_CHANNEL = "brazil_games"
+"""The ``LISTEN``/``NOTIFY`` channel of game changes (payload ``GAME:VERSION:ORIGIN``)."""
+
+LISTEN_CHECK_SECONDS = 5.0
+"""How often the listening connection is checked (a trivial query) while idle."""
+
+RECONNECT_DELAYS = (0.5, 30.0)
+"""The first and the longest wait before reconnecting the listening connection."""
 
 _QUERY_PASSWORD = re.compile(r"(?i)([?&]password=)[^&#]*")
 
@@ -228,6 +281,13 @@ def _stand_in(r: asyncpg.Record) -> StandIn:
     return StandIn(int(r[0]), int(r[1]), r[2], str(r[3]), r[4], r[5])
 
 
+def _lock_key(game_id: int) -> int:
+    """The second key of the game's advisory lock (an ``int4``)."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        return 0
+    return game_id % 0x7FFFFFFF
+
+
 def _count(status: str) -> int:
     """Rows an ``execute`` touched, from its status (``UPDATE 1``, ``INSERT 0 1``)."""
     try:
@@ -291,6 +351,12 @@ class PostgresGameStore(GameStore):
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.migrated_from: int | None = None
         """Schema version the database had when opened (0: it was created)."""
+        self.origin = secrets.token_hex(8)
+        """This store object's random id: the origin its notifications carry."""
+        self._subscribers: list[ChangeCallback] = []
+        self._listener: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
+        """Set while the listening connection is up (tests wait for it)."""
 
     def __repr__(self) -> str:
         return f"PostgresGameStore({self.where!r})"
@@ -347,11 +413,123 @@ class PostgresGameStore(GameStore):
             )
         except _DRIVER_ERRORS as exc:
             raise BackendError(f"cannot connect to {self.where}: {exc}") from exc
+        if self._subscribers:
+            self._start_listening()
 
     async def close(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+
+    # -- changes made by other processes (LISTEN/NOTIFY) ----------------------------------
+
+    def subscribe(self, callback: ChangeCallback) -> None:
+        """Call ``callback`` with every change another store object makes (see module doc);
+        listening starts now if the store is open, else when it opens."""
+        self._subscribers.append(callback)
+        if self._pool is not None:
+            self._start_listening()
+
+    def _start_listening(self) -> None:
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.get_running_loop().create_task(
+                self._listen(), name="brazil-store-listener"
+            )
+
+    def _emit(self, change: GameChange) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback(change)
+            except Exception:  # one subscriber's bug must not stop the others
+                log.exception("a change subscriber failed")
+
+    def _on_notify(self, _conn: Conn, _pid: int, _channel: str, payload: object) -> None:
+        game, _, rest = str(payload).partition(":")
+        version, _, origin = rest.partition(":")
+        if origin == self.origin:
+            return  # our own write
+        self._generation += 1  # cached reads (cache_reads=True) are stale
+        try:
+            change = GameChange(int(game), int(version))
+        except ValueError:
+            log.warning("ignored a malformed %s notification", NOTIFY_CHANNEL)
+            return
+        self._emit(change)
+
+    async def _listen(self) -> None:
+        """The listening connection: connect, ``LISTEN``, check it every few seconds, and
+        reconnect with backoff when it is lost (logged once when lost, once when back)."""
+        delay, down, first = RECONNECT_DELAYS[0], False, True
+        while True:
+            conn: Conn | None = None
+            try:
+                conn = await self._connect()
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c, ev=lost: ev.set())
+                await conn.add_listener(NOTIFY_CHANNEL, self._on_notify)
+                self.listening.set()
+                if down:
+                    log.warning("listening to %s again (changes may have been missed)", self.where)
+                if not first:
+                    self._generation += 1
+                    self._emit(GameChange(None))
+                first, down, delay = False, False, RECONNECT_DELAYS[0]
+                while not lost.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), LISTEN_CHECK_SECONDS)
+                    if not lost.is_set():
+                        await conn.execute("SELECT 1")
+                raise BackendError("the listening connection was closed")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.listening.clear()
+                if not down:
+                    log.warning(
+                        "lost the listening connection to %s (%s); reconnecting",
+                        self.where,
+                        str(exc) or type(exc).__name__,
+                    )
+                    down = True
+            finally:
+                self.listening.clear()
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(conn.close(), 2.0)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_DELAYS[1])
+
+    async def _notify(self, db: Conn, game_id: int, version: int) -> None:
+        """Tell the other processes, at COMMIT, that the game changed (see module doc)."""
+        await db.execute(
+            "SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, f"{game_id}:{version}:{self.origin}"
+        )
+
+    # -- one ticker per game (FOR UPDATE SKIP LOCKED) -------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def tick_claim(self, game_id: int) -> AsyncIterator[bool]:
+        """Hold the game's ``pacing_ticks`` row locked while the block runs (see module
+        doc): ``True``, or ``False`` at once when another process holds it."""
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 <= game_id < MAX_ID:
+            raise GameNotFound(game_id)
+        async with self._conn() as db:
+            await db.execute(
+                "INSERT INTO pacing_ticks (game_id) SELECT id FROM games WHERE id = $1 "
+                "ON CONFLICT DO NOTHING",
+                game_id,
+            )
+            async with db.transaction():
+                got = await db.fetchval(
+                    "SELECT game_id FROM pacing_ticks WHERE game_id = $1 FOR UPDATE SKIP LOCKED",
+                    game_id,
+                )
+                yield got is not None
 
     @property
     def _live_pool(self) -> asyncpg.Pool:
@@ -382,14 +560,20 @@ class PostgresGameStore(GameStore):
     async def _write(self, game_id: int | None = None) -> AsyncIterator[Conn]:
         """One write transaction, rolled back on any error. The writes of one game through
         this store object take turns in call order (an asyncio lock per game, taken before
-        a connection), as they do on SQLite's one connection; other processes' writes are
-        ordered by the game row's lock."""
+        a connection), as they do on SQLite's one connection; other processes' writes of the
+        game queue on its advisory lock, taken first in the transaction (module doc)."""
         lock: asyncio.Lock | contextlib.AbstractAsyncContextManager[None] = (
             contextlib.nullcontext() if game_id is None else self._game_lock(game_id)
         )
         async with lock, self._conn() as conn:
             try:
                 async with conn.transaction():
+                    if game_id is not None:  # the game's lock across processes (module doc)
+                        await conn.execute(
+                            "SELECT pg_advisory_xact_lock($1, $2)",
+                            GAME_LOCK_CLASS,
+                            _lock_key(game_id),
+                        )
                     yield conn
             finally:
                 self._generation += 1  # cached reads are stale from now on
@@ -829,6 +1013,7 @@ class PostgresGameStore(GameStore):
                 game_id,
             )
             row = await self._row(db, game_id, with_state=True)
+            await self._notify(db, game_id, int(row[4]))
         return _record(row)
 
     @staticmethod
@@ -932,6 +1117,7 @@ class PostgresGameStore(GameStore):
             if result is not None:
                 await self._write_result(db, game_id, result)
                 fields["seats"] = scored(fields["seats"], result)
+            await self._notify(db, game_id, new_version)
         fields.update(
             version=new_version, status=new_status, updated_at=now, finished_at=finished_at
         )
@@ -1099,6 +1285,7 @@ class PostgresGameStore(GameStore):
                 game_id,
             )
             row = await self._row(db, game_id, with_state=True)
+            await self._notify(db, game_id, int(row[4]))
         return _record(row)
 
     async def set_status(
@@ -1170,6 +1357,7 @@ class PostgresGameStore(GameStore):
                     )
             await db.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
             row = await self._row(db, game_id, with_state=True)
+            await self._notify(db, game_id, int(row[4]))
         return _record(row)
 
     async def update_settings(self, game_id: int, **changes: Unpack[SettingsChanges]) -> GameRecord:
