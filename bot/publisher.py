@@ -53,6 +53,7 @@ class TurnPost:
     message_id: int
     lines: list[str]
     deciders: tuple[int, ...]  # the human seats it pinged
+    version: int | None = None  # the game's version it shows (None: not yet marked posted)
 
 
 class Publisher:
@@ -94,6 +95,7 @@ class Publisher:
         post rather than joining the turn's."""
         if anew:
             self.turn_posts.pop(s.game_id, None)
+        self._drop_if_posted_elsewhere(s)
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
@@ -135,6 +137,8 @@ class Publisher:
         else:
             await self._open(s, last, limit, deciders, quiet)
         await self.t.svc.mark_posted(s, s.version)
+        if (posted := self.turn_posts.get(gid)) is not None:
+            posted.version = s.version
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
 
@@ -259,6 +263,28 @@ class Publisher:
             self.turn_posts.pop(s.game_id, None)
             return False
         return True
+
+    # ------------------------------------------------------------------ other processes
+
+    def forget(self, game_id: int | None) -> None:
+        """Another process changed game ``game_id`` (None: maybe any game; the service calls
+        this when storage says so): its open turn post may no longer be the channel's last
+        word, so the next post of the game is a new one rather than an edit of a stale one."""
+        if game_id is None:
+            self.turn_posts.clear()
+        else:
+            self.turn_posts.pop(game_id, None)
+
+    def _drop_if_posted_elsewhere(self, s: GameSession) -> None:
+        """The game's stored "posted version" is not the one this process's open turn post
+        shows: another process posted the game since (its notification may still be on its
+        way), so the open post is stale: post anew."""
+        open_post = self.turn_posts.get(s.game_id)
+        posted = s.rec.settings.posted_version
+        if open_post is None or open_post.version is None or posted is None:
+            return
+        if posted != open_post.version:
+            self.turn_posts.pop(s.game_id, None)
 
     # ------------------------------------------------------------------ status
 

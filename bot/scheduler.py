@@ -4,7 +4,9 @@ Deadlines, reminders, decision clocks, the deadline policies, stalled and stale 
 firing once across restarts are the service's (:class:`service.pace.Pacing`, its module doc
 says how). Here:
 
-- :class:`Pacer` runs a tick through the service, one game at a time under the game's lock,
+- :class:`Pacer` runs a tick through the service, one game at a time under the game's lock
+  and its tick claim (:meth:`storage.base.GameStore.tick_claim`: with several processes on
+  one PostgreSQL database, a game another process is ticking is skipped, never waited for),
   and sends what it returns (:class:`service.pace.Notice`): a reminder is a channel message
   that mentions only the decider (``allowed_mentions`` limited to that one user) with the
   "Mute reminders this turn" button (:class:`MuteReminders`); a flag is a channel message
@@ -101,11 +103,14 @@ class Pacer:
         done: list[str] = []
         for gid in await self.pacing.tick_games():
             try:
-                async with self.tables.lock(gid):
-                    t = await self.pacing.tick_game(gid)
-                    if t.schedule is not None:
-                        self.show(t.schedule)
-                    await self.deliver(t.notices)
+                async with self.pacing.store.tick_claim(gid) as mine:
+                    if not mine:
+                        continue  # another process is ticking this game right now: skip it
+                    async with self.tables.lock(gid):
+                        t = await self.pacing.tick_game(gid)
+                        if t.schedule is not None:
+                            self.show(t.schedule)
+                        await self.deliver(t.notices)
                 done += t.done
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("pacing of game %s failed", gid)

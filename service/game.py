@@ -6,6 +6,10 @@ web pages (:class:`service.archive.GameArchive`).
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
     res = await service.act(res.game_id, seat=0, text="colour blue")
+
+Several processes on one database: the service subscribes to the store's changes
+(:meth:`storage.base.GameStore.subscribe`; PostgreSQL only) and drops what it remembers of a
+game another process changed (:meth:`GameService.changed_elsewhere`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from service.core import (
 )
 from service.lobby import Lobbies
 from service.pace import Pacing
-from storage.base import GameStore
+from storage.base import GameChange, GameStore
 
 
 class GameService(GameCore):
@@ -41,6 +45,26 @@ class GameService(GameCore):
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
+        self.on_changed_elsewhere: list[Callable[[int | None], None]] = []
+        """The surfaces' hooks, called with the game id (None: any game) after
+        :meth:`changed_elsewhere` (the bot's publisher forgets the game's open turn post)."""
+        store.subscribe(self.changed_elsewhere)
+
+    def changed_elsewhere(self, change: GameChange) -> None:
+        """Another process changed ``change.game_id`` (None: changes may have been missed,
+        any game): the turn's events and the AI players kept for it are dropped
+        (:meth:`forget`), the sessions read before are stale (they are loaded again under
+        the lock), and the surfaces' hooks are called, so what is posted next is made from
+        the stored game."""
+        if change.game_id is None:
+            games = set(self._locks) | set(self._turn_events) | {k[0] for k in self._agents}
+        else:
+            games = {change.game_id}
+        for game_id in games:
+            self.forget(game_id)
+            self.lock(game_id).touch()
+        for hook in list(self.on_changed_elsewhere):
+            hook(change.game_id)
 
 
 __all__ = ["SECRET_ANSWERS", "Agent", "GameService", "GameSession", "make_agent", "render_image"]
