@@ -83,6 +83,7 @@ class BrazilBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=BrazilTree,
+            **shard_options(settings, sharded=isinstance(self, commands.AutoShardedBot)),
         )
         self.settings = settings
         self.store = store
@@ -147,6 +148,33 @@ class BrazilBot(commands.Bot):
             await self.store.close()
             self.store = None
         log.info("closed")
+
+
+class ShardedBrazilBot(BrazilBot, commands.AutoShardedBot):
+    """The bot running several Discord shards in one process (``BRAZIL_SHARD_IDS`` with more
+    than one id): one gateway connection per shard, one game service and store."""
+
+
+def shard_options(settings: BotSettings, *, sharded: bool) -> dict[str, Any]:
+    """discord.py's shard arguments from the settings: none when sharding is off (today's
+    one connection); ``shard_id`` for one shard; ``shard_ids`` for several (sharded bot)."""
+    shards = settings.shards
+    if shards is None:
+        return {}
+    if sharded:
+        return {"shard_count": settings.shard_count, "shard_ids": list(shards)}
+    if len(shards) != 1:
+        raise ValueError("several shards in one process need ShardedBrazilBot (make_bot)")
+    return {"shard_count": settings.shard_count, "shard_id": shards[0]}
+
+
+def make_bot(settings: BotSettings, *, store: GameStore | None = None) -> BrazilBot:
+    """The bot for these settings: :class:`ShardedBrazilBot` when this process runs several
+    shards, else :class:`BrazilBot` (one shard of several, or no sharding)."""
+    shards = settings.shards
+    if shards is not None and len(shards) > 1:
+        return ShardedBrazilBot(settings, store=store)
+    return BrazilBot(settings, store=store)
 
 
 def open_bot_store(settings: BotSettings) -> GameStore:
@@ -285,7 +313,7 @@ async def _run_bot(settings: BotSettings, token: str, store: GameStore) -> int:
     from storage import StorageError
 
     sys.setswitchinterval(SWITCH_INTERVAL)
-    bot = BrazilBot(settings, store=store)
+    bot = make_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 

@@ -16,6 +16,9 @@ Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, `
     BRAZIL_WEB_HOST=127.0.0.1      ... on this address
     BRAZIL_WEB_PUBLIC_URL=https://brazil.example.org  the pages' address as players reach them
                                    (behind a reverse proxy); default http://WEB_HOST:WEB_PORT
+    BRAZIL_SHARD_COUNT=4, BRAZIL_SHARD_IDS=0,1  run these Discord shards of that many (several
+                                   processes on one PostgreSQL database); unset: one process,
+                                   no sharding
 
 The TOML file holds the same names in lower case without the prefix (``db = "..."``);
 a token in a TOML file is refused (keep it in the environment or ``.env``).
@@ -33,6 +36,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_settings import (
@@ -43,6 +47,13 @@ from pydantic_settings import (
 )
 
 SyncMode = Literal["guild", "global", "none"]
+
+MAX_SHARDS = 4096
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events and interactions (Discord's rule)."""
+    return (guild_id >> 22) % shard_count
 
 
 class BotSettings(BaseSettings):
@@ -122,6 +133,60 @@ class BotSettings(BaseSettings):
     ops_host: str = Field(
         default="127.0.0.1", min_length=1, description="the address /healthz and /metrics use"
     )
+
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SHARDS,
+        description="the bot's number of Discord shards, all processes together (None: "
+        "no sharding, one process)",
+    )
+    shard_ids: str | None = Field(
+        default=None,
+        description="the shards this process runs, e.g. '0,1' (default: all of shard_count)",
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, v: Any, info: ValidationInfo) -> Any:
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        items = (
+            v.split(",") if isinstance(v, str) else list(v) if isinstance(v, list | tuple) else [v]
+        )
+        try:
+            ids = [int(str(x).strip()) for x in items]
+        except ValueError:
+            raise ValueError(
+                f"shard ids are numbers separated by commas (0,1), not {v!r}"
+            ) from None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("shard ids need BRAZIL_SHARD_COUNT (how many shards in all)")
+        bad = [i for i in ids if not 0 <= i < count]
+        if bad:
+            raise ValueError(
+                f"shard ids must be from 0 to {count - 1} (BRAZIL_SHARD_COUNT={count}), not "
+                + ", ".join(str(i) for i in bad)
+            )
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a shard id is given twice in {v!r}")
+        return ",".join(str(i) for i in sorted(ids))
+
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs (None: no sharding)."""
+        if self.shard_count is None:
+            return None
+        if self.shard_ids is None:
+            return tuple(range(self.shard_count))
+        return tuple(int(i) for i in self.shard_ids.split(","))
+
+    def shard_text(self) -> str:
+        shards = self.shards
+        if shards is None or self.shard_count is None:
+            return "shards: none (one process)"
+        return f"shards: {', '.join(map(str, shards))} of {self.shard_count}"
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -242,6 +307,7 @@ class BotSettings(BaseSettings):
             f"automatic secret answers after {self.auto_answer_delay[0]:g}-"
             f"{self.auto_answer_delay[1]:g} s",
             self.web_text(),
+            self.shard_text(),
             "health and metrics: "
             + (
                 "off (set BRAZIL_OPS_PORT to serve /healthz and /metrics)"

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from pydantic import ValidationError
 
-from bot.settings import load_settings
+from bot.settings import BotSettings, explain, load_settings
 from tests.bot.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,3 +99,57 @@ def test_the_database_is_a_file_or_a_postgresql_url(tmp_path: Path) -> None:
     assert s.db_text().endswith("g.sqlite3")
     with pytest.raises(ValueError, match="not supported"):
         load_settings(None, _env_file=None, db="mysql://x/y")
+
+
+# ============================================================================ shards
+
+
+def test_shards_unset_keep_one_unsharded_process() -> None:
+    from bot.app import BrazilBot, make_bot
+
+    s = BotSettings(discord_token="x", _env_file=None)
+    assert s.shards is None and "none" in s.shard_text()
+    bot = make_bot(s)
+    assert type(bot) is BrazilBot and bot.shard_id is None and bot.shard_count is None
+
+
+def test_shard_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.app import ShardedBrazilBot, make_bot
+
+    monkeypatch.setenv("BRAZIL_SHARD_COUNT", "4")
+    monkeypatch.setenv("BRAZIL_SHARD_IDS", "3, 1")
+    s = BotSettings(discord_token="x", _env_file=None)
+    assert s.shards == (1, 3) and s.shard_text() == "shards: 1, 3 of 4"
+    bot = make_bot(s)
+    assert isinstance(bot, ShardedBrazilBot)
+    assert bot.shard_ids == [1, 3] and bot.shard_count == 4
+    one = make_bot(BotSettings(discord_token="x", shard_count=4, shard_ids="2", _env_file=None))
+    assert not isinstance(one, ShardedBrazilBot)
+    assert (one.shard_id, one.shard_count) == (2, 4)
+    monkeypatch.delenv("BRAZIL_SHARD_IDS")
+    every = BotSettings(discord_token="x", shard_count=2, _env_file=None)
+    assert every.shards == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"shard_ids": "0"}, "BRAZIL_SHARD_IDS (shard_ids): shard ids need BRAZIL_SHARD_COUNT"),
+        ({"shard_count": 2, "shard_ids": "0,2"}, "must be from 0 to 1 (BRAZIL_SHARD_COUNT=2)"),
+        ({"shard_count": 2, "shard_ids": "0,x"}, "numbers separated by commas"),
+        ({"shard_count": 2, "shard_ids": "1,1"}, "given twice"),
+        ({"shard_count": 0}, "BRAZIL_SHARD_COUNT (shard_count)"),
+    ],
+)
+def test_bad_shard_settings_are_one_line(values: dict[str, object], said: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        BotSettings(discord_token="x", _env_file=None, **values)  # type: ignore[arg-type]
+    assert said in explain(caught.value)
+
+
+def test_the_shard_of_a_guild() -> None:
+    from bot.settings import shard_of
+
+    assert shard_of(0, 2) == 0
+    assert shard_of(1 << 22, 2) == 1 and shard_of(3 << 22, 4) == 3
+    assert shard_of(81384788765712384, 1) == 0
