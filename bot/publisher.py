@@ -24,6 +24,7 @@ from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layou
 from bot.hub import Hub
 from bot.images import draw, upload_limit
 from bot.private import PrivateDesk
+from bot.settings import shard_of
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Status
 
@@ -403,9 +404,13 @@ class Publisher:
         and let waiting AI seats play. A stop between the post and its mark is recognised
         in the channel's recent history (the turn post's button names game and version),
         so nothing is posted twice and no turn goes unposted. Returns how many games were
-        caught up."""
+        caught up. With several processes, each catches up the games of its own shards."""
         done = 0
+        settings = self.t.settings
         for rec, posted in await self.t.svc.unposted():
+            shards, count = settings.shards, settings.shard_count
+            if shards is not None and count and shard_of(rec.guild_id or 0, count) not in shards:
+                continue  # the process running the game's shard catches it up
             try:
                 async with self.t.svc.session(rec.id) as s:
                     if await self._turn_posted(s.channel_id, s.game_id, s.version):

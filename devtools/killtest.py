@@ -41,7 +41,7 @@ from aiohttp import ClientSession, web
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
 from rules import GameState, deciders, format_action, legal_actions
-from storage import SqliteGameStore
+from storage import GameStore, SqliteGameStore
 
 SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"
 CLOCK_FILE = "BRAZIL_LOADTEST_CLOCK_FILE"
@@ -150,7 +150,7 @@ class KillRun:
         self.done_text: dict[str, str] = {}
         self.answers: dict[str, str] = {}  # token -> the follow-up's text
         self.last_failure = ""
-        self.store: SqliteGameStore | None = None
+        self.store: GameStore | None = None
         self.games: dict[int, int] = {}  # channel -> game id
         self.users: dict[int, tuple[int, int]] = {}
         fake.on_request.append(self.seen)
