@@ -47,7 +47,7 @@ SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"
 CLOCK_FILE = "BRAZIL_LOADTEST_CLOCK_FILE"
 """Test-only: the worker's pacing clock runs this file's number of seconds ahead of real time
 (the parent moves it to make reminders due)."""
-_IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
+IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
 
 RestartCheck = Callable[["KillRun"], Awaitable[list[str]]]
 RESTART_CHECKS: list[RestartCheck] = []
@@ -78,17 +78,17 @@ class PausingStore(SqliteGameStore):
     on_open_save: Callable[[], Awaitable[None]] | None = None
 
     async def _append(self, *args: Any, **kwargs: Any) -> Any:
-        token = _IN_SAVE.set(True)
+        token = IN_SAVE.set(True)
         try:
             return await super()._append(*args, **kwargs)
         finally:
-            _IN_SAVE.reset(token)
+            IN_SAVE.reset(token)
 
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[Any]:
         async with super()._write() as db:
             yield db
-            if _IN_SAVE.get() and self.on_open_save is not None:
+            if IN_SAVE.get() and self.on_open_save is not None:
                 await self.on_open_save()
 
 

@@ -43,7 +43,7 @@ from aiohttp import ClientSession, web
 from bot.settings import shard_of
 from devtools.fakediscord import FakeDiscord, Faults, Request
 from devtools.harness import FIRST_CHANNEL, duplicate_posts, fake_server
-from devtools.killtest import _IN_SAVE, CLOCK_FILE, SAVE_HOOK, FileClock, KillRun
+from devtools.killtest import CLOCK_FILE, IN_SAVE, SAVE_HOOK, FileClock, KillRun
 from devtools.pgserver import NoServer, postgres_database
 from storage import PostgresGameStore
 from storage.replay import default_replayer
@@ -66,17 +66,17 @@ class PgPausingStore(PostgresGameStore):
     on_open_save: Callable[[], Awaitable[None]] | None = None
 
     async def _append(self, *args: Any, **kwargs: Any) -> Any:
-        token = _IN_SAVE.set(True)
+        token = IN_SAVE.set(True)
         try:
             return await super()._append(*args, **kwargs)
         finally:
-            _IN_SAVE.reset(token)
+            IN_SAVE.reset(token)
 
     @contextlib.asynccontextmanager
     async def _write(self, game_id: int | None = None) -> AsyncIterator[Any]:
         async with super()._write(game_id) as db:
             yield db
-            if _IN_SAVE.get() and self.on_open_save is not None:
+            if IN_SAVE.get() and self.on_open_save is not None:
                 await self.on_open_save()
 
 
