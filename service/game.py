@@ -62,7 +62,9 @@ class GameService(GameCore):
             games = {change.game_id}
         for game_id in games:
             self.forget(game_id)
-            self.lock(game_id).touch()
+            lock = self._locks.get(game_id)  # none: no session of it was ever read here
+            if lock is not None:
+                lock.touch()
         for hook in list(self.on_changed_elsewhere):
             hook(change.game_id)
 
