@@ -398,21 +398,30 @@ class Publisher:
             return False
         return any(want in json.dumps(m) for m in recent)
 
-    async def recover(self) -> int:
+    async def recover(self, *, older_than: float | None = None) -> int:
         """After a restart: publish again every running game saved past its last turn post
         (the bot was stopped between a save and its post, or during the AI seats' turns),
         and let waiting AI seats play. A stop between the post and its mark is recognised
         in the channel's recent history (the turn post's button names game and version),
         so nothing is posted twice and no turn goes unposted. Returns how many games were
-        caught up. With several processes, each catches up the games of its own shards."""
+        caught up. With several processes, each catches up the games of its own shards, at
+        start and then (``older_than``: seconds) every game left unposted that long — a step
+        another process saved and was stopped before posting."""
         done = 0
         settings = self.t.settings
+        now = self.t.svc.store.now()
         for rec, posted in await self.t.svc.unposted():
             shards, count = settings.shards, settings.shard_count
             if shards is not None and count and shard_of(rec.guild_id or 0, count) not in shards:
                 continue  # the process running the game's shard catches it up
+            if older_than is not None and (now - rec.updated_at).total_seconds() < older_than:
+                continue  # a live process may be posting it right now
             try:
                 async with self.t.svc.session(rec.id) as s:
+                    now_posted = s.rec.settings.posted_version
+                    if now_posted is None or now_posted >= s.version:
+                        continue  # posted meanwhile (by this process or another)
+                    posted = now_posted
                     if await self._turn_posted(s.channel_id, s.game_id, s.version):
                         await self.t.svc.mark_posted(s, s.version)  # stopped just after it
                         continue

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.scheduler")
 
 
+UNPOSTED_GRACE = 30.0
+"""Seconds a saved step may stay unposted before its shard's process posts it (with several
+processes: the process that saved it may still be posting)."""
+
+
 class Pacer:
     """The pacing of every game of one bot, on Discord (see module doc)."""
 
@@ -114,6 +119,16 @@ class Pacer:
                 done += t.done
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("pacing of game %s failed", gid)
+        if self.tables.settings.shard_count:
+            # several processes: a step another process saved but was stopped before posting
+            # is caught up here by the game's own shard, without waiting for a restart
+            try:
+                caught = await self.tables.recover(older_than=UNPOSTED_GRACE)
+            except Exception:
+                log.exception("catching up unposted steps failed")
+            else:
+                if caught:
+                    done.append(f"caught up {caught} unposted game(s)")
         return done
 
     async def deliver(self, notices: Sequence[Notice]) -> None:

@@ -108,5 +108,5 @@ class Tables(Hub):
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         return await self.publisher.timeline(game_id, budget)
 
-    async def recover(self) -> int:
-        return await self.publisher.recover()
+    async def recover(self, *, older_than: float | None = None) -> int:
+        return await self.publisher.recover(older_than=older_than)

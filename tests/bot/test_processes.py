@@ -159,3 +159,32 @@ async def test_one_bot_edits_its_own_turn_post_in_place(
     await play_same_turn(first, gid)
     writes = channel_writes(fake, start, CH)
     assert [r for r in writes if r.method == "PATCH" and str(mine.message_id) in r.path]
+
+
+async def test_a_step_saved_but_never_posted_is_caught_up_by_the_games_shard(
+    fake: FakeDiscord, two_bots: tuple[Harness, Harness], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a process saved a step and was stopped before posting it: the game's own shard posts
+    # it at its next tick, without waiting for a restart (not before a grace period)
+    from bot import scheduler
+
+    first, second = two_bots
+    gid = await two_humans(fake, first)
+    st = await state(first, gid)
+    seat = deciders(st)[0]
+    svc = second.client.tables.svc  # type: ignore[attr-defined]
+    out = await svc.act(gid, seat, format_action(st, legal_actions(st, seat)[0]))
+    assert out.ok  # saved by the "other process", never posted
+    for h in (first, second):
+        h.client.settings.shard_count = 1  # type: ignore[attr-defined]
+    start = len(fake.requests)
+    await first.client.pacer.tick()  # type: ignore[attr-defined]
+    assert not channel_writes(fake, start, CH)  # within the grace period: left alone
+    monkeypatch.setattr(scheduler, "UNPOSTED_GRACE", 0.0)
+    done = await first.client.pacer.tick()  # type: ignore[attr-defined]
+    assert "caught up 1 unposted game(s)" in done
+    posts = [r for r in channel_writes(fake, start, CH) if r.method == "POST"]
+    assert posts and "saved but not shown yet" in posts[0].text()
+    start = len(fake.requests)
+    assert "caught up" not in " ".join(await second.client.pacer.tick())  # type: ignore[attr-defined]
+    assert not [r for r in channel_writes(fake, start, CH) if r.method == "POST"]
