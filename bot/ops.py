@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from bot.settings import BotSettings
 from service.metrics import REGISTRY
 from storage.base import GameStore
+from web.server import serve
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +58,7 @@ class OpsServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:
-            self.port = int(runner.addresses[0][1])
+        self._runner, self.port = await serve(self.app, self.host, self.port)
         log.info("health and metrics at http://%s:%s/healthz and /metrics", self.host, self.port)
 
     async def stop(self) -> None:
