@@ -1,0 +1,252 @@
+"""Templates to text in a language: CLDR plural categories, lists, numbers and durations
+from Babel; term references; the fallback to English."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
+from functools import lru_cache
+from typing import Any, Literal
+
+from babel import Locale
+from babel.dates import format_timedelta
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
+from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, warn_once
+
+ListStyle = Literal[
+    "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
+]
+
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+_FIELD = re.compile(
+    r"\{(?:@(?P<term>[A-Za-z0-9_.\-]+)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<rest>(?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?)\}"
+)
+
+Part = tuple[str, str, tuple[str, ...]]
+
+
+@lru_cache(maxsize=4096)
+def parse(template: str) -> tuple[Part, ...]:
+    """A template's parts: (literal, "", ()), (key, "term", ()), (name, "value"|"plural"|
+    "format", args)."""
+    out: list[Part] = []
+    pos = 0
+    for m in _FIELD.finditer(template):
+        if m.start() > pos:
+            out.append((template[pos : m.start()], "", ()))
+        if m.group("term"):
+            out.append((m.group("term"), "term", ()))
+        else:
+            name, rest = m.group("name"), m.group("rest") or ""
+            if rest.startswith("|"):
+                out.append((name, "plural", tuple(rest[1:].split("|"))))
+            elif rest.startswith(":"):
+                out.append((name, "format", tuple(rest[1:].split(":"))))
+            else:
+                out.append((name, "value", ()))
+        pos = m.end()
+    if pos < len(template):
+        out.append((template[pos:], "", ()))
+    return tuple(out)
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names a template needs."""
+    return {name for name, how, _ in parse(template) if how not in ("", "term")}
+
+
+def plural_forms(template: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each plural field of a template: (parameter, forms)."""
+    return [(n, args) for n, how, args in parse(template) if how == "plural"]
+
+
+def terms(template: str) -> set[str]:
+    return {n for n, how, _ in parse(template) if how == "term"}
+
+
+@lru_cache(maxsize=64)
+def _locale(babel_code: str) -> Locale:
+    return Locale.parse(babel_code)
+
+
+def categories(code: str) -> list[str]:
+    """The CLDR plural categories a language's integers use, in CLDR order (``other`` last)."""
+    loc = _locale(catalogue(code).language.babel)
+    tags = set(loc.plural_form.tags) | {"other"}
+    return [c for c in CATEGORIES if c in tags]
+
+
+def _plural(cat: Catalogue, n: int, forms: tuple[str, ...]) -> str:
+    tag = _locale(cat.language.babel).plural_form(n)
+    if any("=" in f for f in forms):
+        table: dict[str, str] = {}
+        for f in forms:
+            k, _, v = f.partition("=")
+            table[k.strip()] = v
+        return table.get(tag, table.get("other", next(iter(table.values()), "")))
+    # positional forms: English's (one, other)
+    return forms[0] if tag == "one" or len(forms) == 1 else forms[min(1, len(forms) - 1)]
+
+
+class _Renderer:
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.locale = _locale(cat.language.babel)
+
+    def template(self, key: str) -> str | None:
+        t = self.cat.messages.get(key)
+        if t is None and self.cat.code != DEFAULT:
+            t = catalogue(DEFAULT).messages.get(key)
+            if t is not None:
+                warn_once(self.cat.code, key, "is missing (English shown)")
+        return t
+
+    def term(self, key: str) -> str:
+        t = self.template(key)
+        if t is None:
+            warn_once(self.cat.code, key, "is missing from every catalogue")
+            return key.rsplit(".", 1)[-1].replace("_", " ")
+        return self.fill(key, t, {})
+
+    def scalar(self, v: Any) -> str:
+        if isinstance(v, str):
+            if v.startswith("@") and len(v) > 1:
+                return self.term(v[1:])
+            return v
+        if isinstance(v, Mapping) and isinstance(v.get("key"), str):
+            return self.message(str(v["key"]), v.get("params") or {})
+        return str(v)
+
+    def goods(self, v: Mapping[str, int]) -> str:
+        items = [
+            self.message("fmt.goods_item", {"n": n, "good": f"@good.{g}"})
+            for g, n in v.items()
+            if n > 0
+        ]
+        return ", ".join(items)
+
+    def fmt(self, v: Any, args: tuple[str, ...]) -> str:
+        how = args[0]
+        if how == "goods":
+            if not isinstance(v, Mapping):
+                raise TypeError(f"goods parameter must be a mapping, not {v!r}")
+            return self.goods(v)
+        if how == "num":
+            return format_decimal(v, locale=self.locale) if isinstance(v, int | float) else str(v)
+        if isinstance(v, list | tuple):
+            if not v and len(args) > 1:
+                return args[1]
+            items = [self.scalar(x) for x in v]
+            if how in ("and", "or"):
+                if not items:
+                    return ""
+                style: ListStyle = "standard" if how == "and" else "or"
+                return format_list(items, style=style, locale=self.locale)
+            sep = {"list": ", ", "plus": " + ", "semi": "; "}.get(how, ", ")
+            return sep.join(items)
+        return self.scalar(v)
+
+    def fill(self, key: str, template: str, params: Mapping[str, Any]) -> str:
+        out: list[str] = []
+        for name, how, args in parse(template):
+            if not how:
+                out.append(name)
+            elif how == "term":
+                out.append(self.term(name))
+            else:
+                if name not in params:
+                    warn_once(self.cat.code, key, f"lacks parameter {name!r}")
+                    out.append("{" + name + "}")
+                    continue
+                v = params[name]
+                if how == "plural":
+                    n = v if isinstance(v, int) and not isinstance(v, bool) else 0
+                    out.append(self.fill(key, _plural(self.cat, n, args), params))
+                elif how == "format":
+                    out.append(self.fmt(v, args))
+                elif isinstance(v, list | tuple):
+                    out.append(", ".join(self.scalar(x) for x in v))
+                else:
+                    out.append(self.scalar(v))
+        return "".join(out)
+
+    def message(self, key: str, params: Mapping[str, Any]) -> str:
+        t = self.template(key)
+        if t is None:
+            warn_once(self.cat.code, key, "is missing from every catalogue")
+            return key
+        return self.fill(key, t, params)
+
+
+def _renderer(code: str) -> _Renderer:
+    cats = _load_all()
+    cat = cats.get(code) or cats[DEFAULT]
+    return _Renderer(cat)
+
+
+def tr(lang: str, key: str, /, **params: Any) -> str:
+    """The text of ``key`` with ``params`` in ``lang`` (English when the language lacks it)."""
+    return _renderer(lang).message(key, params)
+
+
+def render_template(lang: str, template: str, params: Mapping[str, Any]) -> str:
+    """A template given as text (not a key), in ``lang``."""
+    return _renderer(lang).fill("<template>", template, params)
+
+
+def number(lang: str, n: float) -> str:
+    return format_decimal(n, locale=_renderer(lang).locale)
+
+
+def fmt_list(lang: str, items: Sequence[str], style: ListStyle = "standard") -> str:
+    """``A, B and C`` as the language writes it (``style``: CLDR's standard, or, unit...)."""
+    if not items:
+        return ""
+    return format_list(list(items), style=style, locale=_renderer(lang).locale)
+
+
+def duration(lang: str, seconds: float, *, threshold: float = 1.5) -> str:
+    """A duration in words ("5 hours", "5 godzin"), rounded to its largest unit."""
+    return format_timedelta(
+        timedelta(seconds=seconds), threshold=threshold, locale=_renderer(lang).locale
+    )
+
+
+class Translator:
+    """One language's texts: ``L("key", **params)``, ``L.term(key)``, ``L.list(items)``,
+    ``L.number(n)``, ``L.duration(seconds)``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in _load_all() else DEFAULT
+        self._r = _renderer(self.lang)
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return self._r.message(key, params)
+
+    def has(self, key: str) -> bool:
+        return key in self._r.cat.messages
+
+    def term(self, key: str) -> str:
+        return self._r.term(key)
+
+    def list(self, items: Iterable[str], style: ListStyle = "standard") -> str:
+        return fmt_list(self.lang, [self._r.scalar(x) for x in items], style)
+
+    def number(self, n: float) -> str:
+        return number(self.lang, n)
+
+    def duration(self, seconds: float) -> str:
+        return duration(self.lang, seconds)
+
+    @property
+    def pseudo(self) -> bool:
+        return self.lang == PSEUDO
+
+
+def translator(lang: str) -> Translator:
+    return Translator(lang)
