@@ -15,7 +15,8 @@ Templates: ``{name}`` a value; ``{name:and}`` / ``{name:or}`` a list as the lang
 it (Babel's CLDR list patterns), ``{name:list}`` joined by commas, ``{name:goods}`` a goods
 mapping; ``{n:num}`` a number in the language's format; ``{n|one=card|other=cards}`` the
 form of the CLDR plural category of ``n`` in the language (``zero one two few many other``;
-``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other);
+``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other; a
+``#`` in a form stands for the number);
 ``{@term.building.sawmill}`` a term of the catalogue. A parameter whose value is a text
 ``@key`` (a *term reference*) is replaced by that term in the reader's language.
 

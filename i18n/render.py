@@ -166,7 +166,8 @@ class _Renderer:
                 v = params[name]
                 if how == "plural":
                     n = v if isinstance(v, int) and not isinstance(v, bool) else 0
-                    out.append(self.fill(key, _plural(self.cat, n, args), params))
+                    form = _plural(self.cat, n, args)
+                    out.append(form.replace("#", str(n)) if "#" in form else form)
                 elif how == "format":
                     out.append(self.fmt(v, args))
                 elif isinstance(v, list | tuple):
@@ -233,6 +234,13 @@ class Translator:
 
     def term(self, key: str) -> str:
         return self._r.term(key)
+
+    def name(self, key: str, fallback: str) -> str:
+        """The term ``key`` in this language (English when it lacks it), or ``fallback``
+        (e.g. the component data's own name) when no catalogue has the key."""
+        if key in self._r.cat.messages or key in catalogue(DEFAULT).messages:
+            return self._r.term(key)
+        return fallback
 
     def list(self, items: Iterable[str], style: ListStyle = "standard") -> str:
         return fmt_list(self.lang, [self._r.scalar(x) for x in items], style)
