@@ -13,6 +13,7 @@ from babel import Locale
 from babel.dates import format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, warn_once
 
@@ -138,6 +139,8 @@ class _Renderer:
             return self.goods(v)
         if how == "num":
             return format_decimal(v, locale=self.locale) if isinstance(v, int | float) else str(v)
+        if how == "duration":  # seconds, to the minute
+            return exact_duration(self.cat.code, float(v)) if isinstance(v, int | float) else str(v)
         if isinstance(v, list | tuple):
             if not v and len(args) > 1:
                 return args[1]
@@ -216,6 +219,32 @@ def duration(lang: str, seconds: float, *, threshold: float = 1.5) -> str:
     return format_timedelta(
         timedelta(seconds=seconds), threshold=threshold, locale=_renderer(lang).locale
     )
+
+
+_LENGTHS: dict[str, tuple[Literal["narrow", "short", "long"], ...]] = {
+    "en": ("narrow", "short", "long"),  # 1d 12h 5m
+}
+
+
+def exact_duration(lang: str, seconds: float) -> str:
+    """A duration to the minute in the language's short unit words: ``1d 12h`` (English),
+    ``1 Tg. 12 Std.``, ``1 nap 12 ó``; CLDR units from Babel (the first length whose data the
+    locale has)."""
+    cat = _renderer(lang).cat
+    loc = _locale(cat.language.babel)
+    mins = int(seconds // 60)
+    days, rest = divmod(mins, 1440)
+    hours, m = divmod(rest, 60)
+    lengths = _LENGTHS.get(cat.language.babel, ("short", "long", "narrow"))
+    parts: list[str] = []
+    for n, unit in ((days, "day"), (hours, "hour"), (m, "minute")):
+        if n or (unit == "minute" and not parts):
+            for length in lengths:
+                text = format_unit(n, f"duration-{unit}", length=length, locale=loc)
+                if "duration-" not in text:
+                    break
+            parts.append(text)
+    return " ".join(parts)
 
 
 class Translator:
