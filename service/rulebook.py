@@ -20,7 +20,10 @@ the same way as `service/data/rules.<lang>.md`. Every lookup takes `lang` (a lan
 as `i18n.resolve` accepts it: `pt-BR`, `pt_BR`, `de-DE` …) and reads that language's file
 next to the English one (`rules_path`); a language without a file, or an unknown one, reads
 English. Words are searched in the language's own words, accents and case folded
-(`ágyú` = `agyu`, `złoto` = `zloto`).
+(`ágyú` = `agyu`, `złoto` = `zloto`), a word's last letter left free in the inflected
+languages (`odlewnia` finds `odlewnię`). Each document names its ID families in its own words
+by writing `Word (R-FAMILY)` (the actions' list does), so `construir 4` finds R-BUILD-4 in
+Portuguese and `építés 4` in Hungarian; the English family words and every ID work in all.
 
     >>> [e.id for e in lookup("build 4")]
     ['R-BUILD-4']
@@ -62,6 +65,7 @@ _SECTION = re.compile(r"^## (?:(\d+)\.\s+)?(.+?)\s*$")
 _ENTRY = re.compile(r"^### (R-[A-Z]+-[0-9]+) — (\S.*?)\s*$")
 _TAG = re.compile(r"^\[(seed|faq|ruling|design)([^\]]*)\]\s*")
 _LIST_ITEM = re.compile(r"^(?:- |\d+\. )")
+_FAMILY_WORD = re.compile(r"([^\W\d_][\w'’-]*)\s+\(R-([A-Z]+)\)")
 _QUERY_ID = re.compile(r"^(R[\s_-]+)?([A-Z]+)[\s_-]*([0-9]+)$")
 _WORD = re.compile(r"[^\W_]+")
 # letters that Unicode does not decompose into a base letter and an accent
@@ -169,6 +173,9 @@ class Rulebook:
     entries: tuple[RuleEntry, ...]
     sections: tuple[str, ...]
     lang: str = "en"
+    # the document's own words for ID families, from its `Word (R-FAMILY)` mentions (folded):
+    # `construir` -> BUILD in Portuguese, `epites` -> BUILD in Hungarian
+    family_words: tuple[tuple[str, str], ...] = ()
 
     def get(self, rule_id: str) -> RuleEntry | None:
         """The entry for an ID in any accepted spelling (see `normalize_rule_id`)."""
@@ -217,6 +224,9 @@ class Rulebook:
         """`build` → BUILD, `renovate` → RENOV, `exploration` → EXPLORE, `pal` → PALACE."""
         families = list(dict.fromkeys(e.family for e in self.entries))
         w = word.lower()
+        for alias, fam in self.family_words:
+            if w == alias:
+                return fam
         for fam in families:
             f = fam.lower()
             if w == f or (len(w) >= 3 and w.startswith(f)):
@@ -232,6 +242,8 @@ class Rulebook:
     def _search(self, query: str, limit: int) -> list[RuleEntry]:
         stop = _STOPWORDS_EN | _STOPWORDS_BY_LANG.get(self.lang, frozenset())
         tokens = [t for t in _WORD.findall(_fold(query)) if t not in stop]
+        if self.lang != "en":  # inflected languages: `odlewnia` finds `odlewnię`, `armata` `armaty`
+            tokens = [t[:-1] if len(t) >= 5 else t for t in tokens]
         if not tokens or limit <= 0:
             return []
         docs = [(_WORD.findall(_fold(e.title)), _WORD.findall(_fold(e.text))) for e in self.entries]
@@ -321,8 +333,17 @@ def parse_rulebook(markdown: str, lang: str = "en") -> Rulebook:
     close()
     if not entries:
         raise RulebookError("no rule entries found")
+    families = {e.family for e in entries}
+    words = {
+        _fold(m.group(1)): m.group(2)
+        for m in _FAMILY_WORD.finditer(markdown)
+        if m.group(2) in families
+    }
     return Rulebook(
-        tuple(entries), tuple(s for s in sections if any(e.section == s for e in entries)), lang
+        tuple(entries),
+        tuple(s for s in sections if any(e.section == s for e in entries)),
+        lang,
+        tuple(sorted(words.items())),
     )
 
 
