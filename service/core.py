@@ -1215,12 +1215,14 @@ class GameCore:
         entries = await self.store.get_log(game_id)
         return await asyncio.to_thread(timeline_frames, entries)
 
-    def rules(self, query: str, limit: int = 3) -> list[str]:
-        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""
+    def rules(self, query: str, limit: int = 3, *, lang: str = "en") -> list[str]:
+        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords, from
+        the reference in ``lang`` (English where a language has none)."""
         from service.rulebook import format_entry, lookup
 
         return [
-            format_entry(e, markdown=False) for e in lookup(query, limit, path=self._rulebook_path)
+            format_entry(e, markdown=False)
+            for e in lookup(query, limit, path=self._rulebook_path, lang=lang)
         ]
 
 
