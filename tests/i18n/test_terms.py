@@ -153,7 +153,7 @@ def test_the_glossary_lists_every_term_with_its_source(lang: str) -> None:
         if lang == "pt-BR":
             assert src == OURS or src.startswith("the game's own Portuguese name"), key
         else:
-            assert src == OURS or src.startswith(f"{seed}: «") and src.endswith("»"), key
+            assert src == OURS or (src.startswith(f"{seed}: «") and src.endswith("»")), key
 
 
 def _squash(text: str) -> str:
