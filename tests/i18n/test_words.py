@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import i18n
 from i18n.notation import canonical, complete, fold, localize, problems, words
@@ -222,3 +224,20 @@ async def test_the_service_takes_and_shows_commands_in_the_users_language(
             shown = s.legal_texts(seat, lang="de")
             assert shown and shown != s.legal_texts(seat)
             assert s.complete(seat, "", lang="de") == sorted(shown, key=lambda t: (fold(t), t))
+
+
+# ---------------------------------------------------------------- any text at all
+
+_PIECES = [*"abcdeéőłßzZ019", " ", "+", "@", ":", ",", "-", "_", ".", "'", "épít", " pay ", "D3"]
+_TYPED = st.lists(st.sampled_from(_PIECES), max_size=25).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_TYPED, lang=st.sampled_from(LANGS))
+def test_any_typed_text_reads_without_error(text: str, lang: str) -> None:
+    """Whatever is typed, reading it never fails (the parser explains what it cannot
+    read), reading it again changes nothing, and completing it never fails."""
+    once = canonical(text, lang)
+    assert canonical(once, lang) == once
+    assert isinstance(complete(text, ["build sawmill D3", "pass"], lang), list)
+    assert isinstance(localize(text, lang), str)
