@@ -179,3 +179,16 @@ def test_printed_sources_are_in_the_rulebooks(lang: str) -> None:
             if piece and piece not in book:
                 missing.append((key, piece))
     assert not missing, missing
+
+
+def test_term_keys_of_every_kind_name_existing_terms() -> None:
+    from i18n.terms import KINDS, ref, term_key
+
+    en = i18n.catalogue("en").messages
+    kinds_used = {k.split(".")[1] for k in en if k.startswith("term.")}
+    assert kinds_used == set(KINDS)
+    assert term_key("unit", "green.archer1") in en
+    assert term_key("good", "coffee") in en and term_key("era", 2) in en
+    assert i18n.render_template("hu", "{x}", {"x": ref("building", "sawmill")}) == "Fűrésztelep"
+    with pytest.raises(ValueError, match="kinds"):
+        term_key("spaceship", "x")
