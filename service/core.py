@@ -349,9 +349,15 @@ class GameSession:
 
     # ------------------------------------------------------------ acting
 
-    async def act(self, seat: int, text: str, *, choices: bool = True) -> Result:
+    async def act(self, seat: int, text: str, *, choices: bool = True, lang: str = "en") -> Result:
         """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID). ``choices``: list who decides next's commands."""
+        not (``errors``, with the rule ID). ``choices``: list who decides next's commands.
+        ``lang``: the language the text is typed in (its words, the canonical notation, or a
+        mix: :func:`i18n.notation.canonical`)."""
+        if lang != "en":
+            from i18n.notation import canonical
+
+            text = canonical(text, lang)
         return await self._command(seat, text=text, choices=choices)
 
     async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
@@ -473,9 +479,15 @@ class GameSession:
         """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
         return legal_actions(self.state, seat) if self.decides(seat) else []
 
-    def legal_texts(self, seat: int) -> list[str]:
-        """The commands ``seat`` may type now, in the notation."""
-        return [format_action(self.state, a) for a in self.legal(seat)]
+    def legal_texts(self, seat: int, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now, in the notation (written with the words of
+        ``lang``: :func:`i18n.notation.localize`)."""
+        texts = [format_action(self.state, a) for a in self.legal(seat)]
+        if lang != "en":
+            from i18n.notation import localize
+
+            texts = [localize(t, lang) for t in texts]
+        return texts
 
     def choices(self, seat: int) -> list[Choice]:
         """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
@@ -501,9 +513,16 @@ class GameSession:
             return None
         return step
 
-    def complete(self, seat: int, prefix: str) -> list[str]:
-        """The commands ``seat`` may type now that start with ``prefix``."""
-        return complete(self.state, seat, prefix) if self.decides(seat) else []
+    def complete(self, seat: int, prefix: str, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix``; with ``lang``, typed
+        and shown in that language's words (:func:`i18n.notation.complete`)."""
+        if not self.decides(seat):
+            return []
+        if lang == "en":
+            return complete(self.state, seat, prefix)
+        from i18n import notation
+
+        return notation.complete(prefix, legal_texts(self.state, seat), lang)
 
     @property
     def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
@@ -718,11 +737,11 @@ class GameCore:
 
     # ---------------------------------------------------------------- commands
 
-    async def act(self, game_id: int, seat: int, text: str) -> Result:
-        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID)."""
+    async def act(self, game_id: int, seat: int, text: str, *, lang: str = "en") -> Result:
+        """``seat`` typed ``text`` (a command of the notation, or in the words of ``lang``):
+        apply it, or say privately why not (``errors``, with the rule ID)."""
         async with self.session(game_id) as s:
-            return await s.act(seat, text)
+            return await s.act(seat, text, lang=lang)
 
     async def choose(self, game_id: int, seat: int, action: Any) -> Result:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
@@ -893,16 +912,31 @@ class GameCore:
 
     # ---------------------------------------------------------------- undo, legal
 
-    async def legal(self, game_id: int, seat: int) -> list[str]:
-        """The commands ``seat`` may type now (empty if it has nothing to decide)."""
+    async def legal(self, game_id: int, seat: int, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now (empty if it has nothing to decide), written
+        with the words of ``lang``."""
         st = await self.state(game_id)
         if seat not in deciders(st):
             return []
-        return legal_texts(st, seat)
+        if lang == "en":
+            return legal_texts(st, seat)
+        from i18n.notation import localize
 
-    async def complete(self, game_id: int, seat: int, prefix: str) -> list[str]:
+        return [localize(t, lang) for t in legal_texts(st, seat)]
+
+    async def complete(
+        self, game_id: int, seat: int, prefix: str, *, lang: str = "en"
+    ) -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix`` (typed and shown in
+        the words of ``lang``)."""
         st = await self.state(game_id)
-        return complete(st, seat, prefix) if seat in deciders(st) else []
+        if seat not in deciders(st):
+            return []
+        if lang == "en":
+            return complete(st, seat, prefix)
+        from i18n import notation
+
+        return notation.complete(prefix, legal_texts(st, seat), lang)
 
     async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
         """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
