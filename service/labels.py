@@ -224,11 +224,8 @@ class _Namer:
         spec = self.cat.units.get(f"{p.colour}.{u}")
         if spec is None:
             return u.replace("_", " ").capitalize()
-        kind = u.rstrip("0123456789")
-        name = self.L.name(f"term.unit.{kind}", spec.name.rstrip("0123456789 ") or spec.name)
-        digit = u[len(kind) :]
-        if self.lang == "en" and not self.L.has(f"term.unit.{kind}"):
-            name = spec.name
+        name = self.L.name(f"term.unit.{p.colour}.{u}", spec.name)
+        digit = u[len(u.rstrip("0123456789")) :]
         return f"{name} {digit}" if digit and not name.endswith(digit) else name
 
     def unit_info(self, u: str) -> str:
@@ -238,7 +235,7 @@ class _Namer:
             return self.unit(u)
         if spec.ability == "none":
             return self.L("svc.unit_info", unit=self.unit(u), fp=spec.vp)
-        ability = self.L.name(f"term.ability.{spec.ability}", spec.ability)
+        ability = self.L.name(f"svc.ability.{spec.ability}", spec.ability)
         return self.L("svc.unit_info.ability", unit=self.unit(u), fp=spec.vp, ability=ability)
 
     def mission(self, m: str) -> str:
@@ -597,9 +594,6 @@ class _Namer:
         name = self.L.name(f"term.{kind}.{c}", card.name)
         return f"{name}: {self.L.name(f'text.{kind}.{c}', card.text)}"
 
-    def _unit_kind_name(self, uid: str, english: str) -> str:
-        return self.L.name(f"term.unit.{uid.rstrip('0123456789')}", english)
-
     def description(self, a: Any) -> str:
         """The line under an option: what the chosen things are worth or do."""
         t, cat, L = a.type, self.cat, self.L
@@ -613,7 +607,11 @@ class _Namer:
                 for s in m.sides
                 if s in cat.monarchs
             ]
-            units = list(dict.fromkeys(self._unit_kind_name(u.id, u.name) for u in col.units))
+            units = list(
+                dict.fromkeys(
+                    self.L.name(f"term.unit.{a.colour}.{u.id}", u.name) for u in col.units
+                )
+            )
             return L("svc.colour_info", monarchs=", ".join(monarchs), units=", ".join(units))
         if t == "keep_missions":
             return " · ".join(self.mission_info(m) for m in a.keep)
