@@ -435,3 +435,25 @@ async def test_game_language_in_a_running_game(fake: FakeDiscord, make_bot: BotM
     assert (await store.get_game(rec.id)).settings.language == "pt-BR"
     assert await game_language(h.client, rec) != "pt-BR"  # the record read before  # type: ignore[arg-type]
     assert await game_language(h.client, rec.id) == "pt-BR"  # type: ignore[arg-type]
+
+
+async def test_another_processs_choice_is_seen_within_the_ttl(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """What is read is trusted PREFS_TTL seconds: a choice made by another process (another
+    Languages over the same store) is seen once they have passed."""
+    from service.language import PREFS_TTL, Languages
+
+    h = await make_bot()
+    svc = h.client.tables.svc  # type: ignore[attr-defined]
+    now = [0.0]
+    here = Languages(svc, clock=lambda: now[0])
+    there = Languages(svc)
+    assert await here.user_language(ANA, None) == "en"
+    await there.set_user_language(ANA, "fr")
+    now[0] += PREFS_TTL / 2
+    assert await here.user_language(ANA, None) == "en"  # read a moment ago
+    now[0] += PREFS_TTL
+    assert await here.user_language(ANA, None) == "fr"
+    await here.set_user_language(ANA, None)  # its own change: at once
+    assert await here.user_language(ANA, "de") == "de"
