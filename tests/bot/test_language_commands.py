@@ -457,3 +457,22 @@ async def test_another_processs_choice_is_seen_within_the_ttl(
     assert await here.user_language(ANA, None) == "fr"
     await here.set_user_language(ANA, None)  # its own change: at once
     assert await here.user_language(ANA, "de") == "de"
+
+
+async def test_no_hard_coded_english_in_the_replies(fake: FakeDiscord, make_bot: BotMaker) -> None:
+    """A user reading the pseudo-language sees every reply of these commands in brackets."""
+    from tests.i18n.pseudo import unbracketed_words
+
+    h = await make_bot()
+    await h.client.tables.svc.languages.set_user_language(ANA, i18n.PSEUDO)  # type: ignore[attr-defined]
+    replies = [
+        await ask(h, ANA, "language"),
+        await ask(h, ANA, "language", language="xx"),
+        await ask(h, ANA, "game", "language", language="fr"),  # no game here
+        await ask(h, ANA, "game", "new", language="xx"),
+    ]
+    await ask(h, BO, "game", "new", players=2)
+    replies.append(await ask(h, ANA, "game", "language", language="fr"))  # not in the lobby
+    for reqs in replies:
+        text = private_text(reqs, ANA)
+        assert text.startswith("[") and unbracketed_words(text, ["Pseudo"]) == [], text
