@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from rules import Event, render_message
-from rules.messages import EN, REVEALS, MessageError, placeholders, plural_en
+from rules.messages import EN, NOT_EVENTS, REVEALS, MessageError, placeholders, plural_en
 from tests.selfplay_steps import all_steps
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
-EVENT_KEYS = {k for k in EN if not k.startswith("good.")}
+EVENT_KEYS = {k for k in EN if not k.startswith(NOT_EVENTS)}
 
 
 def _emitted_key_patterns() -> list[re.Pattern[str]]:
