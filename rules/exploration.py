@@ -63,7 +63,7 @@ def reveal(g: Context, seat: int, at: str) -> bool:
                 if crops:
                     g.emit(
                         "produce.river_basin",
-                        {"hex": nb, "crops": list(crops)},
+                        {"hex": nb, "crops": [f"@good.{c}" for c in crops]},
                         t.owner,
                         hex=nb,
                     )

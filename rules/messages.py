@@ -54,7 +54,9 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-Param = str | int | bool | list[Any] | dict[str, Any]
+from typing_extensions import TypeAliasType
+
+Param = TypeAliasType("Param", "str | int | bool | list[Param] | dict[str, Param]")
 """A message parameter: a scalar, a term reference (``"@term.<kind>.<id>"``), a nested
 message (``{"key": ..., "params": {...}}``), a list of these, or a ``{good: count}``
 mapping."""
@@ -79,9 +81,9 @@ def plural_en(n: int) -> int:
 JOINS = {"list": ", ", "and": " and ", "plus": " + ", "semi": "; "}
 
 
-def msg(key: str, **params: Param) -> dict[str, Any]:
+def msg(key: str, **params: Param) -> dict[str, Param]:
     """A nested message: a parameter rendered as the ``phrase.*`` sentence ``key``."""
-    return {"key": key, "params": params}
+    return {"key": key, "params": dict(params)}
 
 
 def term_ref(kind: str, id_: str) -> str:
@@ -112,7 +114,7 @@ EN: dict[str, str] = {
     "draw_gold_private": "You draw {cards}.",
     "draw_combat_private": "You draw {cards}.",
     "produce": "{hex} produces {goods:goods} ({why}).",
-    "produce.river_basin": "{hex} produces +1 {crops} (river basin).",
+    "produce.river_basin": "{hex} produces +1 {crops:id} (river basin).",
     "produce.painting": "{hex} produces its extra at once ({painting}).",
     "monarch_power": "{monarch}: this {building:lower} is one of the first {first} ({nth}).",
     # ---------------------------------------------------------------- setup
@@ -229,7 +231,7 @@ EN: dict[str, str] = {
     "retreat": "{who}'s units retreat to {hex}.",
     # ---------------------------------------------------------------- phrases nested in events
     "phrase.orange_army": "The orange army",
-    "phrase.plays_colour": "{who} plays {colour}.",
+    "phrase.plays_colour": "{who} plays {colour:id}.",
     "phrase.capital_at": "{hex}: {capital}",
     "phrase.frame.red": "red",
     "phrase.frame.pink": "pink",
