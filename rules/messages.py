@@ -260,6 +260,10 @@ EN: dict[str, str] = {
     "phrase.fp.orange_capital": "orange capital",
     "phrase.fp.tactical_advantage": "tactical advantage",
     "phrase.fp.camp": "Acampamento resources",
+    # what a player did when the action made no public event (the game service's sentence)
+    "phrase.did.end_trade": "{who} ends trading.",
+    "phrase.did.war_card": "{who} plays no card after the battle.",
+    "phrase.did.other": "{who} decided.",
 }
 
 REVEALS: dict[str, bool] = {
