@@ -424,17 +424,21 @@ _NAME_BOOKS = {
 """The term kind of a component -> the :class:`rules.catalog.Catalog` table of its names."""
 
 
+_NAMES: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
 def catalog_names(cat: Any) -> TermNames:
     """The English names of a :class:`rules.catalog.Catalog`'s components, by term key
-    (``term.<kind>.<id>``)."""
-
-    def names(key: str) -> str | None:
-        _, kind, id_ = key.split(".", 2) if key.count(".") >= 2 else ("", "", "")
-        book = _NAME_BOOKS.get(kind)
-        entry = getattr(cat, book).get(id_) if book else None
-        return str(entry.name) if entry is not None else None
-
-    return names
+    (``term.<kind>.<id>``): one table per catalog, built on first use."""
+    got = _NAMES.get(id(cat))
+    if got is None or got[0] is not cat:
+        table = {
+            f"term.{kind}.{id_}": str(entry.name)
+            for kind, book in _NAME_BOOKS.items()
+            for id_, entry in getattr(cat, book).items()
+        }
+        got = _NAMES[id(cat)] = (cat, table)
+    return got[1].get
 
 
 def default_names(key: str) -> str | None:

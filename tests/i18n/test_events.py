@@ -17,7 +17,7 @@ from i18n.catalogue import clear_locale_dirs
 from i18n.check import problems
 from rules.catalog import get_catalog
 from rules.events import Event
-from rules.messages import EN, NOT_EVENTS, msg, render_message
+from rules.messages import EN, msg
 from service.core import named_description, named_text
 from service.results import SeatSpec, seat_label
 from tests.selfplay_steps import all_steps
@@ -257,37 +257,3 @@ def test_portuguese_winner_plural_by_cldr_category() -> None:
         i18n.tr("pt-BR", "game_over", winners=["Ana", "Bo"], n=2)
         == "O jogo terminou. Vencedores: Ana e Bo."
     )
-
-
-def test_english_renders_nested_messages_and_terms_as_the_engine_always_wrote() -> None:
-    """rules.messages renders the same parameters in English: term references by the
-    component data's names (building names in lower case mid-sentence), nested phrases."""
-    assert (
-        render_message(
-            "build.building_why",
-            {
-                "who": "Red",
-                "building": "@term.building.sawmill",
-                "hex": "D3",
-                "why": "@term.gold_card.frontier",
-            },
-        )
-        == "Red builds a sawmill at D3 (Frontier)."
-    )
-    items = [
-        msg("phrase.item.reserve", n=2, good="@good.coffee"),
-        msg("phrase.item.card", n=1, card="@term.combat_card.war_chest"),
-        msg("phrase.item.tile", n=1, good="@good.gold", hex="E5"),
-    ]
-    assert (
-        render_message(
-            "pay.cards", {"who": "Red", "items": items, "what": "@phrase.for.deployment"}
-        )
-        == "Red pays 2 coffee from the reserve, 1 war chest card, 1 gold from E5 for the deployment."
-    )
-    # events stored before: English phrases as text still render
-    assert (
-        render_message("pay", {"who": "Red", "items": "1 gold from the reserve", "what": "Sugar"})
-        == "Red pays 1 gold from the reserve for Sugar."
-    )
-    assert NOT_EVENTS == ("good.", "phrase.")
