@@ -251,6 +251,13 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     for k, v in event.params.items():
         if isinstance(v, str) and v in engine_names:
             v = seat_label(st, seats, engine_names[v])
+        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
+            v = [
+                seat_label(st, seats, engine_names[x])
+                if isinstance(x, str) and x in engine_names
+                else x
+                for x in v
+            ]
         params[k] = v
     key = event.key
     if key == "colour" and isinstance(params.get("number"), int):

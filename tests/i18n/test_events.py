@@ -247,7 +247,7 @@ def test_german_payment_and_reason_as_nested_messages() -> None:
     why = msg("phrase.why.first_painting", monarch="Pedro II", frame="@phrase.frame.blue")
     assert (
         i18n.tr("de", "draw_combat.why", who="Ana", n=1, why=why)
-        == "Ana zieht 1 Kampfkarte (Pedro II, erstes Gemälde mit blauem Rahmen)."
+        == "Ana zieht 1 Kampf-Karte (Pedro II, erstes Gemälde mit blauem Rahmen)."
     )
 
 
