@@ -215,21 +215,35 @@ def _engine_names(st: GameState) -> dict[str, int]:
 
 
 def named_description(
-    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec]
+    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec], *, lang: str = "en"
 ) -> str:
     """The engine's sentence about ``action`` (for everybody) with its player named as the
-    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading."."""
-    desc = describe_action(st, action, None)
+    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
+    another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
+    make no public event need one: their events say the rest)."""
     who = seat_label(after, seats, int(action.seat))
+    if lang != "en":
+        import i18n  # here, not at the top: this function's own edit (issue 17)
+        from rules.messages import EN as ENGINE_EN
+
+        kind = str(getattr(action, "type", ""))
+        if kind == "war_card" and getattr(action, "play", False):
+            kind = "other"
+        key = f"phrase.did.{kind}" if f"phrase.did.{kind}" in ENGINE_EN else "phrase.did.other"
+        return i18n.tr(lang, key, who=who)
+    desc = describe_action(st, action, None)
     for name, seat in _engine_names(after).items():
         if seat == int(action.seat) and desc.startswith(name + " "):
             return who + desc[len(name) :]
     return f"{who}: {desc}" if desc else f"{who} decided."
 
 
-def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec]) -> str:
+def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: str = "en") -> str:
     """An event's sentence with the players named as the table knows them ("Ana (red)
-    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red.")."""
+    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red."),
+    in ``lang`` (English: the engine's own catalogue and the game's component names; another
+    language: :func:`i18n.tr`, component names in that language). An event stored without a
+    key (before events had keys) has only its English text."""
     if not event.key:
         return event.text
     engine_names = _engine_names(st)
@@ -237,13 +251,31 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec]) -> str:
     for k, v in event.params.items():
         if isinstance(v, str) and v in engine_names:
             v = seat_label(st, seats, engine_names[v])
+        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
+            v = [
+                seat_label(st, seats, engine_names[x])
+                if isinstance(x, str) and x in engine_names
+                else x
+                for x in v
+            ]
         params[k] = v
-    if event.key == "colour" and isinstance(params.get("number"), int):
+    key = event.key
+    if key == "colour" and isinstance(params.get("number"), int):
         n = int(params["number"]) - 1
         name = seats[n].name if 0 <= n < len(seats) else f"Seat {n + 1}"
-        return f"{name} plays {params.get('colour')}."
+        colour = params.get("colour")
+        if isinstance(colour, str) and not colour.startswith("@"):
+            colour = f"@term.colour.{colour}"  # stored before colours were term references
+        key, params = "phrase.plays_colour", {"who": name, "colour": colour}
     try:
-        return render_message(event.key, params)
+        if lang != "en":
+            import i18n  # here, not at the top: this function's own edit (issue 17)
+
+            return i18n.tr(lang, key, **params)
+        from rules.messages import catalog_names
+
+        names = catalog_names(get_catalog(st.data_pack))
+        return render_message(key, params, names=names)
     except Exception:  # a sentence must never break a turn: the engine's own text
         return event.text
 
