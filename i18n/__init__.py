@@ -13,7 +13,8 @@ catalogue is the engine's event sentences (:data:`rules.messages.EN`) plus
 
 Templates: ``{name}`` a value; ``{name:and}`` / ``{name:or}`` a list as the language writes
 it (Babel's CLDR list patterns), ``{name:list}`` joined by commas, ``{name:goods}`` a goods
-mapping; ``{n:num}`` a number in the language's format; ``{s:duration}`` seconds as
+mapping; ``{n:num}`` a number in the language's format; ``{x:lower}`` lower case, ``{x:id}`` /
+``{x:idwords}`` a term reference's id (English's raw ids); ``{s:duration}`` seconds as
 ``1d 12h`` in the language's unit words (CLDR); ``{n|one=card|other=cards}`` the
 form of the CLDR plural category of ``n`` in the language (``zero one two few many other``;
 ``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other; a

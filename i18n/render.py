@@ -133,6 +133,16 @@ class _Renderer:
 
     def fmt(self, v: Any, args: tuple[str, ...]) -> str:
         how = args[0]
+        if how == "lower":
+            return self.scalar(v).lower()
+        if how in ("id", "idwords"):  # the component's id (English's raw ids: sugar_cane)
+            if isinstance(v, list | tuple) and not v and len(args) > 1:
+                return args[1]
+            ids = [
+                str(x).rsplit(".", 1)[-1] if str(x).startswith("@") else str(x)
+                for x in (v if isinstance(v, list | tuple) else [v])
+            ]
+            return ", ".join(x.replace("_", " ") if how == "idwords" else x for x in ids)
         if how == "goods":
             if not isinstance(v, Mapping):
                 raise TypeError(f"goods parameter must be a mapping, not {v!r}")
