@@ -32,10 +32,12 @@ import contextlib
 import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 import ai
+import i18n
+from i18n import tr, translator
 from rules import (
     GameState,
     PaymentStep,
@@ -58,6 +60,7 @@ from rules.notation import GRAMMAR, complete, describe_action, legal_texts, pars
 from service import logctx, metrics
 from service.labels import Choice
 from service.labels import choices as label_choices
+from service.language import Languages, game_language_of
 from service.locks import GameLock
 from service.results import (
     Decision,
@@ -221,21 +224,30 @@ def named_description(
     table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
     another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
     make no public event need one: their events say the rest)."""
-    who = seat_label(after, seats, int(action.seat))
+    who = seat_label(after, seats, int(action.seat), lang)
     if lang != "en":
-        import i18n  # here, not at the top: this function's own edit (issue 17)
         from rules.messages import EN as ENGINE_EN
 
         kind = str(getattr(action, "type", ""))
         if kind == "war_card" and getattr(action, "play", False):
             kind = "other"
         key = f"phrase.did.{kind}" if f"phrase.did.{kind}" in ENGINE_EN else "phrase.did.other"
-        return i18n.tr(lang, key, who=who)
+        return tr(lang, key, who=who)
     desc = describe_action(st, action, None)
     for name, seat in _engine_names(after).items():
         if seat == int(action.seat) and desc.startswith(name + " "):
             return who + desc[len(name) :]
     return f"{who}: {desc}" if desc else f"{who} decided."
+
+
+def _event_text(event: Event, lang: str) -> str:
+    """An event's sentence in ``lang`` (the engine's English when it has no key)."""
+    if not event.key:
+        return event.text
+    try:
+        return tr(lang, event.key, **event.params)
+    except Exception:  # a sentence must never break a listing: the engine's own text
+        return event.text
 
 
 def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: str = "en") -> str:
@@ -250,10 +262,10 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     params: dict[str, Any] = {}
     for k, v in event.params.items():
         if isinstance(v, str) and v in engine_names:
-            v = seat_label(st, seats, engine_names[v])
+            v = seat_label(st, seats, engine_names[v], lang)
         elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
             v = [
-                seat_label(st, seats, engine_names[x])
+                seat_label(st, seats, engine_names[x], lang)
                 if isinstance(x, str) and x in engine_names
                 else x
                 for x in v
@@ -262,16 +274,14 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     key = event.key
     if key == "colour" and isinstance(params.get("number"), int):
         n = int(params["number"]) - 1
-        name = seats[n].name if 0 <= n < len(seats) else f"Seat {n + 1}"
+        name = seats[n].name if 0 <= n < len(seats) else tr(lang, "svc.seat", n=n + 1)
         colour = params.get("colour")
         if isinstance(colour, str) and not colour.startswith("@"):
             colour = f"@term.colour.{colour}"  # stored before colours were term references
         key, params = "phrase.plays_colour", {"who": name, "colour": colour}
     try:
         if lang != "en":
-            import i18n  # here, not at the top: this function's own edit (issue 17)
-
-            return i18n.tr(lang, key, **params)
+            return tr(lang, key, **params)
         from rules.messages import catalog_names
 
         names = catalog_names(get_catalog(st.data_pack))
@@ -354,9 +364,15 @@ class GameSession:
 
     def announce(self, text: str, *, image: bool = True) -> Result:
         """A result of one public post about the game as it is now (see
-        :meth:`GameCore.announce`)."""
+        :meth:`GameCore.announce`), its map in the game's language."""
         return self.svc.announce(
-            self.game_id, self.version, self.state, self.seats, text, image=image
+            self.game_id,
+            self.version,
+            self.state,
+            self.seats,
+            text,
+            image=image,
+            lang=game_language_of(self.rec),
         )
 
     def result(self, *, choices: bool = False) -> Result:
@@ -434,7 +450,18 @@ class GameSession:
         res.applied = 1
         turn = await self.svc.turn_events(self.rec, st, after, events)
         res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
-        res.posts += self.svc.step_posts(st, action, after, events, self.seats, saved.version, desc)
+        lang, seat_langs = await self.svc.readers(saved, self.seats)
+        res.posts += self.svc.step_posts(
+            st,
+            action,
+            after,
+            events,
+            self.seats,
+            saved.version,
+            desc,
+            lang=lang,
+            seat_langs=seat_langs,
+        )
         self.rec, self.state, self._last = saved, after, (st, action, after, events)
         return res
 
@@ -579,6 +606,7 @@ class GameCore:
     ) -> None:
         self.store = store
         self._st = _Store(store)
+        self.languages = Languages(self)  # who reads in which language
         self._locks: dict[int, GameLock] = {}
         self._agents: dict[tuple[int, int], Agent] = {}
         self._turn_events: dict[int, list[Event]] = {}
@@ -683,7 +711,7 @@ class GameCore:
         return seat_label(st, seats, seat)
 
     def decisions(
-        self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True
+        self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True, lang: str = "en"
     ) -> list[Decision]:
         out = []
         for s in deciders(st):
@@ -692,7 +720,7 @@ class GameCore:
             out.append(
                 Decision(
                     seat=s,
-                    who=self.who(st, seats, s),
+                    who=seat_label(st, seats, s, lang),
                     ai=ai,
                     kind=pend.kind if pend is not None else "turn",
                     choices=tuple(legal_texts(st, s)) if choices and not ai else (),
@@ -701,18 +729,21 @@ class GameCore:
             )
         return out
 
-    def status(self, game_id: int, st: GameState, seats: Sequence[SeatSpec]) -> Status:
+    def status(
+        self, game_id: int, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> Status:
         """The game's status (scenario, phase, era and round, who is awaited): the one
-        source of every surface's status text."""
+        source of every surface's status text (names in ``lang``)."""
         cat = get_catalog(st.data_pack)
         scen = cat.maps[st.map].name if st.map in cat.maps else st.map
+        scen = translator(lang).name(f"term.scenario.{st.map}", scen)
         return Status(
             game_id=game_id,
             scenario=scen,
             phase=st.phase,
             era=st.era,
             round=st.round,
-            waiting=tuple(self.decisions(st, seats, choices=False)),
+            waiting=tuple(self.decisions(st, seats, choices=False, lang=lang)),
         )
 
     # ---------------------------------------------------------------- new game
@@ -726,10 +757,14 @@ class GameCore:
         channel_id: int | None = None,
         guild_id: int | None = None,
         data_pack: str | None = None,
+        language: str = "en",
     ) -> Result:
         """Create and save a game: one seat per entry of ``seats`` (players = len(seats));
         ``scenario`` is a map id (default: the first map for the player count). The result
-        names who decides first. ``channel_id`` (Discord channel; local: a fresh number)."""
+        names who decides first. ``channel_id`` (Discord channel; local: a fresh number);
+        ``language``: the game's public posts' (:class:`i18n.UnknownLanguage` if not
+        served)."""
+        lang = i18n.require(language)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
         st = self.build_game(len(specs), scenario, seed, data_pack)
         if channel_id is None:
@@ -740,6 +775,7 @@ class GameCore:
             player_count=len(specs),
             data_pack=data_pack,
             seed=st.rng.seed,
+            language=lang,
         )
         rec = await self._st.create(channel_id, st, settings, specs, guild_id)
         return self.started(rec, st, specs)
@@ -758,12 +794,17 @@ class GameCore:
             raise ServiceError(e.message) from e
 
     def started(self, rec: GameRecord, st: GameState, specs: Sequence[SeatSpec]) -> Result:
-        """The result of a game just created: "New game #N on MAP: who plays", who decides."""
-        names = ", ".join(f"{self.who(st, specs, i)}" for i in range(len(specs)))
+        """The result of a game just created: "New game #N on MAP: who plays", who decides
+        (in the game's language)."""
+        lang = game_language_of(rec)
+        names = ", ".join(f"{seat_label(st, specs, i, lang)}" for i in range(len(specs)))
         res = Result(game_id=rec.id, version=rec.version)
         res.frames[rec.version] = Frame(rec.version, st)
-        scen = get_catalog(st.data_pack).maps[st.map].name
-        res.posts.append(Post("public", f"New game #{rec.id} on {scen}: {names}."))
+        scen = translator(lang).name(
+            f"term.scenario.{st.map}", get_catalog(st.data_pack).maps[st.map].name
+        )
+        text = tr(lang, "svc.core.new_game", id=rec.id, map=scen, names=names)
+        res.posts.append(Post("public", text))
         res.next = self.decisions(st, specs)
         return res
 
@@ -847,13 +888,17 @@ class GameCore:
         seats: Sequence[SeatSpec],
         version: int,
         desc: str | None,
+        *,
+        lang: str = "en",
+        seat_langs: Mapping[int, str] | None = None,
     ) -> list[Post]:
         """The posts of one step: its public line (with the map when the turn ends, the
-        battle, the final boards and scores) and each seat's secret events privately."""
+        battle, the final boards and scores) in the game's language ``lang``, and each
+        seat's secret events privately in that seat's language (``seat_langs``)."""
         # each line names who did what (players by name); announcements credit nobody
-        public = [named_text(e, after, seats) for e in for_seat(events, None)]
+        public = [named_text(e, after, seats, lang=lang) for e in for_seat(events, None)]
         if not public:
-            public = [named_description(before, action, after, seats)]
+            public = [named_description(before, action, after, seats, lang=lang)]
         images: list[ImageRequest] = []
         turn_over = (
             before.current != after.current
@@ -861,22 +906,40 @@ class GameCore:
             or before.phase != after.phase
         )
         if turn_over or after.phase == "ended":
-            images.append(ImageRequest("map", None, version))
+            images.append(ImageRequest("map", None, version, lang=lang))
         if any(e.kind in ("battle_result", "expedition_result") for e in events):
-            images.append(ImageRequest("battle", None, version))
+            images.append(ImageRequest("battle", None, version, lang=lang))
         if after.phase == "ended":
-            images += [ImageRequest("boards", None, version), ImageRequest("scores", None, version)]
+            images += [
+                ImageRequest("boards", None, version, lang=lang),
+                ImageRequest("scores", None, version, lang=lang),
+            ]
         ended = turn_over or after.phase == "ended"
         posts = [Post("public", " ".join(public), tuple(images), ends_turn=ended)]
         secret: dict[int, list[str]] = {}
+        langs = seat_langs or {}
         for e in events:
             for s in e.visible_to or ():
-                secret.setdefault(s, []).append(named_text(e, after, seats))
+                text = named_text(e, after, seats, lang=langs.get(s, lang))
+                secret.setdefault(s, []).append(text)
         for s, texts in sorted(secret.items()):
             posts.append(Post(s, " ".join(texts)))
         if after.phase == "ended":
-            posts.append(Post("public", self._final_text(after, seats)))
+            posts.append(Post("public", self._final_text(after, seats, lang)))
         return posts
+
+    async def readers(
+        self, rec: GameRecord, seats: Sequence[SeatSpec]
+    ) -> tuple[str, dict[int, str]]:
+        """The game's language (its public posts) and each human seat's reader's language
+        (their private posts): :class:`service.language.Languages`, kept in memory."""
+        lang = game_language_of(rec)
+        langs = self.languages
+        return lang, {
+            i: await langs.user_language(spec.user_id, None, game=lang)
+            for i, spec in enumerate(seats)
+            if spec.user_id is not None and not spec.ai
+        }
 
     # ---------------------------------------------------------------- AI
 
@@ -1000,39 +1063,53 @@ class GameCore:
             return res
         self.forget(s.game_id)
         s.rec, s.state, s._last = saved, before, None
-        text = f"{self.who(before, s.seats, seat)} took back: {plan.description}"
-        return self.announce(s.game_id, saved.version, before, s.seats, text)
+        lang = game_language_of(saved)
+        who = seat_label(before, s.seats, seat, lang)
+        text = tr(lang, "svc.core.took_back", who=who, what=plan.description)
+        return self.announce(s.game_id, saved.version, before, s.seats, text, lang=lang)
 
     # ---------------------------------------------------------------- information
 
-    async def board(self, game_id: int, seat: int | None = None) -> Result:
-        """The board as text and images: public post (map + boards), and for ``seat`` a
-        private post with its hand image."""
+    async def board(
+        self, game_id: int, seat: int | None = None, *, lang: str | None = None
+    ) -> Result:
+        """The board as text and images: public post (map + boards, in the game's language
+        or ``lang``), and for ``seat`` a private post with its hand image (in ``lang``)."""
         rec, st, seats = await self._get(game_id)
+        lang = lang or game_language_of(rec)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
-        lines = [self.status(game_id, st, seats).text()]
-        lines += [f"  {row.who}: {row.total} VP" for row in self.score_rows(st, seats)]
-        imgs = (ImageRequest("map", None, rec.version), ImageRequest("boards", None, rec.version))
+        L = translator(lang)
+        lines = [self.status(game_id, st, seats, lang).text(lang)]
+        lines += [
+            L("svc.core.score_line", who=row.who, vp=row.total)
+            for row in self.score_rows(st, seats, lang)
+        ]
+        imgs = (
+            ImageRequest("map", None, rec.version, lang=lang),
+            ImageRequest("boards", None, rec.version, lang=lang),
+        )
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
-            res.posts.append(self.hand_post(rec.version, st, seats, seat))
+            res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
         res.next = self.decisions(st, seats, choices=False)
         return res
 
-    async def hand(self, game_id: int, seat: int, *, news: bool = False) -> Result:
+    async def hand(
+        self, game_id: int, seat: int, *, news: bool = False, lang: str = "en"
+    ) -> Result:
         """``seat``'s secret hand as a private post (text + hand image); with ``news``, the
         private news kept for the seat since it last looked (:meth:`hold_news`) follows,
         and is then marked read."""
         rec, st, seats = await self._get(game_id)
         res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
         res.frames[rec.version] = Frame(rec.version, st)
-        res.posts.append(self.hand_post(rec.version, st, seats, seat))
+        res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
         if news:
             items = await self.store.unread_news(game_id, seat)
             if items:
                 lines = "\n".join(f"- {n.text}" for n in items)
-                res.posts.append(Post(seat, "Private news:\n" + lines))
+                res.posts.append(Post(seat, tr(lang, "svc.core.news") + "\n" + lines))
                 await self.store.mark_news_read(game_id, seat, items[-1].id)
         return res
 
@@ -1041,36 +1118,63 @@ class GameCore:
         restart loses nothing)."""
         await self.store.add_news(game_id, seat, texts)
 
-    def hand_post(self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int) -> Post:
-        return Post(seat, self.hand_text(st, seats, seat), (ImageRequest("hand", seat, version),))
+    def hand_post(
+        self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> Post:
+        image = ImageRequest("hand", seat, version, lang=lang)
+        return Post(seat, self.hand_text(st, seats, seat, lang), (image,))
 
-    def hand_text(self, st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
+    def hand_text(
+        self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> str:
         v = view(st, seat)
         p = v.players[seat]
         cat = get_catalog(v.data_pack)
+        L = translator(lang)
 
-        def names(ids: Sequence[str], table: dict[str, Any]) -> str:
-            return ", ".join(f"{table[i].name} [{i}]" if i in table else i for i in ids) or "-"
+        def names(ids: Sequence[str], table: dict[str, Any], kind: str) -> str:
+            return (
+                ", ".join(
+                    f"{L.name(f'term.{kind}.{i}', table[i].name)} [{i}]" if i in table else i
+                    for i in ids
+                )
+                or "-"
+            )
 
-        lines = [f"Hand of {self.who(st, seats, seat)}:"]
+        lines = [L("svc.core.hand", who=seat_label(st, seats, seat, lang))]
         if p.mission_offer:
-            lines.append(f"  missions offered: {names(p.mission_offer, cat.missions)}")
-        lines.append(f"  missions kept: {names(p.missions, cat.missions)}")
+            lines.append(
+                L("svc.core.hand.offered", items=names(p.mission_offer, cat.missions, "mission"))
+            )
+        lines.append(L("svc.core.hand.kept", items=names(p.missions, cat.missions, "mission")))
         if p.revealed:
-            lines.append(f"  missions revealed: {names(p.revealed, cat.missions)}")
-        lines.append(f"  combat cards: {names(p.combat_cards, cat.combat_cards)}")
-        lines.append(f"  gold cards: {names(p.gold_cards, cat.gold_cards)}")
+            lines.append(
+                L("svc.core.hand.revealed", items=names(p.revealed, cat.missions, "mission"))
+            )
+        combat = names(p.combat_cards, cat.combat_cards, "combat_card")
+        lines.append(L("svc.core.hand.combat", items=combat))
+        lines.append(
+            L("svc.core.hand.gold", items=names(p.gold_cards, cat.gold_cards, "gold_card"))
+        )
         if p.peeks:
             seen = ", ".join(
-                f"{h}: {cat.exploration[t].name if t in cat.exploration else t}"
+                f"{h}: {L.name(f'term.exploration.{t}', cat.exploration[t].name)}"
+                if t in cat.exploration
+                else f"{h}: {t}"
                 for h, t in sorted(p.peeks.items())
             )
-            lines.append(f"  peeked tiles: {seen}")
-        reserve = ", ".join(f"{k} {n}" for k, n in sorted(p.reserve.items()) if n)
-        lines.append(f"  reserve: {reserve or '-'}")
+            lines.append(L("svc.core.hand.peeked", items=seen))
+        reserve = ", ".join(
+            f"{L.name(f'good.{k}', k) if lang != 'en' else k} {n}"
+            for k, n in sorted(p.reserve.items())
+            if n
+        )
+        lines.append(L("svc.core.hand.reserve", items=reserve or "-"))
         return "\n".join(lines)
 
-    def score_rows(self, st: GameState, seats: Sequence[SeatSpec]) -> list[ScoreRow]:
+    def score_rows(
+        self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> list[ScoreRow]:
         """Public scores of ``st`` (hidden missions and gold cards not counted), or the
         final score sheet with categories and winners once the game is over."""
         if st.phase == "ended" and st.result:
@@ -1081,14 +1185,15 @@ class GameCore:
                 cats = {k: int(v) for k, v in r.items() if isinstance(v, int) and k != "seat"}
                 cats.pop("total", None)
                 cats.pop("tiebreak_science", None)
-                rows.append(
-                    ScoreRow(s, self.who(st, seats, s), int(r["total"]), cats, s in winners)
-                )
+                who = seat_label(st, seats, s, lang)
+                rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
             return rows
         from bot.render.panels import public_vps
 
         vps = public_vps(view(st, None))
-        return [ScoreRow(s, self.who(st, seats, s), vp, {}) for s, vp in sorted(vps.items())]
+        return [
+            ScoreRow(s, seat_label(st, seats, s, lang), vp, {}) for s, vp in sorted(vps.items())
+        ]
 
     async def scores(self, game_id: int) -> list[ScoreRow]:
         """Public scores now (hidden missions and gold cards not counted), or the final
@@ -1096,29 +1201,35 @@ class GameCore:
         _, st, seats = await self._get(game_id)
         return self.score_rows(st, seats)
 
-    def _final_text(self, st: GameState, seats: Sequence[SeatSpec]) -> str:
-        rows = sorted(self.score_rows(st, seats), key=lambda r: -r.total)
-        lines = ["Final scores:"]
-        lines += [f"  {r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
+    def _final_text(self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en") -> str:
+        rows = sorted(self.score_rows(st, seats, lang), key=lambda r: -r.total)
+        L = translator(lang)
+        lines = [L("svc.core.final")]
+        lines += [
+            L("svc.core.final_winner" if r.winner else "svc.core.final_line", who=r.who, vp=r.total)
+            for r in rows
+        ]
         if not any(r.winner for r in rows):
-            lines.append("  nobody won")
+            lines.append(L("svc.core.nobody_won"))
         return "\n".join(lines)
 
-    async def log(self, game_id: int, *, last: int = 20) -> list[str]:
+    async def log(self, game_id: int, *, last: int = 20, lang: str = "en") -> list[str]:
         """The last public events of the game, one line per action (oldest first)."""
         rec = await self.store.get_game(game_id)
-        return await self._log_lines(rec, last)
+        return await self._log_lines(rec, last, lang)
 
-    async def _log_lines(self, rec: GameRecord, last: int) -> list[str]:
+    async def _log_lines(self, rec: GameRecord, last: int, lang: str = "en") -> list[str]:
         entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - last + 1))
         lines = []
         for e in entries:
             kind = str(getattr(e, "kind", "action"))
             if kind in ("undo", "rollback"):
-                lines.append(f"v{e.version}: {kind} to v{e.target_version}")
+                key = f"svc.core.log.{kind}"
+                lines.append(tr(lang, key, version=e.version, target=e.target_version))
                 continue
-            texts = [ev.text for ev in for_seat(_events(e.events_json), None)]
-            lines.append(f"v{e.version}: " + (" ".join(texts) or "(no public event)"))
+            evs = for_seat(_events(e.events_json), None)
+            texts = [ev.text if lang == "en" else _event_text(ev, lang) for ev in evs]
+            lines.append(f"v{e.version}: " + (" ".join(texts) or tr(lang, "svc.core.log.none")))
         return lines
 
     def announce(
@@ -1130,13 +1241,15 @@ class GameCore:
         text: str,
         *,
         image: bool = True,
+        lang: str = "en",
     ) -> Result:
         """A result of one public post (``text``, with the map of ``st`` at ``version`` unless
-        ``image`` is false) and the next decisions: for undo, rollback, seat changes, imports
-        and catching up after a restart."""
+        ``image`` is false; ``lang``: the game's language, for the map) and the next
+        decisions: for undo, rollback, seat changes, imports and catching up after a
+        restart."""
         res = Result(game_id=game_id, version=version, over=st.phase == "ended")
         res.frames[version] = Frame(version, st)
-        imgs = (ImageRequest("map", None, version),) if image else ()
+        imgs = (ImageRequest("map", None, version, lang=lang),) if image else ()
         res.posts.append(Post("public", text, imgs))
         res.next = self.decisions(st, seats)
         return res

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from i18n import Msg, text_of
+from i18n import Msg, text_of, tr, translator
 from rules import GameState
 from rules.events import Event
 
@@ -23,13 +23,15 @@ ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "sco
 @dataclass(frozen=True)
 class ImageRequest:
     """An image to draw: its ``kind``, whose view it is drawn from (``seat``; None: a
-    spectator's, the only one allowed on a public post), the game ``version`` it shows, and
-    for ``panel`` the ``player`` whose panel. Draw it with :func:`render_image`."""
+    spectator's, the only one allowed on a public post), the game ``version`` it shows, for
+    ``panel`` the ``player`` whose panel, and the language of its texts (``lang``: the game's
+    for a public image, the owner's for a hand). Draw it with :func:`render_image`."""
 
     kind: ImageKind
     seat: int | None
     version: int
     player: int | None = None
+    lang: str = "en"
 
     def filename(self) -> str:
         who = "public" if self.seat is None else f"seat{self.seat}"
@@ -72,9 +74,11 @@ class Decision:
     choices: tuple[str, ...] = ()
     user_id: int | None = None  # the Discord user who plays the seat, if any
 
-    def what(self) -> str:
+    def what(self, lang: str = "en") -> str:
         """``"to play"`` or the pending decision in words (``"combat cards"``)."""
-        return "to play" if self.kind == "turn" else self.kind.replace("_", " ")
+        if self.kind == "turn":
+            return tr(lang, "svc.decision.turn")
+        return translator(lang).name(f"svc.decision.{self.kind}", self.kind.replace("_", " "))
 
 
 @dataclass(frozen=True)
@@ -191,16 +195,20 @@ class Status:
     def over(self) -> bool:
         return self.phase == "ended"
 
-    def where(self) -> str:
+    def where(self, lang: str = "en") -> str:
         """``"setup"`` or ``"era 2, round 5"``."""
-        return "setup" if self.phase == "setup" else f"era {self.era}, round {self.round}"
+        if self.phase == "setup":
+            return tr(lang, "svc.status.setup")
+        return tr(lang, "svc.status.where", era=self.era, round=self.round)
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
         """One line: ``Game (era 1, round 2); to decide: Ana (red)`` (the terminal's)."""
         if self.over:
-            return "The game is over."
+            return tr(lang, "svc.status.over")
         ds = ", ".join(d.who for d in self.waiting)
-        return f"Game ({self.where()}); to decide: {ds or 'nobody'}"
+        if not ds:
+            return tr(lang, "svc.status.nobody", where=self.where(lang))
+        return tr(lang, "svc.status.line", where=self.where(lang), who=ds)
 
 
 class Refused(Exception):
@@ -216,8 +224,13 @@ class Refused(Exception):
         return text_of(self.reason, lang)
 
 
-def seat_label(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
-    """``"Ana (red)"``: the seat's player and colour once chosen."""
-    name = seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
+def seat_label(st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+    """``"Ana (red)"``: the seat's player and colour once chosen (the colour's name in
+    ``lang``: "Ana (piros)")."""
+    name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
     colour = st.players[seat].colour if seat < len(st.players) else None
-    return f"{name} ({colour})" if colour else name
+    if not colour:
+        return name
+    if lang != "en":
+        colour = translator(lang).name(f"term.colour.{colour}", colour).lower()
+    return f"{name} ({colour})"

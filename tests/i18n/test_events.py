@@ -173,7 +173,7 @@ def test_named_text_and_description_in_a_language(lang: str) -> None:
     from rules import actions as A
 
     done = named_description(st, A.EndTrade(seat=0), st, seats[:2], lang=lang)
-    label = seat_label(st, seats[:2], 0)
+    label = seat_label(st, seats[:2], 0, lang)  # the colour in the language too
     assert done == i18n.tr(lang, "phrase.did.end_trade", who=label) and done.startswith("Ana")
     assert done != named_description(st, A.EndTrade(seat=0), st, seats[:2])
 
