@@ -76,7 +76,7 @@ class Canvas:
         box = None
         if limit is not None:
             box = (self.px(limit[0]), 0, self.px(limit[1]), self.img.height)
-        d = T.record(text, ink, box, self.img.size)
+        d = T.record(text, ink, box, self.img.size, T.sheet_of(self))
         if d is not None:
             self._drawn.append(d)
 
@@ -92,26 +92,27 @@ class Canvas:
         anchor: str = "la",
     ) -> float:
         """Draws ``text`` within ``width`` (scale 1): at ``size``, else down to 80 % of it
-        (longer languages), else shortened with an ellipsis. Returns its width (scale 1)."""
+        (longer languages), else shortened with an ellipsis. Its painted pixels stay in the
+        box (a glyph overhanging its advance, as ``f`` does, counts). Returns its width
+        (scale 1)."""
         text = T.nfc(text)
-        if self.width_of(text, size, weight) > width:
-            small = max(MIN_SHRINK_SIZE, round(size * SHRINK))
-            while size > small and self.width_of(text, size, weight) > width:
-                size -= 1
         h = anchor[0]
+        if self.extent_of(text, size, weight, h) > width:
+            small = max(MIN_SHRINK_SIZE, round(size * SHRINK))
+            while size > small and self.extent_of(text, size, weight, h) > width:
+                size -= 1
+            if self.extent_of(text, size, weight, h) > width:
+                cut = text
+                while cut and self.extent_of(cut + "…", size, weight, h) > width:
+                    cut = cut[:-1].rstrip()
+                text = cut + "…"
         x0 = x if h == "l" else x - width if h == "r" else x - width / 2
-        if self.width_of(text, size, weight) > width:
-            text = self.fit(text, size, int(width * self.s), weight)
-        return self.text(
-            x,
-            y,
-            text,
-            size,
-            weight,
-            fill,
-            anchor,
-            (x0, x0 + width),
-        )
+        return self.text(x, y, text, size, weight, fill, anchor, (x0, x0 + width))
+
+    def extent_of(self, text: str, size: int, weight: Weight, h: str = "l") -> float:
+        """The width (scale 1) a box anchored on its ``h`` side (l, m, r) needs for ``text``:
+        its advance, or its ink where a glyph overhangs the far side."""
+        return _extent(text, self.px(size), weight, h) / self.s
 
     def fit(self, text: str, size: int, width_px: int, weight: Weight = "regular") -> str:
         """``text`` shortened to ``width_px`` (page pixels) at ``size`` (scale 1)."""
@@ -173,6 +174,18 @@ class Canvas:
 
 SHRINK = 0.8  # a text too long for its box is drawn down to 80 % of its size first
 MIN_SHRINK_SIZE = 15  # ... but never under 15 px (readable in a phone preview)
+
+
+@lru_cache(maxsize=8192)
+def _extent(text: str, size: int, weight: Weight, h: str) -> float:
+    f = font(size, weight)
+    adv = f.getlength(text)
+    x0, _, x1, _ = f.getbbox(text, anchor=h + "s")
+    if h == "l":
+        return max(adv, x1)
+    if h == "r":
+        return max(adv, -x0)
+    return max(adv, 2 * max(-x0, x1))
 
 
 @lru_cache(maxsize=8192)

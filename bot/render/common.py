@@ -27,15 +27,16 @@ def colour_of(v: GameState, seat: int) -> str | None:
     return None
 
 
-def seat_name(v: GameState, seat: int, t: Words | None = None) -> str:
-    """ "Blue (B)" — colour name and its letter, as players refer to each other."""
+def seat_name(v: GameState, seat: int, t: Words | None = None, *, short: bool = False) -> str:
+    """ "Blue (B)" — colour name and its letter, as players refer to each other (``short``:
+    the colour's short name, for narrow boxes)."""
     t = t or words()
     if seat == ENEMY:
         return t("render.seat.enemy")
     c = colour_of(v, seat)
     if c is None:
         return t("render.seat.number", n=seat + 1)
-    return t("render.seat.name", colour=t.colour(c), letter=player_letter(c))
+    return t("render.seat.name", colour=t.colour(c, short=short), letter=player_letter(c))
 
 
 def scenario_name(v: GameState, t: Words) -> str:

@@ -215,7 +215,7 @@ def draw_text(
     if T.recording_now():
         bb = spr.getchannel("A").getbbox()
         ink = None if bb is None else (bb[0] + x, bb[1] + y, bb[2] + x, bb[3] + y)
-        T.record(text, ink, limit, base.size)
+        T.record(text, ink, limit, base.size, T.sheet_of(base))
 
 
 def fit_size(text: str, size: int, width: float, weight: Weight, least: int) -> int:

@@ -134,7 +134,7 @@ def _panel(
     # the hidden cards: counts only, never their faces
     x = x0 + 4
     hidden = t("render.panel.hidden_cards")
-    hidden_w = min(cv.width_of(hidden, 20), 150.0)
+    hidden_w = min(cv.extent_of(hidden, 20, "regular", "r"), 150.0)
     counts = (
         (t("render.panel.missions", n=len(p.missions)), len(p.missions), (90, 70, 120)),
         (t("render.panel.combat", n=len(p.combat_cards)), len(p.combat_cards), (150, 40, 40)),
@@ -142,7 +142,7 @@ def _panel(
     )
     # the three counts share what the right-hand note leaves (each label ≥ its share)
     free = x1 - 4 - hidden_w - 12 - x0 - 4 - 3 * (32 + 24)
-    wants = [cv.width_of(label, 22, "semibold") for label, _, _ in counts]
+    wants = [cv.extent_of(label, 22, "semibold") for label, _, _ in counts]
     share = [free / 3] * 3 if sum(wants) > free else wants
     for (label, n, colour), most in zip(counts, share, strict=True):
         cv.rect((x, y + 1, x + 24, y + 33), fill=colour, radius=4)
@@ -212,7 +212,10 @@ def _panel(
             x + 26,
             y + 15,
             prname,
-            wname - 30 - cv.width_of(f" {pr.vp}", 20, "bold"),
+            min(
+                cv.extent_of(prname, 20, "bold"),
+                x1 - x0 - 112 - 40 - cv.width_of(f" {pr.vp}", 20, "bold"),
+            ),
             20,
             "bold",
             anchor="lm",
@@ -233,7 +236,8 @@ def _panel(
         y -= 22
     y += 64
     # units: on the map (hex), in the reserve, never deployed
-    cv.text_in(x0 + 4, y + 19, t("render.panel.units"), 104, 22, "semibold", anchor="lm")
+    # the first piece's left edge is at x0 + 112 - 18: the label stops short of it
+    cv.text_in(x0 + 4, y + 19, t("render.panel.units"), 86, 22, "semibold", anchor="lm")
     x = x0 + 112
     for uid, loc in sorted(p.units.items()):
         u = cat.units.get(f"{p.colour}.{uid}")

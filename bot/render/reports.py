@@ -171,7 +171,9 @@ def draw_battle(
             radius=12,
         )
         cv.player_piece(x + 28, y0 + 30, col, 40)
-        cv.text_in(x + 54, y0 + 20, seat_name(v, s, t), colw - 120, 24, "bold", anchor="lm")
+        cv.text_in(
+            x + 54, y0 + 20, seat_name(v, s, t, short=True), colw - 120, 24, "bold", anchor="lm"
+        )
         cv.text_in(x + 54, y0 + 47, role, colw - 120, 20, "semibold", MUTED, "lm")
         cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
         cv.text_in(x + colw - 14, y0 + 74, t("render.fp"), 56, 18, "bold", MUTED, "rm")
@@ -199,8 +201,10 @@ def draw_battle(
             )
             yy += 32
         if won:
-            cv.rect((x + 14, yy + 8, x + 180, yy + 50), fill=GOLDEN, outline=INK, radius=8)
-            cv.text_in(x + 97, yy + 29, t("render.winner"), 150, 23, "extrabold", WHITE, "mm")
+            tag = t("render.winner")
+            tw = max(166.0, min(colw - 28, cv.width_of(tag, 23, "extrabold") + 24))
+            cv.rect((x + 14, yy + 8, x + 14 + tw, yy + 50), fill=GOLDEN, outline=INK, radius=8)
+            cv.text_in(x + 14 + tw / 2, yy + 29, tag, tw - 16, 23, "extrabold", WHITE, "mm")
         bottom = max(bottom, y0 + h)
     if req is not None:
         x = 12 + colw + 12
@@ -262,12 +266,18 @@ def draw_scores(v: GameState, opts: RenderOptions, lang: str = "en") -> Image.Im
             width=6 if s in winners else 2,
         )
         cv.player_piece(x + colw / 2, y + 24, col, 34)
-        cv.text_in(x + colw / 2, y + 54, t.colour(col), colw - 12, 20, "bold", anchor="mm")
+        cv.text_in(
+            x + colw / 2, y + 54, t.colour(col, short=True), colw - 12, 20, "bold", anchor="mm"
+        )
         if s in winners:  # the winner's column: a golden tag over the header
-            cv.rect((x + 12, y - 14, x + colw - 12, y + 10), fill=GOLDEN, outline=INK, radius=6)
-            cv.text_in(
-                x + colw / 2, y - 2, t("render.winner"), colw - 30, 16, "extrabold", WHITE, "mm"
-            )
+            tag = t("render.winner")
+            # as wide as the column less 12 px a side, or wider (to 4 px a side) for a
+            # longer word
+            need = cv.extent_of(tag, 16, "extrabold", "m")
+            half = colw / 2 - 12 if need <= colw - 30 else min(colw / 2 - 4, need / 2 + 6)
+            cx = x + colw / 2
+            cv.rect((cx - half, y - 14, cx + half, y + 10), fill=GOLDEN, outline=INK, radius=6)
+            cv.text_in(cx, y - 2, tag, 2 * half - 6, 16, "extrabold", WHITE, "mm")
     y += 80
     for i, c in enumerate([*CATEGORIES, "total", "tie-break: science"]):
         if i % 2 == 0:

@@ -13,8 +13,10 @@ and clipped text.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,14 +60,13 @@ class Words:
         """``A and B`` (``A, B and C``) as the language writes a list of names."""
         return nfc(self.L.list(list(items))) if items else ""
 
-    def colour(self, colour: str | None) -> str:
-        """A player colour's short name (``Blue``) as the header and score sheet draw it."""
+    def colour(self, colour: str | None, *, short: bool = False) -> str:
+        """A player colour's name (``Blue``) as headers draw it; ``short``: its short form
+        for narrow boxes (the score sheet's columns)."""
         if colour is None:
             return "?"
-        return self(f"render.colour.{colour}") if self._known(colour) else colour.capitalize()
-
-    def _known(self, colour: str) -> bool:
-        return self.L.has(f"render.colour.{colour}")
+        key = f"render.colour{'_short' if short else ''}.{colour}"
+        return self(key) if self.L.has(key) else colour.capitalize()
 
 
 @lru_cache(maxsize=16)
@@ -94,16 +95,33 @@ class Drawn:
     ink: Box | None
     limit: Box | None
     page: tuple[int, int]
+    sheet: int = 0  # which page (texts on one page must not overlap)
 
 
 _records: list[Drawn] | None = None
+_sheets: dict[int, tuple[weakref.ref[Any], int]] = {}
+_serial = itertools.count(1)
 
 
-def record(text: str, ink: Box | None, limit: Box | None, page: tuple[int, int]) -> Drawn | None:
+def sheet_of(page: Any) -> int:
+    """A number for a page (an image or canvas) while it lives: two pages never share one,
+    even when Python reuses an object id."""
+    key = id(page)
+    known = _sheets.get(key)
+    if known is not None and known[0]() is page:
+        return known[1]
+    n = next(_serial)
+    _sheets[key] = (weakref.ref(page), n)
+    return n
+
+
+def record(
+    text: str, ink: Box | None, limit: Box | None, page: tuple[int, int], sheet: int = 0
+) -> Drawn | None:
     """Keeps a drawn text while :func:`recording` (a no-op otherwise)."""
     if _records is None:
         return None
-    d = Drawn(text, ink, limit, page)
+    d = Drawn(text, ink, limit, page, sheet)
     _records.append(d)
     return d
 
