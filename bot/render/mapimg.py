@@ -55,6 +55,7 @@ TITLE_H = 124
 EDGE_FS = 40
 LEGEND_FS = 27
 HEX_LABEL_FS = 17
+MIN_FS = 14  # a longer language's tile name shrinks to this, then is shortened
 
 
 @dataclass(frozen=True)
@@ -593,7 +594,7 @@ def _draw_map(
             lines = _wrap2(name) + ([w("render.map.fp", fp=tile.fp)] if tile.fp else [])
             fs = round(max(15 * opts.scale, 0.28 * r))
             room = 1.62 * r  # the hex's width, less its outline
-            fs = min(D.fit_size(ln, fs, room, "bold", round(11 * opts.scale)) for ln in lines)
+            fs = min(D.fit_size(ln, fs, room, "bold", round(MIN_FS * opts.scale)) for ln in lines)
             y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r - up
             for ln in lines:
                 lim = (round(cx - room / 2), 0, round(cx + room / 2), g.height)
@@ -622,7 +623,7 @@ def _draw_map(
                 if w.english:  # as English always drew it: its first 12 letters
                     nm = nm[:12]
                 else:
-                    pfs = D.fit_size(nm, pfs, room - 4, "bold", round(11 * opts.scale))
+                    pfs = D.fit_size(nm, pfs, room - 4, "bold", round(MIN_FS * opts.scale))
                     nm = _fit(nm, font(pfs, "bold"), room - 4)
                 D.draw_text(
                     img,

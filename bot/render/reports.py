@@ -100,8 +100,8 @@ def _names(pack: str | None, lang: str) -> dict[str, str]:
     for tile in cat.buildings.values():
         for side in tile.sides:
             out.setdefault(side.name, t.term("building", side.id, side.name))
-    for uid, u in cat.units.items():
-        out.setdefault(u.name, t.term("unit", uid.split(".", 1)[-1].rstrip("0123456789"), u.name))
+    for uid, u in cat.units.items():  # ids as the catalog keys them: "green.archer1"
+        out.setdefault(u.name, t.term("unit", uid, u.name))
     return out
 
 

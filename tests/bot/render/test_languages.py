@@ -9,6 +9,7 @@ import tomllib
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -186,7 +187,7 @@ def _untranslated_names() -> list[str]:
             "building",
             {s.id: s.id.replace("_", " ") for b in cat.buildings.values() for s in b.sides},
         ),
-        ("unit", {k.split(".", 1)[-1]: x.name for k, x in cat.units.items()}),
+        ("unit", {k: x.name for k, x in cat.units.items()}),
     ]
     names = {
         name for kind, book in books for k, name in book.items() if f"term.{kind}.{k}" not in en
@@ -332,3 +333,35 @@ def _iter_lines() -> Iterator[str]:
 def test_render_keys_are_namespaced() -> None:
     keys = [ln.split("=")[0].strip().strip('"') for ln in _iter_lines() if ln.startswith('"')]
     assert keys and all(k.startswith("render.") for k in keys)
+
+
+@pytest.mark.parametrize("lang", ["de", "hu", i18n.PSEUDO])
+def test_longer_texts_stay_readable_on_a_phone(
+    game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """Shrinking to fit stops where English's own bar is (issue 9): no page text under
+    15 px, no map text under 14 px; past that a text is shortened instead."""
+    import bot.render.canvas as C
+
+    seen: list[tuple[str, int]] = []
+    real_mask, real_sprite = C.text_mask, D.text_sprite
+
+    def mask(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_mask(text, size, *a)
+
+    def sprite(text: str, size: int, *a: Any) -> Any:
+        seen.append((text, size))
+        return real_sprite(text, size, *a)
+
+    monkeypatch.setattr(C, "text_mask", mask)
+    monkeypatch.setattr(D, "text_sprite", sprite)
+    sn = mid(game4)
+    v = view(sn.state, None)
+    render_boards(v, lang=lang)
+    render_hand(view(sn.state, 1), 1, lang=lang)
+    render_scores(view(game4[-1].state, None), lang=lang)
+    assert seen and min(size for _, size in seen) >= 15, min(seen, key=lambda s: s[1])
+    seen.clear()
+    render_map(v, sn.events, lang=lang)
+    assert seen and min(size for _, size in seen) >= 14, min(seen, key=lambda s: s[1])
