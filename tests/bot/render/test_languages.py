@@ -365,3 +365,61 @@ def test_longer_texts_stay_readable_on_a_phone(
     seen.clear()
     render_map(v, sn.events, lang=lang)
     assert seen and min(size for _, size in seen) >= 14, min(seen, key=lambda s: s[1])
+
+
+@pytest.mark.parametrize("lang", ["de", "hu", i18n.PSEUDO])
+def test_hidden_cards_are_never_drawn_in_any_language(
+    game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A spectator's images name no card in a hand and no face-down tile, in their language
+    too (the names drawn are the language's terms); the owner's hand names its own."""
+    import bot.render.canvas as C
+    import bot.render.mapimg as M
+    from bot.render.words import words
+
+    t = words(lang)
+    sn = mid(game4)
+    state = sn.state
+    cat = get_catalog(state.data_pack)
+
+    def named(kind: str, ids: list[str], book: dict[str, Any]) -> set[str]:
+        return {t.term(kind, i, book[i].name) for i in ids}
+
+    secrets: set[str] = set()
+    for p in state.players:
+        secrets |= named("combat_card", p.combat_cards, cat.combat_cards)
+        secrets |= named("gold_card", p.gold_cards, cat.gold_cards)
+        secrets |= named("mission", p.missions, cat.missions)
+    hidden = [e.tile for e in state.exploration.values() if not e.face_up]
+    secrets |= named("exploration", hidden, cat.exploration)
+    public: set[str] = set()
+    for p in state.players:
+        public |= named("painting", p.paintings, cat.paintings)
+        public |= named("mission", p.revealed, cat.missions)
+        public |= named("exploration", p.kept_tiles, cat.exploration)
+    shown = [e.tile for e in state.exploration.values() if e.face_up]
+    public |= named("exploration", shown, cat.exploration)
+    secrets -= public
+    assert secrets
+
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: object, s: str, *a: object, **k: object) -> None:
+        drawn.append(str(s))
+        real(self, xy, s, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    for f in (D.text_sprite, D.piece_sprite, M.badge_sprite, M.static_layer, C.text_mask):
+        f.cache_clear()
+    v = view(state, None)
+    render_map(v, sn.events, lang=lang)
+    render_boards(v, lang=lang)
+    render_panel(v, 0, lang=lang)
+    seen = "\n".join(drawn)
+    assert not sorted(s for s in secrets if s in seen)
+    drawn.clear()
+    render_hand(view(state, 0), 0, lang=lang)
+    own = named("combat_card", state.players[0].combat_cards, cat.combat_cards)
+    own |= named("mission", state.players[0].missions, cat.missions)
+    assert own and all(any(name in d for d in drawn) for name in own)
