@@ -29,6 +29,7 @@ from discord.ext import commands
 from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
+from bot.translator import CatalogueTranslator
 from service import GameService, logctx
 from storage.base import GameStore
 
@@ -44,6 +45,7 @@ EXTENSIONS = (
     "bot.cogs.play",
     "bot.cogs.info",
     "bot.cogs.mod",
+    "bot.cogs.language",
     "bot.cogs.pacing",
 )
 """Loaded in this order by :meth:`BrazilBot.setup_hook` (the pacing extension last: its
@@ -108,6 +110,7 @@ class BrazilBot(commands.Bot):
             log.info("caught up %d game(s) saved past their last post", caught_up)
         if self.settings.ops_port is not None:
             self.ops = await start_ops(self, self.settings)
+        await self.tree.set_translator(CatalogueTranslator())  # commands in each user's language
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

@@ -47,6 +47,7 @@ class LobbyDesk:
         ai_seats: int,
         ai_level: str,
         deadline_hours: int,
+        language: str = "en",
     ) -> None:
         if interaction.channel_id is None:
             await self.t.reply(interaction, "Games are played in a server channel.")
@@ -62,6 +63,7 @@ class LobbyDesk:
                 ai_seats=ai_seats,
                 ai_level=ai_level,
                 deadline_hours=deadline_hours,
+                language=language,
             )
         except Refused as e:
             await self.t.reply(interaction, str(e))

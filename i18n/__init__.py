@@ -13,9 +13,12 @@ catalogue is the engine's event sentences (:data:`rules.messages.EN`) plus
 
 Templates: ``{name}`` a value; ``{name:and}`` / ``{name:or}`` a list as the language writes
 it (Babel's CLDR list patterns), ``{name:list}`` joined by commas, ``{name:goods}`` a goods
-mapping; ``{n:num}`` a number in the language's format; ``{n|one=card|other=cards}`` the
+mapping; ``{n:num}`` a number in the language's format; ``{x:lower}`` lower case, ``{x:id}`` /
+``{x:idwords}`` a term reference's id (English's raw ids); ``{s:duration}`` seconds as
+``1d 12h`` in the language's unit words (CLDR); ``{n|one=card|other=cards}`` the
 form of the CLDR plural category of ``n`` in the language (``zero one two few many other``;
-``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other);
+``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other; a
+``#`` in a form stands for the number);
 ``{@term.building.sawmill}`` a term of the catalogue. A parameter whose value is a text
 ``@key`` (a *term reference*) is replaced by that term in the reader's language.
 
@@ -38,27 +41,41 @@ from i18n.catalogue import (
     supported,
     system_language,
 )
-from i18n.render import Translator, duration, fmt_list, number, render_template, tr, translator
+from i18n.msg import Msg, msg, text_of
+from i18n.render import (
+    Translator,
+    duration,
+    exact_duration,
+    fmt_list,
+    number,
+    render_template,
+    tr,
+    translator,
+)
 
 __all__ = [
     "DEFAULT",
     "PSEUDO",
     "Catalogue",
     "Language",
+    "Msg",
     "Translator",
     "UnknownLanguage",
     "add_locale_dir",
     "catalogue",
     "discord_locales",
     "duration",
+    "exact_duration",
     "fmt_list",
     "languages",
+    "msg",
     "number",
     "render_template",
     "require",
     "resolve",
     "supported",
     "system_language",
+    "text_of",
     "tr",
     "translator",
 ]

@@ -3,8 +3,9 @@
 
 Every English key must exist in every language, not empty, not identical to English (unless
 the key is listed in the language's ``[meta] same_as_english`` — names that stay as they
-are), with the same placeholders and terms, each plural field with the forms of every CLDR
-plural category the language uses, and every text in Unicode NFC.
+are), with no placeholder English lacks, only known terms, each plural field with the forms of every CLDR
+plural category the language uses, and every text in Unicode NFC; the typed-command words clash with no other
+(:func:`i18n.notation.problems`).
 """
 
 from __future__ import annotations
@@ -52,10 +53,10 @@ def problems(code: str, prefixes: tuple[str, ...] = ()) -> list[str]:
             out.append(
                 f"{code}: {key!r} is the English text (translate it or list it in same_as_english)"
             )
-        if placeholders(text) != placeholders(etext):
-            out.append(
-                f"{code}: {key!r} has placeholders {sorted(placeholders(text))}, English {sorted(placeholders(etext))}"
-            )
+        if extra := placeholders(text) - placeholders(etext):
+            # a translation may leave out a parameter its grammar does not need (an English
+            # plural form), never use one that English does not give
+            out.append(f"{code}: {key!r} uses placeholders {sorted(extra)} that English lacks")
         if not terms(text) <= set(en.messages):
             out.append(
                 f"{code}: {key!r} names unknown terms {sorted(terms(text) - set(en.messages))}"
@@ -70,6 +71,10 @@ def problems(code: str, prefixes: tuple[str, ...] = ()) -> list[str]:
                 out.append(f"{code}: {key!r} plural {{{name}|…}} lacks {missing}")
         if unicodedata.normalize("NFC", text) != text:
             out.append(f"{code}: {key!r} is not NFC")
+    if not prefixes or any("word.".startswith(p) or p.startswith("word.") for p in prefixes):
+        from i18n.notation import problems as word_problems
+
+        out += [f"{code}: {p}" for p in word_problems(code)]
     for key in sorted(set(cat.messages) - set(en.messages)):
         if prefixes and not key.startswith(prefixes):
             continue

@@ -13,6 +13,7 @@ from babel import Locale
 from babel.dates import format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, warn_once
 
@@ -132,12 +133,24 @@ class _Renderer:
 
     def fmt(self, v: Any, args: tuple[str, ...]) -> str:
         how = args[0]
+        if how == "lower":
+            return self.scalar(v).lower()
+        if how in ("id", "idwords"):  # the component's id (English's raw ids: sugar_cane)
+            if isinstance(v, list | tuple) and not v and len(args) > 1:
+                return args[1]
+            ids = [
+                str(x).rsplit(".", 1)[-1] if str(x).startswith("@") else str(x)
+                for x in (v if isinstance(v, list | tuple) else [v])
+            ]
+            return ", ".join(x.replace("_", " ") if how == "idwords" else x for x in ids)
         if how == "goods":
             if not isinstance(v, Mapping):
                 raise TypeError(f"goods parameter must be a mapping, not {v!r}")
             return self.goods(v)
         if how == "num":
             return format_decimal(v, locale=self.locale) if isinstance(v, int | float) else str(v)
+        if how == "duration":  # seconds, to the minute
+            return exact_duration(self.cat.code, float(v)) if isinstance(v, int | float) else str(v)
         if isinstance(v, list | tuple):
             if not v and len(args) > 1:
                 return args[1]
@@ -166,7 +179,8 @@ class _Renderer:
                 v = params[name]
                 if how == "plural":
                     n = v if isinstance(v, int) and not isinstance(v, bool) else 0
-                    out.append(self.fill(key, _plural(self.cat, n, args), params))
+                    form = _plural(self.cat, n, args)
+                    out.append(form.replace("#", str(n)) if "#" in form else form)
                 elif how == "format":
                     out.append(self.fmt(v, args))
                 elif isinstance(v, list | tuple):
@@ -217,6 +231,32 @@ def duration(lang: str, seconds: float, *, threshold: float = 1.5) -> str:
     )
 
 
+_LENGTHS: dict[str, tuple[Literal["narrow", "short", "long"], ...]] = {
+    "en": ("narrow", "short", "long"),  # 1d 12h 5m
+}
+
+
+def exact_duration(lang: str, seconds: float) -> str:
+    """A duration to the minute in the language's short unit words: ``1d 12h`` (English),
+    ``1 Tg. 12 Std.``, ``1 nap 12 ó``; CLDR units from Babel (the first length whose data the
+    locale has)."""
+    cat = _renderer(lang).cat
+    loc = _locale(cat.language.babel)
+    mins = int(seconds // 60)
+    days, rest = divmod(mins, 1440)
+    hours, m = divmod(rest, 60)
+    lengths = _LENGTHS.get(cat.language.babel, ("short", "long", "narrow"))
+    parts: list[str] = []
+    for n, unit in ((days, "day"), (hours, "hour"), (m, "minute")):
+        if n or (unit == "minute" and not parts):
+            for length in lengths:
+                text = format_unit(n, f"duration-{unit}", length=length, locale=loc)
+                if "duration-" not in text:
+                    break
+            parts.append(text)
+    return " ".join(parts)
+
+
 class Translator:
     """One language's texts: ``L("key", **params)``, ``L.term(key)``, ``L.list(items)``,
     ``L.number(n)``, ``L.duration(seconds)``."""
@@ -233,6 +273,13 @@ class Translator:
 
     def term(self, key: str) -> str:
         return self._r.term(key)
+
+    def name(self, key: str, fallback: str) -> str:
+        """The term ``key`` in this language (English when it lacks it), or ``fallback``
+        (e.g. the component data's own name) when no catalogue has the key."""
+        if key in self._r.cat.messages or key in catalogue(DEFAULT).messages:
+            return self._r.term(key)
+        return fallback
 
     def list(self, items: Iterable[str], style: ListStyle = "standard") -> str:
         return fmt_list(self.lang, [self._r.scalar(x) for x in items], style)

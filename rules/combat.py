@@ -20,6 +20,7 @@ from rules.control import controls, occupier_of
 from rules.errors import IllegalAction
 from rules.exploration import reveal
 from rules.game import Context
+from rules.messages import Param, msg, term_ref
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
 from rules.state import ENEMY, Battle, Pending, Side
@@ -53,9 +54,12 @@ def _units_of(g: Context, seat: int, hex_: str) -> list[str]:
     return [u for s, u in g.units_at(hex_) if s == seat]
 
 
+def _colour(g: Context, seat: int) -> str | None:
+    return g.board.map.enemy_colour if seat == ENEMY else g.p(seat).colour
+
+
 def _unit_def(g: Context, seat: int, unit: str) -> Any:
-    colour = g.board.map.enemy_colour if seat == ENEMY else g.p(seat).colour
-    return g.cat.units[f"{colour}.{unit}"]
+    return g.cat.units[f"{_colour(g, seat)}.{unit}"]
 
 
 # ============================================================================ starting
@@ -133,7 +137,7 @@ def start_bombard(g: Context, seat: int, unit: str, at: str) -> None:
         "battle.bombard",
         {
             "who": g.name(seat),
-            "unit": _unit_def(g, seat, unit).name,
+            "unit": term_ref("unit", f"{_colour(g, seat)}.{unit}"),
             "defender": g.name(d),
             "hex": at,
             "src": src,
@@ -329,11 +333,22 @@ def _camarao(g: Context, seat: int, b: Battle) -> int:
 
 def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int]]:
     """The FP of one side, itemised by source (R-COMBAT-3, R-COMBAT-8)."""
+    return [(name, v) for name, _ref, v in _side_fp(g, b, side, role)]
+
+
+def fp_parts(items: list[tuple[str, Param, int]]) -> list[Param]:
+    """A side's FP sources as nested messages (``phrase.fp.part``) for the battle's event."""
+    return [msg("phrase.fp.part", source=ref, fp=v) for _name, ref, v in items]
+
+
+def _side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, Param, int]]:
+    """:func:`side_fp` with each source also as a message parameter (a term reference or a
+    ``phrase.fp.*`` message): (English name, parameter, FP)."""
     seat = side.seat
-    out: list[tuple[str, int]] = []
+    out: list[tuple[str, Param, int]] = []
     for u in side.units:
         ud = _unit_def(g, seat, u)
-        out.append((ud.name, ud.vp))
+        out.append((ud.name, term_ref("unit", f"{_colour(g, seat)}.{u}"), ud.vp))
     # The tile: for whoever controls it, unless it is occupied (then it counts for nobody).
     if b.kind != "bandeiras":
         where = b.hex if role == "defender" or b.kind == "move" else b.src
@@ -341,37 +356,53 @@ def side_fp(g: Context, b: Battle, side: Side, role: str) -> list[tuple[str, int
         if t is not None and occupier_of(g.s, where) is None and t.owner == seat:
             if t.kind == "capital":
                 if seat == ENEMY:
-                    out.append(("orange capital", g.board.map.enemy_capital_fp))
+                    fp = g.board.map.enemy_capital_fp
+                    out.append(("orange capital", "@phrase.fp.orange_capital", fp))
             else:
-                name = g.cat.cities[t.id].name if t.kind == "city" else g.cat.sides[t.id].name
-                out.append((f"{name} at {where}", tile_vp(g.s, where)))
+                city = t.kind == "city"
+                name = g.cat.cities[t.id].name if city else g.cat.sides[t.id].name
+                ref = term_ref("city" if city else "building", t.id)
+                out.append(
+                    (
+                        f"{name} at {where}",
+                        msg("phrase.fp.tile", tile=ref, hex=where),
+                        tile_vp(g.s, where),
+                    )
+                )
     if seat != ENEMY:
         p = g.p(seat)
         mine = set(p.paintings)
         par = {pid: g.cat.paintings[pid].params for pid in mine}
         attacking = role == "attacker"
+
+        def painting(pid: str, fp: int) -> None:
+            out.append((g.cat.paintings[pid].name, term_ref("painting", pid), fp))
+
         if "duque_de_caxias" in mine:
             d = par["duque_de_caxias"]
-            out.append(("Duque de Caxias", int(d.get("attack" if attacking else "defend", 1))))
+            painting("duque_de_caxias", int(d.get("attack" if attacking else "defend", 1)))
         if "maria_quiteria" in mine:
             d = par["maria_quiteria"]
-            out.append(("Maria Quitéria", int(d.get("attack" if attacking else "defend", 0))))
+            painting("maria_quiteria", int(d.get("attack" if attacking else "defend", 0)))
         if "temiminos" in mine and not attacking:
             t = g.s.tiles.get(b.hex)
             if t is not None and t.kind == "city" and controls(g.s, seat, b.hex):
-                out.append(("Temiminós", int(par["temiminos"].get("defend_city", 2))))
+                painting("temiminos", int(par["temiminos"].get("defend_city", 2)))
         if "camarao" in mine:
             n = _camarao(g, seat, b) * int(par["camarao"].get("fp_per_building", 1))
             if n:
-                out.append(("Camarão", n))
+                painting("camarao", n)
         # Tactical advantage while the token stays on Import or Trade (R-MOVE-3).
         if p.token_arch in ("import", "trade"):
-            out.append(("tactical advantage", 1 if attacking else 2))
+            fp = 1 if attacking else 2
+            out.append(("tactical advantage", "@phrase.fp.tactical_advantage", fp))
     for c in side.cards:
-        out.append((g.cat.combat_cards[c].name, card_fp(g, b, side, role, c)))
+        out.append(
+            (g.cat.combat_cards[c].name, term_ref("combat_card", c), card_fp(g, b, side, role, c))
+        )
     if side.camp:
-        out.append(("Acampamento resources", len(side.camp)))
-    return [(k, v) for k, v in out if v]
+        out.append(("Acampamento resources", "@phrase.fp.camp", len(side.camp)))
+    return [(k, r, v) for k, r, v in out if v]
 
 
 def card_fp(g: Context, b: Battle, side: Side, role: str, card: str) -> int:
@@ -427,7 +458,7 @@ def _parley(g: Context, b: Battle) -> bool:
         )
         return False
     take_payment(g.s, d.seat, items)
-    g.gain(b.attacker.seat, {"gold": amount}, "Parley")
+    g.gain(b.attacker.seat, {"gold": amount}, term_ref("combat_card", "parley"))
     g.emit(
         "parley",
         {"who": g.name(d.seat), "attacker": g.name(b.attacker.seat), "amount": amount},
@@ -459,7 +490,7 @@ def resolve(g: Context) -> None:
         _pay_camp(g, side)
         g.emit(
             "cards_revealed",
-            {"who": g.name(side.seat), "cards": [g.cat.combat_cards[c].name for c in side.cards]},
+            {"who": g.name(side.seat), "cards": [term_ref("combat_card", c) for c in side.cards]},
             side.seat,
             cards=list(side.cards),
         )
@@ -472,16 +503,15 @@ def resolve(g: Context) -> None:
         _discard_battle_cards(g, b)
         g.s.combat = None
         return
-    a_fp = side_fp(g, b, att, "attacker")
-    d_fp = side_fp(g, b, dfd, "defender")
+    a_parts = _side_fp(g, b, att, "attacker")
+    d_parts = _side_fp(g, b, dfd, "defender")
+    a_fp = [(k, v) for k, _, v in a_parts]
+    d_fp = [(k, v) for k, _, v in d_parts]
     a_tot = sum(v for _, v in a_fp)
     d_tot = sum(v for _, v in d_fp)
     attacker_wins = a_tot > d_tot  # R-COMBAT-4 (5): a tie goes to the defender
     winner, loser = (att, dfd) if attacker_wins else (dfd, att)
     b.winner = winner.seat
-
-    def fmt(items: list[tuple[str, int]]) -> str:
-        return " + ".join(f"{k} {v}" for k, v in items) or "nothing"
 
     g.emit(
         "battle_result" if attacker_wins or a_tot != d_tot else "battle_result.tie",
@@ -489,10 +519,10 @@ def resolve(g: Context) -> None:
             "hex": b.hex,
             "attacker": g.name(att.seat),
             "attacker_fp": a_tot,
-            "attacker_breakdown": fmt(a_fp),
+            "attacker_breakdown": fp_parts(a_parts),
             "defender": g.name(dfd.seat),
             "defender_fp": d_tot,
-            "defender_breakdown": fmt(d_fp),
+            "defender_breakdown": fp_parts(d_parts),
             "winner": g.name(winner.seat),
         },
         winner.seat,
@@ -603,16 +633,16 @@ def _retreat_hexes(g: Context, b: Battle, side: Side) -> list[str]:
 
 def _resolve_expedition(g: Context, b: Battle) -> None:
     att = b.attacker
-    fp = side_fp(g, b, att, "attacker")
+    parts = _side_fp(g, b, att, "attacker")
+    fp = [(k, v) for k, _, v in parts]
     tot = sum(v for _, v in fp)
     need = b.requirement or 0
     ex = g.s.exploration.get(b.hex)
     tile = g.cat.exploration[ex.tile] if ex is not None else None
     won = tot >= need  # R-EXPLORE-3: equal to or above the requirement
-    text = " + ".join(f"{k} {v}" for k, v in fp) or "nothing"
     g.emit(
         "expedition_result.won" if won else "expedition_result.lost",
-        {"hex": b.hex, "fp": tot, "breakdown": text, "requirement": need},
+        {"hex": b.hex, "fp": tot, "breakdown": fp_parts(parts), "requirement": need},
         att.seat,
         hex=b.hex,
         fp=tot,
@@ -624,12 +654,16 @@ def _resolve_expedition(g: Context, b: Battle) -> None:
         del g.s.exploration[b.hex]
         goods = {k: v for k, v in tile.reward_goods.items() if k != "any"}
         if goods:
-            g.gain(att.seat, goods, tile.name)
+            g.gain(att.seat, goods, term_ref("exploration", ex.tile))
         if tile.reward_vp:
             g.p(att.seat).kept_tiles.append(ex.tile)
             g.emit(
                 "keep_tile",
-                {"who": g.name(att.seat), "tile": tile.name, "vp": tile.reward_vp},
+                {
+                    "who": g.name(att.seat),
+                    "tile": term_ref("exploration", ex.tile),
+                    "vp": tile.reward_vp,
+                },
                 att.seat,
                 tile=ex.tile,
             )
@@ -677,14 +711,15 @@ def war_card(g: Context, a: A.WarCard, pend: Pending) -> None:
     g.s.discard_card(a.seat, "gold", "war")
     g.emit(
         "gold_card",
-        {"who": g.name(a.seat), "card": card.name, "card_text": card.text},
+        {"who": g.name(a.seat), "card": term_ref("gold_card", "war"), "card_text": card.text},
         a.seat,
         card="war",
     )
-    g.gain(a.seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+    why = term_ref("gold_card", "war")
+    g.gain(a.seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
     n = int(card.params.get("combat_cards", 0))
     if n:
-        g.draw_combat(a.seat, n, card.name)
+        g.draw_combat(a.seat, n, why)
 
 
 def answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:

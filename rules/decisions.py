@@ -17,6 +17,7 @@ from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
 from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context, count
+from rules.messages import term_ref
 from rules.state import Pending, PendingKind
 
 
@@ -108,7 +109,7 @@ def discard_goods(g: Context, a: A.Discard, pend: Pending) -> None:
             del p.reserve[x]
     g.emit(
         "discard",
-        {"who": g.name(a.seat), "goods": list(a.goods), "limit": RESERVE_LIMIT},
+        {"who": g.name(a.seat), "goods": [f"@good.{x}" for x in a.goods], "limit": RESERVE_LIMIT},
         a.seat,
         goods=list(a.goods),
     )
@@ -141,7 +142,7 @@ def discard_cards(g: Context, a: A.DiscardCards, pend: Pending) -> None:
 def choose_good(g: Context, a: A.ChooseGood, pend: Pending) -> None:
     choices = list(pend.data.get("choices", CROPS))
     g.require(a.good in choices, "R-VOC-1", f"choose one of {', '.join(choices)}")
-    g.gain(a.seat, {a.good: 1}, str(pend.data.get("why", "")))
+    g.gain(a.seat, {a.good: 1}, pend.data.get("why", ""))
 
 
 def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
@@ -158,7 +159,7 @@ def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
     )
     g.emit(
         "mission_draw_private",
-        {"mission": g.cat.missions[m].name},
+        {"mission": term_ref("mission", m)},
         a.seat,
         visible_to=(a.seat,),
         mission=m,
@@ -176,6 +177,6 @@ def choose_deck(g: Context, a: A.ChooseDeck, pend: Pending) -> None:
     g.s.display.append(card)
     g.emit(
         "display.chosen_deck",
-        {"painting": g.cat.paintings[card].name, "frame": a.frame},
+        {"painting": term_ref("painting", card), "frame": f"@phrase.frame.{a.frame}"},
         painting=card,
     )

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.fastcopy import trusted
-from rules.messages import REVEALS, Param, PluralRule, plural_en, render_message
+from rules.messages import REVEALS, Param, PluralRule, TermNames, plural_en, render_message
 
 
 class Event(BaseModel):
@@ -58,14 +58,16 @@ class Event(BaseModel):
         seat: int | None = None,
         visible_to: tuple[int, ...] | None = None,
         data: dict[str, Any] | None = None,
+        names: TermNames | None = None,
     ) -> Event:
         """The engine's fast path: an event of kind ``key``'s first part, its text rendered
-        and ``reveals`` looked up, built without re-validating the engine's own values."""
+        (component terms named by ``names``: the game's catalog) and ``reveals`` looked up,
+        built without re-validating the engine's own values."""
         return trusted(
             cls,
             {
                 "kind": key.split(".", 1)[0],
-                "text": render_message(key, params),
+                "text": render_message(key, params, names=names),
                 "key": key,
                 "params": params,
                 "seat": seat,
@@ -80,13 +82,16 @@ class Event(BaseModel):
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
     def render(
-        self, catalogue: Mapping[str, str] | None = None, plural: PluralRule = plural_en
+        self,
+        catalogue: Mapping[str, str] | None = None,
+        plural: PluralRule = plural_en,
+        names: TermNames | None = None,
     ) -> str:
         """This event's sentence in ``catalogue`` with its ``plural`` rule (default: the
         stored English ``text``)."""
         if catalogue is None or not self.key:
             return self.text
-        return render_message(self.key, self.params, catalogue, plural)
+        return render_message(self.key, self.params, catalogue, plural, names)
 
 
 def for_seat(events: list[Event], seat: int | None) -> list[Event]:

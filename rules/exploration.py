@@ -9,6 +9,7 @@ from rules import actions as A
 from rules.catalog import CROPS
 from rules.fastcopy import replaced
 from rules.game import Context, parse_hex, require_step
+from rules.messages import msg, term_ref
 from rules.scoring import base_production
 from rules.state import Exploration
 
@@ -24,7 +25,12 @@ def reveal(g: Context, seat: int, at: str) -> bool:
     tile = g.cat.exploration[ex.tile]
     g.emit(
         "explore",
-        {"who": g.name(seat), "tile": tile.name, "hex": at, "tile_text": tile.text},
+        {
+            "who": g.name(seat),
+            "tile": term_ref("exploration", ex.tile),
+            "hex": at,
+            "tile_text": tile.text,
+        },
         seat,
         hex=at,
         tile=ex.tile,
@@ -37,7 +43,7 @@ def reveal(g: Context, seat: int, at: str) -> bool:
         s.removed_exploration.append(ex.tile)
         for k, v in tile.reward_goods.items():
             for _ in range(v):
-                g.gain_reward(seat, k, tile.name)
+                g.gain_reward(seat, k, term_ref("exploration", ex.tile))
     elif tile.kind == "quilombo":
         del s.exploration[at]
         s.removed_exploration.append(ex.tile)
@@ -57,7 +63,7 @@ def reveal(g: Context, seat: int, at: str) -> bool:
                 if crops:
                     g.emit(
                         "produce.river_basin",
-                        {"hex": nb, "crops": list(crops)},
+                        {"hex": nb, "crops": [f"@good.{c}" for c in crops]},
                         t.owner,
                         hex=nb,
                     )
@@ -83,7 +89,7 @@ def peek(g: Context, a: A.Peek) -> None:
     g.emit("peek", {"who": g.name(a.seat), "hex": at}, a.seat, hex=at)
     g.emit(
         "peek_private",
-        {"hex": at, "tile": g.cat.exploration[ex.tile].name},
+        {"hex": at, "tile": term_ref("exploration", ex.tile)},
         a.seat,
         visible_to=(a.seat,),
         hex=at,
@@ -117,7 +123,7 @@ def reward_builder(g: Context, seat: int, ex: Exploration) -> None:
         g.gain(
             seat,
             {k: v for k, v in tile.reward_goods.items() if k != "any"},
-            "Minas Gerais, first builder",
+            msg("phrase.why.first_builder", tile=term_ref("exploration", ex.tile)),
         )
     elif tile.kind == "cultura":
         g.p(seat).kept_tiles.append(ex.tile)

@@ -16,7 +16,7 @@ from rules.control import occupier_of
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.fastcopy import replaced
-from rules.messages import Param
+from rules.messages import Param, catalog_names, term_ref
 from rules.payment import PayabilityCache
 from rules.scoring import base_production
 from rules.state import ENEMY, GameState, Pending, PendingKind, Player
@@ -43,11 +43,12 @@ class Context:
         # ``legal_actions`` of this very state, so the handlers skip the checks that only
         # find problems (``*_problem``, ``check_payment``) and cannot fail on such an action.
         self.checked = True
+        self.names = catalog_names(self.cat)  # the English of the events' component terms
 
     # ------------------------------------------------------------------ naming
     def name(self, seat: int) -> str:
         if seat == ENEMY:
-            return "The orange army"
+            return "@phrase.orange_army"
         c = self.s.players[seat].colour
         return c.capitalize() if c else f"Seat {seat + 1}"
 
@@ -61,13 +62,13 @@ class Context:
     ) -> None:
         """Record an event: its message ``key`` (``kind`` or ``kind.variant``, a template in
         :mod:`rules.messages`) with ``params``; ``data`` is the event's machine-readable part."""
-        self.events.append(Event.make(key, params, seat, visible_to, data))
+        self.events.append(Event.make(key, params, seat, visible_to, data, self.names))
 
     def p(self, seat: int) -> Player:
         return self.s.players[seat]
 
     # ------------------------------------------------------------------ goods
-    def gain(self, seat: int, goods: dict[str, int], why: str = "") -> None:
+    def gain(self, seat: int, goods: dict[str, int], why: Param = "") -> None:
         """Put goods into the reserve. The limit is enforced by a pending discard (R-VOC-4)."""
         if not goods:
             return
@@ -80,7 +81,7 @@ class Context:
             params["why"] = why
         self.emit("gain.why" if why else "gain", params, seat, goods=dict(goods))
 
-    def gain_reward(self, seat: int, reward: str, why: str) -> None:
+    def gain_reward(self, seat: int, reward: str, why: Param) -> None:
         """Gain one reward token: a good, a gold card, or ``any`` = a crop of the player's
         choice (a pending decision)."""
         if reward == "any":
@@ -110,15 +111,14 @@ class Context:
             self.emit(f"reshuffle.{deck}", {})
         return pile.pop()
 
-    def draw_combat(self, seat: int, n: int = 1, why: str = "") -> list[str]:
+    def draw_combat(self, seat: int, n: int = 1, why: Param = "") -> list[str]:
         return self._draw(seat, n, why, "combat")
 
-    def draw_gold(self, seat: int, n: int = 1, why: str = "") -> list[str]:
+    def draw_gold(self, seat: int, n: int = 1, why: Param = "") -> list[str]:
         return self._draw(seat, n, why, "gold")
 
-    def _draw(self, seat: int, n: int, why: str, deck: str) -> list[str]:
+    def _draw(self, seat: int, n: int, why: Param, deck: str) -> list[str]:
         hand = self.p(seat).combat_cards if deck == "combat" else self.p(seat).gold_cards
-        names = self.cat.combat_cards if deck == "combat" else self.cat.gold_cards
         got = []
         for _ in range(n):
             card = self.take_card(deck)
@@ -134,7 +134,7 @@ class Context:
             self.emit(f"draw_{deck}.why" if why else f"draw_{deck}", params, seat, count=len(got))
             self.emit(
                 f"draw_{deck}_private",
-                {"cards": [names[c].name for c in got]},
+                {"cards": [term_ref(f"{deck}_card", c) for c in got]},
                 seat,
                 visible_to=(seat,),
                 cards=got,
@@ -223,7 +223,7 @@ class Context:
                 out[c] += basins
         return {g: n for g, n in out.items() if n > 0}
 
-    def produce(self, hex_: str, why: str) -> None:
+    def produce(self, hex_: str, why: Param) -> None:
         t = self.s.tiles[hex_]
         prod = self.production_of(hex_)
         if prod:
@@ -257,8 +257,8 @@ class Context:
             self.emit(
                 "monarch_power",
                 {
-                    "monarch": self.cat.monarchs[mon].name,
-                    "building": self.cat.sides[t.id].name.lower(),
+                    "monarch": term_ref("monarch", mon),
+                    "building": term_ref("building", t.id),
                     "first": ov.first,
                     "nth": done + 1,
                 },

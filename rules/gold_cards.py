@@ -11,6 +11,7 @@ from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import Context, count, parse_hex
+from rules.messages import term_ref
 from rules.payment import (
     PayContext,
     can_pay,
@@ -103,10 +104,11 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     seat = a.seat
     p = g.p(seat)
     card = g.cat.gold_cards[a.card]
+    why = term_ref("gold_card", a.card)
     g.s.discard_card(seat, "gold", a.card)
     g.emit(
         "gold_card",
-        {"who": g.name(seat), "card": card.name, "card_text": card.text},
+        {"who": g.name(seat), "card": why, "card_text": card.text},
         seat,
         card=a.card,
     )
@@ -115,20 +117,26 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
         side = str(card.params["side"])
         at = parse_hex(g, a.at or "")
         cost = list(g.cat.sides[side].cost)
-        pay(g, seat, cost, a.payment, PayContext(label=card.name))
-        place_building(g, seat, side, at, card.name)
+        pay(g, seat, cost, a.payment, PayContext(label=card.name, ref=why))
+        place_building(g, seat, side, at, why)
     elif e == "deploy":
         to = parse_hex(g, a.to or "")
         assert a.unit is not None
-        pay(g, seat, unit_cost(g, seat, a.unit), a.payment, PayContext(label=card.name))
+        pay(g, seat, unit_cost(g, seat, a.unit), a.payment, PayContext(label=card.name, ref=why))
         deploy(g, seat, a.unit, to)
     elif e == "manufacture":
         assert a.product is not None and a.to is not None
-        pay(g, seat, list(g.cat.products[a.product].cost), a.payment, PayContext(label=card.name))
-        place_product(g, seat, a.product, a.to, card.name)
+        pay(
+            g,
+            seat,
+            list(g.cat.products[a.product].cost),
+            a.payment,
+            PayContext(label=card.name, ref=why),
+        )
+        place_product(g, seat, a.product, a.to, why)
     elif e == "exchange":
-        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name))
-        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label=card.name, ref=why))
+        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
     elif e == "espionage":
         assert a.target is not None
         t = g.p(a.target)
@@ -148,9 +156,9 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
             "espionage_private",
             {
                 "target": g.name(a.target),
-                "gold_cards": seen["gold_cards"],
-                "combat_cards": seen["combat_cards"],
-                "missions": seen["missions"],
+                "gold_cards": [term_ref("gold_card", c) for c in seen["gold_cards"]],
+                "combat_cards": [term_ref("combat_card", c) for c in seen["combat_cards"]],
+                "missions": [term_ref("mission", m) for m in seen["missions"]],
             },
             seat,
             visible_to=(seat,),
@@ -160,8 +168,9 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     elif e == "veterans":
         assert a.unit is not None
         p.units[a.unit] = "reserve"
-        g.emit("veterans", {"who": g.name(seat), "unit": a.unit}, seat, unit=a.unit)
-        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, card.name)
+        unit = term_ref("unit", f"{p.colour}.{a.unit}")
+        g.emit("veterans", {"who": g.name(seat), "unit": unit}, seat, unit=a.unit)
+        g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
 
 
 def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:

@@ -19,14 +19,32 @@ Template syntax (a deliberately small subset of ICU MessageFormat ideas):
     the plural form of a word chosen by the integer parameter ``n`` through the catalogue's
     plural rule (English: ``{n|card|cards}`` — form 0 for exactly one, form 1 otherwise).
 
-Keys are ``kind`` or ``kind.variant``: the part before the first dot is always the event's
-``kind``. Keys starting with ``good.`` are terms (names of goods), not event sentences.
+``{name:lower}``
+    the value in lower case (English writes building names in lower case mid-sentence).
+``{name:id}`` / ``{name:idwords}``
+    the *id* of a term reference (its last dotted part), as is or with ``_`` as spaces: the
+    engine's English showed ids there before names became term references.
 
-Parameters hold numbers, hex labels and ids, and the display names of players and components
-(cards, tiles, monarchs: names from the component data, which a data pack may replace). A few
-still hold English phrases built by the engine — ``why`` (a reason such as "Trade" or a card
-name), ``items`` and ``what`` (a payment and what it pays for) and the ``*breakdown`` texts of
-battles (fighting-power sources) — listed in :data:`PHRASE_PARAMS` for whoever adds a language.
+Keys are ``kind`` or ``kind.variant``: the part before the first dot is always the event's
+``kind``. Keys starting with ``good.`` are terms (names of goods) and keys starting with
+``phrase.`` are the phrases events nest in their parameters (:data:`NOT_EVENTS`), not event
+sentences.
+
+Parameters hold numbers, hex labels and ids, the names of players, and — so that a sentence
+shows names in its reader's language — *term references* and *nested messages*:
+
+- a text ``"@term.<kind>.<id>"`` names a component (kinds as in :mod:`rules.catalog`:
+  ``building`` (a side), ``unit`` (``colour.unit``), ``monarch``, ``mission``, ``painting``,
+  ``gold_card``, ``combat_card``, ``exploration``, ``capital``, ``city``, ``colour``,
+  ``product``, ``arch``); its English is the name in the component data (a data pack's name
+  when the game has one). ``"@good.coffee"``, ``"@phrase.frame.red"``: a term of this
+  catalogue.
+- a mapping ``{"key": ..., "params": {...}}`` is another message of this catalogue (a
+  ``phrase.*`` key) rendered in its place: the parameters that were English phrases built by
+  the engine — ``why`` (a reason such as "Trade" or a card name), ``items`` and ``what`` (a
+  payment and what it pays for) and the ``*breakdown`` of battles (fighting-power sources),
+  :data:`PHRASE_PARAMS` — are such messages or term references now. Events stored before
+  hold English texts there, which render as they are.
 """
 
 from __future__ import annotations
@@ -34,11 +52,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
-Param = str | int | bool | list[str] | dict[str, int]
-"""A message parameter: a scalar, a list of names, or a ``{good: count}`` mapping."""
+from typing_extensions import TypeAliasType
+
+Param = TypeAliasType("Param", "str | int | bool | list[Param] | dict[str, Param]")
+"""A message parameter: a scalar, a term reference (``"@term.<kind>.<id>"``), a nested
+message (``{"key": ..., "params": {...}}``), a list of these, or a ``{good: count}``
+mapping."""
 
 PluralRule = Callable[[int], int]
+TermNames = Callable[[str], str | None]
+"""The English of a component term (``"term.building.sawmill"`` -> ``"Sawmill"``), or None."""
+
+NOT_EVENTS = ("good.", "phrase.")
+"""Prefixes of the catalogue keys that are not event sentences (terms and nested phrases)."""
 
 PHRASE_PARAMS = frozenset(
     {"why", "items", "what", "breakdown", "attacker_breakdown", "defender_breakdown"}
@@ -51,6 +79,17 @@ def plural_en(n: int) -> int:
 
 
 JOINS = {"list": ", ", "and": " and ", "plus": " + ", "semi": "; "}
+
+
+def msg(key: str, **params: Param) -> dict[str, Param]:
+    """A nested message: a parameter rendered as the ``phrase.*`` sentence ``key``."""
+    return {"key": key, "params": dict(params)}
+
+
+def term_ref(kind: str, id_: str) -> str:
+    """A term reference to a component: ``term_ref("building", "sawmill")``."""
+    return f"@term.{kind}.{id_}"
+
 
 EN: dict[str, str] = {
     # ---------------------------------------------------------------- terms
@@ -75,11 +114,11 @@ EN: dict[str, str] = {
     "draw_gold_private": "You draw {cards}.",
     "draw_combat_private": "You draw {cards}.",
     "produce": "{hex} produces {goods:goods} ({why}).",
-    "produce.river_basin": "{hex} produces +1 {crops} (river basin).",
+    "produce.river_basin": "{hex} produces +1 {crops:id} (river basin).",
     "produce.painting": "{hex} produces its extra at once ({painting}).",
-    "monarch_power": "{monarch}: this {building} is one of the first {first} ({nth}).",
+    "monarch_power": "{monarch}: this {building:lower} is one of the first {first} ({nth}).",
     # ---------------------------------------------------------------- setup
-    "colour": "Seat {number} plays {colour}.",
+    "colour": "Seat {number} plays {colour:id}.",
     "missions_dealt": "Each player is dealt 2 missions of each era and keeps 1 of each.",
     "missions_kept": "{who} keeps one mission of each era.",
     "monarch": "{who} chooses {monarch}.",
@@ -88,8 +127,8 @@ EN: dict[str, str] = {
     "start": "The game begins. {who} has the first-player tile and starts.",
     # ---------------------------------------------------------------- actions (turn.py)
     "action": "{who} takes the {arch} action.",
-    "pay": "{who} pays {items} for {what}.",
-    "pay.cards": "{who} pays {items} for {what}.",
+    "pay": "{who} pays {items:list:nothing} for {what}.",
+    "pay.cards": "{who} pays {items:list:nothing} for {what}.",
     "pay.combat_cards": "{who} gives 2 combat cards.",
     "deploy.first": "{who} deploys the {unit} ({vp} VP) at {hex}.",
     "deploy.again": "{who} redeploys the {unit} at {hex}.",
@@ -97,16 +136,16 @@ EN: dict[str, str] = {
     "display": "{painting} joins the display.",
     "display.other_deck": "The {frame} deck is empty: {painting} joins the display from the {other} deck.",
     "display.chosen_deck": "{painting} joins the display from the {frame} deck.",
-    "removed": "The {building} at {hex} is removed from the game (its VP are lost).",
+    "removed": "The {building:lower} at {hex} is removed from the game (its VP are lost).",
     "explore_discard": "The face-down exploration tile at {hex} is discarded unseen.",
     "build.city": "{who} founds the city of {city} at {hex} ({vp} VP).",
     "build.city_why": "{who} founds the city of {city} at {hex} ({vp} VP) ({why}).",
-    "build.building": "{who} builds a {building} at {hex}.",
-    "build.building_why": "{who} builds a {building} at {hex} ({why}).",
+    "build.building": "{who} builds a {building:lower} at {hex}.",
+    "build.building_why": "{who} builds a {building:lower} at {hex} ({why}).",
     "keep_tile": "{who} keeps {tile} ({vp} VP).",
     "keep_tile.cultura": "{who} keeps the Cultura tile ({vp} VP).",
-    "flip": "{who} flips the {old} at {hex} to a {new}.",
-    "renovate": "{who} renovates the {building} at {hex}.",
+    "flip": "{who} flips the {old:lower} at {hex} to a {new:lower}.",
+    "renovate": "{who} renovates the {building:lower} at {hex}.",
     "manufacture.victoria": "{who} manufactures {product} ({vp} VP) onto Queen Victoria's tile.",
     "manufacture.victoria_why": (
         "{who} manufactures {product} ({vp} VP) onto Queen Victoria's tile ({why})."
@@ -122,12 +161,12 @@ EN: dict[str, str] = {
     "gold_card": "{who} plays {card}: {card_text}",
     "espionage": "{who} looks at all the cards in {target}'s hands.",
     "espionage_private": (
-        "{target} holds gold cards: {gold_cards:list:none}; combat cards: "
-        "{combat_cards:list:none}; missions: {missions:list:none}."
+        "{target} holds gold cards: {gold_cards:id:none}; combat cards: "
+        "{combat_cards:id:none}; missions: {missions:id:none}."
     ),
-    "veterans": "{who}'s {unit} returns to the reserve.",
+    "veterans": "{who}'s {unit:id} returns to the reserve.",
     # ---------------------------------------------------------------- decisions
-    "discard": "{who} discards {goods} (reserve limit {limit}).",
+    "discard": "{who} discards {goods:id} (reserve limit {limit}).",
     "discard_cards.gold": "{who} discards {n} {n|gold card|gold cards} (hand limit {limit}).",
     "discard_cards.combat": "{who} discards {n} {n|combat card|combat cards} (hand limit {limit}).",
     "mission_draw": "{who} draws an extra era {era} mission (Quilombo).",
@@ -167,12 +206,12 @@ EN: dict[str, str] = {
         "the attackers stay where they came from."
     ),
     "battle_result": (
-        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown}) against "
-        "{defender} {defender_fp} FP ({defender_breakdown}). {winner} wins."
+        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown:plus:nothing}) against "
+        "{defender} {defender_fp} FP ({defender_breakdown:plus:nothing}). {winner} wins."
     ),
     "battle_result.tie": (
-        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown}) against "
-        "{defender} {defender_fp} FP ({defender_breakdown}). {winner} wins "
+        "Battle at {hex}: {attacker} {attacker_fp} FP ({attacker_breakdown:plus:nothing}) against "
+        "{defender} {defender_fp} FP ({defender_breakdown:plus:nothing}). {winner} wins "
         "(a tie goes to the defender)."
     ),
     "defeated": "{who} loses {n} {n|unit|units} to the reserve.",
@@ -182,12 +221,49 @@ EN: dict[str, str] = {
         "Sepé Tiaraju: {who} keeps only one battle unit; the other {n} {n|unit goes|units go} "
         "to the reserve."
     ),
-    "expedition_result.won": "Expedition at {hex}: {fp} FP ({breakdown}) against {requirement}: success!",
+    "expedition_result.won": (
+        "Expedition at {hex}: {fp} FP ({breakdown:plus:nothing}) against {requirement}: success!"
+    ),
     "expedition_result.lost": (
-        "Expedition at {hex}: {fp} FP ({breakdown}) against {requirement}: "
+        "Expedition at {hex}: {fp} FP ({breakdown:plus:nothing}) against {requirement}: "
         "it fails (nothing else happens)."
     ),
     "retreat": "{who}'s units retreat to {hex}.",
+    # ---------------------------------------------------------------- phrases nested in events
+    "phrase.orange_army": "The orange army",
+    "phrase.plays_colour": "{who} plays {colour:id}.",
+    "phrase.capital_at": "{hex}: {capital}",
+    "phrase.frame.red": "red",
+    "phrase.frame.pink": "pink",
+    "phrase.frame.blue": "blue",
+    # why: the reason of a gain, a draw, a production, a build or a manufacture
+    "phrase.why.capital": "capital",
+    "phrase.why.new_building": "new building",
+    "phrase.why.renovated": "renovated",
+    "phrase.why.era_token_2": "era token II under the arch",
+    "phrase.why.upgraded": "upgraded {arch}",
+    "phrase.why.palace": "palace {palace}",
+    "phrase.why.palace_free": "palace {palace}, free",
+    "phrase.why.first_painting": "{monarch}, first {frame} painting",
+    "phrase.why.built_on_forest": "{monarch}, built on forest",
+    "phrase.why.first_builder": "{tile}, first builder",
+    # items: what a payment spends; what: what it pays for
+    "phrase.item.reserve": "{n} {good} from the reserve",
+    "phrase.item.tile": "{n} {good} from {hex}",
+    "phrase.item.card": "{n} {card:idwords} {n|card|cards}",
+    "phrase.for.deployment": "the deployment",
+    "phrase.for.renovating": "renovating",
+    "phrase.for.exchange": "the exchange",
+    # breakdown: the sources of a side's fighting power
+    "phrase.fp.part": "{source} {fp}",
+    "phrase.fp.tile": "{tile} at {hex}",
+    "phrase.fp.orange_capital": "orange capital",
+    "phrase.fp.tactical_advantage": "tactical advantage",
+    "phrase.fp.camp": "Acampamento resources",
+    # what a player did when the action made no public event (the game service's sentence)
+    "phrase.did.end_trade": "{who} ends trading.",
+    "phrase.did.war_card": "{who} plays no card after the battle.",
+    "phrase.did.other": "{who} decided.",
 }
 
 REVEALS: dict[str, bool] = {
@@ -330,24 +406,126 @@ def term(key: str, catalogue: Mapping[str, str] = EN) -> str:
     return catalogue.get(key) or key.split(".", 1)[-1].replace("_", " ")
 
 
-def _value(
-    v: Param, how: str, args: tuple[str, ...], catalogue: Mapping[str, str], plural: PluralRule
-) -> str:
-    if how == "plural":
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise MessageError(f"plural parameter must be an integer, not {v!r}")
-        i = plural(v)
-        return args[min(i, len(args) - 1)]
-    if how == "join" and args[0] == "goods":
-        if not isinstance(v, dict):
-            raise MessageError(f"goods parameter must be a mapping, not {v!r}")
-        return ", ".join(f"{n} {term('good.' + g, catalogue)}" for g, n in v.items() if n > 0)
-    if isinstance(v, list):
-        if not v and how == "join" and len(args) > 1:
-            return args[1]
-        sep = JOINS[args[0]] if how == "join" else JOINS["list"]
-        return sep.join(str(x) for x in v)
-    return str(v)
+_NAME_BOOKS = {
+    "building": "sides",
+    "unit": "units",
+    "monarch": "monarchs",
+    "mission": "missions",
+    "painting": "paintings",
+    "gold_card": "gold_cards",
+    "combat_card": "combat_cards",
+    "exploration": "exploration",
+    "capital": "capitals",
+    "city": "cities",
+    "colour": "colours",
+    "product": "products",
+    "arch": "arches",
+}
+"""The term kind of a component -> the :class:`rules.catalog.Catalog` table of its names."""
+
+
+_NAMES: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def catalog_names(cat: Any) -> TermNames:
+    """The English names of a :class:`rules.catalog.Catalog`'s components, by term key
+    (``term.<kind>.<id>``): one table per catalog, built on first use."""
+    got = _NAMES.get(id(cat))
+    if got is None or got[0] is not cat:
+        table = {
+            f"term.{kind}.{id_}": str(entry.name)
+            for kind, book in _NAME_BOOKS.items()
+            for id_, entry in getattr(cat, book).items()
+        }
+        got = _NAMES[id(cat)] = (cat, table)
+    return got[1].get
+
+
+def default_names(key: str) -> str | None:
+    """The English names of the default component data (no data pack)."""
+    from rules.catalog import get_catalog  # the data is read on first use only
+
+    return catalog_names(get_catalog())(key)
+
+
+def _id(v: Any) -> str:
+    """A term reference's id: ``"@good.sugar_cane"`` -> ``sugar_cane``."""
+    s = str(v)
+    return s.rsplit(".", 1)[-1] if s.startswith("@") else s
+
+
+class _Render:
+    def __init__(
+        self, catalogue: Mapping[str, str], plural: PluralRule, names: TermNames | None
+    ) -> None:
+        self.catalogue = catalogue
+        self.plural = plural
+        self.names = names or default_names
+
+    def term(self, key: str) -> str:
+        if key in self.catalogue:
+            return self.message(key, {})
+        if key.startswith("term."):
+            found = self.names(key)
+            if found is not None:
+                return found
+        return key.rsplit(".", 1)[-1].replace("_", " ")
+
+    def scalar(self, v: Any) -> str:
+        if type(v) is str:
+            return self.term(v[1:]) if v.startswith("@") and len(v) > 1 else v
+        if isinstance(v, Mapping) and isinstance(v.get("key"), str):
+            return self.message(v["key"], v.get("params") or {})
+        return str(v)
+
+    def value(self, v: Any, how: str, args: tuple[str, ...]) -> str:
+        if how == "plural":
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise MessageError(f"plural parameter must be an integer, not {v!r}")
+            i = self.plural(v)
+            return args[min(i, len(args) - 1)]
+        fmt = args[0] if how == "join" else ""
+        if fmt == "goods":
+            if not isinstance(v, dict):
+                raise MessageError(f"goods parameter must be a mapping, not {v!r}")
+            return ", ".join(
+                f"{n} {term('good.' + g, self.catalogue)}" for g, n in v.items() if n > 0
+            )
+        if fmt in ("id", "idwords"):
+            if isinstance(v, list) and not v and len(args) > 1:
+                return args[1]
+            ids = [_id(x) for x in v] if isinstance(v, list) else [_id(v)]
+            if fmt == "idwords":
+                ids = [x.replace("_", " ") for x in ids]
+            return ", ".join(ids)
+        if fmt == "lower":
+            return self.scalar(v).lower()
+        if isinstance(v, list):
+            if not v and how == "join" and len(args) > 1:
+                return args[1]
+            sep = JOINS[fmt] if how == "join" else JOINS["list"]
+            return sep.join(self.scalar(x) for x in v)
+        return self.scalar(v)
+
+    def message(self, key: str, params: Mapping[str, Any]) -> str:
+        try:
+            template = self.catalogue[key]
+        except KeyError:
+            raise MessageError(f"no template for message key {key!r}") from None
+        parts: list[str] = []
+        for name, how, args in _parse(template):
+            if not how:
+                parts.append(name)
+                continue
+            try:
+                v = params[name]
+            except KeyError:
+                raise MessageError(f"message {key!r} needs parameter {name!r}") from None
+            if how == "value" and type(v) is str and not v.startswith("@"):
+                parts.append(v)  # a plain text, without the calls
+            else:
+                parts.append(self.value(v, how, args))
+        return "".join(parts)
 
 
 def render_message(
@@ -355,23 +533,10 @@ def render_message(
     params: Mapping[str, Param],
     catalogue: Mapping[str, str] = EN,
     plural: PluralRule = plural_en,
+    names: TermNames | None = None,
 ) -> str:
-    """The sentence for ``key`` with ``params`` in ``catalogue`` (English by default)."""
-    try:
-        template = catalogue[key]
-    except KeyError:
-        raise MessageError(f"no template for message key {key!r}") from None
-    parts: list[str] = []
-    for name, how, args in _parse(template):
-        if not how:
-            parts.append(name)
-            continue
-        try:
-            v = params[name]
-        except KeyError:
-            raise MessageError(f"message {key!r} needs parameter {name!r}") from None
-        if how == "value" and type(v) is str:
-            parts.append(v)  # _value's answer for a plain text, without the call
-        else:
-            parts.append(_value(v, how, args, catalogue, plural))
-    return "".join(parts)
+    """The sentence for ``key`` with ``params`` in ``catalogue`` (English by default).
+    Nested messages render from the same catalogue, term references ``@key`` from it too,
+    component terms ``@term.<kind>.<id>`` by ``names`` (default: the names of the default
+    component data)."""
+    return _Render(catalogue, plural, names).message(key, params)

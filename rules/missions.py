@@ -9,6 +9,7 @@ from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.fastcopy import replaced
 from rules.game import ROMAN, Context, parse_hex
+from rules.messages import msg, term_ref
 from rules.scoring import mission_complete
 from rules.state import Pending
 from rules.turn import manufacture_problem, place_product, product_destinations
@@ -42,7 +43,12 @@ def reveal_mission(g: Context, a: A.RevealMission) -> None:
     vp = m.vp if m.era < 3 else sum(o.vp for o in m.objectives)
     g.emit(
         "mission",
-        {"who": g.name(seat), "era": ROMAN[m.era], "mission": m.name, "vp": vp},
+        {
+            "who": g.name(seat),
+            "era": ROMAN[m.era],
+            "mission": term_ref("mission", a.mission),
+            "vp": vp,
+        },
         seat,
         mission=a.mission,
     )
@@ -52,7 +58,7 @@ def reveal_mission(g: Context, a: A.RevealMission) -> None:
         g.gain(
             seat,
             {"science": int(g.cat.monarchs["dom_oba_ii"].params.get("science", 1))},
-            "Dom Obá II",
+            term_ref("monarch", "dom_oba_ii"),
         )
     if palace_options(g, seat):
         g.push(seat, "place_palace", front=True)
@@ -110,7 +116,7 @@ def place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
         g.p(a.seat).under[a.arch] = tok
         g.emit(
             "era_token",
-            {"who": g.name(a.seat), "token": ROMAN[tok], "arch": g.cat.arches[a.arch].name},
+            {"who": g.name(a.seat), "token": ROMAN[tok], "arch": term_ref("arch", a.arch)},
             a.seat,
             arch=a.arch,
             token=tok,
@@ -128,7 +134,9 @@ def _to_coroados(g: Context, seat: int, tok: int) -> None:
     )
     if tok == 2:
         g.draw_gold(
-            seat, int(g.cat.paintings["coroados"].params.get("token2_gold_cards", 2)), "Coroados"
+            seat,
+            int(g.cat.paintings["coroados"].params.get("token2_gold_cards", 2)),
+            term_ref("painting", "coroados"),
         )
 
 
@@ -196,18 +204,18 @@ def _do_palace(g: Context, seat: int, palace: int, at: str) -> None:
         hex=at,
     )
     if palace == 2:
-        g.gain(seat, {"sugar_cane": 1}, "palace II")
+        g.gain(seat, {"sugar_cane": 1}, msg("phrase.why.palace", palace="II"))
         if any(
             g.cat.products[x].shape == "square" and product_destinations(g, seat, x)
             for x in p.products
         ):
             g.push(seat, "free_manufacture", front=True)
     elif palace == 3:
-        g.draw_gold(seat, 1, "palace III")
+        g.draw_gold(seat, 1, msg("phrase.why.palace", palace="III"))
     elif palace == 4:
-        g.gain(seat, {"cotton": 1}, "palace IV")
+        g.gain(seat, {"cotton": 1}, msg("phrase.why.palace", palace="IV"))
     elif palace == 6:
-        g.draw_combat(seat, 1, "palace VI")
+        g.draw_combat(seat, 1, msg("phrase.why.palace", palace="VI"))
 
 
 def place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
@@ -245,4 +253,4 @@ def free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
         "R-PALACE-2",
         "palace II manufactures a square product (dye or sugar)",
     )
-    place_product(g, a.seat, a.product, a.to or "", "palace II, free")
+    place_product(g, a.seat, a.product, a.to or "", msg("phrase.why.palace_free", palace="II"))

@@ -14,6 +14,7 @@ from rules.control import controller, controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import reveal
 from rules.game import Context, parse_hex, require_step
+from rules.messages import Param, term_ref
 from rules.scoring import final_scores
 from rules.state import ENEMY, GameState, Turn
 from rules.turn import deploy_targets
@@ -118,7 +119,7 @@ def move(g: Context, a: A.Move) -> None:
         g.s.turn.free_move = True
     else:
         g.s.turn.extra_move = True
-    names = [g.cat.units[f"{p.colour}.{u}"].name for u in units]
+    names: list[Param] = [term_ref("unit", f"{p.colour}.{u}") for u in units]
     if C.defender_of(g, seat, to) is not None:
         # R-MOVE-5: entering an opponent's unit, building or city starts a battle at once.
         C.start_move_battle(g, seat, units, src, to, a.kind)

@@ -20,6 +20,7 @@ from rules.catalog import CROPS, Catalog, get_catalog
 from rules.control import unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
+from rules.messages import Param, msg
 from rules.state import GameState
 
 _ALL_CROPS = frozenset(CROPS)
@@ -83,6 +84,9 @@ class PayContext:
     label: str = "this"
     # A gold card being played: it cannot pay for its own effect (it is discarded first).
     spent_card: str | None = None
+    # What is paid for as a message parameter (a term reference or a ``phrase.for.*`` one),
+    # for the payment's event in every language; None: the label.
+    ref: Param | None = None
 
     def key(self) -> tuple[bool, bool, str | None, bool, str | None]:
         """Everything but the label: what decides which sources may pay."""
@@ -859,3 +863,17 @@ def describe_items(items: list[PayItem]) -> str:
         else:
             parts.append(f"{n} {good_name(it.what)} from {it.source}")
     return ", ".join(parts)
+
+
+def item_refs(items: list[PayItem]) -> list[Param]:
+    """:func:`describe_items` as nested messages (``phrase.item.*``), for the payment's event
+    in every language: one per kind of item, in the same order."""
+    out: list[Param] = []
+    for it, n in Counter(items).items():
+        if it.source == "reserve":
+            out.append(msg("phrase.item.reserve", n=n, good=f"@good.{it.what}"))
+        elif it.source in ("gold_card", "combat_card"):
+            out.append(msg("phrase.item.card", n=n, card=f"@term.{it.source}.{it.what}"))
+        else:
+            out.append(msg("phrase.item.tile", n=n, good=f"@good.{it.what}", hex=it.source))
+    return out

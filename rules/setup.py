@@ -9,6 +9,7 @@ from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
 from rules.game import Context, parse_hex
+from rules.messages import msg, term_ref
 from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
@@ -198,7 +199,12 @@ def choose_colour(g: Context, a: A.ChooseColour, pend: Pending) -> None:
     taken = {p.colour for p in s.players}
     g.require(a.colour not in taken, "R-SETUP-4", f"{a.colour} is already taken")
     take_colour(s, a.seat, a.colour)
-    g.emit("colour", {"number": a.seat + 1, "colour": a.colour}, a.seat, colour=a.colour)
+    g.emit(
+        "colour",
+        {"number": a.seat + 1, "colour": term_ref("colour", a.colour)},
+        a.seat,
+        colour=a.colour,
+    )
     nxt = a.seat + 1
     if nxt < s.n:
         g.push(nxt, "choose_colour")
@@ -234,7 +240,7 @@ def choose_monarch(g: Context, a: A.ChooseMonarch, pend: Pending) -> None:
     g.p(a.seat).monarch = a.monarch
     g.emit(
         "monarch",
-        {"who": g.name(a.seat), "monarch": g.cat.monarchs[a.monarch].name},
+        {"who": g.name(a.seat), "monarch": term_ref("monarch", a.monarch)},
         a.seat,
         monarch=a.monarch,
     )
@@ -248,7 +254,8 @@ def _maybe_capitals(g: Context) -> None:
             "capitals_revealed",
             {
                 "capitals": [
-                    f"{h}: {g.cat.capitals[c].name}" for h, c in sorted(g.s.capital_tiles.items())
+                    msg("phrase.capital_at", hex=h, capital=term_ref("capital", c))
+                    for h, c in sorted(g.s.capital_tiles.items())
                 ],
                 "chooser": g.name(g.s.capital_chooser),
             },
@@ -271,7 +278,7 @@ def choose_capital(g: Context, a: A.ChooseCapital, pend: Pending) -> None:
         a.seat,
         hex=at,
     )
-    g.gain(a.seat, {cap.resource: 1}, "capital")
+    g.gain(a.seat, {cap.resource: 1}, "@phrase.why.capital")
     if cap.first_player:
         s.first_player = a.seat
     nxt = (a.seat + 1) % s.n

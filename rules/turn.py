@@ -15,7 +15,7 @@ from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.exploration import clear_site, reward_builder
 from rules.fastcopy import replaced
 from rules.game import Context, count, is_upgraded, parse_hex, require_step
-from rules.messages import Param
+from rules.messages import Param, msg, term_ref
 from rules.payment import (
     PayabilityCache,
     PayContext,
@@ -23,7 +23,7 @@ from rules.payment import (
     can_pay,
     check_payment,
     default_items,
-    describe_items,
+    item_refs,
     solve,
     solve_least_loss,
     sources,
@@ -45,7 +45,7 @@ def _begin_arch(g: Context, seat: int, arch: str) -> None:
     p.token_arch = arch
     g.s.turn.arch = arch
     g.s.turn.action_done = True
-    g.emit("action", {"who": g.name(seat), "arch": g.cat.arches[arch].name}, seat, arch=arch)
+    g.emit("action", {"who": g.name(seat), "arch": term_ref("arch", arch)}, seat, arch=arch)
 
 
 def _to_movement(g: Context, seat: int) -> None:
@@ -58,7 +58,7 @@ def _to_movement(g: Context, seat: int) -> None:
     if tok == 1 and any(not e.face_up for e in g.s.exploration.values()):
         t.peek = True  # R-ERA-2: token I bonus, look at one face-down tile
     elif tok == 2:
-        g.draw_combat(seat, 1, "era token II under the arch")
+        g.draw_combat(seat, 1, "@phrase.why.era_token_2")
 
 
 def pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayContext) -> None:
@@ -73,7 +73,11 @@ def pay(g: Context, seat: int, cost: list[str], payment: A.Payment, ctx: PayCont
         cards = any(i.source in ("gold_card", "combat_card") for i in items)
         g.emit(
             "pay.cards" if cards else "pay",
-            {"who": g.name(seat), "items": describe_items(items), "what": ctx.label},
+            {
+                "who": g.name(seat),
+                "items": item_refs(items),
+                "what": ctx.label if ctx.ref is None else ctx.ref,
+            },
             seat,
             items=[{"source": i.source, "what": i.what} for i in items],
         )
@@ -113,7 +117,7 @@ def deploy(g: Context, seat: int, unit: str, to: str) -> None:
     p = g.p(seat)
     first = p.units[unit] == "board"
     p.units[unit] = to
-    name = g.cat.units[f"{p.colour}.{unit}"].name
+    name = term_ref("unit", f"{p.colour}.{unit}")
     if first:
         vp = g.cat.units[f"{p.colour}.{unit}"].vp
         g.emit(
@@ -127,9 +131,9 @@ def deploy(g: Context, seat: int, unit: str, to: str) -> None:
         if p.monarch == "pedro_i":
             reward = g.cat.monarchs["pedro_i"].params.get(unit)
             if reward == "resource":
-                g.gain_reward(seat, "any", "Pedro I")
+                g.gain_reward(seat, "any", term_ref("monarch", "pedro_i"))
             elif reward == "gold_card":
-                g.draw_gold(seat, 1, "Pedro I")
+                g.draw_gold(seat, 1, term_ref("monarch", "pedro_i"))
     else:
         g.emit(
             "deploy.again",
@@ -168,7 +172,7 @@ def recruit(g: Context, a: A.Recruit) -> None:
     _begin_arch(g, seat, "recruit")
     cost = [tok for u, _ in deploys for tok in unit_cost(g, seat, u)]
     # R-RECRUIT-5: deployments are paid before the cards of this action are drawn.
-    pay(g, seat, cost, a.payment, PayContext(label="the deployment"))
+    pay(g, seat, cost, a.payment, PayContext(label="the deployment", ref="@phrase.for.deployment"))
     for u, to in deploys:
         deploy(g, seat, u, to)
     n = a.draw
@@ -177,7 +181,7 @@ def recruit(g: Context, a: A.Recruit) -> None:
         p.counters["napoleon_recruit"] = 1
         n += int(g.cat.monarchs["napoleon"].params.get("first_recruit_cards", 1))
     if n:
-        g.draw_combat(seat, n, "Recruit")
+        g.draw_combat(seat, n, term_ref("arch", "recruit"))
     _to_movement(g, seat)
 
 
@@ -203,13 +207,24 @@ def take_painting(g: Context, a: A.TakePainting) -> None:
     )
     _begin_arch(g, seat, "painting")
     pa = g.cat.paintings[a.painting]
-    pay(g, seat, painting_cost(g, seat, a.painting), a.payment, PayContext(label=pa.name))
+    pay(
+        g,
+        seat,
+        painting_cost(g, seat, a.painting),
+        a.payment,
+        PayContext(label=pa.name, ref=term_ref("painting", a.painting)),
+    )
     s.display.remove(a.painting)
     p = g.p(seat)
     p.paintings.append(a.painting)
     g.emit(
         "painting",
-        {"who": g.name(seat), "painting": pa.name, "vp": pa.vp, "painting_text": pa.text},
+        {
+            "who": g.name(seat),
+            "painting": term_ref("painting", a.painting),
+            "vp": pa.vp,
+            "painting_text": pa.text,
+        },
         seat,
         painting=a.painting,
     )
@@ -225,7 +240,7 @@ def _refill_display(g: Context, seat: int, frame: str) -> None:
     if deck:
         card = deck.pop()
         s.display.append(card)
-        g.emit("display", {"painting": g.cat.paintings[card].name}, painting=card)
+        g.emit("display", {"painting": term_ref("painting", card)}, painting=card)
         return
     others = [f for f in FRAMES if f != frame and s.painting_decks.get(f)]
     if len(others) == 1:
@@ -233,7 +248,11 @@ def _refill_display(g: Context, seat: int, frame: str) -> None:
         s.display.append(card)
         g.emit(
             "display.other_deck",
-            {"frame": frame, "painting": g.cat.paintings[card].name, "other": others[0]},
+            {
+                "frame": f"@phrase.frame.{frame}",
+                "painting": term_ref("painting", card),
+                "other": f"@phrase.frame.{others[0]}",
+            },
             painting=card,
         )
     elif others:
@@ -253,20 +272,32 @@ def _painting_effects(g: Context, seat: int, painting: str) -> None:
                 g.s.tiles[h] = replaced(t, goods=goods)
                 g.emit(
                     "produce.painting",
-                    {"hex": h, "painting": pa.name},
+                    {"hex": h, "painting": term_ref("painting", painting)},
                     seat,
                     hex=h,
                     goods=extra,
                 )
     elif pa.effect == "once_goods":
-        g.gain(seat, {k: int(v) for k, v in pa.params.get("goods", {}).items()}, pa.name)
+        g.gain(
+            seat,
+            {k: int(v) for k, v in pa.params.get("goods", {}).items()},
+            term_ref("painting", painting),
+        )
     if p.monarch == "pedro_ii":
         key = f"pedro_ii:{pa.frame}"
         if not p.counters.get(key):
             p.counters[key] = 1
             reward = str(g.cat.monarchs["pedro_ii"].params.get(pa.frame, ""))
             if reward:
-                g.gain_reward(seat, reward, f"Pedro II, first {pa.frame} painting")
+                g.gain_reward(
+                    seat,
+                    reward,
+                    msg(
+                        "phrase.why.first_painting",
+                        monarch=term_ref("monarch", "pedro_ii"),
+                        frame=f"@phrase.frame.{pa.frame}",
+                    ),
+                )
 
 
 _NO_BUILD = ("river_basin", "bandeiras")  # revealed exploration tiles not built on (R-BUILD-7)
@@ -397,7 +428,8 @@ def build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[
     if second:
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
     name = g.cat.cities[what].name if is_city(g, what) else g.cat.sides[what].name
-    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name)
+    ref = term_ref("city", what) if is_city(g, what) else term_ref("building", what)
+    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name, ref=ref)
     return cost, ctx
 
 
@@ -530,7 +562,7 @@ def build(g: Context, a: A.Build) -> None:
         _to_movement(g, seat)
 
 
-def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Param]:
+def _with_why(params: dict[str, Param], why: Param, **more: Param) -> dict[str, Param]:
     """Message parameters with the reason ``why`` (for a ``*_why`` key) when there is one."""
     out = {**params, **more}
     if why:
@@ -538,7 +570,7 @@ def _with_why(params: dict[str, Param], why: str, **more: Param) -> dict[str, Pa
     return out
 
 
-def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> None:
+def place_building(g: Context, seat: int, what: str, at: str, why: Param = "") -> None:
     s = g.s
     cat = g.cat
     p = g.p(seat)
@@ -547,7 +579,7 @@ def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> 
     if old is not None:
         g.emit(
             "removed",
-            {"building": cat.sides[old.id].name.lower(), "hex": at},
+            {"building": term_ref("building", old.id), "hex": at},
             seat,
             hex=at,
         )
@@ -563,7 +595,7 @@ def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> 
         g.emit(
             "build.city_why" if why else "build.city",
             _with_why(
-                {"who": g.name(seat), "city": cat.cities[what].name, "hex": at},
+                {"who": g.name(seat), "city": term_ref("city", what), "hex": at},
                 why,
                 vp=cat.cities[what].vp,
             ),
@@ -578,14 +610,14 @@ def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> 
         g.emit(
             "build.building_why" if why else "build.building",
             _with_why(
-                {"who": g.name(seat), "building": cat.sides[what].name.lower(), "hex": at}, why
+                {"who": g.name(seat), "building": term_ref("building", what), "hex": at}, why
             ),
             seat,
             hex=at,
             building=what,
         )
         g.mark_special(seat, at)
-        g.produce(at, "new building")  # R-BUILD-5
+        g.produce(at, "@phrase.why.new_building")  # R-BUILD-5
     if ex is not None:
         reward_builder(g, seat, ex)
     if on_forest and p.monarch == "tibirica":
@@ -593,7 +625,8 @@ def place_building(g: Context, seat: int, what: str, at: str, why: str = "") -> 
         rewards = list(cat.monarchs["tibirica"].params.get("rewards", []))
         if n < len(rewards):
             p.counters["tibirica"] = n + 1
-            g.gain_reward(seat, str(rewards[n]), "Tibiriçá, built on forest")
+            why = msg("phrase.why.built_on_forest", monarch=term_ref("monarch", "tibirica"))
+            g.gain_reward(seat, str(rewards[n]), why)
 
 
 def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
@@ -628,7 +661,13 @@ def renovate(g: Context, a: A.Renovate) -> None:
         raise err
     _begin_arch(g, seat, "renovate")
     cost = [] if is_upgraded(g, seat, "renovate") else list(g.cat.arches["renovate"].cost)
-    pay(g, seat, cost, a.payment, PayContext(exclude_hex=at, label="renovating"))
+    pay(
+        g,
+        seat,
+        cost,
+        a.payment,
+        PayContext(exclude_hex=at, label="renovating", ref="@phrase.for.renovating"),
+    )
     t = g.s.tiles[at]
     if a.flip:
         old = t.id
@@ -637,9 +676,9 @@ def renovate(g: Context, a: A.Renovate) -> None:
             "flip",
             {
                 "who": g.name(seat),
-                "old": g.cat.sides[old].name.lower(),
+                "old": term_ref("building", old),
                 "hex": at,
-                "new": g.cat.sides[t.id].name.lower(),
+                "new": term_ref("building", t.id),
             },
             seat,
             hex=at,
@@ -649,11 +688,11 @@ def renovate(g: Context, a: A.Renovate) -> None:
     else:
         g.emit(
             "renovate",
-            {"who": g.name(seat), "building": g.cat.sides[t.id].name.lower(), "hex": at},
+            {"who": g.name(seat), "building": term_ref("building", t.id), "hex": at},
             seat,
             hex=at,
         )
-    g.produce(at, "renovated")
+    g.produce(at, "@phrase.why.renovated")
     _to_movement(g, seat)
 
 
@@ -717,11 +756,13 @@ def manufacture_cost(
     return discount(g, seat, cost, MANUFACTURE_KINDS, payment=payment, cache=cache)
 
 
-def place_product(g: Context, seat: int, product: str, to: str, why: str) -> None:
+def place_product(g: Context, seat: int, product: str, to: str, why: Param) -> None:
     p = g.p(seat)
     pr = g.cat.products[product]
     p.products.remove(product)
-    params = _with_why({"who": g.name(seat), "product": pr.name}, why, vp=pr.vp)
+    params = _with_why(
+        {"who": g.name(seat), "product": term_ref("product", product)}, why, vp=pr.vp
+    )
     if to == "victoria":
         p.victoria.append(product)
         where = "victoria"
@@ -731,7 +772,7 @@ def place_product(g: Context, seat: int, product: str, to: str, why: str) -> Non
     else:
         p.upgrades[to] = product
         where = "arch"
-        params["arch"] = g.cat.arches[to].name
+        params["arch"] = term_ref("arch", to)
     g.emit(
         f"manufacture.{where}_why" if why else f"manufacture.{where}",
         params,
@@ -743,7 +784,7 @@ def place_product(g: Context, seat: int, product: str, to: str, why: str) -> Non
         g.gain(
             seat,
             {"science": int(g.cat.monarchs["queen_victoria"].params.get("science", 1))},
-            "Queen Victoria",
+            term_ref("monarch", "queen_victoria"),
         )
 
 
@@ -754,7 +795,8 @@ def manufacture(g: Context, a: A.Manufacture) -> None:
         raise err
     _begin_arch(g, seat, "manufacture")
     cost = manufacture_cost(g, seat, a.product, is_upgraded(g, seat, "manufacture"), a.payment)
-    pay(g, seat, cost, a.payment, PayContext(label=g.cat.products[a.product].name))
+    label = g.cat.products[a.product].name
+    pay(g, seat, cost, a.payment, PayContext(label=label, ref=term_ref("product", a.product)))
     place_product(g, seat, a.product, a.to, "")
     _to_movement(g, seat)
 
@@ -765,9 +807,9 @@ def import_goods(g: Context, a: A.Import) -> None:
             "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
         )
     _begin_arch(g, a.seat, "import")
-    g.gain(a.seat, {a.crop: 1}, "Import")
+    g.gain(a.seat, {a.crop: 1}, term_ref("arch", "import"))
     if is_upgraded(g, a.seat, "import"):
-        g.draw_gold(a.seat, 1, "upgraded Import")
+        g.draw_gold(a.seat, 1, msg("phrase.why.upgraded", arch=term_ref("arch", "import")))
     _to_movement(g, a.seat)
 
 
@@ -822,10 +864,11 @@ def exchange(g: Context, a: A.Exchange) -> None:
             g.s.discard_card(seat, "combat", c)
         g.emit("pay.combat_cards", {"who": g.name(seat)}, seat)
     else:
-        pay(g, seat, list(a.give), a.payment, PayContext(exact=True, label="the exchange"))
-    g.gain(seat, goods, "Trade")
+        ctx = PayContext(exact=True, label="the exchange", ref="@phrase.for.exchange")
+        pay(g, seat, list(a.give), a.payment, ctx)
+    g.gain(seat, goods, term_ref("arch", "trade"))
     if cards:
-        g.draw_gold(seat, cards, "Trade")
+        g.draw_gold(seat, cards, term_ref("arch", "trade"))
 
 
 def end_trade(g: Context, a: A.EndTrade) -> None:

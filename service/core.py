@@ -215,21 +215,35 @@ def _engine_names(st: GameState) -> dict[str, int]:
 
 
 def named_description(
-    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec]
+    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec], *, lang: str = "en"
 ) -> str:
     """The engine's sentence about ``action`` (for everybody) with its player named as the
-    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading."."""
-    desc = describe_action(st, action, None)
+    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
+    another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
+    make no public event need one: their events say the rest)."""
     who = seat_label(after, seats, int(action.seat))
+    if lang != "en":
+        import i18n  # here, not at the top: this function's own edit (issue 17)
+        from rules.messages import EN as ENGINE_EN
+
+        kind = str(getattr(action, "type", ""))
+        if kind == "war_card" and getattr(action, "play", False):
+            kind = "other"
+        key = f"phrase.did.{kind}" if f"phrase.did.{kind}" in ENGINE_EN else "phrase.did.other"
+        return i18n.tr(lang, key, who=who)
+    desc = describe_action(st, action, None)
     for name, seat in _engine_names(after).items():
         if seat == int(action.seat) and desc.startswith(name + " "):
             return who + desc[len(name) :]
     return f"{who}: {desc}" if desc else f"{who} decided."
 
 
-def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec]) -> str:
+def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: str = "en") -> str:
     """An event's sentence with the players named as the table knows them ("Ana (red)
-    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red.")."""
+    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red."),
+    in ``lang`` (English: the engine's own catalogue and the game's component names; another
+    language: :func:`i18n.tr`, component names in that language). An event stored without a
+    key (before events had keys) has only its English text."""
     if not event.key:
         return event.text
     engine_names = _engine_names(st)
@@ -237,13 +251,31 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec]) -> str:
     for k, v in event.params.items():
         if isinstance(v, str) and v in engine_names:
             v = seat_label(st, seats, engine_names[v])
+        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
+            v = [
+                seat_label(st, seats, engine_names[x])
+                if isinstance(x, str) and x in engine_names
+                else x
+                for x in v
+            ]
         params[k] = v
-    if event.key == "colour" and isinstance(params.get("number"), int):
+    key = event.key
+    if key == "colour" and isinstance(params.get("number"), int):
         n = int(params["number"]) - 1
         name = seats[n].name if 0 <= n < len(seats) else f"Seat {n + 1}"
-        return f"{name} plays {params.get('colour')}."
+        colour = params.get("colour")
+        if isinstance(colour, str) and not colour.startswith("@"):
+            colour = f"@term.colour.{colour}"  # stored before colours were term references
+        key, params = "phrase.plays_colour", {"who": name, "colour": colour}
     try:
-        return render_message(event.key, params)
+        if lang != "en":
+            import i18n  # here, not at the top: this function's own edit (issue 17)
+
+            return i18n.tr(lang, key, **params)
+        from rules.messages import catalog_names
+
+        names = catalog_names(get_catalog(st.data_pack))
+        return render_message(key, params, names=names)
     except Exception:  # a sentence must never break a turn: the engine's own text
         return event.text
 
@@ -349,9 +381,15 @@ class GameSession:
 
     # ------------------------------------------------------------ acting
 
-    async def act(self, seat: int, text: str, *, choices: bool = True) -> Result:
+    async def act(self, seat: int, text: str, *, choices: bool = True, lang: str = "en") -> Result:
         """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID). ``choices``: list who decides next's commands."""
+        not (``errors``, with the rule ID). ``choices``: list who decides next's commands.
+        ``lang``: the language the text is typed in (its words, the canonical notation, or a
+        mix: :func:`i18n.notation.canonical`)."""
+        if lang != "en":
+            from i18n.notation import canonical
+
+            text = canonical(text, lang)
         return await self._command(seat, text=text, choices=choices)
 
     async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
@@ -473,9 +511,15 @@ class GameSession:
         """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
         return legal_actions(self.state, seat) if self.decides(seat) else []
 
-    def legal_texts(self, seat: int) -> list[str]:
-        """The commands ``seat`` may type now, in the notation."""
-        return [format_action(self.state, a) for a in self.legal(seat)]
+    def legal_texts(self, seat: int, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now, in the notation (written with the words of
+        ``lang``: :func:`i18n.notation.localize`)."""
+        texts = [format_action(self.state, a) for a in self.legal(seat)]
+        if lang != "en":
+            from i18n.notation import localize
+
+            texts = [localize(t, lang) for t in texts]
+        return texts
 
     def choices(self, seat: int) -> list[Choice]:
         """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
@@ -501,9 +545,16 @@ class GameSession:
             return None
         return step
 
-    def complete(self, seat: int, prefix: str) -> list[str]:
-        """The commands ``seat`` may type now that start with ``prefix``."""
-        return complete(self.state, seat, prefix) if self.decides(seat) else []
+    def complete(self, seat: int, prefix: str, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix``; with ``lang``, typed
+        and shown in that language's words (:func:`i18n.notation.complete`)."""
+        if not self.decides(seat):
+            return []
+        if lang == "en":
+            return complete(self.state, seat, prefix)
+        from i18n import notation
+
+        return notation.complete(prefix, legal_texts(self.state, seat), lang)
 
     @property
     def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
@@ -718,11 +769,11 @@ class GameCore:
 
     # ---------------------------------------------------------------- commands
 
-    async def act(self, game_id: int, seat: int, text: str) -> Result:
-        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID)."""
+    async def act(self, game_id: int, seat: int, text: str, *, lang: str = "en") -> Result:
+        """``seat`` typed ``text`` (a command of the notation, or in the words of ``lang``):
+        apply it, or say privately why not (``errors``, with the rule ID)."""
         async with self.session(game_id) as s:
-            return await s.act(seat, text)
+            return await s.act(seat, text, lang=lang)
 
     async def choose(self, game_id: int, seat: int, action: Any) -> Result:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
@@ -893,16 +944,31 @@ class GameCore:
 
     # ---------------------------------------------------------------- undo, legal
 
-    async def legal(self, game_id: int, seat: int) -> list[str]:
-        """The commands ``seat`` may type now (empty if it has nothing to decide)."""
+    async def legal(self, game_id: int, seat: int, *, lang: str = "en") -> list[str]:
+        """The commands ``seat`` may type now (empty if it has nothing to decide), written
+        with the words of ``lang``."""
         st = await self.state(game_id)
         if seat not in deciders(st):
             return []
-        return legal_texts(st, seat)
+        if lang == "en":
+            return legal_texts(st, seat)
+        from i18n.notation import localize
 
-    async def complete(self, game_id: int, seat: int, prefix: str) -> list[str]:
+        return [localize(t, lang) for t in legal_texts(st, seat)]
+
+    async def complete(
+        self, game_id: int, seat: int, prefix: str, *, lang: str = "en"
+    ) -> list[str]:
+        """The commands ``seat`` may type now that start with ``prefix`` (typed and shown in
+        the words of ``lang``)."""
         st = await self.state(game_id)
-        return complete(st, seat, prefix) if seat in deciders(st) else []
+        if seat not in deciders(st):
+            return []
+        if lang == "en":
+            return complete(st, seat, prefix)
+        from i18n import notation
+
+        return notation.complete(prefix, legal_texts(st, seat), lang)
 
     async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
         """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
@@ -1215,12 +1281,14 @@ class GameCore:
         entries = await self.store.get_log(game_id)
         return await asyncio.to_thread(timeline_frames, entries)
 
-    def rules(self, query: str, limit: int = 3) -> list[str]:
-        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords."""
+    def rules(self, query: str, limit: int = 3, *, lang: str = "en") -> list[str]:
+        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords, from
+        the reference in ``lang`` (English where a language has none)."""
         from service.rulebook import format_entry, lookup
 
         return [
-            format_entry(e, markdown=False) for e in lookup(query, limit, path=self._rulebook_path)
+            format_entry(e, markdown=False)
+            for e in lookup(query, limit, path=self._rulebook_path, lang=lang)
         ]
 
 

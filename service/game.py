@@ -1,7 +1,8 @@
 """The game service every surface calls: the core game commands and sessions
 (:class:`service.core.GameCore`) with the lobbies (:class:`service.lobby.Lobbies`), the
-pacing of slow games (:class:`service.pace.Pacing`) and the games' public archive for their
-web pages (:class:`service.archive.GameArchive`).
+pacing of slow games (:class:`service.pace.Pacing`), the games' public archive for their
+web pages (:class:`service.archive.GameArchive`) and who reads in which language
+(:class:`service.language.Languages`).
 
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
@@ -25,6 +26,7 @@ from service.core import (
     make_agent,
     render_image,
 )
+from service.language import Languages
 from service.lobby import Lobbies
 from service.pace import Pacing
 from storage.base import GameChange, GameStore
@@ -45,6 +47,7 @@ class GameService(GameCore):
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
+        self.languages = Languages(self)
         self.on_changed_elsewhere: list[Callable[[int | None], None]] = []
         """The surfaces' hooks, called with the game id (None: any game) after
         :meth:`changed_elsewhere` (the bot's publisher forgets the game's open turn post)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+import i18n
 from rules import deciders, get_catalog, legal_actions, pending_for
 from rules.actions import ChooseColour
 from service.core import game_seat
@@ -80,13 +81,17 @@ class Lobbies:
         ai_seats: int,
         ai_level: str,
         deadline_hours: int,
+        language: str = "en",
     ) -> GameRecord:
         """Open a lobby in ``channel_id`` with its creator ``host`` in seat 1 and ``ai_seats``
-        computer players."""
+        computer players; the game's public posts are in ``language`` (a served language
+        as people write it, :class:`i18n.UnknownLanguage` otherwise; it stays when the lobby
+        starts)."""
         if scenario and scenario not in get_catalog(None).maps:
             raise Refused(f"No scenario `{scenario}`. Choose from the list.")
         if not 1 <= players <= 4 or not 0 <= ai_seats < players:
             raise Refused("A game has 1 to 4 players, at least one of them human.")
+        lang = i18n.require(language)
         seats = [Seat.discord(0, host)]
         seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
         settings = GameSettings(
@@ -95,6 +100,7 @@ class Lobbies:
             turn_timer_seconds=deadline_hours * 3600,
             host_user_id=host,
             ai_level=ai_level,
+            language=lang,
         )
         try:
             return await self.svc.store.create_game(

@@ -21,6 +21,10 @@
 - **Export / import** (:func:`export_file`, :func:`import_file`): the whole game file (it
   holds hidden information: only ever sent privately to a moderator), and a validated
   import (format, hashes, a replay with the engine) into a channel without an active game.
+
+Texts are the catalogue's ``svc.mod.*``: a refusal carries an :class:`i18n.Msg` (``str(e)`` is
+English, ``e.text(lang)`` the asker's language); the functions that write a text for readers
+(history labels, the public rollback and seat posts) take ``lang``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import msg, tr
 from rules import GameState
 from service import GameService, Result, SeatSpec
 from service.results import Refused
@@ -65,6 +70,12 @@ NOT_MODERATOR = (
     "Only moderators can do that: members with Manage Channel in this channel"
     " or the moderator role."
 )
+"""The English refusal of a non-moderator (``svc.mod.not_moderator``; see :func:`not_moderator`)."""
+
+
+def not_moderator(lang: str = "en") -> str:
+    """The refusal of a non-moderator in ``lang``."""
+    return tr(lang, "svc.mod.not_moderator")
 
 
 def human_seats(seats: Sequence[SeatSpec]) -> list[int]:
@@ -100,11 +111,11 @@ class HistoryChoice:
 
 
 async def history_choices(
-    svc: GameService, game_id: int, typed: str = "", *, limit: int = 25
+    svc: GameService, game_id: int, typed: str = "", *, limit: int = 25, lang: str = "en"
 ) -> list[HistoryChoice]:
     """The versions a game may be rolled back to, newest first: each with its public
     description (``v16 · Ana: Blue builds a sawmill at D3.``), filtered by ``typed`` (words of the
-    label or the version number), at most ``limit``."""
+    label, in ``lang``, or the version number), at most ``limit``."""
     rec = await svc.store.get_game(game_id)
     seats = (await svc.info(game_id)).seats
     words = typed.lower().split()
@@ -114,17 +125,23 @@ async def history_choices(
         if item.version >= rec.version:
             continue
         if item.kind is EntryKind.CREATED:
-            text = "the start of the game"
+            text = tr(lang, "svc.mod.history.start")
         elif item.kind is EntryKind.ACTION:
             seat = item.seat if item.seat is not None else -1
             who = seats[seat].name if 0 <= seat < len(seats) else "?"
-            text = f"{who}: {item.description or 'a step'}"
+            # the step's public description is the engine's sentence, passed as it is
+            text = f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
         elif item.kind is EntryKind.UNDO:
-            text = f"undo back to v{item.target_version}"
+            text = tr(lang, "svc.mod.history.undo", version=item.target_version)
         else:
-            text = f"rollback to v{item.target_version}: {item.reason or ''}"
+            text = tr(
+                lang,
+                "svc.mod.history.rollback",
+                version=item.target_version,
+                reason=item.reason or "",
+            )
         if item.undone:
-            text += " (taken back)"
+            text = tr(lang, "svc.mod.history.taken_back", text=text)
         label = f"v{item.version} · {text}"
         if len(label) > 100:
             label = label[:99] + "…"
@@ -139,9 +156,9 @@ async def history_choices(
 def _clean_reason(reason: str) -> str:
     r = " ".join(reason.split())
     if not r:
-        raise Refused("A rollback needs a reason (it is posted with the rollback).")
+        raise Refused(msg("svc.mod.reason_needed"))
     if len(r) > MAX_REASON:
-        raise Refused(f"Keep the reason under {MAX_REASON} characters.")
+        raise Refused(msg("svc.mod.reason_too_long", most=MAX_REASON))
     return r
 
 
@@ -153,29 +170,30 @@ async def rollback(
     by: int,
     reason: str,
     expected_version: int | None = None,
+    lang: str = "en",
 ) -> Result:
     """Return the game to ``to_version`` (any earlier version), by moderator ``by`` with a
-    ``reason``: a public post with the reason and the map, then who decides. ``Refused``
-    for a finished game, a version out of range or a game that changed meanwhile."""
+    ``reason``: a public post (in ``lang``) with the reason and the map, then who decides.
+    ``Refused`` for a finished game, a version out of range or a game that changed meanwhile."""
     why = _clean_reason(reason)
     async with svc.lock(game_id):
         rec = await svc.store.get_game(game_id)
         if not rec.status.is_active:
-            raise Refused("This game is over: it can no longer be rolled back.")
+            raise Refused(msg("svc.mod.rollback.over"))
         if expected_version is not None and rec.version != expected_version:
-            raise Refused("The game changed since you asked: look at the history again.")
+            raise Refused(msg("svc.mod.rollback.changed"))
         if not 0 <= to_version < rec.version:
-            raise Refused(f"Choose a version from the history (v0 to v{rec.version - 1}).")
+            raise Refused(msg("svc.mod.rollback.range", last=rec.version - 1))
         try:
             saved = await svc.store.rollback(
                 game_id, to_version, by=by, reason=why, expected_version=rec.version
             )
         except VersionConflict as e:
-            raise Refused("The game changed meanwhile: try again.") from e
+            raise Refused(msg("svc.mod.changed_meanwhile")) from e
         st = GameState.model_validate_json(saved.state_json)
     seats = (await svc.info(game_id)).seats
     svc.forget(game_id)
-    text = f"A moderator (<@{by}>) rolled the game back to v{to_version}. Reason: {why}"
+    text = tr(lang, "svc.mod.rollback.post", by=by, version=to_version, reason=why)
     return svc.announce(game_id, saved.version, st, seats, text)
 
 
@@ -198,12 +216,12 @@ async def take_request(svc: GameService, game_id: int, token: str, by: int) -> d
     rec = await svc.store.get_game(game_id)
     req = rec.settings.pending_request
     if req is None or req.token != token:
-        raise Refused("That request is no longer pending: ask again.")
+        raise Refused(msg("svc.mod.request.gone"))
     if req.by != by:
-        raise Refused("Only the moderator who asked can confirm this.")
+        raise Refused(msg("svc.mod.request.confirm_not_yours"))
     await svc.store.update_settings(game_id, pending_request=None)
     if req.version != rec.version:
-        raise Refused("The game changed since you asked: ask again.")
+        raise Refused(msg("svc.mod.request.changed"))
     return {**req.data, "token": req.token, "op": req.op, "by": req.by, "version": req.version}
 
 
@@ -217,7 +235,7 @@ async def cancel_request(svc: GameService, game_id: int, token: str, by: int) ->
     req = rec.settings.pending_request
     if req is not None and req.token == token:
         if req.by != by:
-            raise Refused("Only the moderator who asked can cancel this.")
+            raise Refused(msg("svc.mod.request.cancel_not_yours"))
         await svc.store.update_settings(game_id, pending_request=None)
 
 
@@ -237,10 +255,10 @@ async def _set_seat(
 async def _seat_game(svc: GameService, game_id: int, seat: int) -> tuple[GameRecord, SeatSpec]:
     rec = await svc.store.get_game(game_id)
     if not rec.status.is_active:
-        raise Refused("This game is over: its seats can no longer change.")
+        raise Refused(msg("svc.mod.seat.over"))
     seats = (await svc.info(game_id)).seats
     if not 0 <= seat < len(seats):
-        raise Refused(f"There is no seat {seat + 1}: this game has seats 1 to {len(seats)}.")
+        raise Refused(msg("svc.mod.seat.no_such", seat=seat + 1, seats=len(seats)))
     return rec, seats[seat]
 
 
@@ -250,15 +268,23 @@ def _colour(rec: GameRecord, seat: int) -> str | None:
 
 
 async def replace_seat(
-    svc: GameService, game_id: int, seat: int, user_id: int, name: str, *, by: int
+    svc: GameService,
+    game_id: int,
+    seat: int,
+    user_id: int,
+    name: str,
+    *,
+    by: int,
+    lang: str = "en",
 ) -> Result:
     """Seat ``seat`` (0-based) is played by Discord user ``user_id`` from now on (a human or
-    a computer seat before). Public post naming the change; the new player's hand is theirs
-    through ``/hand``. ``Refused`` if that user already has a seat in this game."""
+    a computer seat before). Public post (in ``lang``) naming the change; the new player's
+    hand is theirs through ``/hand``. ``Refused`` if that user already has a seat in this
+    game."""
     rec, _ = await _seat_game(svc, game_id, seat)
     seats = (await svc.info(game_id)).seats
     if any(s.user_id == user_id and s.ai is None for s in seats):
-        raise Refused(f"<@{user_id}> already has a seat in this game.")
+        raise Refused(msg("svc.mod.seat.taken", user_id=user_id))
     st = GameState.model_validate_json(rec.state_json)
     before = GameService.who(st, seats, seat)
     new = await _set_seat(
@@ -268,29 +294,25 @@ async def replace_seat(
         SeatSpec(name=name, user_id=user_id),
         Seat.discord(seat, user_id, name=name, colour=_colour(rec, seat)),
     )
-    text = (
-        f"Seat {seat + 1} ({before}) is now played by <@{user_id}>, "
-        f"set by a moderator (<@{by}>). <@{user_id}>: `/hand` shows your hand, only to you."
-    )
+    text = tr(lang, "svc.mod.seat.replaced", seat=seat + 1, before=before, user_id=user_id, by=by)
     return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 
-async def kick_seat(svc: GameService, game_id: int, seat: int, level: str, *, by: int) -> Result:
-    """Seat ``seat`` is played by a computer player of ``level`` from now on. ``Refused`` for
-    an unknown level, a seat already played by that AI, or the last human seat (abandon the
-    game instead)."""
+async def kick_seat(
+    svc: GameService, game_id: int, seat: int, level: str, *, by: int, lang: str = "en"
+) -> Result:
+    """Seat ``seat`` is played by a computer player of ``level`` from now on (the public post
+    in ``lang``). ``Refused`` for an unknown level, a seat already played by that AI, or the
+    last human seat (abandon the game instead)."""
     level = level.strip().lower()
     if level not in AI_LEVELS:
-        raise Refused(f"Choose an AI level: {', '.join(AI_LEVELS)}.")
+        raise Refused(msg("svc.mod.seat.ai_levels", levels=list(AI_LEVELS)))
     rec, old = await _seat_game(svc, game_id, seat)
     seats = (await svc.info(game_id)).seats
     if old.ai == level:
-        raise Refused(f"Seat {seat + 1} is already played by the {level} AI.")
+        raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=level))
     if old.ai is None and len(human_seats(seats)) <= 1:
-        raise Refused(
-            "That is the last human player: a game of computers only is not kept. "
-            "Use `/game abandon` instead."
-        )
+        raise Refused(msg("svc.mod.seat.last_human"))
     st = GameState.model_validate_json(rec.state_json)
     before = GameService.who(st, seats, seat)
     name = f"AI {level} {seat + 1}"
@@ -301,10 +323,7 @@ async def kick_seat(svc: GameService, game_id: int, seat: int, level: str, *, by
         SeatSpec(name=name, ai=level),
         Seat.ai(seat, level, name=name, colour=_colour(rec, seat)),
     )
-    text = (
-        f"Seat {seat + 1} ({before}) is now played by a computer player ({level}), "
-        f"set by a moderator (<@{by}>)."
-    )
+    text = tr(lang, "svc.mod.seat.kicked", seat=seat + 1, before=before, level=level, by=by)
     return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 
@@ -323,16 +342,14 @@ async def abandon_vote(svc: GameService, game_id: int, user_id: int) -> AbandonV
     (the caller then confirms and calls :func:`abandon`). ``Refused`` for a non-player."""
     rec = await svc.store.get_game(game_id)
     if not rec.status.is_active:
-        raise Refused("This game is already over.")
+        raise Refused(msg("svc.mod.abandon.over"))
     seats = (await svc.info(game_id)).seats if rec.status is not GameStatus.LOBBY else []
     if rec.status is GameStatus.LOBBY:
         needed = tuple(s.user_id for s in rec.seats if s.user_id is not None)
     else:
         needed = tuple(dict.fromkeys(seats[i].user_id or 0 for i in human_seats(seats)))
     if user_id not in needed:
-        raise Refused(
-            "Only the seated players (all of them agreeing) or a moderator can abandon this game."
-        )
+        raise Refused(msg("svc.mod.abandon.not_player"))
     votes = list(rec.settings.abandon_votes)
     if user_id not in votes:
         votes.append(user_id)
@@ -345,11 +362,11 @@ async def abandon(svc: GameService, game_id: int) -> GameRecord:
     """Mark the game abandoned (it frees the channel; nothing more can change in it)."""
     rec = await svc.store.get_game(game_id)
     if not rec.status.is_active:
-        raise Refused("This game is already over.")
+        raise Refused(msg("svc.mod.abandon.over"))
     try:
         return await svc.store.set_status(game_id, GameStatus.ABANDONED)
     except StorageError as e:
-        raise Refused(f"The game could not be abandoned: {e}") from e
+        raise Refused(msg("svc.mod.abandon.failed", error=str(e))) from e
 
 
 # ============================================================================ export, import
@@ -380,30 +397,28 @@ async def import_file(
     the engine's replay of the whole log). ``Refused`` with the reason for a bad file or a
     channel that has an active game."""
     if await svc.store.get_active_game(channel_id) is not None:
-        raise Refused(
-            "This channel already has a game: import into a channel without one "
-            "(or abandon this one first)."
-        )
+        raise Refused(msg("svc.mod.import.channel_busy"))
     if len(data) > MAX_IMPORT_BYTES:
-        raise Refused(f"That file is too large for a game file (over {MAX_IMPORT_BYTES} bytes).")
+        raise Refused(msg("svc.mod.import.too_large", most=MAX_IMPORT_BYTES))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Refused("That is not a game file: it is not UTF-8 text.") from e
+        raise Refused(msg("svc.mod.import.not_utf8")) from e
     try:
         exp = load_export(text)
         state = GameState.model_validate(exp.state)
         if len(exp.seats) != len(state.players):
-            raise Refused("That game file has no seat list for the bot (was it made by it?).")
+            raise Refused(msg("svc.mod.import.no_seats"))
         rec = await svc.store.import_game(
             exp, channel_id=channel_id, guild_id=guild_id, replayer=_replay
         )
     except ChannelBusy as e:
-        raise Refused("This channel already has a game: import into another channel.") from e
+        raise Refused(msg("svc.mod.import.channel_taken")) from e
     except InvalidExport as e:
-        raise Refused(f"That game file was refused: {e}") from e
+        raise Refused(msg("svc.mod.import.refused", error=str(e))) from e
     except (ValueError, StorageError) as e:
-        raise Refused(f"That game file was refused: {str(e).splitlines()[0][:300]}") from e
+        error = str(e).splitlines()[0][:300]
+        raise Refused(msg("svc.mod.import.refused", error=error)) from e
     # the exported channel's bookkeeping does not apply here
     return await svc.store.update_settings(
         rec.id,
@@ -430,6 +445,7 @@ __all__ = [
     "import_file",
     "is_moderator",
     "kick_seat",
+    "not_moderator",
     "replace_seat",
     "request",
     "reveal_reason",

@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
+from i18n import msg
 from rules import deciders, pending_for
 from service import metrics
 from service.pacing import (
@@ -93,7 +94,6 @@ from service.pacing import (
     SystemClock,
     deadline,
     default_answer,
-    format_duration,
     in_interval,
     in_quiet,
     overdue_times,
@@ -268,7 +268,7 @@ class Pacing:
         except ValueError as e:
             raise Refused(str(e)) from e
         if not timedelta(hours=1) <= d <= timedelta(days=28):
-            raise Refused("A deadline is between 1 hour and 28 days.")
+            raise Refused(msg("svc.pace.deadline_range"))
         s = await self.settings(game_id)
         await self.save_settings(
             game_id, s.model_copy(update={"deadline_hours": d.total_seconds() / 3600})
@@ -287,7 +287,7 @@ class Pacing:
         ``stand_ins``: whether the game allows AI stand-ins, None: unchanged, and the ``ai``
         policy allows them); the new settings."""
         if policy == "ai" and stand_ins is False:
-            raise Refused("The `ai` policy is an AI standing in: it needs AI stand-ins allowed.")
+            raise Refused(msg("svc.pace.ai_needs_stand_ins"))
         s = await self.settings(game_id)
         update: dict[str, Any] = {"policy": policy}
         if level is not None:
@@ -313,8 +313,10 @@ class Pacing:
     async def set_timezone(self, user_id: int, zone: str) -> PlayerPrefs:
         """The player's time zone (an IANA name; ``Refused`` with near names otherwise)."""
         if not valid_timezone(zone):
-            near = ", ".join(timezones(zone.split("/")[-1], 5)) or "e.g. Europe/Lisbon"
-            raise Refused(f"`{zone}` is not a time zone I know. Try: {near}.")
+            near = timezones(zone.split("/")[-1], 5)
+            if near:
+                raise Refused(msg("svc.pace.unknown_zone", zone=zone, near=near))
+            raise Refused(msg("svc.pace.unknown_zone.example", zone=zone))
         return await self.store.set_player_prefs(user_id, tz=zone)
 
     async def set_quiet_hours(self, user_id: int, hours: str) -> PlayerPrefs | None:
@@ -328,7 +330,7 @@ class Pacing:
         except ValueError as e:
             raise Refused(str(e)) from e
         if qs == qe:
-            raise Refused("The start and the end are the same: give a range.")
+            raise Refused(msg("svc.pace.quiet_same"))
         return await self.store.set_player_prefs(user_id, quiet=(f"{qs:%H:%M}", f"{qe:%H:%M}"))
 
     async def mute(self, game_id: int, seat: int, since: int, user_id: int) -> bool:
@@ -337,7 +339,7 @@ class Pacing:
         seats = (await self.svc.peek(game_id)).seats
         spec = seats[seat] if seat < len(seats) else None
         if spec is None or spec.user_id != user_id:
-            raise Refused("These reminders are for another player.")
+            raise Refused(msg("svc.pace.not_your_reminders"))
         return await self.store.mute_decision(game_id, seat, since)
 
     # ------------------------------------------------------------------ away, pause
@@ -357,14 +359,11 @@ class Pacing:
         current = next((b for b in mine if in_interval(now, (b.start, b.end))), None)
         if duration.strip().lower() in AWAY_END_WORDS:
             if current is None:
-                raise Refused("You are not away in this game.")
+                raise Refused(msg("svc.pace.not_away"))
             await self.store.end_break(current.id, now)
             return None
         if current is not None:
-            raise Refused(
-                f"You are already away until {ts(current.end or now, 'f')}: "
-                "`/away end` first, then set the new time."
-            )
+            raise Refused(msg("svc.pace.already_away", until=ts(current.end or now, "f")))
         try:
             d = parse_duration(duration)
         except ValueError as e:
@@ -375,13 +374,19 @@ class Pacing:
         left = timedelta(hours=s.away_total_hours) - used
         if d > most:
             raise Refused(
-                f"This game allows at most {format_duration(most)} away at a time "
-                f"(asked: {format_duration(d)})."
+                msg(
+                    "svc.pace.away_too_long",
+                    most=most.total_seconds(),
+                    asked=d.total_seconds(),
+                )
             )
         if d > left:
             raise Refused(
-                f"You have {format_duration(max(left, timedelta()))} of away time left in "
-                f"this game (of {format_duration(timedelta(hours=s.away_total_hours))})."
+                msg(
+                    "svc.pace.away_left",
+                    left=max(left, timedelta()).total_seconds(),
+                    total=s.away_total_hours * 3600,
+                )
             )
         end = now + d
         await self.store.add_break(game_id, seat, now, end, by_user=by_user, reason="away")
@@ -417,9 +422,9 @@ class Pacing:
                 return PauseVote(False, len(votes), len(humans) // 2 + 1)
         open_pause = await self._open_pause(game_id, at)
         if pause and open_pause is not None:
-            raise Refused("The game is already paused: `/resume` to go on.")
+            raise Refused(msg("svc.pace.already_paused"))
         if not pause and open_pause is None:
-            raise Refused("The game is not paused.")
+            raise Refused(msg("svc.pace.not_paused"))
         await self.store.set_pause_votes(game_id, [])
         if open_pause is None:
             await self.store.add_break(game_id, None, at, None, by_user=user_id, reason="pause")

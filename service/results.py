@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from i18n import Msg, text_of
 from rules import GameState
 from rules.events import Event
 
@@ -203,7 +204,16 @@ class Status:
 
 
 class Refused(Exception):
-    """A request refused, with the reason in words for the person who asked."""
+    """A request refused, with the reason in words for the person who asked: a text, or a
+    :class:`i18n.Msg` that :meth:`text` renders in the asker's language (``str()`` is
+    English)."""
+
+    def __init__(self, reason: str | Msg) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+    def text(self, lang: str = "en") -> str:
+        return text_of(self.reason, lang)
 
 
 def seat_label(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:

@@ -14,8 +14,21 @@ contents in its place (pyproject.toml's package-data), so an installed bot finds
 rulebook too. Another file can be passed instead (`load_rulebook(path)`,
 `lookup(query, path=path)`).
 
+Languages: the reference exists in every language of the product, with the same rule IDs,
+sections and source tags: `docs/rules.<lang>.md` (`rules.pt-BR.md`, `rules.fr.md` …), linked
+the same way as `service/data/rules.<lang>.md`. Every lookup takes `lang` (a language code
+as `i18n.resolve` accepts it: `pt-BR`, `pt_BR`, `de-DE` …) and reads that language's file
+next to the English one (`rules_path`); a language without a file, or an unknown one, reads
+English. Words are searched in the language's own words, accents and case folded
+(`ágyú` = `agyu`, `złoto` = `zloto`), a word's last letter left free in the inflected
+languages (`odlewnia` finds `odlewnię`). Each document names its ID families in its own words
+by writing `Word (R-FAMILY)` (the actions' list does), so `construir 4` finds R-BUILD-4 in
+Portuguese and `építés 4` in Hungarian; the English family words and every ID work in all.
+
     >>> [e.id for e in lookup("build 4")]
     ['R-BUILD-4']
+    >>> lookup("R-BUILD-4", lang="fr")[0].title
+    'Où un bâtiment peut aller'
 """
 
 from __future__ import annotations
@@ -26,6 +39,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+import i18n
 
 __all__ = [
     "CHAT_LIMIT",
@@ -38,6 +53,7 @@ __all__ = [
     "lookup",
     "normalize_rule_id",
     "parse_rulebook",
+    "rules_path",
 ]
 
 # Package data (see above): resolves to docs/rules.md in a checkout, a plain file in a wheel.
@@ -49,9 +65,12 @@ _SECTION = re.compile(r"^## (?:(\d+)\.\s+)?(.+?)\s*$")
 _ENTRY = re.compile(r"^### (R-[A-Z]+-[0-9]+) — (\S.*?)\s*$")
 _TAG = re.compile(r"^\[(seed|faq|ruling|design)([^\]]*)\]\s*")
 _LIST_ITEM = re.compile(r"^(?:- |\d+\. )")
+_FAMILY_WORD = re.compile(r"([^\W\d_][\w'’-]*)\s+\(R-([A-Z]+)\)")
 _QUERY_ID = re.compile(r"^(R[\s_-]+)?([A-Z]+)[\s_-]*([0-9]+)$")
-_WORD = re.compile(r"[a-z0-9]+")
-_STOPWORDS = frozenset(
+_WORD = re.compile(r"[^\W_]+")
+# letters that Unicode does not decompose into a base letter and an accent
+_FOLD_EXTRA = str.maketrans({"ł": "l", "ß": "ss", "ø": "o", "đ": "d", "æ": "ae", "œ": "oe"})
+_STOPWORDS_EN = frozenset(
     [
         "a",
         "an",
@@ -91,6 +110,35 @@ _STOPWORDS = frozenset(
 )
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The commonest function words of each language (folded: lower case, no accents).
+_STOPWORDS_BY_LANG: dict[str, frozenset[str]] = {
+    "pt-BR": _words(
+        "a as o os um uma uns umas e ou de do da dos das em no na nos nas por para com como "
+        "que qual quando onde quem se eu meu minha seu sua posso pode e sao ao aos"
+    ),
+    "fr": _words(
+        "a au aux le la les l un une des du de d et ou en dans sur par pour avec comment "
+        "que qu quoi quand ou qui si je j mon ma mes est sont peut puis on ce ces"
+    ),
+    "de": _words(
+        "der die das den dem des ein eine einen einem einer und oder in im an am auf mit von "
+        "vom zu zum zur fur wie was wann wo wer ich mein meine ist sind kann darf es"
+    ),
+    "hu": _words(
+        "a az egy es vagy is de hogy mi mit mikor hol ki ha en en nem van vannak lehet "
+        "meg el ra be ki fel le"
+    ),
+    "pl": _words(
+        "a i w we z ze na do od o u po za czy lub albo jak co kiedy gdzie kto jesli "
+        "moj moja jest sa moge mozna sie to ten ta"
+    ),
+}
+
+
 class RulebookError(ValueError):
     """`docs/rules.md` is malformed (names the line)."""
 
@@ -124,6 +172,10 @@ class Rulebook:
 
     entries: tuple[RuleEntry, ...]
     sections: tuple[str, ...]
+    lang: str = "en"
+    # the document's own words for ID families, from its `Word (R-FAMILY)` mentions (folded):
+    # `construir` -> BUILD in Portuguese, `epites` -> BUILD in Hungarian
+    family_words: tuple[tuple[str, str], ...] = ()
 
     def get(self, rule_id: str) -> RuleEntry | None:
         """The entry for an ID in any accepted spelling (see `normalize_rule_id`)."""
@@ -172,6 +224,9 @@ class Rulebook:
         """`build` → BUILD, `renovate` → RENOV, `exploration` → EXPLORE, `pal` → PALACE."""
         families = list(dict.fromkeys(e.family for e in self.entries))
         w = word.lower()
+        for alias, fam in self.family_words:
+            if w == alias:
+                return fam
         for fam in families:
             f = fam.lower()
             if w == f or (len(w) >= 3 and w.startswith(f)):
@@ -185,7 +240,10 @@ class Rulebook:
         return None
 
     def _search(self, query: str, limit: int) -> list[RuleEntry]:
-        tokens = [t for t in _WORD.findall(_fold(query)) if t not in _STOPWORDS]
+        stop = _STOPWORDS_EN | _STOPWORDS_BY_LANG.get(self.lang, frozenset())
+        tokens = [t for t in _WORD.findall(_fold(query)) if t not in stop]
+        if self.lang != "en":  # inflected languages: `odlewnia` finds `odlewnię`, `armata` `armaty`
+            tokens = [t[:-1] if len(t) >= 5 else t for t in tokens]
         if not tokens or limit <= 0:
             return []
         docs = [(_WORD.findall(_fold(e.title)), _WORD.findall(_fold(e.text))) for e in self.entries]
@@ -222,7 +280,7 @@ def normalize_rule_id(text: str) -> str | None:
     return f"R-{m.group(2)}-{int(m.group(3))}" if m else None
 
 
-def parse_rulebook(markdown: str) -> Rulebook:
+def parse_rulebook(markdown: str, lang: str = "en") -> Rulebook:
     """Parse the rules reference; raises `RulebookError` naming the line of any defect
     (an entry without a source tag or text, a repeated ID, a `###` heading that is not an
     entry, an entry outside a section)."""
@@ -275,20 +333,48 @@ def parse_rulebook(markdown: str) -> Rulebook:
     close()
     if not entries:
         raise RulebookError("no rule entries found")
+    families = {e.family for e in entries}
+    words = {
+        _fold(m.group(1)): m.group(2)
+        for m in _FAMILY_WORD.finditer(markdown)
+        if m.group(2) in families
+    }
     return Rulebook(
-        tuple(entries), tuple(s for s in sections if any(e.section == s for e in entries))
+        tuple(entries),
+        tuple(s for s in sections if any(e.section == s for e in entries)),
+        lang,
+        tuple(sorted(words.items())),
     )
 
 
-def load_rulebook(path: str | Path | None = None) -> Rulebook:
-    """Read and parse the rules reference: `path`, or the packaged `docs/rules.md`
-    (`DEFAULT_PATH`). Parsed once per file (cached)."""
-    p = Path(path) if path is not None else DEFAULT_PATH
-    return _load(p.resolve())
+def rules_path(lang: str = "en", path: str | Path | None = None) -> Path:
+    """The file of a language's rules reference: next to the English one (`path`, default
+    `DEFAULT_PATH`), named with the language code (`rules.md` -> `rules.fr.md`). English's
+    own file when the language has none, is English or is unknown."""
+    return _located(lang, path)[0]
 
 
-@functools.lru_cache(maxsize=4)
-def _load(path: Path) -> Rulebook:
+def load_rulebook(path: str | Path | None = None, *, lang: str = "en") -> Rulebook:
+    """Read and parse the rules reference in a language (see `rules_path`): `path` names the
+    English file (default: the packaged `docs/rules.md`, `DEFAULT_PATH`). Parsed once per
+    file (cached)."""
+    p, code = _located(lang, path)
+    return _load(p.resolve(), code)
+
+
+def _located(lang: str, path: str | Path | None) -> tuple[Path, str]:
+    """The file to read for `lang` and the language it is written in."""
+    base = Path(path) if path is not None else DEFAULT_PATH
+    code = _language(lang)
+    if code != "en":
+        translated = base.with_name(f"{base.stem}.{code}{base.suffix}")
+        if translated.is_file():
+            return translated, code
+    return base, "en"
+
+
+@functools.lru_cache(maxsize=16)
+def _load(path: Path, lang: str = "en") -> Rulebook:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -296,12 +382,22 @@ def _load(path: Path) -> Rulebook:
             f"rules reference not found at {path}; pass the location of a copy of "
             "docs/rules.md explicitly (load_rulebook(path))"
         ) from None
-    return parse_rulebook(text)
+    return parse_rulebook(unicodedata.normalize("NFC", text), lang)
 
 
-def lookup(query: str, limit: int = 5, *, path: str | Path | None = None) -> list[RuleEntry]:
-    """`Rulebook.lookup` on the rules reference at `path` (default `DEFAULT_PATH`)."""
-    return load_rulebook(path).lookup(query, limit)
+def lookup(
+    query: str, limit: int = 5, *, path: str | Path | None = None, lang: str = "en"
+) -> list[RuleEntry]:
+    """`Rulebook.lookup` on the rules reference in language `lang` (English when it has
+    none); `path` names the English file (default `DEFAULT_PATH`)."""
+    return load_rulebook(path, lang=lang).lookup(query, limit)
+
+
+def _language(lang: str | None) -> str:
+    """A served language's code for `lang` in any accepted spelling, else English."""
+    if not lang or lang == "en":
+        return "en"
+    return i18n.resolve(lang) or "en"
 
 
 def format_entry(entry: RuleEntry, width: int = CHAT_LIMIT, *, markdown: bool = True) -> str:
@@ -350,8 +446,8 @@ def _unwrap(text: str) -> str:
 
 def _fold(text: str) -> str:
     """Lower case without accents: `Sepé Tiaraju` → `sepe tiaraju`."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    decomposed = unicodedata.normalize("NFKD", text.lower().translate(_FOLD_EXTRA))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _short_title(title: str) -> str:

@@ -424,7 +424,8 @@ class GameStore(ABC):
 
     @abstractmethod
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
-        """A Discord user's time zone and quiet hours (all None if never set)."""
+        """A Discord user's time zone, quiet hours, language and last seen Discord locale
+        (all None if never set)."""
 
     @abstractmethod
     async def set_player_prefs(
@@ -434,9 +435,22 @@ class GameStore(ABC):
         tz: str | None = None,
         quiet: tuple[str, str] | None = None,
         clear_quiet: bool = False,
+        language: str | None = None,
+        clear_language: bool = False,
+        discord_locale: str | None = None,
     ) -> PlayerPrefs:
-        """Set the user's time zone and/or quiet hours (``("22:00", "08:00")``); what is not
-        given is kept; ``clear_quiet`` removes the quiet hours. Returns the new preferences."""
+        """Set the user's time zone, quiet hours (``("22:00", "08:00")``), language (a
+        catalogue code; storage does not check it) and/or last seen Discord locale; what is
+        not given is kept; ``clear_quiet`` removes the quiet hours, ``clear_language`` the
+        language (the user's Discord client's is followed again). Returns the new
+        preferences."""
+
+    @abstractmethod
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        """Keep the Discord client locale the user was last seen with (``"pt-BR"``), for what
+        is sent to them outside an interaction. Written only when it changed: True when it
+        was written, False when the stored one was already ``locale``. ``InvalidData`` for
+        an empty locale."""
 
     @abstractmethod
     async def add_break(
@@ -588,7 +602,8 @@ class GameStore(ABC):
 
     @abstractmethod
     async def all_player_prefs(self) -> list[PlayerPrefs]:
-        """Every player's stored preferences (time zone, quiet hours), by user id."""
+        """Every player's stored preferences (time zone, quiet hours, language, last seen
+        Discord locale), by user id."""
 
     @abstractmethod
     async def check_integrity(self) -> list[IntegrityProblem]:

@@ -3,7 +3,9 @@ PostgreSQL and back, or a PostgreSQL backup file into a database), verified and 
 
 Each game moves whole, under its own id, in one transaction of the destination
 (:meth:`~storage.base.GameStore.load_game`): its log, seats, settings, state, news, pacing
-rows and web page token; then every player's preferences. After each game the destination's
+rows and web page token; then every player's preferences (time zone, quiet hours, language,
+last seen Discord locale; a backup file from before the languages has none of the latter
+two). After each game the destination's
 copy is read back and compared with the source's (:meth:`~storage.dump.GameDump.digest`
 over every row, so every log entry's state hash and the state's own hash are equal on both
 sides); a difference is a problem (exit code 1).
@@ -173,10 +175,21 @@ async def copy_store(
         if stored is not None and stored.tz is not None and prefs.tz is None:
             report.refused.append(f"player {user}: the destination has another time zone")
             continue
+        if stored is not None and stored.discord_locale is not None and not prefs.discord_locale:
+            report.refused.append(f"player {user}: the destination has another Discord locale")
+            continue
         quiet = None
         if prefs.quiet_start is not None and prefs.quiet_end is not None:
             quiet = (prefs.quiet_start, prefs.quiet_end)
-        got = await dest.set_player_prefs(user, tz=prefs.tz, quiet=quiet, clear_quiet=quiet is None)
+        got = await dest.set_player_prefs(
+            user,
+            tz=prefs.tz,
+            quiet=quiet,
+            clear_quiet=quiet is None,
+            language=prefs.language,
+            clear_language=prefs.language is None,
+            discord_locale=prefs.discord_locale,
+        )
         if got != prefs:
             report.differ.append(f"player {user}: the preferences do not read back equal")
             continue

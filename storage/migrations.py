@@ -45,6 +45,11 @@ Versions (never edit a released migration; append a new one):
    placeholder, and starting it writes the game's initial state there in the same
    transaction that makes it running (``GameStore.start_lobby``). Every other entry, and
    entry 0 of any game past its lobby, stays unchangeable. No data is changed.
+9. Languages: ``pacing_players`` gains ``language`` (the language a user chose with
+   ``/language``; NULL: their Discord client's) and ``discord_locale`` (the Discord locale
+   they were last seen with, for reminders sent outside an interaction); every game's
+   settings gain ``"language": "en"`` (the language of its public posts; games from before
+   were English). Settings that do not read as a JSON object are left for ``check``.
 """
 
 from __future__ import annotations
@@ -408,6 +413,35 @@ CREATE TABLE pacing_ticks (
 );
 """
 
+V9_LANGUAGES = """
+ALTER TABLE pacing_players ADD COLUMN language TEXT;
+ALTER TABLE pacing_players ADD COLUMN discord_locale TEXT;
+"""
+
+
+def with_language(text: str) -> str | None:
+    """A game's settings JSON with ``"language": "en"`` added (schema 9), or None when it
+    needs no change (it has a language already, or it is not a JSON object: ``check``
+    reports that itself)."""
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or "language" in raw:
+        return None
+    raw["language"] = "en"
+    return json.dumps(raw, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _v9_languages(db: aiosqlite.Connection) -> None:
+    for statement in split_sql(V9_LANGUAGES):
+        await db.execute(statement)
+    rows = list(await db.execute_fetchall("SELECT id, settings_json FROM games ORDER BY id"))
+    for game_id, text in rows:
+        new = with_language(text)
+        if new is not None:
+            await db.execute("UPDATE games SET settings_json = ? WHERE id = ?", (new, game_id))
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
@@ -424,6 +458,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
     Migration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
     Migration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
+    Migration(9, "languages: players' language and Discord locale, games' language", _v9_languages),
 )
 
 LATEST: int = MIGRATIONS[-1].version

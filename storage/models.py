@@ -166,6 +166,12 @@ class GameSettings(_Frozen):
     abandon_votes: tuple[UserId, ...] = Field(
         default=(), description="users who voted to abandon the game"
     )
+    language: str = Field(
+        default="en",
+        min_length=1,
+        max_length=35,
+        description="the language of the game's public posts (a catalogue code: en, pt-BR, ...)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -193,6 +199,7 @@ class SettingsChanges(TypedDict, total=False):
     private_places: Mapping[int, PrivatePlace]
     pending_request: PendingRequest | None
     abandon_votes: Sequence[int]
+    language: str
 
 
 class SeatKind(StrEnum):
@@ -503,12 +510,17 @@ class GamePacing:
 @dataclass(frozen=True)
 class PlayerPrefs:
     """A Discord user's time zone (an IANA name) and quiet hours (``"22:00"``, ``"08:00"``;
-    both None: none)."""
+    both None: none); the language they chose (``/language``; None: their Discord client's)
+    and the Discord client locale they were last seen with (``"pt-BR"``: for what is sent to
+    them outside an interaction, e.g. reminders; None: never seen). Backup files written
+    before the languages have no language fields: they read as None."""
 
     user_id: int
     tz: str | None
     quiet_start: str | None
     quiet_end: str | None
+    language: str | None = None
+    discord_locale: str | None = None
 
 
 @dataclass(frozen=True)

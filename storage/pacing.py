@@ -46,8 +46,36 @@ __all__ = [
     "PlayerPrefs",
     "StandIn",
     "Timer",
+    "merge_prefs",
     "pacing_iso",
 ]
+
+
+PREFS_COLUMNS = "tz, quiet_start, quiet_end, language, discord_locale"
+"""The columns of ``pacing_players`` after its user id, in :class:`PlayerPrefs` order."""
+
+
+def merge_prefs(
+    old: PlayerPrefs,
+    *,
+    tz: str | None,
+    quiet: tuple[str, str] | None,
+    clear_quiet: bool,
+    language: str | None,
+    clear_language: bool,
+    discord_locale: str | None,
+) -> PlayerPrefs:
+    """``old`` with the changes of :meth:`~storage.base.GameStore.set_player_prefs` applied
+    (what is not given is kept)."""
+    qs, qe = (None, None) if clear_quiet else (quiet or (old.quiet_start, old.quiet_end))
+    return PlayerPrefs(
+        old.user_id,
+        tz if tz is not None else old.tz,
+        qs,
+        qe,
+        None if clear_language else (language if language is not None else old.language),
+        discord_locale if discord_locale is not None else old.discord_locale,
+    )
 
 
 def _t(text: str | None) -> datetime | None:
@@ -110,12 +138,11 @@ class PacingStore:
 
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
         rows = await self._fetch(
-            "SELECT tz, quiet_start, quiet_end FROM pacing_players WHERE user_id = ?", (user_id,)
+            f"SELECT {PREFS_COLUMNS} FROM pacing_players WHERE user_id = ?", (user_id,)
         )
         if not rows:
             return PlayerPrefs(user_id, None, None, None)
-        tz, qs, qe = rows[0]
-        return PlayerPrefs(user_id, tz, qs, qe)
+        return PlayerPrefs(user_id, *rows[0])
 
     async def set_player_prefs(
         self,
@@ -124,20 +151,49 @@ class PacingStore:
         tz: str | None = None,
         quiet: tuple[str, str] | None = None,
         clear_quiet: bool = False,
+        language: str | None = None,
+        clear_language: bool = False,
+        discord_locale: str | None = None,
     ) -> PlayerPrefs:
-        """Set the player's time zone and/or quiet hours (``"22:00", "08:00"``)."""
-        old = await self.get_player_prefs(user_id)
-        new_tz = tz if tz is not None else old.tz
-        qs, qe = (None, None) if clear_quiet else (quiet or (old.quiet_start, old.quiet_end))
+        """Set the player's time zone, quiet hours (``"22:00", "08:00"``), language and/or
+        last seen Discord locale."""
+        new = merge_prefs(
+            await self.get_player_prefs(user_id),
+            tz=tz,
+            quiet=quiet,
+            clear_quiet=clear_quiet,
+            language=language,
+            clear_language=clear_language,
+            discord_locale=discord_locale,
+        )
         async with self._write() as db:
             await db.execute(
-                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
+                "discord_locale) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
                 "tz = excluded.tz, quiet_start = excluded.quiet_start, "
-                "quiet_end = excluded.quiet_end",
-                (user_id, new_tz, qs, qe),
+                "quiet_end = excluded.quiet_end, language = excluded.language, "
+                "discord_locale = excluded.discord_locale",
+                (user_id, new.tz, new.quiet_start, new.quiet_end, new.language, new.discord_locale),
             )
-        return PlayerPrefs(user_id, new_tz, qs, qe)
+        return new
+
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        """Keep the Discord locale the user was seen with; written only when it changed."""
+        if not locale:
+            raise InvalidData("a Discord locale is a non-empty text")
+        rows = await self._fetch(
+            "SELECT discord_locale FROM pacing_players WHERE user_id = ?", (user_id,)
+        )
+        if rows and rows[0][0] == locale:
+            return False
+        async with self._write() as db:
+            cur = await db.execute(
+                "INSERT INTO pacing_players (user_id, discord_locale) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET discord_locale = excluded.discord_locale "
+                "WHERE pacing_players.discord_locale IS NOT excluded.discord_locale",
+                (user_id, locale),
+            )
+            return cur.rowcount > 0
 
     # -- away periods and pauses ----------------------------------------------------------
 

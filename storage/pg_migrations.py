@@ -26,6 +26,7 @@ from storage.errors import NotAGameDatabase, SchemaTooNew, StorageError
 from storage.jsonutil import state_hash
 from storage.legacy import legacy_seat_names, legacy_stand_ins, upgrade_legacy_settings
 from storage.migrations import LATEST as SQLITE_LATEST
+from storage.migrations import with_language
 
 if TYPE_CHECKING:
     import asyncpg
@@ -410,6 +411,19 @@ CREATE TABLE pacing_ticks (
 );
 """
 
+V9_LANGUAGES = """
+ALTER TABLE pacing_players ADD COLUMN language TEXT, ADD COLUMN discord_locale TEXT;
+"""
+
+
+async def _v9_languages(db: PgConnection) -> None:
+    await db.execute(V9_LANGUAGES)
+    for game_id, text in await db.fetch("SELECT id, settings_json FROM games ORDER BY id"):
+        new = with_language(text)
+        if new is not None:
+            await db.execute("UPDATE games SET settings_json = $1 WHERE id = $2", new, game_id)
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -425,6 +439,9 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
     PgMigration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
     PgMigration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
+    PgMigration(
+        9, "languages: players' language and Discord locale, games' language", _v9_languages
+    ),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -128,6 +128,7 @@ from storage.models import (
     is_pack_name,
     transition_allowed,
 )
+from storage.pacing import PREFS_COLUMNS, merge_prefs
 from storage.pg_migrations import LATEST, TRIGGERS, PgConnection, migrate, schema_version
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
@@ -1419,12 +1420,11 @@ class PostgresGameStore(UndoRollback, GameStore):
 
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
         rows = await self._fetch(
-            "SELECT tz, quiet_start, quiet_end FROM pacing_players WHERE user_id = $1", user_id
+            f"SELECT {PREFS_COLUMNS} FROM pacing_players WHERE user_id = $1", user_id
         )
         if not rows:
             return PlayerPrefs(user_id, None, None, None)
-        tz, quiet_start, quiet_end = rows[0]
-        return PlayerPrefs(user_id, tz, quiet_start, quiet_end)
+        return PlayerPrefs(user_id, *rows[0])
 
     async def set_player_prefs(
         self,
@@ -1433,22 +1433,52 @@ class PostgresGameStore(UndoRollback, GameStore):
         tz: str | None = None,
         quiet: tuple[str, str] | None = None,
         clear_quiet: bool = False,
+        language: str | None = None,
+        clear_language: bool = False,
+        discord_locale: str | None = None,
     ) -> PlayerPrefs:
-        old = await self.get_player_prefs(user_id)
-        new_tz = tz if tz is not None else old.tz
-        qs, qe = (None, None) if clear_quiet else (quiet or (old.quiet_start, old.quiet_end))
+        new = merge_prefs(
+            await self.get_player_prefs(user_id),
+            tz=tz,
+            quiet=quiet,
+            clear_quiet=clear_quiet,
+            language=language,
+            clear_language=clear_language,
+            discord_locale=discord_locale,
+        )
         async with self._write() as db:
             await db.execute(
-                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
-                "tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
-                "quiet_end = EXCLUDED.quiet_end",
+                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
+                "discord_locale) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE "
+                "SET tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
+                "quiet_end = EXCLUDED.quiet_end, language = EXCLUDED.language, "
+                "discord_locale = EXCLUDED.discord_locale",
                 user_id,
-                new_tz,
-                qs,
-                qe,
+                new.tz,
+                new.quiet_start,
+                new.quiet_end,
+                new.language,
+                new.discord_locale,
             )
-        return PlayerPrefs(user_id, new_tz, qs, qe)
+        return new
+
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        if not locale:
+            raise InvalidData("a Discord locale is a non-empty text")
+        rows = await self._fetch(
+            "SELECT discord_locale FROM pacing_players WHERE user_id = $1", user_id
+        )
+        if rows and rows[0][0] == locale:
+            return False
+        async with self._write() as db:
+            status = await db.execute(
+                "INSERT INTO pacing_players (user_id, discord_locale) VALUES ($1, $2) "
+                "ON CONFLICT (user_id) DO UPDATE SET discord_locale = EXCLUDED.discord_locale "
+                "WHERE pacing_players.discord_locale IS DISTINCT FROM EXCLUDED.discord_locale",
+                user_id,
+                locale,
+            )
+        return not status.endswith(" 0")
 
     async def add_break(
         self,
@@ -1991,6 +2021,6 @@ class PostgresGameStore(UndoRollback, GameStore):
     @staticmethod
     async def _prefs(db: Conn) -> list[PlayerPrefs]:
         rows = await db.fetch(
-            "SELECT user_id, tz, quiet_start, quiet_end FROM pacing_players ORDER BY user_id"
+            f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
         )
-        return [PlayerPrefs(int(r[0]), r[1], r[2], r[3]) for r in rows]
+        return [PlayerPrefs(int(r[0]), *list(r)[1:]) for r in rows]

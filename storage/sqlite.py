@@ -87,7 +87,7 @@ from storage.models import (
     transition_allowed,
     utc_iso,
 )
-from storage.pacing import PacingStore, pacing_iso
+from storage.pacing import PREFS_COLUMNS, PacingStore, pacing_iso
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["SNAPSHOT_EVERY", "SqliteGameStore"]
@@ -1535,6 +1535,6 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
 
     async def all_player_prefs(self) -> list[PlayerPrefs]:
         rows = await self._fetch(
-            "SELECT user_id, tz, quiet_start, quiet_end FROM pacing_players ORDER BY user_id"
+            f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
         )
-        return [PlayerPrefs(int(r[0]), r[1], r[2], r[3]) for r in rows]
+        return [PlayerPrefs(int(r[0]), *r[1:]) for r in rows]

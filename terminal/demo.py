@@ -1,12 +1,14 @@
 """A whole game between computer players, with its pictures.
 
-    python -m bot demo [--players 4] [--seed 7] [--agents heuristic] [--web [--web-port N]] OUTDIR
+    python -m bot demo [--players 4] [--seed 7] [--agents heuristic] [--lang LANG]
+                       [--web [--web-port N]] OUTDIR
 
 Plays through the game service (saved in ``OUTDIR/demo.sqlite3``), writes each turn's map
 (``turn-NNN-map.png``), the battles, the final boards, the score sheet and the timeline
 animation (``timeline.gif``); shows a progress bar on stderr and prints the final score table
 and the time taken. ``--web`` serves the game's web page from the start (watch it live), and
-keeps serving it after the end until Ctrl-C.
+keeps serving it after the end until Ctrl-C. ``--lang`` chooses the demo's language (default:
+the system locale's); an unknown one is refused with the list of supported languages.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from typing import TYPE_CHECKING, TextIO
 from service import Frame, GameService, ImageRequest, Result, SeatSpec, ServiceError, render_image
 from terminal.local import (
     BadArguments,
+    add_lang_argument,
     add_web_arguments,
     check_level,
     check_players,
     check_scenario,
     check_web,
+    chosen_language,
     fail,
     os_error_text,
     start_web,
@@ -47,6 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", default=None, help="map id")
     p.add_argument("--max-rounds", type=int, default=100, help="stop an unfinished game here")
     p.add_argument("--no-images", action="store_true", help="only the final images")
+    add_lang_argument(p)
     add_web_arguments(p)
 
 
@@ -73,6 +78,7 @@ async def run_demo(
     """Check the arguments (nothing is created before), then play and draw."""
     from storage import SqliteGameStore
 
+    lang = chosen_language(args)
     seats = demo_seats(args.players, args.agents)
     if args.max_rounds < 1:
         raise BadArguments(f"--max-rounds must be 1 or more, not {args.max_rounds}")
@@ -86,7 +92,7 @@ async def run_demo(
     check_scenario(svc, args.scenario)
     server = await start_web(svc, args)  # bound before anything is created
     try:
-        return await _play(args, outdir, store, svc, seats, server, out=out, err=err)
+        return await _play(args, outdir, store, svc, seats, server, out=out, err=err, lang=lang)
     finally:
         if server is not None:
             await server.stop()
@@ -102,9 +108,12 @@ async def _play(
     *,
     out: TextIO,
     err: TextIO,
+    lang: str = "en",
 ) -> int:
     """Play the demo's game and write its pictures (see :func:`run_demo`); with the page
-    ``server``, say its address once the game exists and keep serving after the end."""
+    ``server``, say its address once the game exists and keep serving after the end.
+    ``lang``: the demo's language, checked and passed on here for its texts and pictures
+    (still English: the terminal's texts are translated in a later step of issue #17)."""
     db = outdir / "demo.sqlite3"
     outdir.mkdir(parents=True, exist_ok=True)
     if db.exists():

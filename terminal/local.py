@@ -2,7 +2,7 @@
 
     python -m bot local [--players N] [--seats "Ana,Bo,ai:heuristic"] [--scenario MAP]
                         [--seed S] [--db PATH] [--resume GAME] [--script FILE] [--out DIR]
-                        [--web [--web-port N] [--web-host H]]
+                        [--lang LANG] [--web [--web-port N] [--web-host H]]
 
 A thin adapter over :class:`service.GameService`: it reads commands (prompt_toolkit, with
 tab completion of the legal commands and history; or a ``--script`` file), prints the public
@@ -10,7 +10,9 @@ text after every step and writes the images to a folder. Private news (drawn car
 held per seat and shown by ``hand``, which clears the screen afterwards so hot-seat players
 don't see each other's secrets. Every step is saved in the SQLite storage at once: Ctrl-C
 or ``quit`` leaves the game resumable with ``--resume GAME``. ``--web`` serves the game's web
-page while it is played (:func:`start_web`).
+page while it is played (:func:`start_web`). ``--lang`` chooses the language (default: the
+system locale's, :func:`i18n.system_language`): the ``rules`` command reads the rules
+reference in it, and :attr:`LocalGame.lang` keeps it for the terminal's other texts.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+import i18n
 from ai import AGENT_NAMES
 from service import (
     Decision,
@@ -36,6 +39,7 @@ from service import (
     render_image,
 )
 from service.game import GameSession
+from service.rulebook import format_entry, lookup
 
 if TYPE_CHECKING:
     from storage.base import GameStore
@@ -256,8 +260,10 @@ class LocalGame:
         out_dir: Path,
         *,
         out: TextIO = sys.stdout,
+        lang: str = i18n.DEFAULT,
     ) -> None:
         self.svc = service
+        self.lang = lang  # the language of this terminal: the rules reference, later every text
         self.game_id = game_id
         self.seats = list(seats)
         self.out_dir = out_dir
@@ -383,13 +389,17 @@ class LocalGame:
         elif word == "hand":
             await self.hand(rest.strip())
         elif word == "rules":
-            found = self.svc.rules(rest.strip()) if rest.strip() else []
+            found = self.rules(rest.strip()) if rest.strip() else []
             self.say("\n\n".join(found) or "  no rule found: try an ID (R-BUILD-4) or a word")
         else:
             res = await self.svc.act(self.game_id, seat, line)
             await self.show(res, actor=seat)
             await self.run_ai()
         return None
+
+    def rules(self, query: str, limit: int = 3) -> list[str]:
+        """Rules-reference entries for an ID or words, in this terminal's language."""
+        return [format_entry(e, markdown=False) for e in lookup(query, limit, lang=self.lang)]
 
     async def hand(self, name: str) -> None:
         """Show one human seat's hand; interactive: confirm first, clear the screen after."""
@@ -506,7 +516,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
     p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
     p.add_argument("--out", default=None, metavar="DIR", help="image folder")
+    add_lang_argument(p)
     add_web_arguments(p)
+
+
+def language(code: str) -> str:
+    """``--lang``'s type: a served language for a code as people write it (``pt_BR``,
+    ``de-DE``, ``Magyar``); an unknown one is refused with the list of supported languages
+    (argparse prints it after ``error:`` and exits 2, no traceback)."""
+    try:
+        return i18n.require(code)
+    except i18n.UnknownLanguage as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_lang_argument(p: argparse.ArgumentParser) -> None:
+    """``--lang LANG`` (local and demo); the default is the system locale's language."""
+    default = i18n.system_language()
+    p.add_argument(
+        "--lang",
+        type=language,
+        default=default,
+        metavar="LANG",
+        help=f"language: {', '.join(i18n.supported())} (default: the system locale's, "
+        f"now {default})",
+    )
+
+
+def chosen_language(args: argparse.Namespace) -> str:
+    """The language of ``args.lang`` (the system locale's when it is missing or empty);
+    raises :class:`BadArguments` listing the supported languages for an unknown one."""
+    lang = getattr(args, "lang", None)
+    if not lang:
+        return i18n.system_language()
+    try:
+        return i18n.require(lang)
+    except i18n.UnknownLanguage as e:
+        raise BadArguments(str(e)) from None
 
 
 async def play(
@@ -519,6 +565,7 @@ async def play(
     Raises :class:`BadArguments`, :class:`ServiceError` or a storage error on refusal."""
     from storage.location import open_store
 
+    lang = chosen_language(args)
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
     check_db(db, resume=args.resume, label=label)
@@ -531,7 +578,7 @@ async def play(
     server = await start_web(svc, args)  # bound before anything is created
     try:
         return await _play(
-            args, db, store, svc, seats, lines, server, out=out, make_source=make_source
+            args, db, store, svc, seats, lines, server, out=out, make_source=make_source, lang=lang
         )
     finally:
         if server is not None:
@@ -549,6 +596,7 @@ async def _play(
     *,
     out: TextIO,
     make_source: Callable[[LocalGame], LineSource] | None,
+    lang: str = i18n.DEFAULT,
 ) -> int:
     """Open the database, start or resume the game and play it (see :func:`play`)."""
     from storage import GameNotFound
@@ -574,7 +622,7 @@ async def _play(
         )
         if server is not None:
             print(f"Game page: {await server.page_url(gid)}", file=out, flush=True)
-        game = LocalGame(svc, gid, seats, out_dir, out=out)
+        game = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
         if make_source is not None:
             source = make_source(game)
         elif lines is not None:

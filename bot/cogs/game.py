@@ -1,6 +1,8 @@
 """Lobby and game management (an extension: :func:`setup`): ``/game new``, ``/game status``,
-``/game deadline``, ``/game policy``, ``/game abandon``, ``/game web link|reset``, ``/games
-mine``; the game's buttons and menus (:data:`bot.discord_views.DYNAMIC_ITEMS`).
+``/game deadline``, ``/game policy``, ``/game language``, ``/game abandon``, ``/game web
+link|reset``, ``/games mine``; the game's buttons and menus
+(:data:`bot.discord_views.DYNAMIC_ITEMS`). The commands' names and descriptions are keys of
+the catalogues (:mod:`bot.translator`); a game's language is :mod:`bot.language`'s.
 
 The game's web page (``/game web``): its address is told privately to anyone who asks in the
 channel (the page shows only what the channel shows); a player of the game or a moderator may
@@ -18,10 +20,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import language as languages
 from bot import modflow, paceflow
 from bot.checks import game_of, in_game, is_moderator, session_of
 from bot.discord_views import DYNAMIC_ITEMS, GameItem
 from bot.errors import Refusal
+from bot.translator import choices, named, options
 from service.lobby import lobby_text
 from storage import GameStatus
 
@@ -62,9 +66,9 @@ async def scenario_autocomplete(
 class GameCog(commands.Cog):
     """Creating and finding games."""
 
-    game = app_commands.Group(name="game", description="Start or inspect the game in this channel")
-    games = app_commands.Group(name="games", description="Games across the server")
-    web = app_commands.Group(name="web", description="The game's web page", parent=game)
+    game = app_commands.Group(**named("game"))
+    games = app_commands.Group(**named("games"))
+    web = app_commands.Group(**named("game.web"), parent=game)
 
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
@@ -77,14 +81,9 @@ class GameCog(commands.Cog):
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         GameItem.router = None
 
-    @game.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(
-        scenario="the map (default: the standard one for the player count)",
-        players="number of players, 1-4",
-        ai="how many seats computer players take now (more can be added in the lobby)",
-        ai_level="random, heuristic or search",
-        deadline_hours="turn deadline in hours",
-    )
+    @game.command(**named("game.new"))
+    @options("game.new", "scenario", "players", "ai", "ai_level", "deadline_hours", "language")
+    @app_commands.choices(language=languages.language_choices(follow_discord=False))
     @app_commands.autocomplete(scenario=scenario_autocomplete)
     async def game_new(
         self,
@@ -94,8 +93,17 @@ class GameCog(commands.Cog):
         ai: app_commands.Range[int, 0, 3] = 0,
         ai_level: str | None = None,
         deadline_hours: app_commands.Range[int, 1, 336] | None = None,
+        language: str | None = None,
     ) -> None:
         s = self.bot.settings
+        lang = languages.guild_language(interaction)
+        if language is not None:
+            picked = languages.pick(language)
+            if picked is None:
+                mine = await languages.interaction_language(interaction)
+                await self.bot.tables.reply(interaction, languages.unknown(mine, language))
+                return
+            lang = picked
         await self.bot.tables.lobby.new_lobby(
             interaction,
             scenario=scenario or s.default_scenario,
@@ -103,9 +111,10 @@ class GameCog(commands.Cog):
             ai_seats=ai,
             ai_level=(ai_level or s.default_ai).lower(),
             deadline_hours=deadline_hours or s.turn_deadline_hours,
+            language=lang,
         )
 
-    @game.command(name="status", description="Who plays, whose turn it is")
+    @game.command(**named("game.status"))
     async def game_status(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         rec = await t.channel_game(interaction.channel_id)
@@ -121,27 +130,23 @@ class GameCog(commands.Cog):
         seats = ", ".join(s.who(i) for i in range(len(s.seats)))
         await t.reply(interaction, f"Game #{rec.id} ({status.where()}) — {seats}\n{text}")
 
-    @game.command(
-        name="abandon",
-        description="Abandon this channel's game (a moderator, or all seated players agreeing)",
-    )
+    @game.command(**named("game.abandon"))
     async def game_abandon(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await modflow.abandon(interaction)
 
-    @game.command(name="deadline", description="Set the time per decision (creator or moderator)")
-    @app_commands.describe(duration="time per decision, e.g. 24h, 3d, 1d12h (1 hour to 28 days)")
+    @game.command(**named("game.deadline"))
+    @options("game.deadline", "duration")
     @in_game()
     async def game_deadline(
         self, interaction: discord.Interaction[BrazilBot], duration: str
     ) -> None:
         await paceflow.set_deadline(interaction, game_of(interaction), duration)
 
-    @game.command(
-        name="policy", description="What happens on timeout: wait, default answers or an AI"
-    )
-    @app_commands.describe(
-        policy="what happens when a player's time is up",
-        level="the AI standing in (policy ai): random, heuristic or search",
+    @game.command(**named("game.policy"))
+    @options("game.policy", "policy", "level")
+    @app_commands.choices(
+        policy=choices("policy", "wait", "default", "ai"),
+        level=choices("level", "random", "heuristic", "search"),
     )
     @in_game()
     async def game_policy(
@@ -152,7 +157,15 @@ class GameCog(commands.Cog):
     ) -> None:
         await paceflow.set_policy(interaction, game_of(interaction), policy, level)
 
-    @web.command(name="link", description="The address of this game's web page (privately)")
+    @game.command(**named("game.language"))
+    @options("game.language", "language")
+    @app_commands.choices(language=languages.language_choices(follow_discord=False))
+    async def game_language(
+        self, interaction: discord.Interaction[BrazilBot], language: str
+    ) -> None:
+        await languages.game_language_command(interaction, language)
+
+    @web.command(**named("game.web.link"))
     @pages_on()
     async def web_link(self, interaction: discord.Interaction[BrazilBot]) -> None:
         assert self.bot.web is not None  # pages_on() made sure
@@ -171,10 +184,7 @@ class GameCog(commands.Cog):
             f"step), {live}.",
         )
 
-    @web.command(
-        name="reset",
-        description="Give this game's page a new address; the old link stops working",
-    )
+    @web.command(**named("game.web.reset"))
     @in_game()
     @pages_on()
     async def web_reset(self, interaction: discord.Interaction[BrazilBot]) -> None:
@@ -194,7 +204,7 @@ class GameCog(commands.Cog):
         await interaction.followup.send(f"The game's new page: {url}", ephemeral=True)
         await paceflow.update_status(t, s.game_id)
 
-    @games.command(name="mine", description="Your games on this server and whose turn it is")
+    @games.command(**named("games.mine"))
     async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         lines = []

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.checks import game_of, in_game, session_of
 from bot.images import draw, upload_limit
+from bot.translator import named, options
 from service import ImageRequest
 
 if TYPE_CHECKING:
@@ -38,17 +39,17 @@ class InfoCog(commands.Cog):
         text, _, _ = t.next_text(s.status())
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
-    @app_commands.command(name="board", description="The map now (only you see this answer)")
+    @app_commands.command(**named("board"))
     @in_game()
     async def board(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await self._images(interaction, ("map",))
 
-    @app_commands.command(name="boards", description="Every player's board (public view)")
+    @app_commands.command(**named("boards"))
     @in_game()
     async def boards(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await self._images(interaction, ("boards",))
 
-    @app_commands.command(name="score", description="Public scores (hidden cards not counted)")
+    @app_commands.command(**named("score"))
     @in_game()
     async def score(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
@@ -58,22 +59,23 @@ class InfoCog(commands.Cog):
             interaction, "Scores (hidden missions and gold cards not counted):\n" + "\n".join(lines)
         )
 
-    @app_commands.command(name="log", description="The last steps of the game")
+    @app_commands.command(**named("log"))
     @in_game()
     async def log(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         lines = await t.svc.log(game_of(interaction), last=15)
         await t.reply(interaction, "\n".join(lines)[-1990:] or "Nothing has happened yet.")
 
-    @app_commands.command(name="rules", description="The rules reference: an ID or a word")
-    @app_commands.describe(query="R-BUILD-4, build 4, bombard …")
+    @app_commands.command(**named("rules"))
+    @options("rules", "query")
     async def rules(self, interaction: discord.Interaction[BrazilBot], query: str) -> None:
         t = self.bot.tables
         found = t.svc.rules(query, limit=2)
         text = "\n\n".join(found) or "No rule found: try an ID (R-BUILD-4) or a word."
         await t.reply(interaction, text[:1990])
 
-    @app_commands.command(name="stats", description="A player's results on this server")
+    @app_commands.command(**named("stats"))
+    @options("stats", "player")
     async def stats(
         self, interaction: discord.Interaction[BrazilBot], player: discord.User | None = None
     ) -> None:

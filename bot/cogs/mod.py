@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.checks import is_moderator, moderator
 from bot.moderators import interaction_is_moderator
 from bot.modflow import ModButton, confirm_view
+from bot.translator import choices, named, options
 from service import Result
 from service import moderation as mod
 from storage import GameRecord, GameStatus
@@ -38,9 +39,7 @@ NO_GAME = "This channel has no game running. `/game new` starts one."
 class ModCog(commands.Cog):
     """``/mod ...``: moderators only (each command checks :func:`bot.checks.moderator`)."""
 
-    mod_group = app_commands.Group(
-        name="mod", description="Moderate this channel's game (moderators)", guild_only=True
-    )
+    mod_group = app_commands.Group(**named("mod"), guild_only=True)
 
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
@@ -77,11 +76,8 @@ class ModCog(commands.Cog):
         got = await mod.history_choices(self.t.svc, rec.id, str(current or ""))
         return [app_commands.Choice(name=c.label, value=c.version) for c in got]
 
-    @mod_group.command(name="rollback", description="Return the game to an earlier version")
-    @app_commands.describe(
-        version="the version to return to (pick from the history)",
-        reason="why (posted with the rollback)",
-    )
+    @mod_group.command(**named("mod.rollback"))
+    @options("mod.rollback", "version", "reason")
     @moderator()
     async def rollback(
         self,
@@ -118,8 +114,8 @@ class ModCog(commands.Cog):
 
     # ------------------------------------------------------------------ seats
 
-    @mod_group.command(name="replace", description="Give a seat to another member")
-    @app_commands.describe(seat="the seat number (1-4)", user="who plays it from now on")
+    @mod_group.command(**named("mod.replace"))
+    @options("mod.replace", "seat", "user")
     @moderator()
     async def replace(
         self,
@@ -142,8 +138,9 @@ class ModCog(commands.Cog):
             ),
         )
 
-    @mod_group.command(name="kick", description="Give a seat to a computer player")
-    @app_commands.describe(seat="the seat number (1-4)", level="the computer player's level")
+    @mod_group.command(**named("mod.kick"))
+    @options("mod.kick", "seat", "level")
+    @app_commands.choices(level=choices("level", "random", "heuristic", "search"))
     @moderator()
     async def kick(
         self,
@@ -175,7 +172,7 @@ class ModCog(commands.Cog):
 
     # ------------------------------------------------------------------ export / import
 
-    @mod_group.command(name="export", description="The game file (only you get it)")
+    @mod_group.command(**named("mod.export"))
     @moderator()
     async def export(self, interaction: discord.Interaction[BrazilBot]) -> None:
         rec = await self.t.svc.latest_game(interaction.channel_id)
@@ -192,8 +189,8 @@ class ModCog(commands.Cog):
             ephemeral=True,
         )
 
-    @mod_group.command(name="import", description="Start a game from a game file here")
-    @app_commands.describe(file="a game file from /mod export")
+    @mod_group.command(**named("mod.import"))
+    @options("mod.import", "file")
     @moderator()
     async def import_(
         self, interaction: discord.Interaction[BrazilBot], file: discord.Attachment

@@ -17,6 +17,7 @@ from bot.checks import game_of, in_game, is_moderator, my_seat, seat_of, seated
 from bot.discord_views import NO_SEAT
 from bot.paceflow import update_status
 from bot.scheduler import MuteReminders, Pacer, Scheduler
+from bot.translator import named, options
 from service.pacing import timezones, ts
 from service.results import Refused
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 class PacingCog(commands.Cog):
     """Deadlines, away time, pauses, time zones and quiet hours."""
 
-    seat = app_commands.Group(name="seat", description="Your seat in this channel's game")
+    seat = app_commands.Group(**named("seat"))
 
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
@@ -57,8 +58,8 @@ class PacingCog(commands.Cog):
 
     # ------------------------------------------------------------------ away
 
-    @app_commands.command(name="away", description="Stop your clock for a while (e.g. 3d)")
-    @app_commands.describe(duration="how long you are away: 3d, 12h, 1d12h; `end` when back")
+    @app_commands.command(**named("away"))
+    @options("away", "duration")
     @seated()
     async def away(self, interaction: discord.Interaction[BrazilBot], duration: str) -> None:
         t = self.t
@@ -83,7 +84,7 @@ class PacingCog(commands.Cog):
 
     # ------------------------------------------------------------------ seat back
 
-    @seat.command(name="back", description="Take your seat back from the AI standing in")
+    @seat.command(**named("seat.back"))
     @in_game()
     async def seat_back(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.t
@@ -144,22 +145,22 @@ class PacingCog(commands.Cog):
         )
         await update_status(t, gid)
 
-    @app_commands.command(name="pause", description="Vote to pause the game (moderators: at once)")
-    @app_commands.describe(now="moderators: pause at once, without a vote")
+    @app_commands.command(**named("pause"))
+    @options("pause", "now")
     @in_game()
     async def pause(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
         await self._vote(interaction, True, now)
 
-    @app_commands.command(name="resume", description="Vote to resume the paused game")
-    @app_commands.describe(now="moderators: resume at once, without a vote")
+    @app_commands.command(**named("resume"))
+    @options("resume", "now")
     @in_game()
     async def resume(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
         await self._vote(interaction, False, now)
 
     # ------------------------------------------------------------------ time zone, quiet hours
 
-    @app_commands.command(name="timezone", description="Your time zone (for quiet hours)")
-    @app_commands.describe(zone="an IANA zone, e.g. Europe/Lisbon, America/Sao_Paulo")
+    @app_commands.command(**named("timezone"))
+    @options("timezone", "zone")
     async def timezone(self, interaction: discord.Interaction[BrazilBot], zone: str) -> None:
         try:
             p = await self.t.svc.pacing.set_timezone(interaction.user.id, zone)
@@ -175,8 +176,8 @@ class PacingCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in timezones(current)]
 
-    @app_commands.command(name="quiet-hours", description="When nobody pings you: 22:00-08:00")
-    @app_commands.describe(hours="local hours, e.g. 22:00-08:00; `off` to be pinged any time")
+    @app_commands.command(**named("quiet_hours"))
+    @options("quiet_hours", "hours")
     async def quiet_hours(self, interaction: discord.Interaction[BrazilBot], hours: str) -> None:
         t = self.t
         try:

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.checks import game_of, in_game, my_seat, seat_of, seated, session_of
 from bot.discord_views import NO_SEAT
+from bot.translator import choices, named, options
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -40,8 +41,8 @@ class PlayCog(commands.Cog):
             texts = heads if len(heads) <= MAX_CHOICES else texts
         return [app_commands.Choice(name=x[:100], value=x[:100]) for x in texts[:MAX_CHOICES]]
 
-    @app_commands.command(name="play", description="Play a command: build sawmill D3, move …")
-    @app_commands.describe(command="a command of the game (autocomplete lists the legal ones)")
+    @app_commands.command(**named("play"))
+    @options("play", "command")
     @seated()
     async def play(self, interaction: discord.Interaction[BrazilBot], command: str) -> None:
         t = self.bot.tables
@@ -53,11 +54,9 @@ class PlayCog(commands.Cog):
 
     play.autocomplete("command")(command_autocomplete)
 
-    @app_commands.command(name="hand", description="Your secret hand (only you see it)")
-    @app_commands.describe(
-        where="also keep your hand and private news in a private thread or your DMs "
-        "(here: only on request, as now)"
-    )
+    @app_commands.command(**named("hand"))
+    @options("hand", "where")
+    @app_commands.choices(where=choices("where", "thread", "dm", "here"))
     @in_game()
     async def hand(
         self,
@@ -73,7 +72,7 @@ class PlayCog(commands.Cog):
         else:
             await t.private.set_hand_place(interaction, gid, seat, where)
 
-    @app_commands.command(name="undo", description="Take back your last step, if allowed")
+    @app_commands.command(**named("undo"))
     @seated()
     async def undo(self, interaction: discord.Interaction[BrazilBot]) -> None:
         await self.bot.tables.turns.undo(interaction, game_of(interaction))

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rules import Event, render_message
-from rules.messages import EN, REVEALS, MessageError, placeholders, plural_en
+from rules.game import Context
+from rules.messages import EN, NOT_EVENTS, REVEALS, MessageError, msg, placeholders, plural_en
+from rules.setup import new_game
 from tests.selfplay_steps import all_steps
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
-EVENT_KEYS = {k for k in EN if not k.startswith("good.")}
+EVENT_KEYS = {k for k in EN if not k.startswith(NOT_EVENTS)}
 
 
 def _emitted_key_patterns() -> list[re.Pattern[str]]:
@@ -146,3 +149,72 @@ def test_the_engines_fast_constructor_equals_the_validated_one():
     )
     assert fast == slow and fast.model_dump_json() == slow.model_dump_json()
     assert Event.model_validate_json(fast.model_dump_json()) == fast
+
+
+def test_nested_phrases_and_term_references_render_as_the_engine_always_wrote():
+    """Events name components by term references and nest their phrases (why, items, what,
+    breakdowns) as ``phrase.*`` messages, so that other languages can render them; English
+    reads as it always did: names from the component data (building names in lower case
+    mid-sentence), the phrases' English from this catalogue."""
+    why = "@term.gold_card.frontier"
+    params = {"who": "Red", "building": "@term.building.sawmill", "hex": "D3", "why": why}
+    assert render_message("build.building_why", params) == "Red builds a sawmill at D3 (Frontier)."
+    items = [
+        msg("phrase.item.reserve", n=2, good="@good.coffee"),
+        msg("phrase.item.card", n=1, card="@term.combat_card.war_chest"),
+        msg("phrase.item.tile", n=1, good="@good.gold", hex="E5"),
+    ]
+    assert render_message(
+        "pay.cards", {"who": "Red", "items": items, "what": "@phrase.for.deployment"}
+    ) == (
+        "Red pays 2 coffee from the reserve, 1 war chest card, 1 gold from E5 for the deployment."
+    )
+    parts = [
+        msg("phrase.fp.part", source="@term.unit.green.cannon", fp=4),
+        msg(
+            "phrase.fp.part", source=msg("phrase.fp.tile", tile="@term.city.recife", hex="D4"), fp=3
+        ),
+    ]
+    assert (
+        render_message(
+            "expedition_result.won", {"hex": "D4", "fp": 7, "breakdown": parts, "requirement": 6}
+        )
+        == "Expedition at D4: 7 FP (Cannon 4 + Recife at D4 3) against 6: success!"
+    )
+    assert render_message("discard", {"who": "Red", "goods": ["@good.sugar_cane"], "limit": 5}) == (
+        "Red discards sugar_cane (reserve limit 5)."
+    )
+    # events stored before: English phrases and names as text render as they are
+    old = {"who": "Red", "items": "1 gold from the reserve", "what": "Sugar"}
+    assert render_message("pay", old) == "Red pays 1 gold from the reserve for Sugar."
+    assert render_message("flip", {"who": "R", "old": "farm", "hex": "A1", "new": "sawmill"}) == (
+        "R flips the farm at A1 to a sawmill."
+    )
+    assert NOT_EVENTS == ("good.", "phrase.")
+    assert {k for k in EN if k.startswith("phrase.")} == set(EN) - EVENT_KEYS - {
+        k for k in EN if k.startswith("good.")
+    }
+
+
+@pytest.fixture
+def renamed_pack(tmp_path: Path) -> Iterator[Path]:
+    from rules.catalog import packs_folder, set_packs_folder
+
+    before = packs_folder()
+    (tmp_path / "renamed").mkdir()
+    (tmp_path / "renamed" / "cities.toml").write_text(
+        '[[cities]]\nid = "recife"\nname = "Mauricéia"\n'
+    )
+    set_packs_folder(tmp_path)
+    yield tmp_path
+    set_packs_folder(before)
+
+
+def test_a_data_packs_names_are_the_english_of_its_games_terms(renamed_pack: Path):
+    """A term reference's English is the name in the game's own data (its data pack)."""
+    g = Context(new_game(2, 1, data_pack="renamed"))
+    g.emit("build.city", {"who": "Red", "city": "@term.city.recife", "hex": "D3", "vp": 3})
+    assert g.events[-1].text == "Red founds the city of Mauricéia at D3 (3 VP)."
+    assert render_message("build.city", g.events[-1].params) == (
+        "Red founds the city of Recife at D3 (3 VP)."
+    )

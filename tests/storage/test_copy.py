@@ -35,7 +35,8 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 async def populate(store: GameStore) -> list[int]:
     """Games of every kind with every kind of row: a long game with snapshots, an undo and a
     rollback, news read and unread, every pacing row, a web token; a finished, an abandoned
-    and a lobby game; two players' preferences."""
+    and a lobby game (in Portuguese); two players' preferences (one with a language and a
+    Discord locale)."""
     long = await play(store, await new_game(store, 5001), list(range(1, 21)))
     long = await store.undo(long.id, 18, by=1, expected_version=long.version)
     long = await store.rollback(
@@ -67,10 +68,13 @@ async def populate(store: GameStore) -> list[int]:
     quit_ = await new_game(store, 5003)
     await store.set_status(quit_.id, GameStatus.ABANDONED)
     lobby = await new_game(store, 5004, status=GameStatus.LOBBY)
-    await store.update_settings(lobby.id, host_user_id=101, colour_wishes={0: "blue"})
+    await store.update_settings(
+        lobby.id, host_user_id=101, colour_wishes={0: "blue"}, language="pt-BR"
+    )
 
     await store.set_player_prefs(101, tz="America/Sao_Paulo", quiet=("22:00", "08:00"))
-    await store.set_player_prefs(102, tz="Europe/Lisbon")
+    await store.set_player_prefs(102, tz="Europe/Lisbon", language="hu")
+    await store.remember_locale(102, "pl")
     return [long.id, done.id, quit_.id, lobby.id]
 
 

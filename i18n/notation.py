@@ -1,0 +1,280 @@
+"""The typed command language in every language: the canonical notation and each language's
+words for its verbs and components.
+
+Commands keep one canonical notation (``build sawmill D3``, :mod:`rules.notation`) that works
+in every language; a language adds its own words for the canonical tokens — the keys
+``word.<token>`` of its catalogue (``i18n/locales/<code>/words.toml``): ``construir serraria D3``,
+``épít fűrésztelep D3``. A word may be several words (``pole trzciny``) and may list
+alternatives separated by ``|`` (the first is the one shown).
+
+- :func:`localize` writes a canonical command with the language's words;
+- :func:`canonical` reads the language's words, the canonical tokens, or a mix of both, back
+  to the canonical command (case and accents folded, so ``epit futesztelep`` reads too; an
+  unambiguous beginning of a word reads as that word); anything it does not know (hexes,
+  numbers, mission ids, misspellings) is left as typed for :func:`rules.notation.parse_text`
+  to read or explain;
+- :func:`complete` lists the commands that start with what the user typed, in their language.
+
+Separators of the notation (spaces, ``+``, ``@``, ``:``, ``,``) are kept; a number glued to a
+word (``+2cards``) keeps its number.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from i18n.catalogue import DEFAULT, Catalogue, _load_all, catalogue
+
+WORD = "word."
+_SPLIT = re.compile(r"(\s+|[+@:,])")
+_NUMBERED = re.compile(r"(\d+)(\D.*)")
+_SPECIAL = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "L",
+        "ß": "ss",
+        "ø": "o",
+        "Ø": "O",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "đ": "d",
+        "ı": "i",
+    }
+)
+MIN_PREFIX = 3
+
+
+@lru_cache(maxsize=1 << 16)
+def fold(text: str) -> str:
+    """A word as it is compared: lower case, no accents (ł → l, ß → ss), no apostrophes or
+    dots, and hyphens, underscores and spaces all one space."""
+    t = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
+    t = "".join(c for c in t if not unicodedata.combining(c)).lower()
+    t = t.replace("'", "").replace("\u2019", "").replace(".", "")
+    return re.sub(r"[\s_\-]+", " ", t).strip()
+
+
+@dataclass
+class Words:
+    """One language's words: token -> words shown, and folded word -> token."""
+
+    lang: str
+    show: dict[str, str] = field(default_factory=dict)  # token -> the word shown
+    read: dict[str, str] = field(default_factory=dict)  # folded word -> token
+    canon: dict[str, str] = field(default_factory=dict)  # folded token -> token
+    tokens: frozenset[str] = frozenset()
+    longest: int = 1  # the most atoms a word has
+    starts: frozenset[str] = frozenset()  # the first atom of each word of several atoms
+
+    def alternatives(self, token: str) -> list[str]:
+        return [w for w, t in self.read.items() if t == token]
+
+
+def alternatives(text: str) -> list[str]:
+    """The words of one catalogue entry (``kaffee|kaffeebohnen``)."""
+    return [a.strip() for a in text.split("|") if a.strip()]
+
+
+_cache: dict[str, tuple[Catalogue, Catalogue, Words]] = {}
+
+
+def words(lang: str) -> Words:
+    """The words of ``lang`` (English — the canonical notation — for an unknown language)."""
+    cats = _load_all()
+    code = lang if lang in cats else DEFAULT
+    cat, en = cats[code], cats[DEFAULT]
+    hit = _cache.get(code)
+    if hit is not None and hit[0] is cat and hit[1] is en:
+        return hit[2]
+    tokens = frozenset(k[len(WORD) :] for k in en.messages if k.startswith(WORD))
+    w = Words(code, tokens=tokens)
+    for t in sorted(tokens):
+        w.canon.setdefault(fold(t), t)
+    for t in sorted(tokens):
+        text = cat.messages.get(WORD + t) or t
+        alts = alternatives(text) or [t]
+        w.show[t] = alts[0]
+        for a in alts:
+            w.read.setdefault(fold(a), t)
+    w.longest = max((len(k.split()) for k in w.read), default=1)
+    # a word of several atoms starts with its first atom as written (``jean-maurice de
+    # nassau``) or as folded (``jean maurice de nassau``)
+    starts: set[str] = set()
+    for t in tokens:
+        for a in alternatives(cat.messages.get(WORD + t) or t):
+            if " " in fold(a):
+                starts |= {fold(a.split()[0]), fold(a).split()[0]}
+    w.starts = frozenset(starts)
+    _cache[code] = (cat, en, w)
+    return w
+
+
+def _parts(text: str) -> list[str]:
+    """Atoms at even indices, separators at odd ones."""
+    return _SPLIT.split(text)
+
+
+def localize(text: str, lang: str) -> str:
+    """A canonical command written with the words of ``lang`` (``build sawmill D3`` ->
+    ``construir serraria D3`` in pt-BR); what has no word (hexes, numbers) stays."""
+    w = words(lang)
+    if w.lang == DEFAULT:
+        return text
+    parts = _parts(text)
+    for i in range(0, len(parts), 2):
+        atom = parts[i]
+        low = atom.lower()
+        if low in w.show:
+            parts[i] = w.show[low]
+        elif (m := _NUMBERED.fullmatch(low)) and m.group(2) in w.show:
+            parts[i] = m.group(1) + w.show[m.group(2)]
+    return "".join(parts)
+
+
+def _common_prefix(items: Iterable[str]) -> str:
+    items = sorted(items)
+    if not items:
+        return ""
+    a, b = items[0], items[-1]
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def _one(w: Words, atom: str) -> str | None:
+    """The canonical token for one atom, or None."""
+    low = atom.lower()
+    if low in w.tokens:
+        return low
+    f = fold(atom)
+    if not f:
+        return None
+    if f in w.read:
+        return w.read[f]
+    if (m := _NUMBERED.fullmatch(low)) and (t := _one(w, m.group(2))) is not None:
+        return m.group(1) + t
+    if f in w.canon:
+        return w.canon[f]
+    if len(f) >= MIN_PREFIX and f.replace(" ", "").isalpha():
+        found = {t for k, t in w.read.items() if k.startswith(f)}
+        canon = {t for k, t in w.canon.items() if k.startswith(f)}
+        if canon and not (canon <= found and len(found) == 1):
+            return None  # a beginning of canonical tokens too: the rules' parser settles it
+        if len(found) == 1:
+            return found.pop()
+        prefix = _common_prefix(found)  # archer1, archer2 -> archer: settled by what is legal
+        if len(prefix) >= MIN_PREFIX:
+            return prefix
+    return None
+
+
+def canonical(text: str, lang: str) -> str:
+    """The canonical command for text typed in ``lang``: the language's words, the canonical
+    tokens, or a mix, in any case, with or without accents (``Épít Fűrésztelep d3`` ->
+    ``build sawmill d3``). Words of several words are read as one; what is not a word of the
+    language stays as typed."""
+    w = words(lang)
+    parts = _parts(text.strip())
+    folded = [fold(p) if i % 2 == 0 else "" for i, p in enumerate(parts)]
+    out: list[str] = []
+    i = 0
+    n = len(parts)
+    while i < n:
+        atom = parts[i]
+        done = False
+        if folded[i] in w.starts:
+            # a word of several atoms, separated by spaces only (longest first)
+            for k in range(min(w.longest, (n - i + 1) // 2), 1, -1):
+                j = i + 2 * (k - 1)
+                if not all(parts[i : j + 1 : 2]) or not all(
+                    s.isspace() for s in parts[i + 1 : j : 2]
+                ):
+                    continue
+                t = w.read.get(" ".join(folded[i : j + 1 : 2]))
+                if t is not None:
+                    out.append(t)
+                    i = j + 1
+                    done = True
+                    break
+        if not done:
+            t = _one(w, atom) if atom else None
+            out.append(atom if t is None else t)
+            i += 1
+        if i < n:  # the separator after the atom (or word)
+            out.append(parts[i])
+            i += 1
+    return "".join(out)
+
+
+def complete(prefix: str, candidates: Sequence[str], lang: str) -> list[str]:
+    """The ``candidates`` (canonical commands, e.g. the legal ones) that start with ``prefix``
+    as the user types it — in ``lang``'s words, canonically, or mixed; case and accents
+    folded — shown in ``lang``, sorted."""
+    p = " ".join(prefix.split())
+    if prefix.endswith(" ") and p:
+        p += " "
+    fp = _fold_text(p)
+    cp = _fold_text(canonical(p, lang)) + (" " if p.endswith(" ") else "")
+    out: set[str] = set()
+    for c in candidates:
+        shown = localize(c, lang)
+        fc = _fold_text(c)
+        if _fold_text(shown).startswith(fp) or fc.startswith(fp) or fc.startswith(cp):
+            out.add(shown)
+    return sorted(out, key=lambda s: (_fold_text(s), s))
+
+
+def _fold_text(text: str) -> str:
+    """A whole command folded for comparison, separators kept."""
+    parts = _parts(text)
+    return "".join(
+        fold(x) if i % 2 == 0 else (" " if x.isspace() else x) for i, x in enumerate(parts)
+    )
+
+
+def problems(lang: str) -> list[str]:
+    """What is wrong with a language's words: not lower case, separators or a leading digit
+    inside a word, two tokens sharing a word, a word that is another canonical token."""
+    w = words(lang)
+    if w.lang != lang:
+        return [f"{lang}: unknown language"]
+    cat = catalogue(lang)
+    out: list[str] = []
+    seen: dict[str, str] = {}
+    for t in sorted(w.tokens):
+        text = cat.messages.get(WORD + t)
+        if text is None:
+            out.append(f"{lang}: word.{t} is missing")
+            continue
+        for a in alternatives(text):
+            if a != a.lower() and lang != "pseudo":
+                out.append(f"{lang}: word.{t} {a!r} is not lower case")
+            if _SPLIT.search(a.replace(" ", "")) or a[:1].isdigit():
+                out.append(
+                    f"{lang}: word.{t} {a!r} has a separator (+ @ : ,) or starts with a digit"
+                )
+            f = fold(a)
+            if f in seen and seen[f] != t:
+                out.append(f"{lang}: {a!r} is a word of both {seen[f]} and {t}")
+            seen[f] = t
+            if a.lower() in w.tokens and a.lower() != t:
+                out.append(f"{lang}: word.{t} {a!r} is the canonical token {a.lower()!r}")
+    return out
+
+
+__all__ = [
+    "Words",
+    "alternatives",
+    "canonical",
+    "complete",
+    "fold",
+    "localize",
+    "problems",
+    "words",
+]
