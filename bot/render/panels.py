@@ -29,7 +29,8 @@ from bot.render.theme import (
     player_fill,
     text_on,
 )
-from bot.render.words import Words, words
+from bot.render.words import Words, nfc, words
+from i18n.texts import component_text
 from rules import score
 from rules.catalog import Objective
 from rules.state import GameState, Player
@@ -437,10 +438,9 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions, lang: str = "en") ->
 
 
 def card_text(t: Words, kind: str, id_: str, english: str) -> str:
-    """A card's or tile's rules text (``render.text.<kind>.<id>``): the catalog's in English
-    (or while the language lacks it)."""
-    key = f"render.text.{kind}.{id_}"
-    return english if t.english or not t.L.has(key) else t(key)
+    """A card's or tile's rules text (``text.<kind>.<id>``, :mod:`i18n.texts`) in the
+    language: a data pack's own text as it wrote it."""
+    return nfc(component_text(t.lang, kind, id_, english))
 
 
 __all__ = ["card_text", "draw_boards", "draw_hand", "draw_panel", "objective_text", "public_vps"]

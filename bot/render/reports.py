@@ -42,28 +42,39 @@ def last_battle(events: list[Event], seat: int | None) -> tuple[Event, list[Even
     return None
 
 
-def _rows(breakdown: Any, v: GameState, t: Words) -> list[tuple[str, int]]:
+def _rows(breakdown: Any, parts: Any, v: GameState, t: Words) -> list[tuple[str, int]]:
+    """A side's FP sources: the event's English names (``data``) in English; in another
+    language the event's messages (``params``: ``phrase.fp.part`` with a term reference or a
+    ``phrase.fp.*`` message as its source), or, for an event stored before they were there,
+    the English names read back as terms."""
     out: list[tuple[str, int]] = []
-    if isinstance(breakdown, list):
-        for item in breakdown:
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                out.append((fp_source(item[0], v, t), int(item[1])))
+    if not isinstance(breakdown, list):
+        return out
+    rows = [(x[0], int(x[1])) for x in breakdown if isinstance(x, list | tuple) and len(x) == 2]
+    sources: list[Any] = [None] * len(rows)
+    if not t.english and isinstance(parts, list) and len(parts) == len(rows):
+        sources = [
+            p["params"].get("source") if isinstance(p, dict) and "params" in p else None
+            for p in parts
+        ]
+    for (name, fp), src in zip(rows, sources, strict=True):
+        out.append((fp_source(name if src is None else src, v, t), fp))
     return out
 
 
 _AT = re.compile(r"^(?P<name>.+) at (?P<hex>[A-Z][0-9]+)$")
-_SOURCES = {  # the engine's own words for fighting-power sources (rules.combat.side_fp)
-    "orange capital": "render.fp.enemy_capital",
-    "tactical advantage": "render.fp.tactical_advantage",
-    "Acampamento resources": "render.fp.camp",
+_SOURCES = {  # the engine's English words for fighting-power sources (rules.combat)
+    "orange capital": "phrase.fp.orange_capital",
+    "tactical advantage": "phrase.fp.tactical_advantage",
+    "Acampamento resources": "phrase.fp.camp",
 }
 
 
 def fp_source(src: Any, v: GameState, t: Words) -> str:
-    """A fighting-power source of a battle's breakdown in the language: a message
-    (``{"key", "params"}``) as such; the engine's English texts — a unit's, card's or
-    painting's name, ``<building> at <hex>``, its own phrases — by their terms and keys."""
-    if not isinstance(src, str):
+    """A fighting-power source in the language: a term reference (``@term...``) or a message
+    (``{"key", "params"}``) as such; an English text of the engine — a unit's, card's or
+    painting's name, ``<building> at <hex>``, its own phrases — by its term or key."""
+    if not isinstance(src, str) or src.startswith("@"):
         return message(t, src)
     if t.english:
         return src
@@ -71,7 +82,7 @@ def fp_source(src: Any, v: GameState, t: Words) -> str:
         return t(_SOURCES[src])
     m = _AT.match(src)
     if m:
-        return t("render.fp.at", name=_component(m["name"], v, t), hex=m["hex"])
+        return t("phrase.fp.tile", tile=_component(m["name"], v, t), hex=m["hex"])
     return _component(src, v, t)
 
 
@@ -124,7 +135,11 @@ def draw_battle(
     if res.kind == "expedition_result":
         who = res.seat if res.seat is not None else ENEMY
         sides = [
-            (who, int(d.get("fp", 0)), _rows(d.get("breakdown"), v, t)),
+            (
+                who,
+                int(d.get("fp", 0)),
+                _rows(d.get("breakdown"), res.params.get("breakdown"), v, t),
+            ),
         ]
         won = bool(d.get("won"))
         winner = who if won else None
@@ -135,12 +150,12 @@ def draw_battle(
             (
                 int(d.get("attacker", ENEMY)),
                 int(d.get("attacker_fp", 0)),
-                _rows(d.get("attacker_breakdown"), v, t),
+                _rows(d.get("attacker_breakdown"), res.params.get("attacker_breakdown"), v, t),
             ),
             (
                 int(d.get("defender", ENEMY)),
                 int(d.get("defender_fp", 0)),
-                _rows(d.get("defender_breakdown"), v, t),
+                _rows(d.get("defender_breakdown"), res.params.get("defender_breakdown"), v, t),
             ),
         ]
         winner = d.get("winner")

@@ -53,9 +53,6 @@ class Words:
             return nfc(english)
         return nfc(self.L.term(key))
 
-    def good(self, good: str) -> str:
-        return nfc(self.L.term(f"good.{good}"))
-
     def names(self, items: Sequence[str]) -> str:
         """``A and B`` (``A, B and C``) as the language writes a list of names."""
         return nfc(self.L.list(list(items))) if items else ""
@@ -76,10 +73,12 @@ def words(lang: str = DEFAULT) -> Words:
 
 
 def message(t: Words, value: Any) -> str:
-    """A value an event carries for drawing: a ``{"key", "params"}`` mapping (a message of the
-    catalogue), or a text (drawn as it is)."""
+    """A value an event carries, for drawing: a ``{"key", "params"}`` mapping (a message of
+    the catalogue), a term reference ``@term.<kind>.<id>``, or a text (drawn as it is)."""
     if isinstance(value, Mapping) and isinstance(value.get("key"), str):
         return nfc(t.L(str(value["key"]), **dict(value.get("params") or {})))
+    if isinstance(value, str) and value.startswith("@") and len(value) > 1:
+        return nfc(t.L.term(value[1:]))
     return nfc(str(value))
 
 
