@@ -1,6 +1,7 @@
-"""``python -m devtools.render demo OUTDIR [--seed S]`` writes every image kind for a few states of a
-self-played game (and the map of all nine scenarios); ``python -m devtools.render bench`` prints
-median drawing and encoding times and sizes."""
+"""``python -m devtools.render demo OUTDIR [--seed S] [--lang L]`` writes every image kind for a
+few states of a self-played game (and the map of all nine scenarios) in a language;
+``python -m devtools.render bench [--lang L]`` prints median drawing and encoding times and
+sizes, English and another language (default German) side by side."""
 
 from __future__ import annotations
 
@@ -15,19 +16,18 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.render import (
-    render_battle,
-    render_boards,
-    render_hand,
-    render_map,
-    render_map_zoom,
-    render_panel,
-    render_scores,
-    render_timeline,
-)
+import i18n
+from bot.render import render_battle as _render_battle
+from bot.render import render_boards as _render_boards
+from bot.render import render_hand as _render_hand
+from bot.render import render_map as _render_map
+from bot.render import render_map_zoom as _render_map_zoom
+from bot.render import render_panel as _render_panel
+from bot.render import render_scores as _render_scores
+from bot.render import render_timeline as _render_timeline
 from bot.render.encode import encode
 from bot.render.mapimg import draw_map, draw_map_indexed
-from bot.render.panels import draw_boards, draw_panel
+from bot.render.panels import draw_boards, draw_hand, draw_panel
 from bot.render.theme import RenderOptions
 from devtools.render_games import Snapshot, at_round, play, with_event
 from rules import get_catalog, view
@@ -44,11 +44,19 @@ def _write(out: Path, name: str, data: bytes | None) -> None:
     print(f"  {name:40s} {w}x{h} {len(data) / 1024:7.1f} KiB")
 
 
-def demo(out: Path, seed: int) -> None:
+def demo(out: Path, seed: int, lang: str = "en") -> None:
     out.mkdir(parents=True, exist_ok=True)
     snaps = play(4, seed)
     hc = RenderOptions(high_contrast=True)
-    print(f"4-player game, seed {seed}: {len(snaps)} turns")
+    print(f"4-player game, seed {seed}: {len(snaps)} turns; language {lang}")
+    render_map = partial(_render_map, lang=lang)
+    render_map_zoom = partial(_render_map_zoom, lang=lang)
+    render_boards = partial(_render_boards, lang=lang)
+    render_panel = partial(_render_panel, lang=lang)
+    render_hand = partial(_render_hand, lang=lang)
+    render_battle = partial(_render_battle, lang=lang)
+    render_scores = partial(_render_scores, lang=lang)
+    render_timeline = partial(_render_timeline, lang=lang)
     for tag, sn in (
         ("early", at_round(snaps, 3)),
         ("mid", at_round(snaps, 15)),
@@ -95,7 +103,7 @@ def _median_ms(fn: Callable[[], object], n: int) -> tuple[float, float]:
     return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
 
 
-def bench(seed: int, n: int) -> None:
+def bench(seed: int, n: int, lang: str = "de") -> None:
     snaps = play(4, seed)
     opts = RenderOptions()
     states: list[tuple[str, Snapshot]] = [("early", at_round(snaps, 3)), ("late", snaps[-2])]
@@ -106,37 +114,44 @@ def bench(seed: int, n: int) -> None:
     )
     print("draw: drawing (the map: and mapping its changed bands to the scenario's palette)")
     print("encode: the rest (boards: palette + PNG; map: PNG); cpu: process time of both")
+    print(f"English (en) and {lang} side by side: total ms and cpu ms of each, {lang} / en")
     print(
         f"{'image':14s} {'draw ms':>8s} {'encode ms':>10s} {'total ms':>9s} {'cpu ms':>7s}"
-        f" {'KiB':>7s}  size"
+        f" {'KiB':>7s}  {'size':9s} | {lang + ' total':>10s} {lang + ' cpu':>9s}"
+        f" {'cpu ' + lang + '/en':>10s}"
     )
+    ratios: list[float] = []
     for tag, sn in states:
         v: GameState = view(sn.state, None)
+        own = view(sn.state, 0)
         evs = sn.events
 
-        def map_(v: GameState = v, evs: list[Event] = evs) -> Image.Image:
-            return draw_map_indexed(v, evs, None, opts)
+        def kinds(
+            lg: str, v: GameState = v, own: GameState = own, evs: list[Event] = evs
+        ) -> list[tuple[str, Callable[[], Image.Image]]]:
+            return [
+                ("map", partial(draw_map_indexed, v, evs, None, opts, lg)),
+                ("boards", partial(draw_boards, v, None, opts, lg)),
+                ("panel", partial(draw_panel, v, 0, opts, lg)),
+                ("hand", partial(draw_hand, own, 0, opts, lg)),
+            ]
 
-        def boards(v: GameState = v) -> Image.Image:
-            return draw_boards(v, None, opts)
-
-        def panel(v: GameState = v) -> Image.Image:
-            return draw_panel(v, 0, opts)
-
-        kinds: list[tuple[str, Callable[[], Image.Image]]] = [
-            ("map", map_),
-            ("boards", boards),
-            ("panel", panel),
-        ]
-        for name, fn in kinds:
+        for (name, fn), (_, fn2) in zip(kinds("en"), kinds(lang), strict=True):
             img = fn()
             dms, dcpu = _median_ms(fn, n)
             ems, ecpu = _median_ms(partial(encode, img, opts), n)
             size = len(encode(img, opts)) / 1024
+            img2 = fn2()
+            dms2, dcpu2 = _median_ms(fn2, n)
+            ems2, ecpu2 = _median_ms(partial(encode, img2, opts), n)
+            ratio = (dcpu2 + ecpu2) / max(1e-9, dcpu + ecpu)
+            ratios.append(ratio)
             print(
                 f"{tag + ' ' + name:14s} {dms:8.1f} {ems:10.1f} {dms + ems:9.1f}"
-                f" {dcpu + ecpu:7.1f} {size:7.1f}  {img.width}x{img.height}"
+                f" {dcpu + ecpu:7.1f} {size:7.1f}  {f'{img.width}x{img.height}':9s} |"
+                f" {dms2 + ems2:10.1f} {dcpu2 + ecpu2:9.1f} {ratio:10.2f}"
             )
+    print(f"{lang} / en cpu time, median over the images: {statistics.median(ratios):.2f}")
     # the encodings compared on the late map
     v = view(states[-1][1].state, None)
     img = draw_map(v, states[-1][1].events, None, opts)[0]
@@ -158,14 +173,17 @@ def main(argv: list[str] | None = None) -> int:
     d = sub.add_parser("demo", help="write every image kind to OUTDIR")
     d.add_argument("outdir", type=Path)
     d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--lang", default="en", help="the language of the images (default en)")
     b = sub.add_parser("bench", help="median drawing and encoding times and sizes")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--runs", type=int, default=9)
+    b.add_argument("--lang", default="de", help="the language timed beside English (default de)")
     a = ap.parse_args(argv)
+    lang = i18n.require(a.lang)
     if a.cmd == "demo":
-        demo(a.outdir, a.seed)
+        demo(a.outdir, a.seed, lang)
     else:
-        bench(a.seed, a.runs)
+        bench(a.seed, a.runs, lang)
     return 0
 
 

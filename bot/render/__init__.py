@@ -1,6 +1,7 @@
 """Images for players and spectators, drawn with Pillow from what a seat may see.
 
-Every function is pure: (a view, the last turn's events, options) -> image bytes. Pass
+Every function is pure: (a view, the last turn's events, options, a language) -> image
+bytes; ``lang`` (default English) is the language of every text drawn. Pass
 ``view(state, seat)`` (or ``view(state, None)`` for a spectator) and the same ``seat``; events
 the seat may not see are ignored. Nothing here reads files other than the packaged font.
 
@@ -33,11 +34,13 @@ def render_map(
     *,
     seat: int | None = None,
     options: RenderOptions = DEFAULT,
+    lang: str = "en",
 ) -> bytes:
-    """The whole map with the last turn highlighted (move arrows, built and battle hexes)."""
+    """The whole map with the last turn highlighted (move arrows, built and battle hexes),
+    its texts in ``lang`` (the game's language)."""
     if options.format == "png":
-        return encode(draw_map_indexed(v, list(events), seat, options), options)
-    img, _, _ = draw_map(v, list(events), seat, options)
+        return encode(draw_map_indexed(v, list(events), seat, options, lang), options)
+    img, _, _ = draw_map(v, list(events), seat, options, lang)
     return encode(img, options)
 
 
@@ -47,19 +50,23 @@ def render_map_zoom(
     *,
     seat: int | None = None,
     options: RenderOptions = DEFAULT,
+    lang: str = "en",
 ) -> bytes | None:
     """A close-up around the last turn's action, or None if the events changed no hex."""
     big = RenderOptions(
         high_contrast=options.high_contrast, scale=options.scale * ZOOM, format=options.format
     )
-    img, g, ch = draw_map(v, list(events), seat, big)
+    img, g, ch = draw_map(v, list(events), seat, big, lang)
     box = focus_box(g, ch, v)
     if box is None:
         return None
     crop = img.crop(box)
     # a header of its own, fitted to the crop's width (the map's would be cut off)
     head = header(
-        v, crop.width, RenderOptions(high_contrast=options.high_contrast, scale=options.scale)
+        v,
+        crop.width,
+        RenderOptions(high_contrast=options.high_contrast, scale=options.scale),
+        lang=lang,
     )
     out = Image.new("RGB", (crop.width, crop.height + head.height))
     out.paste(head, (0, 0))
@@ -68,21 +75,26 @@ def render_map_zoom(
 
 
 def render_boards(
-    v: GameState, *, seat: int | None = None, options: RenderOptions = DEFAULT
+    v: GameState, *, seat: int | None = None, options: RenderOptions = DEFAULT, lang: str = "en"
 ) -> bytes:
     """Every player's panel (public information only: hidden cards as counts)."""
-    return encode(draw_boards(v, seat, options), options)
+    return encode(draw_boards(v, seat, options, lang), options)
 
 
-def render_panel(v: GameState, player: int, *, options: RenderOptions = DEFAULT) -> bytes:
+def render_panel(
+    v: GameState, player: int, *, options: RenderOptions = DEFAULT, lang: str = "en"
+) -> bytes:
     """One player's panel."""
-    return encode(draw_panel(v, player, options), options)
+    return encode(draw_panel(v, player, options, lang), options)
 
 
-def render_hand(v: GameState, seat: int, *, options: RenderOptions = DEFAULT) -> bytes:
+def render_hand(
+    v: GameState, seat: int, *, options: RenderOptions = DEFAULT, lang: str = "en"
+) -> bytes:
     """``seat``'s private hand, from ``view(state, seat)``: missions with progress, combat and
-    gold cards with their texts, peeked tiles. Send it to that player only."""
-    return encode(draw_hand(v, seat, options), options)
+    gold cards with their texts, peeked tiles, in ``lang`` (its owner's language). Send it
+    to that player only."""
+    return encode(draw_hand(v, seat, options, lang), options)
 
 
 def render_battle(
@@ -91,15 +103,16 @@ def render_battle(
     *,
     seat: int | None = None,
     options: RenderOptions = DEFAULT,
+    lang: str = "en",
 ) -> bytes | None:
     """The last battle or expedition in ``events`` (FP by source, cards, winner), or None."""
-    img = draw_battle(v, list(events), seat, options)
+    img = draw_battle(v, list(events), seat, options, lang)
     return None if img is None else encode(img, options)
 
 
-def render_scores(v: GameState, *, options: RenderOptions = DEFAULT) -> bytes:
+def render_scores(v: GameState, *, options: RenderOptions = DEFAULT, lang: str = "en") -> bytes:
     """The final score sheet (R-END-2) with the winner and tie-break (R-END-3)."""
-    return encode(draw_scores(v, options), options)
+    return encode(draw_scores(v, options, lang), options)
 
 
 TIMELINE_WIDTH = 640  # px: the map at a glance, turn after turn
@@ -113,6 +126,7 @@ def render_timeline(
     options: RenderOptions = DEFAULT,
     max_frames: int = 120,
     ms_per_frame: int = 350,
+    lang: str = "en",
 ) -> bytes:
     """An animated GIF of the map after each turn (every k-th turn past ``max_frames``), about
     640 px wide (a 230-turn game: ~0.75 MB); frames are thinned out if it passes 7.5 MB."""
@@ -126,7 +140,7 @@ def render_timeline(
         picked = list(frames[::k])
         if picked[-1] is not frames[-1]:
             picked.append(frames[-1])
-        data = _gif([draw_map(v, list(ev), seat, small)[0] for v, ev in picked], ms_per_frame)
+        data = _gif([draw_map(v, list(ev), seat, small, lang)[0] for v, ev in picked], ms_per_frame)
         if len(data) <= TIMELINE_LIMIT or len(picked) <= 2:
             return data
         k *= 2

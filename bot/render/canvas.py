@@ -7,6 +7,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render import draw as D
+from bot.render import words as T
 from bot.render.theme import (
     INK,
     PAPER,
@@ -41,6 +42,7 @@ class Canvas:
         self.opts = opts
         self.img = Image.new("RGB", (round(width * self.s), round(height * self.s)), bg)
         self.d = ImageDraw.Draw(self.img)
+        self._drawn: list[T.Drawn] = []  # while recording (tests): the texts drawn here
 
     def px(self, v: float) -> int:
         return round(v * self.s)
@@ -54,11 +56,29 @@ class Canvas:
         weight: Weight = "regular",
         fill: RGB = INK,
         anchor: str = "la",
+        limit: tuple[float, float] | None = None,
     ) -> float:
-        """Draws ``text``; returns its width (at scale 1)."""
+        """Draws ``text`` (NFC); returns its width (at scale 1). ``limit``: the x range
+        (scale 1) it must stay in, for the tests' record of drawn texts."""
+        text = T.nfc(text)
         m, ox, oy = text_mask(text, self.px(size), weight, anchor)
-        self.img.paste(fill, (self.px(x) + ox, self.px(y) + oy), m)
+        at = (self.px(x) + ox, self.px(y) + oy)
+        self.img.paste(fill, at, m)
+        if T.recording_now():
+            self._record(text, m, at, limit)
         return self.width_of(text, size, weight)
+
+    def _record(
+        self, text: str, m: Image.Image, at: tuple[int, int], limit: tuple[float, float] | None
+    ) -> None:
+        bb = m.getbbox()
+        ink = None if bb is None else (bb[0] + at[0], bb[1] + at[1], bb[2] + at[0], bb[3] + at[1])
+        box = None
+        if limit is not None:
+            box = (self.px(limit[0]), 0, self.px(limit[1]), self.img.height)
+        d = T.record(text, ink, box, self.img.size, T.sheet_of(self))
+        if d is not None:
+            self._drawn.append(d)
 
     def text_in(
         self,
@@ -71,10 +91,28 @@ class Canvas:
         fill: RGB = INK,
         anchor: str = "la",
     ) -> float:
-        """Draws ``text`` shortened to ``width`` (scale 1); returns its width (at scale 1)."""
-        return self.text(
-            x, y, self.fit(text, size, round(width * self.s), weight), size, weight, fill, anchor
-        )
+        """Draws ``text`` within ``width`` (scale 1): at ``size``, else down to 80 % of it
+        (longer languages), else shortened with an ellipsis. Its painted pixels stay in the
+        box (a glyph overhanging its advance, as ``f`` does, counts). Returns its width
+        (scale 1)."""
+        text = T.nfc(text)
+        h = anchor[0]
+        if self.extent_of(text, size, weight, h) > width:
+            small = max(MIN_SHRINK_SIZE, round(size * SHRINK))
+            while size > small and self.extent_of(text, size, weight, h) > width:
+                size -= 1
+            if self.extent_of(text, size, weight, h) > width:
+                cut = text
+                while cut and self.extent_of(cut + "…", size, weight, h) > width:
+                    cut = cut[:-1].rstrip()
+                text = cut + "…"
+        x0 = x if h == "l" else x - width if h == "r" else x - width / 2
+        return self.text(x, y, text, size, weight, fill, anchor, (x0, x0 + width))
+
+    def extent_of(self, text: str, size: int, weight: Weight, h: str = "l") -> float:
+        """The width (scale 1) a box anchored on its ``h`` side (l, m, r) needs for ``text``:
+        its advance, or its ink where a glyph overhangs the far side."""
+        return _extent(text, self.px(size), weight, h) / self.s
 
     def fit(self, text: str, size: int, width_px: int, weight: Weight = "regular") -> str:
         """``text`` shortened to ``width_px`` (page pixels) at ``size`` (scale 1)."""
@@ -111,12 +149,17 @@ class Canvas:
         D.paste_centred(self.img, spr, self.px(cx), self.px(cy))
 
     def crop_height(self, h: float) -> Image.Image:
-        return self.img.crop((0, 0, self.img.width, min(self.img.height, self.px(h))))
+        out = self.img.crop((0, 0, self.img.width, min(self.img.height, self.px(h))))
+        for d in self._drawn:  # the texts drawn here end on the cropped page
+            d.page = out.size
+        return out
 
     def wrap(
         self, text: str, width: float, size: int = 22, weight: Weight = "regular"
     ) -> list[str]:
-        words, lines, cur = text.split(), [], ""
+        """``text`` in lines of at most ``width`` (scale 1), broken between words (a word
+        longer than a line stays whole: draw lines with :meth:`text_in`)."""
+        words, lines, cur = T.nfc(text).split(), [], ""
         for w in words:
             t = f"{cur} {w}".strip()
             if self.width_of(t, size, weight) <= width or not cur:
@@ -127,6 +170,22 @@ class Canvas:
         if cur:
             lines.append(cur)
         return lines
+
+
+SHRINK = 0.8  # a text too long for its box is drawn down to 80 % of its size first
+MIN_SHRINK_SIZE = 15  # ... but never under 15 px (readable in a phone preview)
+
+
+@lru_cache(maxsize=8192)
+def _extent(text: str, size: int, weight: Weight, h: str) -> float:
+    f = font(size, weight)
+    adv = f.getlength(text)
+    x0, _, x1, _ = f.getbbox(text, anchor=h + "s")
+    if h == "l":
+        return max(adv, x1)
+    if h == "r":
+        return max(adv, -x0)
+    return max(adv, 2 * max(-x0, x1))
 
 
 @lru_cache(maxsize=8192)

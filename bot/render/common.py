@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.render.theme import ROMAN, player_letter
+from bot.render.words import Words, words
 from rules import deciders, get_catalog
 from rules.catalog import Catalog
 from rules.events import Event
@@ -26,14 +27,21 @@ def colour_of(v: GameState, seat: int) -> str | None:
     return None
 
 
-def seat_name(v: GameState, seat: int) -> str:
-    """ "Blue (B)" — colour name and its letter, as players refer to each other."""
+def seat_name(v: GameState, seat: int, t: Words | None = None, *, short: bool = False) -> str:
+    """ "Blue (B)" — colour name and its letter, as players refer to each other (``short``:
+    the colour's short name, for narrow boxes)."""
+    t = t or words()
     if seat == ENEMY:
-        return "Orange army"
+        return t("render.seat.enemy")
     c = colour_of(v, seat)
     if c is None:
-        return f"Seat {seat + 1}"
-    return f"{c.capitalize()} ({player_letter(c)})"
+        return t("render.seat.number", n=seat + 1)
+    return t("render.seat.name", colour=t.colour(c, short=short), letter=player_letter(c))
+
+
+def scenario_name(v: GameState, t: Words) -> str:
+    m = catalog(v).maps[v.map]
+    return t.term("scenario", v.map, m.name)
 
 
 @dataclass(frozen=True)
@@ -95,24 +103,33 @@ def to_play(v: GameState) -> list[int]:
         return [v.current]
 
 
-def title_line(v: GameState) -> str:
-    name = catalog(v).maps[v.map].name
+def era_numeral(era: int) -> str:
+    return ROMAN[era] if 0 < era < len(ROMAN) else str(era)
+
+
+def title_line(v: GameState, t: Words | None = None) -> str:
+    t = t or words()
+    name = scenario_name(v, t)
     if v.phase == "setup":
-        return f"{name} · setup"
-    era = ROMAN[v.era] if 0 < v.era < len(ROMAN) else str(v.era)
-    return f"{name} · Era {era} · Round {v.round}"
+        return t("render.title.setup", scenario=name)
+    return t("render.title.play", scenario=name, era=era_numeral(v.era), round=v.round)
 
 
-def status_line(v: GameState) -> str:
+def winners_names(v: GameState, winners: list[int], t: Words) -> str:
+    """ "Blue (B) and Red (R)", or "nobody"."""
+    names = [seat_name(v, w, t) for w in winners]
+    return t.names(names) if names else t("render.nobody")
+
+
+def status_line(v: GameState, t: Words | None = None) -> str:
+    t = t or words()
     if v.phase == "ended":
-        winners = (v.result or {}).get("winners", [])
-        names = " and ".join(seat_name(v, w) for w in winners) or "nobody"
-        return f"Game over — {names} won"
+        winners = list((v.result or {}).get("winners", []))
+        return t("render.status.over", names=winners_names(v, winners, t))
     seats = to_play(v)
     if not seats:
         return ""
-    who = ", ".join(seat_name(v, s) for s in seats)
-    return f"To play: {who}"
+    return t("render.status.to_play", who=[seat_name(v, s, t) for s in seats])
 
 
 @dataclass

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.render import words as T
 from bot.render.layout import hex_corners
 from bot.render.theme import INK, RGB, WHITE, Shape, Weight, font, text_on
 
@@ -203,7 +204,28 @@ def draw_text(
     anchor: str = "la",
     stroke_width: int = 0,
     stroke_fill: RGB | None = None,
+    limit: T.Box | None = None,
 ) -> None:
-    """Like ``ImageDraw.text`` (same anchors), from the sprite cache."""
+    """Like ``ImageDraw.text`` (same anchors; text NFC-normalised), from the sprite cache.
+    ``limit``: the box (page pixels) the text must stay in, for the tests' record."""
+    text = T.nfc(text)
     spr, ox, oy = text_sprite(text, size, weight, fill, anchor, stroke_width, stroke_fill)
-    paste_at(base, spr, round(xy[0]) + ox, round(xy[1]) + oy)
+    x, y = round(xy[0]) + ox, round(xy[1]) + oy
+    paste_at(base, spr, x, y)
+    if T.recording_now():
+        bb = spr.getchannel("A").getbbox()
+        ink = None if bb is None else (bb[0] + x, bb[1] + y, bb[2] + x, bb[3] + y)
+        T.record(text, ink, limit, base.size, T.sheet_of(base))
+
+
+def fit_size(text: str, size: int, width: float, weight: Weight, least: int) -> int:
+    """The largest size from ``size`` down to ``least`` at which ``text`` is at most ``width``
+    px long (``least`` if none is)."""
+    f = font(size, weight)
+    n = f.getlength(text)
+    if n <= width:
+        return size
+    guess = max(least, min(size - 1, int(size * width / max(1.0, n))))
+    while guess > least and font(guess, weight).getlength(text) > width:
+        guess -= 1
+    return guess

@@ -42,6 +42,7 @@ from bot.render.theme import (
     terrain_fill,
     text_on,
 )
+from bot.render.words import Words, words
 from rules.events import Event
 from rules.state import GameState, Tile
 
@@ -54,6 +55,7 @@ TITLE_H = 124
 EDGE_FS = 40
 LEGEND_FS = 27
 HEX_LABEL_FS = 17
+MIN_FS = 14  # a longer language's tile name shrinks to this, then is shortened
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,10 @@ def _scale_px(x: float, g: Geometry) -> int:
     return max(1, round(x * g.unit))
 
 
-@lru_cache(maxsize=32)
-def geometry(map_id: str, pack: str | None, scale: float) -> Geometry:
+@lru_cache(maxsize=64)
+def geometry(map_id: str, pack: str | None, scale: float, lang: str = "en") -> Geometry:
+    """The map's pixel geometry at ``scale`` (its legend, below the map, is as tall as its
+    texts in ``lang`` need)."""
     m = catalog_for(pack).maps[map_id]
     cols = max(len(r) for r in m.rows)
     rows = len(m.rows)
@@ -84,7 +88,9 @@ def geometry(map_id: str, pack: str | None, scale: float) -> Geometry:
     width = round((cols + 0.5) * SQRT3 * r + 2 * margin)
     origin = (margin + SQRT3 * r / 2, title_h + margin * 0.8 + r)
     map_bottom = round(origin[1] + 1.5 * r * (rows - 1) + r + margin * 0.8)
-    legend_h = round(_legend(None, width, map_bottom, RenderOptions(scale=scale)) - map_bottom)
+    legend_h = round(
+        _legend(None, width, map_bottom, RenderOptions(scale=scale), words(lang)) - map_bottom
+    )
     return Geometry(
         Layout(r, origin), width, map_bottom + legend_h, title_h, map_bottom, cols, rows, scale
     )
@@ -127,9 +133,11 @@ def _pattern(d: ImageDraw.ImageDraw, terrain: str, cx: float, cy: float, r: floa
 
 
 @lru_cache(maxsize=24)
-def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: float) -> Image.Image:
+def static_layer(
+    map_id: str, pack: str | None, high_contrast: bool, scale: float, lang: str = "en"
+) -> Image.Image:
     opts = RenderOptions(high_contrast=high_contrast, scale=scale)
-    g = geometry(map_id, pack, scale)
+    g = geometry(map_id, pack, scale, lang)
     board = catalog_for(pack).boards[map_id]
     k = SUPER
     big = Image.new("RGB", (g.width * k, g.height * k), PAPER)
@@ -176,7 +184,7 @@ def static_layer(map_id: str, pack: str | None, high_contrast: bool, scale: floa
             (right + lay.width * 0.5 + fs * 0.2, y), str(row + 1), font=ef, fill=INK, anchor="lm"
         )
     img = big.resize((g.width, g.height), Image.Resampling.LANCZOS)
-    _legend(img, g.width, g.map_bottom, opts)
+    _legend(img, g.width, g.map_bottom, opts, words(lang))
     return img
 
 
@@ -189,7 +197,7 @@ def _is_hex(terrain: object, col: int, row: int) -> bool:
         return False
 
 
-def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions) -> float:
+def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions, t: Words) -> float:
     """Draws the legend below the map (or only measures it when ``img`` is None); returns
     the y of its bottom edge."""
     d = ImageDraw.Draw(img) if img is not None else None
@@ -207,6 +215,8 @@ def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions) 
     def flow(items: list[tuple[object, str]], y: float) -> float:
         x: float = x0
         for swatch, text in items:
+            if d is not None:
+                record_legend(img, text, f, x0, width)
             lead = sw if isinstance(swatch, tuple) else fb.getlength(str(swatch))
             w = lead + 6 * s + f.getlength(text)
             if x + w > width - x0:
@@ -226,27 +236,48 @@ def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions) 
 
     y = flow(
         [
-            (terrain_fill("plain", opts), "plain"),
-            (terrain_fill("forest", opts), "forest"),
-            (terrain_fill("gold_mine", opts), "gold mine"),
-            (terrain_fill("water", opts), "water"),
-            (FOG, "? unexplored"),
-            (HIGHLIGHT, "last turn"),
+            (terrain_fill("plain", opts), t("render.legend.plain")),
+            (terrain_fill("forest", opts), t("render.legend.forest")),
+            (terrain_fill("gold_mine", opts), t("render.legend.gold_mine")),
+            (terrain_fill("water", opts), t("render.legend.water")),
+            (FOG, t("render.legend.unexplored")),
+            (HIGHLIGHT, t("render.legend.last_turn")),
         ],
         y,
     )
     y = flow(
         [
-            ("A2", "unit: type + FP"),
-            ("T", "transport"),
-            ("B", "bombard"),
-            ("M", "monarch"),
-            ("I–VI", "palace"),
+            ("A2", t("render.legend.unit")),
+            ("T", t("render.legend.transport")),
+            ("B", t("render.legend.bombard")),
+            ("M", t("render.legend.monarch")),
+            ("I–VI", t("render.legend.palace")),
         ],
         y,
     )
-    y = flow([(code, side.replace("_", " ")) for side, code in BUILDING_CODE.items()], y)
+    y = flow(
+        [
+            (building_code(side, t), t.term("building", side, side.replace("_", " ")))
+            for side in BUILDING_CODE
+        ],
+        y,
+    )
     return y + 8 * s
+
+
+def building_code(side: str, t: Words) -> str:
+    """The short code a building side shows on its map tile (the legend spells it out)."""
+    return t(f"render.code.{side}") if t.L.has(f"render.code.{side}") else BUILDING_CODE[side]
+
+
+def record_legend(
+    img: Image.Image | None, text: str, f: ImageFont.FreeTypeFont, x0: int, width: int
+) -> None:
+    """The legend's texts for the tests' record (they flow within the page's margins)."""
+    from bot.render import words as T
+
+    if img is not None and T.recording_now():
+        T.record(text, None, (x0, 0, width - x0, img.height), img.size)
 
 
 # ---------------------------------------------------------------------------- dynamic layer
@@ -306,7 +337,7 @@ def badge_sprite(
             (x0, y0, x1, y1), radius=0.12 * r * k, fill=fill, outline=outline, width=int(ow)
         )
         tc = text_on(fill)
-        fs = int(0.3 * r * k)
+        fs = D.fit_size(code, int(0.3 * r * k), (x1 - x0) - 0.12 * r * k, "extrabold", 6)
         d.text(
             ((x0 + x1) / 2, y0 + 0.2 * r * k),
             code,
@@ -393,13 +424,14 @@ def badge_pad(r: float) -> int:
     return 4 + round(0.12 * r)
 
 
-def _tile_code(v: GameState, t: Tile) -> str:
+def _tile_code(v: GameState, t: Tile, w: Words) -> str:
     if t.kind == "capital":
-        return "CAP " + ROMAN[t.palace or 1] if t.palace == 1 else "CAP"
+        cap = w("render.code.capital")
+        return cap + " " + ROMAN[t.palace or 1] if t.palace == 1 else cap
     if t.kind == "city":
-        return "CITY"
+        return w("render.code.city")
     cat = catalog(v)
-    code = BUILDING_CODE.get(t.id, t.id[:3].upper())
+    code = building_code(t.id, w) if t.id in BUILDING_CODE else t.id[:3].upper()
     try:
         era = cat.building_era(t.id)
     except KeyError:
@@ -422,21 +454,22 @@ LABEL_DY = 0.72  # hex labels sit low in the hex, under the pieces
 
 
 def draw_map(
-    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions, lang: str = "en"
 ) -> tuple[Image.Image, Geometry, Changes]:
-    """The map as an RGB image, its geometry and the changes it highlights."""
-    img, g, ch, _ = _draw_map(v, events, seat, opts)
+    """The map as an RGB image (its texts in ``lang``), its geometry and the changes it
+    highlights."""
+    img, g, ch, _ = _draw_map(v, events, seat, opts, lang)
     return img, g, ch
 
 
 def draw_map_indexed(
-    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions, lang: str = "en"
 ) -> Image.Image:
     """The map as a 256-colour image, ready for PNG: the static layer is mapped to its palette
     once per scenario, so only the bands where pieces, tiles and marks were drawn are mapped
     again (about half the pixels, and no palette search per image)."""
-    img, _, _, bands = _draw_map(v, events, seat, opts)
-    pal, indexed = map_palette(v.map, v.data_pack, opts.high_contrast, opts.scale)
+    img, _, _, bands = _draw_map(v, events, seat, opts, lang)
+    pal, indexed = map_palette(v.map, v.data_pack, opts.high_contrast, opts.scale, lang)
     out = indexed.copy()
     for box in bands:
         out.paste(img.crop(box).quantize(palette=pal, dither=Image.Dither.NONE), box[:2])
@@ -474,13 +507,13 @@ def _bands(
 
 @lru_cache(maxsize=24)
 def map_palette(
-    map_id: str, pack: str | None, high_contrast: bool, scale: float
+    map_id: str, pack: str | None, high_contrast: bool, scale: float, lang: str = "en"
 ) -> tuple[Image.Image, Image.Image]:
     """The scenario's 256 colours (chosen on its static layer and a swatch of every colour the
     pieces use) and the static layer mapped to them. Deterministic: it depends only on the
     scenario and the options, never on which state was drawn first."""
     opts = RenderOptions(high_contrast=high_contrast, scale=scale)
-    st = static_layer(map_id, pack, high_contrast, scale)
+    st = static_layer(map_id, pack, high_contrast, scale, lang)
     half = st.reduce(2)
     sw = swatch(opts, half.width)
     sample = Image.new("RGB", (half.width, half.height + sw.height), PAPER)
@@ -525,11 +558,13 @@ def swatch(opts: RenderOptions, width: int) -> Image.Image:
 
 
 def _draw_map(
-    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions, lang: str
 ) -> tuple[Image.Image, Geometry, Changes, list[tuple[int, int, int, int]]]:
     pack = v.data_pack
-    g = geometry(v.map, pack, opts.scale)
-    img = static_layer(v.map, pack, opts.high_contrast, opts.scale).copy()
+    w = words(lang)
+    lang = w.lang  # an unknown code draws English (one cache entry)
+    g = geometry(v.map, pack, opts.scale, lang)
+    img = static_layer(v.map, pack, opts.high_contrast, opts.scale, lang).copy()
     lay = g.layout
     r = lay.size
     ri = round(r)
@@ -551,12 +586,21 @@ def _draw_map(
         if ex.face_up and ex.tile in cat.exploration:
             D.paste_centred(img, D.hex_sprite(ri, (245, 235, 205), (120, 90, 40), 0.08 * r), cx, cy)
             tile = cat.exploration[ex.tile]
-            name = "Bandeiras" if tile.kind == "bandeiras" else tile.name
-            lines = _wrap2(name) + ([f"FP {tile.fp}"] if tile.fp else [])
+            name = (
+                w("render.map.bandeiras")
+                if tile.kind == "bandeiras"
+                else w.term("exploration", tile.id, tile.name)
+            )
+            lines = _wrap2(name) + ([w("render.map.fp", fp=tile.fp)] if tile.fp else [])
             fs = round(max(15 * opts.scale, 0.28 * r))
+            room = 1.62 * r  # the hex's width, less its outline
+            fs = min(D.fit_size(ln, fs, room, "bold", round(MIN_FS * opts.scale)) for ln in lines)
             y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r - up
             for ln in lines:
-                D.draw_text(img, (cx, y), ln, fs, "bold", INK, "mm")
+                lim = (round(cx - room / 2), 0, round(cx + room / 2), g.height)
+                D.draw_text(
+                    img, (cx, y), _fit(ln, font(fs, "bold"), room), fs, "bold", INK, "mm", limit=lim
+                )
                 y += fs * 1.05
         else:
             D.paste_centred(img, D.hex_sprite(ri, FOG, (70, 70, 80), 0.05 * r), cx, cy)
@@ -572,17 +616,26 @@ def _draw_map(
                 (70, 70, 80),
             )
             if ex.tile != HIDDEN and ex.tile in cat.exploration:  # this seat peeked
-                nm = cat.exploration[ex.tile].name
+                tile = cat.exploration[ex.tile]
+                nm = w.term("exploration", tile.id, tile.name)
+                room = 1.62 * r
+                pfs = round(max(15 * opts.scale, 0.27 * r))
+                if w.english:  # as English always drew it: its first 12 letters
+                    nm = nm[:12]
+                else:
+                    pfs = D.fit_size(nm, pfs, room - 4, "bold", round(MIN_FS * opts.scale))
+                    nm = _fit(nm, font(pfs, "bold"), room - 4)
                 D.draw_text(
                     img,
                     (cx, cy + 0.4 * r - up),
-                    nm[:12],
-                    round(max(15 * opts.scale, 0.27 * r)),
+                    nm,
+                    pfs,
                     "bold",
                     INK,
                     "mm",
                     2,
                     WHITE,
+                    limit=(round(cx - room / 2), 0, round(cx + room / 2), g.height),
                 )
 
     ch = changes(events, seat, set(board.terrain))
@@ -604,7 +657,7 @@ def _draw_map(
         goods = tuple(sorted((gk, n) for gk, n in t.goods.items() if n > 0))
         sprite = badge_sprite(
             t.kind,
-            _tile_code(v, t),
+            _tile_code(v, t, w),
             player_fill(colour_of(v, t.owner), opts),
             goods,
             t.palace,
@@ -669,7 +722,7 @@ def _draw_map(
         cx, cy = lay.centre(hx)
         D.draw_text(img, (cx, cy + LABEL_DY * r), hx, lfs, "bold", INK, "mm", halo, WHITE)
 
-    img.paste(header(v, g.width, opts, g.title_h).crop((0, 0, g.width, g.title_h)), (0, 0))
+    img.paste(header(v, g.width, opts, g.title_h, lang).crop((0, 0, g.width, g.title_h)), (0, 0))
     return img, g, ch, _bands(g, covered, extra)
 
 
@@ -700,43 +753,72 @@ def _swords_sprite(s: float) -> Image.Image:
     return D.supersampled(w, w, paint)
 
 
-def header(v: GameState, width: int, opts: RenderOptions, height: int | None = None) -> Image.Image:
+def header(
+    v: GameState,
+    width: int,
+    opts: RenderOptions,
+    height: int | None = None,
+    lang: str = "en",
+) -> Image.Image:
     """The title block: scenario, era and round; whose turn; every player's piece (shape and
-    letter in their colour) and colour name — wrapped to ``width``."""
+    letter in their colour) and colour name — wrapped to ``width``. With a fixed ``height``
+    (the map's title band) the players' key stays on the status line and the status is
+    shortened to leave it room."""
+    t = words(lang)
     s = opts.scale
     x0 = round(16 * s)
     tf = font(round(TITLE_FS * s), "bold")
     sf = font(round(STATUS_FS * s), "semibold")
     pf = font(round(30 * s), "semibold")
     ps = round(36 * s)
-    title = title_line(v)
-    status = status_line(v)
+    title = title_line(v, t)
+    status = status_line(v, t)
     room = width - 2 * x0
     # the players' key: one entry per player, flowed after the status line
-    keys = [p.colour for p in v.players if p.colour is not None]
-    entries = [(c, ps + round(8 * s) + pf.getlength(c.capitalize())) for c in keys]
+    keys = [(p.colour, t.colour(p.colour)) for p in v.players if p.colour is not None]
+    entries = [(c, name, ps + round(8 * s) + pf.getlength(name)) for c, name in keys]
     gap = round(22 * s)
-    keys_w = sum(w for _, w in entries) + gap * (len(entries) - 1)
+    keys_w = sum(w for _, _, w in entries) + gap * (len(entries) - 1)
     status_w = sf.getlength(status)
     one_line = status_w + gap * 2 + keys_w <= room
     line_h = round(44 * s)
+    two_lines_h = round(TITLE_FS * 1.25 * s) + line_h * 2 + round(10 * s)
+    status_room = float(room)
+    if not one_line and height is not None and two_lines_h > height:
+        one_line = True  # no room for a second line: the status gives way to the key
+        status_room = max(room / 3, room - gap * 2 - keys_w)
+        least = round(STATUS_FS * s * 0.75)
+        while sf.getlength(status) > status_room and sf.size > least:
+            sf = font(round(sf.size) - 1, "semibold")
+    elif one_line:
+        status_room = room - gap * 2 - keys_w
     need = round(TITLE_FS * 1.25 * s) + line_h * (1 if one_line else 2) + round(10 * s)
     h = max(height or 0, need)
     img = Image.new("RGB", (width, h), PAPER)
 
     while tf.getlength(title) > room and tf.size > TITLE_FS * s * 0.7:  # shrink, then cut
         tf = font(round(tf.size) - 2, "bold")
-    D.draw_text(img, (x0, round(8 * s)), _fit(title, tf, room), round(tf.size), "bold", INK)
+    lim = (x0, 0, width - x0, h)
+    D.draw_text(
+        img, (x0, round(8 * s)), _fit(title, tf, room), round(tf.size), "bold", INK, limit=lim
+    )
     y = round(TITLE_FS * 1.25 * s) + round(6 * s)
     D.draw_text(
-        img, (x0, y + line_h / 2), _fit(status, sf, room), round(sf.size), "semibold", INK, "lm"
+        img,
+        (x0, y + line_h / 2),
+        _fit(status, sf, status_room),
+        round(sf.size),
+        "semibold",
+        INK,
+        "lm",
+        limit=(x0, 0, round(x0 + status_room), h),
     )
     if one_line:
         x = float(width - x0 - keys_w)
     else:
         y += line_h
         x = float(x0)
-    for c, w in entries:
+    for c, name, w in entries:
         if x + w > width - x0 + 1:
             break
         spr = D.piece_sprite(player_shape(c), player_fill(c, opts), player_letter(c), ps)
@@ -744,11 +826,12 @@ def header(v: GameState, width: int, opts: RenderOptions, height: int | None = N
         D.draw_text(
             img,
             (x + ps + round(8 * s), y + line_h / 2),
-            c.capitalize(),
+            name,
             round(pf.size),
             "semibold",
             INK,
             "lm",
+            limit=lim,
         )
         x += w + gap
     return img

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PIL import Image
 
 from bot.render.canvas import Canvas
@@ -27,7 +29,10 @@ from bot.render.theme import (
     player_fill,
     text_on,
 )
+from bot.render.words import Words, nfc, words
+from i18n.texts import component_text
 from rules import score
+from rules.catalog import Objective
 from rules.state import GameState, Player
 
 W = 600  # narrow: a phone preview is ~400 px wide, so body text stays ≥ 13 px
@@ -78,49 +83,73 @@ def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> fl
     return x
 
 
-def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: bool) -> float:
+def _panel(
+    cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: bool, t: Words
+) -> float:
     """Draws one player's panel at ``y0``; returns the y below it. Laid out for a 600 px wide
-    page so that its text stays ≥ 13 px in a 400 px phone preview."""
+    page so that its text stays ≥ 13 px in a 400 px phone preview; a longer language's labels
+    shrink or are shortened to their boxes."""
     cat = catalog(v)
     opts = cv.opts
     fill = player_fill(p.colour, opts)
     x0, x1 = 10, W - 10
     cv.rect((x0, y0, x1, y0 + 56), fill=tint(fill), outline=fill, width=3, radius=10)
     cv.player_piece(x0 + 28, y0 + 28, p.colour, 40)
-    name = seat_name(v, p.seat)
-    w = cv.text(x0 + 56, y0 + 28, name, 30, "bold", anchor="lm")
-    right = f"{vp} VP"
-    xr = x1 - 12 - cv.text(x1 - 12, y0 + 28, right, 32, "extrabold", anchor="rm")
+    name = seat_name(v, p.seat, t)
+    right = t("render.panel.vp", vp=vp)
+    xr = x1 - 12 - cv.text_in(x1 - 12, y0 + 28, right, 140, 32, "extrabold", anchor="rm")
     if playing:
-        xr -= 12 + cv.text(xr - 12, y0 + 29, "to play", 22, "extrabold", _dark(fill), "rm")
-    mon = cat.monarchs[p.monarch].name if p.monarch in cat.monarchs else "no monarch yet"
+        xr -= 12 + cv.text_in(
+            xr - 12, y0 + 29, t("render.panel.to_play"), 120, 22, "extrabold", _dark(fill), "rm"
+        )
+    w = cv.text_in(x0 + 56, y0 + 28, name, xr - 12 - (x0 + 56), 30, "bold", anchor="lm")
+    mon = (
+        t.term("monarch", p.monarch, cat.monarchs[p.monarch].name)
+        if p.monarch in cat.monarchs
+        else t("render.panel.no_monarch")
+    )
     room = xr - (x0 + 68 + w) - 10
     if room > 40:
         cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm")
     y: float = y0 + 66
     # reserve (≤ 5)
-    cv.text(x0 + 4, y + 17, "Reserve", 22, "semibold", anchor="lm")
+    cv.text_in(x0 + 4, y + 17, t("render.panel.reserve"), 104, 22, "semibold", anchor="lm")
     goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
     x: float = x0 + 112
     for i in range(max(RESERVE_LIMIT, len(goods))):
         _good_pip(cv, x, y + 17, goods[i] if i < len(goods) else None, 15)
         x += 35
     # palaces left, on the same line
-    pal = " ".join(ROMAN[n] for n in p.palaces if 0 < n < len(ROMAN)) or "none"
-    cv.text(x1 - 4, y + 17, f"Palaces {pal}", 22, "semibold", anchor="rm")
+    pal = " ".join(ROMAN[n] for n in p.palaces if 0 < n < len(ROMAN)) or t("render.none")
+    pips_end = x0 + 112 + 35 * max(RESERVE_LIMIT, len(goods)) - 15
+    cv.text_in(
+        x1 - 4,
+        y + 17,
+        t("render.panel.palaces", palaces=pal),
+        x1 - 4 - pips_end - 10,
+        22,
+        "semibold",
+        anchor="rm",
+    )
     y += 42
     # the hidden cards: counts only, never their faces
     x = x0 + 4
-    for label, n, colour in (
-        ("missions", len(p.missions), (90, 70, 120)),
-        ("combat", len(p.combat_cards), (150, 40, 40)),
-        ("gold", len(p.gold_cards), (200, 160, 0)),
-    ):
+    hidden = t("render.panel.hidden_cards")
+    hidden_w = min(cv.extent_of(hidden, 20, "regular", "r"), 150.0)
+    counts = (
+        (t("render.panel.missions", n=len(p.missions)), len(p.missions), (90, 70, 120)),
+        (t("render.panel.combat", n=len(p.combat_cards)), len(p.combat_cards), (150, 40, 40)),
+        (t("render.panel.gold", n=len(p.gold_cards)), len(p.gold_cards), (200, 160, 0)),
+    )
+    # the three counts share what the right-hand note leaves (each label ≥ its share)
+    free = x1 - 4 - hidden_w - 12 - x0 - 4 - 3 * (32 + 24)
+    wants = [cv.extent_of(label, 22, "semibold") for label, _, _ in counts]
+    share = [free / 3] * 3 if sum(wants) > free else wants
+    for (label, n, colour), most in zip(counts, share, strict=True):
         cv.rect((x, y + 1, x + 24, y + 33), fill=colour, radius=4)
         cv.text(x + 12, y + 17, str(n), 20, "extrabold", text_on(colour), "mm")
-        text = f"{label[:-1] if n == 1 and label == 'missions' else label}"
-        x += 32 + cv.text(x + 32, y + 17, text, 22, "semibold", anchor="lm") + 24
-    cv.text(x1 - 4, y + 17, "hidden cards", 20, "regular", MUTED, "rm")
+        x += 32 + cv.text_in(x + 32, y + 17, label, most, 22, "semibold", anchor="lm") + 24
+    cv.text_in(x1 - 4, y + 17, hidden, hidden_w, 20, "regular", MUTED, "rm")
     y += 44
     # the seven arches (4 + 3 a row): current era token, flipped tokens, upgrade products
     per_row = 4
@@ -137,7 +166,7 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
             width=1.5,
             radius=6,
         )
-        aname = cat.arches[arch].name
+        aname = t.term("arch", arch, cat.arches[arch].name)
         cv.text_in(bx + bw / 2, by + 15, aname, bw - 10, 20, "bold", anchor="mm")
         if p.token_arch == arch:
             cv.player_piece(
@@ -157,18 +186,19 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
             )
             cv.text(ux, by + 44, ROMAN[p.under[arch]], 16, "extrabold", anchor="mm")
         if up:
-            pname = cat.products[up].name if up in cat.products else up
+            pname = t.term("product", up, cat.products[up].name) if up in cat.products else up
             cv.text_in(bx + bw / 2, by + 72, pname, bw - 8, 18, "semibold", anchor="mm")
     rows = -(-len(cat.arches) // per_row)
     y += rows * (bh + 6) + 6
     # products still to make: shape, name, VP and cost
-    cv.text(x0 + 4, y + 15, "To make", 22, "semibold", anchor="lm")
+    cv.text_in(x0 + 4, y + 15, t("render.panel.to_make"), 104, 22, "semibold", anchor="lm")
     x = x0 + 112
     for pid in p.products:
         pr = cat.products.get(pid)
         if pr is None:
             continue
-        wname = cv.width_of(f"{pr.name} {pr.vp}", 20, "bold") + 30
+        prname = t.term("product", pid, pr.name)
+        wname = min(cv.width_of(f"{prname} {pr.vp}", 20, "bold"), x1 - x0 - 112 - 40) + 30
         wcost = len(pr.cost) * 23
         w = max(wname, wcost) + 10
         if x + w > x1:
@@ -179,9 +209,20 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
             fill=(230, 230, 230),
             outline=INK,
         )
-        cv.text(x + 26, y + 15, pr.name, 20, "bold", anchor="lm")
+        nw = cv.text_in(
+            x + 26,
+            y + 15,
+            prname,
+            min(
+                cv.extent_of(prname, 20, "bold"),
+                x1 - x0 - 112 - 40 - cv.width_of(f" {pr.vp}", 20, "bold"),
+            ),
+            20,
+            "bold",
+            anchor="lm",
+        )
         cv.text(
-            x + 31 + cv.width_of(pr.name, 20, "bold"),
+            x + 31 + nw,
             y + 15,
             f"{pr.vp}",
             20,
@@ -192,11 +233,12 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
         _cost(cv, x + 10, y + 41, pr.cost, 10)
         x += w + 8
     if not p.products:
-        cv.text(x, y + 15, "all made", 20, anchor="lm", fill=MUTED)
+        cv.text_in(x, y + 15, t("render.panel.all_made"), x1 - x, 20, anchor="lm", fill=MUTED)
         y -= 22
     y += 64
     # units: on the map (hex), in the reserve, never deployed
-    cv.text(x0 + 4, y + 19, "Units", 22, "semibold", anchor="lm")
+    # the first piece's left edge is at x0 + 112 - 18: the label stops short of it
+    cv.text_in(x0 + 4, y + 19, t("render.panel.units"), 86, 22, "semibold", anchor="lm")
     x = x0 + 112
     for uid, loc in sorted(p.units.items()):
         u = cat.units.get(f"{p.colour}.{uid}")
@@ -213,45 +255,42 @@ def _panel(cv: Canvas, v: GameState, p: Player, y0: float, vp: int, playing: boo
                 width=max(1, cv.px(2)),
             )
             cv.text(x, y + 19, glyph, 16, "bold", MUTED, "mm")
-            where = "new"
+            where = t("render.panel.unit_new")
         else:
             cv.player_piece(x, y + 19, p.colour, 36, glyph)
-            where = "reserve" if loc == "reserve" else loc
-        cv.text(x, y + 50, where, 17, "semibold", INK if loc != "board" else MUTED, "mm")
+            where = t("render.panel.unit_reserve") if loc == "reserve" else loc
+        cv.text_in(x, y + 50, where, 64, 17, "semibold", INK if loc != "board" else MUTED, "mm")
         x += 68
     y += 70
     # paintings, kept tiles, revealed missions
     bits = []
+
+    def names(kind: str, ids: list[str], book: dict[str, Any]) -> list[str]:
+        return [t.term(kind, x, book[x].name) if x in book else x for x in ids]
+
     if p.paintings:
         bits.append(
-            "Paintings: "
-            + ", ".join(cat.paintings[x].name if x in cat.paintings else x for x in p.paintings)
+            t("render.panel.paintings", names=names("painting", p.paintings, cat.paintings))
         )
     if p.revealed:
         bits.append(
-            "Missions done: "
-            + ", ".join(cat.missions[m].name if m in cat.missions else m for m in p.revealed)
+            t("render.panel.missions_done", names=names("mission", p.revealed, cat.missions))
         )
     if p.kept_tiles:
         bits.append(
-            "Tiles: "
-            + ", ".join(
-                cat.exploration[t].name if t in cat.exploration else t for t in p.kept_tiles
-            )
+            t("render.panel.tiles", names=names("exploration", p.kept_tiles, cat.exploration))
         )
     if p.victoria:
-        bits.append(
-            "Victoria: " + ", ".join(cat.products[t].name for t in p.victoria if t in cat.products)
-        )
+        made = [x for x in p.victoria if x in cat.products]
+        bits.append(t("render.panel.victoria", names=names("product", made, cat.products)))
     if p.factory:
-        bits.append(
-            "Factory: " + ", ".join(cat.products[t].name for t in p.factory if t in cat.products)
-        )
+        made = [x for x in p.factory if x in cat.products]
+        bits.append(t("render.panel.factory", names=names("product", made, cat.products)))
     if not bits:
-        bits = ["No paintings yet"]
+        bits = [t("render.panel.no_paintings")]
     for b in bits:
         for ln in cv.wrap(b, x1 - x0 - 8, 20):
-            cv.text(x0 + 4, y + 13, ln, 20, anchor="lm")
+            cv.text_in(x0 + 4, y + 13, ln, x1 - x0 - 8, 20, anchor="lm")
             y += 28
     return y + 14
 
@@ -261,47 +300,68 @@ def _dark(c: RGB) -> RGB:
     return (round(c[0] * 0.6), round(c[1] * 0.6), round(c[2] * 0.6))
 
 
-def _header(cv: Canvas, v: GameState, title: str) -> float:
-    cv.text(12, 8, title, 34, "bold")
+def _header(cv: Canvas, v: GameState, title: str, t: Words) -> float:
+    cv.text_in(12, 8, title, W - 24, 34, "bold")
     y = 56.0
-    for part in (title_line(v), status_line(v)):
+    for part in (title_line(v, t), status_line(v, t)):
         for ln in cv.wrap(part, W - 24, 22, "semibold"):
-            cv.text(12, y, ln, 22, "semibold", MUTED)
+            cv.text_in(12, y, ln, W - 24, 22, "semibold", MUTED)
             y += 30
     return y + 12
 
 
-def draw_boards(v: GameState, seat: int | None, opts: RenderOptions) -> Image.Image:
+def draw_boards(
+    v: GameState, seat: int | None, opts: RenderOptions, lang: str = "en"
+) -> Image.Image:
     """All players' panels, one under the other (one column: a phone preview is
     width-limited, so a narrow, tall page reads better than a wide one)."""
+    t = words(lang)
     cv = Canvas(W, 120 + 640 * v.n, opts)
-    y = _header(cv, v, "Player boards")
+    y = _header(cv, v, t("render.boards.title"), t)
     vps = public_vps(v)
     playing = set(to_play(v))
     for p in v.players:
-        y = _panel(cv, v, p, y, vps[p.seat], p.seat in playing) + 8
+        y = _panel(cv, v, p, y, vps[p.seat], p.seat in playing, t) + 8
     return cv.crop_height(y)
 
 
-def draw_panel(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
+def draw_panel(v: GameState, seat: int, opts: RenderOptions, lang: str = "en") -> Image.Image:
+    t = words(lang)
     cv = Canvas(W, 800, opts)
-    y = _header(cv, v, f"Board of {seat_name(v, seat)}")
-    y = _panel(cv, v, v.players[seat], y, public_vps(v)[seat], seat in to_play(v))
+    y = _header(cv, v, t("render.panel.title", who=seat_name(v, seat, t)), t)
+    y = _panel(cv, v, v.players[seat], y, public_vps(v)[seat], seat in to_play(v), t)
     return cv.crop_height(y)
 
 
-def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
-    """One seat's secrets, drawn from that seat's own view (masked cards are never named)."""
-    from rules.scoring import describe_objective, objective_count
+def objective_text(ob: Objective, t: Words) -> str:
+    """A mission objective ("2 × sawmill of era 2") in the language: as
+    :func:`rules.scoring.describe_objective` writes it in English."""
+    if ob.frame:
+        what = t("render.objective.frame", frame=t(f"render.frame.{ob.frame}"))
+    elif ob.shape:
+        what = t("render.objective.shape", shape=t(f"render.shape.{ob.shape}"))
+    elif ob.type:
+        what = t.term("building", ob.type, ob.type.replace("_", " "))
+    else:
+        what = t(f"render.objective.{ob.kind}", n=ob.count)
+    if ob.era:
+        what = t("render.objective.of_era", what=what, era=ob.era)
+    return t("render.objective", n=ob.count, what=what)
 
+
+def draw_hand(v: GameState, seat: int, opts: RenderOptions, lang: str = "en") -> Image.Image:
+    """One seat's secrets, drawn from that seat's own view (masked cards are never named)."""
+    from rules.scoring import objective_count
+
+    t = words(lang)
     cat = catalog(v)
     p = v.players[seat]
     cv = Canvas(W, 2400, opts)
-    y = _header(cv, v, f"Your hand — {seat_name(v, seat)}")
+    y = _header(cv, v, t("render.hand.title", who=seat_name(v, seat, t)), t)
     x0, x1 = 14, W - 14
 
     def section(title: str, y: float) -> float:
-        cv.text(x0, y + 4, title, 26, "bold")
+        cv.text_in(x0, y + 4, title, x1 - x0, 26, "bold")
         return y + 42
 
     def card(y: float, head: str, body: list[str], colour: RGB) -> float:
@@ -311,11 +371,11 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         cv.text_in(x0 + 14, y + 21, head, x1 - x0 - 24, 22, "bold", anchor="lm")
         yy = y + 47
         for ln in lines:
-            cv.text(x0 + 16, yy, ln, 20, anchor="lm")
+            cv.text_in(x0 + 16, yy, ln, x1 - x0 - 30, 20, anchor="lm")
             yy += 28
         return y + h + 10
 
-    y = section(f"Missions kept ({len(p.missions)})", y)
+    y = section(t("render.hand.missions", n=len(p.missions)), y)
     for mid in p.missions:
         m = cat.missions.get(mid)
         if m is None:
@@ -323,24 +383,43 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         body = []
         for ob in m.objectives:
             have = objective_count(v, seat, ob)
-            body.append(
-                f"• {describe_objective(ob)}: {min(have, ob.count)}/{ob.count}"
-                + (" — done" if have >= ob.count else "")
+            line = t(
+                "render.hand.objective",
+                objective=objective_text(ob, t),
+                have=min(have, ob.count),
+                need=ob.count,
             )
-        y = card(y, f"Era {ROMAN[m.era]} · {m.name} ({m.vp} VP)", body, (90, 70, 120))
+            body.append(t("render.hand.objective_done", line=line) if have >= ob.count else line)
+        head = t(
+            "render.hand.mission",
+            era=ROMAN[m.era],
+            name=t.term("mission", mid, m.name),
+            vp=m.vp,
+        )
+        y = card(y, head, body, (90, 70, 120))
     if not p.missions:
-        cv.text(x0, y, "none", 20, fill=MUTED)
+        cv.text_in(x0, y, t("render.none"), x1 - x0, 20, fill=MUTED)
         y += 32
-    y = section(f"Combat cards ({len(p.combat_cards)})", y + 6)
+    y = section(t("render.hand.combat", n=len(p.combat_cards)), y + 6)
     for cid in p.combat_cards:
         c = cat.combat_cards.get(cid)
         if c is not None:
-            y = card(y, c.name, [c.text], (150, 40, 40))
-    y = section(f"Gold cards ({len(p.gold_cards)})", y + 6)
+            y = card(
+                y,
+                t.term("combat_card", cid, c.name),
+                [card_text(t, "combat_card", cid, c.text)],
+                (150, 40, 40),
+            )
+    y = section(t("render.hand.gold", n=len(p.gold_cards)), y + 6)
     for gid in p.gold_cards:
         gc = cat.gold_cards.get(gid)
         if gc is not None:
-            y = card(y, f"{gc.name} ({gc.kind})", [gc.text], (200, 160, 0))
+            head = t(
+                "render.hand.gold_card",
+                name=t.term("gold_card", gid, gc.name),
+                kind=t(f"render.gold_kind.{gc.kind}"),
+            )
+            y = card(y, head, [card_text(t, "gold_card", gid, gc.text)], (200, 160, 0))
     peeks = {
         h: t
         for h, t in p.peeks.items()
@@ -350,10 +429,18 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions) -> Image.Image:
         and not v.exploration[h].face_up
     }
     if peeks:
-        y = section("Tiles you looked at", y + 6)
-        for h, t in sorted(peeks.items()):
-            y = card(y, f"{h}: {cat.exploration[t].name}", [cat.exploration[t].text], (120, 90, 40))
+        y = section(t("render.hand.peeks"), y + 6)
+        for h, tid in sorted(peeks.items()):
+            tile = cat.exploration[tid]
+            head = t("render.hand.peek", hex=h, name=t.term("exploration", tid, tile.name))
+            y = card(y, head, [card_text(t, "exploration", tid, tile.text)], (120, 90, 40))
     return cv.crop_height(y + 10)
 
 
-__all__ = ["draw_boards", "draw_hand", "draw_panel", "public_vps"]
+def card_text(t: Words, kind: str, id_: str, english: str) -> str:
+    """A card's or tile's rules text (``text.<kind>.<id>``, :mod:`i18n.texts`) in the
+    language: a data pack's own text as it wrote it."""
+    return nfc(component_text(t.lang, kind, id_, english))
+
+
+__all__ = ["card_text", "draw_boards", "draw_hand", "draw_panel", "objective_text", "public_vps"]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from bot.render.canvas import Canvas
-from bot.render.common import catalog, colour_of, seat_name, title_line
+from bot.render.common import catalog, colour_of, seat_name, title_line, winners_names
 from bot.render.panels import tint
 from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
+from bot.render.words import Words, message, words
 from rules.events import Event
 from rules.state import ENEMY, GameState
 
@@ -39,18 +42,84 @@ def last_battle(events: list[Event], seat: int | None) -> tuple[Event, list[Even
     return None
 
 
-def _rows(breakdown: Any) -> list[tuple[str, int]]:
+def _rows(breakdown: Any, parts: Any, v: GameState, t: Words) -> list[tuple[str, int]]:
+    """A side's FP sources: the event's English names (``data``) in English; in another
+    language the event's messages (``params``: ``phrase.fp.part`` with a term reference or a
+    ``phrase.fp.*`` message as its source), or, for an event stored before they were there,
+    the English names read back as terms."""
     out: list[tuple[str, int]] = []
-    if isinstance(breakdown, list):
-        for item in breakdown:
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                out.append((str(item[0]), int(item[1])))
+    if not isinstance(breakdown, list):
+        return out
+    rows = [(x[0], int(x[1])) for x in breakdown if isinstance(x, list | tuple) and len(x) == 2]
+    sources: list[Any] = [None] * len(rows)
+    if not t.english and isinstance(parts, list) and len(parts) == len(rows):
+        sources = [
+            p["params"].get("source") if isinstance(p, dict) and "params" in p else None
+            for p in parts
+        ]
+    for (name, fp), src in zip(rows, sources, strict=True):
+        out.append((fp_source(name if src is None else src, v, t), fp))
+    return out
+
+
+_AT = re.compile(r"^(?P<name>.+) at (?P<hex>[A-Z][0-9]+)$")
+_SOURCES = {  # the engine's English words for fighting-power sources (rules.combat)
+    "orange capital": "phrase.fp.orange_capital",
+    "tactical advantage": "phrase.fp.tactical_advantage",
+    "Acampamento resources": "phrase.fp.camp",
+}
+
+
+def fp_source(src: Any, v: GameState, t: Words) -> str:
+    """A fighting-power source in the language: a term reference (``@term...``) or a message
+    (``{"key", "params"}``) as such; an English text of the engine — a unit's, card's or
+    painting's name, ``<building> at <hex>``, its own phrases — by its term or key."""
+    if not isinstance(src, str) or src.startswith("@"):
+        return message(t, src)
+    if t.english:
+        return src
+    if src in _SOURCES:
+        return t(_SOURCES[src])
+    m = _AT.match(src)
+    if m:
+        return t("phrase.fp.tile", tile=_component(m["name"], v, t), hex=m["hex"])
+    return _component(src, v, t)
+
+
+def _component(name: str, v: GameState, t: Words) -> str:
+    """The term for a component the engine named by its English catalog name."""
+    return _names(v.data_pack, t.lang).get(name, name)
+
+
+@lru_cache(maxsize=32)
+def _names(pack: str | None, lang: str) -> dict[str, str]:
+    from rules import get_catalog
+
+    cat = get_catalog(pack)
+    t = words(lang)
+    out: dict[str, str] = {}
+    books: list[tuple[str, dict[str, Any]]] = [
+        ("painting", cat.paintings),
+        ("combat_card", cat.combat_cards),
+        ("monarch", cat.monarchs),
+        ("city", cat.cities),
+        ("capital", cat.capitals),
+    ]
+    for kind, book in books:
+        for id_, x in book.items():
+            out.setdefault(x.name, t.term(kind, id_, x.name))
+    for tile in cat.buildings.values():
+        for side in tile.sides:
+            out.setdefault(side.name, t.term("building", side.id, side.name))
+    for uid, u in cat.units.items():  # ids as the catalog keys them: "green.archer1"
+        out.setdefault(u.name, t.term("unit", uid, u.name))
     return out
 
 
 def draw_battle(
-    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions
+    v: GameState, events: list[Event], seat: int | None, opts: RenderOptions, lang: str = "en"
 ) -> Image.Image | None:
+    t = words(lang)
     found = last_battle(events, seat)
     if found is None:
         return None
@@ -66,30 +135,34 @@ def draw_battle(
     if res.kind == "expedition_result":
         who = res.seat if res.seat is not None else ENEMY
         sides = [
-            (who, int(d.get("fp", 0)), _rows(d.get("breakdown"))),
+            (
+                who,
+                int(d.get("fp", 0)),
+                _rows(d.get("breakdown"), res.params.get("breakdown"), v, t),
+            ),
         ]
         won = bool(d.get("won"))
         winner = who if won else None
-        title = f"Expedition at {hx}"
+        title = t("render.battle.expedition_at", hex=hx)
         req = d.get("requirement")
     else:
         sides = [
             (
                 int(d.get("attacker", ENEMY)),
                 int(d.get("attacker_fp", 0)),
-                _rows(d.get("attacker_breakdown")),
+                _rows(d.get("attacker_breakdown"), res.params.get("attacker_breakdown"), v, t),
             ),
             (
                 int(d.get("defender", ENEMY)),
                 int(d.get("defender_fp", 0)),
-                _rows(d.get("defender_breakdown")),
+                _rows(d.get("defender_breakdown"), res.params.get("defender_breakdown"), v, t),
             ),
         ]
         winner = d.get("winner")
-        title = f"Battle at {hx}"
+        title = t("render.battle.battle_at", hex=hx)
         req = None
-    cv.text(14, 10, title, 30, "bold")
-    cv.text(14, 54, title_line(v), 20, "semibold", MUTED)
+    cv.text_in(14, 10, title, W - 28, 30, "bold")
+    cv.text_in(14, 54, title_line(v, t), W - 28, 20, "semibold", MUTED)
     y0 = 96
     colw = (W - 36) / 2
     bottom = y0
@@ -98,9 +171,9 @@ def draw_battle(
         col = colour_of(v, s)
         fill = player_fill(col, opts)
         won = winner == s
-        role = "attacker" if i == 0 else "defender"
+        role = t("render.battle.attacker") if i == 0 else t("render.battle.defender")
         if res.kind == "expedition_result":
-            role = "expedition"
+            role = t("render.battle.expedition")
         played = cards.get(s, [])
         # a battle says so when a side revealed no card (an expedition has no cards)
         n_cards = max(1, len(played)) if res.kind == "battle_result" else len(played)
@@ -113,35 +186,59 @@ def draw_battle(
             radius=12,
         )
         cv.player_piece(x + 28, y0 + 30, col, 40)
-        cv.text_in(x + 54, y0 + 20, seat_name(v, s), colw - 120, 24, "bold", anchor="lm")
-        cv.text(x + 54, y0 + 47, role, 20, "semibold", MUTED, "lm")
+        cv.text_in(
+            x + 54, y0 + 20, seat_name(v, s, t, short=True), colw - 120, 24, "bold", anchor="lm"
+        )
+        cv.text_in(x + 54, y0 + 47, role, colw - 120, 20, "semibold", MUTED, "lm")
         cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
-        cv.text(x + colw - 14, y0 + 74, "FP", 18, "bold", MUTED, "rm")
+        cv.text_in(x + colw - 14, y0 + 74, t("render.fp"), 56, 18, "bold", MUTED, "rm")
         yy = y0 + 104
         for src, n in rows:
             cv.text_in(x + 14, yy, src, colw - 70, 21, anchor="lm")
             cv.text(x + colw - 14, yy, f"+{n}", 21, "bold", anchor="rm")
             yy += 32
         if not played and n_cards:
-            cv.text(x + 14, yy, "no card played", 21, "regular", MUTED, "lm")
+            cv.text_in(
+                x + 14, yy, t("render.battle.no_card"), colw - 28, 21, "regular", MUTED, "lm"
+            )
             yy += 32
         for c in played:
-            nm = cat.combat_cards[c].name if c in cat.combat_cards else c
-            cv.text_in(x + 14, yy, f"card: {nm}", colw - 28, 21, "semibold", (150, 40, 40), "lm")
+            nm = t.term("combat_card", c, cat.combat_cards[c].name) if c in cat.combat_cards else c
+            cv.text_in(
+                x + 14,
+                yy,
+                t("render.battle.card", name=nm),
+                colw - 28,
+                21,
+                "semibold",
+                (150, 40, 40),
+                "lm",
+            )
             yy += 32
         if won:
-            cv.rect((x + 14, yy + 8, x + 180, yy + 50), fill=GOLDEN, outline=INK, radius=8)
-            cv.text(x + 97, yy + 29, "WINNER", 23, "extrabold", WHITE, "mm")
+            tag = t("render.winner")
+            tw = max(166.0, min(colw - 28, cv.width_of(tag, 23, "extrabold") + 24))
+            cv.rect((x + 14, yy + 8, x + 14 + tw, yy + 50), fill=GOLDEN, outline=INK, radius=8)
+            cv.text_in(x + 14 + tw / 2, yy + 29, tag, tw - 16, 23, "extrabold", WHITE, "mm")
         bottom = max(bottom, y0 + h)
     if req is not None:
         x = 12 + colw + 12
         ok = winner is not None
         cv.rect((x, y0, x + colw, y0 + 140), fill=WHITE, outline=MUTED, radius=12)
-        cv.text(x + colw / 2, y0 + 40, f"needed: {req} FP", 26, "bold", anchor="mm")
-        cv.text(
+        cv.text_in(
+            x + colw / 2,
+            y0 + 40,
+            t("render.battle.needed", fp=req),
+            colw - 20,
+            26,
+            "bold",
+            anchor="mm",
+        )
+        cv.text_in(
             x + colw / 2,
             y0 + 90,
-            "success" if ok else "failed",
+            t("render.battle.success") if ok else t("render.battle.failed"),
+            colw - 20,
             30,
             "extrabold",
             (0, 120, 0) if ok else (160, 0, 0),
@@ -151,10 +248,11 @@ def draw_battle(
     return cv.crop_height(bottom + 14)
 
 
-def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
+def draw_scores(v: GameState, opts: RenderOptions, lang: str = "en") -> Image.Image:
     """Per-category VP of every player (R-END-2), totals, winner and the tie-break (R-END-3)."""
     from rules.scoring import CATEGORIES
 
+    t = words(lang)
     result = v.result
     if not result:
         raise ValueError("the game is not over: there is no final score sheet yet")
@@ -165,8 +263,9 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
     colw = min(150, (W - first_w - 20) / max(1, n))
     width = round(first_w + colw * n + 24)
     cv = Canvas(max(width, W), 200 + 40 * (len(CATEGORIES) + 4), opts)
-    cv.text(14, 8, "Final scores", 34, "bold")
-    cv.text(14, 56, title_line(v), 22, "semibold", MUTED)
+    page_w = cv.img.width / cv.s
+    cv.text_in(14, 8, t("render.scores.title"), page_w - 28, 34, "bold")
+    cv.text_in(14, 56, title_line(v, t), page_w - 28, 22, "semibold", MUTED)
     y = 112
     totals = [int(r.get("total", 0)) for r in rows]
     tied = totals.count(max(totals)) > 1 if totals else False
@@ -182,10 +281,18 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
             width=6 if s in winners else 2,
         )
         cv.player_piece(x + colw / 2, y + 24, col, 34)
-        cv.text(x + colw / 2, y + 54, (col or "?").capitalize(), 20, "bold", anchor="mm")
+        cv.text_in(
+            x + colw / 2, y + 54, t.colour(col, short=True), colw - 12, 20, "bold", anchor="mm"
+        )
         if s in winners:  # the winner's column: a golden tag over the header
-            cv.rect((x + 12, y - 14, x + colw - 12, y + 10), fill=GOLDEN, outline=INK, radius=6)
-            cv.text(x + colw / 2, y - 2, "WINNER", 16, "extrabold", WHITE, "mm")
+            tag = t("render.winner")
+            # as wide as the column less 12 px a side, or wider (to 4 px a side) for a
+            # longer word
+            need = cv.extent_of(tag, 16, "extrabold", "m")
+            half = colw / 2 - 12 if need <= colw - 30 else min(colw / 2 - 4, need / 2 + 6)
+            cx = x + colw / 2
+            cv.rect((cx - half, y - 14, cx + half, y + 10), fill=GOLDEN, outline=INK, radius=6)
+            cv.text_in(cx, y - 2, tag, 2 * half - 6, 16, "extrabold", WHITE, "mm")
     y += 80
     for i, c in enumerate([*CATEGORIES, "total", "tie-break: science"]):
         if i % 2 == 0:
@@ -196,10 +303,11 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
                 radius=4,
             )
         is_total = c == "total"
-        cv.text(
+        cv.text_in(
             20,
             y + 19,
-            c.replace("_", " ") if not c.startswith("tie") else "tie-break: sci.",
+            t(f"render.score.{c}" if not c.startswith("tie") else "render.score.tiebreak"),
+            first_w - 26,
             23 if is_total else 21,
             "bold" if is_total else "regular",
             anchor="lm",
@@ -229,18 +337,19 @@ def draw_scores(v: GameState, opts: RenderOptions) -> Image.Image:
                 anchor="mm",
             )
         y += 40
-    names = " and ".join(seat_name(v, w) for w in sorted(winners)) or "nobody"
-    note = f"Winner: {names}" + (
-        " (tie broken by science on buildings)"
-        if tied and len(winners) == 1
-        else " (shared)"
-        if len(winners) > 1
-        else ""
-    )
+    names = winners_names(v, sorted(winners), t)
+    if tied and len(winners) == 1:
+        note = t("render.scores.winner_tiebreak", names=names)
+    elif len(winners) > 1:
+        note = t("render.scores.winners_shared", names=names)
+    else:
+        note = t("render.scores.winner", names=names)
     if result.get("solo_won") is not None:
-        note = "Solo: victory" if result.get("solo_won") else "Solo: defeat"
+        note = (
+            t("render.scores.solo_won") if result.get("solo_won") else t("render.scores.solo_lost")
+        )
     y += 8
-    for ln in cv.wrap(note, cv.img.width / cv.s - 40, 24, "bold"):
-        cv.text(20, y + 14, ln, 24, "bold", anchor="lm")
+    for ln in cv.wrap(note, page_w - 40, 24, "bold"):
+        cv.text_in(20, y + 14, ln, page_w - 40, 24, "bold", anchor="lm")
         y += 34
     return cv.crop_height(y + 14)

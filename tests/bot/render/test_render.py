@@ -406,6 +406,13 @@ def test_bench_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["bench", "--runs", "1"]) == 0
     out = capsys.readouterr().out
     assert "late map" in out and "palette PNG" in out
+    assert "de / en" in out  # English and another language side by side (issue 17)
+
+
+def test_bench_times_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["bench", "--runs", "1", "--lang", "hu"]) == 0
+    out = capsys.readouterr().out
+    assert "hu / en cpu time" in out and "late hand" in out
 
 
 # ---------------------------------------------------------------------------- golden images
