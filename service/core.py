@@ -1426,19 +1426,21 @@ def render_image(req: ImageRequest, frame: Frame, options: Any = None) -> bytes 
     v = view(frame.state, req.seat)
     ev = list(frame.events)
     if req.kind == "map":
-        return render_map(v, ev, seat=req.seat, options=opts)
+        return render_map(v, ev, seat=req.seat, options=opts, lang=req.lang)
     if req.kind == "map_zoom":
-        return render_map_zoom(v, ev, seat=req.seat, options=opts)
+        return render_map_zoom(v, ev, seat=req.seat, options=opts, lang=req.lang)
     if req.kind == "boards":
-        return render_boards(v, seat=req.seat, options=opts)
+        return render_boards(v, seat=req.seat, options=opts, lang=req.lang)
     if req.kind == "panel":
-        return render_panel(v, req.player if req.player is not None else 0, options=opts)
+        return render_panel(
+            v, req.player if req.player is not None else 0, options=opts, lang=req.lang
+        )
     if req.kind == "hand":
         if req.seat is None:
             raise ValueError("a hand image needs a seat")
-        return render_hand(v, req.seat, options=opts)
+        return render_hand(v, req.seat, options=opts, lang=req.lang)
     if req.kind == "battle":
-        return render_battle(v, ev, seat=req.seat, options=opts)
+        return render_battle(v, ev, seat=req.seat, options=opts, lang=req.lang)
     if req.kind == "scores":
-        return render_scores(v, options=opts)
+        return render_scores(v, options=opts, lang=req.lang)
     raise ValueError(f"unknown image kind {req.kind!r}")

@@ -60,3 +60,19 @@ async def test_an_english_game_reads_as_before(service: GameService) -> None:
     (post,) = res.public()
     assert post.text.startswith("New game #") and "Ana" in post.text
     assert (await service.state(res.game_id)).phase == "setup"
+
+
+async def test_images_are_drawn_in_the_language_they_carry(service: GameService) -> None:
+    from dataclasses import replace
+
+    from service import render_image
+
+    res = await service.new_game(["ai:random", "ai:random"], seed=2, language="de")
+    res = await service.run_ai_turns(res.game_id, until=lambda s: s.round > 1)
+    board = await service.board(res.game_id)
+    req = next(r for p in board.public() for r in p.images if r.kind == "boards")
+    assert req.lang == "de"
+    frame = board.frames[req.version]
+    german = render_image(req, frame)
+    english = render_image(replace(req, lang="en"), frame)
+    assert german and english and german != english
