@@ -167,6 +167,30 @@ def bench(seed: int, n: int, lang: str = "de") -> None:
         print(f"  {label:24s} {ms:7.1f} ms {len(enc()) / 1024:8.1f} KiB")
 
 
+GOLDEN = Path(__file__).resolve().parent.parent / "docs" / "images" / "languages"
+GOLDEN_SEED, GOLDEN_ROUND = 7, 15
+
+
+def golden_images(lang: str) -> dict[str, bytes]:
+    """One mid-game state (4 players, seed 7, round 15) in ``lang``: the public map and boards
+    and seat 1's hand — the golden images of docs/images/languages/."""
+    sn = at_round(play(4, GOLDEN_SEED), GOLDEN_ROUND)
+    v = view(sn.state, None)
+    out = {
+        "map": _render_map(v, sn.events, lang=lang),
+        "boards": _render_boards(v, lang=lang),
+        "hand": _render_hand(view(sn.state, 0), 0, lang=lang),
+    }
+    return {k: b for k, b in out.items() if b is not None}
+
+
+def golden(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in i18n.supported():
+        for kind, data in golden_images(lang).items():
+            _write(out, f"{lang}-{kind}.png", data)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m devtools.render")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -174,11 +198,18 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("outdir", type=Path)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--lang", default="en", help="the language of the images (default en)")
+    g = sub.add_parser(
+        "golden", help="write one mid-game state in every language (docs/images/languages/)"
+    )
+    g.add_argument("outdir", type=Path, nargs="?", default=GOLDEN)
     b = sub.add_parser("bench", help="median drawing and encoding times and sizes")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--runs", type=int, default=9)
     b.add_argument("--lang", default="de", help="the language timed beside English (default de)")
     a = ap.parse_args(argv)
+    if a.cmd == "golden":
+        golden(a.outdir)
+        return 0
     lang = i18n.require(a.lang)
     if a.cmd == "demo":
         demo(a.outdir, a.seed, lang)
