@@ -24,7 +24,7 @@ import logging
 import os
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,12 +136,16 @@ def _files(d: Path) -> dict[str, list[Path]]:
 
 
 _catalogues: dict[str, Catalogue] | None = None
+on_reset: list[Callable[[], None]] = []
+"""Called when the catalogues are loaded anew (the renderers' caches)."""
 
 
 def _reset() -> None:
     global _catalogues
     _catalogues = None
     _warned.clear()
+    for f in on_reset:
+        f()
 
 
 def _load_all() -> dict[str, Catalogue]:

@@ -15,7 +15,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, warn_once
+from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, on_reset, warn_once
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -197,10 +197,18 @@ class _Renderer:
         return self.fill(key, t, params)
 
 
+_renderers: dict[str, _Renderer] = {}
+on_reset.append(_renderers.clear)  # catalogues loaded anew (a folder added): new renderers
+
+
 def _renderer(code: str) -> _Renderer:
-    cats = _load_all()
-    cat = cats.get(code) or cats[DEFAULT]
-    return _Renderer(cat)
+    r = _renderers.get(code)
+    if r is None:
+        cats = _load_all()
+        r = _Renderer(cats.get(code) or cats[DEFAULT])
+        if len(_renderers) < 64:
+            _renderers[code] = r
+    return r
 
 
 def tr(lang: str, key: str, /, **params: Any) -> str:
