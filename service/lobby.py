@@ -2,6 +2,11 @@
 wishes), then the start — surface-neutral. The surface says who the user is and whether they
 manage the lobby (its creator, or a moderator: a surface's own notion); every refusal is a
 :class:`~service.results.Refused` with the sentence to show privately.
+
+Texts are the catalogue's ``svc.lobby.*``: a refusal carries an :class:`i18n.Msg` (``str(e)`` is
+English, ``e.text(lang)`` the asker's language); the lobby's text (:func:`lobby_text`, a public
+post) is in the game's language (:func:`~service.language.game_language_of`), the colour menu
+(:func:`colour_choices`) in the language asked for.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import i18n
+from i18n import msg, tr
 from rules import deciders, get_catalog, legal_actions, pending_for
 from rules.actions import ChooseColour
 from service.core import game_seat
+from service.language import game_language_of
 from service.results import Refused, Result, SeatSpec, ServiceError
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import (
@@ -28,31 +35,59 @@ if TYPE_CHECKING:
     from rules import GameState
     from service.core import GameCore, GameSession
 
-LOBBY_MANAGER = "Only the lobby's creator or a moderator can add computer players or start."
-CLOSED = "This lobby is closed."
+LOBBY_MANAGER = msg("svc.lobby.manager_only")
+"""The refusal of a lobby button only its creator or a moderator may press."""
+CLOSED = msg("svc.lobby.closed")
 
 
-def colour_choices() -> list[tuple[str, str]]:
-    """The colours a player may wish for: (id, name)."""
-    return [(c.id, str(getattr(c, "name", c.id))) for c in get_catalog(None).colours.values()]
+def colour_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """The colours a player may wish for: (id, name in ``lang``)."""
+    L = i18n.translator(lang)
+    return [
+        (c.id, L.name(f"term.colour.{c.id}", str(getattr(c, "name", c.id))))
+        for c in get_catalog(None).colours.values()
+    ]
 
 
-def lobby_text(rec: GameRecord) -> str:
-    """The lobby's text: scenario, deadline, the seats with their wishes, what to do."""
+def _term(kind: str, id_: str) -> str:
+    """A term reference (``@term.colour.blue``) when a catalogue has the term, else the id
+    itself (a data pack's own component)."""
+    key = f"term.{kind}.{id_}"
+    return f"@{key}" if key in i18n.catalogue(i18n.DEFAULT).messages else id_
+
+
+def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
+    """The lobby's text: scenario, deadline, the seats with their wishes, what to do; in
+    ``lang`` (by default the game's language: the lobby is a public post)."""
+    L = i18n.translator(lang or game_language_of(rec))
     s = rec.settings
-    scen = s.scenario if s.scenario != "auto" else "the standard map for the player count"
-    lines = [f"## Brazil: Imperial — new game #{rec.id}", f"Scenario: {scen}"]
+    lines = [L("svc.lobby.title", game=rec.id)]
+    if s.scenario != "auto":
+        lines.append(L("svc.lobby.scenario", scenario=_term("scenario", s.scenario)))
+    else:
+        lines.append(L("svc.lobby.scenario.auto"))
     if s.turn_timer_seconds:
-        lines.append(f"Turn deadline: {s.turn_timer_seconds // 3600} h")
+        lines.append(L("svc.lobby.deadline", hours=s.turn_timer_seconds // 3600))
     for n in range(s.player_count):
         seat = rec.seat(n)
-        wish = f" — {seat.colour}" if seat is not None and seat.colour else ""
-        lines.append(f"{n + 1}. {seat.label() if seat else '(open)'}{wish}")
-    lines.append(
-        "Join, choose a colour if you like, add computer players, then Start "
-        "(empty seats become AI players)."
-    )
+        who = seat.label() if seat else L("svc.lobby.open_seat")
+        if seat is not None and seat.colour:
+            colour = _term("colour", seat.colour)
+            lines.append(L("svc.lobby.seat.wish", n=n + 1, who=who, colour=colour))
+        else:
+            lines.append(L("svc.lobby.seat", n=n + 1, who=who))
+    lines.append(L("svc.lobby.how"))
     return "\n".join(lines)
+
+
+def _colour_word(colour: str) -> dict[str, object] | str:
+    """A colour as a sentence's subject: a nested message (``svc.lobby.colour.<id>``: the
+    capitalised id in English, the colour's word elsewhere), or the capitalised id of a
+    colour no catalogue names."""
+    key = f"svc.lobby.colour.{colour}"
+    if key in i18n.catalogue(i18n.DEFAULT).messages:
+        return {"key": key, "params": {}}
+    return colour.capitalize()
 
 
 def is_host(rec: GameRecord, user_id: int) -> bool:
@@ -88,9 +123,9 @@ class Lobbies:
         as people write it, :class:`i18n.UnknownLanguage` otherwise; it stays when the lobby
         starts)."""
         if scenario and scenario not in get_catalog(None).maps:
-            raise Refused(f"No scenario `{scenario}`. Choose from the list.")
+            raise Refused(msg("svc.lobby.no_scenario", scenario=scenario))
         if not 1 <= players <= 4 or not 0 <= ai_seats < players:
-            raise Refused("A game has 1 to 4 players, at least one of them human.")
+            raise Refused(msg("svc.lobby.players"))
         lang = i18n.require(language)
         seats = [Seat.discord(0, host)]
         seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
@@ -112,7 +147,7 @@ class Lobbies:
                 status=GameStatus.LOBBY,
             )
         except ChannelBusy as e:
-            raise Refused("This channel already has a game: see `/game status`.") from e
+            raise Refused(msg("svc.lobby.channel_busy")) from e
 
     async def get_open(self, game_id: int) -> GameRecord:
         """The game ``game_id`` while it is still a lobby; Refused ("closed") otherwise."""
@@ -129,27 +164,27 @@ class Lobbies:
         rec = await self.get_open(game_id)
         mine = rec.seats_of(user_id)
         if not mine:
-            raise Refused("Join the game first.")
+            raise Refused(msg("svc.lobby.join_first"))
         if colour not in get_catalog(None).colours:
-            raise Refused("That choice is no longer available.")
+            raise Refused(msg("svc.lobby.gone"))
         try:
             return await self.svc.store.set_colour(game_id, mine[0], colour)
         except StorageError as e:
-            raise Refused(f"{colour.capitalize()} is taken: choose another.") from e
+            raise Refused(msg("svc.lobby.colour_taken", colour=_colour_word(colour))) from e
 
     async def join(self, rec: GameRecord, user_id: int) -> GameRecord:
         if rec.seats_of(user_id):
-            raise Refused("You are already in this game.")
+            raise Refused(msg("svc.lobby.already_in"))
         free = self.free_seats(rec)
         if not free:
-            raise Refused("The game is full.")
+            raise Refused(msg("svc.lobby.full"))
         return await self.svc.store.assign_seat(rec.id, Seat.discord(free[0], user_id))
 
     async def leave(self, rec: GameRecord, user_id: int) -> tuple[GameRecord, bool]:
         """The user leaves; True when nobody human is left (the lobby is then closed)."""
         mine = rec.seats_of(user_id)
         if not mine:
-            raise Refused("You are not in this game.")
+            raise Refused(msg("svc.lobby.not_in"))
         for n in mine:
             rec = await self.svc.store.remove_seat(rec.id, n)
         if not any(s.kind is SeatKind.DISCORD for s in rec.seats):
@@ -161,7 +196,7 @@ class Lobbies:
             raise Refused(LOBBY_MANAGER)
         free = self.free_seats(rec)
         if not free:
-            raise Refused("The game is full.")
+            raise Refused(msg("svc.lobby.full"))
         level = self.ai_level(rec, default_level)
         return await self.svc.store.assign_seat(rec.id, Seat.ai(free[0], level, name=f"AI {level}"))
 
@@ -189,11 +224,12 @@ class Lobbies:
         are taken as the colour step reaches them. Refused (with the reason) when the game
         cannot start (the lobby stays open) or the lobby is closed meanwhile."""
         level = self.ai_level(lobby, default_level)
+        lang = game_language_of(lobby)
         specs: list[SeatSpec] = []
         for n in range(lobby.settings.player_count):
             seat = lobby.seat(n)
             if seat is not None and seat.kind is SeatKind.DISCORD and seat.user_id is not None:
-                name = names.get(seat.user_id) or f"Player {len(specs) + 1}"
+                name = names.get(seat.user_id) or tr(lang, "svc.lobby.player", n=len(specs) + 1)
                 specs.append(SeatSpec(name=name, user_id=seat.user_id))
             else:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
@@ -202,7 +238,7 @@ class Lobbies:
         try:  # as GameCore.new_game builds one
             st = self.svc.build_game(len(specs), scenario or default_scenario, seed)
         except ServiceError as e:
-            raise Refused(f"The game could not start: {e}") from e
+            raise Refused(msg("svc.lobby.cannot_start", error=str(e))) from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
         settings = GameSettings.model_validate(
             {

@@ -63,6 +63,13 @@ claim (skip the game if another process holds it) and its lock,
 order (publishing their results in the game's session), each then
 ``await pacing.delivered(notice)``.
 
+**Languages.** What a notice or a post says is written in its readers' language: a reminder
+(it pings one player) in that player's language (:meth:`Languages.user_language
+<service.language.Languages.user_language>`: their choice, their client's, else the game's);
+the flags, the stalled and archived notices, the posts (a default answer, an AI stand-in, a
+seat back) and the status message's pacing lines in the game's language
+(:func:`~service.language.game_language_of`). The texts are the catalogue's ``svc.notice.*``.
+
 The players' commands: :meth:`Pacing.away`, :meth:`Pacing.seats_back`, pause votes
 (:meth:`Pacing.paused`, :meth:`Pacing.vote_pause`), :meth:`Pacing.set_timezone`,
 :meth:`Pacing.set_quiet_hours`, :meth:`Pacing.mute`; the game's pace
@@ -81,10 +88,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from i18n import msg
+from i18n import msg, tr
 from rules import deciders, pending_for
 from service import metrics
+from service.language import Languages, game_language_of
 from service.pacing import (
+    BadInput,
     Clock,
     Interval,
     PacingSettings,
@@ -104,6 +113,7 @@ from service.pacing import (
     timezones,
     ts,
     valid_timezone,
+    what_text,
 )
 from service.results import Post, Refused, Result, SeatSpec
 from storage import GameRecord, GameStatus
@@ -207,12 +217,8 @@ class PauseVote:
     need: int = 0
 
 
-def _what(kind: str) -> str:
-    return "turn" if kind == "turn" else f"decision ({kind.replace('_', ' ')})"
-
-
-def _name(seats: list[SeatSpec], seat: int) -> str:
-    return seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
+def _name(seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
+    return seats[seat].name if seat < len(seats) else tr(lang, "svc.notice.seat", n=seat + 1)
 
 
 # ============================================================================ the pacing
@@ -231,6 +237,7 @@ class Pacing:
         self.fired: list[TimerKey] = []  # every claim this process got: tests
         self._recovered = False
         self._retry: set[TimerKey] = set()
+        self._languages: Languages | None = None
 
     @property
     def store(self) -> GameStore:
@@ -238,6 +245,17 @@ class Pacing:
 
     def now(self) -> datetime:
         return self.clock.now()
+
+    @property
+    def languages(self) -> Languages:
+        """Who reads in which language: the game service's (one cache of the users'
+        preferences), or one of its own for a bare :class:`~service.core.GameCore`."""
+        found = getattr(self.svc, "languages", None)
+        if isinstance(found, Languages):
+            return found
+        if self._languages is None:
+            self._languages = Languages(self.svc)
+        return self._languages
 
     # ------------------------------------------------------------------ settings
 
@@ -265,8 +283,8 @@ class Pacing:
         """The time per decision of the game (``3d``, ``12h``: 1 hour to 28 days)."""
         try:
             d = parse_duration(duration)
-        except ValueError as e:
-            raise Refused(str(e)) from e
+        except BadInput as e:
+            raise Refused(e.msg) from e
         if not timedelta(hours=1) <= d <= timedelta(days=28):
             raise Refused(msg("svc.pace.deadline_range"))
         s = await self.settings(game_id)
@@ -327,8 +345,8 @@ class Pacing:
             return None
         try:
             qs, qe = parse_quiet_hours(hours)
-        except ValueError as e:
-            raise Refused(str(e)) from e
+        except BadInput as e:
+            raise Refused(e.msg) from e
         if qs == qe:
             raise Refused(msg("svc.pace.quiet_same"))
         return await self.store.set_player_prefs(user_id, quiet=(f"{qs:%H:%M}", f"{qe:%H:%M}"))
@@ -366,8 +384,8 @@ class Pacing:
             raise Refused(msg("svc.pace.already_away", until=ts(current.end or now, "f")))
         try:
             d = parse_duration(duration)
-        except ValueError as e:
-            raise Refused(str(e)) from e
+        except BadInput as e:
+            raise Refused(e.msg) from e
         s = await self.settings(game_id)
         most = timedelta(hours=s.away_max_hours)
         used = sum(((min(b.end or now, now) - b.start) for b in mine), timedelta())
@@ -457,7 +475,7 @@ class Pacing:
             await self.seat_back(game_id, seat)
         rec = await self.store.get_game(game_id)
         res = Result(game_id=game_id, version=rec.version)
-        res.posts.append(Post("public", f"👋 {name} is back and plays their seat."))
+        res.posts.append(Post("public", tr(game_language_of(rec), "svc.notice.back", who=name)))
         return Notice("post", game_id, rec.channel_id, result=res, force=True)
 
     # ------------------------------------------------------------------ the clocks
@@ -533,7 +551,7 @@ class Pacing:
                 c.started, settings, quiet=quiet, away=away, pauses=pauses
             )
             out.seats[c.seat] = sched
-        out.notes = await self.notes(game_id, seats, settings, breaks)
+        out.notes = await self.notes(game_id, seats, settings, breaks, game_language_of(rec))
         return out
 
     async def notes(
@@ -542,25 +560,43 @@ class Pacing:
         seats: list[SeatSpec],
         settings: PacingSettings,
         breaks: list[Break],
+        lang: str = "en",
     ) -> list[str]:
-        """The status message's pacing lines: pause, who is away until when, stand-ins."""
+        """The status message's pacing lines (in ``lang``, the game's language): pause, who
+        is away until when, stand-ins, the pace."""
         now = self.now()
         lines = []
         for b in breaks:
             if b.seat is None and in_interval(now, (b.start, b.end)):
-                lines.append(f"⏸️ The game is paused (since {ts(b.start, 'R')}): `/resume`.")
+                lines.append(tr(lang, "svc.notice.paused", since=ts(b.start, "R")))
         for b in breaks:
             if b.seat is not None and b.end is not None and in_interval(now, (b.start, b.end)):
                 lines.append(
-                    f"🏖️ {_name(seats, b.seat)} is away until {ts(b.end, 'f')} ({ts(b.end, 'R')})."
+                    tr(
+                        lang,
+                        "svc.notice.away",
+                        who=_name(seats, b.seat, lang),
+                        until=ts(b.end, "f"),
+                        relative=ts(b.end, "R"),
+                    )
                 )
         for s in await self.store.stand_ins(game_id):
             lines.append(
-                f"🤖 An AI ({s.ai_level}) plays for {_name(seats, s.seat)} until `/seat back`."
+                tr(
+                    lang,
+                    "svc.notice.stand_in",
+                    level=s.ai_level,
+                    who=_name(seats, s.seat, lang),
+                )
             )
+        hours = settings.deadline_hours
         lines.append(
-            f"Pace: {settings.deadline_hours:g} h per decision; on timeout: "
-            f"{settings.policy_text()}."
+            tr(
+                lang,
+                "svc.notice.pace",
+                hours=int(hours) if hours.is_integer() else hours,
+                policy=settings.policy_text(lang),
+            )
         )
         return lines
 
@@ -609,10 +645,12 @@ class Pacing:
         key: TimerKey = (gid, rec.version, GAME, "stale")
         if stale and await self._claim(key):
             await self.archive(gid)
-            text = (
-                f"🗄️ Game #{gid} was archived: no move for {settings.stale_days:g} days. It "
-                "stays in the history (moderators can export it); the channel is free for a "
-                "new game."
+            days = settings.stale_days
+            text = tr(
+                game_language_of(rec),
+                "svc.notice.archived",
+                game=gid,
+                days=int(days) if days.is_integer() else days,
             )
             tick.notices.append(
                 Notice(
@@ -663,8 +701,9 @@ class Pacing:
             if await self._claim(key):
                 metrics.REMINDER_LATENESS.observe((now - r.at).total_seconds())
                 pend = pending_for(await self.svc.state(gid), seat)
-                what = _what(pend.kind if pend is not None else "turn")
-                text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what)
+                lang = await self.languages.user_language(uid, None, game=rec)
+                what = what_text(pend.kind if pend is not None else "turn", lang)
+                text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what, lang)
                 tick.notices.append(
                     Notice(
                         "reminder",
@@ -688,9 +727,12 @@ class Pacing:
     async def on_deadline(
         self, gid: int, seat: int, c: DecisionClock, settings: PacingSettings, channel_id: int
     ) -> tuple[str, Notice | None]:
-        """The game's policy at ``seat``'s deadline: the outcome, and what to show."""
-        seats = (await self.svc.peek(gid)).seats
-        who = _name(seats, seat)
+        """The game's policy at ``seat``'s deadline: the outcome, and what to show (in the
+        game's language)."""
+        session = await self.svc.peek(gid)
+        seats = session.seats
+        lang = game_language_of(session.rec)
+        who = _name(seats, seat, lang)
         if settings.policy == "default":
             res = await self.play_default(gid, seat, c)
             if res is not None:
@@ -700,25 +742,20 @@ class Pacing:
             if seat not in deciders(st) or began.get(seat, c.since_version) != c.since_version:
                 return "already answered", None  # (a retry after a crash: a new decision)
             pend = pending_for(st, seat)
-            kind = _what(pend.kind if pend is not None else "turn")
+            kind = pend.kind if pend is not None else "turn"
             if settings.ai_stands_in:  # no default answer: the AI stand-in, if allowed
-                return await self.stand_in(
-                    gid, seat, settings, channel_id, why=f"their {kind} has no default answer"
-                )
-            text = (
-                f"⌛ {who}'s time is up, and their {kind} has no default "
-                "answer: the game waits for them (moderators may replace the seat)."
-            )
+                return await self.stand_in(gid, seat, settings, channel_id, no_default=kind)
+            text = tr(lang, "svc.notice.time_up.no_default", who=who, what=what_text(kind, lang))
             return "flagged (no default)", Notice("flag", gid, channel_id, text)
         if settings.policy == "ai":
             return await self.stand_in(gid, seat, settings, channel_id)
-        text = f"⌛ {who}'s time is up: the game waits for them (moderators may replace the seat)."
+        text = tr(lang, "svc.notice.time_up", who=who)
         return "flagged", Notice("flag", gid, channel_id, text)
 
     async def play_default(self, gid: int, seat: int, c: DecisionClock) -> Result | None:
         """Apply the engine's default answer for ``seat`` while it still decides in this
         decision (None: it does not, the engine offers none, or it failed); the result,
-        announced ("Time is up"), to publish."""
+        announced ("Time is up", in the game's language), to publish."""
         async with self.svc.session(gid) as s:
             open_ = {d.seat: d for d in await self.store.open_decisions(gid)}
             if not s.decides(seat) or (
@@ -729,17 +766,25 @@ class Pacing:
             if action is None:
                 return None
             who = s.who(seat)
+            lang = game_language_of(s.rec)
             res = await s.choose(seat, action)
             if res.errors:
                 return None
-        res.posts.insert(0, Post("public", f"⌛ Time is up: the default answer for {who}."))
+        res.posts.insert(0, Post("public", tr(lang, "svc.notice.default_answer", who=who)))
         return res
 
     async def stand_in(
-        self, gid: int, seat: int, settings: PacingSettings, channel_id: int, *, why: str = ""
+        self,
+        gid: int,
+        seat: int,
+        settings: PacingSettings,
+        channel_id: int,
+        *,
+        no_default: str = "",
     ) -> tuple[str, Notice | None]:
-        """Hand the seat to an AI until its owner's ``/seat back`` (``why``: said in the post,
-        e.g. that the decision has no default answer)."""
+        """Hand the seat to an AI until its owner's ``/seat back``; ``no_default``: the kind
+        of decision (``turn``, a pending decision's kind) that had no default answer, said in
+        the post (in the game's language)."""
         seats = (await self.svc.peek(gid)).seats
         if seat >= len(seats):
             return "no such seat", None
@@ -750,13 +795,15 @@ class Pacing:
             await self.svc.set_stand_in(gid, seat, level)
             rec = await self.store.get_game(gid)
         res = Result(game_id=gid, version=rec.version)
-        res.posts.append(
-            Post(
-                "public",
-                f"⌛ {spec.name}'s time is up{f' and {why}' if why else ''}: an AI ({level}) "
-                "plays for them until they return with `/seat back`.",
+        lang = game_language_of(rec)
+        if no_default:
+            what = what_text(no_default, lang)
+            text = tr(
+                lang, "svc.notice.stand_in_post.no_default", who=spec.name, what=what, level=level
             )
-        )
+        else:
+            text = tr(lang, "svc.notice.stand_in_post", who=spec.name, level=level)
+        res.posts.append(Post("public", text))
         return f"stand-in {level}", Notice("post", gid, channel_id, result=res, force=True)
 
     # ------------------------------------------------------------------ stalled, stale
@@ -786,11 +833,8 @@ class Pacing:
         key: TimerKey = (gid, rec.version, GAME, "stalled")
         if not await self._claim(key):
             return
-        names = ", ".join(seats[s].name for s in sorted(schedule.seats) if s < len(seats))
-        text = (
-            f"🚩 Game #{gid} looks stalled: {len(sent)} reminders unanswered (waiting for "
-            f"{names or 'nobody'}). Moderators can replace a seat or pause the game."
-        )
+        names = [seats[s].name for s in sorted(schedule.seats) if s < len(seats)]
+        text = tr(game_language_of(rec), "svc.notice.stalled", game=gid, n=len(sent), names=names)
         tick.notices.append(
             Notice("stalled", gid, rec.channel_id, text, mods=True, timer=key, outcome="flagged")
         )

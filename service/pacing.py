@@ -20,7 +20,11 @@
   (a turn's first step, a setup choice): the ``default`` policy then falls through to an AI
   stand-in when the game allows them (:attr:`PacingSettings.stand_ins`), else it waits.
 - :func:`parse_duration` (``3d``, ``12h``, ``1d12h``, ``90m``) and :func:`parse_quiet_hours`
-  (``22:00-08:00``).
+  (``22:00-08:00``): nonsense raises :class:`BadInput` (a ``ValueError`` carrying the
+  sentence as an :class:`i18n.Msg`, ``svc.pacing.*``).
+
+Texts for people are the catalogue's (``svc.pacing.*`` the policies and input errors,
+``svc.notice.*`` the reminders): functions that write one take ``lang`` (English by default).
 """
 
 from __future__ import annotations
@@ -34,21 +38,28 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from i18n import Msg, exact_duration, msg, tr
+
 Policy = Literal["wait", "default", "ai"]
 POLICIES: tuple[Policy, ...] = ("wait", "default", "ai")
-POLICY_TEXT: dict[str, str] = {
-    "wait": "wait and flag",
-    "default": (
-        "play the default answer (no cards / pass); where there is none (a turn's first "
-        "step), an AI stands in until the player returns (`/seat back`)"
-    ),
-    "ai": "an AI stands in until the player returns (`/seat back`)",
+POLICY_KEY: dict[str, str] = {
+    "wait": "svc.pacing.policy.wait",
+    "default": "svc.pacing.policy.default",
+    "ai": "svc.pacing.policy.ai",
 }
-DEFAULT_WITHOUT_STAND_INS = (
-    "play the default answer (no cards / pass); where there is none (a turn's first step), "
-    "wait and flag"
-)
-"""The ``default`` policy's text in a game that allows no AI stand-in."""
+"""Each timeout policy's text (the catalogue key)."""
+DEFAULT_WITHOUT_STAND_INS = "svc.pacing.policy.default_no_stand_ins"
+"""The ``default`` policy's text in a game that allows no AI stand-in (the catalogue key)."""
+
+
+class BadInput(ValueError):
+    """A duration or a range of hours that does not read: ``msg`` says why (``str()`` is
+    English); a caller refuses with it (``Refused(e.msg)``)."""
+
+    def __init__(self, m: Msg) -> None:
+        self.msg = m
+        super().__init__(str(m))
+
 
 # ============================================================================ clocks
 
@@ -94,7 +105,7 @@ class FakeClock:
 class PacingSettings(BaseModel):
     """A game's pacing (moderators or the game's creator change it).
 
-    ``policy``: what happens when a player's time is up (:data:`POLICY_TEXT`).
+    ``policy``: what happens when a player's time is up (:data:`POLICY_KEY`).
     ``stand_ins``: whether the game allows an AI (of ``stand_in_level``) to stand in for a
     player whose time is up: the ``ai`` policy's whole point (choosing it allows them), and
     under ``default`` what a decision without a default answer falls through to (a turn's
@@ -122,12 +133,15 @@ class PacingSettings(BaseModel):
         ``default``: where the engine has no default answer, if the game allows it)."""
         return self.policy == "ai" or (self.policy == "default" and self.stand_ins)
 
-    def policy_text(self) -> str:
-        """What happens on timeout, in words (the AI's level when one may stand in)."""
+    def policy_text(self, lang: str = "en") -> str:
+        """What happens on timeout, in words in ``lang`` (the AI's level when one may stand
+        in)."""
         if self.policy == "default" and not self.stand_ins:
-            return DEFAULT_WITHOUT_STAND_INS
-        text = POLICY_TEXT[self.policy]
-        return f"{text} (AI level {self.stand_in_level})" if self.ai_stands_in else text
+            return tr(lang, DEFAULT_WITHOUT_STAND_INS)
+        text = tr(lang, POLICY_KEY[self.policy])
+        if not self.ai_stands_in:
+            return text
+        return tr(lang, "svc.pacing.policy.with_level", policy=text, level=self.stand_in_level)
 
 
 # ============================================================================ durations
@@ -138,8 +152,8 @@ _UNIT = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60}
 
 
 def parse_duration(text: str) -> timedelta:
-    """``3d``, ``12h``, ``1d12h``, ``90m``, ``2w`` (a bare number is hours). ValueError with
-    a sentence otherwise."""
+    """``3d``, ``12h``, ``1d12h``, ``90m``, ``2w`` (a bare number is hours). :class:`BadInput`
+    saying why otherwise."""
     t = text.strip().lower().replace(" ", "")
     if re.fullmatch(r"\d+(\.\d+)?", t):
         t += "h"
@@ -150,19 +164,16 @@ def parse_duration(text: str) -> timedelta:
         seconds += float(m.group(1)) * _UNIT[m.group(2)]
         pos = m.end()
     if not t or pos != len(t):
-        raise ValueError(f"`{text}` is not a duration: write e.g. `3d`, `12h`, `1d12h` or `90m`")
+        raise BadInput(msg("svc.pacing.not_a_duration", text=text))
     if seconds <= 0:
-        raise ValueError("a duration must be longer than zero")
+        raise BadInput(msg("svc.pacing.duration_zero"))
     return timedelta(seconds=seconds)
 
 
-def format_duration(d: timedelta) -> str:
-    """``3d``, ``1d 12h``, ``45m``."""
-    mins = int(d.total_seconds() // 60)
-    days, rest = divmod(mins, 1440)
-    hours, m = divmod(rest, 60)
-    parts = [f"{days}d"] * bool(days) + [f"{hours}h"] * bool(hours) + [f"{m}m"] * bool(m)
-    return " ".join(parts) or "0m"
+def format_duration(d: timedelta, lang: str = "en") -> str:
+    """``3d``, ``1d 12h``, ``45m`` (to the minute; in ``lang``'s short unit words:
+    ``1 Tg. 12 Std.``)."""
+    return exact_duration(lang, d.total_seconds())
 
 
 def ts(t: datetime, style: str = "R") -> str:
@@ -212,13 +223,13 @@ def timezones(prefix: str = "", limit: int = 25) -> list[str]:
 
 
 def parse_quiet_hours(text: str) -> tuple[time, time]:
-    """``22:00-08:00`` (also ``22-8``, ``22h-8h``)."""
+    """``22:00-08:00`` (also ``22-8``, ``22h-8h``); :class:`BadInput` saying why otherwise."""
     m = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?h?\s*[-–to ]+\s*(\d{1,2})(?::(\d{2}))?h?\s*", text)
     if not m:
-        raise ValueError(f"`{text}` is not a range of hours: write e.g. `22:00-08:00`")
+        raise BadInput(msg("svc.pacing.not_hours", text=text))
     h1, m1, h2, m2 = int(m.group(1)), int(m.group(2) or 0), int(m.group(3)), int(m.group(4) or 0)
     if not (0 <= h1 <= 23 and 0 <= h2 <= 23 and 0 <= m1 <= 59 and 0 <= m2 <= 59):
-        raise ValueError("hours are 00:00 to 23:59")
+        raise BadInput(msg("svc.pacing.hours_range"))
     return time(h1, m1), time(h2, m2)
 
 
@@ -400,17 +411,50 @@ def overdue_times(due: datetime, settings: PacingSettings, now: datetime) -> lis
     return out
 
 
-def reminder_text(kind: str, mention: str, due: datetime | None, what: str) -> str:
-    """Escalating reminder texts (the first gentle, the last urgent)."""
-    when = f"{ts(due, 'R')} ({ts(due, 'f')})" if due is not None else "soon"
+def reminder_text(
+    kind: str, mention: str, due: datetime | None, what: str, lang: str = "en"
+) -> str:
+    """Escalating reminder texts (the first gentle, the last urgent) in ``lang``; ``what``:
+    the decision in words in that language (:func:`what_text`)."""
+    if due is not None:
+        when = tr(lang, "svc.notice.when", relative=ts(due, "R"), date=ts(due, "f"))
+    else:
+        when = tr(lang, "svc.notice.soon")
     if kind == "remind1":
-        return f"⏰ {mention}, a friendly reminder: it is your {what}. Time is up {when}."
+        return tr(lang, "svc.notice.remind1", mention=mention, what=what, when=when)
     if kind.startswith("overdue"):
-        return (
-            f"🔔 {mention}, your {what} is **overdue** and the game is waiting for you. "
-            "Play now, or `/away` if you need a break."
-        )
-    return f"⏳ {mention}, **your {what} is still waiting**: time runs out {when}."
+        return tr(lang, "svc.notice.overdue", mention=mention, what=what)
+    return tr(lang, "svc.notice.remind2", mention=mention, what=what, when=when)
+
+
+DECISION_KINDS = (
+    "choose_colour",
+    "keep_missions",
+    "choose_monarch",
+    "choose_capital",
+    "place_palace",
+    "free_manufacture",
+    "place_era_token",
+    "discard",
+    "discard_cards",
+    "choose_good",
+    "choose_era",
+    "choose_deck",
+    "combat_cards",
+    "sepe_keep",
+    "retreat",
+    "war_card",
+)
+"""The pending decisions' kinds that have a text of their own (``svc.notice.what.<kind>``;
+the engine's :data:`rules.state.PendingKind`)."""
+
+
+def what_text(kind: str, lang: str = "en") -> str:
+    """What a seat must decide, in words in ``lang``: ``turn`` (``kind`` "turn") or
+    ``decision (combat cards)``."""
+    if kind == "turn" or kind in DECISION_KINDS:
+        return tr(lang, f"svc.notice.what.{kind}")
+    return tr(lang, "svc.notice.what.other", kind=kind.replace("_", " "))
 
 
 # ============================================================================ default answers
