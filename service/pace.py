@@ -88,8 +88,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from i18n import msg, tr
-from rules import deciders, pending_for
+from i18n import DEFAULT, catalogue, msg, tr
+from rules import GameState, deciders, pending_for
 from service import metrics
 from service.language import Languages, game_language_of
 from service.pacing import (
@@ -219,6 +219,18 @@ class PauseVote:
 
 def _name(seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
     return seats[seat].name if seat < len(seats) else tr(lang, "svc.notice.seat", n=seat + 1)
+
+
+def _label(st: GameState, seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
+    """``Ana (red)`` (:func:`service.results.seat_label`) with the colour in ``lang``."""
+    name = _name(seats, seat, lang)
+    colour = st.players[seat].colour if seat < len(st.players) else None
+    if not colour:
+        return name
+    key = f"svc.lobby.colour.{colour}"
+    if key not in catalogue(DEFAULT).messages:
+        return f"{name} ({colour})"
+    return tr(lang, "svc.notice.who", name=name, colour={"key": key, "params": {}})
 
 
 # ============================================================================ the pacing
@@ -765,8 +777,8 @@ class Pacing:
             action = default_answer(s.state, seat)
             if action is None:
                 return None
-            who = s.who(seat)
             lang = game_language_of(s.rec)
+            who = _label(s.state, s.seats, seat, lang)
             res = await s.choose(seat, action)
             if res.errors:
                 return None
