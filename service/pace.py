@@ -88,8 +88,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
-from i18n import DEFAULT, catalogue, msg, tr
-from rules import GameState, deciders, pending_for
+from i18n import msg, tr
+from rules import deciders, pending_for
 from service import metrics
 from service.language import Languages, game_language_of
 from service.pacing import (
@@ -115,7 +115,7 @@ from service.pacing import (
     valid_timezone,
     what_text,
 )
-from service.results import Post, Refused, Result, SeatSpec
+from service.results import Post, Refused, Result, SeatSpec, seat_label
 from storage import GameRecord, GameStatus
 from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs
@@ -218,19 +218,7 @@ class PauseVote:
 
 
 def _name(seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
-    return seats[seat].name if seat < len(seats) else tr(lang, "svc.notice.seat", n=seat + 1)
-
-
-def _label(st: GameState, seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
-    """``Ana (red)`` (:func:`service.results.seat_label`) with the colour in ``lang``."""
-    name = _name(seats, seat, lang)
-    colour = st.players[seat].colour if seat < len(st.players) else None
-    if not colour:
-        return name
-    key = f"svc.lobby.colour.{colour}"
-    if key not in catalogue(DEFAULT).messages:
-        return f"{name} ({colour})"
-    return tr(lang, "svc.notice.who", name=name, colour={"key": key, "params": {}})
+    return seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
 
 
 # ============================================================================ the pacing
@@ -778,7 +766,7 @@ class Pacing:
             if action is None:
                 return None
             lang = game_language_of(s.rec)
-            who = _label(s.state, s.seats, seat, lang)
+            who = seat_label(s.state, s.seats, seat, lang)
             res = await s.choose(seat, action)
             if res.errors:
                 return None

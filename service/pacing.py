@@ -38,7 +38,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from i18n import Msg, exact_duration, msg, tr
+from i18n import Msg, exact_duration, msg, tr, translator
 
 Policy = Literal["wait", "default", "ai"]
 POLICIES: tuple[Policy, ...] = ("wait", "default", "ai")
@@ -427,34 +427,13 @@ def reminder_text(
     return tr(lang, "svc.notice.remind2", mention=mention, what=what, when=when)
 
 
-DECISION_KINDS = (
-    "choose_colour",
-    "keep_missions",
-    "choose_monarch",
-    "choose_capital",
-    "place_palace",
-    "free_manufacture",
-    "place_era_token",
-    "discard",
-    "discard_cards",
-    "choose_good",
-    "choose_era",
-    "choose_deck",
-    "combat_cards",
-    "sepe_keep",
-    "retreat",
-    "war_card",
-)
-"""The pending decisions' kinds that have a text of their own (``svc.notice.what.<kind>``;
-the engine's :data:`rules.state.PendingKind`)."""
-
-
 def what_text(kind: str, lang: str = "en") -> str:
     """What a seat must decide, in words in ``lang``: ``turn`` (``kind`` "turn") or
-    ``decision (combat cards)``."""
-    if kind == "turn" or kind in DECISION_KINDS:
-        return tr(lang, f"svc.notice.what.{kind}")
-    return tr(lang, "svc.notice.what.other", kind=kind.replace("_", " "))
+    ``decision (combat cards)`` (the decision's name: ``svc.decision.<kind>``)."""
+    if kind == "turn":
+        return tr(lang, "svc.notice.what.turn")
+    name = translator(lang).name(f"svc.decision.{kind}", kind.replace("_", " "))
+    return tr(lang, "svc.notice.what.decision", kind=name)
 
 
 # ============================================================================ default answers

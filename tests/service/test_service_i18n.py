@@ -12,17 +12,17 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 import i18n
 from i18n.check import problems
+from rules import PendingKind
 from service import GameService, SeatSpec
 from service.lobby import CLOSED, LOBBY_MANAGER, colour_choices, lobby_text
 from service.pace import Notice, Schedule
 from service.pacing import (
-    DECISION_KINDS,
     BadInput,
     FakeClock,
     PacingSettings,
@@ -32,7 +32,7 @@ from service.pacing import (
     reminder_text,
     what_text,
 )
-from service.results import Refused
+from service.results import Refused, seat_label
 from storage import GameRecord
 from tests.i18n.pseudo import unbracketed_words
 from tests.service.test_pace import to_end_turn, to_turn_start
@@ -167,7 +167,7 @@ def test_policies_durations_and_decisions_in_each_language(lang: str) -> None:
         assert text != s.policy_text("en") and _no_fields(text), (lang, text)
         if s.ai_stands_in:
             assert s.stand_in_level in text and "`/seat back`" in text
-    for kind in ("turn", *DECISION_KINDS):
+    for kind in ("turn", *get_args(PendingKind)):
         assert what_text(kind, lang) != what_text(kind, "en"), (lang, kind)
     assert format_duration(timedelta(days=1, hours=12), lang) != "1d 12h"
     assert format_duration(timedelta(days=1, hours=12)) == "1d 12h"
@@ -245,8 +245,9 @@ async def _game(
     svc: GameService, clock: FakeClock, channel: int, lang: str, *, bo: bool = False
 ) -> int:
     other = SeatSpec("Bo", user_id=BO) if bo else SeatSpec.parse("ai:random")
-    res = await svc.new_game([SeatSpec("Ana", user_id=ANA), other], seed=3, channel_id=channel)
-    await svc.languages.set_game_language(res.game_id, lang)
+    res = await svc.new_game(
+        [SeatSpec("Ana", user_id=ANA), other], seed=3, channel_id=channel, language=lang
+    )
     svc.pacing.clock = clock
     await svc.run_ai_turns(res.game_id)
     await svc.pacing.refresh(res.game_id)
@@ -329,9 +330,10 @@ async def test_time_is_up_posts_in_the_games_language(service: GameService) -> N
     [post] = await _tick(service, gid)
     assert post.kind == "post" and post.result is not None
     text = post.result.posts[0].text
-    colour = (await service.state(gid)).players[0].colour
-    word = {"green": "Grün", "orange": "Orange", "red": "Rot", "blue": "Blau"}[str(colour)]
-    assert text == f"⌛ Die Zeit ist abgelaufen: die Standardantwort für Ana ({word}).", text
+    st = await service.state(gid)
+    who = seat_label(st, (await service.info(gid)).seats, 0, "de")
+    assert who != seat_label(st, (await service.info(gid)).seats, 0, "en")  # the colour
+    assert text == f"⌛ Die Zeit ist abgelaufen: die Standardantwort für {who}.", text
     # a turn's first step has no default answer: an AI stands in, said in German
     await to_turn_start(service, gid)
     sched = await service.pacing.refresh(gid)
@@ -398,7 +400,7 @@ def test_pseudo_refusals_policies_and_reminders() -> None:
         assert _bare(s.policy_text(i18n.PSEUDO)) == []
     due = T0 + timedelta(hours=24)
     for kind in ("remind1", "remind2", "overdue1"):
-        for what in ("turn", *DECISION_KINDS):
+        for what in ("turn", *get_args(PendingKind)):
             w = what_text(what, i18n.PSEUDO)
             for when in (due, None):
                 text = reminder_text(kind, "<@101>", when, w, i18n.PSEUDO)
