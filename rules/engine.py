@@ -29,6 +29,7 @@ from rules.events import Event
 from rules.exploration import peek
 from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.gold_cards import gold_card_actions, play_gold_card
+from rules.messages import Param
 from rules.missions import (
     era_token_options,
     free_manufacture,
@@ -165,7 +166,7 @@ def _dispatch(g: Context, a: A.Action) -> None:
             "R-TURN-1", "error.seat.not_turn", current=g.name(s.current), who=g.name(seat)
         )
     if _blocking(s):
-        who = sorted({g.name(d.seat) for d in s.pending})
+        who = list[Param](sorted({g.name(d.seat) for d in s.pending}))
         raise NotYourDecision.of("", "error.seat.waiting", who=who)
     fn = _TURN.get(a.type)
     if fn is None:

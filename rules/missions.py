@@ -9,7 +9,7 @@ from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.fastcopy import replaced
 from rules.game import ROMAN, Context, parse_hex
-from rules.messages import msg, term_ref
+from rules.messages import Param, msg, term_ref
 from rules.scoring import mission_complete
 from rules.state import Pending
 from rules.turn import manufacture_problem, place_product, product_destinations
@@ -110,7 +110,7 @@ def place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
     tok = int(pend.data.get("token", 1))
     opts = era_token_options(g, a.seat)
     if a.arch not in opts:
-        raise IllegalAction.of("R-ERA-2", "error.era.token_arch", arches=opts)
+        raise IllegalAction.of("R-ERA-2", "error.era.token_arch", arches=list[Param](opts))
     if a.arch == "coroados":
         _to_coroados(g, a.seat, tok)
     else:

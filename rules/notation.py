@@ -28,7 +28,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from rules import actions as A
 from rules.catalog import CROPS, FRAMES, GOODS, Catalog, get_catalog
@@ -1001,7 +1001,7 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
     if len(matches) == 1:
         return _with_payment(matches[0], payment)  # type: ignore[no-any-return]
     if len(matches) > 1:
-        shown = [f"`{format_action(state, m)}`" for m in matches[:10]]
+        shown: list[Param] = [f"`{format_action(state, m)}`" for m in matches[:10]]
         raise AmbiguousAction.of("", "error.parse.could_mean", text=text.strip(), options=shown)
     uniq = list(dict.fromkeys(_canon(c) for c in candidates))
     if len(uniq) > 1:
@@ -1040,7 +1040,7 @@ def _verb_hint(state: GameState, seat: int, verb: str) -> Param:
 def _explain(state: GameState, seat: int, a: Any, legal: list[Any]) -> None:
     """Raise the most specific error for an action that is not in the legal list."""
     cmd = format_action(state, a)
-    rule, reason = "", "@error.parse.not_legal"
+    rule, reason = "", cast(Param, "@error.parse.not_legal")
     cls: type[RulesError] = IllegalAction
     try:
         apply(state, a)
@@ -1079,7 +1079,7 @@ def _legal_hint(state: GameState, seat: int, a: Any, legal: list[Any] | None = N
         if key:
             mine = [b for b in same if getattr(b, key) == getattr(a, key)]
             if mine and a.type == "build":
-                places = list(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
+                places: list[Param] = list(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
                 return msg("error.hint.places", building=a.building, hexes=places)
             if mine:
                 same = mine

@@ -9,7 +9,7 @@ from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
 from rules.game import Context, parse_hex
-from rules.messages import msg, term_ref
+from rules.messages import Param, msg, term_ref
 from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
@@ -52,7 +52,9 @@ def new_game(
             raise InvalidAction.of("R-SETUP-1", "error.setup.no_map", n=players)
         map_id = sorted(m.id for m in maps)[0]
     if map_id not in cat.maps:
-        raise InvalidAction.of("R-SETUP-1", "error.setup.map", id=map_id, maps=sorted(cat.maps))
+        raise InvalidAction.of(
+            "R-SETUP-1", "error.setup.map", id=map_id, maps=list[Param](sorted(cat.maps))
+        )
     mp = cat.maps[map_id]
     if mp.players != players:
         raise InvalidAction.of(
