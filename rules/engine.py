@@ -29,7 +29,6 @@ from rules.events import Event
 from rules.exploration import peek
 from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.gold_cards import gold_card_actions, play_gold_card
-from rules.messages import Param
 from rules.missions import (
     era_token_options,
     free_manufacture,
@@ -153,20 +152,21 @@ def _dispatch(g: Context, a: A.Action) -> None:
             raise NotYourDecision.of(
                 kind.rule,
                 "error.seat.must_first",
-                who=g.name(seat),
+                who=g.who(seat),
                 what=f"@error.prompt.{pend.kind}",
             )
         s.pending.remove(pend)
         DECISION_HANDLERS[pend.kind](g, a, pend)
         return
     if s.phase != "play":
-        raise NotYourDecision.of("R-SETUP-6", "error.seat.nothing", who=g.name(seat))
+        raise NotYourDecision.of("R-SETUP-6", "error.seat.nothing", who=g.who(seat))
     if seat != s.current:
         raise NotYourDecision.of(
-            "R-TURN-1", "error.seat.not_turn", current=g.name(s.current), who=g.name(seat)
+            "R-TURN-1", "error.seat.not_turn", current=g.who(s.current), who=g.who(seat)
         )
     if _blocking(s):
-        who = list[Param](sorted({g.name(d.seat) for d in s.pending}))
+        names = {g.name(d.seat): g.who(d.seat) for d in s.pending}
+        who = [names[n] for n in sorted(names)]
         raise NotYourDecision.of("", "error.seat.waiting", who=who)
     fn = _TURN.get(a.type)
     if fn is None:

@@ -20,6 +20,11 @@ ERRORS: dict[str, str] = {
     "error.seat.waiting": "waiting for {who:list} to decide first",
     "error.seat.no_seat": "there is no seat {seat}",
     "error.seat.other": "that action belongs to another seat",
+    "error.who.green": "Green",
+    "error.who.orange": "Orange",
+    "error.who.red": "Red",
+    "error.who.blue": "Blue",
+    "error.who.seat": "Seat {n}",
     "error.not_now": "'{type}' is not something to do now",
     "error.step": "{what} is not possible now (this is the {phase} phase)",
     "error.phase.action": "action",
@@ -250,6 +255,7 @@ ERRORS: dict[str, str] = {
     "error.from.hand": "your hand of gold cards",
     "error.pay.only_cards": "only {have} gold card(s), not {n}",
     "error.pay.only_goods": "only {have} {good:id} at {hex}, not {n}",
+    "error.pay.only_reserve": "only {have} {good:id} at reserve, not {n}",
     "error.pay.cannot": "you cannot pay {cost:plus:nothing} for {label}",
     "error.pay.choose": (
         "choose how to pay {cost:plus:nothing} for {label}: it takes {kinds}, which is spent "

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.control import occupier_of
+from rules.error_messages import ERRORS
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.fastcopy import replaced
@@ -51,6 +52,16 @@ class Context:
             return "@phrase.orange_army"
         c = self.s.players[seat].colour
         return c.capitalize() if c else f"Seat {seat + 1}"
+
+    def who(self, seat: int) -> Param:
+        """:meth:`name` as a message parameter (a refusal's player, named in the reader's
+        language): ``@error.who.<colour>`` or ``Seat N``."""
+        c = self.s.players[seat].colour if seat != ENEMY else ""
+        if c and f"error.who.{c}" in ERRORS:
+            return f"@error.who.{c}"
+        if not c and seat != ENEMY:
+            return {"key": "error.who.seat", "params": {"n": seat + 1}}
+        return self.name(seat)
 
     def emit(
         self,

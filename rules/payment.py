@@ -319,9 +319,8 @@ def restrict(src: Sources, items: Sequence[PayItem], ctx: PayContext, *, exact: 
         if lot.count < n:
             if s == "gold_card":
                 raise IllegalAction.of("R-VOC-6", "error.pay.only_cards", have=lot.count, n=n)
-            raise IllegalAction.of(
-                "R-VOC-6", "error.pay.only_goods", have=lot.count, good=f"@good.{w}", hex=s, n=n
-            )
+            key = "error.pay.only_reserve" if s == "reserve" else "error.pay.only_goods"
+            raise IllegalAction.of("R-VOC-6", key, have=lot.count, good=f"@good.{w}", hex=s, n=n)
         seen.add((s, w))
         lots.append(
             Lot(s, w, lot.provides, n if exact else lot.count, lot.value - 0.5, need=n, vp=lot.vp)
