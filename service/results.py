@@ -58,7 +58,7 @@ class ErrorInfo:
     rule: str  # a rules-reference ID (R-BUILD-4), or "" when no rule applies
     message: str  # in English
     key: str = ""  # the engine's message key (error.*), "" for a text without one
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def text(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message

@@ -347,3 +347,17 @@ def test_no_error_template_is_unused() -> None:
     unused = {k for k in KEYS if k not in literal and not any(p.fullmatch(k) for p in patterns)}
     assert unused == set(), sorted(unused)
     assert list(itertools.islice(sorted(literal - KEYS), 5)) == []
+
+
+def test_the_decision_prompts_are_the_error_prompts() -> None:
+    """ "<player> must first <prompt>": each pending decision's prompt is an error.prompt.* key
+    whose English is the registry's prompt."""
+    from rules.decisions import DECISIONS
+
+    for kind, d in DECISIONS.items():
+        assert EN[f"error.prompt.{kind}"] == d.prompt, kind
+    assert {k for k in KEYS if k.startswith("error.prompt.")} == {
+        f"error.prompt.{k}" for k in DECISIONS
+    }
+    info = ErrorInfo(0, "R-BUILD-3", "x", "error.build.water", {"hex": "B4"})
+    assert hash(info) == hash(ErrorInfo(0, "R-BUILD-3", "x", "error.build.water", {"hex": "C1"}))
