@@ -438,16 +438,19 @@ def parse_action(data: str | bytes | dict[str, Any]) -> Action:
         try:
             data = json.dumps(data, default=_plain, allow_nan=False)
         except (TypeError, ValueError) as e:
-            raise InvalidAction("", f"malformed action: {e}") from e
+            raise InvalidAction.of("", "error.action.malformed", detail=str(e)) from e
     elif not isinstance(data, (str, bytes)):
-        raise InvalidAction("", f"an action is a JSON object or a dict, not {type(data).__name__}")
+        raise InvalidAction.of("", "error.action.type", type=type(data).__name__)
     try:
         return ActionAdapter.validate_json(data, strict=True)
     except ValidationError as e:
         err = e.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])
-        where = f"field '{loc}': " if loc else ""
-        raise InvalidAction("", f"malformed action: {where}{err['msg']}") from None
+        if loc:
+            raise InvalidAction.of(
+                "", "error.action.field", field=loc, detail=str(err["msg"])
+            ) from None
+        raise InvalidAction.of("", "error.action.malformed", detail=str(err["msg"])) from None
 
 
 ACTION_TYPES: dict[str, type[_A]] = {

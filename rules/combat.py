@@ -93,19 +93,19 @@ def start_move_battle(
 def bombard_problem(g: Context, seat: int, unit: str, at: str) -> IllegalAction | None:
     p = g.p(seat)
     if unit not in p.units:
-        return IllegalAction("R-MOVE-6", f"you have no unit '{unit}'")
+        return IllegalAction.of("R-MOVE-6", "error.unit.unknown", unit=unit)
     src = p.units[unit]
     if src in ("board", "reserve"):
-        return IllegalAction("R-MOVE-6", "only a unit on the map can attack")
+        return IllegalAction.of("R-MOVE-6", "error.bombard.off_map")
     if _unit_def(g, seat, unit).ability != "bombard":
-        return IllegalAction("R-MOVE-6", "only cannons and grenadiers attack an adjacent hex")
+        return IllegalAction.of("R-MOVE-6", "error.bombard.unit")
     if g.s.turn.free_move:
-        return IllegalAction("R-MOVE-6", "the adjacent attack spends the free move, already used")
+        return IllegalAction.of("R-MOVE-6", "error.bombard.free_done")
     if at not in g.board.neighbours[src]:
-        return IllegalAction("R-MOVE-6", f"{at} is not adjacent to {src}")
+        return IllegalAction.of("R-MOVE-6", "error.hex.not_adjacent", hex=at, src=src)
     ex = g.s.exploration.get(at)
     if ex is not None:
-        return IllegalAction("R-MOVE-6", "an adjacent attack cannot target an exploration tile")
+        return IllegalAction.of("R-MOVE-6", "error.bombard.exploration")
     t = g.s.tiles.get(at)
     # R-COMBAT-2: whether or not units stand on it (the solo enemy capital excepted)
     if (
@@ -114,9 +114,9 @@ def bombard_problem(g: Context, seat: int, unit: str, at: str) -> IllegalAction 
         and t.owner != seat
         and not (t.owner == ENEMY and g.s.solo)
     ):
-        return IllegalAction("R-COMBAT-2", "capitals can never be attacked")
+        return IllegalAction.of("R-COMBAT-2", "error.bombard.capital")
     if defender_of(g, seat, at) is None:
-        return IllegalAction("R-MOVE-6", f"there is nothing of an opponent's to attack at {at}")
+        return IllegalAction.of("R-MOVE-6", "error.bombard.nothing", hex=at)
     return None
 
 
@@ -174,19 +174,18 @@ def start_expedition(g: Context, seat: int, units: list[str], at: str, src: str)
 def expedition_problem(g: Context, seat: int, at: str) -> IllegalAction | None:
     ex = g.s.exploration.get(at)
     if ex is None or not ex.face_up or g.cat.exploration[ex.tile].kind != "bandeiras":
-        return IllegalAction("R-EXPLORE-3", f"there is no revealed Bandeiras tile at {at}")
+        return IllegalAction.of(
+            "R-EXPLORE-3",
+            "error.expedition.no_tile",
+            tile="@term.exploration.bandeiras",
+            hex=at,
+        )
     if not expedition_units(g, seat, at):
         if _units_of(g, seat, at):
-            return IllegalAction(
-                "R-EXPLORE-3",
-                f"only a unit that has stood on {at} since an earlier turn may fight it "
-                "with the free move",
-            )
-        return IllegalAction("R-EXPLORE-3", f"you have no unit standing on {at}")
+            return IllegalAction.of("R-EXPLORE-3", "error.expedition.new_unit", hex=at)
+        return IllegalAction.of("R-EXPLORE-3", "error.expedition.no_unit", hex=at)
     if g.s.turn.free_move:
-        return IllegalAction(
-            "R-EXPLORE-3", "fighting the expedition spends the free move, already used"
-        )
+        return IllegalAction.of("R-EXPLORE-3", "error.expedition.free_done")
     return None
 
 
@@ -239,24 +238,26 @@ def commit_problem(
 ) -> IllegalAction | None:
     p = g.p(seat)
     if len(cards) > MAX_CARDS:
-        return IllegalAction("R-COMBAT-4", f"play at most {MAX_CARDS} combat cards")
+        return IllegalAction.of("R-COMBAT-4", "error.combat.max_cards", n=MAX_CARDS)
     have = Counter(p.combat_cards)
     if any(have[c] < n for c, n in Counter(cards).items()):
-        return IllegalAction("R-COMBAT-4", "you do not hold those combat cards")
+        return IllegalAction.of("R-COMBAT-4", "error.combat.cards_not_held")
     if "parley" in cards and role != "defender":
-        return IllegalAction("R-COMBAT-4", "Parley is played by the defender only")
+        return IllegalAction.of(
+            "R-COMBAT-4", "error.combat.parley", card=term_ref("combat_card", "parley")
+        )
     if camp:
         if "acampamento" not in cards:
-            return IllegalAction(
-                "R-COMBAT-4", "resources are paid for FP only with an Acampamento card"
+            return IllegalAction.of(
+                "R-COMBAT-4", "error.combat.camp_card", card=term_ref("combat_card", "acampamento")
             )
         if any(c not in CROPS for c in camp):
-            return IllegalAction(
-                "R-COMBAT-4", "Acampamento takes resources (crops) from your reserve"
+            return IllegalAction.of(
+                "R-COMBAT-4", "error.combat.camp_crops", card=term_ref("combat_card", "acampamento")
             )
         res = Counter(p.reserve)
         if any(res[c] < n for c, n in Counter(camp).items()):
-            return IllegalAction("R-COMBAT-4", "you do not have those resources in your reserve")
+            return IllegalAction.of("R-COMBAT-4", "error.combat.camp_missing")
     return None
 
 
@@ -264,7 +265,7 @@ def commit_cards(g: Context, a: A.CommitCards, pend: Pending) -> None:
     b = g.s.combat
     role = str(pend.data.get("role"))
     if b is None:
-        raise IllegalAction("R-COMBAT-4", "there is no battle")
+        raise IllegalAction.of("R-COMBAT-4", "error.combat.no_battle")
     err = commit_problem(g, a.seat, a.cards, a.camp, role)
     if err:
         raise err
@@ -679,7 +680,7 @@ def _resolve_expedition(g: Context, b: Battle) -> None:
 def keep_unit(g: Context, a: A.KeepUnit, pend: Pending) -> None:
     units = list(pend.data.get("units", []))
     if a.unit not in units:
-        raise IllegalAction("R-COMBAT-5", f"keep one of your battle units: {', '.join(units)}")
+        raise IllegalAction.of("R-COMBAT-5", "error.combat.keep", units=units)
     _sepe(g, a.seat, units, a.unit)
 
 
@@ -696,7 +697,7 @@ def retreat_to(g: Context, a: A.RetreatTo, pend: Pending) -> None:
         )
         return
     if a.at not in choices:
-        raise IllegalAction("R-COMBAT-5", f"retreat to an adjacent empty hex: {', '.join(choices)}")
+        raise IllegalAction.of("R-COMBAT-5", "error.combat.retreat", hexes=choices)
     place_units(g, a.seat, list(units), a.at)
     g.emit("retreat", {"who": g.name(a.seat), "hex": a.at}, a.seat, units=units, hex=a.at)
 
@@ -706,7 +707,7 @@ def war_card(g: Context, a: A.WarCard, pend: Pending) -> None:
         return
     p = g.p(a.seat)
     if "war" not in p.gold_cards:
-        raise IllegalAction("R-TURN-4", "you do not hold a War card")
+        raise IllegalAction.of("R-TURN-4", "error.combat.no_war", card=term_ref("gold_card", "war"))
     card = g.cat.gold_cards["war"]
     g.s.discard_card(a.seat, "gold", "war")
     g.emit(

@@ -16,7 +16,7 @@ from typing import get_args
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction
-from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context, count
+from rules.game import HAND_LIMIT, RESERVE_LIMIT, Context
 from rules.messages import term_ref
 from rules.state import Pending, PendingKind
 
@@ -98,11 +98,13 @@ def discard_goods(g: Context, a: A.Discard, pend: Pending) -> None:
     g.require(
         len(a.goods) == excess,
         "R-VOC-4",
-        f"discard exactly {count(excess, 'item')} to get down to {RESERVE_LIMIT}",
+        "error.discard.goods",
+        n=excess,
+        limit=RESERVE_LIMIT,
     )
     have = Counter(p.reserve)
     if any(have[k] < v for k, v in Counter(a.goods).items()):
-        raise IllegalAction("R-VOC-4", "you can only discard what is in your reserve")
+        raise IllegalAction.of("R-VOC-4", "error.discard.goods_held")
     for x in a.goods:
         p.reserve[x] -= 1
         if not p.reserve[x]:
@@ -118,17 +120,19 @@ def discard_goods(g: Context, a: A.Discard, pend: Pending) -> None:
 def discard_cards(g: Context, a: A.DiscardCards, pend: Pending) -> None:
     p = g.p(a.seat)
     deck = str(pend.data.get("deck"))
-    g.require(a.deck == deck, "R-VOC-5", f"discard {deck} cards first")
+    g.require(a.deck == deck, "R-VOC-5", "error.discard.deck", deck=f"@error.deck.{deck}")
     hand = p.gold_cards if deck == "gold" else p.combat_cards
     excess = len(hand) - HAND_LIMIT
     g.require(
         len(a.cards) == excess,
         "R-VOC-5",
-        f"discard exactly {count(excess, deck + ' card')} to get down to {HAND_LIMIT}",
+        f"error.discard.cards_{deck}",
+        n=excess,
+        limit=HAND_LIMIT,
     )
     have = Counter(hand)
     if any(have[k] < v for k, v in Counter(a.cards).items()):
-        raise IllegalAction("R-VOC-5", "you can only discard cards you hold")
+        raise IllegalAction.of("R-VOC-5", "error.discard.cards_held")
     for c in a.cards:
         g.s.discard_card(a.seat, a.deck, c)
     g.emit(
@@ -141,13 +145,15 @@ def discard_cards(g: Context, a: A.DiscardCards, pend: Pending) -> None:
 
 def choose_good(g: Context, a: A.ChooseGood, pend: Pending) -> None:
     choices = list(pend.data.get("choices", CROPS))
-    g.require(a.good in choices, "R-VOC-1", f"choose one of {', '.join(choices)}")
+    g.require(
+        a.good in choices, "R-VOC-1", "error.choose.good", goods=[f"@good.{c}" for c in choices]
+    )
     g.gain(a.seat, {a.good: 1}, pend.data.get("why", ""))
 
 
 def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
     choices = list(pend.data.get("choices", []))
-    g.require(a.era in choices, "R-MISSION-4", f"choose an era with missions left: {choices}")
+    g.require(a.era in choices, "R-MISSION-4", "error.choose.era", eras=str(choices))
     m = g.s.mission_decks[str(a.era)].pop()
     g.p(a.seat).missions.append(m)
     g.p(a.seat).extra_mission_eras.append(a.era)
@@ -171,7 +177,8 @@ def choose_deck(g: Context, a: A.ChooseDeck, pend: Pending) -> None:
     g.require(
         a.frame in choices,
         "R-PAINT-2",
-        f"choose a deck that still has paintings: {', '.join(choices)}",
+        "error.choose.deck",
+        frames=[f"@term.frame.{c}" for c in choices],
     )
     card = g.s.painting_decks[a.frame].pop()
     g.s.display.append(card)

@@ -120,7 +120,7 @@ def apply(
     if isinstance(action, (str, bytes, dict)):
         action = A.parse_action(action)
     if state.phase == "ended":
-        raise IllegalAction("R-END-1", "the game is over")
+        raise IllegalAction.of("R-END-1", "error.game_over")
     g = Context(state.clone())
     g.checked = checked
     _dispatch(g, action)
@@ -134,7 +134,7 @@ def _dispatch(g: Context, a: A.Action) -> None:
     s = g.s
     seat = a.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise InvalidAction("R-SETUP-7", f"there is no seat {seat!r} in this {s.n}-player game")
+        raise InvalidAction.of("R-SETUP-7", "error.seat.none", seat=repr(seat), n=s.n)
     pend = pending_for(s, seat)
     if pend is not None and pend.kind in _ANY_ORDER and a.type not in DECISIONS[pend.kind].answers:
         # R-SETUP-5: a seat's simultaneous setup choices may be answered in either order.
@@ -149,20 +149,28 @@ def _dispatch(g: Context, a: A.Action) -> None:
     if pend is not None:
         kind = DECISIONS[pend.kind]
         if a.type not in kind.answers:
-            raise NotYourDecision(kind.rule, f"{g.name(seat)} must first {kind.prompt}")
+            raise NotYourDecision.of(
+                kind.rule,
+                "error.seat.must_first",
+                who=g.who(seat),
+                what=f"@error.prompt.{pend.kind}",
+            )
         s.pending.remove(pend)
         DECISION_HANDLERS[pend.kind](g, a, pend)
         return
     if s.phase != "play":
-        raise NotYourDecision("R-SETUP-6", f"{g.name(seat)} has nothing to decide now")
+        raise NotYourDecision.of("R-SETUP-6", "error.seat.nothing", who=g.who(seat))
     if seat != s.current:
-        raise NotYourDecision("R-TURN-1", f"it is {g.name(s.current)}'s turn, not {g.name(seat)}'s")
+        raise NotYourDecision.of(
+            "R-TURN-1", "error.seat.not_turn", current=g.who(s.current), who=g.who(seat)
+        )
     if _blocking(s):
-        who = ", ".join(sorted({g.name(d.seat) for d in s.pending}))
-        raise NotYourDecision("", f"waiting for {who} to decide first")
+        names = {g.name(d.seat): g.who(d.seat) for d in s.pending}
+        who = [names[n] for n in sorted(names)]
+        raise NotYourDecision.of("", "error.seat.waiting", who=who)
     fn = _TURN.get(a.type)
     if fn is None:
-        raise IllegalAction("", f"'{a.type}' is not something to do now")
+        raise IllegalAction.of("", "error.not_now", type=a.type)
     fn(g, a)
 
 

@@ -74,14 +74,15 @@ def reveal(g: Context, seat: int, at: str) -> bool:
 
 def peek(g: Context, a: A.Peek) -> None:
     """R-ERA-2: the era-token-I bonus, a private look at one face-down tile (R-EXPLORE-4)."""
-    require_step(g, "movement", "R-ERA-2", "peeking")
-    g.require(g.s.turn.peek, "R-ERA-2", "you have no peek now (token I under the chosen arch)")
+    require_step(g, "movement", "R-ERA-2", "@error.doing.peek")
+    g.require(g.s.turn.peek, "R-ERA-2", "error.peek.none")
     at = parse_hex(g, a.at)
     ex = g.s.exploration.get(at)
     g.require(
         ex is not None and not ex.face_up,
         "R-EXPLORE-4",
-        f"there is no face-down exploration tile at {at}",
+        "error.peek.no_tile",
+        hex=at,
     )
     assert ex is not None
     g.s.turn.peek = False

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.catalog import CROPS, Board, Catalog, get_catalog
 from rules.control import occupier_of
+from rules.error_messages import ERRORS
 from rules.errors import IllegalAction, InvalidAction
 from rules.events import Event
 from rules.fastcopy import replaced
@@ -51,6 +52,16 @@ class Context:
             return "@phrase.orange_army"
         c = self.s.players[seat].colour
         return c.capitalize() if c else f"Seat {seat + 1}"
+
+    def who(self, seat: int) -> Param:
+        """:meth:`name` as a message parameter (a refusal's player, named in the reader's
+        language): ``@error.who.<colour>`` or ``Seat N``."""
+        c = self.s.players[seat].colour if seat != ENEMY else ""
+        if c and f"error.who.{c}" in ERRORS:
+            return f"@error.who.{c}"
+        if not c and seat != ENEMY:
+            return {"key": "error.who.seat", "params": {"n": seat + 1}}
+        return self.name(seat)
 
     def emit(
         self,
@@ -266,9 +277,10 @@ class Context:
                 hex=hex_,
             )
 
-    def require(self, cond: bool, rule: str, message: str) -> None:
+    def require(self, cond: bool, rule: str, key: str, /, **params: Param) -> None:
+        """An :class:`IllegalAction` of message ``key`` (``error.*``) unless ``cond``."""
         if not cond:
-            raise IllegalAction(rule, message)
+            raise IllegalAction.of(rule, key, **params)
 
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
@@ -280,15 +292,17 @@ def parse_hex(g: Context, label: str) -> str:
     try:
         lab = normalise_label(label)
     except ValueError as e:
-        raise InvalidAction("", str(e)) from e
+        key = "error.hex.rows" if "rows start" in str(e) else "error.hex.label"
+        raise InvalidAction.of("", key, label=label) from e
     if lab not in g.board.terrain:
-        raise InvalidAction("", f"{lab} is not on the map")
+        raise InvalidAction.of("", "error.hex.off_map", hex=lab)
     return lab
 
 
-def require_step(g: Context, step: str, rule: str, what: str) -> None:
+def require_step(g: Context, step: str, rule: str, what: Param) -> None:
+    """``what`` (a nested ``error.doing.*`` message) is possible in ``step`` only."""
     if g.s.turn.step != step:
-        raise IllegalAction(rule, f"{what} is not possible now (this is the {g.s.turn.step} phase)")
+        raise IllegalAction.of(rule, "error.step", what=what, phase=f"@error.phase.{g.s.turn.step}")
 
 
 def is_upgraded(g: Context, seat: int, arch: str) -> bool:

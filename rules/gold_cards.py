@@ -10,7 +10,7 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.game import Context, count, parse_hex
+from rules.game import Context, parse_hex
 from rules.messages import term_ref
 from rules.payment import (
     PayContext,
@@ -34,33 +34,32 @@ from rules.turn import (
 def _gold_card_problem(g: Context, a: A.PlayGoldCard) -> RulesError | None:
     p = g.p(a.seat)
     if a.card not in g.cat.gold_cards:
-        return InvalidAction("R-TURN-4", f"unknown gold card '{a.card}'")
+        return InvalidAction.of("R-TURN-4", "error.unknown.gold_card", id=a.card)
     if a.card not in p.gold_cards:
-        return IllegalAction("R-TURN-4", "you do not hold that gold card")
+        return IllegalAction.of("R-TURN-4", "error.gold.not_held")
     card = g.cat.gold_cards[a.card]
+    ref = term_ref("gold_card", a.card)
     if card.kind == "end":
-        return IllegalAction(
-            "R-TURN-4", f"{card.name} scores at the end of the game; it is not played"
-        )
+        return IllegalAction.of("R-TURN-4", "error.gold.end", card=ref)
     if card.kind == "war":
-        return IllegalAction("R-TURN-4", f"{card.name} is played right after you win a battle")
+        return IllegalAction.of("R-TURN-4", "error.gold.war", card=ref)
     e = card.effect
     if e == "build":
         if a.at is None:
-            return InvalidAction("R-TURN-4", "say where to build (at)")
+            return InvalidAction.of("R-TURN-4", "error.gold.say_at")
         return build_problem(g, a.seat, str(card.params["side"]), a.at, by_card=a.card)
     if e == "deploy":
         if a.unit is None or a.to is None:
-            return InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
+            return InvalidAction.of("R-TURN-4", "error.gold.say_unit")
         if a.unit not in p.units:
-            return InvalidAction("R-TURN-4", f"you have no unit '{a.unit}'")
+            return InvalidAction.of("R-TURN-4", "error.unit.unknown", unit=a.unit)
         u = g.cat.units[f"{p.colour}.{a.unit}"]
         if card.params.get("basic_only") and not u.basic:
-            return IllegalAction("R-TURN-4", f"{card.name} deploys a basic unit only")
+            return IllegalAction.of("R-TURN-4", "error.gold.basic", card=ref)
         if card.params.get("monarch_only") and a.unit != "monarch":
-            return IllegalAction("R-TURN-4", f"{card.name} deploys your monarch only")
+            return IllegalAction.of("R-TURN-4", "error.gold.monarch", card=ref)
         if card.params.get("basic_only") and p.units[a.unit] != "board":
-            return IllegalAction("R-TURN-4", f"{card.name} is for a unit's first deployment")
+            return IllegalAction.of("R-TURN-4", "error.gold.first", card=ref)
         try:
             check_deploy(g, a.seat, a.unit, a.to)
         except RulesError as err:
@@ -68,27 +67,29 @@ def _gold_card_problem(g: Context, a: A.PlayGoldCard) -> RulesError | None:
         return None
     if e == "manufacture":
         if a.product is None or a.to is None:
-            return InvalidAction("R-TURN-4", "say which product and where (product, to)")
+            return InvalidAction.of("R-TURN-4", "error.gold.say_product")
         return manufacture_problem(g, a.seat, a.product, a.to)
     if e == "exchange":
         give = list(card.params.get("give", []))
         if len(a.give) != len(give):
-            return InvalidAction("R-TURN-4", f"{card.name} takes {count(len(give), 'resource')}")
+            return InvalidAction.of("R-TURN-4", "error.gold.count", card=ref, n=len(give))
         for want, got in zip(give, a.give, strict=True):
             if got not in CROPS or (want != "any" and got != want):
-                return IllegalAction("R-TURN-4", f"{card.name} takes {', '.join(give)}")
+                return IllegalAction.of(
+                    "R-TURN-4", "error.gold.takes", card=ref, goods=[f"@good.{x}" for x in give]
+                )
         if not can_pay(g.s, a.seat, list(a.give), PayContext(exact=True)):
-            return IllegalAction("R-TURN-4", "you do not have those resources")
+            return IllegalAction.of("R-TURN-4", "error.gold.missing")
         return None
     if e == "espionage":
         if a.target is None or not 0 <= a.target < g.s.n or a.target == a.seat:
-            return InvalidAction("R-TURN-4", "name an opponent's seat (target)")
+            return InvalidAction.of("R-TURN-4", "error.gold.target")
         return None
     if e == "veterans":
         if a.unit is None or a.unit not in p.units or p.units[a.unit] in ("board", "reserve"):
-            return IllegalAction("R-TURN-4", "name one of your units on the map (unit)")
+            return IllegalAction.of("R-TURN-4", "error.gold.unit")
         return None
-    return InvalidAction("R-TURN-4", f"{card.name} cannot be played")
+    return InvalidAction.of("R-TURN-4", "error.gold.unplayable", card=ref)
 
 
 def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:

@@ -56,6 +56,8 @@ from typing import Any
 
 from typing_extensions import TypeAliasType
 
+from rules.error_messages import ERRORS
+
 Param = TypeAliasType("Param", "str | int | bool | list[Param] | dict[str, Param]")
 """A message parameter: a scalar, a term reference (``"@term.<kind>.<id>"``), a nested
 message (``{"key": ..., "params": {...}}``), a list of these, or a ``{good: count}``
@@ -65,8 +67,9 @@ PluralRule = Callable[[int], int]
 TermNames = Callable[[str], str | None]
 """The English of a component term (``"term.building.sawmill"`` -> ``"Sawmill"``), or None."""
 
-NOT_EVENTS = ("good.", "phrase.")
-"""Prefixes of the catalogue keys that are not event sentences (terms and nested phrases)."""
+NOT_EVENTS = ("good.", "phrase.", "error.")
+"""Prefixes of the catalogue keys that are not event sentences (terms, nested phrases and
+the refusals of :mod:`rules.errors`)."""
 
 PHRASE_PARAMS = frozenset(
     {"why", "items", "what", "breakdown", "attacker_breakdown", "defender_breakdown"}
@@ -266,6 +269,8 @@ EN: dict[str, str] = {
     "phrase.did.other": "{who} decided.",
 }
 
+EN.update(ERRORS)  # the refusals (error.*): rules/error_messages.py
+
 REVEALS: dict[str, bool] = {
     # True: the step that emits it showed someone something hidden, or used the state's RNG,
     # so it can never be taken back (see rules/undo.py). Every event key must be listed.
@@ -420,6 +425,7 @@ _NAME_BOOKS = {
     "colour": "colours",
     "product": "products",
     "arch": "arches",
+    "scenario": "maps",
 }
 """The term kind of a component -> the :class:`rules.catalog.Catalog` table of its names."""
 
@@ -526,6 +532,12 @@ class _Render:
             else:
                 parts.append(self.value(v, how, args))
         return "".join(parts)
+
+
+def english(value: Param, names: TermNames | None = None) -> str:
+    """A parameter's English text: a term reference's name, a nested message's sentence,
+    a plain text as it is."""
+    return _Render(EN, plural_en, names).scalar(value)
 
 
 def render_message(

@@ -9,7 +9,7 @@ from rules.control import controls
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.fastcopy import replaced
 from rules.game import ROMAN, Context, parse_hex
-from rules.messages import msg, term_ref
+from rules.messages import Param, msg, term_ref
 from rules.scoring import mission_complete
 from rules.state import Pending
 from rules.turn import manufacture_problem, place_product, product_destinations
@@ -25,18 +25,21 @@ def reveal_mission(g: Context, a: A.RevealMission) -> None:
     seat = a.seat
     p = g.p(seat)
     if a.mission not in g.cat.missions:
-        raise InvalidAction("R-MISSION-1", f"unknown mission '{a.mission}'")
-    g.require(a.mission in p.missions, "R-MISSION-1", "that mission is not in your hand")
+        raise InvalidAction.of("R-MISSION-1", "error.unknown.mission", id=a.mission)
+    g.require(a.mission in p.missions, "R-MISSION-1", "error.mission.not_held")
     m = g.cat.missions[a.mission]
     g.require(
         m.era <= s.era,
         "R-MISSION-2",
-        f"an era {ROMAN[m.era]} mission cannot be revealed in era {ROMAN[s.era]}",
+        "error.mission.era",
+        era=ROMAN[m.era],
+        now=ROMAN[s.era],
     )
     g.require(
         mission_complete(s, seat, a.mission),
         "R-MISSION-1",
-        f"{m.name}: not every objective is met yet",
+        "error.mission.incomplete",
+        mission=term_ref("mission", a.mission),
     )
     p.missions.remove(a.mission)
     p.revealed.append(a.mission)
@@ -107,9 +110,7 @@ def place_era_token(g: Context, a: A.PlaceEraToken, pend: Pending) -> None:
     tok = int(pend.data.get("token", 1))
     opts = era_token_options(g, a.seat)
     if a.arch not in opts:
-        raise IllegalAction(
-            "R-ERA-2", f"put the token under an arch without one: {', '.join(opts)}"
-        )
+        raise IllegalAction.of("R-ERA-2", "error.era.token_arch", arches=list[Param](opts))
     if a.arch == "coroados":
         _to_coroados(g, a.seat, tok)
     else:
@@ -142,10 +143,20 @@ def _to_coroados(g: Context, seat: int, tok: int) -> None:
 
 def use_coroados(g: Context, a: A.Coroados) -> None:
     p = g.p(a.seat)
-    g.require("coroados" in p.paintings, "R-ERA-4", "you do not have the Coroados painting")
-    g.require(p.coroados is None, "R-ERA-4", "Coroados already holds a token")
+    g.require(
+        "coroados" in p.paintings,
+        "R-ERA-4",
+        "error.era.no_coroados",
+        painting=term_ref("painting", "coroados"),
+    )
+    g.require(
+        p.coroados is None,
+        "R-ERA-4",
+        "error.era.coroados_full",
+        painting=term_ref("painting", "coroados"),
+    )
     arch = next((k for k, v in p.under.items() if v == a.token), None)
-    g.require(arch is not None, "R-ERA-4", f"you have no flipped era {a.token} token under an arch")
+    g.require(arch is not None, "R-ERA-4", "error.era.no_token", token=a.token)
     assert arch is not None
     del p.under[arch]
     _to_coroados(g, a.seat, a.token)
@@ -154,14 +165,14 @@ def use_coroados(g: Context, a: A.Coroados) -> None:
 def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError | None:
     p = g.p(seat)
     if palace not in p.palaces or palace == 1:
-        return IllegalAction(
-            "R-PALACE-1", f"palace {ROMAN.get(palace, palace)} is not on your board"
+        return IllegalAction.of(
+            "R-PALACE-1", "error.palace.not_held", palace=ROMAN.get(palace, palace)
         )
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat or not controls(g.s, seat, at):
-        return IllegalAction("R-PALACE-1", f"{at} is not a tile of your empire that you control")
+        return IllegalAction.of("R-PALACE-1", "error.palace.tile", hex=at)
     if t.palace is not None:
-        return IllegalAction("R-PALACE-1", f"{at} already has a palace")
+        return IllegalAction.of("R-PALACE-1", "error.palace.taken", hex=at)
     ok = {
         2: t.kind == "building" and t.id in ERA_I_SIDES,
         3: t.kind == "city" or (t.kind == "building" and g.cat.building_era(t.id) <= 2),
@@ -170,14 +181,12 @@ def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError |
         6: t.kind == "city",
     }[palace]
     if not ok:
-        need = {
-            2: "an era I building",
-            3: "an era I or II building or a city",
-            4: "a cotton plantation",
-            5: "a farm",
-            6: "a city (not the capital)",
-        }[palace]
-        return IllegalAction("R-PALACE-2", f"palace {ROMAN[palace]} goes on {need}")
+        return IllegalAction.of(
+            "R-PALACE-2",
+            "error.palace.where",
+            palace=ROMAN[palace],
+            need=f"@error.palace_on.{palace}",
+        )
     return None
 
 
@@ -231,8 +240,13 @@ def place_palace(g: Context, a: A.PlacePalace, pend: Pending) -> None:
 
 def use_isabel(g: Context, a: A.IsabelPalace) -> None:
     p = g.p(a.seat)
-    g.require("isabel_of_brazil" in p.paintings, "R-PALACE-1", "you do not have Isabel of Brazil")
-    g.require(not p.counters.get("isabel"), "R-PALACE-1", "Isabel of Brazil has already been used")
+    isabel = term_ref("painting", "isabel_of_brazil")
+    g.require(
+        "isabel_of_brazil" in p.paintings, "R-PALACE-1", "error.palace.no_isabel", painting=isabel
+    )
+    g.require(
+        not p.counters.get("isabel"), "R-PALACE-1", "error.palace.isabel_used", painting=isabel
+    )
     at = parse_hex(g, a.at)
     err = _palace_problem(g, a.seat, a.palace, at)
     if err:
@@ -251,6 +265,6 @@ def free_manufacture(g: Context, a: A.FreeManufacture, pend: Pending) -> None:
     g.require(
         g.cat.products[a.product].shape == SQUARE_FOR_PALACE_II,
         "R-PALACE-2",
-        "palace II manufactures a square product (dye or sugar)",
+        "error.palace.square",
     )
     place_product(g, a.seat, a.product, a.to or "", msg("phrase.why.palace_free", palace="II"))

@@ -34,58 +34,43 @@ def move_problem(
     p = g.p(seat)
     t = s.turn
     if unit not in p.units:
-        return InvalidAction("R-MOVE-1", f"you have no unit '{unit}'")
+        return InvalidAction.of("R-MOVE-1", "error.unit.unknown", unit=unit)
     src = p.units[unit]
     if src in ("board", "reserve"):
-        return IllegalAction("R-MOVE-1", "only units on the map move")
+        return IllegalAction.of("R-MOVE-1", "error.move.off_map")
     if kind == "free" and t.free_move:
-        return IllegalAction("R-TURN-3", "you have already made your free move this turn")
+        return IllegalAction.of("R-TURN-3", "error.move.free_done")
     extra = g.cat.arches[t.arch].extra_move if t.arch else None
     if kind == "extra":
         if t.extra_move:
-            return IllegalAction("R-TURN-3", "you have already made your extra move this turn")
+            return IllegalAction.of("R-TURN-3", "error.move.extra_done")
         if extra is None or extra == "tactical":
-            return IllegalAction("R-MOVE-3", "the arch you chose gives no extra move")
+            return IllegalAction.of("R-MOVE-3", "error.move.no_extra")
     if to == src:
-        return IllegalAction("R-MOVE-1", "a move must change hex")
+        return IllegalAction.of("R-MOVE-1", "error.move.same_hex")
     adjacent = to in g.board.neighbours[src]
     if (kind == "free" or extra != "capital") and not adjacent:
-        return IllegalAction("R-MOVE-1", f"{to} is not adjacent to {src}")
+        return IllegalAction.of("R-MOVE-1", "error.hex.not_adjacent", hex=to, src=src)
     water = g.board.is_water(src) or g.board.is_water(to)
     if water and not (kind == "free" or extra == "edge"):
-        return IllegalAction(
-            "R-MOVE-4", "entering or leaving water needs the free move or the Renovate extra move"
-        )
+        return IllegalAction.of("R-MOVE-4", "error.move.water")
     if kind == "extra":
         if extra == "capital":
             if to not in deploy_targets(g, seat):
-                return IllegalAction(
-                    "R-MOVE-3",
-                    f"the Recruit move goes to your capital or a city you control, not {to}",
-                )
+                return IllegalAction.of("R-MOVE-3", "error.move.extra_recruit", hex=to)
         elif extra == "forest":
             if g.terrain(to) != "forest":
-                return IllegalAction(
-                    "R-MOVE-3", f"the Painting move goes to an adjacent forest; {to} is not one"
-                )
+                return IllegalAction.of("R-MOVE-3", "error.move.extra_painting", hex=to)
         elif extra == "own_tile":
             tile = s.tiles.get(to)
             # a capital counts as a city except in combat [seed FR p. 6]
             if tile is None or not controls(g.s, seat, to):
-                return IllegalAction(
-                    "R-MOVE-3",
-                    f"the Build move goes to an adjacent building or city of yours; {to} is not one",
-                )
+                return IllegalAction.of("R-MOVE-3", "error.move.extra_build", hex=to)
         elif extra == "edge":
             if src not in g.board.edge or to not in g.board.edge:
-                return IllegalAction(
-                    "R-MOVE-3", "the Renovate move goes from an edge hex to an adjacent edge hex"
-                )
+                return IllegalAction.of("R-MOVE-3", "error.move.extra_renovate")
         elif extra == "gold_mine" and g.terrain(to) != "gold_mine":
-            return IllegalAction(
-                "R-MOVE-3",
-                f"the Manufacture move goes to an adjacent gold mine; {to} is not one",
-            )
+            return IllegalAction.of("R-MOVE-3", "error.move.extra_manufacture", hex=to)
     dest = s.tiles.get(to)
     if (
         dest is not None
@@ -93,21 +78,21 @@ def move_problem(
         and dest.owner != seat
         and not (s.solo and dest.owner == ENEMY)
     ):
-        return IllegalAction("R-MOVE-1", "no unit may enter an opponent's capital")
+        return IllegalAction.of("R-MOVE-1", "error.move.capital")
     if carry:
         if not _transport(g, seat, unit):
-            return IllegalAction("R-MOVE-2", "only a unit with transport can carry others")
+            return IllegalAction.of("R-MOVE-2", "error.move.transport")
         for c in carry:
             if c == unit or c not in p.units or p.units[c] != src:
-                return IllegalAction("R-MOVE-2", f"{c} is not one of your units on {src}")
+                return IllegalAction.of("R-MOVE-2", "error.move.carry", unit=c, hex=src)
         if len(set(carry)) != len(carry):
-            return InvalidAction("R-MOVE-2", "a unit is listed twice")
+            return InvalidAction.of("R-MOVE-2", "error.move.twice")
     return None
 
 
 def move(g: Context, a: A.Move) -> None:
     seat = a.seat
-    require_step(g, "movement", "R-TURN-3", "moving")
+    require_step(g, "movement", "R-TURN-3", "@error.doing.move")
     to = parse_hex(g, a.to)
     err = move_problem(g, seat, a.unit, to, a.kind, a.carry) if g.checked else None
     if err:
@@ -141,7 +126,7 @@ def move(g: Context, a: A.Move) -> None:
 
 
 def bombard(g: Context, a: A.Bombard) -> None:
-    require_step(g, "movement", "R-MOVE-6", "an adjacent attack")
+    require_step(g, "movement", "R-MOVE-6", "@error.doing.bombard")
     at = parse_hex(g, a.at)
     err = C.bombard_problem(g, a.seat, a.unit, at)
     if err:
@@ -150,7 +135,7 @@ def bombard(g: Context, a: A.Bombard) -> None:
 
 
 def expedition(g: Context, a: A.Expedition) -> None:
-    require_step(g, "movement", "R-EXPLORE-3", "fighting an expedition")
+    require_step(g, "movement", "R-EXPLORE-3", "@error.doing.expedition")
     at = parse_hex(g, a.at)
     err = C.expedition_problem(g, a.seat, at)
     if err:

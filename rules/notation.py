@@ -28,12 +28,13 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from rules import actions as A
 from rules.catalog import CROPS, FRAMES, GOODS, Catalog, get_catalog
 from rules.engine import apply, legal_actions
-from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
+from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError, or_list
+from rules.messages import Param, msg
 from rules.state import GameState
 
 Action = A.Action
@@ -242,7 +243,7 @@ def format_action(state: GameState, action: Action) -> str:
     elif t == "war_card":
         words = ["war", "yes" if a.play else "no"]
     else:  # pragma: no cover - every action type is listed above
-        raise InvalidAction("", f"no notation for action type '{t}'")
+        raise InvalidAction.of("", "error.parse.no_notation", type=t)
     pay = getattr(a, "payment", None)
     if pay is not None:
         words += ["pay", *(_pay_item(it) for it in pay)] if pay else ["pay", "nothing"]
@@ -312,7 +313,7 @@ class _Ctx:
         """Every (class, id) the token may mean; raises for an unknown word."""
         n = norm(token)
         if not n:
-            raise InvalidAction("", f"'{token}' is not a word I can read")
+            raise InvalidAction.of("", "error.parse.unreadable", token=token)
         out: list[tuple[str, str]] = []
         for cls in classes:
             if cls == "int":
@@ -342,14 +343,16 @@ class _Ctx:
                         out.append((cls, ident))
         if out:
             return _unique(out)
-        what = " or ".join(dict.fromkeys(self.LABELS[c] for c in classes))
+        what = _alternatives([f"@error.class.{c}" for c in dict.fromkeys(classes)])
         words = sorted({k for c in classes if c != "int" for k in self.vocab(c)})
         close = difflib.get_close_matches(n, words, n=3, cutoff=0.6)
         shown = [
             self.vocab(c)[k] for k in close for c in classes if c != "int" and k in self.vocab(c)
         ]
-        hint = f" — did you mean {_or(list(dict.fromkeys(shown)))}?" if shown else ""
-        raise InvalidAction("", f"'{token}' is not a {what} I know{hint}")
+        hint: Param = ""
+        if shown:
+            hint = msg("error.hint.did_you_mean", options=or_list(list(dict.fromkeys(shown))))
+        raise InvalidAction.of("", "error.parse.unknown_word", token=token, what=what, hint=hint)
 
     def known(self, token: str, classes: Sequence[str]) -> bool:
         n = norm(token)
@@ -411,12 +414,6 @@ def _unique(items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(items))
 
 
-def _or(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
-
-
 _MAX_READINGS = 256
 
 
@@ -426,7 +423,7 @@ def _readings(alts: Sequence[Sequence[tuple[str, str]]]) -> list[tuple[tuple[str
     for a in alts:
         total *= len(a)
     if total > _MAX_READINGS:
-        raise AmbiguousAction("", "too many ways to read that — type longer names")
+        raise AmbiguousAction.of("", "error.parse.too_many")
     return list(itertools.product(*alts))
 
 
@@ -476,20 +473,35 @@ def _bag(ctx: _Ctx, toks: list[str], classes: Sequence[str]) -> list[dict[str, l
     return out
 
 
-def _one(d: dict[str, list[str]], cls: str, usage: str, optional: bool = False) -> str | None:
+def _alternatives(items: list[Param]) -> Param:
+    """``a``, ``a or b``, ``a or b or c``."""
+    if len(items) == 1:
+        return items[0]
+    return msg("error.part.or2", a=items[0], b=_alternatives(items[1:]))
+
+
+def _usage_or(a: str, b: str) -> Param:
+    return msg("error.usage.or", a=a, b=b)
+
+
+def _one(d: dict[str, list[str]], cls: str, usage: Param, optional: bool = False) -> str | None:
     vals = d.get(cls, [])
     if len(vals) == 1:
         return vals[0]
     if not vals and optional:
         return None
-    raise InvalidAction("", f"expected {'one' if vals else 'a'} {_Ctx.LABELS[cls]}: {usage}")
+    key = "error.parse.expected_one" if vals else "error.parse.expected"
+    raise InvalidAction.of("", key, what=f"@error.class.{cls}", usage=usage)
 
 
-def _only(d: dict[str, list[str]], allowed: Iterable[str], usage: str) -> None:
+def _only(d: dict[str, list[str]], allowed: Iterable[str], usage: Param) -> None:
     extra = set(d) - set(allowed)
     if extra:
-        what = ", ".join(f"{_Ctx.LABELS[c]} {' '.join(d[c])}" for c in sorted(extra))
-        raise InvalidAction("", f"unexpected {what}: {usage}")
+        what: list[Param] = [
+            msg("error.part.class_values", what=f"@error.class.{c}", values=" ".join(d[c]))
+            for c in sorted(extra)
+        ]
+        raise InvalidAction.of("", "error.parse.unexpected", what=what, usage=usage)
 
 
 def _none_word(toks: list[str]) -> bool:
@@ -531,7 +543,7 @@ def _b_recruit(ctx: _Ctx, toks: list[str]) -> list[Any]:
                 i += 2
                 continue
             if not m:
-                raise InvalidAction("", f"'{toks[i]}': draw cards with +card or +2cards")
+                raise InvalidAction.of("", "error.parse.draw", token=toks[i])
             draw += int(m.group(1) or 1)
         elif t == "draw":
             if i + 1 < len(toks) and toks[i + 1].isdigit():
@@ -561,15 +573,17 @@ def _b_recruit(ctx: _Ctx, toks: list[str]) -> list[Any]:
         for cls, val in combo:
             if cls == "unit":
                 if pending_unit is not None:
-                    raise InvalidAction("", f"where does {pending_unit} go? {usage}")
+                    raise InvalidAction.of(
+                        "", "error.parse.where_unit", unit=pending_unit, usage=usage
+                    )
                 pending_unit = val
             else:
                 if pending_unit is None:
-                    raise InvalidAction("", f"which unit goes to {val}? {usage}")
+                    raise InvalidAction.of("", "error.parse.which_unit_to", hex=val, usage=usage)
                 deploy.append(A.Deploy(unit=pending_unit, to=val))
                 pending_unit = None
         if pending_unit is not None:
-            raise InvalidAction("", f"where does {pending_unit} go? {usage}")
+            raise InvalidAction.of("", "error.parse.where_unit", unit=pending_unit, usage=usage)
         out.append(A.Recruit(seat=ctx.seat, deploy=tuple(deploy), draw=draw))
     return out
 
@@ -603,11 +617,11 @@ def _b_exchange(ctx: _Ctx, toks: list[str]) -> list[Any]:
     for d in _bag(ctx, toks, ["crop", "combat_card"]):
         crops, cards = d.get("crop", []), d.get("combat_card", [])
         if crops and cards:
-            raise InvalidAction("", f"give either crops or combat cards: {usage}")
+            raise InvalidAction.of("", "error.parse.exchange_mix", usage=usage)
         give = crops or cards
         k = kind or ("cards" if cards else {1: "gold", 2: "pair", 4: "four"}.get(len(crops), ""))
         if k not in _KINDS:
-            raise InvalidAction("", f"give 1, 2 or 4 crops, or 2 combat cards: {usage}")
+            raise InvalidAction.of("", "error.parse.exchange_count", usage=usage)
         out.append(A.Exchange(seat=ctx.seat, kind=k, give=tuple(give)))  # type: ignore[arg-type]
     return out
 
@@ -622,7 +636,7 @@ def _b_end(ctx: _Ctx, toks: list[str]) -> list[Any]:
         return [A.EndTurn(seat=ctx.seat)]
     if words in (["trade"], ["trading"]):
         return [A.EndTrade(seat=ctx.seat)]
-    raise InvalidAction("", "`end` ends the turn, `end trade` ends trading")
+    raise InvalidAction.of("", "error.parse.end")
 
 
 def _b_move(ctx: _Ctx, toks: list[str]) -> list[Any]:
@@ -651,7 +665,7 @@ def _b_move(ctx: _Ctx, toks: list[str]) -> list[Any]:
         _only(d, ("unit", "hex"), usage)
         units = d.get("unit", [])
         if not units:
-            raise InvalidAction("", f"which unit moves? {usage}")
+            raise InvalidAction.of("", "error.parse.which_unit", usage=usage)
         to = _one(d, "hex", usage) or ""
         for cc in _readings(carry_alts):
             carry = tuple(units[1:]) + tuple(v for _, v in cc)
@@ -660,9 +674,9 @@ def _b_move(ctx: _Ctx, toks: list[str]) -> list[Any]:
 
 
 def _b_gold(ctx: _Ctx, toks: list[str]) -> list[Any]:
-    usage = "`gold <card> ...` (e.g. `gold jesuits D3`, `gold mercenaries brawler1@D4`)"
+    usage = "@error.usage.gold"
     if not toks:
-        raise InvalidAction("", f"which gold card? {usage}")
+        raise InvalidAction.of("", "error.parse.which_gold", usage=usage)
     toks = _merge(ctx, toks, ["gold_card"])
     cards = ctx.resolve(toks[0], ["gold_card"])
     rest = toks[1:]
@@ -675,7 +689,9 @@ def _b_gold(ctx: _Ctx, toks: list[str]) -> list[Any]:
         elif effect == "deploy":
             for r in _b_recruit(ctx, rest):
                 if len(r.deploy) != 1 or r.draw:
-                    raise InvalidAction("", f"`gold {card} <unit>@<hex>`")
+                    raise InvalidAction.of(
+                        "", "error.parse.usage", usage=f"`gold {card} <unit>@<hex>`"
+                    )
                 dep = r.deploy[0]
                 out.append(A.PlayGoldCard(seat=ctx.seat, card=card, unit=dep.unit, to=dep.to))
         elif effect == "manufacture":
@@ -701,7 +717,9 @@ def _b_gold(ctx: _Ctx, toks: list[str]) -> list[Any]:
                 out.append(A.PlayGoldCard(seat=ctx.seat, card=card, unit=_one(d, "unit", usage)))
         else:
             if rest:
-                raise InvalidAction("", f"{card} takes no arguments")
+                raise InvalidAction.of(
+                    "", "error.parse.card_no_args", card=f"@term.gold_card.{card}"
+                )
             out.append(A.PlayGoldCard(seat=ctx.seat, card=card))
     return out
 
@@ -723,7 +741,7 @@ def _palace_like(make: Callable[[int, int | None, str | None], Any], verb: str) 
 def _b_free(ctx: _Ctx, toks: list[str]) -> list[Any]:
     if _none_word(toks):
         return [A.FreeManufacture(seat=ctx.seat)]
-    usage = "`free <product> <arch>` or `free none`"
+    usage = _usage_or("`free <product> <arch>`", "`free none`")
     out = []
     for d in _bag(ctx, toks, ["product", "dest"]):
         _only(d, ("product", "dest"), usage)
@@ -736,12 +754,12 @@ def _b_free(ctx: _Ctx, toks: list[str]) -> list[Any]:
 
 
 def _b_discard(ctx: _Ctx, toks: list[str]) -> list[Any]:
-    usage = "`discard <good+good>` or `discard <card> <card>`"
+    usage = _usage_or("`discard <good+good>`", "`discard <card> <card>`")
     out: list[Any] = []
     for d in _bag(ctx, toks, ["good", "gold_card", "combat_card"]):
         kinds = [k for k in ("good", "gold_card", "combat_card") if d.get(k)]
         if len(kinds) != 1:
-            raise InvalidAction("", f"discard goods, or cards of one deck: {usage}")
+            raise InvalidAction.of("", "error.parse.discard", usage=usage)
         k = kinds[0]
         if k == "good":
             out.append(A.Discard(seat=ctx.seat, goods=tuple(d[k])))
@@ -770,7 +788,7 @@ def _b_cards(ctx: _Ctx, toks: list[str]) -> list[Any]:
 def _b_retreat(ctx: _Ctx, toks: list[str]) -> list[Any]:
     if _none_word(toks) or norm(" ".join(toks)) in ("reserve", "to_reserve", "to_the_reserve"):
         return [A.RetreatTo(seat=ctx.seat)]
-    usage = "`retreat <hex>` or `retreat none`"
+    usage = _usage_or("`retreat <hex>`", "`retreat none`")
     return [A.RetreatTo(seat=ctx.seat, at=_one(d, "hex", usage)) for d in _bag(ctx, toks, ["hex"])]
 
 
@@ -780,13 +798,13 @@ def _b_war(ctx: _Ctx, toks: list[str]) -> list[Any]:
         return [A.WarCard(seat=ctx.seat, play=True)]
     if w in ("no", "n", "pass", "false", "none", ""):
         return [A.WarCard(seat=ctx.seat, play=False)]
-    raise InvalidAction("", "`war yes` or `war no`")
+    raise InvalidAction.of("", "error.parse.war")
 
 
 def _no_args(make: Callable[[int], Any], verb: str) -> Builder:
     def build(ctx: _Ctx, toks: list[str]) -> list[Any]:
         if toks:
-            raise InvalidAction("", f"`{verb}` takes no arguments")
+            raise InvalidAction.of("", "error.parse.no_args", verb=verb)
         return [make(ctx.seat)]
 
     return build
@@ -878,10 +896,15 @@ def parse_verb(word: str) -> str:
     if len(starts) == 1 and n:
         return starts[0]
     if len(starts) > 1:
-        raise AmbiguousAction("", f"'{word}' could be {_or(starts)}")
+        raise AmbiguousAction.of(
+            "", "error.parse.could_be", word=word, options=or_list(list(starts))
+        )
     close = difflib.get_close_matches(n, list(_VERBS) + list(_ALIASES), n=3, cutoff=0.6)
-    hint = f" — did you mean {_or([_ALIASES.get(c, c) for c in close])}?" if close else ""
-    raise InvalidAction("", f"'{word}' is not a command{hint}")
+    hint: Param = ""
+    if close:
+        options = or_list([_ALIASES.get(c, c) for c in close])
+        hint = msg("error.hint.did_you_mean", options=options)
+    raise InvalidAction.of("", "error.parse.not_a_command", word=word, hint=hint)
 
 
 def _parse_payment(ctx: _Ctx, toks: list[str]) -> tuple[A.PayItem, ...]:
@@ -901,7 +924,9 @@ def _parse_payment(ctx: _Ctx, toks: list[str]) -> tuple[A.PayItem, ...]:
             cls = "good"
         found = ctx.resolve(what, [cls])
         if len(found) > 1:
-            raise AmbiguousAction("", f"'{what}' could be {_or([v for _, v in found])}")
+            raise AmbiguousAction.of(
+                "", "error.parse.could_be", word=what, options=or_list([v for _, v in found])
+            )
         items.append(A.PayItem(source=source, what=found[0][1]))
     return tuple(items)
 
@@ -941,10 +966,10 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
     ``pay ...`` clause is kept on the action and checked by :func:`rules.apply`.
     """
     if not 0 <= seat < state.n:
-        raise InvalidAction("", f"there is no seat {seat} in this {state.n}-player game")
+        raise InvalidAction.of("", "error.seat.none", seat=repr(seat), n=state.n)
     words = text.strip().split()
     if not words:
-        raise InvalidAction("", "type a command" + _legal_hint(state, seat, None))
+        raise InvalidAction.of("", "error.parse.empty", hint=_legal_hint(state, seat, None))
     low = [w.lower() for w in words]
     pay_toks: list[str] | None = None
     if "pay" in low:
@@ -952,7 +977,7 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
         pay_toks = _tokens(" ".join(words[i + 1 :]))
         words = words[:i]
         if not words:
-            raise InvalidAction("", "a payment follows a command: `build sawmill D3 pay coffee`")
+            raise InvalidAction.of("", "error.parse.pay_alone")
     ctx = _Ctx(state, seat)
     verb = parse_verb(words[0])
     try:
@@ -960,12 +985,14 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
     except AmbiguousAction:
         raise
     except InvalidAction as e:
-        raise InvalidAction(e.rule, e.message + _verb_hint(state, seat, verb)) from None
+        raise InvalidAction.of(
+            e.rule, "error.parse.with_hint", error=e.msg(), hint=_verb_hint(state, seat, verb)
+        ) from None
     payment = _parse_payment(ctx, pay_toks) if pay_toks is not None else None
     if payment is not None:
         candidates = [c for c in candidates if _has_payment(c)]
         if not candidates:
-            raise InvalidAction("", f"`{verb}` takes no payment")
+            raise InvalidAction.of("", "error.parse.no_payment", verb=verb)
     legal = legal_actions(state, seat)
     by_canon: dict[Any, Any] = {}
     for b in legal:
@@ -974,15 +1001,17 @@ def parse_text(state: GameState, seat: int, text: str) -> Action:
     if len(matches) == 1:
         return _with_payment(matches[0], payment)  # type: ignore[no-any-return]
     if len(matches) > 1:
-        shown = ", ".join(f"`{format_action(state, m)}`" for m in matches[:10])
-        raise AmbiguousAction("", f"'{text.strip()}' could mean {shown} — type more of the name")
+        shown: list[Param] = [f"`{format_action(state, m)}`" for m in matches[:10]]
+        raise AmbiguousAction.of("", "error.parse.could_mean", text=text.strip(), options=shown)
     uniq = list(dict.fromkeys(_canon(c) for c in candidates))
     if len(uniq) > 1:
-        shown = ", ".join(f"`{format_action(state, c)}`" for c in uniq[:10])
-        raise AmbiguousAction(
+        shown = [f"`{format_action(state, c)}`" for c in uniq[:10]]
+        raise AmbiguousAction.of(
             "",
-            f"'{text.strip()}' could mean {shown}, and none of them is legal now"
-            + _legal_hint(state, seat, uniq[0], legal),
+            "error.parse.could_mean_none",
+            text=text.strip(),
+            options=shown,
+            hint=_legal_hint(state, seat, uniq[0], legal),
         )
     _explain(state, seat, _with_payment(candidates[0], payment), legal)
     raise AssertionError("unreachable")  # pragma: no cover
@@ -996,65 +1025,77 @@ _FORMAT_VERBS = {
 }
 
 
-def _verb_hint(state: GameState, seat: int, verb: str) -> str:
+def _verb_hint(state: GameState, seat: int, verb: str) -> Param:
     """The legal commands starting with ``verb`` (or all legal commands if none do)."""
     heads = _FORMAT_VERBS.get(verb, (verb,))
     texts = legal_texts(state, seat)
     mine = [t for t in texts if t.split()[0] in heads]
     if mine:
-        return f". Legal: {_short(mine)}."
-    return f". `{verb}` is not possible now; legal now: {_short(texts)}." if texts else "."
+        return msg("error.hint.legal", commands=_short(mine))
+    if texts:
+        return msg("error.hint.verb_not_now", verb=verb, commands=_short(texts))
+    return "."
 
 
 def _explain(state: GameState, seat: int, a: Any, legal: list[Any]) -> None:
     """Raise the most specific error for an action that is not in the legal list."""
     cmd = format_action(state, a)
-    rule, reason = "", "it is not legal now"
+    rule, reason = "", cast(Param, "@error.parse.not_legal")
     cls: type[RulesError] = IllegalAction
     try:
         apply(state, a)
     except NotYourDecision as e:
-        rule, reason, cls = e.rule, e.message, NotYourDecision
+        rule, reason, cls = e.rule, e.msg(), NotYourDecision
     except RulesError as e:
-        rule, reason = e.rule, e.message
-    raise cls(rule, f"You can't `{cmd}`: {reason}.{_legal_hint(state, seat, a, legal)}")
+        rule, reason = e.rule, e.msg()
+    raise cls.of(
+        rule,
+        "error.parse.cannot",
+        command=cmd,
+        reason=reason,
+        hint=_legal_hint(state, seat, a, legal),
+    )
 
 
 _KEY_FIELD = {
-    "build": ("building", "places for"),
-    "move": ("unit", "moves for"),
-    "bombard": ("unit", "targets for"),
-    "manufacture": ("product", "destinations for"),
-    "play_gold_card": ("card", "plays of"),
-    "painting": ("", ""),
+    "build": "building",
+    "move": "unit",
+    "bombard": "unit",
+    "manufacture": "product",
+    "play_gold_card": "card",
+    "painting": "",
 }
 
 
-def _legal_hint(state: GameState, seat: int, a: Any, legal: list[Any] | None = None) -> str:
+def _legal_hint(state: GameState, seat: int, a: Any, legal: list[Any] | None = None) -> Param:
+    """What is legal instead of ``a``: a nested ``error.hint.*`` message."""
     if legal is None:
         legal = legal_actions(state, seat)
     if not legal:
-        return " Nothing is yours to decide now."
+        return "@error.hint.nothing"
     same = [b for b in legal if a is not None and b.type == a.type]
     if same:
-        key, words = _KEY_FIELD.get(a.type, ("", ""))
+        key = _KEY_FIELD.get(a.type, "")
         if key:
             mine = [b for b in same if getattr(b, key) == getattr(a, key)]
             if mine and a.type == "build":
-                places = ", ".join(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
-                return f" Legal places for {a.building}: {places}."
+                places: list[Param] = list(dict.fromkeys(str(getattr(b, "at", "")) for b in mine))
+                return msg("error.hint.places", building=a.building, hexes=places)
             if mine:
                 same = mine
                 texts = _short([format_action(state, b) for b in same])
-                return f" Legal {words} {getattr(a, key)}: {texts}."
-        return f" Legal now: {_short([format_action(state, b) for b in same])}."
-    return f" Legal now: {_short(legal_texts(state, seat, legal))}."
+                return msg(f"error.hint.legal_for.{a.type}", what=getattr(a, key), commands=texts)
+        return msg("error.hint.legal_now", commands=_short([format_action(state, b) for b in same]))
+    return msg("error.hint.legal_now", commands=_short(legal_texts(state, seat, legal)))
 
 
-def _short(texts: list[str], limit: int = 12) -> str:
+def _short(texts: list[str], limit: int = 12) -> Param:
+    """Commands as a parameter: ```a`, `b``, with `` … (N more)`` past ``limit``."""
     texts = list(dict.fromkeys(texts))
-    head = ", ".join(f"`{t}`" for t in texts[:limit])
-    return head + (f" … ({len(texts) - limit} more)" if len(texts) > limit else "")
+    head: list[Param] = [f"`{t}`" for t in texts[:limit]]
+    if len(texts) > limit:
+        return msg("error.part.more", commands=head, more=len(texts) - limit)
+    return head
 
 
 def legal_texts(state: GameState, seat: int, legal: list[Action] | None = None) -> list[str]:

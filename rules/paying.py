@@ -20,23 +20,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import actions as A
 from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
 from rules.game import Context, is_upgraded, parse_hex
+from rules.messages import term_ref
 from rules.payment import (
     PayabilityCache,
     PayContext,
     Solution,
     check_partial,
     check_payment,
+    cost_param,
     describe_cost,
     find_payment,
     gold_card_vp,
     good_name,
+    label_param,
     sort_tokens,
     sources,
     to_items,
@@ -130,11 +133,11 @@ def _raw_cost(
     notes: list[str] = []
     if isinstance(a, A.Recruit):
         cost = [tok for d in a.deploy for tok in unit_cost(g, seat, d.unit)]
-        return cost, PayContext(label="the deployment"), notes
+        return cost, PayContext(label="the deployment", ref="@phrase.for.deployment"), notes
     if isinstance(a, A.TakePainting):
         if is_upgraded(g, seat, "painting"):
             notes.append("upgraded Painting: 1 resource less (R-PAINT-3)")
-        ctx = PayContext(label=cat.paintings[a.painting].name)
+        ctx = PayContext(label=cat.paintings[a.painting].name, ref=term_ref("painting", a.painting))
         return painting_cost(g, seat, a.painting), ctx, notes
     if isinstance(a, A.Build):
         second = s.turn.step == "movement" and s.turn.arch == "build"
@@ -152,35 +155,39 @@ def _raw_cost(
         up = is_upgraded(g, seat, "renovate")
         cost = [] if up else list(cat.arches["renovate"].cost)
         notes.append(f"not with the goods on the building at {at} (R-RENOV-1)")
-        return cost, PayContext(exclude_hex=at, label="renovating"), notes
+        ctx = PayContext(exclude_hex=at, label="renovating", ref="@phrase.for.renovating")
+        return cost, ctx, notes
     if isinstance(a, A.Manufacture):
         up = is_upgraded(g, seat, "manufacture")
         if up:
             notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
         cost = manufacture_cost(g, seat, a.product, up, cache=cache)
-        return cost, PayContext(label=cat.products[a.product].name), notes
+        ctx = PayContext(label=cat.products[a.product].name, ref=term_ref("product", a.product))
+        return cost, ctx, notes
     if isinstance(a, A.Exchange):
         if a.kind == "cards":
             return None  # combat cards are given, not paid (R-TRADE-1)
         notes.append("the resources themselves: nothing stands in for them (R-TRADE-2)")
-        return list(a.give), PayContext(exact=True, label="the exchange"), notes
+        ctx = PayContext(exact=True, label="the exchange", ref="@phrase.for.exchange")
+        return list(a.give), ctx, notes
     if isinstance(a, A.PlayGoldCard):
         card = cat.gold_cards[a.card]
-        ctx = PayContext(label=card.name, spent_card=a.card)
+        ctx = PayContext(label=card.name, spent_card=a.card, ref=term_ref("gold_card", a.card))
         if card.effect == "build":
             side = str(card.params["side"])
             return list(cat.sides[side].cost), ctx, notes
         if card.effect == "deploy":
             if a.unit is None:
-                raise InvalidAction("R-TURN-4", "say which unit and where (unit, to)")
+                raise InvalidAction.of("R-TURN-4", "error.gold.say_unit")
             return unit_cost(g, seat, a.unit), ctx, notes
         if card.effect == "manufacture":
             if a.product is None:
-                raise InvalidAction("R-TURN-4", "say which product and where (product, to)")
+                raise InvalidAction.of("R-TURN-4", "error.gold.say_product")
             return list(cat.products[a.product].cost), ctx, notes
         if card.effect == "exchange":
             notes.append("the resources themselves: nothing stands in for them")
-            return list(a.give), PayContext(exact=True, label=card.name, spent_card=a.card), notes
+            ctx = replace(ctx, exact=True)
+            return list(a.give), ctx, notes
         return None
     return None
 
@@ -214,7 +221,7 @@ def _cost(g: Context, a: Any) -> Cost | None:
     try:
         raw = _raw_cost(g, a)
     except KeyError as e:
-        raise InvalidAction("R-VOC-2", f"unknown {e.args[0]!r}: no cost to show") from e
+        raise InvalidAction.of("R-VOC-2", "error.pay.unknown", id=repr(e.args[0])) from e
     if raw is None:
         return None
     cost, ctx, notes = raw
@@ -339,7 +346,7 @@ def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     try:  # what _cost computes, without the notes and the text a listing does not show
         raw = _raw_cost(g, a, g.pay)
     except KeyError as e:
-        raise InvalidAction("R-VOC-2", f"unknown {e.args[0]!r}: no cost to show") from e
+        raise InvalidAction.of("R-VOC-2", "error.pay.unknown", id=repr(e.args[0])) from e
     if raw is None or not raw[0]:
         return None
     cost, ctx = sort_tokens(raw[0]), raw[1]
@@ -418,7 +425,7 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
     :class:`IllegalAction` when ``chosen`` cannot be completed."""
     c = cost_of(state, action)
     if c is None:
-        raise InvalidAction("R-VOC-2", "this action takes no payment")
+        raise InvalidAction.of("R-VOC-2", "error.pay.no_payment")
     seat = c.seat
     ctx = c.context
     cost = list(c.tokens)
@@ -441,9 +448,11 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
         )
     sol = check_partial(state, seat, cost, items, ctx)
     if sol is None:
-        raise IllegalAction(
+        raise IllegalAction.of(
             "R-VOC-2",
-            f"those items cannot be completed into a payment of {c.text} for {c.label}",
+            "error.pay.incomplete",
+            cost=cost_param(cost),
+            label=label_param(ctx) if ctx.label == c.label else c.label,
         )
     flags = _paid_flags(sol)
     remaining = tuple(t for t, paid in zip(sol.tokens, flags, strict=True) if not paid)

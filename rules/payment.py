@@ -20,7 +20,7 @@ from rules.catalog import CROPS, Catalog, get_catalog
 from rules.control import unit_seats
 from rules.errors import IllegalAction
 from rules.fastcopy import replaced
-from rules.messages import Param, msg
+from rules.messages import Param, english, msg
 from rules.state import GameState
 
 _ALL_CROPS = frozenset(CROPS)
@@ -288,7 +288,7 @@ def _safe_from(full: Sources) -> Sources:
     return Sources(lots, Counter(), [], False)
 
 
-def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool) -> Sources:
+def restrict(src: Sources, items: Sequence[PayItem], ctx: PayContext, *, exact: bool) -> Sources:
     """Narrow ``src`` to a payment's items: every item must be used. ``exact``: nothing
     else may be used (checking an explicit payment); otherwise the other sources stay
     available (the chooser: can these items still be completed?)."""
@@ -299,21 +299,28 @@ def restrict(src: Sources, items: Sequence[PayItem], label: str, *, exact: bool)
     for (s, w), n in given.items():
         if s == "combat_card":
             if src.hand[w] < n:
-                raise IllegalAction(
-                    "R-VOC-2", f"you do not hold {n} '{w}' combat card(s) to pay with"
+                raise IllegalAction.of(
+                    "R-VOC-2", "error.pay.combat_cards", n=n, card=f"@term.combat_card.{w}"
                 )
             cards[w] += n
             continue
         match = [lot for lot in src.lots if lot.source == s and lot.what == w]
         if not match:
-            where = "your reserve" if s == "reserve" else f"a building you control at {s}"
             if s == "gold_card":
-                where = "your hand of gold cards"
-            raise IllegalAction("R-VOC-6", f"{w} is not available from {where} for {label}")
+                where: Param = "@error.from.hand"
+                ref = f"@term.gold_card.{w}"
+            else:
+                where = "@error.from.reserve" if s == "reserve" else msg("error.from.tile", hex=s)
+                ref = f"@good.{w}"
+            raise IllegalAction.of(
+                "R-VOC-6", "error.pay.unavailable", what=ref, where=where, label=label_param(ctx)
+            )
         lot = match[0]
         if lot.count < n:
-            what = "gold card(s)" if s == "gold_card" else f"{w} at {s}"
-            raise IllegalAction("R-VOC-6", f"only {lot.count} {what}, not {n}")
+            if s == "gold_card":
+                raise IllegalAction.of("R-VOC-6", "error.pay.only_cards", have=lot.count, n=n)
+            key = "error.pay.only_reserve" if s == "reserve" else "error.pay.only_goods"
+            raise IllegalAction.of("R-VOC-6", key, have=lot.count, good=f"@good.{w}", hex=s, n=n)
         seen.add((s, w))
         lots.append(
             Lot(s, w, lot.provides, n if exact else lot.count, lot.value - 0.5, need=n, vp=lot.vp)
@@ -666,22 +673,48 @@ def default_items(
         return found
     full = find_payment(state, seat, cost, ctx)
     if full is None:
-        raise IllegalAction("R-VOC-2", f"you cannot pay {describe_cost(cost)} for {ctx.label}")
-    raise IllegalAction(
+        raise IllegalAction.of(
+            "R-VOC-2", "error.pay.cannot", cost=cost_param(cost), label=label_param(ctx)
+        )
+    raise IllegalAction.of(
         "R-VOC-2",
-        f"choose how to pay {describe_cost(cost)} for {ctx.label}: it takes "
-        f"{_unsafe_kinds(full)}, which is spent only when you say so — give an explicit "
-        f"payment (e.g. {describe_items(full)})",
+        "error.pay.choose",
+        cost=cost_param(cost),
+        label=label_param(ctx),
+        kinds=_unsafe_kinds(full),
+        items=item_refs(list(full)),
     )
 
 
 def _unsafe_kinds(items: Sequence[PayItem]) -> str:
-    kinds = []
-    if any(it.source == "gold_card" for it in items):
-        kinds.append("a gold card")
-    if any(it.source == "combat_card" for it in items):
-        kinds.append("combat cards")
-    return " and ".join(kinds) or "science in place of gold or a resource"
+    gold = any(it.source == "gold_card" for it in items)
+    combat = any(it.source == "combat_card" for it in items)
+    kind = "both" if gold and combat else "gold" if gold else "combat" if combat else "science"
+    return f"@error.unsafe.{kind}"
+
+
+def _alternatives(items: list[Param]) -> Param:
+    """``a``, ``a or b``, ``a or b or c`` (a cost token's alternatives)."""
+    if len(items) == 1:
+        return items[0]
+    return msg("error.part.or2", a=items[0], b=_alternatives(items[1:]))
+
+
+def cost_param(cost: list[str]) -> list[Param]:
+    """:func:`describe_cost` as a message parameter (``{cost:plus:nothing}``): nested
+    ``error.part.cost`` messages naming the goods by their terms."""
+    return [
+        msg("error.part.cost", n=n, good=_alternatives([f"@good.{x}" for x in tok.split("|")]))
+        for tok, n in Counter(cost).items()
+    ]
+
+
+def label_param(ctx: PayContext) -> Param:
+    """What is paid for, as a message parameter: the context's reference when it says the
+    label in English (so every language names it), else the label itself."""
+    if ctx.ref is not None and english(ctx.ref) == ctx.label:
+        return ctx.ref
+    return ctx.label
 
 
 def can_pay(state: GameState, seat: int, cost: list[str], ctx: PayContext | None = None) -> bool:
@@ -780,11 +813,10 @@ def check_payment(
 ) -> None:
     """Raise unless ``items`` pay exactly ``cost`` (each item used, nothing missing)."""
     ctx = ctx or PayContext()
-    src = restrict(sources(state, seat, ctx), items, ctx.label, exact=True)
+    src = restrict(sources(state, seat, ctx), items, ctx, exact=True)
     if (cost or items) and solve(src, cost) is None:
-        raise IllegalAction(
-            "R-VOC-2",
-            f"that payment does not pay exactly {describe_cost(cost)} for {ctx.label}",
+        raise IllegalAction.of(
+            "R-VOC-2", "error.pay.inexact", cost=cost_param(cost), label=label_param(ctx)
         )
 
 
@@ -793,7 +825,7 @@ def check_partial(
 ) -> Solution | None:
     """Can ``items`` be completed (with more sources) into an exact payment of ``cost``?
     The solution found (chosen items first), or None. Raises on items not held."""
-    src = restrict(sources(state, seat, ctx), items, ctx.label, exact=False)
+    src = restrict(sources(state, seat, ctx), items, ctx, exact=False)
     return solve_least_loss(src, cost)
 
 
@@ -817,7 +849,7 @@ def take_payment(state: GameState, seat: int, items: Sequence[PayItem]) -> None:
 def _dec(goods: dict[str, int], g: str) -> None:
     n = goods.get(g, 0) - 1
     if n < 0:
-        raise IllegalAction("R-VOC-2", f"no {g} left to pay with")
+        raise IllegalAction.of("R-VOC-2", "error.pay.none_left", good=f"@good.{g}")
     if n == 0:
         del goods[g]
     else:

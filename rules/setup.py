@@ -9,7 +9,7 @@ from rules import actions as A
 from rules.catalog import FRAMES, get_catalog
 from rules.errors import InvalidAction
 from rules.game import Context, parse_hex
-from rules.messages import msg, term_ref
+from rules.messages import Param, msg, term_ref
 from rules.state import Exploration, GameState, Pending, PendingKind, Player, Rng, Tile, Turn
 
 
@@ -38,32 +38,31 @@ def new_game(
     Bad arguments raise :class:`InvalidAction` (a ``ValueError``) naming the argument.
     """
     if not _is_int(players) or not 1 <= players <= 4:
-        raise InvalidAction(
-            "R-SETUP-1", f"players must be a whole number from 1 to 4, not {players!r}"
-        )
+        raise InvalidAction.of("R-SETUP-1", "error.setup.players", value=repr(players))
     if seed is None:
         seed = secrets.randbits(64)
     elif not _is_int(seed):
-        raise InvalidAction("R-SETUP-2", f"seed must be a whole number, not {seed!r}")
+        raise InvalidAction.of("R-SETUP-2", "error.setup.seed", value=repr(seed))
     if city_limit is not None and (not _is_int(city_limit) or city_limit < 0):
-        raise InvalidAction(
-            "R-BUILD-10",
-            f"city_limit must be a whole number of 0 or more (or None), not {city_limit!r}",
-        )
+        raise InvalidAction.of("R-BUILD-10", "error.setup.city_limit", value=repr(city_limit))
     cat = get_catalog(data_pack)
     maps = cat.maps_for(players)
     if map_id is None:
         if not maps:
-            raise InvalidAction("R-SETUP-1", f"no map for {players} players")
+            raise InvalidAction.of("R-SETUP-1", "error.setup.no_map", n=players)
         map_id = sorted(m.id for m in maps)[0]
     if map_id not in cat.maps:
-        raise InvalidAction(
-            "R-SETUP-1", f"unknown map '{map_id}'; maps: {', '.join(sorted(cat.maps))}"
+        raise InvalidAction.of(
+            "R-SETUP-1", "error.setup.map", id=map_id, maps=list[Param](sorted(cat.maps))
         )
     mp = cat.maps[map_id]
     if mp.players != players:
-        raise InvalidAction(
-            "R-SETUP-1", f"{mp.name} is a map for {mp.players} players, not {players}"
+        raise InvalidAction.of(
+            "R-SETUP-1",
+            "error.setup.map_players",
+            map=f"@term.scenario.{map_id}",
+            n=mp.players,
+            players=players,
         )
     board = cat.boards[map_id]
     solo = players == 1
@@ -123,11 +122,11 @@ def new_game(
     # R-SETUP-4 colour choice (or given).
     if colours is not None:
         if len(colours) != players or len(set(colours)) != players:
-            raise InvalidAction("R-SETUP-4", f"give {players} different colours")
+            raise InvalidAction.of("R-SETUP-4", "error.setup.colours", n=players)
         for seat, c in enumerate(colours):
             if c not in cat.colours:
-                raise InvalidAction(
-                    "R-SETUP-4", f"unknown colour '{c}'; colours: {', '.join(cat.colours)}"
+                raise InvalidAction.of(
+                    "R-SETUP-4", "error.unknown.colour", id=c, colours=list(cat.colours)
                 )
             take_colour(st, seat, c)
         deal_missions(st)
@@ -193,11 +192,16 @@ def start_capitals(st: GameState) -> None:
 def choose_colour(g: Context, a: A.ChooseColour, pend: Pending) -> None:
     s = g.s
     if a.colour not in g.cat.colours:
-        raise InvalidAction(
-            "R-SETUP-4", f"unknown colour '{a.colour}'; colours: {', '.join(g.cat.colours)}"
+        raise InvalidAction.of(
+            "R-SETUP-4", "error.unknown.colour", id=a.colour, colours=list(g.cat.colours)
         )
     taken = {p.colour for p in s.players}
-    g.require(a.colour not in taken, "R-SETUP-4", f"{a.colour} is already taken")
+    g.require(
+        a.colour not in taken,
+        "R-SETUP-4",
+        "error.setup.colour_taken",
+        colour=term_ref("colour", a.colour),
+    )
     take_colour(s, a.seat, a.colour)
     g.emit(
         "colour",
@@ -218,12 +222,12 @@ def keep_missions(g: Context, a: A.KeepMissions, pend: Pending) -> None:
     keep = list(a.keep)
     eras = sorted(g.cat.missions[m].era for m in keep if m in g.cat.missions)
     for m in keep:
-        g.require(m in p.mission_offer, "R-SETUP-5", f"mission '{m}' was not dealt to you")
+        g.require(m in p.mission_offer, "R-SETUP-5", "error.setup.mission_not_dealt", id=m)
     offered_eras = sorted({g.cat.missions[m].era for m in p.mission_offer})
     g.require(
         eras == offered_eras and len(set(keep)) == len(keep),
         "R-SETUP-5",
-        "keep exactly one mission of each era",
+        "error.setup.keep_missions",
     )
     for m in p.mission_offer:
         if m not in keep:
@@ -236,7 +240,12 @@ def keep_missions(g: Context, a: A.KeepMissions, pend: Pending) -> None:
 
 def choose_monarch(g: Context, a: A.ChooseMonarch, pend: Pending) -> None:
     opts = monarch_options(g.s, a.seat)
-    g.require(a.monarch in opts, "R-SETUP-5", f"choose one of your monarchs: {', '.join(opts)}")
+    g.require(
+        a.monarch in opts,
+        "R-SETUP-5",
+        "error.setup.monarch",
+        monarchs=[term_ref("monarch", m) for m in opts],
+    )
     g.p(a.seat).monarch = a.monarch
     g.emit(
         "monarch",
@@ -265,8 +274,8 @@ def _maybe_capitals(g: Context) -> None:
 def choose_capital(g: Context, a: A.ChooseCapital, pend: Pending) -> None:
     s = g.s
     at = parse_hex(g, a.at)
-    g.require(at in s.capital_tiles, "R-SETUP-6", f"{at} is not a capital site")
-    g.require(at not in s.tiles, "R-SETUP-6", f"the capital at {at} is already taken")
+    g.require(at in s.capital_tiles, "R-SETUP-6", "error.setup.capital_site", hex=at)
+    g.require(at not in s.tiles, "R-SETUP-6", "error.setup.capital_taken", hex=at)
     cap = g.cat.capitals[s.capital_tiles[at]]
     p = g.p(a.seat)
     p.capital = at

@@ -11,10 +11,10 @@ from typing import Any
 from rules import actions as A
 from rules.catalog import ARCHES, CROPS, FRAMES, Catalog
 from rules.control import controls, occupier_of
-from rules.errors import IllegalAction, InvalidAction, RulesError
+from rules.errors import IllegalAction, InvalidAction, RulesError, or_list
 from rules.exploration import clear_site, reward_builder
 from rules.fastcopy import replaced
-from rules.game import Context, count, is_upgraded, parse_hex, require_step
+from rules.game import Context, is_upgraded, parse_hex, require_step
 from rules.messages import Param, msg, term_ref
 from rules.payment import (
     PayabilityCache,
@@ -35,12 +35,10 @@ from rules.state import Tile
 
 def _begin_arch(g: Context, seat: int, arch: str) -> None:
     """R-TURN-2: place the era token on a free arch, never the one it already stands on."""
-    require_step(g, "action", "R-TURN-1", f"choosing the {arch} action")
+    require_step(g, "action", "R-TURN-1", msg("error.doing.action", arch=term_ref("arch", arch)))
     p = g.p(seat)
     g.require(
-        p.token_arch != arch,
-        "R-TURN-2",
-        f"your action token already stands on {g.cat.arches[arch].name}: choose another action",
+        p.token_arch != arch, "R-TURN-2", "error.turn.token_there", arch=term_ref("arch", arch)
     )
     p.token_arch = arch
     g.s.turn.arch = arch
@@ -98,12 +96,10 @@ def deploy_targets(g: Context, seat: int) -> list[str]:
 def check_deploy(g: Context, seat: int, unit: str, to: str, rule: str = "R-RECRUIT-2") -> None:
     p = g.p(seat)
     if unit not in p.units:
-        raise InvalidAction(rule, f"you have no unit '{unit}' (units: {', '.join(p.units)})")
+        raise InvalidAction.of(rule, "error.unit.unknown_of", unit=unit, units=list(p.units))
     loc = p.units[unit]
-    g.require(loc in ("board", "reserve"), rule, f"your {unit} is already on the map at {loc}")
-    g.require(
-        to in deploy_targets(g, seat), rule, f"{to} is not your capital or a city you control"
-    )
+    g.require(loc in ("board", "reserve"), rule, "error.deploy.on_map", unit=unit, hex=loc)
+    g.require(to in deploy_targets(g, seat), rule, "error.deploy.target", hex=to)
 
 
 def unit_cost(g: Context, seat: int, unit: str) -> list[str]:
@@ -149,22 +145,16 @@ def recruit(g: Context, a: A.Recruit) -> None:
     seat = a.seat
     up = is_upgraded(g, seat, "recruit")
     limit = 2 if up else 1  # R-RECRUIT-4
-    g.require(
-        len(a.deploy) <= limit, "R-RECRUIT-4", f"you may deploy at most {count(limit, 'unit')}"
-    )
-    g.require(
-        0 <= a.draw <= limit, "R-RECRUIT-4", f"you may draw at most {count(limit, 'combat card')}"
-    )
-    g.require(
-        bool(a.deploy) or a.draw > 0, "R-RECRUIT-1", "deploy a unit or draw a combat card (or both)"
-    )
+    g.require(len(a.deploy) <= limit, "R-RECRUIT-4", "error.recruit.deploy_max", n=limit)
+    g.require(0 <= a.draw <= limit, "R-RECRUIT-4", "error.recruit.draw_max", n=limit)
+    g.require(bool(a.deploy) or a.draw > 0, "R-RECRUIT-1", "error.recruit.nothing")
     g.require(
         a.draw == 0 or bool(g.s.combat_deck or g.s.combat_discard),
         "R-RECRUIT-1",
-        "the combat deck and its discard pile are empty: there is no card to draw",
+        "error.recruit.no_cards",
     )
     units = [d.unit for d in a.deploy]
-    g.require(len(set(units)) == len(units), "R-RECRUIT-1", "each unit can be deployed once")
+    g.require(len(set(units)) == len(units), "R-RECRUIT-1", "error.recruit.twice")
     deploys = [(d.unit, parse_hex(g, d.to)) for d in a.deploy]
     if g.checked:
         for u, to in deploys:
@@ -199,11 +189,12 @@ def take_painting(g: Context, a: A.TakePainting) -> None:
     seat = a.seat
     s = g.s
     if a.painting not in g.cat.paintings:
-        raise InvalidAction("R-PAINT-1", f"unknown painting '{a.painting}'")
+        raise InvalidAction.of("R-PAINT-1", "error.unknown.painting", id=a.painting)
     g.require(
         a.painting in s.display,
         "R-PAINT-1",
-        f"{g.cat.paintings[a.painting].name} is not on display",
+        "error.painting.not_displayed",
+        painting=term_ref("painting", a.painting),
     )
     _begin_arch(g, seat, "painting")
     pa = g.cat.paintings[a.painting]
@@ -332,77 +323,72 @@ def build_problem(
     leop = "maria_leopoldina" in p.paintings
     city = is_city(g, what)
     if not city and what not in cat.sides:
-        return InvalidAction("R-BUILD-1", f"unknown building '{what}'")
+        return InvalidAction.of("R-BUILD-1", "error.unknown.building", id=what)
     if g.board.terrain[at] == "water":
-        return IllegalAction("R-BUILD-3", f"{at} is water: nothing can be built there")
+        return IllegalAction.of("R-BUILD-3", "error.build.water", hex=at)
     if city:
         if s.era < 2:
-            return IllegalAction("R-BUILD-1", "cities can be built from era II on")
+            return IllegalAction.of("R-BUILD-1", "error.build.city_era")
         if not any(pile and pile[-1] == what for pile in s.city_piles):
-            return IllegalAction(
-                "R-BUILD-6", f"{cat.cities[what].name} is not one of the two visible city tiles"
+            return IllegalAction.of(
+                "R-BUILD-6", "error.build.city_hidden", city=term_ref("city", what)
             )
         if (
             s.city_limit is not None
             and sum(1 for t in s.tiles.values() if t.kind == "city" and t.owner == seat)
             >= s.city_limit
         ):
-            return IllegalAction(
-                "R-BUILD-10", f"this game allows at most {s.city_limit} cities per player"
-            )
+            return IllegalAction.of("R-BUILD-10", "error.build.city_limit", n=s.city_limit)
         founders = {"monarch"} if "arariboia" not in p.paintings else set(p.units)
         if not any(p.units.get(u) == at for u in founders):
-            who = "your monarch" if "arariboia" not in p.paintings else "one of your units"
-            return IllegalAction("R-BUILD-6", f"a city is founded where {who} stands, not at {at}")
+            key = (
+                "error.build.founder" if "arariboia" not in p.paintings else "error.build.founders"
+            )
+            return IllegalAction.of("R-BUILD-6", key, hex=at)
     else:
         tile_id = cat.side_tile[what]
         era = cat.buildings[tile_id].era
         if era > s.era and not (by_card and cat.gold_cards[by_card].params.get("any_era")):
-            return IllegalAction(
-                "R-BUILD-2", f"{cat.sides[what].name} is an era {era} building; this is era {s.era}"
+            return IllegalAction.of(
+                "R-BUILD-2",
+                "error.build.era",
+                building=term_ref("building", what),
+                era=era,
+                now=s.era,
             )
         if s.supply.get(tile_id, 0) <= 0:
-            return IllegalAction("R-BUILD-1", f"no {cat.sides[what].name.lower()} tiles are left")
+            return IllegalAction.of(
+                "R-BUILD-1", "error.build.none_left", building=term_ref("building", what)
+            )
     existing = s.tiles.get(at)
     if existing is not None:
         if existing.kind == "capital":
-            return IllegalAction("R-BUILD-4", "nothing can be built on a capital")
+            return IllegalAction.of("R-BUILD-4", "error.build.capital")
         if existing.owner != seat or existing.kind != "building":
-            return IllegalAction(
-                "R-BUILD-3", f"{at} already holds a tile that is not your building"
-            )
+            return IllegalAction.of("R-BUILD-3", "error.build.taken", hex=at)
         if occupier_of(g.s, at) is not None:
-            return IllegalAction(
-                "R-COMBAT-11", f"your building at {at} is occupied: it cannot be built over"
-            )
+            return IllegalAction.of("R-COMBAT-11", "error.build.occupied", hex=at)
         if existing.palace is not None:
-            return IllegalAction(
-                "R-PALACE-3", f"the building at {at} has a palace: it cannot be built over"
-            )
+            return IllegalAction.of("R-PALACE-3", "error.build.palace", hex=at)
         old_era = cat.building_era(existing.id)
         new_era3 = city or cat.buildings[cat.side_tile[what]].era == 3
         if not leop and not (new_era3 and old_era < 3):
-            return IllegalAction(
-                "R-BUILD-3",
-                f"only era III buildings and cities may be built over your era I/II buildings (at {at})",
-            )
+            return IllegalAction.of("R-BUILD-3", "error.build.over", hex=at)
     if g.enemy_units_at(seat, at):
-        return IllegalAction("R-BUILD-4", f"an enemy unit stands at {at}")
+        return IllegalAction.of("R-BUILD-4", "error.build.enemy_unit", hex=at)
     elif g.opponent_adjacent(seat, at):
-        return IllegalAction(
-            "R-BUILD-4", f"{at} is next to an opponent's capital, city or building"
-        )
+        return IllegalAction.of("R-BUILD-4", "error.build.next_to_opponent", hex=at)
     elif not city and not g.own_adjacent(seat, at):
-        return IllegalAction(
-            "R-BUILD-4", f"{at} is not next to your capital, a city or a building of yours"
-        )
+        return IllegalAction.of("R-BUILD-4", "error.build.not_next_to_own", hex=at)
     ex = s.exploration.get(at)
     if ex is not None and ex.face_up:
         kind = cat.exploration[ex.tile].kind
         if kind in _NO_BUILD:
-            return IllegalAction(
+            return IllegalAction.of(
                 "R-BUILD-7",
-                f"a revealed {cat.exploration[ex.tile].name} at {at} cannot be built on",
+                "error.build.exploration",
+                tile=term_ref("exploration", ex.tile),
+                hex=at,
             )
     if not city and existing is None and not leop:
         need = cat.buildings[cat.side_tile[what]].terrain
@@ -415,10 +401,13 @@ def build_problem(
             ):
                 here = "every"
             if here != "every" and here not in need:
-                names = " or ".join(n.replace("_", " ") for n in need)
-                return IllegalAction(
+                return IllegalAction.of(
                     "R-BUILD-3",
-                    f"a {cat.sides[what].name.lower()} needs {names}; {at} is {here.replace('_', ' ')}",
+                    "error.build.terrain",
+                    building=term_ref("building", what),
+                    need=or_list([f"@term.terrain.{n}" for n in need]),
+                    hex=at,
+                    terrain=f"@term.terrain.{here}",
                 )
     return None
 
@@ -540,14 +529,15 @@ def build(g: Context, a: A.Build) -> None:
     at = parse_hex(g, a.at)
     second = s.turn.step == "movement" and s.turn.arch == "build"
     if second:
+        g.require("visconde_de_maua" in g.p(seat).paintings, "R-TURN-2", "error.build.once")
         g.require(
-            "visconde_de_maua" in g.p(seat).paintings,
+            s.turn.builds == 1,
             "R-TURN-2",
-            "you may build only once per turn",
+            "error.build.second",
+            painting=term_ref("painting", "visconde_de_maua"),
         )
-        g.require(s.turn.builds == 1, "R-TURN-2", "Visconde de Mauá allows one second build only")
     if a.building not in g.cat.sides and a.building not in g.cat.cities:
-        raise InvalidAction("R-BUILD-1", f"unknown building or city '{a.building}'")
+        raise InvalidAction.of("R-BUILD-1", "error.unknown.building_or_city", id=a.building)
     err = build_problem(g, seat, a.building, at) if g.checked else None
     if err:
         raise err
@@ -632,24 +622,17 @@ def place_building(g: Context, seat: int, what: str, at: str, why: Param = "") -
 def renovate_problem(g: Context, seat: int, at: str, flip: bool) -> RulesError | None:
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat:
-        return IllegalAction("R-RENOV-1", f"you have no building at {at}")
+        return IllegalAction.of("R-RENOV-1", "error.renovate.none", hex=at)
     if t.kind != "building":
-        return IllegalAction(
-            "R-RENOV-4", "capitals and cities have no production and cannot be renovated"
-        )
+        return IllegalAction.of("R-RENOV-4", "error.renovate.city")
     if occupier_of(g.s, at) is not None:
-        return IllegalAction("R-RENOV-1", f"your building at {at} is occupied by an opponent")
+        return IllegalAction.of("R-RENOV-1", "error.renovate.occupied", hex=at)
     if t.goods:
-        return IllegalAction("R-RENOV-3", f"the building at {at} still has goods on it")
+        return IllegalAction.of("R-RENOV-3", "error.renovate.goods", hex=at)
     if g.cat.building_era(t.id) > g.s.era:
-        return IllegalAction(
-            "R-RENOV-1",
-            f"an era {g.cat.building_era(t.id)} building can be renovated only from that era",
-        )
+        return IllegalAction.of("R-RENOV-1", "error.renovate.era", era=g.cat.building_era(t.id))
     if flip and t.palace is not None:
-        return IllegalAction(
-            "R-RENOV-2", f"the building at {at} has a palace: it cannot be flipped"
-        )
+        return IllegalAction.of("R-RENOV-2", "error.renovate.palace", hex=at)
     return None
 
 
@@ -725,17 +708,21 @@ def product_destinations(g: Context, seat: int, product: str) -> list[str]:
 def manufacture_problem(g: Context, seat: int, product: str, to: str) -> RulesError | None:
     p = g.p(seat)
     if product not in g.cat.products:
-        return InvalidAction("R-MANUF-1", f"unknown product '{product}'")
+        return InvalidAction.of("R-MANUF-1", "error.unknown.product", id=product)
     if product not in p.products:
-        return IllegalAction(
-            "R-MANUF-1", f"you have already manufactured {g.cat.products[product].name}"
+        return IllegalAction.of(
+            "R-MANUF-1", "error.manufacture.done", product=term_ref("product", product)
         )
     dests = product_destinations(g, seat, product)
     if to not in dests:
         shape = g.cat.products[product].shape
-        return IllegalAction(
+        return IllegalAction.of(
             "R-MANUF-3",
-            f"{g.cat.products[product].name} ({shape}) cannot go on '{to}'; free places: {', '.join(dests) or 'none'}",
+            "error.manufacture.place",
+            product=term_ref("product", product),
+            shape=f"@term.shape.{shape}",
+            to=to,
+            places=list(dests),
         )
     return None
 
@@ -803,8 +790,8 @@ def manufacture(g: Context, a: A.Manufacture) -> None:
 
 def import_goods(g: Context, a: A.Import) -> None:
     if a.crop not in CROPS:
-        raise InvalidAction(
-            "R-IMPORT-1", f"'{a.crop}' is not a resource; choose one of {', '.join(CROPS)}"
+        raise InvalidAction.of(
+            "R-IMPORT-1", "error.import.crop", crop=a.crop, crops=[f"@good.{c}" for c in CROPS]
         )
     _begin_arch(g, a.seat, "import")
     g.gain(a.seat, {a.crop: 1}, term_ref("arch", "import"))
@@ -830,31 +817,24 @@ _EXCHANGES: dict[str, tuple[int, dict[str, int], int]] = {
 def _exchange_problem(g: Context, seat: int, kind: str, give: tuple[str, ...]) -> RulesError | None:
     n, _, _ = _EXCHANGES[kind]
     if len(give) != n:
-        return InvalidAction(
-            "R-TRADE-1", f"this exchange takes {count(n, 'item')}, not {len(give)}"
-        )
+        return InvalidAction.of("R-TRADE-1", "error.trade.count", n=n, given=len(give))
     if kind == "cards":
         have = Counter(g.p(seat).combat_cards)
         if any(have[c] < k for c, k in Counter(give).items()):
-            return IllegalAction("R-TRADE-1", "you do not hold those combat cards")
+            return IllegalAction.of("R-TRADE-1", "error.combat.cards_not_held")
         return None
     if any(x not in CROPS for x in give):
-        return IllegalAction(
-            "R-TRADE-2", "give resources (crops): gold and science cannot stand in here"
-        )
+        return IllegalAction.of("R-TRADE-2", "error.trade.crops")
     if kind == "pair" and any(x not in ("cotton", "coffee") for x in give):
-        return IllegalAction("R-TRADE-2", "this exchange takes cotton and/or coffee")
+        return IllegalAction.of("R-TRADE-2", "error.trade.pair")
     if not can_pay(g.s, seat, list(give), PayContext(exact=True)):
-        return IllegalAction(
-            "R-TRADE-3",
-            "you do not have those resources in your reserve or on buildings you control",
-        )
+        return IllegalAction.of("R-TRADE-3", "error.trade.missing")
     return None
 
 
 def exchange(g: Context, a: A.Exchange) -> None:
     seat = a.seat
-    require_step(g, "trade", "R-TRADE-1", "an exchange")
+    require_step(g, "trade", "R-TRADE-1", "@error.doing.exchange")
     err = _exchange_problem(g, seat, a.kind, a.give)
     if err:
         raise err
@@ -872,14 +852,14 @@ def exchange(g: Context, a: A.Exchange) -> None:
 
 
 def end_trade(g: Context, a: A.EndTrade) -> None:
-    require_step(g, "trade", "R-TRADE-1", "ending the trade")
+    require_step(g, "trade", "R-TRADE-1", "@error.doing.end_trade")
     _to_movement(g, a.seat)
 
 
 def pass_action(g: Context, a: A.PassAction) -> None:
-    require_step(g, "action", "R-TURN-6", "passing")
+    require_step(g, "action", "R-TURN-6", "@error.doing.pass")
     if g.checked and any(True for _ in arch_actions(g, a.seat)):
-        raise IllegalAction("R-TURN-6", "you may pass only when no action is possible")
+        raise IllegalAction.of("R-TURN-6", "error.turn.pass")
     g.emit("pass", {"who": g.name(a.seat)}, a.seat)
     g.s.turn.action_done = True
     _to_movement(g, a.seat)

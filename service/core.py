@@ -420,16 +420,16 @@ class GameSession:
         res = Result(game_id=self.game_id, version=self.version, over=self.over)
         try:
             if not 0 <= seat < len(st.players):
-                raise InvalidAction("", f"there is no seat {seat}")
+                raise InvalidAction.of("", "error.seat.no_seat", seat=seat)
             if text is not None:
                 action = parse_text(st, seat, text)
             elif not hasattr(action, "type"):
                 action = parse_action(action)
             if action.seat != seat:
-                raise NotYourDecision("", "that action belongs to another seat")
+                raise NotYourDecision.of("", "error.seat.other")
             step = await self.apply(action)
         except RulesError as e:
-            res.errors.append(ErrorInfo(seat, e.rule, e.message))
+            res.errors.append(ErrorInfo(seat, e.rule, e.message, e.key, e.params))
             res.next = self.decisions(choices=choices)
             return res
         except VersionConflict:

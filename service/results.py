@@ -6,9 +6,9 @@ No Discord, no terminal, no storage here: a surface renders these as it likes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from i18n import Msg, text_of, tr, translator
 from rules import GameState
@@ -56,10 +56,23 @@ class ErrorInfo:
 
     seat: int | None
     rule: str  # a rules-reference ID (R-BUILD-4), or "" when no rule applies
-    message: str
+    message: str  # in English
+    key: str = ""  # the engine's message key (error.*), "" for a text without one
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def text(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
+
+    def message_in(self, lang: str) -> str:
+        """The refusal in ``lang`` (the English ``message`` when it has no key)."""
+        if not self.key:
+            return self.message
+        return tr(lang, self.key, **self.params)
+
+    def text_in(self, lang: str) -> str:
+        """:meth:`text` in ``lang``: the refusal and its rule ID."""
+        m = self.message_in(lang)
+        return f"{m} ({self.rule})" if self.rule else m
 
 
 @dataclass(frozen=True)
