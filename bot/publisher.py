@@ -151,7 +151,7 @@ class Publisher:
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
 
-    def _take(
+    def _take(  # TODO(lang): post.text is the service's (Result posts in the game's language)
         self,
         post: Post,
         r: Result,
@@ -206,7 +206,7 @@ class Publisher:
             if req.kind not in kinds_seen:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
-        files = await self.images(reqs, limit)
+        files = await self.images(reqs, limit)  # TODO(lang): the images in the game's language
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
             gif = await self.timeline(s.game_id, limit - used)
