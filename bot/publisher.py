@@ -303,9 +303,10 @@ class Publisher:
     def status_text(self, status: Status, lang: str = "en") -> str:
         """The status message, in the game's language ``lang``: scenario, era, round, whose
         turn and the deadline."""
-        # TODO(lang): the scenario's name, the seats' names (Decision.who) and the pacing
-        # notes are the service's texts
-        lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=status.scenario)]
+        # TODO(lang): the seats' names (Decision.who: their colours) and the pacing notes
+        # are the service's texts
+        scenario = self.scenario_text(status.scenario, lang)
+        lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=scenario)]
         if status.over:
             lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
@@ -322,6 +323,15 @@ class Publisher:
             lines.append(line)
         lines += self.t.status_notes.get(status.game_id, [])
         return "\n".join(lines)
+
+    def scenario_text(self, name: str, lang: str) -> str:
+        """A scenario's name (the service's, in English) in ``lang``: its term
+        ``term.scenario.<id>``."""
+        for mid, known in self.t.svc.scenarios():
+            key = f"term.scenario.{mid}"
+            if known == name and key in catalogue("en").messages:
+                return tr(lang, key)
+        return name
 
     def deadline_text(self, game_id: int | None, seat: int, word: str, lang: str = "en") -> str:
         """``deadline <t:…:f> (<t:…:R>)`` (``word``: ``deadline`` or ``by``, the keys

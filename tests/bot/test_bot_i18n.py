@@ -220,7 +220,7 @@ async def test_a_german_game_writes_its_public_posts_in_german(
     assert {"Entscheiden", "Meine Hand"} <= labels(post)
     assert "Decide" not in labels(post)
     status = "\n".join(status_posts(started))
-    assert "### Partie #1:" in status and "Warten auf <@101> (Farbe wählen) — Frist <t:" in status
+    assert "### Partie #1: Cisplatinischer Krieg" in status and "Warten auf <@101> (Farbe wählen) — Frist <t:" in status
     # custom_ids do not depend on the language
     assert {c.split(":")[1] for c in custom_ids(post)} == {"t", "h"}
     # Ana's own replies: her language (her Discord app's: English), not the game's
@@ -288,8 +288,7 @@ async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
     reqs += await h.command(ANA, CH, "games", "mine")
 
     s = await svc.peek(gid)
-    names = [s.who(i) for i in range(len(s.seats))] + [s.status().scenario]
-    names += [n for _, n in svc.scenarios()]
+    names = [s.who(i) for i in range(len(s.seats))]
     # the status message's pacing notes are the service's (Schedule.notes)
     notes = {line for lines in tables.status_notes.values() for line in lines}
     notes |= {"Pace: 24 h per decision; on timeout: wait and flag."}
