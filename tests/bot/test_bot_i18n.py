@@ -220,7 +220,10 @@ async def test_a_german_game_writes_its_public_posts_in_german(
     assert {"Entscheiden", "Meine Hand"} <= labels(post)
     assert "Decide" not in labels(post)
     status = "\n".join(status_posts(started))
-    assert "### Partie #1: Cisplatinischer Krieg" in status and "Warten auf <@101> (Farbe wählen) — Frist <t:" in status
+    assert (
+        "### Partie #1: Cisplatinischer Krieg" in status
+        and "Warten auf <@101> (Farbe wählen) — Frist <t:" in status
+    )
     # custom_ids do not depend on the language
     assert {c.split(":")[1] for c in custom_ids(post)} == {"t", "h"}
     # Ana's own replies: her language (her Discord app's: English), not the game's
