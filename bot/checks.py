@@ -26,7 +26,7 @@ from discord import app_commands
 
 from bot.errors import Answered, CheckFault, Refusal
 from bot.moderators import interaction_is_moderator
-from service import moderation as mod
+from i18n import msg
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -39,7 +39,7 @@ GAME_KEY = "brz:game"  # interaction.extras: the game read once (a GameSession)
 
 class NotModerator(Refusal):
     def __init__(self) -> None:
-        super().__init__(mod.NOT_MODERATOR)
+        super().__init__(msg("svc.mod.not_moderator"))
 
 
 def is_moderator(interaction: discord.Interaction[BrazilBot]) -> bool:

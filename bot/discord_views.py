@@ -32,6 +32,7 @@ import discord
 from discord import ui
 
 from bot.errors import report_fault
+from i18n import tr
 from service.labels import Choice, group_label
 
 MAX_OPTIONS = 25
@@ -41,10 +42,14 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 100
 MAX_BUTTONS_PER_ROW = 5
 
-NO_LONGER = "That choice is no longer available."
-NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
-NO_SEAT = "You have no seat in this game."
-GAME_PAGE = "Game page"
+NO_LONGER_KEY = "bot.no_longer"
+NOT_YOUR_TURN_KEY = "bot.not_your_turn"
+NO_SEAT_KEY = "bot.no_seat"
+NO_LONGER = tr("en", NO_LONGER_KEY)
+NOT_YOUR_TURN = tr("en", NOT_YOUR_TURN_KEY)
+NO_SEAT = tr("en", NO_SEAT_KEY)
+GAME_PAGE = tr("en", "bot.button.game_page")
+"""The English texts (the keys ``bot.*`` give them in the reader's language)."""
 
 
 def clip(text: str, limit: int) -> str:
@@ -79,14 +84,14 @@ def check_layout(view: ui.LayoutView) -> ui.LayoutView:
     return view
 
 
-def fit_lines(lines: Sequence[str], budget: int) -> str:
+def fit_lines(lines: Sequence[str], budget: int, lang: str = "en") -> str:
     """The lines joined, keeping the newest ones when they would pass ``budget`` chars."""
     out: list[str] = []
     used = 0
     for line in reversed(lines):
         line = clip(line, 600)
         if used + len(line) + 1 > budget - 40:
-            out.append(f"… ({len(lines) - len(out)} earlier lines in /log)")
+            out.append(tr(lang, "bot.view.earlier_lines", n=len(lines) - len(out)))
             break
         out.append(line)
         used += len(line) + 1
@@ -120,12 +125,14 @@ def turn_layout(
     return check_layout(view)
 
 
-def status_layout(text: str, page: str | None = None) -> ui.LayoutView:
+def status_layout(text: str, page: str | None = None, lang: str = "en") -> ui.LayoutView:
     """The game's status message (edited in place after every turn): its text, and a link
-    button to the game's web page when the bot serves them (``page``: its address)."""
+    button to the game's web page when the bot serves them (``page``: its address); the
+    button in the game's language ``lang``."""
     buttons: list[ui.Item[Any]] = []
     if page is not None:
-        buttons.append(ui.Button(label=GAME_PAGE, style=discord.ButtonStyle.link, url=page))
+        label = tr(lang, "bot.button.game_page")
+        buttons.append(ui.Button(label=label, style=discord.ButtonStyle.link, url=page))
     return turn_layout(text, [], "", buttons, accent=0x6A1B9A)
 
 
@@ -135,18 +142,21 @@ def lobby_layout(
     *,
     open_: bool = True,
     colours: Sequence[tuple[str, str]] = (),
+    lang: str = "en",
 ) -> ui.LayoutView:
     """The lobby: its text, Join / Leave / Add AI / Start, and a colour menu (``colours``:
-    (id, name) pairs) while it is open."""
+    (id, name) pairs) while it is open; the buttons in the game's language ``lang``."""
     if not open_:
         return turn_layout(text, [], "", [], accent=0x1565C0)
     view = ui.LayoutView(timeout=None)
     items: list[ui.Item[Any]] = [ui.TextDisplay(clip(text, MAX_V2_TEXT - 10) or "\u200b")]
     items.append(
-        ui.ActionRow(*[LobbyButton(game_id, op) for op in ("join", "leave", "ai", "start")])
+        ui.ActionRow(
+            *[LobbyButton(game_id, op, lang=lang) for op in ("join", "leave", "ai", "start")]
+        )
     )
     if colours:
-        items.append(ui.ActionRow(colour_select(game_id, colours)))
+        items.append(ui.ActionRow(colour_select(game_id, colours, lang)))
     view.add_item(ui.Container(*items, accent_colour=0x1565C0))
     return check_layout(view)
 
@@ -178,11 +188,12 @@ def _one(c: Choice) -> Option:
     return Option(clip(c.label.text, MAX_LABEL), f"i:{c.index}", clip(c.label.description, 100))
 
 
-def guided_step(choices: Sequence[Choice], prefix: str = "") -> Step:
+def guided_step(choices: Sequence[Choice], prefix: str = "", lang: str = "en") -> Step:
     """The options at ``prefix`` for the legal ``choices`` (in the engine's order), grouped
     by their commands: the choices themselves when at most 25 commands match, else their
     next words (the action kinds at the top), else the first letters of the next word (e.g.
-    a map column). Each group is labelled by what its words name ("Build: Sawmill")."""
+    a map column). Each group is labelled by what its words name ("Build: Sawmill"), in
+    ``lang`` (the reader's: ``choices`` are labelled in it too)."""
     seen: set[str] = set()
     cands: list[Choice] = []
     for c in choices:
@@ -190,29 +201,29 @@ def guided_step(choices: Sequence[Choice], prefix: str = "") -> Step:
             seen.add(c.command)
             cands.append(c)
     if len(cands) <= MAX_OPTIONS and prefix:
-        head = group_label(cands, prefix, cut=_cut(cands, prefix)).text
-        return Step(f"Choose (**{head}** …):", tuple(_one(c) for c in cands))
+        head = group_label(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
+        return Step(tr(lang, "bot.flow.choose_in", head=head), tuple(_one(c) for c in cands))
     whole = True
     groups = _group(cands, prefix, whole_words=True)
     if len(groups) > MAX_OPTIONS:
         whole = False
         groups = _group(cands, prefix, whole_words=False)
     if len(groups) == 1 and len(cands) <= MAX_OPTIONS:
-        return Step("Choose:", tuple(_one(c) for c in cands))
+        return Step(tr(lang, "bot.flow.choose"), tuple(_one(c) for c in cands))
     opts_list: list[Option] = []
     for key, members in groups.items():
         if len(members) == 1:
             opts_list.append(_one(members[0]))
         elif len(key) + 2 <= MAX_LABEL:
-            g = group_label(members, key, cut=not whole)
+            g = group_label(members, key, cut=not whole, lang=lang)
             text = clip(f"{g.text} … ({len(members)})", MAX_LABEL)
             opts_list.append(Option(text, f"p:{key}", clip(g.description, 100)))
     more = max(0, len(opts_list) - MAX_OPTIONS)
     if not prefix:
-        title = "What do you do?"
+        title = tr(lang, "bot.flow.what_now")
     else:
-        head = group_label(cands, prefix, cut=_cut(cands, prefix)).text
-        title = f"**{head}** …: narrow it down"
+        head = group_label(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
+        title = tr(lang, "bot.flow.narrow", head=head)
     return Step(title, tuple(opts_list[:MAX_OPTIONS]), more)
 
 
@@ -235,7 +246,7 @@ def _group(cands: Sequence[Choice], prefix: str, *, whole_words: bool) -> dict[s
     return groups
 
 
-def step_view(game_id: int, version: int, step: Step) -> ui.View:
+def step_view(game_id: int, version: int, step: Step, lang: str = "en") -> ui.View:
     view = ui.View(timeout=None)
     if step.options:
         options = [
@@ -244,17 +255,19 @@ def step_view(game_id: int, version: int, step: Step) -> ui.View:
             )
             for o in step.options
         ]
-        view.add_item(ChoiceSelect(game_id, version, options=options))
-    view.add_item(BackButton(game_id, version))
+        view.add_item(ChoiceSelect(game_id, version, options=options, lang=lang))
+    view.add_item(BackButton(game_id, version, lang=lang))
     return view
 
 
-def confirm_view(game_id: int, version: int, index: int, *, payable: bool = False) -> ui.View:
+def confirm_view(
+    game_id: int, version: int, index: int, *, payable: bool = False, lang: str = "en"
+) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ConfirmButton(game_id, version, index))
+    view.add_item(ConfirmButton(game_id, version, index, lang=lang))
     if payable and pay_id("brz:p", game_id, version, index, ()) is not None:
-        view.add_item(PayButton(game_id, version, index, ()))
-    view.add_item(BackButton(game_id, version))
+        view.add_item(PayButton(game_id, version, index, (), lang=lang))
+    view.add_item(BackButton(game_id, version, lang=lang))
     return view
 
 
@@ -273,37 +286,40 @@ def pay_view(
     options: Sequence[str],
     *,
     complete: bool,
+    lang: str = "en",
 ) -> ui.View:
     """One step of "Change payment": a menu of the sources that may pay the next token
     (``options``: labels), or, when ``complete``, Confirm with this payment; Back and
     Start over (the default payment) always."""
     view = ui.View(timeout=None)
     if complete:
-        view.add_item(PayConfirmButton(game_id, version, index, path))
+        view.add_item(PayConfirmButton(game_id, version, index, path, lang=lang))
     elif options and pay_id("brz:y", game_id, version, index, [*path, 99]) is not None:
         choices = [
             discord.SelectOption(label=clip(label, MAX_LABEL), value=str(k))
             for k, label in enumerate(options[:MAX_OPTIONS])
         ]
-        view.add_item(PaySelect(game_id, version, index, path, options=choices))
-    view.add_item(PayButton(game_id, version, index, (), label="Start over"))
-    view.add_item(BackButton(game_id, version))
+        view.add_item(PaySelect(game_id, version, index, path, options=choices, lang=lang))
+    start_over = tr(lang, "bot.button.start_over")
+    view.add_item(PayButton(game_id, version, index, (), label=start_over, lang=lang))
+    view.add_item(BackButton(game_id, version, lang=lang))
     return view
 
 
 def turn_buttons(
-    game_id: int, version: int, kinds: Sequence[str], *, undo: bool = False
+    game_id: int, version: int, kinds: Sequence[str], *, undo: bool = False, lang: str = "en"
 ) -> list[ui.Item[Any]]:
-    """The turn post's buttons; ``undo``: the decider may take back their last step now."""
-    label = "Take my turn"
+    """The turn post's buttons, in the game's language ``lang``; ``undo``: the decider may
+    take back their last step now."""
+    key = "bot.button.take_turn"
     if kinds and all(k == "combat_cards" for k in kinds):
-        label = "Commit battle cards"
+        key = "bot.button.battle_cards"
     elif kinds and all(k != "turn" for k in kinds):
-        label = "Decide"
-    items: list[ui.Item[Any]] = [TurnButton(game_id, version, label=label)]
+        key = "bot.button.decide"
+    items: list[ui.Item[Any]] = [TurnButton(game_id, version, label=tr(lang, key), lang=lang)]
     if undo:
-        items.append(UndoButton(game_id, version))
-    items.append(HandButton(game_id))
+        items.append(UndoButton(game_id, version, lang=lang))
+    items.append(HandButton(game_id, lang=lang))
     return items
 
 
@@ -362,7 +378,7 @@ class GameItem(_Declared, ui.DynamicItem[ItemT]):
     (names of :data:`FIELDS`, in order)::
 
         class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
-            label = "Undo"
+            label = "bot.button.undo"  # a message key
 
     The template (``brz:u:(?P<game_id>\d+):(?P<version>\d+)``) is built from the declaration;
     :meth:`from_custom_id` parses the fields into typed attributes, the constructor takes
@@ -432,20 +448,23 @@ class GameItem(_Declared, ui.DynamicItem[ItemT]):
 
 
 class GameButton(GameItem[ui.Button[Any]]):
-    """A button: its ``label`` and ``style`` (or per ``op``: :attr:`labels`, :attr:`styles`)."""
+    """A button: its ``label`` (a message key, rendered in the language ``lang`` the button
+    is made in) and ``style`` (or per ``op``: :meth:`label_of`, :meth:`style_of`). The
+    custom_id never depends on the language."""
 
     label: ClassVar[str] = ""
     style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
-    def __init__(self, *values: Any, label: str | None = None) -> None:
+    def __init__(self, *values: Any, label: str | None = None, lang: str = "en") -> None:
         button: ui.Button[Any] = ui.Button(
-            label=label or self.label_of(values),
+            label=label or tr(lang, self.label_of(values)),
             style=self.style_of(values),
             custom_id=self.id_of(values),
         )
         super().__init__(button, values)
 
     def label_of(self, values: Sequence[Any]) -> str:
+        """The key of the button's label."""
         return self.label
 
     def style_of(self, values: Sequence[Any]) -> discord.ButtonStyle:
@@ -460,18 +479,20 @@ class GameSelect(GameItem[ui.Select[Any]]):
     """A menu: its ``placeholder``; the options are given when it is sent (they may be
     private), and come back from Discord on a press (:attr:`choice`)."""
 
-    placeholder: ClassVar[str] = "Choose…"
+    placeholder: ClassVar[str] = "bot.menu.choose"
+    """The key of the placeholder (rendered in the language the menu is made in)."""
 
     def __init__(
         self,
         *values: Any,
         options: Sequence[discord.SelectOption] = (),
         select: ui.Select[Any] | None = None,
+        lang: str = "en",
     ) -> None:
         if select is None:
             select = ui.Select(
                 custom_id=self.id_of(values),
-                placeholder=self.placeholder,
+                placeholder=tr(lang, self.placeholder),
                 options=list(options[:MAX_OPTIONS]),
             )
         super().__init__(select, values)
@@ -491,10 +512,10 @@ class LobbyButton(GameButton, prefix="brz:l", fields="game_id op"):
     """Join / Leave / Add AI / Start in the lobby."""
 
     LABELS: ClassVar[dict[str, str]] = {
-        "join": "Join",
-        "leave": "Leave",
-        "ai": "Add AI",
-        "start": "Start",
+        "join": "bot.button.join",
+        "leave": "bot.button.leave",
+        "ai": "bot.button.add_ai",
+        "start": "bot.button.start",
     }
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.primary,
@@ -514,21 +535,23 @@ class ColourSelect(GameSelect, prefix="brz:k", fields="game_id"):
     """The lobby's colour menu: a seated player's colour wish (R-SETUP-4), taken for them
     when the game starts."""
 
-    placeholder = "Your colour (optional)…"
+    placeholder = "bot.menu.colour"
 
 
-def colour_select(game_id: int, colours: Sequence[tuple[str, str]]) -> ColourSelect:
+def colour_select(
+    game_id: int, colours: Sequence[tuple[str, str]], lang: str = "en"
+) -> ColourSelect:
     """The colour menu of ``colours`` ((id, name) pairs)."""
     options = [
         discord.SelectOption(label=clip(name, MAX_LABEL), value=cid[:100]) for cid, name in colours
     ]
-    return ColourSelect(game_id, options=options[:MAX_OPTIONS])
+    return ColourSelect(game_id, options=options[:MAX_OPTIONS], lang=lang)
 
 
 class TurnButton(GameButton, prefix="brz:t", fields="game_id version"):
     """Opens the guided flow for the presser, if they decide now at this version."""
 
-    label = "Take my turn"
+    label = "bot.button.take_turn"
     style = discord.ButtonStyle.primary
 
 
@@ -536,13 +559,13 @@ class UndoButton(GameButton, prefix="brz:u", fields="game_id version"):
     """Takes back the presser's last step, if they decide now at this version and the engine
     allows it (the same path as ``/undo``)."""
 
-    label = "Undo"
+    label = "bot.button.undo"
 
 
 class HandButton(GameButton, prefix="brz:h", fields="game_id"):
     """The presser's own hand, ephemerally (anyone seated may press it any time)."""
 
-    label = "My hand"
+    label = "bot.button.hand"
 
 
 class ChoiceSelect(GameSelect, prefix="brz:s", fields="game_id version"):
@@ -552,33 +575,33 @@ class ChoiceSelect(GameSelect, prefix="brz:s", fields="game_id version"):
 class ConfirmButton(GameButton, prefix="brz:c", fields="game_id version index"):
     """Apply the decider's legal action number ``index`` at ``version``."""
 
-    label = "Confirm"
+    label = "bot.button.confirm"
     style = discord.ButtonStyle.success
 
 
 class PayButton(GameButton, prefix="brz:p", fields="game_id version index path"):
     """ "Change payment": walk the engine's payment chooser for legal action ``index``."""
 
-    label = "Change payment"
+    label = "bot.button.change_payment"
 
 
 class PaySelect(GameSelect, prefix="brz:y", fields="game_id version index path"):
     """One token of the payment: the chosen option's number is appended to the path."""
 
-    placeholder = "Pay with…"
+    placeholder = "bot.menu.pay_with"
 
 
 class PayConfirmButton(GameButton, prefix="brz:q", fields="game_id version index path"):
     """Apply legal action ``index`` with the payment the path chose."""
 
-    label = "Confirm with this payment"
+    label = "bot.button.confirm_payment"
     style = discord.ButtonStyle.success
 
 
 class BackButton(GameButton, prefix="brz:b", fields="game_id version"):
     """Back to the first step of the guided flow."""
 
-    label = "Back"
+    label = "bot.button.back"
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (

@@ -22,15 +22,39 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from i18n import DEFAULT, Msg, text_of, tr
 from service import logctx, metrics
 
 log = logging.getLogger("bot.errors")
 
-GONE_WRONG = "Something went wrong on our side; nothing was changed. Try again."
+GONE_WRONG = tr("en", "bot.error.gone_wrong")
+"""The English answer to a fault (``bot.error.gone_wrong``)."""
 
 
 class Refusal(app_commands.CheckFailure):
-    """A check failed: ``str(self)`` is the private answer to the user."""
+    """A check failed: :meth:`text` is the private answer to the user, in their language
+    (the reason: a text, or a :class:`i18n.Msg`; ``str(self)`` is English)."""
+
+    def __init__(self, reason: str | Msg) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+    def text(self, lang: str = "en") -> str:
+        return text_of(self.reason, lang)
+
+
+async def language_of(interaction: discord.Interaction[Any]) -> str:
+    """The language to answer the interaction's user in (English when the bot cannot tell:
+    no tables yet, or the storage failing — the answer must still go out)."""
+    tables = getattr(interaction.client, "tables", None)
+    if tables is None:
+        return DEFAULT
+    try:
+        lang: str = await tables.lang_of(interaction)
+    except Exception:
+        log.warning("the language of user %s not read", interaction.user.id, exc_info=True)
+        return DEFAULT
+    return lang
 
 
 class Answered(app_commands.CheckFailure):
@@ -73,7 +97,7 @@ async def report_fault(
         interaction.channel_id,
         exc_info=(type(error), error, error.__traceback__),
     )
-    await answer_privately(interaction, GONE_WRONG)
+    await answer_privately(interaction, tr(await language_of(interaction), "bot.error.gone_wrong"))
 
 
 class BrazilTree(app_commands.CommandTree[discord.Client]):
@@ -90,7 +114,10 @@ class BrazilTree(app_commands.CommandTree[discord.Client]):
             return
         if isinstance(error, app_commands.CheckFailure):
             log.debug("refused %s: %s", _name(interaction), error)
-            text = str(error) if isinstance(error, Refusal) else "You cannot use this command here."
+            lang = await language_of(interaction)
+            text = (
+                error.text(lang) if isinstance(error, Refusal) else tr(lang, "bot.error.not_here")
+            )
             await answer_privately(interaction, text)
             return
         cause = (

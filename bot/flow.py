@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from bot.discord_views import (
-    NO_LONGER,
-    NO_SEAT,
-    NOT_YOUR_TURN,
+    NO_LONGER_KEY,
+    NO_SEAT_KEY,
+    NOT_YOUR_TURN_KEY,
     Step,
     confirm_view,
     guided_step,
@@ -26,6 +27,8 @@ from bot.discord_views import (
 )
 from bot.hub import Hub
 from bot.turns import Turns
+from i18n import tr
+from i18n.notation import localize
 from service.labels import Choice, action_label, cost_line, pay_item_text
 from service.labels import choices as choices_of
 
@@ -42,24 +45,30 @@ class GuidedFlow:
 
     async def decider(
         self, interaction: discord.Interaction[Any], game_id: int, version: int | None
-    ) -> tuple[int, GameSession] | None:
-        """The presser's seat and the game read once, when the presser decides now at
-        ``version``; says why not otherwise."""
+    ) -> tuple[int, GameSession, str] | None:
+        """The presser's seat, the game read once and the presser's language, when the
+        presser decides now at ``version``; says why not otherwise (in their language)."""
         s = await self.t.svc.peek(game_id)
-        if not s.rec.status.is_active:
-            await self.t.reply(interaction, "This game is over.")
-            return None
+        lang = await self.t.lang_of(interaction, s)
+        why = None
         seat = s.seat_of(interaction.user.id)
-        if seat is None:  # a spectator (issue 22): not "not your turn"
-            await self.t.reply(interaction, NO_SEAT)
+        if not s.rec.status.is_active:
+            why = "bot.flow.over"
+        elif seat is None:  # a spectator (issue 22): not "not your turn"
+            why = NO_SEAT_KEY
+        elif not s.decides(seat):
+            why = NOT_YOUR_TURN_KEY
+        elif version is not None and s.version != version:
+            why = NO_LONGER_KEY
+        if why is not None or seat is None:
+            await self.t.reply(interaction, tr(lang, why or NO_SEAT_KEY))
             return None
-        if not s.decides(seat):
-            await self.t.reply(interaction, NOT_YOUR_TURN)
-            return None
-        if version is not None and s.version != version:
-            await self.t.reply(interaction, NO_LONGER)
-            return None
-        return seat, s
+        return seat, s, lang
+
+    @staticmethod
+    def choices(s: GameSession, seat: int, lang: str) -> list[Choice]:
+        """The seat's legal actions as menu choices labelled in ``lang``."""
+        return choices_of(s.state, seat, s.legal(seat), lang=lang)
 
     async def open_flow(
         self, interaction: discord.Interaction[Any], game_id: int, version: int
@@ -67,9 +76,11 @@ class GuidedFlow:
         got = await self.decider(interaction, game_id, version)
         if got is None:
             return
-        seat, s = got
-        step = guided_step(s.choices(seat))
-        await self.t.reply(interaction, step_text(step), view=step_view(game_id, version, step))
+        seat, s, lang = got
+        step = guided_step(self.choices(s, seat, lang), lang=lang)
+        await self.t.reply(
+            interaction, step_text(step, lang=lang), view=step_view(game_id, version, step, lang)
+        )
 
     async def flow_choice(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, value: str
@@ -77,20 +88,21 @@ class GuidedFlow:
         got = await self.decider(interaction, game_id, version)
         if got is None:
             return
-        seat, s = got
-        chosen = s.choices(seat)
+        seat, s, lang = got
+        chosen = self.choices(s, seat, lang)
         if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(chosen):
             i = int(value[2:])
-            cost = cost_line(s.state, chosen[i].action)
-            text = confirm_text(chosen[i]) + f"\n{cost}Confirm?"
+            cost = cost_line(s.state, chosen[i].action, lang=lang)
+            text = confirm_text(chosen[i], lang) + "\n" + tr(lang, "bot.flow.confirm_q", cost=cost)
             await interaction.response.edit_message(
-                content=text, view=confirm_view(game_id, version, i, payable=bool(cost))
+                content=text,
+                view=confirm_view(game_id, version, i, payable=bool(cost), lang=lang),
             )
             return
         prefix = value[2:] if value.startswith("p:") else ""
-        step = guided_step(chosen, prefix)
+        step = guided_step(chosen, prefix, lang)
         await interaction.response.edit_message(
-            content=step_text(step), view=step_view(game_id, version, step)
+            content=step_text(step, lang=lang), view=step_view(game_id, version, step, lang)
         )
 
     @staticmethod
@@ -117,22 +129,25 @@ class GuidedFlow:
         got = await self.decider(interaction, game_id, version)
         if got is None:
             return
-        seat, s = got
+        seat, s, lang = got
         found = self.paid_action(s, seat, index, path)
         if found is None:
-            await self.t.reply(interaction, NO_LONGER)
+            await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
             return
         action, step = found
-        head = f"**{action_label(s.state, action).text}** (`{s.describe(action)}`)"
-        head += f" — {step.cost.text}"
-        paid = ", ".join(pay_item_text(s.state, seat, p) for p in step.chosen)
-        lines = [head, f"Paid so far: {paid}" if paid else "Nothing paid yet."]
+        head = f"**{action_label(s.state, action, lang=lang).text}** (`{typed(s.describe(action), lang)}`)"
+        head += f" — {step.cost.text}"  # TODO(lang): the engine's cost text (rules.payment_step)
+        paid = ", ".join(pay_item_text(s.state, seat, p, lang=lang) for p in step.chosen)
+        lines = [
+            head,
+            tr(lang, "bot.pay.so_far", paid=paid) if paid else tr(lang, "bot.pay.nothing_yet"),
+        ]
         if step.complete:
-            lines.append("Confirm with this payment?")
+            lines.append(tr(lang, "bot.pay.confirm_q"))
         else:
-            lines.append(step.prompt)
+            lines.append(step.prompt)  # TODO(lang): the engine's prompt (rules.payment_step)
             if len(step.options) > 25:
-                lines.append("(More sources than a menu shows: type it in `/play … pay …`.)")
+                lines.append(tr(lang, "bot.pay.more_sources"))
         await interaction.response.edit_message(
             content="\n".join(lines)[:1990],
             view=pay_view(
@@ -140,8 +155,9 @@ class GuidedFlow:
                 version,
                 index,
                 path,
-                [o.label for o in step.options],
+                [o.label for o in step.options],  # TODO(lang): the engine's option labels
                 complete=step.complete,
+                lang=lang,
             ),
         )
 
@@ -157,12 +173,12 @@ class GuidedFlow:
         got = await self.decider(interaction, game_id, version)
         if got is None:
             return
-        seat, s = got
+        seat, s, lang = got
         action = None
         if path is not None:
             found = self.paid_action(s, seat, index, path)
             if found is None or not found[1].complete:
-                await self.t.reply(interaction, NO_LONGER)
+                await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                 return
             action = found[0].replace(payment=found[1].payment)
         await interaction.response.defer()
@@ -177,26 +193,30 @@ class GuidedFlow:
         )
         if res is None or res.errors:
             return
-        done = "Done."
         frame = res.frame()
         if frame is not None and any(d.seat == seat for d in res.next):
             # the next menu, listed once from the state the turn left (its frame)
-            step = guided_step(choices_of(frame.state, seat))
+            step = guided_step(choices_of(frame.state, seat, lang=lang), lang=lang)
             await interaction.edit_original_response(
-                content=step_text(step, done + " Still yours:"),
-                view=step_view(game_id, res.version, step),
+                content=step_text(step, tr(lang, "bot.flow.still_yours"), lang=lang),
+                view=step_view(game_id, res.version, step, lang),
             )
         else:
-            await interaction.edit_original_response(content=done, view=None)
+            await interaction.edit_original_response(content=tr(lang, "bot.flow.done"), view=None)
 
 
-def confirm_text(choice: Choice) -> str:
+def typed(command: str, lang: str) -> str:
+    """A command of the notation as the reader may type it: in their language's words."""
+    return command if lang in (i18n.DEFAULT, i18n.PSEUDO) else localize(command, lang)
+
+
+def confirm_text(choice: Choice, lang: str = "en") -> str:
     """A chosen action before Confirm: its name first, the command one may type after (in
-    code), then what it is worth or does."""
+    code, in the reader's words), then what it is worth or does."""
     desc = f"\n{choice.label.description}" if choice.label.description else ""
-    return f"**{choice.label.text}** · `{choice.command}`{desc}"
+    return f"**{choice.label.text}** · `{typed(choice.command, lang)}`{desc}"
 
 
-def step_text(step: Step, head: str = "") -> str:
-    more = f"\n({step.more} more choices: type them with `/play`.)" if step.more else ""
+def step_text(step: Step, head: str = "", *, lang: str = "en") -> str:
+    more = "\n" + tr(lang, "bot.flow.more", n=step.more) if step.more else ""
     return (head + "\n" if head else "") + step.prompt + more

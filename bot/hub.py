@@ -15,10 +15,12 @@ from typing import Any
 
 import discord
 
-from bot.discord_views import NO_SEAT
+from bot.discord_views import NO_SEAT_KEY
 from bot.settings import BotSettings
+from i18n import tr
 from service import GameService
 from service.game import GameSession
+from service.language import game_language_of
 from service.locks import GameLock
 from storage import GameRecord
 
@@ -67,6 +69,49 @@ class Hub:
         while self.in_flight and time.monotonic() < end:
             await asyncio.sleep(0.05)
 
+    # ------------------------------------------------------------------ languages
+
+    async def lang_of(
+        self,
+        interaction: discord.Interaction[Any] | None,
+        game: GameRecord | GameSession | str | None = None,
+        *,
+        user_id: int | None = None,
+    ) -> str:
+        """The language to write to the interaction's user (or ``user_id`` outside an
+        interaction) in: :func:`bot.language.user_language` (``game``: the game concerned,
+        its record, session or language)."""
+        if isinstance(game, GameSession):
+            game = game.rec
+        locale = None
+        if interaction is not None:
+            user_id = interaction.user.id
+            locale = None if interaction.locale is None else str(interaction.locale)
+        found: str = await self.svc.languages.user_language(user_id, locale, game=game)
+        return found
+
+    async def game_lang(self, game: int | GameRecord | GameSession) -> str:
+        """The language of a game's public posts (:func:`bot.language.game_language`)."""
+        if isinstance(game, GameSession):
+            game = game.rec
+        if isinstance(game, GameRecord):
+            return game_language_of(game)
+        found: str = await self.svc.languages.game_language(game)
+        return found
+
+    async def say(
+        self,
+        interaction: discord.Interaction[Any],
+        key: str,
+        *,
+        game: GameRecord | GameSession | str | None = None,
+        view: discord.ui.View | None = None,
+        **params: Any,
+    ) -> None:
+        """A private answer: the message ``key`` in the user's language."""
+        lang = await self.lang_of(interaction, game)
+        await self.reply(interaction, tr(lang, key, **params), view=view)
+
     # ------------------------------------------------------------------ lookups
 
     async def channel_game(self, channel_id: int | None) -> GameRecord | None:
@@ -91,10 +136,8 @@ class Hub:
             s = await self.svc.peek_channel(interaction.channel_id)
         if s is None:
             rec = await self.channel_game(interaction.channel_id)
-            what = "only a lobby" if rec is not None else "no game"
-            await self.reply(
-                interaction, f"This channel has {what} running. `/game new` starts one."
-            )
+            key = "bot.channel.only_lobby" if rec is not None else "bot.channel.no_game"
+            await self.say(interaction, key, game=rec)
         return s
 
     async def seated_game(self, interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
@@ -111,7 +154,7 @@ class Hub:
         """The channel's running game read once, when the user has a seat in it."""
         s = await self.running_session(interaction)
         if s is not None and s.seat_of(interaction.user.id) is None:
-            await self.reply(interaction, NO_SEAT)
+            await self.say(interaction, NO_SEAT_KEY, game=s)
             return None
         return s
 

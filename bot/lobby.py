@@ -14,6 +14,8 @@ from bot.discord_views import lobby_layout
 from bot.hub import Hub
 from bot.moderators import interaction_is_moderator
 from bot.publisher import Publisher
+from i18n import tr
+from service.language import game_language_of
 from service.lobby import LOBBY_MANAGER, colour_choices, is_host, lobby_text
 from service.results import Refused
 from storage import GameRecord
@@ -33,10 +35,14 @@ class LobbyDesk:
         return self.t.svc.lobbies
 
     def layout(self, rec: GameRecord, *, note: str = "", open_: bool = True) -> Any:
-        text = lobby_text(rec) + (f"\n{note}" if note else "")
+        """The lobby's post, in the game's language (``note``: a message key)."""
+        lang = game_language_of(rec)
+        # TODO(lang): lobby_text(rec, lang=lang) once the service's lobby text takes one
+        text = lobby_text(rec) + (f"\n{tr(lang, note)}" if note else "")
         if not open_:
-            return lobby_layout(text, rec.id, open_=False)
-        return lobby_layout(text, rec.id, colours=colour_choices())
+            return lobby_layout(text, rec.id, open_=False, lang=lang)
+        colours = [(cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices()]
+        return lobby_layout(text, rec.id, colours=colours, lang=lang)
 
     async def new_lobby(
         self,
@@ -50,7 +56,7 @@ class LobbyDesk:
         language: str = "en",
     ) -> None:
         if interaction.channel_id is None:
-            await self.t.reply(interaction, "Games are played in a server channel.")
+            await self.t.say(interaction, "bot.lobby.server_only")
             return
         self.t.names[interaction.user.id] = interaction.user.display_name
         try:
@@ -66,7 +72,7 @@ class LobbyDesk:
                 language=language,
             )
         except Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, language)))
             return
         log.info("lobby %s opened in channel %s", rec.id, rec.channel_id)
         await interaction.response.send_message(
@@ -80,7 +86,7 @@ class LobbyDesk:
         try:
             rec = await self.t.svc.lobbies.colour(game_id, interaction.user.id, colour)
         except Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(await self.t.lang_of(interaction)))
             return
         await interaction.response.edit_message(
             view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
@@ -98,6 +104,7 @@ class LobbyDesk:
         lobbies = self.t.svc.lobbies
         uid = interaction.user.id
         self.t.names[uid] = interaction.user.display_name
+        rec = None
         try:
             rec = await lobbies.get_open(game_id)
             if op == "join":
@@ -106,7 +113,7 @@ class LobbyDesk:
                 rec, closed = await lobbies.leave(rec, uid)
                 if closed:
                     await interaction.response.edit_message(
-                        view=self.layout(rec, note="Everyone left.", open_=False)
+                        view=self.layout(rec, note="bot.lobby.everyone_left", open_=False)
                     )
                     return
             elif op == "ai":
@@ -118,7 +125,7 @@ class LobbyDesk:
                 await self.start(interaction, rec)
                 return
         except Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, rec)))
             return
         await interaction.response.edit_message(
             view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
@@ -132,7 +139,7 @@ class LobbyDesk:
             self.t.names[uid] = user.display_name
             return user.display_name
         except discord.HTTPException:
-            return f"Player {n + 1}"
+            return f"Player {n + 1}"  # a seat's name in the game (never translated)
 
     async def start(self, interaction: discord.Interaction[Any], lobby: GameRecord) -> None:
         await interaction.response.defer()
@@ -149,13 +156,17 @@ class LobbyDesk:
                 seed=self.t.next_seed,
             )
         except Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, lobby)))
             return
         log.info(
             "lobby %s started as game %s in channel %s", lobby.id, res.game_id, lobby.channel_id
         )
         # the game keeps the lobby's number (the lobby became the game)
-        text = lobby_text(lobby).rsplit("\n", 1)[0] + f"\nStarted as game #{res.game_id}."
-        await interaction.edit_original_response(view=lobby_layout(text, lobby.id, open_=False))
+        lang = game_language_of(lobby)
+        started = tr(lang, "bot.lobby.started", game=res.game_id)
+        text = lobby_text(lobby).rsplit("\n", 1)[0] + "\n" + started  # TODO(lang): lobby_text
+        await interaction.edit_original_response(
+            view=lobby_layout(text, lobby.id, open_=False, lang=lang)
+        )
         async with self.t.svc.session(res.game_id) as s:
             await self.publisher.publish(s, res, interaction=interaction, force=True)

@@ -14,7 +14,9 @@ from discord import ui
 
 from bot.checks import is_moderator
 from bot.discord_views import GameButton, status_layout
+from i18n import tr
 from service import moderation as mod
+from service.language import game_language_of
 from storage import GameRecord, GameStatus
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ class ModButton(GameButton, prefix="brz:m", fields="game_id token answer"):
     """Confirm (``ok``) or cancel (``no``) a pending moderation request (ephemeral; the token
     names the request kept in the game's settings)."""
 
-    LABELS: ClassVar[dict[str, str]] = {"ok": "Confirm", "no": "Cancel"}
+    LABELS: ClassVar[dict[str, str]] = {"ok": "bot.button.confirm", "no": "bot.button.cancel"}
 
     def label_of(self, values: Sequence[Any]) -> str:
         return self.LABELS[values[2]]
@@ -42,10 +44,10 @@ class ModButton(GameButton, prefix="brz:m", fields="game_id token answer"):
         await confirmed(interaction, self.game_id, self.token, self.answer == "ok")
 
 
-def confirm_view(game_id: int, token: str, label: str) -> ui.View:
+def confirm_view(game_id: int, token: str, label: str, lang: str = "en") -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(ModButton(game_id, token, "ok", label=label))
-    view.add_item(ModButton(game_id, token, "no"))
+    view.add_item(ModButton(game_id, token, "ok", label=label, lang=lang))
+    view.add_item(ModButton(game_id, token, "no", lang=lang))
     return view
 
 
@@ -54,38 +56,45 @@ async def abandon(interaction: discord.Interaction[BrazilBot]) -> None:
     every seated human asks in turn, the last one confirms."""
     t = interaction.client.tables
     rec = await t.channel_game(interaction.channel_id)
+    lang = await t.lang_of(interaction, rec)
     if rec is None:
-        await t.reply(interaction, "No game in this channel.")
+        await t.reply(interaction, tr(lang, "bot.mod.no_game"))
         return
     uid = interaction.user.id
     host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
+    button = tr(lang, "bot.button.abandon")
     if is_moderator(interaction) or host:
         token = await mod.request(t.svc, rec.id, uid, "abandon")
         await t.reply(
             interaction,
-            f"Abandon game #{rec.id}? It ends for good (nothing can be played in it "
-            "afterwards; the channel is free for a new game).",
-            view=confirm_view(rec.id, token, "Abandon the game"),
+            tr(lang, "bot.mod.abandon_q", game=rec.id),
+            view=confirm_view(rec.id, token, button, lang),
         )
         return
     try:
         vote = await mod.abandon_vote(t.svc, rec.id, uid)
     except mod.Refused as e:
-        await t.reply(interaction, str(e))
+        await t.reply(interaction, e.text(lang))
         return
     if vote.done:
         token = await mod.request(t.svc, rec.id, uid, "abandon", vote=True)
         await t.reply(
             interaction,
-            f"Every player asked to abandon game #{rec.id}. Abandon it for good?",
-            view=confirm_view(rec.id, token, "Abandon the game"),
+            tr(lang, "bot.mod.abandon_all_q", game=rec.id),
+            view=confirm_view(rec.id, token, button, lang),
         )
         return
     missing = [u for u in vote.needed if u not in vote.votes]
     await interaction.response.send_message(
-        f"<@{uid}> asks to abandon game #{rec.id} ({len(vote.votes)} of {len(vote.needed)}"
-        f" players). The others can agree with `/game abandon`: "
-        + ", ".join(f"<@{u}>" for u in missing),
+        tr(
+            game_language_of(rec),
+            "bot.mod.abandon_asks",
+            who=f"<@{uid}>",
+            game=rec.id,
+            votes=len(vote.votes),
+            needed=len(vote.needed),
+            missing=", ".join(f"<@{u}>" for u in missing),
+        ),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
@@ -95,31 +104,38 @@ async def confirmed(
 ) -> None:
     t = interaction.client.tables
     uid = interaction.user.id
+    lang = await t.lang_of(interaction)
     try:
         if not ok:
             await mod.cancel_request(t.svc, game_id, token, uid)
-            await interaction.response.edit_message(content="Cancelled.", view=None)
+            await interaction.response.edit_message(
+                content=tr(lang, "bot.mod.cancelled"), view=None
+            )
             return
         rec = await t.svc.record(game_id)
+        lang = await t.lang_of(interaction, rec)
         pend = mod.pending_request(rec)
         voted = pend is not None and pend.op == "abandon" and bool(pend.data.get("vote"))
         host = rec.status is GameStatus.LOBBY and rec.settings.host_user_id == uid
         if not (voted or host or is_moderator(interaction)):
-            await t.reply(interaction, mod.NOT_MODERATOR)
+            await t.reply(interaction, mod.not_moderator(lang))
             return
         req = await mod.take_request(t.svc, game_id, token, uid)
     except mod.Refused as e:
-        await t.reply(interaction, str(e))
+        await t.reply(interaction, e.text(lang))
         return
-    await interaction.response.edit_message(content="Working on it…", view=None)
+    await interaction.response.edit_message(content=tr(lang, "bot.mod.working"), view=None)
     if req["op"] == "rollback":
-        await _do_rollback(interaction, rec, req)
+        await _do_rollback(interaction, rec, req, lang)
     elif req["op"] == "abandon":
-        await _do_abandon(interaction, rec, voted=voted)
+        await _do_abandon(interaction, rec, lang, voted=voted)
 
 
 async def _do_rollback(
-    interaction: discord.Interaction[BrazilBot], rec: GameRecord, req: dict[str, Any]
+    interaction: discord.Interaction[BrazilBot],
+    rec: GameRecord,
+    req: dict[str, Any],
+    lang: str,
 ) -> None:
     t = interaction.client.tables
     async with t.lock(rec.id):
@@ -131,48 +147,54 @@ async def _do_rollback(
                 by=interaction.user.id,
                 reason=str(req["reason"]),
                 expected_version=int(req["version"]),
+                lang=game_language_of(rec),
             )
         except mod.Refused as e:
-            await interaction.edit_original_response(content=str(e))
+            await interaction.edit_original_response(content=e.text(lang))
             return
         await t.publish(rec.channel_id, res, interaction=interaction, force=True)
-    await interaction.edit_original_response(content=f"Rolled back to v{req['target']}.")
+    await interaction.edit_original_response(
+        content=tr(lang, "bot.mod.rolled_back", version=req["target"])
+    )
 
 
 async def _do_abandon(
-    interaction: discord.Interaction[BrazilBot], rec: GameRecord, *, voted: bool
+    interaction: discord.Interaction[BrazilBot], rec: GameRecord, lang: str, *, voted: bool
 ) -> None:
     t = interaction.client.tables
     if voted:
         try:
             vote = await mod.abandon_vote(t.svc, rec.id, interaction.user.id)
         except mod.Refused as e:
-            await interaction.edit_original_response(content=str(e))
+            await interaction.edit_original_response(content=e.text(lang))
             return
         if not vote.done:
-            await interaction.edit_original_response(content="Not every player agrees now.")
+            await interaction.edit_original_response(content=tr(lang, "bot.mod.not_all_agree"))
             return
     async with t.lock(rec.id):
         try:
             done = await mod.abandon(t.svc, rec.id)
         except mod.Refused as e:
-            await interaction.edit_original_response(content=str(e))
+            await interaction.edit_original_response(content=e.text(lang))
             return
-    how = "by agreement of all players" if voted else f"by <@{interaction.user.id}>"
-    what = "lobby" if rec.status is GameStatus.LOBBY else "game"
+    public = game_language_of(rec)
+    by = f"<@{interaction.user.id}>"
+    lobby = rec.status is GameStatus.LOBBY
+    if voted:
+        key = "bot.mod.abandoned_lobby_all" if lobby else "bot.mod.abandoned_game_all"
+    else:
+        key = "bot.mod.abandoned_lobby_by" if lobby else "bot.mod.abandoned_game_by"
     channel = interaction.client.get_partial_messageable(rec.channel_id)
     none = discord.AllowedMentions.none()
-    await channel.send(
-        f"The {what} #{rec.id} was abandoned {how}. `/game new` starts a new one.",
-        allowed_mentions=none,
-    )
+    await channel.send(tr(public, key, game=rec.id, by=by), allowed_mentions=none)
     mid = done.settings.status_message_id
     if mid is not None:
+        status = "bot.mod.status_all" if voted else "bot.mod.status_by"
         try:
             await channel.get_partial_message(mid).edit(
-                view=status_layout(f"### Game #{rec.id}\nAbandoned {how}."),
+                view=status_layout(tr(public, status, game=rec.id, by=by), lang=public),
                 allowed_mentions=none,
             )
         except discord.HTTPException as e:
             log.info("status message of game %s not edited: %s", rec.id, e)
-    await interaction.edit_original_response(content=f"Game #{rec.id} abandoned.")
+    await interaction.edit_original_response(content=tr(lang, "bot.mod.abandoned", game=rec.id))

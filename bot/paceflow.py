@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 
 from bot.checks import is_moderator
-from service.pacing import format_duration
+from i18n import exact_duration, tr
 from service.results import Refused
 
 if TYPE_CHECKING:
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 Policy = Literal["wait", "default", "ai"]
 Level = Literal["random", "heuristic", "search"]
 
-NOT_PACE_SETTER = "Only the game's creator or a moderator (Manage Channel) may change its pace."
+NOT_PACE_SETTER = tr("en", "bot.pace.not_setter")
+"""The English refusal (``bot.pace.not_setter``)."""
 
 
 async def creator(t: Tables, game_id: int) -> int | None:
@@ -44,7 +45,7 @@ async def may_set(interaction: discord.Interaction[BrazilBot], gid: int) -> bool
     t = interaction.client.tables
     if is_moderator(interaction) or await creator(t, gid) == interaction.user.id:
         return True
-    await t.reply(interaction, NOT_PACE_SETTER)
+    await t.say(interaction, "bot.pace.not_setter")
     return False
 
 
@@ -55,14 +56,20 @@ async def set_deadline(
     t = interaction.client.tables
     if not await may_set(interaction, gid):
         return
+    rec = await t.svc.record(gid)
     try:
         d = await t.svc.pacing.set_deadline(gid, duration)
     except Refused as e:
-        await t.reply(interaction, str(e))
+        await t.reply(interaction, e.text(await t.lang_of(interaction, rec)))
         return
+    lang = await t.game_lang(rec)
     await interaction.response.send_message(
-        f"⏱️ {interaction.user.mention} set the time per decision to **{format_duration(d)}** "
-        "(from each decision's start).",
+        tr(
+            lang,
+            "bot.pace.deadline_set",
+            who=interaction.user.mention,
+            time=exact_duration(lang, int(d.total_seconds())),
+        ),
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await update_status(t, gid)
@@ -78,8 +85,10 @@ async def set_policy(
     if not await may_set(interaction, gid):
         return
     s = await t.svc.pacing.set_policy(gid, policy, level)
+    lang = await t.game_lang(gid)
     await interaction.response.send_message(
-        f"On timeout this game will now: **{s.policy_text()}**.",
+        # TODO(lang): policy_text() is the service's text (Settings.policy_text(lang=))
+        tr(lang, "bot.pace.policy_set", policy=s.policy_text()),
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await update_status(t, gid)

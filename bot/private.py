@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_views import NO_SEAT
+from bot.discord_views import NO_SEAT_KEY
 from bot.hub import Hub
 from bot.images import draw, upload_limit
+from i18n import tr
 from service import Post
 
 if TYPE_CHECKING:
@@ -35,23 +36,27 @@ class PrivateDesk:
         actor: int | None,
     ) -> None:
         """Private news: to the player's lasting private place (thread or DMs) if they chose
-        one, else ephemerally to the player who acted, else kept for their next ``/hand``."""
+        one, else ephemerally to the player who acted, else kept for their next ``/hand``;
+        in the player's language."""
         for p in posts:
             seat = int(p.audience)
             uid = s.seats[seat].user_id if seat < len(s.seats) else None
             place = self.t.svc.private_place(s.rec, uid)
+            acting = interaction is not None and seat == actor
+            lang = await self.t.lang_of(interaction if acting else None, s, user_id=uid)
+            # TODO(lang): p.text is the service's post text (made language-aware there)
             if place is not None:
                 channel = self.t.client.get_partial_messageable(place)
                 try:
                     await channel.send(
-                        f"Game #{s.game_id}, only for you: {p.text}"[:1990],
+                        tr(lang, "bot.private.news", game=s.game_id, text=p.text)[:1990],
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
                     continue
                 except discord.HTTPException as e:
                     log.warning("private place of game %s seat %s failed: %s", s.game_id, seat, e)
             if interaction is not None and seat == actor:
-                await self.t.reply(interaction, f"Only you see this: {p.text}")
+                await self.t.reply(interaction, tr(lang, "bot.private.only_you", text=p.text))
             else:
                 await self.t.svc.hold_news(s.game_id, seat, [p.text])
 
@@ -59,7 +64,7 @@ class PrivateDesk:
         self, interaction: discord.Interaction[Any], game_id: int, seat: int
     ) -> tuple[str, list[discord.File]]:
         """The hand's text (with the private news waiting) and its image."""
-        res = await self.t.svc.hand(game_id, seat, news=True)
+        res = await self.t.svc.hand(game_id, seat, news=True)  # TODO(lang): lang=
         files: list[discord.File] = []
         texts: list[str] = []
         for post in res.posts:
@@ -73,7 +78,7 @@ class PrivateDesk:
     ) -> None:
         seat = await self.t.seat_of(game_id, interaction.user.id)
         if seat is None:
-            await self.t.reply(interaction, NO_SEAT)
+            await self.t.say(interaction, NO_SEAT_KEY)
             return
         if not deferred:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -86,6 +91,7 @@ class PrivateDesk:
         """``/hand where:thread|dm|here``: open (or forget) the player's lasting private
         place, and show the hand there."""
         uid = interaction.user.id
+        lang = await self.t.lang_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if where == "here":
             await self.t.svc.set_private_place(game_id, uid, None)
@@ -98,7 +104,12 @@ class PrivateDesk:
                 assert channel_id is not None
                 data = await http.start_thread_without_message(
                     channel_id,
-                    name=f"Game {game_id}: {interaction.user.display_name}'s hand"[:100],
+                    name=tr(
+                        lang,
+                        "bot.private.thread_name",
+                        game=game_id,
+                        name=interaction.user.display_name,
+                    )[:100],
                     auto_archive_duration=10080,
                     type=12,  # a private thread
                     invitable=False,
@@ -111,28 +122,16 @@ class PrivateDesk:
                 place = int(dm["id"])
         except discord.HTTPException as e:
             log.info("private place (%s) for game %s not opened: %s", where, game_id, e)
-            await interaction.followup.send(
-                "I could not open that private place (permissions, or your DMs are closed). "
-                "`/hand` still answers here, only to you.",
-                ephemeral=True,
-            )
+            await interaction.followup.send(tr(lang, "bot.private.not_opened"), ephemeral=True)
             return
         await self.t.svc.set_private_place(game_id, uid, where, place)
         text, files = await self.hand_content(interaction, game_id, seat)
         channel = self.t.client.get_partial_messageable(place)
-        note = (
-            "Your private place for this game: your hand and private news come here as they "
-            "happen. (Members with Manage Threads can read private threads; `/hand` is always "
-            "only for you.)"
-            if where == "thread"
-            else "Your private news of this game comes here, in our DMs, as it happens."
-        )
+        note = tr(lang, "bot.private.thread_note" if where == "thread" else "bot.private.dm_note")
         await channel.send(
             (note + "\n" + text)[:1990],
             files=files,
             allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
         )
-        where_text = f"<#{place}>" if where == "thread" else "your DMs"
-        await interaction.followup.send(
-            f"From now on your private news goes to {where_text}.", ephemeral=True
-        )
+        key = "bot.private.goes_thread" if where == "thread" else "bot.private.goes_dm"
+        await interaction.followup.send(tr(lang, key, place=f"<#{place}>"), ephemeral=True)

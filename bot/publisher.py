@@ -25,6 +25,7 @@ from bot.hub import Hub
 from bot.images import draw, upload_limit
 from bot.private import PrivateDesk
 from bot.settings import shard_of
+from i18n import catalogue, tr
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Status
 
@@ -55,6 +56,13 @@ class TurnPost:
     lines: list[str]
     deciders: tuple[int, ...]  # the human seats it pinged
     version: int | None = None  # the game's version it shows (None: not yet marked posted)
+
+
+def kind_text(lang: str, kind: str) -> str:
+    """A pending decision's kind in words (``combat cards``): the key ``bot.decision.<kind>``,
+    else the kind itself."""
+    key = f"bot.decision.{kind}"
+    return tr(lang, key) if key in catalogue("en").messages else kind.replace("_", " ")
 
 
 class Publisher:
@@ -143,7 +151,7 @@ class Publisher:
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
 
-    def _take(
+    def _take(  # TODO(lang): post.text is the service's (Result posts in the game's language)
         self,
         post: Post,
         r: Result,
@@ -198,19 +206,22 @@ class Publisher:
             if req.kind not in kinds_seen:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
-        files = await self.images(reqs, limit)
+        files = await self.images(reqs, limit)  # TODO(lang): the images in the game's language
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
             gif = await self.timeline(s.game_id, limit - used)
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
+        lang = await self.t.game_lang(s)
         if final:
             status = s.status()
-            footer, users, kinds = self.next_text(status)
+            footer, users, kinds = self.next_text(status, lang)
             if kinds:
-                buttons = turn_buttons(s.game_id, s.version, kinds, undo=await self.may_undo(s))
-        view = turn_layout(fit_lines(lines, 3400), [f.filename for f in files], footer, buttons)
+                undo = await self.may_undo(s)
+                buttons = turn_buttons(s.game_id, s.version, kinds, undo=undo, lang=lang)
+        summary = fit_lines(lines, 3400, lang)
+        view = turn_layout(summary, [f.filename for f in files], footer, buttons)
         return view, files, users
 
     async def _send(
@@ -289,57 +300,80 @@ class Publisher:
 
     # ------------------------------------------------------------------ status
 
-    def status_text(self, status: Status) -> str:
-        """The status message: scenario, era, round, whose turn and the deadline."""
-        lines = [f"### Game #{status.game_id}: {status.scenario}"]
+    def status_text(self, status: Status, lang: str = "en") -> str:
+        """The status message, in the game's language ``lang``: scenario, era, round, whose
+        turn and the deadline."""
+        # TODO(lang): the seats' names (Decision.who: their colours) and the pacing notes
+        # are the service's texts
+        scenario = self.scenario_text(status.scenario, lang)
+        lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=scenario)]
         if status.over:
-            lines.append("The game is over: final scores and the timeline are posted below.")
+            lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
-        where = "Setup" if status.phase == "setup" else f"Era {status.era} · round {status.round}"
-        lines.append(where)
+        if status.phase == "setup":
+            lines.append(tr(lang, "bot.status.setup"))
+        else:
+            lines.append(tr(lang, "bot.status.where", era=status.era, round=status.round))
         for d in status.waiting:
             who = f"<@{d.user_id}>" if d.user_id and not d.ai else d.who
-            due = "" if d.ai else " — " + self.deadline_text(status.game_id, d.seat, "deadline")
-            lines.append(f"Waiting for {who} ({d.what()}){due}")
+            what = tr(lang, "bot.status.to_play") if d.kind == "turn" else kind_text(lang, d.kind)
+            line = tr(lang, "bot.status.waiting", who=who, what=what)
+            if not d.ai:
+                line += " — " + self.deadline_text(status.game_id, d.seat, "deadline", lang)
+            lines.append(line)
         lines += self.t.status_notes.get(status.game_id, [])
         return "\n".join(lines)
 
-    def deadline_text(self, game_id: int | None, seat: int, word: str) -> str:
-        """``deadline <t:…:f> (<t:…:R>)``: the seat's deadline kept by the pacer, else the
-        default length from now; "the game is paused" while it is."""
+    def scenario_text(self, name: str, lang: str) -> str:
+        """A scenario's name (the service's, in English) in ``lang``: its term
+        ``term.scenario.<id>``."""
+        for mid, known in self.t.svc.scenarios():
+            key = f"term.scenario.{mid}"
+            if known == name and key in catalogue("en").messages:
+                return tr(lang, key)
+        return name
+
+    def deadline_text(self, game_id: int | None, seat: int, word: str, lang: str = "en") -> str:
+        """``deadline <t:…:f> (<t:…:R>)`` (``word``: ``deadline`` or ``by``, the keys
+        ``bot.due.*``): the seat's deadline kept by the pacer, else the default length from
+        now; "the game is paused" while it is."""
         key = (game_id, seat) if game_id is not None else None
         if key is not None and key in self.t.due:
             at = self.t.due[key]
             if at is None:
-                return "the game is paused"
+                return tr(lang, "bot.due.paused")
         else:
             at = int(time.time()) + self.t.settings.turn_deadline_hours * 3600
-        return f"{word} <t:{at}:f> (<t:{at}:R>)"
+        return tr(lang, f"bot.due.{word}", at=f"<t:{at}:f>", rel=f"<t:{at}:R>")
 
-    def next_text(self, status: Status) -> tuple[str, list[int], list[str]]:
-        """Who decides now (a ping for the humans), the deadline, and the decision kinds."""
+    def next_text(self, status: Status, lang: str = "en") -> tuple[str, list[int], list[str]]:
+        """Who decides now (a ping for the humans), the deadline, and the decision kinds,
+        in ``lang`` (the game's in a public post, the reader's in a private answer)."""
         if status.over:
-            return "**The game is over.** Results are saved: `/stats`.", [], []
+            return tr(lang, "bot.next.over"), [], []
         parts, users, kinds = [], [], []
         for d in status.waiting:
             if d.user_id is not None and not d.ai:
                 users.append(d.user_id)
                 kinds.append(d.kind)
                 what = (
-                    "your turn"
+                    tr(lang, "bot.next.your_turn")
                     if d.kind == "turn"
-                    else f"please decide ({d.kind.replace('_', ' ')})"
+                    else tr(lang, "bot.next.decide", what=kind_text(lang, d.kind))
                 )
-                due = self.deadline_text(status.game_id, d.seat, "by")
+                due = self.deadline_text(status.game_id, d.seat, "by", lang)
                 parts.append(f"<@{d.user_id}>: {what} — {due}")
             else:
-                parts.append(f"{d.who} is thinking…")
+                parts.append(tr(lang, "bot.next.thinking", who=d.who))
         return "\n".join(parts), users, kinds
 
     async def update_status(self, s: GameSession) -> None:
-        """Edit the game's one status message in place (PATCH); post it (and try to pin it)
-        the first time or if it was deleted."""
-        view = status_layout(self.status_text(s.status()), await self.page_url(s.game_id))
+        """Edit the game's one status message in place (PATCH), in the game's language;
+        post it (and try to pin it) the first time or if it was deleted."""
+        lang = await self.t.game_lang(s)
+        view = status_layout(
+            self.status_text(s.status(), lang), await self.page_url(s.game_id), lang
+        )
         mid = self.t.svc.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)
         none = discord.AllowedMentions.none()

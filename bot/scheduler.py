@@ -37,6 +37,7 @@ import discord
 from discord import ui
 from discord.ext import tasks
 
+from i18n import tr
 from service.pace import Notice, Pacing, Schedule, SeatSchedule
 from service.pacing import Clock
 from service.results import Refused
@@ -138,13 +139,18 @@ class Pacer:
                 async with self.tables.lock(n.game_id):
                     await self.tables.publish(n.channel_id, n.result, force=n.force)
             elif n.mods:
-                await self.flag_mods(n.channel_id, n.text)
+                # TODO(lang): the notice's text is the service's (the game's language)
+                lang = await self.tables.game_lang(n.game_id)
+                await self.flag_mods(n.channel_id, n.text, lang)
             else:
                 view: ui.View | None = None
                 if n.mute and n.seat is not None and n.since is not None:
+                    # the reminder's button in the language of the one it reminds
+                    lang = await self.tables.lang_of(None, user_id=n.user_id)
                     view = ui.View(timeout=None)
-                    view.add_item(MuteReminders(n.game_id, n.seat, n.since))
+                    view.add_item(MuteReminders(n.game_id, n.seat, n.since, lang=lang))
                 users = [n.user_id] if n.user_id is not None else []
+                # TODO(lang): the reminder's text is the service's (Notice.text)
                 await self.send(n.channel_id, n.text, users=users, view=view)
             await self.pacing.delivered(n)
 
@@ -172,7 +178,7 @@ class Pacer:
             kw["view"] = view
         await channel.send(text[:1990], **kw)
 
-    async def flag_mods(self, channel_id: int, text: str) -> None:
+    async def flag_mods(self, channel_id: int, text: str, lang: str = "en") -> None:
         """To the channel, and to the moderators' log channel (pinging their role)."""
         await self.send(channel_id, text)
         s = self.tables.settings
@@ -183,7 +189,7 @@ class Pacer:
             try:
                 await self.send(
                     int(log_channel),
-                    f"{ping}{text} (in <#{channel_id}>)",
+                    ping + tr(lang, "bot.pace.flag_in", text=text, channel=f"<#{channel_id}>"),
                     roles=[int(role)] if role else [],
                 )
             except discord.HTTPException as e:
@@ -241,10 +247,10 @@ class MuteReminders(
     """ "Mute reminders this turn": game, seat and the version the decision began at (all
     public); only that seat's owner may press it."""
 
-    def __init__(self, game_id: int, seat: int, since: int) -> None:
+    def __init__(self, game_id: int, seat: int, since: int, *, lang: str = "en") -> None:
         super().__init__(
             ui.Button(
-                label="Mute reminders this turn",
+                label=tr(lang, "bot.button.mute"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"brz:r:{game_id}:{seat}:{since}",
             )
@@ -259,14 +265,13 @@ class MuteReminders(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         tables: Tables = interaction.client.tables
+        lang = await tables.lang_of(interaction)
         try:
             muted = await tables.svc.pacing.mute(
                 self.game_id, self.seat, self.since, interaction.user.id
             )
         except Refused as e:
-            await tables.reply(interaction, str(e))
+            await tables.reply(interaction, e.text(lang))
             return
-        if muted:
-            await tables.reply(interaction, "Reminders muted until your next decision.")
-        else:
-            await tables.reply(interaction, "That decision is over: nothing to mute.")
+        key = "bot.pace.muted" if muted else "bot.pace.nothing_to_mute"
+        await tables.reply(interaction, tr(lang, key))

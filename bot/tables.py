@@ -102,8 +102,8 @@ class Tables(Hub):
         :meth:`bot.turns.Turns.publish`."""
         await self.turns.publish(channel_id, res, **kw)
 
-    def next_text(self, status: Status) -> tuple[str, list[int], list[str]]:
-        return self.publisher.next_text(status)
+    def next_text(self, status: Status, lang: str = "en") -> tuple[str, list[int], list[str]]:
+        return self.publisher.next_text(status, lang)
 
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         return await self.publisher.timeline(game_id, budget)

@@ -9,9 +9,10 @@ from typing import Any
 
 import discord
 
-from bot.discord_views import NO_LONGER, NO_SEAT
+from bot.discord_views import NO_LONGER_KEY, NO_SEAT_KEY
 from bot.hub import Hub
 from bot.publisher import Publisher
+from i18n import tr
 from service import Result
 from service.game import GameSession
 
@@ -33,7 +34,9 @@ class Turns:
         await interaction.response.defer(ephemeral=True, thinking=True)
         res = await self.act(interaction, s.game_id, seat, text=command, loaded=s)
         if res is not None and not res.errors:
-            await interaction.followup.send(f"Done: `{command[:200]}`", ephemeral=True)
+            lang = await self.t.lang_of(interaction, s)
+            text = tr(lang, "bot.play.done", command=command[:200])
+            await interaction.followup.send(text, ephemeral=True)
 
     async def act(
         self,
@@ -51,26 +54,29 @@ class Turns:
         """Apply a typed command or the legal action number ``index`` (checked against
         ``version``; ``action``: that action already chosen, with its payment), publish, let
         the AI seats play — in one session of the game (``loaded``: the game as the caller
-        read it). Errors go privately to the actor. ``choices_for``: a seat whose commands
+        read it). A typed command is read in the actor's language's words. Errors go
+        privately to the actor, in their language. ``choices_for``: a seat whose commands
         to list in the result if it still decides (the guided flow's next menu)."""
         self.t.in_flight += 1
         try:
             async with self.t.svc.session(game_id, loaded=loaded) as s:
+                lang = await self.t.lang_of(interaction, s)
                 if index is not None:
                     if s.version != version:
-                        await self.t.reply(interaction, NO_LONGER)
+                        await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                         return None
                     if action is None:
                         acts = s.legal(seat)
                         if not 0 <= index < len(acts):
-                            await self.t.reply(interaction, NO_LONGER)
+                            await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                             return None
                         action = acts[index]
                     res = await s.choose(seat, action, choices=False)
                 else:
-                    res = await s.act(seat, text or "", choices=False)
+                    res = await s.act(seat, text or "", choices=False, lang=lang)
                 if res.errors:
-                    msg = "\n".join(f"That did not work: {e.text()}" for e in res.errors)
+                    # TODO(lang): the engine's refusal (ErrorInfo.text) in the actor's language
+                    msg = "\n".join(tr(lang, "bot.play.failed", error=e.text()) for e in res.errors)
                     await self.t.reply(interaction, msg)
                     return res
                 await self.t.svc.lobbies.colour_wishes(s, res)
@@ -95,21 +101,22 @@ class Turns:
         back: ..."), the status message updated and the turn's buttons posted again at the
         new version; a refusal says why, privately."""
         s = await self.t.svc.peek(gid)
+        lang = await self.t.lang_of(interaction, s)
         seat = s.seat_of(interaction.user.id)
         if seat is None:
-            await self.t.reply(interaction, NO_SEAT)
+            await self.t.reply(interaction, tr(lang, NO_SEAT_KEY))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.t.svc.session(gid, loaded=s) as s:
             if version is not None and s.version != version:
-                await self.t.reply(interaction, NO_LONGER)
+                await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                 return
-            res = await self.t.svc.undo_in(s, seat)
+            res = await self.t.svc.undo_in(s, seat)  # TODO(lang): the refusal's language
             if res.errors:
                 await self.t.reply(interaction, "\n".join(e.message for e in res.errors))
                 return
             await self.publisher.publish(s, res, interaction=interaction, actor=seat, force=True)
-        await interaction.followup.send("Taken back.", ephemeral=True)
+        await interaction.followup.send(tr(lang, "bot.undo.done"), ephemeral=True)
 
     async def publish(
         self,

@@ -26,6 +26,7 @@ from bot.checks import game_of, in_game, is_moderator, session_of
 from bot.discord_views import DYNAMIC_ITEMS, GameItem
 from bot.errors import Refusal
 from bot.translator import choices, named, options
+from i18n import msg, tr
 from service.lobby import lobby_text
 from storage import GameStatus
 
@@ -34,11 +35,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-PAGES_OFF = (
-    "Game pages are not enabled on this bot. Whoever runs it can turn them on with the "
-    "setting BRAZIL_WEB_PORT (and BRAZIL_WEB_PUBLIC_URL for the address players reach)."
-)
-NOT_PAGE_RESETTER = "Only a player of this game or a moderator may give its page a new address."
+PAGES_OFF = tr("en", "bot.web.off")
+NOT_PAGE_RESETTER = tr("en", "bot.web.not_resetter")
+"""The English texts (``bot.web.*``: in the reader's language)."""
 
 
 def pages_on() -> Callable[[T], T]:
@@ -46,7 +45,7 @@ def pages_on() -> Callable[[T], T]:
 
     def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
         if interaction.client.web is None:
-            raise Refusal(PAGES_OFF)
+            raise Refusal(msg("bot.web.off"))
         return True
 
     return app_commands.check(predicate)
@@ -118,17 +117,23 @@ class GameCog(commands.Cog):
     async def game_status(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
         rec = await t.channel_game(interaction.channel_id)
+        lang = await t.lang_of(interaction, rec)
         if rec is None:
-            await t.reply(interaction, "No game in this channel. `/game new` opens one.")
+            await t.reply(interaction, tr(lang, "bot.game.none"))
             return
         if rec.status is GameStatus.LOBBY:
-            await t.reply(interaction, lobby_text(rec))
+            await t.reply(interaction, lobby_text(rec))  # TODO(lang): lobby_text(rec, lang=)
             return
         s = await t.svc.peek(rec.id)
         status = s.status()
-        text, _, _ = t.next_text(status)
-        seats = ", ".join(s.who(i) for i in range(len(s.seats)))
-        await t.reply(interaction, f"Game #{rec.id} ({status.where()}) — {seats}\n{text}")
+        text, _, _ = t.next_text(status, lang)
+        seats = ", ".join(s.who(i) for i in range(len(s.seats)))  # TODO(lang): colour names
+        if status.phase == "setup":
+            where = tr(lang, "bot.game.where_setup")
+        else:
+            where = tr(lang, "bot.game.where", era=status.era, round=status.round)
+        head = tr(lang, "bot.game.status", game=rec.id, where=where, seats=seats)
+        await t.reply(interaction, f"{head}\n{text}")
 
     @game.command(**named("game.abandon"))
     async def game_abandon(self, interaction: discord.Interaction[BrazilBot]) -> None:
@@ -172,17 +177,14 @@ class GameCog(commands.Cog):
         t = self.bot.tables
         # the running game, else the channel's last one: a finished game's page is its archive
         g = await t.svc.latest_game(interaction.channel_id)
+        lang = await t.lang_of(interaction)
         if g is None or g.status is GameStatus.LOBBY:
-            what = "only a lobby" if g is not None else "no game"
-            await t.reply(interaction, f"This channel has {what} yet. `/game new` starts one.")
+            key = "bot.web.only_lobby" if g is not None else "bot.web.no_game"
+            await t.reply(interaction, tr(lang, key))
             return
         url = await self.bot.web.page_url(g.id)
-        live = "live" if g.is_active else "to the end (the game is over)"
-        await t.reply(
-            interaction,
-            f"Game #{g.id}'s page: {url}\nIt shows what this channel shows (the board, every "
-            f"step), {live}.",
-        )
+        key = "bot.web.page_live" if g.is_active else "bot.web.page_over"
+        await t.reply(interaction, tr(lang, key, game=g.id, url=url))
 
     @web.command(**named("game.web.reset"))
     @in_game()
@@ -191,30 +193,36 @@ class GameCog(commands.Cog):
         assert self.bot.web is not None  # pages_on() made sure
         t = self.bot.tables
         s = session_of(interaction)
+        lang = await t.lang_of(interaction, s)
         if s.seat_of(interaction.user.id) is None and not is_moderator(interaction):
-            await t.reply(interaction, NOT_PAGE_RESETTER)
+            await t.reply(interaction, tr(lang, "bot.web.not_resetter"))
             return
         await t.svc.archive.reset_token(s.game_id)
         url = await self.bot.web.page_url(s.game_id)
         await interaction.response.send_message(
-            f"🔗 {interaction.user.mention} gave game #{s.game_id}'s page a new address: the "
-            "old link no longer works (the status message links the new one).",
+            tr(
+                await t.game_lang(s),
+                "bot.web.reset_public",
+                who=interaction.user.mention,
+                game=s.game_id,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await interaction.followup.send(f"The game's new page: {url}", ephemeral=True)
+        await interaction.followup.send(tr(lang, "bot.web.new_page", url=url), ephemeral=True)
         await paceflow.update_status(t, s.game_id)
 
     @games.command(**named("games.mine"))
     async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
+        lang = await t.lang_of(interaction)
         lines = []
         for g, my_turn in await t.svc.games_of(interaction.user.id, interaction.guild_id):
             if g.status is GameStatus.LOBBY:
-                lines.append(f"#{g.id} in <#{g.channel_id}>: lobby")
-                continue
-            who = "**your turn**" if my_turn else "waiting for others"
-            lines.append(f"#{g.id} in <#{g.channel_id}>: {who}")
-        await t.reply(interaction, "\n".join(lines) or "You have no running game here.")
+                key = "bot.games.lobby"
+            else:
+                key = "bot.games.your_turn" if my_turn else "bot.games.waiting"
+            lines.append(tr(lang, key, game=g.id, channel=f"<#{g.channel_id}>"))
+        await t.reply(interaction, "\n".join(lines) or tr(lang, "bot.games.none"))
 
 
 async def setup(bot: BrazilBot) -> None:

@@ -9,9 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import game_of, in_game, session_of
+import i18n
+from bot.checks import in_game, session_of
 from bot.images import draw, upload_limit
 from bot.translator import named, options
+from i18n import tr
 from service import ImageRequest
 
 if TYPE_CHECKING:
@@ -35,8 +37,8 @@ class InfoCog(commands.Cog):
             (f"{k}.png", ImageRequest(k, None, s.version), frame)  # type: ignore[arg-type]
             for k in kinds
         ]
-        files = await draw(reqs, upload_limit(interaction))
-        text, _, _ = t.next_text(s.status())
+        files = await draw(reqs, upload_limit(interaction))  # TODO(lang): images' language
+        text, _, _ = t.next_text(s.status(), await t.lang_of(interaction, s))
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
     @app_commands.command(**named("board"))
@@ -53,25 +55,31 @@ class InfoCog(commands.Cog):
     @in_game()
     async def score(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
-        rows = await t.svc.scores(game_of(interaction))
-        lines = [f"{r.who}: {r.total} VP{'  (winner)' if r.winner else ''}" for r in rows]
-        await t.reply(
-            interaction, "Scores (hidden missions and gold cards not counted):\n" + "\n".join(lines)
-        )
+        s = session_of(interaction)
+        lang = await t.lang_of(interaction, s)
+        rows = await t.svc.scores(s.game_id)
+        lines = [
+            tr(lang, "bot.score.winner" if r.winner else "bot.score.row", who=r.who, vp=r.total)
+            for r in rows
+        ]
+        await t.reply(interaction, tr(lang, "bot.score.head") + "\n" + "\n".join(lines))
 
     @app_commands.command(**named("log"))
     @in_game()
     async def log(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.bot.tables
-        lines = await t.svc.log(game_of(interaction), last=15)
-        await t.reply(interaction, "\n".join(lines)[-1990:] or "Nothing has happened yet.")
+        s = session_of(interaction)
+        lang = await t.lang_of(interaction, s)
+        lines = await t.svc.log(s.game_id, last=15)  # TODO(lang): the log's sentences
+        await t.reply(interaction, "\n".join(lines)[-1990:] or tr(lang, "bot.log.empty"))
 
     @app_commands.command(**named("rules"))
     @options("rules", "query")
     async def rules(self, interaction: discord.Interaction[BrazilBot], query: str) -> None:
         t = self.bot.tables
-        found = t.svc.rules(query, limit=2)
-        text = "\n\n".join(found) or "No rule found: try an ID (R-BUILD-4) or a word."
+        lang = await t.lang_of(interaction)
+        found = t.svc.rules(query, limit=2, lang=lang)
+        text = "\n\n".join(found) or tr(lang, "bot.rules.none")
         await t.reply(interaction, text[:1990])
 
     @app_commands.command(**named("stats"))
@@ -80,13 +88,23 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction[BrazilBot], player: discord.User | None = None
     ) -> None:
         t = self.bot.tables
+        lang = await t.lang_of(interaction)
         who = player or interaction.user
         s = await t.svc.player_stats(who.id, guild_id=interaction.guild_id)
-        avg = f"{s.average_score:.1f}" if s.average_score is not None else "-"
+        avg = i18n.number(lang, round(s.average_score, 1)) if s.average_score is not None else "-"
+        if lang == i18n.DEFAULT and s.average_score is not None:
+            avg = f"{s.average_score:.1f}"
         await t.reply(
             interaction,
-            f"{who.mention}: {s.games} finished games, {s.wins} wins, average {avg} VP, "
-            f"best {s.best_score if s.best_score is not None else '-'}.",
+            tr(
+                lang,
+                "bot.stats.line",
+                who=who.mention,
+                games=s.games,
+                wins=s.wins,
+                avg=avg,
+                best=s.best_score if s.best_score is not None else "-",
+            ),
         )
 
 

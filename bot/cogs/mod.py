@@ -23,8 +23,10 @@ from bot.checks import is_moderator, moderator
 from bot.moderators import interaction_is_moderator
 from bot.modflow import ModButton, confirm_view
 from bot.translator import choices, named, options
+from i18n import tr
 from service import Result
 from service import moderation as mod
+from service.language import game_language_of
 from storage import GameRecord, GameStatus
 
 if TYPE_CHECKING:
@@ -33,7 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.mod")
 
-NO_GAME = "This channel has no game running. `/game new` starts one."
+NO_GAME = tr("en", "bot.channel.no_game")
+"""The English text (``bot.channel.no_game``)."""
 
 
 class ModCog(commands.Cog):
@@ -58,7 +61,7 @@ class ModCog(commands.Cog):
         """The channel's running game; says why not otherwise."""
         rec = await self.t.channel_game(interaction.channel_id)
         if rec is None or rec.status is GameStatus.LOBBY:
-            await self.t.reply(interaction, NO_GAME)
+            await self.t.say(interaction, "bot.channel.no_game", game=rec)
             return None
         return rec
 
@@ -73,7 +76,8 @@ class ModCog(commands.Cog):
         rec = await self.t.channel_game(interaction.channel_id)
         if rec is None or rec.status is GameStatus.LOBBY:
             return []
-        got = await mod.history_choices(self.t.svc, rec.id, str(current or ""))
+        lang = await self.t.lang_of(interaction, rec)
+        got = await mod.history_choices(self.t.svc, rec.id, str(current or ""), lang=lang)
         return [app_commands.Choice(name=c.label, value=c.version) for c in got]
 
     @mod_group.command(**named("mod.rollback"))
@@ -88,26 +92,31 @@ class ModCog(commands.Cog):
         rec = await self._mod_game(interaction)
         if rec is None:
             return
+        lang = await self.t.lang_of(interaction, rec)
         if not 0 <= version < rec.version:
-            await self.t.reply(
-                interaction, f"Choose a version from the history (v0 to v{rec.version - 1})."
-            )
+            await self.t.reply(interaction, tr(lang, "bot.mod.version_range", last=rec.version - 1))
             return
         if not reason.strip():
-            await self.t.reply(interaction, "A rollback needs a reason.")
+            await self.t.reply(interaction, tr(lang, "bot.mod.reason_needed"))
             return
-        label = next(
-            (c.label for c in await mod.history_choices(self.t.svc, rec.id, f"v{version}")),
-            f"v{version}",
-        )
+        found = await mod.history_choices(self.t.svc, rec.id, f"v{version}", lang=lang)
+        label = next((c.label for c in found), f"v{version}")
         token = await mod.request(
             self.t.svc, rec.id, interaction.user.id, "rollback", target=version, reason=reason
         )
         await self.t.reply(
             interaction,
-            f"Roll game #{rec.id} back from v{rec.version} to **{label}**?\n"
-            f"Reason (posted publicly): {reason}\nNothing changes until you confirm.",
-            view=confirm_view(rec.id, token, f"Roll back to v{version}"),
+            tr(
+                lang,
+                "bot.mod.rollback_q",
+                game=rec.id,
+                version=rec.version,
+                label=label,
+                reason=reason,
+            ),
+            view=confirm_view(
+                rec.id, token, tr(lang, "bot.button.roll_back", version=version), lang
+            ),
         )
 
     rollback.autocomplete("version")(version_autocomplete)
@@ -127,14 +136,20 @@ class ModCog(commands.Cog):
         if rec is None:
             return
         if user.bot:
-            await self.t.reply(interaction, "A bot cannot take a seat: use `/mod kick` for an AI.")
+            await self.t.say(interaction, "bot.mod.bot_seat", game=rec)
             return
         self.t.names[user.id] = user.display_name
         await self._seat_change(
             interaction,
             rec,
             mod.replace_seat(
-                self.t.svc, rec.id, seat - 1, user.id, user.display_name, by=interaction.user.id
+                self.t.svc,
+                rec.id,
+                seat - 1,
+                user.id,
+                user.display_name,
+                by=interaction.user.id,
+                lang=game_language_of(rec),
             ),
         )
 
@@ -154,21 +169,29 @@ class ModCog(commands.Cog):
         await self._seat_change(
             interaction,
             rec,
-            mod.kick_seat(self.t.svc, rec.id, seat - 1, level, by=interaction.user.id),
+            mod.kick_seat(
+                self.t.svc,
+                rec.id,
+                seat - 1,
+                level,
+                by=interaction.user.id,
+                lang=game_language_of(rec),
+            ),
         )
 
     async def _seat_change(
         self, interaction: discord.Interaction[BrazilBot], rec: GameRecord, change: Any
     ) -> None:
+        lang = await self.t.lang_of(interaction, rec)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.t.lock(rec.id):
             try:
                 res: Result = await change
             except mod.Refused as e:
-                await self.t.reply(interaction, str(e))
+                await self.t.reply(interaction, e.text(lang))
                 return
             await self.t.publish(rec.channel_id, res, interaction=interaction, force=True)
-        await interaction.followup.send("Done: the seat changed hands.", ephemeral=True)
+        await interaction.followup.send(tr(lang, "bot.mod.seat_changed"), ephemeral=True)
 
     # ------------------------------------------------------------------ export / import
 
@@ -176,15 +199,14 @@ class ModCog(commands.Cog):
     @moderator()
     async def export(self, interaction: discord.Interaction[BrazilBot]) -> None:
         rec = await self.t.svc.latest_game(interaction.channel_id)
+        lang = await self.t.lang_of(interaction)
         if rec is None or rec.status is GameStatus.LOBBY:
-            await self.t.reply(interaction, "This channel has no game to export.")
+            await self.t.reply(interaction, tr(lang, "bot.mod.nothing_to_export"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         name, data = await mod.export_file(self.t.svc, rec.id)
         await interaction.followup.send(
-            f"Game #{rec.id} at v{rec.version}. This file holds the hidden information "
-            "(hands, missions, the decks' order): keep it to yourself. "
-            "`/mod import` puts it in another channel.",
+            tr(lang, "bot.mod.exported", game=rec.id, version=rec.version),
             file=discord.File(io.BytesIO(data), filename=name),
             ephemeral=True,
         )
@@ -195,11 +217,12 @@ class ModCog(commands.Cog):
     async def import_(
         self, interaction: discord.Interaction[BrazilBot], file: discord.Attachment
     ) -> None:
+        lang = await self.t.lang_of(interaction)
         if interaction.channel_id is None:
-            await self.t.reply(interaction, "Games are played in a server channel.")
+            await self.t.reply(interaction, tr(lang, "bot.lobby.server_only"))
             return
         if file.size > mod.MAX_IMPORT_BYTES:
-            await self.t.reply(interaction, "That file is too large for a game file.")
+            await self.t.reply(interaction, tr(lang, "bot.mod.file_too_large"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -208,22 +231,28 @@ class ModCog(commands.Cog):
                 self.t.svc, data, channel_id=interaction.channel_id, guild_id=interaction.guild_id
             )
         except discord.HTTPException:
-            await self.t.reply(interaction, "I could not download that file: try again.")
+            await self.t.reply(interaction, tr(lang, "bot.mod.download_failed"))
             return
         except mod.Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(lang))
             return
         log.info("game %s imported into channel %s", rec.id, rec.channel_id)
         if not rec.status.is_active:
             await self.t.reply(
-                interaction, f"Imported as game #{rec.id} ({rec.status.value}): nothing to play."
+                interaction,
+                tr(lang, "bot.mod.imported_inactive", game=rec.id, status=rec.status.value),
             )
             return
-        text = f"A moderator (<@{interaction.user.id}>) imported a game here: game #{rec.id}."
+        text = tr(
+            game_language_of(rec),
+            "bot.mod.imported_public",
+            who=f"<@{interaction.user.id}>",
+            game=rec.id,
+        )
         async with self.t.svc.session(rec.id) as s:
             res = s.announce(text, image=False)
             await self.t.publisher.publish(s, res, interaction=interaction, force=True, anew=True)
-        await interaction.followup.send(f"Imported as game #{rec.id}.", ephemeral=True)
+        await interaction.followup.send(tr(lang, "bot.mod.imported", game=rec.id), ephemeral=True)
 
 
 async def setup(bot: BrazilBot) -> None:

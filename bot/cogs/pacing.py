@@ -13,11 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import game_of, in_game, is_moderator, my_seat, seat_of, seated
-from bot.discord_views import NO_SEAT
+from bot.checks import in_game, is_moderator, my_seat, seat_of, seated, session_of
+from bot.discord_views import NO_SEAT_KEY
 from bot.paceflow import update_status
 from bot.scheduler import MuteReminders, Pacer, Scheduler
 from bot.translator import named, options
+from i18n import tr
 from service.pacing import timezones, ts
 from service.results import Refused
 
@@ -63,20 +64,19 @@ class PacingCog(commands.Cog):
     @seated()
     async def away(self, interaction: discord.Interaction[BrazilBot], duration: str) -> None:
         t = self.t
-        gid, seat = game_of(interaction), my_seat(interaction)
+        s = session_of(interaction)
+        gid, seat = s.game_id, my_seat(interaction)
         try:
             end = await t.svc.pacing.away(gid, seat, duration, by_user=interaction.user.id)
         except Refused as e:
-            await t.reply(interaction, str(e))
+            await t.reply(interaction, e.text(await t.lang_of(interaction, s)))
             return
         name = interaction.user.display_name
+        lang = await t.game_lang(s)
         if end is None:
-            text = f"👋 {name} is back: their clock runs again."
+            text = tr(lang, "bot.pace.back", name=name)
         else:
-            text = (
-                f"🏖️ {name} is away until {ts(end, 'f')} ({ts(end, 'R')}): their clock is "
-                "stopped and nobody pings them until then."
-            )
+            text = tr(lang, "bot.pace.away", name=name, at=ts(end, "f"), rel=ts(end, "R"))
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -88,9 +88,11 @@ class PacingCog(commands.Cog):
     @in_game()
     async def seat_back(self, interaction: discord.Interaction[BrazilBot]) -> None:
         t = self.t
-        gid = game_of(interaction)
+        s = session_of(interaction)
+        gid = s.game_id
+        lang = await t.lang_of(interaction, s)
         if not await t.svc.pacing.stand_in_seats(gid, interaction.user.id):
-            await t.reply(interaction, "No AI is playing a seat of yours in this game.")
+            await t.reply(interaction, tr(lang, "bot.pace.no_stand_in"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         notice = await t.svc.pacing.seats_back(
@@ -98,7 +100,7 @@ class PacingCog(commands.Cog):
         )
         if notice is not None:
             await self.pacer.deliver([notice])
-        await interaction.followup.send("Your seat is yours again.", ephemeral=True)
+        await interaction.followup.send(tr(lang, "bot.pace.seat_back"), ephemeral=True)
 
     # ------------------------------------------------------------------ pause / resume
 
@@ -106,40 +108,44 @@ class PacingCog(commands.Cog):
         self, interaction: discord.Interaction[BrazilBot], pause: bool, now_: bool
     ) -> None:
         t = self.t
-        gid, seat = game_of(interaction), seat_of(interaction)
+        s = session_of(interaction)
+        gid, seat = s.game_id, seat_of(interaction)
+        lang = await t.lang_of(interaction, s)
         paused = await t.svc.pacing.paused(gid)
         if pause and paused:
-            await t.reply(interaction, "The game is already paused: `/resume` to go on.")
+            await t.reply(interaction, tr(lang, "bot.pace.already_paused"))
             return
         if not pause and not paused:
-            await t.reply(interaction, "The game is not paused.")
+            await t.reply(interaction, tr(lang, "bot.pace.not_paused"))
             return
         mod = is_moderator(interaction)
         if seat is None and not mod:
-            await t.reply(interaction, NO_SEAT)
+            await t.reply(interaction, tr(lang, NO_SEAT_KEY))
             return
         if now_ and not mod:
-            await t.reply(interaction, "Only a moderator (Manage Channel) may do that at once.")
+            await t.reply(interaction, tr(lang, "bot.pace.mod_at_once"))
             return
-        word = "pause" if pause else "resume"
         try:
             vote = await t.svc.pacing.vote_pause(
                 gid, interaction.user.id, pause, at_once=now_ or (mod and seat is None)
             )
         except Refused as e:
-            await t.reply(interaction, str(e))
+            await t.reply(interaction, e.text(lang))
             return
+        public = await t.game_lang(s)
         if not vote.done:
             await interaction.response.send_message(
-                f"🗳️ {interaction.user.display_name} votes to {word} the game "
-                f"({vote.votes}/{vote.need} votes needed): `/{word}` to agree.",
+                tr(
+                    public,
+                    "bot.pace.vote_pause" if pause else "bot.pace.vote_resume",
+                    name=interaction.user.display_name,
+                    votes=vote.votes,
+                    need=vote.need,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
-        if pause:
-            text = "⏸️ The game is paused: no clock runs, nobody is pinged. `/resume` to go on."
-        else:
-            text = "▶️ The game goes on: the clocks run again."
+        text = tr(public, "bot.pace.paused" if pause else "bot.pace.resumed")
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -162,13 +168,17 @@ class PacingCog(commands.Cog):
     @app_commands.command(**named("timezone"))
     @options("timezone", "zone")
     async def timezone(self, interaction: discord.Interaction[BrazilBot], zone: str) -> None:
+        lang = await self.t.lang_of(interaction)
         try:
             p = await self.t.svc.pacing.set_timezone(interaction.user.id, zone)
         except Refused as e:
-            await self.t.reply(interaction, str(e))
+            await self.t.reply(interaction, e.text(lang))
             return
-        quiet = f" Your quiet hours: {p.quiet_start}-{p.quiet_end}." if p.quiet_start else ""
-        await self.t.reply(interaction, f"Your time zone is now {zone}.{quiet}")
+        text = tr(lang, "bot.pace.timezone", zone=zone)
+        if p.quiet_start:
+            hours = f"{p.quiet_start}-{p.quiet_end}"
+            text += " " + tr(lang, "bot.pace.your_quiet_hours", hours=hours)
+        await self.t.reply(interaction, text)
 
     @timezone.autocomplete("zone")
     async def zone_autocomplete(
@@ -180,20 +190,20 @@ class PacingCog(commands.Cog):
     @options("quiet_hours", "hours")
     async def quiet_hours(self, interaction: discord.Interaction[BrazilBot], hours: str) -> None:
         t = self.t
+        lang = await t.lang_of(interaction)
         try:
             p = await t.svc.pacing.set_quiet_hours(interaction.user.id, hours)
         except Refused as e:
-            await t.reply(interaction, str(e))
+            await t.reply(interaction, e.text(lang))
             return
         if p is None:
-            await t.reply(interaction, "No quiet hours: reminders may come at any time.")
+            await t.reply(interaction, tr(lang, "bot.pace.no_quiet_hours"))
             return
         tz = p.tz or "UTC"
-        hint = "" if p.tz else " Set your time zone with `/timezone` (UTC until then)."
-        await t.reply(
-            interaction,
-            f"Quiet hours {p.quiet_start}-{p.quiet_end} ({tz}): no reminder then.{hint}",
-        )
+        text = tr(lang, "bot.pace.quiet_hours", hours=f"{p.quiet_start}-{p.quiet_end}", zone=tz)
+        if not p.tz:
+            text += " " + tr(lang, "bot.pace.set_timezone")
+        await t.reply(interaction, text)
 
 
 async def setup(bot: BrazilBot) -> None:

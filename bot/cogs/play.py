@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import game_of, in_game, my_seat, seat_of, seated, session_of
-from bot.discord_views import NO_SEAT
+from bot.discord_views import NO_SEAT_KEY
 from bot.translator import choices, named, options
+from i18n import tr
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
@@ -28,14 +29,16 @@ class PlayCog(commands.Cog):
     async def command_autocomplete(
         self, interaction: discord.Interaction[BrazilBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        """The decider's legal commands starting with what was typed (at most 25)."""
+        """The decider's legal commands starting with what was typed (at most 25), in the
+        words of the user's language."""
+        t = self.bot.tables
         s = None
         if interaction.channel_id is not None:
-            s = await self.bot.tables.svc.peek_channel(interaction.channel_id)
+            s = await t.svc.peek_channel(interaction.channel_id)
         seat = s.seat_of(interaction.user.id) if s is not None else None
         if s is None or seat is None:
             return []
-        texts = s.complete(seat, current)
+        texts = s.complete(seat, current, lang=await t.lang_of(interaction, s))
         if len(texts) > MAX_CHOICES:  # too many: offer the next words to narrow it down
             heads = sorted({" ".join(x.split()[: len(current.split()) + 1]) for x in texts})
             texts = heads if len(heads) <= MAX_CHOICES else texts
@@ -50,7 +53,9 @@ class PlayCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         res = await t.turns.act(interaction, s.game_id, seat, text=command, loaded=s)
         if res is not None and not res.errors:
-            await interaction.followup.send(f"Done: `{command[:200]}`", ephemeral=True)
+            lang = await t.lang_of(interaction, s)
+            text = tr(lang, "bot.play.done", command=command[:200])
+            await interaction.followup.send(text, ephemeral=True)
 
     play.autocomplete("command")(command_autocomplete)
 
@@ -68,7 +73,7 @@ class PlayCog(commands.Cog):
         if where is None:
             await t.private.show_hand(interaction, gid)
         elif seat is None:
-            await t.reply(interaction, NO_SEAT)
+            await t.say(interaction, NO_SEAT_KEY, game=session_of(interaction))
         else:
             await t.private.set_hand_place(interaction, gid, seat, where)
 
