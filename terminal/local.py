@@ -264,8 +264,8 @@ class PromptSource(LineSource):
         if self.seat is None or s is None:
             return words
         try:
-            # TODO(lang): complete(..., lang=self.game.lang) once the service offers the words
-            # of the language (the typed command language is another step of issue #17)
+            # TODO(lang): complete(..., lang=self.game.lang): the service takes it (the typed
+            # command language, another step of issue #17, wires it here)
             return words + s.complete(self.seat, text)
         except Exception:  # completion must never break the prompt
             return words
@@ -428,8 +428,8 @@ class LocalGame:
         elif word == "quit" or word == "exit":
             return "quit"
         elif word == "legal" and not rest:
-            # TODO(lang): legal(..., lang=self.lang) once the service writes the commands in
-            # the language's words (the typed command language)
+            # TODO(lang): legal(..., lang=self.lang): the service takes it (the typed command
+            # language, another step of issue #17, wires it here)
             texts = await self.svc.legal(self.game_id, seat)
             if texts:
                 self.relay("\n".join(f"  {t}" for t in texts))
@@ -456,7 +456,8 @@ class LocalGame:
             else:
                 self.tell("terminal.rules.none", "  ")
         else:
-            # TODO(lang): act(..., lang=self.lang) once the service reads the language's words
+            # TODO(lang): act(..., lang=self.lang): the service takes it (the typed command
+            # language, another step of issue #17, wires it here)
             res = await self.svc.act(self.game_id, seat, line)
             await self.show(res, actor=seat)
             await self.run_ai()
