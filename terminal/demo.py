@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -33,6 +34,7 @@ from service import (
     ServiceError,
     render_image,
 )
+from service.results import seat_label
 from terminal.local import (
     BadArguments,
     add_lang_argument,
@@ -124,7 +126,8 @@ async def _play(
 ) -> int:
     """Play the demo's game and write its pictures (see :func:`run_demo`); with the page
     ``server``, say its address once the game exists and keep serving after the end.
-    ``lang``: the demo's language, of every text it prints (its pictures: still English)."""
+    ``lang``: the demo's language: the game's (its posts and pictures) and of every text it
+    prints."""
     L = i18n.translator(lang)
     db = outdir / "demo.sqlite3"
     outdir.mkdir(parents=True, exist_ok=True)
@@ -133,9 +136,7 @@ async def _play(
     t0 = time.perf_counter()
     turn = 0
     async with store:
-        # TODO(lang): create the game in this language (new_game(..., language=lang) /
-        # GameSettings.language) once the service takes it
-        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
         gid = res.game_id
         page = await server.page_url(gid) if server is not None else None
         if page is not None:
@@ -172,18 +173,21 @@ async def _play(
         g = await svc.peek(gid)
         st, v = g.state, g.version
         final = g.frame()
-        # TODO(lang): render_image and render_timeline take no language yet
-        await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
+        boards = ImageRequest("boards", None, v, lang=lang)
+        await _write(outdir / "final-boards.png", boards, final)
         if st.phase == "ended":
-            await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
-        await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
+            await _write(outdir / "scores.png", ImageRequest("scores", None, v, lang=lang), final)
+        await _write(outdir / "final-map.png", ImageRequest("map", None, v, lang=lang), final)
         frames = await svc.timeline_frames(gid)
         if frames:
             from bot.render import render_timeline
 
-            gif = await asyncio.to_thread(render_timeline, frames)
+            gif = await asyncio.to_thread(render_timeline, frames, lang=lang)
             (outdir / "timeline.gif").write_bytes(gif)
-        rows = await svc.scores(gid)
+        # the players named in the demo's language (scores() names them in English)
+        rows = [
+            replace(r, who=seat_label(st, g.seats, r.seat, lang)) for r in await svc.scores(gid)
+        ]
         took = time.perf_counter() - t0
         if st.phase == "ended":
             print(L("terminal.demo.over", rounds=st.round, turns=turn, steps=v), file=out)

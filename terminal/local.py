@@ -43,7 +43,7 @@ from service import (
     render_image,
 )
 from service.game import GameSession
-from service.results import Refused
+from service.results import Refused, seat_label
 from service.rulebook import format_entry, lookup
 
 if TYPE_CHECKING:
@@ -343,9 +343,7 @@ class LocalGame:
     async def _post(self, post: Post, res: Result, written: list[Path]) -> None:
         if post.audience == "public":
             self.relay(post.text)
-            for req in post.images:
-                # TODO(lang): render_image takes no language yet (the public images in the
-                # game's language, a hand in its owner's)
+            for req in post.images:  # drawn in the language the request carries
                 data = await asyncio.to_thread(render_image, req, res.frames[req.version])
                 if data is not None:
                     self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -389,7 +387,7 @@ class LocalGame:
                 await self.run_ai()
                 continue
             seat = waiting[0]
-            who = g.who(seat)
+            who = seat_label(g.state, g.seats, seat, self.lang)
             line = await source.read(f"{who}> ", seat)
             if line is None:
                 self.tell("terminal.saved", command=resume_command(self.game_id))
@@ -438,15 +436,12 @@ class LocalGame:
         elif word == "undo" and not rest:
             await self.undo(seat)
         elif word == "board" and not rest:
-            # TODO(lang): the board's text (status line, "VP") is the service's English
-            await self.show(await self.svc.board(self.game_id))
+            await self.show(await self.svc.board(self.game_id, lang=self.lang))
         elif word == "score" and not rest:
-            for r in await self.svc.scores(self.game_id):
-                key = "terminal.score.row_winner" if r.winner else "terminal.score.row"
-                self.tell(key, "  ", who=r.who, vp=r.total)
+            await self.score()
         elif word == "log" and not rest:
-            # TODO(lang): log(..., lang=) once the service writes the log in a language
-            self.relay("\n".join(f"  {t}" for t in await self.svc.log(self.game_id)))
+            log = await self.svc.log(self.game_id, lang=self.lang)
+            self.relay("\n".join(f"  {t}" for t in log))
         elif word == "hand":
             await self.hand(rest.strip())
         elif word == "rules":
@@ -472,8 +467,16 @@ class LocalGame:
             self.errors += 1
             self.say(f"  ! {e.text(self.lang)} (R-TURN-1)")
             return
-        # TODO(lang): the post "… took back: …" is the service's English
         await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
+
+    async def score(self) -> None:
+        """The public scores, one line per player (named as :func:`seat_label` names them in
+        this terminal's language)."""
+        rows = await self.svc.scores(self.game_id)
+        g = self.game = await self.svc.peek(self.game_id)
+        for r in rows:
+            key = "terminal.score.row_winner" if r.winner else "terminal.score.row"
+            self.tell(key, "  ", who=seat_label(g.state, g.seats, r.seat, self.lang), vp=r.total)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """Rules-reference entries for an ID or words, in this terminal's language."""
@@ -496,12 +499,10 @@ class LocalGame:
         who = self.seats[seat].name
         if src.interactive:
             await src.pause(L("terminal.hand.only", who=who) + " ")
-        # TODO(lang): the hand's text ("Hand of …") is the service's English
-        res = await self.svc.hand(self.game_id, seat, news=True)
+        res = await self.svc.hand(self.game_id, seat, news=True, lang=self.lang)
         for post in res.posts:
             self.relay(post.text)
             for req in post.images:
-                # TODO(lang): render_image takes no language yet (a hand in its owner's)
                 data = await asyncio.to_thread(render_image, req, res.frames[req.version])
                 if data is not None:
                     path = self.out_dir / "private" / f"hand-{who}.png"
@@ -709,9 +710,8 @@ async def _play(
                 ) from None
             gid, seats, resumed = info.game_id, list(info.seats), info.version
         else:
-            # TODO(lang): create the game in this language (new_game(..., language=lang) /
-            # GameSettings.language) once the service takes it: its public posts follow it
-            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+            # the game's language (its public posts and images): the terminal's
+            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
             gid = res.game_id
             posts = [post.text for post in res.public()]
         out_dir = Path(args.out) if args.out else Path("brazil-local") / f"game-{gid}"

@@ -127,6 +127,22 @@ def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
     # the service's refusals of `undo` are Msgs: shown in the terminal's language
     assert "! [Ýóú çáññót táké" in text
     assert game.errors == 3  # two undos and the typed command refused
+    # the game itself speaks the terminal's language: its posts are the pseudo-language's
+    assert text.startswith("[[Ñéw gámé #1 óñ ")
+
+
+def test_the_local_game_is_created_in_the_terminal_language(tmp_path: Path) -> None:
+    from storage import SqliteGameStore
+
+    text, game = _play(tmp_path, "hu", ["score", "quit"])
+    assert text.startswith("Új játék (#1), térkép: ")
+    assert "  Ana: 0 GYP" in text and "Mentve. Folytatás: python -m bot local --resume 1" in text
+
+    async def language() -> str:
+        async with SqliteGameStore(str(tmp_path / "hu.sqlite3")) as store:
+            return (await store.get_game(game.game_id)).settings.language
+
+    assert asyncio.run(language()) == "hu"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -167,7 +183,7 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     assert "Spielbefehle:" in out
     assert "colour <colour>" in out and "z. B. colour blue" in out  # the notation stays
     assert f"Bilder werden in {(tmp_path / 'img').resolve()}/ gespeichert" in out
-    assert "  Ana (blue): 0 SP" in out
+    assert "  Ana (blau): 0 SP" in out  # the player named in German too (seat_label)
     assert "keine Regel gefunden: versuche eine ID (R-BUILD-4) oder ein Wort" in out
     assert "Gespeichert. Weiter mit: python -m bot local --resume 1" in out
     for english in ("this text", "Images are written", "no rule found", "Saved.", " VP"):
@@ -253,9 +269,7 @@ def test_the_demo_in_the_pseudo_language_prints_no_hard_coded_english(tmp_path: 
     argv = [str(tmp_path / "d"), "--players", "2", "--max-rounds", "1", "--no-images"]
     args = _parse(demo.add_arguments, [*argv, "--lang", i18n.PSEUDO])
     assert asyncio.run(demo.run_demo(args, out=out, err=err)) == 0
-    # a player as the service names them, "AI heuristic 1 (green)": the colour is the
-    # service's word (ScoreRow.who) like the seat's name
-    names = ["AI heuristic 1", "AI heuristic 2", "green", "orange", "red", "blue"]
+    names = ["AI heuristic 1", "AI heuristic 2"]  # the players' names, not their colours
     text = out.getvalue() + err.getvalue().replace("\r", "\n")
     found = {ln: w for ln in text.splitlines() if (w := unbracketed_words(ln, names))}
     assert not found, found
@@ -263,6 +277,14 @@ def test_the_demo_in_the_pseudo_language_prints_no_hard_coded_english(tmp_path: 
     assert L("terminal.demo.setup") in err.getvalue()
     assert L("terminal.demo.round", round=" 1") in err.getvalue()
     assert out.getvalue().startswith("[Štóppéd úñfíñíšhéd")
+
+    async def language() -> str:
+        from storage import SqliteGameStore
+
+        async with SqliteGameStore(str(tmp_path / "d" / "demo.sqlite3")) as store:
+            return (await store.get_game(1)).settings.language
+
+    assert asyncio.run(language()) == i18n.PSEUDO  # the demo's game speaks it too
 
 
 @pytest.mark.parametrize(
