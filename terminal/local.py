@@ -264,9 +264,8 @@ class PromptSource(LineSource):
         if self.seat is None or s is None:
             return words
         try:
-            # TODO(lang): complete(..., lang=self.game.lang): the service takes it (the typed
-            # command language, another step of issue #17, wires it here)
-            return words + s.complete(self.seat, text)
+            # the legal commands in the canonical notation or the language's words
+            return words + s.complete(self.seat, text, lang=self.game.lang)
         except Exception:  # completion must never break the prompt
             return words
 
@@ -426,9 +425,7 @@ class LocalGame:
         elif word == "quit" or word == "exit":
             return "quit"
         elif word == "legal" and not rest:
-            # TODO(lang): legal(..., lang=self.lang): the service takes it (the typed command
-            # language, another step of issue #17, wires it here)
-            texts = await self.svc.legal(self.game_id, seat)
+            texts = await self.svc.legal(self.game_id, seat, lang=self.lang)  # its words
             if texts:
                 self.relay("\n".join(f"  {t}" for t in texts))
             else:
@@ -451,9 +448,8 @@ class LocalGame:
             else:
                 self.tell("terminal.rules.none", "  ")
         else:
-            # TODO(lang): act(..., lang=self.lang): the service takes it (the typed command
-            # language, another step of issue #17, wires it here)
-            res = await self.svc.act(self.game_id, seat, line)
+            # typed in the canonical notation or in the words of the terminal's language
+            res = await self.svc.act(self.game_id, seat, line, lang=self.lang)
             await self.show(res, actor=seat)
             await self.run_ai()
         return None

@@ -310,3 +310,26 @@ def test_the_terminal_catalogue_is_whole_in_every_language() -> None:
     from i18n.check import problems
 
     assert [p for code in i18n.supported() for p in problems(code, ("terminal.",))] == []
+
+
+def test_commands_are_typed_and_completed_in_the_terminal_language(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    (tmp_path / "typed").mkdir()
+    text, _ = _play(tmp_path / "typed", "hu", ["legal", "szín kék", "Bo: colour red", "quit"])
+    assert "  szín kék" in text and "  colour blue" not in text  # legal in the language's words
+    assert "Ana színe: Kék." in text  # typed in Hungarian words
+    assert " ! " not in text  # the canonical notation is accepted too
+    _, game = _play(tmp_path, "hu", ["quit"])  # Ana chooses her colour
+    with create_pipe_input() as pipe:
+        source = local.PromptSource(game, input=pipe, output=DummyOutput())
+        source.seat = 0
+        assert source.candidates("he") == ["help"]
+        assert sorted(source.candidates("szí")) == [
+            "szín kék",
+            "szín narancs",
+            "szín vörös",
+            "szín zöld",
+        ]
+        assert source.candidates("colour b") == ["szín kék"]  # the notation, completed in words
