@@ -8,7 +8,8 @@ Plays through the game service (saved in ``OUTDIR/demo.sqlite3``), writes each t
 animation (``timeline.gif``); shows a progress bar on stderr and prints the final score table
 and the time taken. ``--web`` serves the game's web page from the start (watch it live), and
 keeps serving it after the end until Ctrl-C. ``--lang`` chooses the demo's language (default:
-the system locale's); an unknown one is refused with the list of supported languages.
+the system locale's; an unknown one is refused with the list of supported languages): its
+progress line, summaries, score table and refusals are ``terminal.*`` messages in it.
 """
 
 from __future__ import annotations
@@ -18,10 +19,22 @@ import asyncio
 import contextlib
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from service import Frame, GameService, ImageRequest, Result, SeatSpec, ServiceError, render_image
+import i18n
+from service import (
+    Frame,
+    GameService,
+    ImageRequest,
+    Result,
+    ScoreRow,
+    SeatSpec,
+    ServiceError,
+    render_image,
+)
+from service.results import seat_label
 from terminal.local import (
     BadArguments,
     add_lang_argument,
@@ -32,6 +45,7 @@ from terminal.local import (
     check_web,
     chosen_language,
     fail,
+    language_of,
     os_error_text,
     start_web,
 )
@@ -60,12 +74,12 @@ def _bar(done: float, width: int = 30) -> str:
     return "[" + "#" * k + "." * (width - k) + "]"
 
 
-def demo_seats(players: int, agents: str) -> list[SeatSpec]:
+def demo_seats(players: int, agents: str, *, lang: str = i18n.DEFAULT) -> list[SeatSpec]:
     """One AI seat per player, the ``--agents`` levels in turn; raises :class:`BadArguments`."""
-    check_players(players, "--players")
+    check_players(players, "--players", lang=lang)
     levels = [a.strip().lower() for a in agents.split(",") if a.strip()] or ["heuristic"]
     for level in levels:
-        check_level(level)
+        check_level(level, lang=lang)
     return [
         SeatSpec(f"AI {levels[i % len(levels)]} {i + 1}", ai=levels[i % len(levels)])
         for i in range(players)
@@ -79,18 +93,18 @@ async def run_demo(
     from storage import SqliteGameStore
 
     lang = chosen_language(args)
-    seats = demo_seats(args.players, args.agents)
+    seats = demo_seats(args.players, args.agents, lang=lang)
     if args.max_rounds < 1:
-        raise BadArguments(f"--max-rounds must be 1 or more, not {args.max_rounds}")
+        raise BadArguments(i18n.tr(lang, "terminal.error.max_rounds", n=args.max_rounds))
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
-        raise BadArguments(f"OUTDIR {outdir} is a file: give a folder (it is created)")
-    check_web(args)
+        raise BadArguments(i18n.tr(lang, "terminal.error.outdir_file", path=outdir))
+    check_web(args, lang=lang)
     db = outdir / "demo.sqlite3"
     store = SqliteGameStore(str(db))
     svc = GameService(store)
-    check_scenario(svc, args.scenario)
-    server = await start_web(svc, args)  # bound before anything is created
+    check_scenario(svc, args.scenario, lang=lang)
+    server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(args, outdir, store, svc, seats, server, out=out, err=err, lang=lang)
     finally:
@@ -112,8 +126,9 @@ async def _play(
 ) -> int:
     """Play the demo's game and write its pictures (see :func:`run_demo`); with the page
     ``server``, say its address once the game exists and keep serving after the end.
-    ``lang``: the demo's language, checked and passed on here for its texts and pictures
-    (still English: the terminal's texts are translated in a later step of issue #17)."""
+    ``lang``: the demo's language: the game's (its posts and pictures) and of every text it
+    prints."""
+    L = i18n.translator(lang)
     db = outdir / "demo.sqlite3"
     outdir.mkdir(parents=True, exist_ok=True)
     if db.exists():
@@ -121,11 +136,11 @@ async def _play(
     t0 = time.perf_counter()
     turn = 0
     async with store:
-        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
         gid = res.game_id
         page = await server.page_url(gid) if server is not None else None
         if page is not None:
-            print(f"Game page: {page}", file=out, flush=True)
+            print(L("terminal.page", url=page), file=out, flush=True)
         limit = (await svc.peek(gid)).state.max_rounds or 50
 
         async def step(r: Result) -> None:
@@ -141,9 +156,15 @@ async def _play(
                 if q.kind == "battle" and not args.no_images:
                     await _write(outdir / f"turn-{turn:03d}-battle.png", q, frame)
             st = frame.state
-            where = "setup" if st.phase == "setup" else f"round {st.round:>2}"
+            if st.phase == "setup":
+                where = L("terminal.demo.setup")
+            else:
+                where = L("terminal.demo.round", round=f"{st.round:>2}")
             done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
-            print(f"\r{_bar(done)} {where} turn {turn:>3} step {r.version:>4}", end="", file=err)
+            line = L(
+                "terminal.demo.progress", where=where, turn=f"{turn:>3}", step=f"{r.version:>4}"
+            )
+            print(f"\r{_bar(done)} {line}", end="", file=err)
 
         cap = args.max_rounds
 
@@ -152,42 +173,62 @@ async def _play(
         g = await svc.peek(gid)
         st, v = g.state, g.version
         final = g.frame()
-        await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
+        boards = ImageRequest("boards", None, v, lang=lang)
+        await _write(outdir / "final-boards.png", boards, final)
         if st.phase == "ended":
-            await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
-        await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
+            await _write(outdir / "scores.png", ImageRequest("scores", None, v, lang=lang), final)
+        await _write(outdir / "final-map.png", ImageRequest("map", None, v, lang=lang), final)
         frames = await svc.timeline_frames(gid)
         if frames:
             from bot.render import render_timeline
 
-            gif = await asyncio.to_thread(render_timeline, frames)
+            gif = await asyncio.to_thread(render_timeline, frames, lang=lang)
             (outdir / "timeline.gif").write_bytes(gif)
-        rows = await svc.scores(gid)
+        # the players named in the demo's language (scores() names them in English)
+        rows = [
+            replace(r, who=seat_label(st, g.seats, r.seat, lang)) for r in await svc.scores(gid)
+        ]
         took = time.perf_counter() - t0
         if st.phase == "ended":
-            print(f"Game over after {st.round} rounds, {turn} turns, {v} steps.", file=out)
+            print(L("terminal.demo.over", rounds=st.round, turns=turn, steps=v), file=out)
         else:
-            print(f"Stopped unfinished at the round cap: {turn} turns, {v} steps.", file=out)
-        cats = sorted({c for r in rows for c in r.categories})
-        head = f"{'player':28} {'total':>5} " + " ".join(f"{c[:9]:>9}" for c in cats)
-        print(head, file=out)
-        for r in sorted(rows, key=lambda r: -r.total):
-            line = f"{r.who[:28]:28} {r.total:>5} " + " ".join(
-                f"{r.categories.get(c, 0):>9}" for c in cats
-            )
-            print(line + ("  winner" if r.winner else ""), file=out)
+            print(L("terminal.demo.stopped", turns=turn, steps=v), file=out)
+        print("\n".join(score_table(rows, lang)), file=out)
         pngs = len(list(outdir.glob("*.png")))
-        print(f"Images in {outdir.resolve()}/ ({pngs} PNG, timeline.gif)", file=out)
-        print(f"Time taken: {took:.1f} s", file=out)
+        print(L("terminal.demo.images", folder=outdir.resolve(), pngs=pngs), file=out)
+        print(L("terminal.demo.time", seconds=L.number(round(took, 1))), file=out)
         if page is not None:
-            print(
-                f"A copy of the page to keep or host: python -m bot export-html {gid} "
-                f"{outdir / 'page'} --db {db}",
-                file=out,
-            )
-            print(f"The game page stays up: {page} — Ctrl-C to stop", file=out, flush=True)
+            command = f"python -m bot export-html {gid} {outdir / 'page'} --db {db}"
+            print(L("terminal.demo.copy", command=command), file=out)
+            print(L("terminal.demo.stays_up", url=page), file=out, flush=True)
             await serve_until_interrupted()
     return 0
+
+
+def score_table(rows: list[ScoreRow], lang: str = i18n.DEFAULT) -> list[str]:
+    """The score table's lines in ``lang``: a heading (player, total, each category of the
+    final score sheet) and a row per player, best first, the winners marked."""
+    L = i18n.translator(lang)
+    cats = sorted({c for r in rows for c in r.categories})
+    heads = [
+        L(f"terminal.score.category.{c}") if L.has(f"terminal.score.category.{c}") else c
+        for c in cats
+    ]
+    widths = [max(9, len(h)) for h in heads]
+    total = L("terminal.demo.total")
+    tw = max(5, len(total))
+    player = L("terminal.demo.player")
+    nw = max(28, len(player))
+    cells = " ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True))
+    lines = [f"{player:{nw}} {total:>{tw}} " + cells]
+    winner = L("terminal.demo.winner")
+    for r in sorted(rows, key=lambda r: -r.total):
+        cells = " ".join(
+            f"{r.categories.get(c, 0):>{w}}" for c, w in zip(cats, widths, strict=True)
+        )
+        line = f"{r.who[:nw]:{nw}} {r.total:>{tw}} " + cells
+        lines.append(line + (f"  {winner}" if r.winner else ""))
+    return lines
 
 
 async def serve_until_interrupted() -> None:
@@ -206,14 +247,15 @@ async def _write(path: Path, req: ImageRequest, frame: Frame) -> None:
 def main(args: argparse.Namespace) -> int:
     from storage import StorageError
 
+    lang = language_of(args)
     try:
         return asyncio.run(run_demo(args))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except (BadArguments, ServiceError) as e:
-        return fail(e)
+    except (BadArguments, ServiceError) as e:  # TODO(lang): a ServiceError's text is English
+        return fail(e, lang=lang)
     except StorageError as e:
-        return fail(e, 1)
+        return fail(e, 1, lang=lang)
     except OSError as e:  # OUTDIR cannot be made or written
-        return fail(os_error_text(e))
+        return fail(os_error_text(e), lang=lang)

@@ -1,12 +1,13 @@
 """A game's web page as a folder of static files, to keep or to host anywhere.
 
-    python -m bot export-html GAME OUTDIR [--db PATH]
+    python -m bot export-html GAME OUTDIR [--db PATH] [--lang LANG]
 
 Reads the game from the database (the same default as ``local``: ``$BRAZIL_DB`` or
 ``./brazil.sqlite3``) and writes its page (:func:`web.export.export_html`): ``index.html``
 (open it from disk), ``page.js``, ``page.css`` and the map of every step in ``map/``. Only
 public things, as on the live page. A missing database, an unknown game or an OUTDIR that is
-a file are refused in one line (exit 2), before anything is written.
+a file are refused in one line (exit 2), before anything is written. ``--lang`` (default: the
+system locale's) is the language of what the command prints (``terminal.*`` messages).
 """
 
 from __future__ import annotations
@@ -18,8 +19,20 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import i18n
 from service import GameService, ServiceError
-from terminal.local import BadArguments, check_db, default_db, fail, os_error_text
+from terminal.local import (
+    BadArguments,
+    add_lang_argument,
+    check_db,
+    chosen_language,
+    default_db,
+    fail,
+    language_of,
+    no_game_text,
+    os_error_text,
+    store_error_text,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
     )
+    add_lang_argument(p)
 
 
 async def export(
@@ -38,50 +52,54 @@ async def export(
     from storage.location import open_store, parse_location
     from web.export import export_html
 
+    lang = chosen_language(args)
+    L = i18n.translator(lang)
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
-    check_db(db, resume=None, label=label)
+    check_db(db, resume=None, label=label, lang=lang)
     sqlite = parse_location(db)
     if sqlite.kind == "sqlite" and not Path(sqlite.target).exists():
-        raise BadArguments(f"no game #{args.game} to export: there is no database {db} ({label})")
+        raise BadArguments(L("terminal.error.export_no_db", game=args.game, db=db, label=label))
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
-        raise BadArguments(f"OUTDIR {outdir} is a file: give a folder (it is created)")
+        raise BadArguments(L("terminal.error.outdir_file", path=outdir))
     store = open_store(db, create=False)
     svc = GameService(store)
     async with store:
         try:
             rec = await store.get_game(args.game)
         except GameNotFound:
-            ids = [str(g.id) for g in await store.list_games(limit=10)]
-            saved = f"saved games: {', '.join(ids)}" if ids else "it holds no saved game"
-            raise BadArguments(f"no game #{args.game} in {db} ({saved})") from None
+            raise BadArguments(
+                await no_game_text(store, args.game, db, "terminal.error.no_game", lang)
+            ) from None
         if rec.status is GameStatus.LOBBY:
-            raise BadArguments(f"game #{args.game} is still a lobby: it has no page yet")
+            raise BadArguments(L("terminal.error.lobby", game=args.game))
 
         def progress(done: int, total: int) -> None:
-            print(f"\rdrawing the maps: {done}/{total}", end="", file=err, flush=True)
+            text = L("terminal.export.drawing", done=done, total=total)
+            print(f"\r{text}", end="", file=err, flush=True)
 
         shown = err.isatty()
+        # TODO(lang): export_html writes the page in English; pass lang once it takes one
         index = await export_html(svc, args.game, outdir, progress=progress if shown else None)
         if shown:
             print(file=err)
-    print(f"Game #{args.game}'s page: {index.resolve()}", file=out)
+    print(L("terminal.export.page", game=args.game, path=index.resolve()), file=out)
     return 0
 
 
 def main(args: argparse.Namespace) -> int:
-    from storage import NotAGameDatabase, StorageError
+    from storage import StorageError
 
+    lang = language_of(args)
     try:
         return asyncio.run(export(args))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except (BadArguments, ServiceError) as e:
-        return fail(e)
+    except (BadArguments, ServiceError) as e:  # TODO(lang): a ServiceError's text is English
+        return fail(e, lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
-        hint = " (choose another file with --db)" if isinstance(e, NotAGameDatabase) else ""
-        return fail(f"{e}{hint}")
+        return fail(store_error_text(e, lang), lang=lang)
     except OSError as e:  # OUTDIR cannot be made or written
-        return fail(os_error_text(e), 1)
+        return fail(os_error_text(e), 1, lang=lang)

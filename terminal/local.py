@@ -11,8 +11,12 @@ held per seat and shown by ``hand``, which clears the screen afterwards so hot-s
 don't see each other's secrets. Every step is saved in the SQLite storage at once: Ctrl-C
 or ``quit`` leaves the game resumable with ``--resume GAME``. ``--web`` serves the game's web
 page while it is played (:func:`start_web`). ``--lang`` chooses the language (default: the
-system locale's, :func:`i18n.system_language`): the ``rules`` command reads the rules
-reference in it, and :attr:`LocalGame.lang` keeps it for the terminal's other texts.
+system locale's, :func:`i18n.system_language`): every text the terminal itself prints (the
+``help``, prompts, status lines, score rows, its errors) is a ``terminal.*`` message of the
+catalogue rendered in it (:attr:`LocalGame.lang`), and the ``rules`` command reads the rules
+reference in it. Texts that come from the service (the game's posts, the hand, the log, the
+legal commands) are printed as the service gives them (:meth:`LocalGame.relay`); typed
+commands keep the canonical notation (``build sawmill D3``).
 """
 
 from __future__ import annotations
@@ -39,25 +43,30 @@ from service import (
     render_image,
 )
 from service.game import GameSession
+from service.results import Refused, seat_label
 from service.rulebook import format_entry, lookup
 
 if TYPE_CHECKING:
     from storage.base import GameStore
     from web.server import WebServer
 
-HELP = """Commands (type a game command, or one of these):
-  help             this text (and the game commands' grammar)
-  legal            the commands you may type now
-  undo             take back your last step (if it revealed nothing and the turn goes on)
-  board            the board as text; the map and player boards written as images
-  hand             show one player's secret hand (asks whose; clears the screen after)
-  score            public scores (hidden missions and gold cards not counted)
-  log              the last steps of the game
-  rules <ID|word>  the rules reference: rules R-BUILD-4, rules build 4, rules bombard
-  quit             save and leave (resume with --resume GAME)
-A line may start with a player's name, e.g. `Ana: build sawmill D3`. Tab completes commands."""
-
 LOCAL_WORDS = ("help", "legal", "undo", "board", "hand", "score", "log", "rules", "quit")
+"""The terminal's own commands (typed as they are in every language); ``help`` explains each
+with the catalogue's ``terminal.help.<word>``."""
+
+HELP_ARGS = {"rules": "terminal.help.rules_args"}
+"""The arguments a command of the terminal takes, as ``help`` shows them (``<ID|word>``)."""
+
+
+def help_text(lang: str = i18n.DEFAULT) -> str:
+    """The ``help`` command's list of the terminal's commands, in ``lang``."""
+    L = i18n.translator(lang)
+    usages = [(w, f"{w} {L(HELP_ARGS[w])}" if w in HELP_ARGS else w) for w in LOCAL_WORDS]
+    width = max(16, *(len(u) + 1 for _, u in usages))
+    lines = [L("terminal.help.title")]
+    lines += [f"  {u:<{width}} {L(f'terminal.help.{w}')}" for w, u in usages]
+    lines.append(L("terminal.help.footer"))
+    return "\n".join(lines)
 
 
 def default_db() -> str:
@@ -71,93 +80,120 @@ class BadArguments(ValueError):
     """A command-line argument refused before anything is created: one line, exit code 2."""
 
 
-def _choices(items: Sequence[str]) -> str:
-    """``a, b or c``."""
+def choices_text(items: Sequence[str], lang: str = i18n.DEFAULT) -> str:
+    """``a, b or c`` in ``lang``: the CLDR "or" list of the language (Babel); English keeps
+    the terminal's form without the serial comma (``random, heuristic or search``)."""
+    if lang != i18n.DEFAULT:
+        return i18n.fmt_list(lang, list(items), "or")
     return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
 
 
-def check_level(level: str) -> None:
+def check_level(level: str, *, lang: str = i18n.DEFAULT) -> None:
     """An AI level ``ai.make_agent`` knows, or :class:`BadArguments` naming them."""
     if level not in AGENT_NAMES:
-        raise BadArguments(f"unknown AI level {level!r}: choose {_choices(AGENT_NAMES)}")
+        raise BadArguments(
+            i18n.tr(
+                lang,
+                "terminal.error.ai_level",
+                level=repr(level),
+                levels=choices_text(AGENT_NAMES, lang),
+            )
+        )
 
 
-def check_players(n: int, what: str = "players") -> None:
+def check_players(n: int, what: str = "--players", *, lang: str = i18n.DEFAULT) -> None:
+    """A player count from 1 to 4 (``what``: the option that gave it)."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise BadArguments(f"{what} must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {n}")
+        raise BadArguments(
+            i18n.tr(lang, "terminal.error.count", what=what, low=MIN_PLAYERS, high=MAX_PLAYERS, n=n)
+        )
 
 
-def check_scenario(svc: GameService, scenario: str | None) -> None:
+def check_scenario(svc: GameService, scenario: str | None, *, lang: str = i18n.DEFAULT) -> None:
     """A map id the service knows (``--scenario``), checked before the database is opened."""
     if scenario is None:
         return
     ids = [mid for mid, _ in svc.scenarios()]
     if scenario not in ids:
-        raise BadArguments(f"unknown map {scenario!r}: choose {_choices(ids)}")
+        raise BadArguments(
+            i18n.tr(lang, "terminal.error.map", map=repr(scenario), maps=choices_text(ids, lang))
+        )
 
 
-def seat_specs(players: int | None, seats: str | None) -> list[SeatSpec]:
+def seat_specs(
+    players: int | None, seats: str | None, *, lang: str = i18n.DEFAULT
+) -> list[SeatSpec]:
     """The seats of a new game: ``--seats`` names (``ai:LEVEL`` for computer players),
     filled up to ``--players`` with heuristic AIs; without ``--seats``: one local player
-    and AIs (``--players`` default 2). Raises :class:`BadArguments` (an empty or repeated
-    name, an unknown AI level, a player count outside 1-4)."""
+    and AIs (``--players`` default 2). Raises :class:`BadArguments` in ``lang`` (an empty or
+    repeated name, an unknown AI level, a player count outside 1-4)."""
+    L = i18n.translator(lang)
     if players is not None:
-        check_players(players, "--players")
+        check_players(players, "--players", lang=lang)
     specs = []
     for text in seats.split(",") if seats is not None else ["Player 1"]:
         try:
             spec = SeatSpec.parse(text)
         except ValueError as e:
-            raise BadArguments(f"--seats {seats!r}: {e} (names are separated by commas)") from e
+            # TODO(lang): SeatSpec.parse's reason ("empty seat name") is the service's English
+            raise BadArguments(L("terminal.error.seats_parse", seats=repr(seats), why=e)) from e
         if spec.ai is not None:
-            check_level(spec.ai)
+            check_level(spec.ai, lang=lang)
         specs.append(spec)
     humans = [s.name.lower() for s in specs if not s.ai]
     twice = sorted({n for n in humans if humans.count(n) > 1})
     if twice:
-        raise BadArguments(f"--seats: two players named {twice[0]!r}: give each a different name")
+        raise BadArguments(L("terminal.error.seats_twice", name=repr(twice[0])))
     n = players if players is not None else max(len(specs), 2 if not seats else len(specs))
     if len(specs) > n:
-        raise BadArguments(f"{len(specs)} seats given for {n} players (--players {n})")
+        raise BadArguments(L("terminal.error.seats_more", seats=len(specs), players=n))
     if players is None and not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise BadArguments(f"{n} seats given: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise BadArguments(
+            L("terminal.error.seats_range", seats=n, low=MIN_PLAYERS, high=MAX_PLAYERS)
+        )
     while len(specs) < n:
         specs.append(SeatSpec(f"AI heuristic {len(specs) + 1}", ai="heuristic"))
     return specs
 
 
-def check_db(path: str, *, resume: int | None, label: str = "--db") -> None:
+def check_db(
+    path: str, *, resume: int | None, label: str = "--db", lang: str = i18n.DEFAULT
+) -> None:
     """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
     that exists; to resume, an existing one. A PostgreSQL URL is checked when opened."""
     from storage import InvalidData
     from storage.location import parse_location
 
+    L = i18n.translator(lang)
     try:
         where = parse_location(path)
     except InvalidData as e:
-        raise BadArguments(f"{label}: {e}") from None
+        raise BadArguments(f"{label}: {e}") from None  # TODO(lang): the storage's English
     if where.kind == "postgres":
         return
     path = where.target
     p = Path(path)
     if p.is_dir():
         eg = p / "brazil.sqlite3"
-        raise BadArguments(f"{label} {path} is a folder: give a database file, e.g. {eg}")
+        raise BadArguments(L("terminal.error.db_folder", label=label, path=path, example=eg))
     parent = p.parent
     if not parent.is_dir():
-        what = "is a file, not a folder" if parent.exists() else "does not exist"
-        raise BadArguments(f"{label} {path}: the folder {parent} {what}")
+        key = "terminal.error.db_parent_file" if parent.exists() else "terminal.error.db_parent"
+        raise BadArguments(L(key, label=label, path=path, folder=parent))
     if resume is not None and not p.exists():
-        raise BadArguments(f"no game #{resume} to resume: there is no database {path} ({label})")
+        raise BadArguments(L("terminal.error.resume_no_db", game=resume, path=path, label=label))
 
 
-def read_script(path: str) -> list[str]:
+def read_script(path: str, *, lang: str = i18n.DEFAULT) -> list[str]:
     """The commands of a script file: one per line, ``#`` comments and blank lines skipped."""
     out = []
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a UTF-8 text file"
+        if isinstance(e, OSError) and e.strerror:
+            why = e.strerror
+        else:
+            why = i18n.tr(lang, "terminal.error.not_utf8")
         raise BadArguments(f"--script {path}: {why}") from e
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
@@ -228,7 +264,8 @@ class PromptSource(LineSource):
         if self.seat is None or s is None:
             return words
         try:
-            return words + s.complete(self.seat, text)
+            # the legal commands in the canonical notation or the language's words
+            return words + s.complete(self.seat, text, lang=self.game.lang)
         except Exception:  # completion must never break the prompt
             return words
 
@@ -263,7 +300,8 @@ class LocalGame:
         lang: str = i18n.DEFAULT,
     ) -> None:
         self.svc = service
-        self.lang = lang  # the language of this terminal: the rules reference, later every text
+        self.lang = lang  # the language of this terminal: every text it prints itself
+        self.L = i18n.translator(lang)
         self.game_id = game_id
         self.seats = list(seats)
         self.out_dir = out_dir
@@ -273,7 +311,17 @@ class LocalGame:
         self.errors = 0
 
     def say(self, text: str = "") -> None:
+        """Print a text of the terminal's own (made from its ``terminal.*`` messages)."""
         print(text, file=self.out, flush=True)
+
+    def relay(self, text: str) -> None:
+        """Print a text the service made (a post, the hand, the log, a legal command, a
+        refusal of a typed command) as it is."""
+        print(text, file=self.out, flush=True)
+
+    def tell(self, key: str, /, indent: str = "", **params: Any) -> None:
+        """Print the terminal's message ``key`` in its language."""
+        self.say(indent + self.L(key, **params))
 
     # ------------------------------------------------------------------ output
 
@@ -281,18 +329,20 @@ class LocalGame:
         """Print the public posts, hold the private ones, write the images."""
         for e in res.errors:
             self.errors += 1
-            self.say(f"  ! {e.text()}")
+            # TODO(lang): a refused typed command is the engine's English text (ErrorInfo
+            # carries a text, not a Msg): show it in self.lang once it carries one
+            self.relay(f"  ! {e.text()}")
         written: list[Path] = []
         for post in res.posts:
             await self._post(post, res, written)
         if written:
-            self.say(f"  images: {', '.join(str(p) for p in written)}")
+            self.tell("terminal.images", "  ", paths=[str(p) for p in written])
         self.game = await self.svc.peek(self.game_id)
 
     async def _post(self, post: Post, res: Result, written: list[Path]) -> None:
         if post.audience == "public":
-            self.say(post.text)
-            for req in post.images:
+            self.relay(post.text)
+            for req in post.images:  # drawn in the language the request carries
                 data = await asyncio.to_thread(render_image, req, res.frames[req.version])
                 if data is not None:
                     self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -304,7 +354,7 @@ class LocalGame:
         if seat < len(self.seats) and self.seats[seat].ai:
             return  # an AI's private news: nobody at this terminal may read it
         await self.svc.hold_news(self.game_id, seat, [post.text])
-        self.say(f"  (private news for {self.seats[seat].name}: type `hand` to read it)")
+        self.tell("terminal.private_news", "  ", who=self.seats[seat].name)
 
     # ------------------------------------------------------------------ loop
 
@@ -329,17 +379,17 @@ class LocalGame:
         while True:
             g = self.game = await self.svc.peek(self.game_id)
             if g.over:
-                self.say(f"Game #{self.game_id} is over. Images in {self.out_dir}")
+                self.tell("terminal.over", game=self.game_id, folder=self.out_dir)
                 return 0
             waiting = [d.seat for d in g.decisions(choices=False) if not d.ai]
             if not waiting:
                 await self.run_ai()
                 continue
             seat = waiting[0]
-            who = g.who(seat)
+            who = seat_label(g.state, g.seats, seat, self.lang)
             line = await source.read(f"{who}> ", seat)
             if line is None:
-                self.say(f"Saved. Resume with: python -m bot local --resume {self.game_id}")
+                self.tell("terminal.saved", command=resume_command(self.game_id))
                 return 0
             line = line.strip()
             m = re.match(r"^([^:]+):\s+(.*)$", line)
@@ -349,7 +399,7 @@ class LocalGame:
             if not line:
                 continue
             if await self.command(line, seat) == "quit":
-                self.say(f"Saved. Resume with: python -m bot local --resume {self.game_id}")
+                self.tell("terminal.saved", command=resume_command(self.game_id))
                 return 0
 
     async def run_ai(self) -> None:
@@ -359,43 +409,70 @@ class LocalGame:
         res = await self.svc.run_ai_turns(self.game_id, on_step=step)
         self.game = await self.svc.peek(self.game_id)
         if res.applied:
-            nxt = ", ".join(d.who for d in res.next)
+            nxt = [d.who for d in res.next]
             if nxt:
-                self.say(f"Now: {nxt}")
+                self.tell("terminal.now", names=nxt)
 
     async def command(self, line: str, seat: int) -> str | None:
         word, _, rest = line.partition(" ")
         word = word.lower()
         if word == "help":
-            self.say(HELP)
-            grammar = _grammar()
+            self.say(help_text(self.lang))
+            grammar = _grammar(self.lang)
             if grammar:
-                self.say("Game commands:")
+                self.tell("terminal.help.game_commands")
                 self.say("\n".join(f"  {g}" for g in grammar))
         elif word == "quit" or word == "exit":
             return "quit"
         elif word == "legal" and not rest:
-            texts = await self.svc.legal(self.game_id, seat)
-            self.say("\n".join(f"  {t}" for t in texts) or "  nothing to decide now")
+            texts = await self.svc.legal(self.game_id, seat, lang=self.lang)  # its words
+            if texts:
+                self.relay("\n".join(f"  {t}" for t in texts))
+            else:
+                self.tell("terminal.legal.none", "  ")
         elif word == "undo" and not rest:
-            await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
+            await self.undo(seat)
         elif word == "board" and not rest:
-            await self.show(await self.svc.board(self.game_id))
+            await self.show(await self.svc.board(self.game_id, lang=self.lang))
         elif word == "score" and not rest:
-            for r in await self.svc.scores(self.game_id):
-                self.say(f"  {r.who}: {r.total} VP{'  (winner)' if r.winner else ''}")
+            await self.score()
         elif word == "log" and not rest:
-            self.say("\n".join(f"  {t}" for t in await self.svc.log(self.game_id)))
+            log = await self.svc.log(self.game_id, lang=self.lang)
+            self.relay("\n".join(f"  {t}" for t in log))
         elif word == "hand":
             await self.hand(rest.strip())
         elif word == "rules":
             found = self.rules(rest.strip()) if rest.strip() else []
-            self.say("\n\n".join(found) or "  no rule found: try an ID (R-BUILD-4) or a word")
+            if found:
+                self.relay("\n\n".join(found))
+            else:
+                self.tell("terminal.rules.none", "  ")
         else:
-            res = await self.svc.act(self.game_id, seat, line)
+            # typed in the canonical notation or in the words of the terminal's language
+            res = await self.svc.act(self.game_id, seat, line, lang=self.lang)
             await self.show(res, actor=seat)
             await self.run_ai()
         return None
+
+    async def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last step, or say why not (the service's refusal, in this
+        terminal's language)."""
+        try:
+            await self.svc.undo_check(self.game_id, seat)
+        except Refused as e:
+            self.errors += 1
+            self.say(f"  ! {e.text(self.lang)} (R-TURN-1)")
+            return
+        await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
+
+    async def score(self) -> None:
+        """The public scores, one line per player (named as :func:`seat_label` names them in
+        this terminal's language)."""
+        rows = await self.svc.scores(self.game_id)
+        g = self.game = await self.svc.peek(self.game_id)
+        for r in rows:
+            key = "terminal.score.row_winner" if r.winner else "terminal.score.row"
+            self.tell(key, "  ", who=seat_label(g.state, g.seats, r.seat, self.lang), vp=r.total)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """Rules-reference entries for an ID or words, in this terminal's language."""
@@ -406,34 +483,45 @@ class LocalGame:
         src = self.source
         assert src is not None
         humans = [s.name for s in self.seats if not s.ai]
+        L = self.L
         if not name and src.interactive:
-            name = (await src.read(f"Whose hand? ({', '.join(humans)}) ", None)) or ""
+            name = (await src.read(L("terminal.hand.whose", names=humans) + " ", None)) or ""
         seat = self.seat_named(name) if name else None
         if seat is None and not name and len(humans) == 1:
             seat = self.seat_named(humans[0])
         if seat is None:
-            self.say(f"  whose hand? say one of: {', '.join(humans)}")
+            self.tell("terminal.hand.say_one", "  ", names=humans)
             return
         who = self.seats[seat].name
         if src.interactive:
-            await src.pause(f"Only {who} should look now. Press Enter to show the hand. ")
-        res = await self.svc.hand(self.game_id, seat, news=True)
+            await src.pause(L("terminal.hand.only", who=who) + " ")
+        res = await self.svc.hand(self.game_id, seat, news=True, lang=self.lang)
         for post in res.posts:
-            self.say(post.text)
+            self.relay(post.text)
             for req in post.images:
                 data = await asyncio.to_thread(render_image, req, res.frames[req.version])
                 if data is not None:
                     path = self.out_dir / "private" / f"hand-{who}.png"
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)
-                    self.say(f"  hand image: {path}")
+                    self.tell("terminal.hand.image", "  ", path=path)
         if src.interactive:
-            await src.pause("Press Enter to clear the screen. ")
+            await src.pause(L("terminal.hand.clear") + " ")
             src.clear()
 
 
-def _grammar() -> list[str]:
-    return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GameService.grammar()]
+def resume_command(game_id: int) -> str:
+    """The command line that goes on with a saved game."""
+    return f"python -m bot local --resume {game_id}"
+
+
+def _grammar(lang: str = i18n.DEFAULT) -> list[str]:
+    """The game commands' grammar for ``help``: each command in the canonical notation and an
+    example (the notation is the same in every language)."""
+    L = i18n.translator(lang)
+    return [
+        f"{cmd:45} {L('terminal.help.example', example=ex)}" for cmd, _, ex in GameService.grammar()
+    ]
 
 
 # ====================================================================== the game's web page
@@ -473,20 +561,24 @@ def web_wanted(args: argparse.Namespace) -> bool:
     return bool(args.web) or args.web_port is not None or args.web_host is not None
 
 
-def check_web(args: argparse.Namespace) -> None:
+def check_web(args: argparse.Namespace, *, lang: str = i18n.DEFAULT) -> None:
     """``--web-port`` from 0 to 65535 and a non-empty ``--web-host``: :class:`BadArguments`."""
     if args.web_port is not None and not 0 <= args.web_port <= MAX_PORT:
-        raise BadArguments(f"--web-port must be from 0 to {MAX_PORT}, not {args.web_port}")
+        raise BadArguments(
+            i18n.tr(lang, "terminal.error.web_port", high=MAX_PORT, port=args.web_port)
+        )
     if args.web_host is not None and not args.web_host.strip():
-        raise BadArguments("--web-host is empty: give an address, e.g. 127.0.0.1 or 0.0.0.0")
+        raise BadArguments(i18n.tr(lang, "terminal.error.web_host"))
 
 
-async def start_web(svc: GameService, args: argparse.Namespace) -> WebServer | None:
+async def start_web(
+    svc: GameService, args: argparse.Namespace, *, lang: str = i18n.DEFAULT
+) -> WebServer | None:
     """The page server over ``svc``, bound and serving, when the command line asks for it
     (None otherwise); :class:`BadArguments` in one line when the address cannot be bound."""
     if not web_wanted(args):
         return None
-    check_web(args)
+    check_web(args, lang=lang)
     from web.server import WebServer, bind_error
 
     host = (args.web_host or DEFAULT_HOST).strip()
@@ -495,9 +587,10 @@ async def start_web(svc: GameService, args: argparse.Namespace) -> WebServer | N
     try:
         await server.start()
     except OSError as e:
+        # TODO(lang): bind_error's reason ("the port is in use") is web.server's English
+        why = bind_error(e, i18n.tr(lang, "terminal.error.web_port_hint"))
         raise BadArguments(
-            f"--web: cannot serve the game page on {host}:{port} "
-            f"({bind_error(e, 'choose another with --web-port')})"
+            i18n.tr(lang, "terminal.error.web_bind", host=host, port=port, why=why)
         ) from None
     return server
 
@@ -568,14 +661,14 @@ async def play(
     lang = chosen_language(args)
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
-    check_db(db, resume=args.resume, label=label)
-    seats = seat_specs(args.players, args.seats) if args.resume is None else []
-    check_web(args)
-    lines = read_script(args.script) if args.script and make_source is None else None
+    check_db(db, resume=args.resume, label=label, lang=lang)
+    seats = seat_specs(args.players, args.seats, lang=lang) if args.resume is None else []
+    check_web(args, lang=lang)
+    lines = read_script(args.script, lang=lang) if args.script and make_source is None else None
     store = open_store(db, create=args.resume is None)
     svc = GameService(store)
-    check_scenario(svc, args.scenario)
-    server = await start_web(svc, args)  # bound before anything is created
+    check_scenario(svc, args.scenario, lang=lang)
+    server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(
             args, db, store, svc, seats, lines, server, out=out, make_source=make_source, lang=lang
@@ -602,27 +695,30 @@ async def _play(
     from storage import GameNotFound
 
     async with store:
+        posts: list[str] = []
+        resumed: int | None = None  # the version of a resumed game
         if args.resume is not None:
             try:
                 info = await svc.info(args.resume)
             except GameNotFound:
-                ids = [str(g.id) for g in await store.list_games(limit=10)]
-                saved = f"saved games: {', '.join(ids)}" if ids else "it holds no saved game"
-                raise BadArguments(f"no game #{args.resume} in {db} ({saved})") from None
-            gid, seats = info.game_id, list(info.seats)
-            print(f"Resuming game #{gid} (version {info.version}).", file=out)
+                raise BadArguments(
+                    await no_game_text(store, args.resume, db, "terminal.error.no_game", lang)
+                ) from None
+            gid, seats, resumed = info.game_id, list(info.seats), info.version
         else:
-            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
+            # the game's language (its public posts and images): the terminal's
+            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
             gid = res.game_id
-            for post in res.public():
-                print(post.text, file=out)
+            posts = [post.text for post in res.public()]
         out_dir = Path(args.out) if args.out else Path("brazil-local") / f"game-{gid}"
-        print(
-            f"Images are written to {out_dir.resolve()}/ - type `help` for the commands.", file=out
-        )
-        if server is not None:
-            print(f"Game page: {await server.page_url(gid)}", file=out, flush=True)
         game = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
+        if resumed is not None:
+            game.tell("terminal.resuming", game=gid, version=resumed)
+        for text in posts:
+            game.relay(text)
+        game.tell("terminal.images_folder", folder=out_dir.resolve())
+        if server is not None:
+            game.tell("terminal.page", url=await server.page_url(gid))
         if make_source is not None:
             source = make_source(game)
         elif lines is not None:
@@ -632,14 +728,43 @@ async def _play(
         try:
             return await game.run(source)
         except (KeyboardInterrupt, asyncio.CancelledError):
-            print(f"\nSaved. Resume with: python -m bot local --resume {gid}", file=out)
+            game.say()
+            game.tell("terminal.saved", command=resume_command(gid))
             return 0
 
 
-def fail(message: object, code: int = 2) -> int:
+async def no_game_text(store: GameStore, game: int, db: str, key: str, lang: str) -> str:
+    """``no game #N in DB (saved games: 1, 2)``: the message ``key`` naming the saved games."""
+    ids = [str(g.id) for g in await store.list_games(limit=10)]
+    L = i18n.translator(lang)
+    saved = L("terminal.error.saved_games", ids=ids) if ids else L("terminal.error.no_saved")
+    return L(key, game=game, db=db, saved=saved)
+
+
+def fail(message: object, code: int = 2, *, lang: str = i18n.DEFAULT) -> int:
     """One line on stderr (no traceback) and the exit code: 2 for bad arguments."""
-    print(f"error: {message}", file=sys.stderr)
+    print(i18n.tr(lang, "terminal.error", message=message), file=sys.stderr)
     return code
+
+
+def language_of(args: argparse.Namespace) -> str:
+    """The language of a command line for its last words (:func:`chosen_language`, English
+    when it names none the catalogues serve)."""
+    try:
+        return chosen_language(args)
+    except BadArguments:
+        return i18n.DEFAULT
+
+
+def store_error_text(e: Exception, lang: str = i18n.DEFAULT) -> str:
+    """A storage refusal (its text, the storage's English) with the hint for a file that is
+    not one of our databases."""
+    from storage import NotAGameDatabase
+
+    # TODO(lang): storage errors are English texts
+    if isinstance(e, NotAGameDatabase):
+        return f"{e} ({i18n.tr(lang, 'terminal.error.choose_db')})"
+    return str(e)
 
 
 def os_error_text(e: OSError) -> str:
@@ -650,17 +775,19 @@ def os_error_text(e: OSError) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from storage import NotAGameDatabase, StorageError
+    from storage import StorageError
 
+    lang = language_of(args)
     try:
         return asyncio.run(play(args))
     except KeyboardInterrupt:
-        print("\nSaved (every step is saved as it is played).", file=sys.stdout)
+        print("\n" + i18n.tr(lang, "terminal.saved_every_step"), file=sys.stdout)
         return 0
-    except (BadArguments, ServiceError) as e:
-        return fail(e)
+    except BadArguments as e:
+        return fail(e, lang=lang)
+    except ServiceError as e:  # TODO(lang): the service's reason is an English text
+        return fail(e, lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
-        hint = " (choose another file with --db)" if isinstance(e, NotAGameDatabase) else ""
-        return fail(f"{e}{hint}")
+        return fail(store_error_text(e, lang), lang=lang)
     except OSError as e:  # the image folder cannot be written, ...
-        return fail(os_error_text(e), 1)
+        return fail(os_error_text(e), 1, lang=lang)

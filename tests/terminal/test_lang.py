@@ -150,7 +150,8 @@ def test_the_local_game_keeps_the_language_for_its_texts(tmp_path: Path) -> None
     (game,) = games
     assert game.lang == "pl"
     assert "R-COMBAT-13 — Armia w grze solo" in out.getvalue()
-    assert "no rule found" in out.getvalue()  # (the terminal's own texts: a later step)
+    assert "nie znaleziono zasady" in out.getvalue()  # the terminal's own text, in Polish
+    assert "no rule found" not in out.getvalue()
     assert [t.split("\n")[0] for t in game.rules("R-SOLO-2")] == [
         "R-SOLO-2 — Zwycięstwo w pojedynkę [seed]"
     ]
