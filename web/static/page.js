@@ -120,10 +120,22 @@
     });
   }
 
+  // The same deadline in UTC, as the server writes it ("Thu 1 May, 14:00 UTC").
+  function utcText(iso) {
+    const t = new Date(iso);
+    const day = t.toLocaleDateString(LOCALE, {
+      timeZone: "UTC", weekday: "short", day: "numeric", month: "short",
+    });
+    const time = t.toLocaleTimeString(LOCALE, {
+      timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+    });
+    return text("web.live.due_utc", { day, time });
+  }
+
   function showDeadlines() {
     for (const t of document.querySelectorAll("time.due[datetime]")) {
       t.textContent = dueText(t.getAttribute("datetime"));
-      t.title = t.getAttribute("datetime").replace("T", " ").replace("Z", " UTC");
+      t.title = utcText(t.getAttribute("datetime"));
     }
   }
 
