@@ -34,7 +34,7 @@ from service.archive import decision_text, game_language
 from service.game import GameService
 from storage.models import GameSettings
 from storage.sqlite import SqliteGameStore
-from tests.web.test_browser import CHROMIUM, STATIC, _png
+from tests.web.test_browser import CHROMIUM, PHONE, STATIC, _png
 from tests.web.test_page import _game as _hand_made
 from web.data import live_json, steps_json
 from web.page import SERVER_ONLY, error_page, page_texts, render_page, utc_text
@@ -455,34 +455,36 @@ async def browser() -> AsyncIterator[Any]:
             await b.close()
 
 
+async def _fulfil(route: Any, html: str, live: dict[str, Any], steps: dict[str, Any]) -> None:
+    """A game's page at ``http://game.test/g/x/``: ``html``, its script and style, a map for
+    every step, ``live.json`` and ``steps.json``; the live stream refused (the page then
+    polls ``live.json``)."""
+    path = urlsplit(route.request.url).path
+    if path == "/g/x/":
+        await route.fulfill(body=html, content_type="text/html; charset=utf-8")
+    elif path in ("/g/x/page.js", "/g/x/page.css"):
+        kind = "text/javascript" if path.endswith(".js") else "text/css"
+        await route.fulfill(body=(STATIC / path[5:]).read_bytes(), content_type=kind)
+    elif path.startswith("/g/x/map/"):
+        await route.fulfill(body=_png(), content_type="image/png")
+    elif path == "/g/x/live.json":
+        await route.fulfill(json=live)
+    elif path == "/g/x/steps.json":
+        await route.fulfill(json=steps)
+    else:  # the stream: refused
+        await route.fulfill(status=503, body="busy")
+
+
 async def _open(
     browser: Any, html: str, live: dict[str, Any], steps: dict[str, Any], query: str = ""
 ) -> tuple[Any, list[str]]:
-    """``html`` served as a game's page at a made-up address (its script, style and maps
-    too; the live stream refused, so the page polls ``live.json``); the page and its script
-    errors."""
-
-    async def serve(route: Any) -> None:
-        path = urlsplit(route.request.url).path
-        if path == "/g/x/":
-            await route.fulfill(body=html, content_type="text/html; charset=utf-8")
-        elif path in ("/g/x/page.js", "/g/x/page.css"):
-            kind = "text/javascript" if path.endswith(".js") else "text/css"
-            await route.fulfill(body=(STATIC / path[5:]).read_bytes(), content_type=kind)
-        elif path.startswith("/g/x/map/"):
-            await route.fulfill(body=_png(), content_type="image/png")
-        elif path == "/g/x/live.json":
-            await route.fulfill(json=live)
-        elif path == "/g/x/steps.json":
-            await route.fulfill(json=steps)
-        else:  # the stream: refused
-            await route.fulfill(status=503, body="busy")
-
+    """``html`` served as a game's page at a made-up address (:func:`_fulfil`); the page
+    and its script errors."""
     ctx = await browser.new_context(locale="en-US")  # the reader's browser: English
     page = await ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    await page.route("http://game.test/**", serve)
+    await page.route("http://game.test/**", lambda route: _fulfil(route, html, live, steps))
     await page.goto("http://game.test/g/x/" + query)
     return page, errors
 
@@ -610,3 +612,36 @@ async def test_the_script_shows_no_text_outside_the_pseudo_language(
         if not event:
             assert _bare(text, {"Ana (red)", "Bo (blue)"}) == "", text
     assert errors == []
+
+
+@needs_chromium
+@pytest.mark.parametrize("lang", ["de", "hu", PSEUDO])
+async def test_longer_words_still_fit_a_phone(game: Game, browser: Any, lang: str) -> None:
+    # German and Hungarian run longer than English, the pseudo-language 35 % longer: the
+    # page still has no sideways scrolling and its controls stay large enough to tap
+    live, steps = game.pages[lang]
+    undo = next(s["n"] for s in steps["steps"] if s["kind"] == "undo")
+    ctx = await browser.new_context(**PHONE)
+    page = await ctx.new_page()
+    html = render_page(live, steps)
+    await page.route(
+        "http://game.test/**",
+        lambda route: _fulfil(route, html, live, steps),
+    )
+    for query in ("", f"?step={undo}"):
+        await page.goto("http://game.test/g/x/" + query)
+        width = await page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= PHONE["viewport"]["width"], (lang, query, width)
+    # the menus' labels are not broken inside a word ("Epoch-e")
+    lines = await page.evaluate(
+        """[...document.querySelectorAll(".jumps label")].map((l) => {
+          const r = document.createRange();
+          r.selectNodeContents(l.firstChild);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+        })"""
+    )
+    assert lines == [1, 1, 1], (lang, lines)
+    for target in ("#prev", "#next", "#tab-live", "#tab-replay", "#jump-turn", "#jump-battle"):
+        box = await page.locator(target).bounding_box()
+        assert box is not None and box["height"] >= 44, (lang, target)
+    await ctx.close()
