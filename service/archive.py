@@ -8,8 +8,12 @@ see (players named as the table knows them), the maps are drawn from the spectat
 unguessable token kept in storage; :meth:`GameArchive.reset_token` replaces it (the old
 address stops working).
 
-The steps of a game are replayed from its log once per game version and kept (a few games,
-the newest versions); the maps are drawn once per version and kept (bounded by bytes), so a
+Its words are in a language (``lang``; by default the game's language, :func:`game_language`):
+the steps' sentences, the turns' labels, the seats' colours, the title; the catalogue's
+``web.*`` texts.
+
+The steps of a game are replayed from its log once per game version and language and kept (a
+few games, the newest versions); the maps are drawn once per version and kept (bounded by bytes), so a
 replay's step costs a dictionary lookup after the first time.
 """
 
@@ -23,9 +27,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from i18n import DEFAULT, Translator, resolve, translator
 from rules import GameState, apply, parse_action
 from rules.events import Event, for_seat
-from service.results import Frame, ImageRequest, ScoreRow, SeatSpec, Status, seat_label
+from service.results import Frame, ImageRequest, ScoreRow, SeatSpec, Status
 from storage.models import EntryKind, GameRecord, GameStatus, LogEntry
 
 if TYPE_CHECKING:
@@ -37,6 +42,33 @@ TOKEN_BYTES = 18
 """A page token's randomness: 18 bytes, 24 URL-safe characters (144 bits)."""
 
 BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
+
+
+def game_language(rec: GameRecord) -> str:
+    """The language of a game's public texts (its page): the game's own setting, else
+    English (a code no catalogue serves reads as English)."""
+    code = getattr(rec.settings, "language", DEFAULT)  # the game's language
+    return resolve(code if isinstance(code, str) else None) or DEFAULT
+
+
+def seat_name(st: GameState, seats: Sequence[SeatSpec], seat: int, L: Translator) -> str:
+    """``"Ana (red)"`` in ``L``'s language: the seat's player and colour once chosen."""
+    name = seats[seat].name if seat < len(seats) else L("web.seat.number", n=seat + 1)
+    colour = st.players[seat].colour if seat < len(st.players) else None
+    if not colour:
+        return name
+    return L("web.seat.coloured", name=name, colour=L.name(f"web.colour.{colour}", colour))
+
+
+def seat_colour(st: GameState, seat: int) -> str | None:
+    """The seat's colour once chosen (its marker on the map), else None."""
+    return st.players[seat].colour if 0 <= seat < len(st.players) else None
+
+
+def decision_text(kind: str, lang: str = DEFAULT) -> str:
+    """What a seat is awaited for, in words: ``"to play"`` (its turn, ``kind`` ``"turn"``) or
+    the pending decision (``"combat cards"``)."""
+    return translator(lang).name(f"web.decision.{kind}", kind.replace("_", " "))
 
 
 @dataclass(frozen=True)
@@ -72,7 +104,7 @@ class TurnMark:
 
 @dataclass(frozen=True)
 class Archive:
-    """Every public step of a game at ``version``, and its turns."""
+    """Every public step of a game at ``version``, and its turns, in ``lang``."""
 
     game_id: int
     version: int
@@ -81,6 +113,7 @@ class Archive:
     turns: tuple[TurnMark, ...]
     events: tuple[tuple[Event, ...], ...] = field(repr=False, default=())
     """Per step, the events the map at that step highlights (the turn's so far)."""
+    lang: str = DEFAULT
 
     def last_turn(self) -> list[str]:
         """The public sentences of the newest turn that has steps (the one the channel's
@@ -93,7 +126,9 @@ class Archive:
 
 @dataclass(frozen=True)
 class LiveView:
-    """A game as it stands now, for spectators."""
+    """A game as it stands now, for spectators, in ``lang`` (the seats of ``status.waiting``
+    and ``scores`` are labelled in it; ``colours``: each seat's colour once chosen, for its
+    marker)."""
 
     game_id: int
     version: int
@@ -105,18 +140,21 @@ class LiveView:
     steps: int
     finished: bool
     abandoned: bool
+    lang: str = DEFAULT
+    colours: dict[int, str] = field(default_factory=dict)
 
 
 def _turn_key(st: GameState) -> tuple[int, int, str]:
     return (st.current, st.round, st.phase)
 
 
-def _turn_label(st: GameState, seats: Sequence[SeatSpec]) -> str:
+def _turn_label(st: GameState, seats: Sequence[SeatSpec], L: Translator) -> str:
     if st.phase == "setup":
-        return "Setup"
+        return L("web.turn.setup")
     if st.phase == "ended":
-        return "The end"
-    return f"Era {st.era} · round {st.round} · {seat_label(st, seats, st.current)}"
+        return L("web.turn.end")
+    who = seat_name(st, seats, st.current, L)
+    return L("web.turn.play", era=st.era, round=st.round, who=who)
 
 
 def build_archive(
@@ -124,10 +162,13 @@ def build_archive(
     entries: Sequence[LogEntry],
     seats: Sequence[SeatSpec],
     title: str,
+    lang: str = DEFAULT,
 ) -> Archive:
-    """Replay ``entries`` (a game's whole log) into its public steps. Pure CPU work: run it
-    in a worker thread."""
+    """Replay ``entries`` (a game's whole log) into its public steps, in ``lang``. Pure CPU
+    work: run it in a worker thread."""
     from service.core import named_description, named_text  # the sentences' one source
+
+    L = translator(lang)
 
     steps: list[PublicStep] = []
     turns: list[TurnMark] = []
@@ -138,7 +179,7 @@ def build_archive(
     turn = -1
 
     def new_turn(s: GameState, first: int) -> int:
-        turns.append(TurnMark(_turn_label(s, seats), first))
+        turns.append(TurnMark(_turn_label(s, seats, L), first))
         return len(turns) - 1
 
     for e in entries:
@@ -149,13 +190,13 @@ def build_archive(
             st = GameState.model_validate_json(e.snapshot_json)
             turn_events = []
             turn = new_turn(st, n)
-            who = ", ".join(seat_label(st, seats, p.seat) for p in st.players)
+            players = [seat_name(st, seats, p.seat, L) for p in st.players]
             steps.append(
                 PublicStep(
                     n,
                     e.version,
                     "start",
-                    f"The game begins: {title}; {who}.",
+                    L("web.step.start", title=title, players=players),
                     turn,
                     st.phase,
                     st.era,
@@ -177,12 +218,15 @@ def build_archive(
             elif e.snapshot_json:
                 st, turn_events = GameState.model_validate_json(e.snapshot_json), []
                 turn = new_turn(st, n)
-            if e.kind is EntryKind.UNDO:
-                who = seat_label(st, seats, e.seat) if e.seat is not None else "A player"
-                text = f"{who} took back a step: the game is back at step {target}."
+            if e.kind is EntryKind.UNDO and e.seat is not None:
+                who = seat_name(st, seats, e.seat, L)
+                text = L("web.step.undo", who=who, target=target)
+            elif e.kind is EntryKind.UNDO:
+                text = L("web.step.undo_someone", target=target)
+            elif e.reason:
+                text = L("web.step.rollback_why", target=target, reason=e.reason)
             else:
-                why = f" ({e.reason})" if e.reason else ""
-                text = f"A moderator returned the game to step {target}{why}."
+                text = L("web.step.rollback", target=target)
             kind: StepKind = "undo" if e.kind is EntryKind.UNDO else "rollback"
             steps.append(PublicStep(n, e.version, kind, text, turn, st.phase, st.era, st.round))
             highlights.append(())
@@ -191,6 +235,8 @@ def build_archive(
         before = st
         action = parse_action(e.action_json or "{}")
         after, events = apply(before, action)
+        # TODO(lang): pass lang=lang to named_text and named_description (the events' sentences
+        # in the archive's language) once they take it
         public = [named_text(ev, after, seats) for ev in for_seat(events, None)]
         text = " ".join(public) or named_description(before, action, after, seats)
         ends = _turn_key(before) != _turn_key(after)
@@ -228,7 +274,9 @@ def build_archive(
     ]
     if turns and turns[-1].first >= len(out):  # the last turn has no step yet
         turns.pop()
-    return Archive(rec.id, rec.version, title, tuple(out), tuple(turns), tuple(highlights))
+    return Archive(
+        rec.id, rec.version, title, tuple(out), tuple(turns), tuple(highlights), lang=lang
+    )
 
 
 class GameArchive:
@@ -238,11 +286,11 @@ class GameArchive:
     def __init__(self, core: GameCore, *, cache_bytes: int = 96 * 1024 * 1024) -> None:
         self.core = core
         self.cache_bytes = cache_bytes
-        self._archives: OrderedDict[int, Archive] = OrderedDict()
+        self._archives: OrderedDict[tuple[int, str], Archive] = OrderedDict()
         self._maps: OrderedDict[tuple[int, int], bytes] = OrderedDict()
         self._map_bytes = 0
         self._drawing: dict[tuple[int, int], asyncio.Future[bytes]] = {}
-        self._building: dict[tuple[int, int], asyncio.Future[Archive]] = {}
+        self._building: dict[tuple[int, int, str], asyncio.Future[Archive]] = {}
 
     # ---------------------------------------------------------------- tokens
 
@@ -274,61 +322,90 @@ class GameArchive:
         """The game's newest version (what a live page watches)."""
         return (await self.core.store.get_game(game_id)).version
 
-    async def archive(self, game_id: int) -> Archive:
-        """Every public step of the game (replayed once per version, then kept)."""
+    async def language(self, game_id: int) -> str:
+        """The language of the game's page: the game's language (:func:`game_language`)."""
+        return game_language(await self.core.store.get_game(game_id))
+
+    async def archive(self, game_id: int, *, lang: str | None = None) -> Archive:
+        """Every public step of the game in ``lang`` (None: the game's language), replayed
+        once per version and language, then kept."""
         rec = await self.core.store.get_game(game_id)
-        hit = self._archives.get(game_id)
+        lang = game_language(rec) if lang is None else lang
+        hit = self._archives.get((game_id, lang))
         if hit is not None and hit.version == rec.version:
-            self._archives.move_to_end(game_id)
+            self._archives.move_to_end((game_id, lang))
             return hit
-        key = (game_id, rec.version)
+        key = (game_id, rec.version, lang)
         job = self._building.get(key)
         if job is None:
-            job = asyncio.ensure_future(self._build(rec))
+            job = asyncio.ensure_future(self._build(rec, lang))
             self._building[key] = job
             job.add_done_callback(lambda _f: self._building.pop(key, None))
         return await asyncio.shield(job)
 
-    async def _build(self, rec: GameRecord) -> Archive:
+    async def _build(self, rec: GameRecord, lang: str) -> Archive:
         entries = await self.core.store.get_log(rec.id, to_version=rec.version)
         seats = self.core.seat_specs(rec)
-        title = self._title(rec)
-        arch = await asyncio.to_thread(build_archive, rec, entries, seats, title)
-        self._archives[rec.id] = arch
-        self._archives.move_to_end(rec.id)
+        title = self._title(rec, lang)
+        arch = await asyncio.to_thread(build_archive, rec, entries, seats, title, lang)
+        self._archives[(rec.id, lang)] = arch
+        self._archives.move_to_end((rec.id, lang))
         while len(self._archives) > 32:
             self._archives.popitem(last=False)
         return arch
 
-    def _title(self, rec: GameRecord) -> str:
+    def _title(self, rec: GameRecord, lang: str = DEFAULT) -> str:
+        """``"Game #7: Cisplatine War"``: the game's number and its map's name in ``lang``."""
         from rules import get_catalog
 
+        L = translator(lang)
+        scenario = rec.settings.scenario
         try:
-            name = get_catalog(rec.data_pack).maps[rec.settings.scenario].name
+            name = get_catalog(rec.data_pack).maps[scenario].name
         except Exception:  # an old or unknown map id: its id is still a name
-            name = rec.settings.scenario
-        return f"Game #{rec.id}: {name}"
+            name = scenario
+        name = name if L.lang == DEFAULT else L.name(f"term.scenario.{scenario}", name)
+        return L("web.title", id=rec.id, map=name)
 
-    async def live(self, game_id: int) -> LiveView:
-        """The game now: status, public scores, deadlines, the last turn's sentences."""
+    async def live(self, game_id: int, *, lang: str | None = None) -> LiveView:
+        """The game now: status, public scores, deadlines, the last turn's sentences, in
+        ``lang`` (None: the game's language)."""
         s = await self.core.peek(game_id)
-        arch = await self.archive(game_id)
+        lang = game_language(s.rec) if lang is None else lang
+        L = translator(lang)
+        arch = await self.archive(game_id, lang=lang)
         deadlines: dict[int, datetime | None] = {}
         if s.rec.status is GameStatus.RUNNING and not s.over:
             pacing = getattr(self.core, "pacing", None)
             if pacing is not None:
                 deadlines = await pacing.deadlines(game_id, s)
+        status = s.status()
+        status = replace(
+            status,
+            waiting=tuple(
+                replace(d, who=seat_name(s.state, s.seats, d.seat, L)) for d in status.waiting
+            ),
+        )
+        scores = tuple(
+            replace(r, who=seat_name(s.state, s.seats, r.seat, L))
+            for r in self.core.score_rows(s.state, s.seats)
+        )
+        colours = {
+            p.seat: c for p in s.state.players if (c := seat_colour(s.state, p.seat)) is not None
+        }
         return LiveView(
             game_id=game_id,
             version=s.version,
             title=arch.title,
-            status=s.status(),
-            scores=tuple(self.core.score_rows(s.state, s.seats)),
+            status=status,
+            scores=scores,
             deadlines=deadlines,
             last_turn=tuple(arch.last_turn()),
             steps=len(arch.steps),
             finished=s.rec.status is GameStatus.FINISHED,
             abandoned=s.rec.status is GameStatus.ABANDONED,
+            lang=lang,
+            colours=colours,
         )
 
     async def map_png(self, game_id: int, version: int) -> bytes:
@@ -359,6 +436,8 @@ class GameArchive:
             raise KeyError(version)
         state = GameState.model_validate_json(await self.core.store.state_at(game_id, version))
         frame = Frame(version, state, arch.events[step.n])
+        # TODO(lang): the map in the game's language once render_image takes lang (then the
+        # maps kept are keyed by language too)
         png = await asyncio.to_thread(render_image, ImageRequest("map", None, version), frame)
         if png is None:
             raise KeyError(version)

@@ -1,7 +1,8 @@
 """The public JSON of a game's page (``live.json``, ``steps.json``), built from the game
 service's archive: the one shape the page's script, the server and the static export share.
 
-Everything here comes from :mod:`service.archive`, which hands out public things only.
+Everything here comes from :mod:`service.archive`, which hands out public things only. The
+texts are in the archive's language (``lang``: the game's language), which the JSON names.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from service.archive import Archive, LiveView
+from i18n import translator
+from service.archive import Archive, LiveView, decision_text
 
 
 def _iso(t: datetime | None) -> str | None:
@@ -23,16 +25,17 @@ def map_path(version: int) -> str:
 
 def live_json(lv: LiveView) -> dict[str, Any]:
     """The game now: title, where it stands, who decides (with deadlines), public scores, the
-    last turn's sentences, the map and the number of steps."""
+    last turn's sentences, the map and the number of steps; in ``lv.lang``."""
+    L = translator(lv.lang)
     st = lv.status
-    if st.phase == "setup":
-        where = "Setup"
-    elif st.over:
-        where = f"Game over · era {st.era} · round {st.round}"
-    else:
-        where = f"Era {st.era} · round {st.round}"
     if lv.abandoned:
-        where = "Abandoned"
+        where = L("web.where.abandoned")
+    elif st.phase == "setup":
+        where = L("web.where.setup")
+    elif st.over:
+        where = L("web.where.over", era=st.era, round=st.round)
+    else:
+        where = L("web.where.play", era=st.era, round=st.round)
     waiting = []
     for d in st.waiting:
         due = lv.deadlines.get(d.seat)
@@ -40,7 +43,8 @@ def live_json(lv: LiveView) -> dict[str, Any]:
             {
                 "seat": d.seat,
                 "who": d.who,
-                "what": d.what(),
+                "colour": lv.colours.get(d.seat),
+                "what": decision_text(d.kind, lv.lang),
                 "ai": d.ai,
                 "deadline": _iso(due),
                 "paused": d.seat in lv.deadlines and due is None,
@@ -48,6 +52,7 @@ def live_json(lv: LiveView) -> dict[str, Any]:
         )
     return {
         "game": lv.game_id,
+        "lang": lv.lang,
         "title": lv.title,
         "version": lv.version,
         "phase": st.phase,
@@ -57,7 +62,13 @@ def live_json(lv: LiveView) -> dict[str, Any]:
         "abandoned": lv.abandoned,
         "waiting": waiting,
         "scores": [
-            {"seat": r.seat, "who": r.who, "total": r.total, "winner": r.winner}
+            {
+                "seat": r.seat,
+                "who": r.who,
+                "colour": lv.colours.get(r.seat),
+                "total": r.total,
+                "winner": r.winner,
+            }
             for r in sorted(lv.scores, key=lambda r: r.seat)
         ],
         "last_turn": list(lv.last_turn),
@@ -70,6 +81,7 @@ def steps_json(arch: Archive) -> dict[str, Any]:
     """Every public step (with its map) and the game's turns, for the replay."""
     return {
         "game": arch.game_id,
+        "lang": arch.lang,
         "version": arch.version,
         "title": arch.title,
         "steps": [

@@ -5,6 +5,11 @@ so the page is useful without JavaScript, with the page's JSON embedded for ``pa
 Every URL in the page is relative (``page.css``, ``map/57.png``, ``?step=3``): the same
 document works under ``/g/{token}/`` and from a folder on disk (the static export, where
 only the embedded data can be used, so nothing here needs the server).
+
+The page is in one language (``lang``: the game's, which ``live.json`` names): its words are
+the catalogue's ``web.*`` texts, ``<html lang>`` says which, and the script's words are the
+same templates, embedded in the page (``<script id="texts">``) for the script to fill, with
+numbers, lists, plurals and times from the browser's ``Intl`` in that language.
 """
 
 from __future__ import annotations
@@ -15,8 +20,19 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
+from babel.dates import format_skeleton
+
+from i18n import DEFAULT, PSEUDO, catalogue, languages, translator
+from i18n.render import Translator
+
 _COLOUR = re.compile(r"\((blue|orange|green|red)\)$")
-"""A seat's colour, at the end of its label ("Ana (red)"): shown as the map's marker."""
+"""A seat's colour, at the end of its English label ("Ana (red)"): its marker on the map
+when the data does not name the colour."""
+
+COLOURS = frozenset({"blue", "orange", "green", "red"})
+
+SERVER_ONLY = ("web.error.", "web.index.")
+"""Texts the script never shows: not embedded in the page."""
 
 
 def _e(text: object) -> str:
@@ -29,131 +45,174 @@ def embed_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def who_html(who: str) -> str:
+def page_language(lang: str | None) -> str:
+    """A language the catalogues serve (``lang``, else English)."""
+    return lang if lang and lang in languages() else DEFAULT
+
+
+def html_lang(lang: str) -> str:
+    """The page's ``<html lang>``: the language's code (``pt-BR``); the pseudo-language's is
+    the usual pseudo-locale tag ``en-XA``."""
+    return "en-XA" if lang == PSEUDO else lang
+
+
+def intl_locale(lang: str) -> str:
+    """The locale the script gives ``Intl`` (numbers, lists, plurals, times): the language's
+    CLDR locale as a BCP 47 tag (``pt-BR``)."""
+    return catalogue(page_language(lang)).language.babel.replace("_", "-")
+
+
+def page_texts(lang: str) -> dict[str, str]:
+    """The templates of the script's words (every ``web.*`` text but the server's own) in
+    ``lang``, English where the language lacks one: what ``<script id="texts">`` holds."""
+    en = catalogue(DEFAULT).messages
+    own = catalogue(page_language(lang)).messages
+    return {
+        k: own.get(k, v)
+        for k, v in sorted(en.items())
+        if k.startswith("web.") and not k.startswith(SERVER_ONLY)
+    }
+
+
+def who_html(who: str, colour: str | None = None) -> str:
     """A seat's label with its colour's marker (the same colour and shape as on the map)."""
-    m = _COLOUR.search(who)
-    cls = f"dot dot-{m.group(1)}" if m else "dot"
+    if colour is None:
+        m = _COLOUR.search(who)
+        colour = m.group(1) if m else None
+    cls = f"dot dot-{colour}" if colour in COLOURS else "dot"
     return f'<span class="{cls}" aria-hidden="true"></span>{_e(who)}'
 
 
-def utc_text(iso: str) -> str:
-    """A deadline as plain UTC text ("Thu 1 May, 14:00 UTC"); the script shows local time."""
+def utc_text(iso: str, lang: str = DEFAULT) -> str:
+    """A deadline as plain UTC text in ``lang`` ("Thu 1 May, 14:00 UTC"); the script shows
+    local time."""
     t = datetime.fromisoformat(iso).astimezone(UTC)
-    return f"{t:%a} {t.day} {t:%b}, {t:%H:%M} UTC"
+    babel = catalogue(page_language(lang)).language.babel
+    loc = "en_GB" if babel == "en" else babel  # English as the page always wrote it
+    day = format_skeleton("MMMEd", t, locale=loc, tzinfo=UTC)
+    time = format_skeleton("Hm", t, locale=loc, tzinfo=UTC)
+    return translator(lang)("web.live.due_utc", day=day, time=time)
 
 
-def _waiting(live: dict[str, Any]) -> str:
+def _waiting(live: dict[str, Any], L: Translator) -> str:
     if live.get("abandoned"):
-        return "<p>This game was abandoned.</p>"
+        return f"<p>{_e(L('web.live.abandoned'))}</p>"
     if live.get("over"):
         winners = [r["who"] for r in live.get("scores", []) if r.get("winner")]
-        won = f" Won by {_e(' and '.join(winners))}." if winners else ""
-        return f"<p>The game is over.{won}</p>"
+        won = " " + L("web.live.won_by", winners=winners) if winners else ""
+        return f"<p>{_e(L('web.live.over') + won)}</p>"
     items = []
     for w in live.get("waiting", []):
         if w.get("paused"):
-            when = '<span class="due">clock paused</span>'
+            when = f'<span class="due">{_e(L("web.live.paused"))}</span>'
         elif w.get("deadline"):
             iso = _e(w["deadline"])
-            when = f'<time class="due" datetime="{iso}">due {_e(utc_text(w["deadline"]))}</time>'
+            due = L("web.live.due", when=utc_text(w["deadline"], L.lang))
+            when = f'<time class="due" datetime="{iso}">{_e(due)}</time>'
         elif w.get("ai"):
-            when = '<span class="due">computer player</span>'
+            when = f'<span class="due">{_e(L("web.live.ai"))}</span>'
         else:
             when = ""
-        items.append(
-            f'<li><span class="who">{who_html(w["who"])}</span> · {_e(w["what"])} {when}</li>'
-        )
+        who = who_html(w["who"], w.get("colour"))
+        items.append(f'<li><span class="who">{who}</span> · {_e(w["what"])} {when}</li>')
     if not items:
-        return "<p>Nobody to wait for.</p>"
+        return f"<p>{_e(L('web.live.nobody'))}</p>"
     return '<ul class="plain">' + "".join(items) + "</ul>"
 
 
-def _scores(live: dict[str, Any]) -> str:
+def _scores(live: dict[str, Any], L: Translator) -> str:
     rows = []
     for r in live.get("scores", []):
-        won = ' <span class="badge badge-win">winner</span>' if r.get("winner") else ""
+        won = (
+            f' <span class="badge badge-win">{_e(L("web.live.winner"))}</span>'
+            if r.get("winner")
+            else ""
+        )
         rows.append(
-            f'<tr><td class="who">{who_html(r["who"])}{won}</td>'
+            f'<tr><td class="who">{who_html(r["who"], r.get("colour"))}{won}</td>'
             f'<td class="num">{_e(r["total"])}</td></tr>'
         )
     return "".join(rows)
 
 
-def _sentences(lines: list[str]) -> str:
+def _sentences(lines: list[str], L: Translator) -> str:
     if not lines:
-        return '<li class="muted">Nothing yet.</li>'
+        return f'<li class="muted">{_e(L("web.live.nothing"))}</li>'
     return "".join(f"<li>{_e(s)}</li>" for s in lines)
 
 
-def _board(ident: str, src: str, alt: str) -> str:
+def _board(ident: str, src: str, alt: str, L: Translator) -> str:
     # a tap opens the picture alone, where a phone zooms into it best
     return (
-        f'<a class="board" href="{_e(src)}" title="Open the map full size">'
+        f'<a class="board" href="{_e(src)}" title="{_e(L("web.map.open"))}">'
         f'<img id="{ident}" src="{_e(src)}" alt="{_e(alt)}"></a>'
     )
 
 
-def step_badges(step: dict[str, Any]) -> str:
+def step_badges(step: dict[str, Any], lang: str = DEFAULT) -> str:
     """What marks a step: taken back (never hidden), an undo or a rollback, a battle, an era."""
+    L = translator(lang)
     marks = []
     if step.get("undone"):
-        marks.append(("undone", "taken back"))
+        marks.append("undone")
     if step.get("kind") in ("undo", "rollback"):
-        marks.append((step["kind"], step["kind"]))
+        marks.append(step["kind"])
     if step.get("battle"):
-        marks.append(("battle", "battle"))
+        marks.append("battle")
     if step.get("era_start"):
-        marks.append(("era", "new era"))
-    return "".join(f'<span class="badge badge-{k}">{t}</span>' for k, t in marks)
+        marks.append("era")
+    return "".join(f'<span class="badge badge-{k}">{_e(L(f"web.badge.{k}"))}</span>' for k in marks)
 
 
-def _replay(steps: dict[str, Any], n: int | None, static: bool) -> str:
+def _replay(steps: dict[str, Any], n: int | None, static: bool, L: Translator) -> str:
     """The replay at step ``n`` (None: there is no step); links to its neighbours when a
     server answers them."""
     all_steps: list[dict[str, Any]] = steps.get("steps", [])
     if n is None:
-        return '<p class="muted">No steps yet.</p>'
+        return f'<p class="muted">{_e(L("web.replay.none"))}</p>'
     s = all_steps[n]
     last = len(all_steps) - 1
     turns: list[dict[str, Any]] = steps.get("turns", [])
     turn = turns[s["turn"]]["label"] if 0 <= s.get("turn", -1) < len(turns) else ""
     undone = " undone" if s.get("undone") else ""
+    prev_text, next_text = _e(L("web.replay.previous")), _e(L("web.replay.next"))
     links = ""
     if not static:
         prev = (
-            f'<a class="btn" rel="prev" href="?step={n - 1}">‹ Previous</a>'
+            f'<a class="btn" rel="prev" href="?step={n - 1}">{prev_text}</a>'
             if n > 0
-            else '<span class="btn" aria-disabled="true">‹ Previous</span>'
+            else f'<span class="btn" aria-disabled="true">{prev_text}</span>'
         )
         nxt = (
-            f'<a class="btn" rel="next" href="?step={n + 1}">Next ›</a>'
+            f'<a class="btn" rel="next" href="?step={n + 1}">{next_text}</a>'
             if n < last
-            else '<span class="btn" aria-disabled="true">Next ›</span>'
+            else f'<span class="btn" aria-disabled="true">{next_text}</span>'
         )
-        links = f'<nav class="stepper nojs" aria-label="Steps">{prev}{nxt}</nav>'
+        steps_label = _e(L("web.replay.steps"))
+        links = f'<nav class="stepper nojs" aria-label="{steps_label}">{prev}{nxt}</nav>'
     return f"""
-{_board("step-map", s["map"], f"The map at step {n}")}
+{_board("step-map", s["map"], L("web.replay.map", n=n), L)}
 <div class="side">
   <div class="js-only controls">
-    <input id="step-range" type="range" min="0" max="{last}" value="{n}" aria-label="Step">
+    <input id="step-range" type="range" min="0" max="{last}" value="{n}" aria-label="{_e(L("web.replay.slider"))}">
     <div class="stepper">
-      <button id="prev" class="btn" type="button" aria-keyshortcuts="ArrowLeft">‹ Previous</button>
-      <button id="next" class="btn" type="button" aria-keyshortcuts="ArrowRight">Next ›</button>
+      <button id="prev" class="btn" type="button" aria-keyshortcuts="ArrowLeft">{prev_text}</button>
+      <button id="next" class="btn" type="button" aria-keyshortcuts="ArrowRight">{next_text}</button>
     </div>
   </div>
   {links}
   <div id="step" class="card step{undone}" aria-live="polite">
-    <p class="step-meta"><span id="step-no">Step {n} of {last}</span>
+    <p class="step-meta"><span id="step-no">{_e(L("web.replay.step_of", n=n, last=last))}</span>
       <span id="step-turn" class="muted">{_e(turn)}</span></p>
-    <p id="step-badges" class="badges">{step_badges(s)}</p>
+    <p id="step-badges" class="badges">{step_badges(s, L.lang)}</p>
     <p id="step-text" class="step-text">{_e(s["text"])}</p>
   </div>
   <div class="js-only jumps">
-    <label>Turn <select id="jump-turn"></select></label>
-    <label>Battle <select id="jump-battle"></select></label>
-    <label>Era <select id="jump-era"></select></label>
+    <label>{_e(L("web.replay.turn"))} <select id="jump-turn"></select></label>
+    <label>{_e(L("web.replay.battle"))} <select id="jump-battle"></select></label>
+    <label>{_e(L("web.replay.era"))} <select id="jump-era"></select></label>
   </div>
-  <p{' class="js-only"' if static else ""}><a id="step-link" href="?step={n}">Link to this step</a></p>
+  <p{' class="js-only"' if static else ""}><a id="step-link" href="?step={n}">{_e(L("web.replay.link"))}</a></p>
 </div>"""
 
 
@@ -163,24 +222,30 @@ def render_page(
     *,
     step: int | None = None,
     static: bool = False,
+    lang: str | None = None,
 ) -> str:
     """The whole page of a game: ``live`` and ``steps`` as :mod:`web.data` makes them.
     ``step``: open the replay at that step (clamped to the steps there are); ``static``: a
-    saved copy opened from disk (no server behind it: no links that need one)."""
+    saved copy opened from disk (no server behind it: no links that need one); ``lang``: the
+    page's language (None: the one ``live`` names, else English)."""
+    lang = page_language(lang or live.get("lang"))
+    L = translator(lang)
     all_steps = steps.get("steps", [])
     last = len(all_steps) - 1
     shown = None if last < 0 else last if step is None else max(0, min(step, last))
     view = "live" if step is None else "replay"
-    title = _e(live.get("title") or steps.get("title") or "A game")
+    title = _e(live.get("title") or steps.get("title") or L("web.page.untitled"))
     where = _e(live.get("where", ""))
     hide_live = " hidden" if view != "live" and not static else ""
     hide_replay = " hidden" if view != "replay" and not static else ""
     live_href = "#live" if static else "./"
     replay_href = "#replay" if static else f"?step={shown if shown is not None else 0}"
     current = ' aria-current="page"'
+    live_tab = _e(L("web.tab.board" if static else "web.tab.live"))
     data = embed_json({"live": live, "steps": steps})
+    texts = embed_json(page_texts(lang))
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{_e(html_lang(lang))}" data-locale="{_e(intl_locale(lang))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -196,37 +261,41 @@ def render_page(
   <h1 id="title">{title}</h1>
   <p><span id="where" class="where">{where}</span> <span id="conn" class="conn js-only"></span></p>
 </header>
-<nav class="tabs" aria-label="View">
-  <a id="tab-live" href="{live_href}"{current if view == "live" else ""}>{"Board" if static else "Live"}</a>
-  <a id="tab-replay" href="{replay_href}"{current if view == "replay" else ""}>Replay</a>
+<nav class="tabs" aria-label="{_e(L("web.page.views"))}">
+  <a id="tab-live" href="{live_href}"{current if view == "live" else ""}>{live_tab}</a>
+  <a id="tab-replay" href="{replay_href}"{current if view == "replay" else ""}>{_e(L("web.tab.replay"))}</a>
 </nav>
 <main>
 <section id="live" class="view"{hide_live}>
-  <h2 class="sr-only">The game now</h2>
-  {_board("live-map", live.get("map", ""), "The map now")}
+  <h2 class="sr-only">{_e(L("web.live.heading"))}</h2>
+  {_board("live-map", live.get("map", ""), L("web.live.map"), L)}
   <div class="side">
-    <div class="card"><h3>Now</h3><div id="waiting">{_waiting(live)}</div></div>
-    <div class="card"><h3>Last turn</h3><ul id="last-turn" class="sentences">{_sentences(live.get("last_turn", []))}</ul></div>
-    <div class="card"><h3>Scores</h3><table class="scores"><tbody id="scores">{_scores(live)}</tbody></table></div>
+    <div class="card"><h3>{_e(L("web.live.now"))}</h3><div id="waiting">{_waiting(live, L)}</div></div>
+    <div class="card"><h3>{_e(L("web.live.last_turn"))}</h3><ul id="last-turn" class="sentences">{_sentences(live.get("last_turn", []), L)}</ul></div>
+    <div class="card"><h3>{_e(L("web.live.scores"))}</h3><table class="scores"><thead class="sr-only"><tr><th scope="col">{_e(L("web.live.player"))}</th><th scope="col">{_e(L("web.live.points"))}</th></tr></thead><tbody id="scores">{_scores(live, L)}</tbody></table></div>
   </div>
 </section>
 <section id="replay" class="view"{hide_replay}>
-  <h2 class="sr-only">Replay, step by step</h2>
-  {_replay(steps, shown, static)}
+  <h2 class="sr-only">{_e(L("web.replay.heading"))}</h2>
+  {_replay(steps, shown, static, L)}
 </section>
 </main>
-<footer class="foot muted">What the game's channel shows, step by step: hidden cards and missions stay hidden.</footer>
+<footer class="foot muted">{_e(L("web.foot"))}</footer>
+<script id="texts" type="application/json">{texts}</script>
 <script id="game-data" type="application/json">{data}</script>
 </body>
 </html>
 """
 
 
-def error_page(status: int, title: str, message: str) -> str:
-    """A small page for an error answer (404: no game page here, 429: too many requests).
-    Self-contained: the page's stylesheet may not be reachable from where it is shown."""
+def error_page(status: int, title: str, message: str, *, lang: str = DEFAULT) -> str:
+    """A small page for an error answer (404: no game page here, 429: too many requests),
+    ``title`` and ``message`` already in ``lang``. Self-contained: the page's stylesheet may
+    not be reachable from where it is shown."""
+    lang = page_language(lang)
+    code = translator(lang)("web.error.code", status=int(status))
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{_e(html_lang(lang))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -242,7 +311,7 @@ body {{ font: 18px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 3rem aut
 <body>
 <h1>{_e(title)}</h1>
 <p>{_e(message)}</p>
-<p class="code">Error {int(status)}</p>
+<p class="code">{_e(code)}</p>
 </body>
 </html>
 """

@@ -13,6 +13,10 @@ it, so the static export of :mod:`web.export` works from disk with the same page
     GET /g/<token>/events         server-sent events: "version" when the game changes
     GET /g/<token>/page.js|.css   the page's script and style
 
+The page is in its game's language (the archive's texts, the catalogue's ``web.*``); an error
+about a game too, and one that concerns no game (an unknown address, too many requests) in
+the reader's language (``Accept-Language``), else English.
+
 Bad input gets a plain answer and costs little: an unknown or revoked token a 404 page, a
 step out of range a 404, a malformed query a 400, a request larger than a few kilobytes is
 refused by aiohttp, and an address asking too often (``rate``/s, ``burst`` at once) a 429.
@@ -43,6 +47,7 @@ from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from i18n import DEFAULT, PSEUDO, resolve, tr
 from web.data import live_json, steps_json
 from web.page import error_page, render_page
 
@@ -95,15 +100,40 @@ def _html(text: str, status: int = 200) -> web.Response:
     return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
 
-def _error(status: int, title: str, message: str) -> web.Response:
-    return _html(error_page(status, title, message), status)
+def _error(status: int, lang: str, title: str, message: str, **params: Any) -> web.Response:
+    """An error page in ``lang``: ``title`` and ``message`` are catalogue keys."""
+    page = error_page(status, tr(lang, title), tr(lang, message, **params), lang=lang)
+    return _html(page, status)
 
 
-NOT_FOUND = (
-    "No game page here",
-    "This address opens no game. A game's page is linked from its status message in the "
-    "channel; its players may have given it a new address.",
-)
+NOT_FOUND = ("web.error.not_found.title", "web.error.not_found.text")
+
+
+def reader_language(accept: str | None) -> str:
+    """The reader's language from an ``Accept-Language`` header (``pt-BR,pt;q=0.9,en;q=0.8``):
+    the first one by preference that a catalogue serves, else English."""
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for p in params.split(";"):
+            name, _, value = p.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and tag != "*" and q > 0:
+            wanted.append((-q, i, tag))
+    for _, _, tag in sorted(wanted):
+        found = resolve(tag)
+        if found is not None and found != PSEUDO:
+            return found
+    return DEFAULT
+
+
+def _reader(request: web.Request) -> str:
+    return reader_language(request.headers.get("Accept-Language"))
 
 
 @dataclass
@@ -206,9 +236,7 @@ class WebServer:
         who = request.remote or "?"
         if not all(self._limiter.hit(item, who) for item in self._limits):
             resp = _error(
-                429,
-                "Too many requests",
-                "Your address asked for pages too often: wait a few seconds and reload.",
+                429, _reader(request), "web.error.too_many.title", "web.error.too_many.text"
             )
             resp.headers["Retry-After"] = "2"
             return resp
@@ -217,19 +245,19 @@ class WebServer:
     async def _game(self, request: web.Request) -> int:
         gid = await self.svc.archive.game_of(request.match_info["token"])
         if gid is None:
-            raise web.HTTPNotFound(text=error_page(404, *NOT_FOUND), content_type="text/html")
+            lang = _reader(request)
+            title, text = (tr(lang, k) for k in NOT_FOUND)
+            raise web.HTTPNotFound(
+                text=error_page(404, title, text, lang=lang), content_type="text/html"
+            )
         return gid
 
     # ---------------------------------------------------------------- handlers
 
     async def index(self, request: web.Request) -> web.StreamResponse:
+        lang = _reader(request)
         return _html(
-            error_page(
-                200,
-                "Brazil: Imperial — game pages",
-                "Each game has its own page: open it from the link on the game's status "
-                "message in its Discord channel.",
-            )
+            error_page(200, tr(lang, "web.index.title"), tr(lang, "web.index.text"), lang=lang)
         )
 
     async def healthz(self, request: web.Request) -> web.StreamResponse:
@@ -242,25 +270,32 @@ class WebServer:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         gid = await self._game(request)
+        lang = await self.svc.archive.language(gid)  # the page's: the game's language
         step: int | None = None
         unknown = set(request.query) - {"step"}
         if unknown:
+            name = sorted(unknown)[0]
             return _error(
-                400,
-                "Not understood",
-                f"This page takes no {sorted(unknown)[0]} parameter (only step).",
+                400, lang, "web.error.bad.title", "web.error.bad.param", name=name, step="step"
             )
         if "step" in request.query:
             raw = request.query.getone("step")
             if not STEP_RE.fullmatch(raw):
-                return _error(400, "Not understood", "step must be a step number (0, 1, 2…).")
+                return _error(400, lang, "web.error.bad.title", "web.error.bad.step", step="step")
             step = int(raw)
-        live = live_json(await self.svc.archive.live(gid))
-        steps = steps_json(await self.svc.archive.archive(gid))
+        live = live_json(await self.svc.archive.live(gid, lang=lang))
+        steps = steps_json(await self.svc.archive.archive(gid, lang=lang))
         last = len(steps["steps"]) - 1
         if step is not None and step > last:
-            return _error(404, "No such step", f"This game has steps 0 to {last}; not {step}.")
-        resp = _html(render_page(live, steps, step=step))
+            return _error(
+                404,
+                lang,
+                "web.error.no_step.title",
+                "web.error.no_step.text",
+                last=last,
+                step=step,
+            )
+        resp = _html(render_page(live, steps, step=step, lang=lang))
         resp.headers["Cache-Control"] = "no-cache"
         resp.headers["Referrer-Policy"] = "no-referrer"  # the address is the key
         return resp
@@ -285,7 +320,8 @@ class WebServer:
         try:
             png = await self.svc.archive.map_png(gid, version)
         except KeyError:
-            return _error(404, "No such step", f"This game has no map at step version {version}.")
+            lang = await self.svc.archive.language(gid)
+            return _error(404, lang, "web.error.no_step.title", "web.error.no_map", version=version)
         # a version's map never changes: cached by the browser as long as it likes
         return web.Response(
             body=png,

@@ -121,8 +121,8 @@ def test_a_player_named_like_markup_stays_text() -> None:
     ):
         assert EVIL not in page
         assert "<b>" not in page
-        # only the page's two script elements end: the script file's and the data's
-        assert page.count("</script>") == 2
+        # only the page's three script elements end: the script file's, the texts' and the data's
+        assert page.count("</script>") == 3
         assert "&lt;/script&gt;&lt;b&gt;x" in page  # shown, as text
         assert _embedded(page) == {"live": live, "steps": steps}  # and in the data, intact
 

@@ -2,6 +2,11 @@
 // game step by step. Everything starts from the JSON embedded in the page (#game-data), so
 // a saved copy opened from disk works too; served pages then follow the game through
 // server-sent events ("events"), or by polling live.json when those keep failing.
+//
+// Every word shown is a template of the page's language, embedded in the page (#texts: the
+// catalogue's web.* texts); the templates' syntax is the catalogue's ({name}, {n:num},
+// {xs:and}, {xs:or}, {xs:list}, {n|one=…|other=…}, positional {n|one|other}, # for the
+// number), filled here with the browser's Intl in the page's locale (<html data-locale>).
 "use strict";
 
 (function () {
@@ -9,6 +14,8 @@
   const body = document.body;
   const isStatic = body.dataset.static === "1";
   const embedded = JSON.parse($("game-data").textContent);
+  const TEXTS = JSON.parse($("texts").textContent);
+  const LOCALE = document.documentElement.dataset.locale || document.documentElement.lang || "en";
   let live = embedded.live;
   let steps = embedded.steps.steps;
   let turns = embedded.steps.turns;
@@ -18,27 +25,81 @@
 
   document.documentElement.classList.add("js");
 
+  // ------------------------------------------------------------------ the page's words
+
+  const FIELD =
+    /\{(?:@([A-Za-z0-9_.-]+)|([A-Za-z_][A-Za-z0-9_]*)((?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?)\}/g;
+  const numbers = new Intl.NumberFormat(LOCALE);
+  const plurals = new Intl.PluralRules(LOCALE);
+
+  function plural(n, forms) {
+    const tag = plurals.select(n);
+    let form;
+    if (forms.some((f) => f.includes("="))) {
+      const table = {};
+      for (const f of forms) {
+        const at = f.indexOf("=");
+        table[f.slice(0, at).trim()] = f.slice(at + 1);
+      }
+      form = tag in table ? table[tag] : "other" in table ? table.other : forms[0];
+    } else {
+      form = tag === "one" || forms.length === 1 ? forms[0] : forms[1]; // English: one, other
+    }
+    return form.split("#").join(String(n));
+  }
+
+  function formatted(v, how, empty) {
+    if (how === "num") return typeof v === "number" ? numbers.format(v) : String(v);
+    if (Array.isArray(v)) {
+      if (!v.length && empty !== undefined) return empty;
+      if (how === "and" || how === "or") {
+        const type = how === "and" ? "conjunction" : "disjunction";
+        return new Intl.ListFormat(LOCALE, { type }).format(v.map(String));
+      }
+      return v.join({ plus: " + ", semi: "; " }[how] || ", ");
+    }
+    return String(v);
+  }
+
+  // The text of a key with its values, in the page's language (the key itself if unknown).
+  function text(key, params) {
+    const template = TEXTS[key];
+    if (template === undefined) return key;
+    const p = params || {};
+    return template.replace(FIELD, (whole, term, name, rest) => {
+      if (term) return TEXTS[term] !== undefined ? TEXTS[term] : term;
+      if (!(name in p)) return whole;
+      const v = p[name];
+      if (!rest) return Array.isArray(v) ? v.join(", ") : String(v);
+      if (rest[0] === "|") return plural(typeof v === "number" ? v : 0, rest.slice(1).split("|"));
+      const [how, empty] = rest.slice(1).split(":");
+      return formatted(v, how, empty);
+    });
+  }
+
   // ------------------------------------------------------------------ small helpers
 
-  function el(tag, cls, text) {
+  function el(tag, cls, words) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
+    if (words !== undefined) e.textContent = words;
     return e;
   }
 
-  // "Ana (red)": the colour's marker (as on the map), then the label.
-  function who(label) {
+  // "Ana (red)": the colour's marker (as on the map), then the label. The colour is the
+  // data's, else read from an English label.
+  function who(label, colour) {
     const span = el("span", "who");
     const m = /\((blue|orange|green|red)\)$/.exec(label);
-    const dot = el("span", m ? "dot dot-" + m[1] : "dot");
+    const c = colour || (m ? m[1] : null);
+    const dot = el("span", /^(blue|orange|green|red)$/.test(c || "") ? "dot dot-" + c : "dot");
     dot.setAttribute("aria-hidden", "true");
     span.append(dot, label);
     return span;
   }
 
   function relative(ms) {
-    const fmt = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+    const fmt = new Intl.RelativeTimeFormat(LOCALE, { numeric: "auto" });
     const min = Math.round(ms / 60000);
     if (Math.abs(min) < 60) return fmt.format(min, "minute");
     const h = Math.round(min / 60);
@@ -49,17 +110,32 @@
   // A deadline in the reader's own time zone, and how far away it is.
   function dueText(iso) {
     const t = new Date(iso);
-    const local = t.toLocaleString(undefined, {
+    const local = t.toLocaleString(LOCALE, {
       weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
     });
     const ms = t.getTime() - Date.now();
-    return (ms < 0 ? "overdue since " : "due ") + local + " (" + relative(ms) + ")";
+    return text(ms < 0 ? "web.live.overdue" : "web.live.due_in", {
+      when: local,
+      left: relative(ms),
+    });
+  }
+
+  // The same deadline in UTC, as the server writes it ("Thu 1 May, 14:00 UTC").
+  function utcText(iso) {
+    const t = new Date(iso);
+    const day = t.toLocaleDateString(LOCALE, {
+      timeZone: "UTC", weekday: "short", day: "numeric", month: "short",
+    });
+    const time = t.toLocaleTimeString(LOCALE, {
+      timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+    });
+    return text("web.live.due_utc", { day, time });
   }
 
   function showDeadlines() {
     for (const t of document.querySelectorAll("time.due[datetime]")) {
       t.textContent = dueText(t.getAttribute("datetime"));
-      t.title = t.getAttribute("datetime").replace("T", " ").replace("Z", " UTC");
+      t.title = utcText(t.getAttribute("datetime"));
     }
   }
 
@@ -69,29 +145,29 @@
     const box = $("waiting");
     box.replaceChildren();
     if (live.abandoned) {
-      box.append(el("p", "", "This game was abandoned."));
+      box.append(el("p", "", text("web.live.abandoned")));
       return;
     }
     if (live.over) {
       const winners = live.scores.filter((r) => r.winner).map((r) => r.who);
-      const won = winners.length ? " Won by " + winners.join(" and ") + "." : "";
-      box.append(el("p", "", "The game is over." + won));
+      const won = winners.length ? " " + text("web.live.won_by", { winners }) : "";
+      box.append(el("p", "", text("web.live.over") + won));
       return;
     }
     if (!live.waiting.length) {
-      box.append(el("p", "", "Nobody to wait for."));
+      box.append(el("p", "", text("web.live.nobody")));
       return;
     }
     const ul = el("ul", "plain");
     for (const w of live.waiting) {
       const li = el("li");
-      li.append(who(w.who), " · " + w.what + " ");
-      if (w.paused) li.append(el("span", "due", "clock paused"));
+      li.append(who(w.who, w.colour), " · " + w.what + " ");
+      if (w.paused) li.append(el("span", "due", text("web.live.paused")));
       else if (w.deadline) {
-        const t = el("time", "due");
-        t.setAttribute("datetime", w.deadline);
-        li.append(t);
-      } else if (w.ai) li.append(el("span", "due", "computer player"));
+        const due = el("time", "due");
+        due.setAttribute("datetime", w.deadline);
+        li.append(due);
+      } else if (w.ai) li.append(el("span", "due", text("web.live.ai")));
       ul.append(li);
     }
     box.append(ul);
@@ -109,14 +185,14 @@
     const last = $("last-turn");
     last.replaceChildren();
     for (const s of live.last_turn) last.append(el("li", "", s));
-    if (!live.last_turn.length) last.append(el("li", "muted", "Nothing yet."));
+    if (!live.last_turn.length) last.append(el("li", "muted", text("web.live.nothing")));
     const scores = $("scores");
     scores.replaceChildren();
     for (const r of live.scores) {
       const tr = el("tr");
       const name = el("td", "who");
-      name.append(who(r.who));
-      if (r.winner) name.append(" ", el("span", "badge badge-win", "winner"));
+      name.append(who(r.who, r.colour));
+      if (r.winner) name.append(" ", el("span", "badge badge-win", text("web.live.winner")));
       tr.append(name, el("td", "num", String(r.total)));
       scores.append(tr);
     }
@@ -138,11 +214,11 @@
 
   function badges(s) {
     const out = [];
-    if (s.undone) out.push(["undone", "taken back"]);
-    if (s.kind === "undo" || s.kind === "rollback") out.push([s.kind, s.kind]);
-    if (s.battle) out.push(["battle", "battle"]);
-    if (s.era_start) out.push(["era", "new era"]);
-    return out.map(([k, t]) => el("span", "badge badge-" + k, t));
+    if (s.undone) out.push("undone");
+    if (s.kind === "undo" || s.kind === "rollback") out.push(s.kind);
+    if (s.battle) out.push("battle");
+    if (s.era_start) out.push("era");
+    return out.map((k) => el("span", "badge badge-" + k, text("web.badge." + k)));
   }
 
   function setUrl() {
@@ -162,7 +238,7 @@
     range.value = String(cur);
     $("prev").disabled = cur <= 0;
     $("next").disabled = cur >= last;
-    $("step-no").textContent = "Step " + cur + " of " + last;
+    $("step-no").textContent = text("web.replay.step_of", { n: cur, last });
     $("step-turn").textContent = turns[s.turn] ? turns[s.turn].label : "";
     $("step-badges").replaceChildren(...badges(s));
     $("step-text").textContent = s.text;
@@ -170,7 +246,7 @@
     const img = $("step-map");
     if (img.getAttribute("src") !== s.map) {
       img.src = img.parentNode.href = s.map;
-      img.alt = "The map at step " + cur;
+      img.alt = text("web.replay.map", { n: cur });
     }
     $("step-link").href = "?step=" + cur;
     $("jump-turn").value = String(s.turn);
@@ -188,8 +264,8 @@
     select.value = best;
   }
 
-  function option(value, text) {
-    const o = el("option", "", text);
+  function option(value, label) {
+    const o = el("option", "", label);
     o.value = String(value);
     return o;
   }
@@ -199,16 +275,21 @@
     $("jump-turn").replaceChildren(...turns.map((t, i) => option(i, t.label)));
     const battles = steps.filter((s) => s.battle);
     const bs = $("jump-battle");
-    bs.replaceChildren(option("", battles.length ? battles.length + " battles" : "No battles yet"));
+    const count = battles.length;
+    bs.replaceChildren(
+      option("", count ? text("web.replay.battles", { n: count }) : text("web.replay.no_battles")),
+    );
     for (const s of battles) {
-      const label = (turns[s.turn] ? turns[s.turn].label : "Step " + s.n) + " · step " + s.n;
-      bs.append(option(s.n, s.undone ? label + " (taken back)" : label));
+      const turn = turns[s.turn] ? turns[s.turn].label : text("web.replay.step", { n: s.n });
+      const label = text("web.replay.at_step", { label: turn, n: s.n });
+      bs.append(option(s.n, s.undone ? text("web.replay.taken_back", { label }) : label));
     }
     bs.disabled = !battles.length;
     const es = $("jump-era");
-    es.replaceChildren(option(0, "Era 1"));
+    es.replaceChildren(option(0, text("web.replay.era_n", { era: 1 })));
     for (const s of steps.filter((x) => x.era_start)) {
-      es.append(option(s.n, "Era " + s.era + (s.undone ? " (taken back)" : "")));
+      const label = text("web.replay.era_n", { era: s.era });
+      es.append(option(s.n, s.undone ? text("web.replay.taken_back", { label }) : label));
     }
   }
 
@@ -269,8 +350,8 @@
   // ------------------------------------------------------------------ following the game
 
   const conn = $("conn");
-  function status(text, cls) {
-    conn.textContent = text;
+  function status(words, cls) {
+    conn.textContent = words;
     conn.className = "conn js-only " + (cls || "");
   }
 
@@ -291,7 +372,7 @@
         update(l, s);
       } while (again);
     } catch (e) {
-      status("Update failed; retrying", "off");
+      status(text("web.conn.failed"), "off");
     } finally {
       busy = false;
     }
@@ -318,7 +399,7 @@
 
   let polling = null;
   function poll() {
-    status("Checking every 10 s", "poll");
+    status(text("web.conn.polling", { s: 10 }), "poll");
     if (polling) return;
     polling = setInterval(async () => {
       try {
@@ -336,17 +417,17 @@
     let errors = 0;
     es.addEventListener("open", () => {
       errors = 0;
-      status("● Live", "on");
+      status(text("web.conn.live"), "on");
     });
     es.addEventListener("version", (ev) => {
       errors = 0;
-      status("● Live", "on");
+      status(text("web.conn.live"), "on");
       const v = JSON.parse(ev.data).version;
       if (v !== version) refresh();
     });
     es.addEventListener("error", () => {
       errors += 1;
-      status("Reconnecting…", "off");
+      status(text("web.conn.reconnecting"), "off");
       // closed: the server refused the stream (the browser gives up); else it retries
       if (es.readyState === EventSource.CLOSED || errors >= 3) {
         es.close(); // the server or a proxy keeps refusing the stream: poll instead
@@ -368,6 +449,6 @@
   renderStep();
   showDeadlines();
   setInterval(showDeadlines, 60000);
-  if (isStatic) status("Saved copy", "saved");
+  if (isStatic) status(text("web.conn.saved"), "saved");
   else follow();
 })();
