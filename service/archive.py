@@ -235,10 +235,8 @@ def build_archive(
         before = st
         action = parse_action(e.action_json or "{}")
         after, events = apply(before, action)
-        # TODO(lang): pass lang=lang to named_text and named_description (the events' sentences
-        # in the archive's language) once they take it
-        public = [named_text(ev, after, seats) for ev in for_seat(events, None)]
-        text = " ".join(public) or named_description(before, action, after, seats)
+        public = [named_text(ev, after, seats, lang=lang) for ev in for_seat(events, None)]
+        text = " ".join(public) or named_description(before, action, after, seats, lang=lang)
         ends = _turn_key(before) != _turn_key(after)
         turn_events = turn_events + events
         steps.append(
@@ -436,9 +434,10 @@ class GameArchive:
             raise KeyError(version)
         state = GameState.model_validate_json(await self.core.store.state_at(game_id, version))
         frame = Frame(version, state, arch.events[step.n])
-        # TODO(lang): the map in the game's language once render_image takes lang (then the
-        # maps kept are keyed by language too)
-        png = await asyncio.to_thread(render_image, ImageRequest("map", None, version), frame)
+        # the map in the game's language (a map kept from before a /game language change
+        # stays in the old language until the cache lets it go)
+        req = ImageRequest("map", None, version, lang=arch.lang)
+        png = await asyncio.to_thread(render_image, req, frame)
         if png is None:
             raise KeyError(version)
         self._maps[(game_id, version)] = png

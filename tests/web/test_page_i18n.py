@@ -47,7 +47,7 @@ LANG_STORED = "language" in GameSettings.model_fields
 """The game's language setting (GameSettings.language) is stored: the server's tests of a
 game in another language run (the setting comes with the Discord languages' branch)."""
 
-EVENTS_IN_LANGUAGE = False
+EVENTS_IN_LANGUAGE = True
 """TODO(lang): True once service/archive.py passes ``lang`` to ``named_text`` and
 ``named_description``: the event sentences are then checked like every other text."""
 
