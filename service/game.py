@@ -13,16 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from service.archive import GameArchive
-from service.core import (
-    SECRET_ANSWERS,
-    Agent,
-    GameCore,
-    GameSession,
-    make_agent,
-    render_image,
-)
+from service.core import SECRET_ANSWERS, GameCore, GameSession
+from service.images import render_image
 from service.lobby import Lobbies
 from service.pace import Pacing
+from service.workers import Agent, WorkerPool, make_agent
 from storage.base import GameStore
 
 
@@ -36,11 +31,22 @@ class GameService(GameCore):
         *,
         agent_factory: Callable[[str, int], Agent] = make_agent,
         rulebook_path: str | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
-        super().__init__(store, agent_factory=agent_factory, rulebook_path=rulebook_path)
+        super().__init__(
+            store, agent_factory=agent_factory, rulebook_path=rulebook_path, workers=workers
+        )
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
 
 
-__all__ = ["SECRET_ANSWERS", "Agent", "GameService", "GameSession", "make_agent", "render_image"]
+__all__ = [
+    "SECRET_ANSWERS",
+    "Agent",
+    "GameService",
+    "GameSession",
+    "WorkerPool",
+    "make_agent",
+    "render_image",
+]
