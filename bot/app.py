@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
-from service import GameService
+from service import GameService, WorkerPool
 from storage import SqliteGameStore
 from storage.base import GameStore
 
@@ -86,7 +86,8 @@ class BrazilBot(commands.Bot):
             self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
-        service = GameService(self.store, rulebook_path=rules_path)
+        workers = WorkerPool(self.settings.workers)  # started at its first job
+        service = GameService(self.store, rulebook_path=rules_path, workers=workers)
         self.tables = Tables(self, service, self.settings)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -115,13 +116,14 @@ class BrazilBot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the reminder loop, finish in-flight saves and posts, close the gateway and
-        the database."""
+        """Stop the reminder loop, finish in-flight saves and posts, stop the worker
+        processes, close the gateway and the database."""
         for name in reversed(EXTENSIONS):  # the pacing cog's unload stops the loop
             with contextlib.suppress(commands.ExtensionNotLoaded):
                 await self.unload_extension(name)
         if hasattr(self, "tables"):
             await self.tables.drain()
+            await self.tables.svc.aclose()
         await super().close()
         if self._own_store and self.store is not None:
             await self.store.close()
