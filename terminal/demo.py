@@ -17,14 +17,17 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from service import Frame, GameService, ImageRequest, Result, SeatSpec, ServiceError, render_image
+from service import Frame, GameService, ImageRequest, Result, SeatSpec, ServiceError
+from service.workers import WorkerError
 from terminal.local import (
     BadArguments,
+    add_workers_argument,
     check_level,
     check_players,
     check_scenario,
     fail,
     os_error_text,
+    worker_pool,
 )
 
 
@@ -38,6 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", default=None, help="map id")
     p.add_argument("--max-rounds", type=int, default=100, help="stop an unfinished game here")
     p.add_argument("--no-images", action="store_true", help="only the final images")
+    add_workers_argument(p)
 
 
 def _bar(done: float, width: int = 30) -> str:
@@ -70,15 +74,16 @@ async def run_demo(
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(f"OUTDIR {outdir} is a file: give a folder (it is created)")
     db = outdir / "demo.sqlite3"
+    workers = worker_pool(args)
     store = SqliteGameStore(str(db))
-    svc = GameService(store)
+    svc = GameService(store, workers=workers)
     check_scenario(svc, args.scenario)
     outdir.mkdir(parents=True, exist_ok=True)
     if db.exists():
         db.unlink()
     t0 = time.perf_counter()
     turn = 0
-    async with store:
+    async with store, workers:
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
         gid = res.game_id
         limit = (await svc.peek(gid)).state.max_rounds or 50
@@ -91,10 +96,10 @@ async def run_demo(
             if maps:
                 turn += 1
                 if not args.no_images:
-                    await _write(outdir / f"turn-{turn:03d}-map.png", maps[0], frame)
+                    await _write(svc, outdir / f"turn-{turn:03d}-map.png", maps[0], frame, err)
             for q in reqs:
                 if q.kind == "battle" and not args.no_images:
-                    await _write(outdir / f"turn-{turn:03d}-battle.png", q, frame)
+                    await _write(svc, outdir / f"turn-{turn:03d}-battle.png", q, frame, err)
             st = frame.state
             where = "setup" if st.phase == "setup" else f"round {st.round:>2}"
             done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
@@ -107,15 +112,16 @@ async def run_demo(
         g = await svc.peek(gid)
         st, v = g.state, g.version
         final = g.frame()
-        await _write(outdir / "final-boards.png", ImageRequest("boards", None, v), final)
+        await _write(svc, outdir / "final-boards.png", ImageRequest("boards", None, v), final, err)
         if st.phase == "ended":
-            await _write(outdir / "scores.png", ImageRequest("scores", None, v), final)
-        await _write(outdir / "final-map.png", ImageRequest("map", None, v), final)
-        frames = await svc.timeline_frames(gid)
-        if frames:
-            from bot.render import render_timeline
-
-            gif = await asyncio.to_thread(render_timeline, frames)
+            await _write(svc, outdir / "scores.png", ImageRequest("scores", None, v), final, err)
+        await _write(svc, outdir / "final-map.png", ImageRequest("map", None, v), final, err)
+        try:
+            gif = await svc.timeline_image(gid)
+        except WorkerError as e:
+            print(f"the timeline could not be drawn: {e}", file=err)
+            gif = None
+        if gif is not None:
             (outdir / "timeline.gif").write_bytes(gif)
         rows = await svc.scores(gid)
     took = time.perf_counter() - t0
@@ -139,8 +145,16 @@ async def run_demo(
     return 0
 
 
-async def _write(path: Path, req: ImageRequest, frame: Frame) -> None:
-    data = await asyncio.to_thread(render_image, req, frame)
+async def _write(
+    svc: GameService, path: Path, req: ImageRequest, frame: Frame, err: TextIO
+) -> None:
+    """Draw ``req`` in the service's worker processes and write it (a line on ``err``
+    instead when it could not be drawn: the demo goes on)."""
+    try:
+        data = await svc.render(req, frame)
+    except WorkerError as e:
+        print(f"\n{path.name} not drawn: {e}", file=err)
+        return
     if data is not None:
         path.write_bytes(data)
 

@@ -26,14 +26,17 @@ from typing import Any, TextIO
 from ai import AGENT_NAMES
 from service import (
     Decision,
+    Frame,
     GameService,
+    ImageRequest,
     Post,
     Result,
     SeatSpec,
     ServiceError,
-    render_image,
+    WorkerPool,
 )
 from service.game import GameSession
+from service.workers import WorkerError
 
 HELP = """Commands (type a game command, or one of these):
   help             this text (and the game commands' grammar)
@@ -253,6 +256,15 @@ class LocalGame:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    async def draw(self, req: ImageRequest, frame: Frame) -> bytes | None:
+        """An image drawn in the service's worker processes; None (and a line saying so)
+        when it could not be drawn: the game goes on."""
+        try:
+            return await self.svc.render(req, frame)
+        except WorkerError as e:
+            self.say(f"  ! the {req.kind} image could not be drawn ({e}); the game goes on")
+            return None
+
     # ------------------------------------------------------------------ output
 
     async def show(self, res: Result, *, actor: int | None = None) -> None:
@@ -271,7 +283,7 @@ class LocalGame:
         if post.audience == "public":
             self.say(post.text)
             for req in post.images:
-                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                data = await self.draw(req, res.frames[req.version])
                 if data is not None:
                     self.out_dir.mkdir(parents=True, exist_ok=True)
                     path = self.out_dir / req.filename()
@@ -395,7 +407,7 @@ class LocalGame:
         for post in res.posts:
             self.say(post.text)
             for req in post.images:
-                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                data = await self.draw(req, res.frames[req.version])
                 if data is not None:
                     path = self.out_dir / "private" / f"hand-{who}.png"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -424,6 +436,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
     p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
     p.add_argument("--out", default=None, metavar="DIR", help="image folder")
+    add_workers_argument(p)
+
+
+def add_workers_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes drawing the images and running the computer players "
+        "(default: the CPU count; 0: threads of this process)",
+    )
+
+
+def worker_pool(args: argparse.Namespace) -> WorkerPool:
+    """The pool ``--workers`` asks for (started at its first job); :class:`BadArguments`."""
+    n = getattr(args, "workers", None)
+    if n is not None and not 0 <= n <= 64:
+        raise BadArguments(f"--workers must be from 0 to 64, not {n}")
+    return WorkerPool(n)
 
 
 async def play(
@@ -441,10 +473,11 @@ async def play(
     check_db(db, resume=args.resume, label=label)
     seats = seat_specs(args.players, args.seats) if args.resume is None else []
     lines = read_script(args.script) if args.script and make_source is None else None
+    workers = worker_pool(args)
     store = SqliteGameStore(db, create=args.resume is None)
-    svc = GameService(store)
+    svc = GameService(store, workers=workers)
     check_scenario(svc, args.scenario)
-    async with store:
+    async with store, workers:
         if args.resume is not None:
             try:
                 info = await svc.info(args.resume)
