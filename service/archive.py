@@ -351,15 +351,13 @@ class GameArchive:
         return self._maps.get((game_id, version))
 
     async def _draw(self, game_id: int, version: int) -> bytes:
-        from service.core import render_image
-
         arch = await self.archive(game_id)
         step = next((s for s in arch.steps if s.version == version), None)
         if step is None:
             raise KeyError(version)
         state = GameState.model_validate_json(await self.core.store.state_at(game_id, version))
         frame = Frame(version, state, arch.events[step.n])
-        png = await asyncio.to_thread(render_image, ImageRequest("map", None, version), frame)
+        png = await self.core.render(ImageRequest("map", None, version), frame)
         if png is None:
             raise KeyError(version)
         self._maps[(game_id, version)] = png
