@@ -298,18 +298,24 @@ class WorkerPool:
             except (BrokenProcessPool, RuntimeError) as e:  # broken or shut down meanwhile
                 slots.release()
                 why = f"the pool could not take it ({e})"
-                self._replace(gen, why)
+                self._replace(gen)
                 continue
             fut.add_done_callback(lambda _f: _release_soon(loop, slots))
             self.jobs += 1
             try:
                 return await asyncio.wait_for(asyncio.wrap_future(fut), timeout)
             except TimeoutError:
-                why = f"it took more than {timeout:g} s (its worker was stopped)"
+                why = f"it took more than {timeout:g} s"
             except BrokenProcessPool:
                 why = "its worker process stopped"
-            log.warning("worker pool: %s failed, %s (try %d of 2)", what, why, attempt)
-            self._replace(gen, f"{what}: {why}")
+            renewed = self._replace(gen)
+            log.warning(
+                "worker pool: %s failed (try %d of 2): %s%s",
+                what,
+                attempt,
+                why,
+                "; new worker processes replace the old ones" if renewed else "",
+            )
         raise WorkerError(f"{what} failed twice: {why}")
 
     def _limits(self) -> tuple[asyncio.Semaphore, asyncio.Semaphore]:
@@ -349,20 +355,21 @@ class WorkerPool:
             initargs=(str(packs) if packs is not None else None,),
         )
 
-    def _replace(self, gen: int, why: str) -> None:
-        """Drop the executor of generation ``gen`` (once: the jobs caught in it all see it
-        broken), killing its processes; the next job starts a new one."""
+    def _replace(self, gen: int) -> bool:
+        """Drop the executor of generation ``gen``, killing its processes (the next job
+        starts a new one); False when it was dropped already (every job caught in a broken
+        executor sees it broken)."""
         if gen != self._generation or self._executor is None:
-            return
+            return False
         old, self._executor = self._executor, None
         self._generation += 1
         self.replaced += 1
-        log.error("worker pool: %s; its worker processes are replaced", why)
         procs = list((getattr(old, "_processes", None) or {}).values())
         for p in procs:
             with contextlib.suppress(Exception):
                 p.kill()
         old.shutdown(wait=False, cancel_futures=True)
+        return True
 
     # ------------------------------------------------------------------ shutdown
 
