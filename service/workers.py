@@ -36,9 +36,11 @@ import contextlib
 import hashlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -153,12 +155,25 @@ def timeline_job(entries: Sequence[LogEntry]) -> bytes | None:
 
 
 def _init_worker(packs_folder: str | None) -> None:
-    """In each new worker: Ctrl-C is the parent's to handle, and the data packs folder is
-    the parent's."""
+    """In each new worker: Ctrl-C is the parent's to handle, the data packs folder is the
+    parent's, and the worker ends when the parent does, even SIGKILLed (a worker waiting
+    for jobs would wait forever, and keep the fork server alive)."""
     from rules.catalog import set_packs_folder
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_packs_folder(packs_folder)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        watch = threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="parent-watch", daemon=True
+        )
+        watch.start()
+
+
+def _exit_with(sentinel: int) -> None:
+    """End this worker when ``sentinel`` (its parent's) is ready: the parent is gone."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 def _release_soon(loop: asyncio.AbstractEventLoop, sem: asyncio.Semaphore) -> None:

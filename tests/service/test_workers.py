@@ -9,6 +9,8 @@ import asyncio
 import logging
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -139,6 +141,51 @@ async def test_aclose_stops_the_workers_and_later_jobs_run_in_threads() -> None:
     assert await gone(worker)
     assert not pool.enabled and pool.pids() == []
     assert await pool.run("pid", 30, pool_jobs.pid) == os.getpid()
+
+
+SIGKILLED_PARENT = """
+import asyncio, sys, time
+from service.workers import WorkerPool
+from tests.service import pool_jobs
+
+async def main():
+    pool = WorkerPool(2)
+    print(await pool.run("pid", 30, pool_jobs.pid), flush=True)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+async def test_the_workers_end_when_their_parent_is_sigkilled(tmp_path: Path) -> None:
+    """A bot process SIGKILLed (the kill test does it) leaves no worker behind: each worker
+    watches its parent."""
+    script, out = tmp_path / "parent.py", tmp_path / "out.txt"
+    script.write_text(SIGKILLED_PARENT)
+    root = str(Path(__file__).resolve().parents[2])
+    with out.open("wb") as f:  # a file, not a pipe: a worker left behind must not hang us
+        proc = subprocess.Popen(
+            [sys.executable, str(script)],
+            stdout=f,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": root},
+        )
+    try:
+        for _ in range(1200):
+            if out.read_text().strip():
+                break
+            await asyncio.sleep(0.05)
+        worker = int(out.read_text())
+        assert alive(worker) and worker != proc.pid
+    finally:
+        proc.kill()
+        proc.wait(10)
+    try:
+        assert await gone(worker, 10), "the worker outlived its SIGKILLed parent"
+    finally:
+        if alive(worker):
+            os.kill(worker, signal.SIGKILL)
 
 
 async def test_workers_zero_is_the_in_thread_way() -> None:
