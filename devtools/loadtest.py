@@ -64,6 +64,7 @@ log = logging.getLogger("devtools.loadtest")
 
 ACK_LIMIT = 3.0  # Discord fails an interaction not answered within 3 s
 AI_WARMUP = 5.0  # seconds the AI games think before the main run starts
+AI_SETTLE = 5.0  # seconds between stopping the AI games and the ramp
 MAP_TARGET = 2.0  # map posted p95 for a rate to count as sustained
 
 
@@ -573,6 +574,8 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                 await ai_games.stop()
                 if args.ai_games:
                     say(f"AI games: {ai_steps} steps saved during the main run")
+                    if not args.no_ramp:  # the decisions under way end (in <= the budget)
+                        await asyncio.sleep(AI_SETTLE)
                 acks, maps = d.all_acks, d.all_maps
                 within = sum(1 for a in acks if a <= ACK_LIMIT) / len(acks) if acks else math.nan
                 say(

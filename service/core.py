@@ -75,7 +75,7 @@ from service.results import (
 )
 from service.timeline import timeline_frames
 from service.undo import UndoPlan, undo_plan, undo_refusal
-from service.workers import Agent, WorkerPool, decision_seed, make_agent
+from service.workers import Agent, WorkerError, WorkerPool, decision_seed, make_agent
 from storage import (
     GameRecord,
     GameResult,
@@ -836,7 +836,7 @@ class GameCore:
             level,
             seat + 1,
             error,
-            exc_info=error,
+            exc_info=None if isinstance(error, WorkerError) else error,  # its sentence says all
         )
 
     async def run_ai_turns(

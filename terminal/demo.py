@@ -83,6 +83,7 @@ async def run_demo(
         db.unlink()
     t0 = time.perf_counter()
     turn = 0
+    missing: list[str] = []  # pictures that could not be drawn
     async with store, workers:
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed)
         gid = res.game_id
@@ -96,10 +97,10 @@ async def run_demo(
             if maps:
                 turn += 1
                 if not args.no_images:
-                    await _write(svc, outdir / f"turn-{turn:03d}-map.png", maps[0], frame, err)
+                    await _write(svc, outdir / f"turn-{turn:03d}-map.png", maps[0], frame, missing)
             for q in reqs:
                 if q.kind == "battle" and not args.no_images:
-                    await _write(svc, outdir / f"turn-{turn:03d}-battle.png", q, frame, err)
+                    await _write(svc, outdir / f"turn-{turn:03d}-battle.png", q, frame, missing)
             st = frame.state
             where = "setup" if st.phase == "setup" else f"round {st.round:>2}"
             done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
@@ -112,14 +113,18 @@ async def run_demo(
         g = await svc.peek(gid)
         st, v = g.state, g.version
         final = g.frame()
-        await _write(svc, outdir / "final-boards.png", ImageRequest("boards", None, v), final, err)
+        await _write(
+            svc, outdir / "final-boards.png", ImageRequest("boards", None, v), final, missing
+        )
         if st.phase == "ended":
-            await _write(svc, outdir / "scores.png", ImageRequest("scores", None, v), final, err)
-        await _write(svc, outdir / "final-map.png", ImageRequest("map", None, v), final, err)
+            await _write(
+                svc, outdir / "scores.png", ImageRequest("scores", None, v), final, missing
+            )
+        await _write(svc, outdir / "final-map.png", ImageRequest("map", None, v), final, missing)
         try:
             gif = await svc.timeline_image(gid)
-        except WorkerError as e:
-            print(f"the timeline could not be drawn: {e}", file=err)
+        except WorkerError:
+            missing.append("timeline.gif")
             gif = None
         if gif is not None:
             (outdir / "timeline.gif").write_bytes(gif)
@@ -142,18 +147,26 @@ async def run_demo(
         file=out,
     )
     print(f"Time taken: {took:.1f} s", file=out)
+    if missing:
+        print(
+            f"error: {len(missing)} picture(s) could not be drawn (a worker process failed "
+            f"twice): {', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}; the game "
+            "was played and saved",
+            file=err,
+        )
+        return 1
     return 0
 
 
 async def _write(
-    svc: GameService, path: Path, req: ImageRequest, frame: Frame, err: TextIO
+    svc: GameService, path: Path, req: ImageRequest, frame: Frame, missing: list[str]
 ) -> None:
-    """Draw ``req`` in the service's worker processes and write it (a line on ``err``
-    instead when it could not be drawn: the demo goes on)."""
+    """Draw ``req`` in the service's worker processes and write it (its name goes to
+    ``missing`` instead when it could not be drawn: the demo goes on)."""
     try:
         data = await svc.render(req, frame)
-    except WorkerError as e:
-        print(f"\n{path.name} not drawn: {e}", file=err)
+    except WorkerError:
+        missing.append(path.name)
         return
     if data is not None:
         path.write_bytes(data)

@@ -96,6 +96,7 @@ def test_local_unknown_ai_level_creates_nothing(tmp_path: Path) -> None:
         (["--seats", "Ana,Bo,Cy,Di,Ed"], "1 to 4"),
         (["--script", "/nonexistent/moves.txt"], "/nonexistent/moves.txt"),
         (["--scenario", "nowhere"], "unknown map 'nowhere'"),
+        (["--workers", "-1"], "--workers must be from 0 to 64, not -1"),
     ],
 )
 def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:
@@ -113,6 +114,7 @@ def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> 
         (["--agents", "heuristic,genius"], "unknown AI level 'genius'"),
         (["--scenario", "nowhere"], "unknown map 'nowhere'"),
         (["--max-rounds", "0"], "--max-rounds"),
+        (["--workers", "65"], "--workers must be from 0 to 64, not 65"),
     ],
 )
 def test_demo_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:
