@@ -403,6 +403,9 @@ class GameSession:
             await before_secret(s, pend.kind)
         level = self.seats[s].ai
         assert level is not None
+        forced = legal_actions(self.state, s)
+        if len(forced) == 1:  # every agent plays the only legal action: no worker needed
+            return await self.apply(forced[0], checked=False)
         seed = decision_seed(self.seed, s, self.version)
         try:
             action = await self.svc.decide(level, seed, s, self.state)

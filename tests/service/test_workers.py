@@ -274,6 +274,40 @@ async def test_a_computer_players_decisions_are_the_same_with_or_without_the_poo
     assert logs[0] == logs[1]
 
 
+def test_a_forced_decision_is_what_every_agent_plays() -> None:
+    """The service plays a seat's only legal action itself (no worker): every agent, which
+    lists from the seat's view, would have played the same."""
+    import random
+
+    from rules import apply, deciders, new_game
+
+    rng, forced = random.Random(8), 0
+    for players in (2, 3):
+        st = new_game(players, seed=players)
+        for _ in range(400):
+            if st.phase == "ended":
+                break
+            for seat in deciders(st):
+                acts = legal_actions(st, seat)
+                if len(acts) == 1:
+                    forced += 1
+                    for level in ("random", "heuristic", "search"):
+                        assert make_agent(level, forced).decide(st, seat) == acts[0]
+            st, _ = apply(st, rng.choice(legal_actions(st)), checked=False)
+    assert forced > 20
+
+
+async def test_forced_decisions_take_no_worker(tmp_path: Path) -> None:
+    async with (
+        SqliteGameStore(str(tmp_path / "f.sqlite3")) as store,
+        WorkerPool(1) as pool,
+    ):
+        svc = GameService(store, workers=pool)
+        gid = (await svc.new_game(["ai:random", "ai:random"], seed=6)).game_id
+        res = await svc.run_ai_turns(gid, until=lambda s: s.round > 2)
+        assert 0 < pool.jobs < res.applied
+
+
 async def test_a_worker_killed_at_every_decision_falls_back_to_the_heuristic(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
