@@ -494,7 +494,15 @@ def compare_table(args: argparse.Namespace, figures: Sequence[dict[str, Any]]) -
         ("turns played in the main run", [str(f["done"]) for f in figures]),
     ]
     if args.ai_games:
-        rows.append(("AI steps saved in the main run", [str(f["ai_steps"]) for f in figures]))
+        rows.append(
+            (
+                "AI steps saved per second (main run)",
+                [
+                    f"{f['ai_rate']:.2f} ({f['ai_steps']} in {f['main_seconds']:.0f} s)"
+                    for f in figures
+                ],
+            )
+        )
     if not args.no_ramp:
         rows.append(
             (
@@ -572,8 +580,12 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                 main = await play(d, tables, args.rate, args.duration, rng)
                 ai_steps = await ai_games.steps(bot) - ai_before
                 await ai_games.stop()
+                main_seconds = main.ended - main.started  # its arrivals, then its last steps
                 if args.ai_games:
-                    say(f"AI games: {ai_steps} steps saved during the main run")
+                    say(
+                        f"AI games: {ai_steps} steps saved during the main run "
+                        f"({main_seconds:.0f} s: {ai_steps / main_seconds:.2f}/s)"
+                    )
                     if not args.no_ramp:  # the decisions under way end (in <= the budget)
                         await asyncio.sleep(AI_SETTLE)
                 acks, maps = d.all_acks, d.all_maps
@@ -628,6 +640,8 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
         "map_p50": percentile(main.maps, 0.5),
         "done": main.done,
         "ai_steps": ai_steps,
+        "ai_rate": ai_steps / main_seconds,
+        "main_seconds": main_seconds,
         "within_3s": within,
         "map_p95": percentile(main.maps, 0.95),
         "maps": len(maps),
