@@ -29,12 +29,13 @@ from discord.ext import commands
 from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
-from service import GameService, WorkerPool
-from storage import SqliteGameStore
+from service import GameService, WorkerPool, logctx
 from storage.base import GameStore
 
 if TYPE_CHECKING:
+    from bot.ops import OpsServer
     from bot.scheduler import Pacer
+    from web.server import WebServer
 
 log = logging.getLogger("bot")
 
@@ -61,11 +62,19 @@ def intents() -> discord.Intents:
     return i
 
 
+class WebStartError(RuntimeError):
+    """The game pages could not be served (the port is taken, the address is not this
+    machine's): one line, said at start-up."""
+
+
 class BrazilBot(commands.Bot):
-    """The bot: one game service over one store, and the extensions."""
+    """The bot: one game service over one store, the extensions, and the game pages' server
+    when ``settings.web_port`` is set (:attr:`web`)."""
 
     tables: Tables
     pacer: Pacer  # set by the pacing extension
+    web: WebServer | None = None
+    ops: OpsServer | None = None  # /healthz and /metrics when settings.ops_port is set
 
     def __init__(self, settings: BotSettings, *, store: GameStore | None = None) -> None:
         super().__init__(
@@ -74,6 +83,7 @@ class BrazilBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=BrazilTree,
+            **shard_options(settings, sharded=isinstance(self, commands.AutoShardedBot)),
         )
         self.settings = settings
         self.store = store
@@ -83,17 +93,22 @@ class BrazilBot(commands.Bot):
         if self.settings.packs_dir is not None:
             GameService.use_data_packs(str(self.settings.packs_dir))
         if self.store is None:
-            self.store = SqliteGameStore(str(self.settings.db), cache_reads=True)
+            self.store = open_bot_store(self.settings)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
         workers = WorkerPool(self.settings.workers)  # started at its first job
         service = GameService(self.store, rulebook_path=rules_path, workers=workers)
+        if self.settings.web_port is not None:
+            self.web = await start_web(service, self.settings)
         self.tables = Tables(self, service, self.settings)
+        self.tables.publisher.pages = self.web
         for name in EXTENSIONS:
             await self.load_extension(name)
         caught_up = await self.tables.recover()  # turns saved but never posted
         if caught_up:
             log.info("caught up %d game(s) saved past their last post", caught_up)
+        if self.settings.ops_port is not None:
+            self.ops = await start_ops(self, self.settings)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -123,12 +138,104 @@ class BrazilBot(commands.Bot):
                 await self.unload_extension(name)
         if hasattr(self, "tables"):
             await self.tables.drain()
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
+        if self.ops is not None:
+            await self.ops.stop()
+            self.ops = None
+        if hasattr(self, "tables"):  # the worker processes, once nothing draws
             await self.tables.svc.aclose()
         await super().close()
         if self._own_store and self.store is not None:
             await self.store.close()
             self.store = None
         log.info("closed")
+
+
+class ShardedBrazilBot(BrazilBot, commands.AutoShardedBot):
+    """The bot running several Discord shards in one process (``BRAZIL_SHARD_IDS`` with more
+    than one id): one gateway connection per shard, one game service and store."""
+
+
+def shard_options(settings: BotSettings, *, sharded: bool) -> dict[str, Any]:
+    """discord.py's shard arguments from the settings: none when sharding is off (today's
+    one connection); ``shard_id`` for one shard; ``shard_ids`` for several (sharded bot)."""
+    shards = settings.shards
+    if shards is None:
+        return {}
+    if sharded:
+        return {"shard_count": settings.shard_count, "shard_ids": list(shards)}
+    if len(shards) != 1:
+        raise ValueError("several shards in one process need ShardedBrazilBot (make_bot)")
+    return {"shard_count": settings.shard_count, "shard_id": shards[0]}
+
+
+def make_bot(settings: BotSettings, *, store: GameStore | None = None) -> BrazilBot:
+    """The bot for these settings: :class:`ShardedBrazilBot` when this process runs several
+    shards, else :class:`BrazilBot` (one shard of several, or no sharding)."""
+    shards = settings.shards
+    if shards is not None and len(shards) > 1:
+        return ShardedBrazilBot(settings, store=store)
+    return BrazilBot(settings, store=store)
+
+
+def open_bot_store(settings: BotSettings) -> GameStore:
+    """The bot's store (``BRAZIL_DB``: an SQLite file or a PostgreSQL URL), not yet opened.
+    SQLite keeps recent reads in memory (one process owns the file); PostgreSQL does not,
+    since other bot processes may write the same games."""
+    from storage.location import open_store, parse_location
+
+    sqlite = parse_location(settings.db).kind == "sqlite"
+    return open_store(settings.db, cache_reads=sqlite)
+
+
+async def start_web(service: GameService, settings: BotSettings) -> WebServer:
+    """Serve the game pages (``settings.web_*``) over ``service``; :class:`WebStartError`
+    in one line when the address cannot be bound."""
+    from web.server import WebServer
+
+    port = settings.web_port or 0
+    server = WebServer(
+        service, host=settings.web_host, port=port, public_url=settings.web_public_url
+    )
+    try:
+        await server.start()
+    except OSError as e:
+        raise WebStartError(
+            f"BRAZIL_WEB_PORT (web_port): cannot serve the game pages on "
+            f"{settings.web_host}:{port} ({bind_error(e)})"
+        ) from None
+    return server
+
+
+async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
+    """Serve /healthz and /metrics (``settings.ops_*``); :class:`WebStartError` in one line
+    when the address cannot be bound."""
+    from bot.ops import OpsServer
+
+    ops = OpsServer(bot, settings.ops_host, settings.ops_port or 0)
+    try:
+        await ops.start()
+    except OSError as e:
+        raise WebStartError(
+            f"BRAZIL_OPS_PORT (ops_port): cannot serve /healthz and /metrics on "
+            f"{settings.ops_host}:{settings.ops_port} ({bind_error(e)})"
+        ) from None
+    return ops
+
+
+def bind_error(e: OSError) -> str:
+    """Why an address could not be bound, in a few words."""
+    import errno
+
+    if e.errno == errno.EADDRINUSE:
+        return "the port is in use: choose another one"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's"
+    if e.errno == errno.EACCES:
+        return "permission denied: ports below 1024 need privileges"
+    return e.strerror or str(e) or type(e).__name__
 
 
 class JsonFormatter(logging.Formatter):
@@ -139,6 +246,10 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
+        for name in logctx.FIELDS:  # set by logctx.ContextFilter: the game, seat, …
+            value = getattr(record, name, None)
+            if value is not None:
+                out[name] = value
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out)
@@ -146,14 +257,28 @@ class JsonFormatter(logging.Formatter):
 
 def setup_logging(settings: BotSettings) -> None:
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(logctx.ContextFilter())  # game, guild, channel, seat, interaction
     if settings.log_json:
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s%(context)s: %(message)s")
+        )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
-    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+    quiet_libraries(root.level)
+
+
+LIBRARY_LOGGERS = ("discord", "aiosqlite", "asyncpg", "aiohttp.access")
+"""Libraries whose DEBUG lines carry payloads (messages sent, private replies included; SQL
+with game states; addresses with page tokens): never below INFO, whatever the bot's level."""
+
+
+def quiet_libraries(level: int) -> None:
+    """Keep :data:`LIBRARY_LOGGERS` at INFO or above (hidden information stays out of logs)."""
+    for name in LIBRARY_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.INFO, level))
 
 
 def _unreachable(e: BaseException) -> str:
@@ -175,7 +300,7 @@ async def run_bot(settings: BotSettings) -> int:
     from storage import StorageError
 
     token = settings.token()
-    store = SqliteGameStore(str(settings.db), cache_reads=True)
+    store = open_bot_store(settings)
     try:
         await store.open()
     except StorageError as e:
@@ -187,11 +312,11 @@ async def run_bot(settings: BotSettings) -> int:
         await store.close()
 
 
-async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) -> int:
+async def _run_bot(settings: BotSettings, token: str, store: GameStore) -> int:
     from storage import StorageError
 
     sys.setswitchinterval(SWITCH_INTERVAL)
-    bot = BrazilBot(settings, store=store)
+    bot = make_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -214,11 +339,14 @@ async def _run_bot(settings: BotSettings, token: str, store: SqliteGameStore) ->
     except discord.LoginFailure:
         print("error: Discord refused the token (DISCORD_TOKEN): check it", file=sys.stderr)
         return 1
+    except WebStartError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except (OSError, TimeoutError, discord.GatewayNotFound, discord.DiscordServerError) as e:
         print(f"error: {_unreachable(e)}: check the network, then start again", file=sys.stderr)
         return 1
     except StorageError as e:
-        print(f"error: the database {settings.db}: {e}", file=sys.stderr)
+        print(f"error: the database {settings.db_text()}: {e}", file=sys.stderr)
         return 1
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -249,6 +377,8 @@ def main(config: str | None = None, *, check_only: bool = False) -> int:
             problems.append("DISCORD_TOKEN is not set (environment or .env)")
         if settings.sync_mode == "guild" and not settings.test_guild:
             problems.append("sync = guild needs BRAZIL_TEST_GUILD")
+        if settings.web_public_url and settings.web_port is None:
+            problems.append("BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
         for p in problems:
             print(f"problem: {p}", file=sys.stderr)
         print("configuration OK" if not problems else "configuration has problems")

@@ -44,6 +44,7 @@ MAX_BUTTONS_PER_ROW = 5
 NO_LONGER = "That choice is no longer available."
 NOT_YOUR_TURN = "Not your turn: only the player who must decide can use this."
 NO_SEAT = "You have no seat in this game."
+GAME_PAGE = "Game page"
 
 
 def clip(text: str, limit: int) -> str:
@@ -119,9 +120,13 @@ def turn_layout(
     return check_layout(view)
 
 
-def status_layout(text: str) -> ui.LayoutView:
-    """The game's status message (edited in place after every turn): text only."""
-    return turn_layout(text, [], "", accent=0x6A1B9A)
+def status_layout(text: str, page: str | None = None) -> ui.LayoutView:
+    """The game's status message (edited in place after every turn): its text, and a link
+    button to the game's web page when the bot serves them (``page``: its address)."""
+    buttons: list[ui.Item[Any]] = []
+    if page is not None:
+        buttons.append(ui.Button(label=GAME_PAGE, style=discord.ButtonStyle.link, url=page))
+    return turn_layout(text, [], "", buttons, accent=0x6A1B9A)
 
 
 def lobby_layout(

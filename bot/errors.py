@@ -22,6 +22,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from service import logctx, metrics
+
 log = logging.getLogger("bot.errors")
 
 GONE_WRONG = "Something went wrong on our side; nothing was changed. Try again."
@@ -62,6 +64,8 @@ async def report_fault(
     interaction: discord.Interaction[Any], error: BaseException, what: str
 ) -> None:
     """Log an unexpected ``error`` (with its traceback) and tell the user privately."""
+    kind = "command" if interaction.type is discord.InteractionType.application_command else "press"
+    metrics.INTERACTION_ERRORS.labels(kind).inc()
     log.error(
         "%s failed for user %s in channel %s",
         what,
@@ -74,6 +78,10 @@ async def report_fault(
 
 class BrazilTree(app_commands.CommandTree[discord.Client]):
     """The command tree: failures of slash commands are answered privately (see module doc)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        bind_interaction(interaction)  # every log line of the command names it
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -91,6 +99,17 @@ class BrazilTree(app_commands.CommandTree[discord.Client]):
             else error
         )
         await report_fault(interaction, cause, _name(interaction))
+
+
+def bind_interaction(interaction: discord.Interaction[Any]) -> None:
+    """Name the interaction (guild, channel, id) in the log lines of the work it starts."""
+    logctx.bind(
+        guild=interaction.guild_id,
+        channel=interaction.channel_id,
+        interaction=interaction.id,
+        game=None,
+        seat=None,
+    )
 
 
 def _name(interaction: discord.Interaction[Any]) -> str:

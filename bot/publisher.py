@@ -24,11 +24,13 @@ from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layou
 from bot.hub import Hub
 from bot.images import draw, missing_note, upload_limit
 from bot.private import PrivateDesk
+from bot.settings import shard_of
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Status
 
 if TYPE_CHECKING:
     from service.game import GameSession
+    from web.server import WebServer
 
 log = logging.getLogger("bot.publisher")
 
@@ -58,6 +60,7 @@ class TurnPost:
     message_id: int
     lines: list[str]
     deciders: tuple[int, ...]  # the human seats it pinged
+    version: int | None = None  # the game's version it shows (None: not yet marked posted)
 
 
 class Publisher:
@@ -69,6 +72,7 @@ class Publisher:
         # the drawing of images, in the service's workers (a load test may replace it)
         self.images: DrawImages = functools.partial(draw, render=hub.svc.render)
         self.turn_posts: dict[int, TurnPost] = {}  # per game: the open turn's post
+        self.pages: WebServer | None = None  # the game pages' server (None: off)
 
     @property
     def client(self) -> discord.Client:
@@ -99,6 +103,7 @@ class Publisher:
         post rather than joining the turn's."""
         if anew:
             self.turn_posts.pop(s.game_id, None)
+        self._drop_if_posted_elsewhere(s)
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
@@ -140,6 +145,8 @@ class Publisher:
         else:
             await self._open(s, last, limit, deciders, quiet)
         await self.t.svc.mark_posted(s, s.version)
+        if (posted := self.turn_posts.get(gid)) is not None:
+            posted.version = s.version
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
 
@@ -271,6 +278,28 @@ class Publisher:
             return False
         return True
 
+    # ------------------------------------------------------------------ other processes
+
+    def forget(self, game_id: int | None) -> None:
+        """Another process changed game ``game_id`` (None: maybe any game; the service calls
+        this when storage says so): its open turn post may no longer be the channel's last
+        word, so the next post of the game is a new one rather than an edit of a stale one."""
+        if game_id is None:
+            self.turn_posts.clear()
+        else:
+            self.turn_posts.pop(game_id, None)
+
+    def _drop_if_posted_elsewhere(self, s: GameSession) -> None:
+        """The game's stored "posted version" is not the one this process's open turn post
+        shows: another process posted the game since (its notification may still be on its
+        way), so the open post is stale: post anew."""
+        open_post = self.turn_posts.get(s.game_id)
+        posted = s.rec.settings.posted_version
+        if open_post is None or open_post.version is None or posted is None:
+            return
+        if posted != open_post.version:
+            self.turn_posts.pop(s.game_id, None)
+
     # ------------------------------------------------------------------ status
 
     def status_text(self, status: Status) -> str:
@@ -323,7 +352,7 @@ class Publisher:
     async def update_status(self, s: GameSession) -> None:
         """Edit the game's one status message in place (PATCH); post it (and try to pin it)
         the first time or if it was deleted."""
-        view = status_layout(self.status_text(s.status()))
+        view = status_layout(self.status_text(s.status()), await self.page_url(s.game_id))
         mid = self.t.svc.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)
         none = discord.AllowedMentions.none()
@@ -342,6 +371,17 @@ class Publisher:
             await msg.pin(reason="the game's status")
         except discord.HTTPException:
             log.info("status message of game %s not pinned (no permission)", s.game_id)
+
+    async def page_url(self, game_id: int) -> str | None:
+        """The game's web page (None when the bot serves no pages, or its address could not
+        be read: the status message goes out without its link rather than not at all)."""
+        if self.pages is None:
+            return None
+        try:
+            return await self.pages.page_url(game_id)
+        except Exception:
+            log.exception("the page address of game %s not read", game_id)
+            return None
 
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         """The game's timeline animation (the public map after every turn, replayed from the
@@ -373,17 +413,30 @@ class Publisher:
             return False
         return any(want in json.dumps(m) for m in recent)
 
-    async def recover(self) -> int:
+    async def recover(self, *, older_than: float | None = None) -> int:
         """After a restart: publish again every running game saved past its last turn post
         (the bot was stopped between a save and its post, or during the AI seats' turns),
         and let waiting AI seats play. A stop between the post and its mark is recognised
         in the channel's recent history (the turn post's button names game and version),
         so nothing is posted twice and no turn goes unposted. Returns how many games were
-        caught up."""
+        caught up. With several processes, each catches up the games of its own shards, at
+        start and then (``older_than``: seconds) every game left unposted that long — a step
+        another process saved and was stopped before posting."""
         done = 0
+        settings = self.t.settings
+        now = self.t.svc.store.now()
         for rec, posted in await self.t.svc.unposted():
+            shards, count = settings.shards, settings.shard_count
+            if shards is not None and count and shard_of(rec.guild_id or 0, count) not in shards:
+                continue  # the process running the game's shard catches it up
+            if older_than is not None and (now - rec.updated_at).total_seconds() < older_than:
+                continue  # a live process may be posting it right now
             try:
                 async with self.t.svc.session(rec.id) as s:
+                    now_posted = s.rec.settings.posted_version
+                    if now_posted is None or now_posted >= s.version:
+                        continue  # posted meanwhile (by this process or another)
+                    posted = now_posted
                     if await self._turn_posted(s.channel_id, s.game_id, s.version):
                         await self.t.svc.mark_posted(s, s.version)  # stopped just after it
                         continue

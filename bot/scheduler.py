@@ -4,7 +4,9 @@ Deadlines, reminders, decision clocks, the deadline policies, stalled and stale 
 firing once across restarts are the service's (:class:`service.pace.Pacing`, its module doc
 says how). Here:
 
-- :class:`Pacer` runs a tick through the service, one game at a time under the game's lock,
+- :class:`Pacer` runs a tick through the service, one game at a time under the game's lock
+  and its tick claim (:meth:`storage.base.GameStore.tick_claim`: with several processes on
+  one PostgreSQL database, a game another process is ticking is skipped, never waited for),
   and sends what it returns (:class:`service.pace.Notice`): a reminder is a channel message
   that mentions only the decider (``allowed_mentions`` limited to that one user) with the
   "Mute reminders this turn" button (:class:`MuteReminders`); a flag is a channel message
@@ -26,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -45,11 +48,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.scheduler")
 
 
+UNPOSTED_GRACE = 30.0
+"""Seconds a saved step may stay unposted before its shard's process posts it (with several
+processes: the process that saved it may still be posting)."""
+
+
 class Pacer:
     """The pacing of every game of one bot, on Discord (see module doc)."""
 
     def __init__(self, tables: Tables, clock: Clock | None = None) -> None:
         self.tables = tables
+        self.last_tick: float | None = None  # time.monotonic() of the last tick's start
         self.pacing: Pacing = tables.svc.pacing
         self.pacing.default_hours = float(tables.settings.turn_deadline_hours)
         if clock is not None:
@@ -95,17 +104,31 @@ class Pacer:
 
     async def tick(self) -> list[str]:
         """Fire everything due now; returns what was done (for logs and tests)."""
+        self.last_tick = time.monotonic()  # the health check's "the scheduler runs"
         done: list[str] = []
         for gid in await self.pacing.tick_games():
             try:
-                async with self.tables.lock(gid):
-                    t = await self.pacing.tick_game(gid)
-                    if t.schedule is not None:
-                        self.show(t.schedule)
-                    await self.deliver(t.notices)
+                async with self.pacing.store.tick_claim(gid) as mine:
+                    if not mine:
+                        continue  # another process is ticking this game right now: skip it
+                    async with self.tables.lock(gid):
+                        t = await self.pacing.tick_game(gid)
+                        if t.schedule is not None:
+                            self.show(t.schedule)
+                        await self.deliver(t.notices)
                 done += t.done
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("pacing of game %s failed", gid)
+        if self.tables.settings.shard_count:
+            # several processes: a step another process saved but was stopped before posting
+            # is caught up here by the game's own shard, without waiting for a restart
+            try:
+                caught = await self.tables.recover(older_than=UNPOSTED_GRACE)
+            except Exception:
+                log.exception("catching up unposted steps failed")
+            else:
+                if caught:
+                    done.append(f"caught up {caught} unposted game(s)")
         return done
 
     async def deliver(self, notices: Sequence[Notice]) -> None:

@@ -14,6 +14,13 @@ Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, `
     BRAZIL_WORKERS=2               processes drawing images and running computer players
                                    (default: the CPU count; 0: threads of the bot's process)
     BRAZIL_MODERATOR_ROLE_ID=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
+    BRAZIL_WEB_PORT=8080           serve the game pages on this port (unset: off)
+    BRAZIL_WEB_HOST=127.0.0.1      ... on this address
+    BRAZIL_WEB_PUBLIC_URL=https://brazil.example.org  the pages' address as players reach them
+                                   (behind a reverse proxy); default http://WEB_HOST:WEB_PORT
+    BRAZIL_SHARD_COUNT=4, BRAZIL_SHARD_IDS=0,1  run these Discord shards of that many (several
+                                   processes on one PostgreSQL database); unset: one process,
+                                   no sharding
 
 The TOML file holds the same names in lower case without the prefix (``db = "..."``);
 a token in a TOML file is refused (keep it in the environment or ``.env``).
@@ -24,12 +31,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_settings import (
@@ -40,6 +49,13 @@ from pydantic_settings import (
 )
 
 SyncMode = Literal["guild", "global", "none"]
+
+MAX_SHARDS = 4096
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events and interactions (Discord's rule)."""
+    return (guild_id >> 22) % shard_count
 
 
 class BotSettings(BaseSettings):
@@ -56,7 +72,11 @@ class BotSettings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token")
     )
-    db: Path = Field(default=Path("brazil.sqlite3"), description="the SQLite database file")
+    db: str = Field(
+        default="brazil.sqlite3",
+        description="the database: an SQLite file (a path or sqlite:///path) or a "
+        "postgresql://user:password@host/database URL",
+    )
     packs_dir: Path | None = Field(default=None, description="the data packs folder")
     rules_file: Path | None = Field(default=None, description="docs/rules.md if not found")
     test_guild: int | None = Field(default=None, ge=1, description="guild id for quick sync")
@@ -98,23 +118,121 @@ class BotSettings(BaseSettings):
         description="members with this role moderate games (besides those with Manage Channel)",
     )
 
+    web_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve the game pages on this port (None: off; 0: any free port)",
+    )
+    web_host: str = Field(
+        default="127.0.0.1", min_length=1, description="the address the game pages listen on"
+    )
+    web_public_url: str | None = Field(
+        default=None,
+        description="the game pages' address as players reach them (a reverse proxy's "
+        "http(s) URL); default: http://web_host:web_port",
+    )
+
+    ops_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve /healthz and /metrics on this port (None: off; 0: any free port)",
+    )
+    ops_host: str = Field(
+        default="127.0.0.1", min_length=1, description="the address /healthz and /metrics use"
+    )
+
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SHARDS,
+        description="the bot's number of Discord shards, all processes together (None: "
+        "no sharding, one process)",
+    )
+    shard_ids: str | None = Field(
+        default=None,
+        description="the shards this process runs, e.g. '0,1' (default: all of shard_count)",
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, v: Any, info: ValidationInfo) -> Any:
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        items = (
+            v.split(",") if isinstance(v, str) else list(v) if isinstance(v, list | tuple) else [v]
+        )
+        try:
+            ids = [int(str(x).strip()) for x in items]
+        except ValueError:
+            raise ValueError(
+                f"shard ids are numbers separated by commas (0,1), not {v!r}"
+            ) from None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("shard ids need BRAZIL_SHARD_COUNT (how many shards in all)")
+        bad = [i for i in ids if not 0 <= i < count]
+        if bad:
+            raise ValueError(
+                f"shard ids must be from 0 to {count - 1} (BRAZIL_SHARD_COUNT={count}), not "
+                + ", ".join(str(i) for i in bad)
+            )
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a shard id is given twice in {v!r}")
+        return ",".join(str(i) for i in sorted(ids))
+
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs (None: no sharding)."""
+        if self.shard_count is None:
+            return None
+        if self.shard_ids is None:
+            return tuple(range(self.shard_count))
+        return tuple(int(i) for i in self.shard_ids.split(","))
+
+    def shard_text(self) -> str:
+        shards = self.shards
+        if shards is None or self.shard_count is None:
+            return "shards: none (one process)"
+        return f"shards: {', '.join(map(str, shards))} of {self.shard_count}"
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, v: Any) -> Any:
         return v.upper() if isinstance(v, str) else v
 
-    @field_validator("db")
+    @field_validator("db", mode="before")
     @classmethod
-    def _db_path(cls, v: Path) -> Path:
-        """A file (not a folder) in a folder that exists: checked at start-up, not at the
-        first game."""
-        if v.is_dir():
-            raise ValueError(f"{v} is a folder: give a database file, e.g. {v / 'brazil.sqlite3'}")
-        parent = v.parent
+    def _db_location(cls, v: Any) -> str:
+        """An SQLite file (not a folder) in a folder that exists, or a PostgreSQL URL:
+        checked at start-up, not at the first game."""
+        from storage import InvalidData
+        from storage.location import parse_location
+
+        text = str(v)
+        try:
+            where = parse_location(text)
+        except InvalidData as e:
+            raise ValueError(str(e)) from None
+        if where.kind == "postgres":
+            return text
+        path = Path(where.target)
+        if path.is_dir():
+            raise ValueError(
+                f"{path} is a folder: give a database file, e.g. {path / 'brazil.sqlite3'}"
+            )
+        parent = path.parent
         if not parent.is_dir():
             what = "is a file, not a folder" if parent.exists() else "does not exist"
-            raise ValueError(f"{v}: the folder {parent} {what}")
-        return v
+            raise ValueError(f"{path}: the folder {parent} {what}")
+        return text
+
+    def db_text(self) -> str:
+        """The database for people and logs: the path, or the URL without its password."""
+        from storage.location import parse_location
+
+        return parse_location(self.db).describe()
 
     @field_validator("packs_dir")
     @classmethod
@@ -138,6 +256,39 @@ class BotSettings(BaseSettings):
             raise ValueError(f"(min, max) seconds with 0 <= min <= max <= 600, not {list(v)}")
         return v
 
+    @field_validator("web_public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        """An http(s) URL with a host (and perhaps a path), kept without its trailing slash."""
+        if v is None or not v.strip():
+            return None
+        v = v.strip()
+        try:
+            parts = urlsplit(v)
+            _ = parts.port  # a bad port raises ValueError
+        except ValueError as e:
+            raise ValueError(f"{v!r} is not a URL ({e})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"an http:// or https:// address with a host, not {v!r}")
+        if parts.query or parts.fragment:
+            raise ValueError(f"an address without ?query or #fragment, not {v!r}")
+        return v.rstrip("/")
+
+    @property
+    def web_on(self) -> bool:
+        """Whether the game pages are served (``web_port`` is set)."""
+        return self.web_port is not None
+
+    def web_text(self) -> str:
+        """The game pages' setting in one line (``describe``)."""
+        if self.web_port is None:
+            if self.web_public_url:
+                return "game pages: off (BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not)"
+            return "game pages: off (set BRAZIL_WEB_PORT to serve them)"
+        port = "any free port" if self.web_port == 0 else f"port {self.web_port}"
+        where = f"game pages: on {self.web_host}, {port}"
+        return where + (f", linked as {self.web_public_url}" if self.web_public_url else "")
+
     @property
     def sync_mode(self) -> SyncMode:
         if self.sync is not None:
@@ -155,7 +306,7 @@ class BotSettings(BaseSettings):
         tok = "set" if self.discord_token and self.discord_token.get_secret_value() else "NOT SET"
         return [
             f"token: {tok}",
-            f"database: {self.db}",
+            f"database: {self.db_text()}",
             f"packs folder: {self.packs_dir or '-'}",
             f"command sync: {self.sync_mode}"
             + (f" (guild {self.test_guild})" if self.test_guild else ""),
@@ -164,6 +315,14 @@ class BotSettings(BaseSettings):
             f"turn deadline {self.turn_deadline_hours} h",
             f"automatic secret answers after {self.auto_answer_delay[0]:g}-"
             f"{self.auto_answer_delay[1]:g} s",
+            self.web_text(),
+            self.shard_text(),
+            "health and metrics: "
+            + (
+                "off (set BRAZIL_OPS_PORT to serve /healthz and /metrics)"
+                if self.ops_port is None
+                else f"on {self.ops_host}, port {self.ops_port or 'any free one'}"
+            ),
             f"log: {self.log_level}{' json' if self.log_json else ''}",
             "worker processes: "
             + ("off (threads)" if self.workers == 0 else str(self.workers or "the CPU count")),

@@ -33,6 +33,7 @@ from bot.discord_views import (
     TurnButton,
     UndoButton,
 )
+from bot.errors import bind_interaction
 from bot.flow import GuidedFlow
 from bot.hub import Hub
 from bot.lobby import LobbyDesk
@@ -53,6 +54,7 @@ class Tables(Hub):
         super().__init__(client, service, settings)
         self.private = PrivateDesk(self)
         self.publisher = Publisher(self, self.private)
+        service.on_changed_elsewhere.append(self.publisher.forget)  # another process posted
         self.turns = Turns(self, self.publisher)
         self.flow = GuidedFlow(self, self.turns)
         self.lobby = LobbyDesk(self, self.publisher)
@@ -60,6 +62,7 @@ class Tables(Hub):
     async def press(self, interaction: discord.Interaction[Any], item: GameItem[Any]) -> None:
         """A press of one of the game's persistent buttons or menus, handed to its desk (the
         router of :class:`bot.discord_views.GameItem`)."""
+        bind_interaction(interaction)
         match item:
             case LobbyButton():
                 await self.lobby.lobby_press(interaction, item.game_id, item.op)
@@ -105,5 +108,5 @@ class Tables(Hub):
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         return await self.publisher.timeline(game_id, budget)
 
-    async def recover(self) -> int:
-        return await self.publisher.recover()
+    async def recover(self, *, older_than: float | None = None) -> int:
+        return await self.publisher.recover(older_than=older_than)

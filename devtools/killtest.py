@@ -41,13 +41,13 @@ from aiohttp import ClientSession, web
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
 from rules import GameState, deciders, format_action, legal_actions
-from storage import SqliteGameStore
+from storage import GameStore, SqliteGameStore
 
 SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"
 CLOCK_FILE = "BRAZIL_LOADTEST_CLOCK_FILE"
 """Test-only: the worker's pacing clock runs this file's number of seconds ahead of real time
 (the parent moves it to make reminders due)."""
-_IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
+IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
 
 RestartCheck = Callable[["KillRun"], Awaitable[list[str]]]
 RESTART_CHECKS: list[RestartCheck] = []
@@ -78,17 +78,17 @@ class PausingStore(SqliteGameStore):
     on_open_save: Callable[[], Awaitable[None]] | None = None
 
     async def _append(self, *args: Any, **kwargs: Any) -> Any:
-        token = _IN_SAVE.set(True)
+        token = IN_SAVE.set(True)
         try:
             return await super()._append(*args, **kwargs)
         finally:
-            _IN_SAVE.reset(token)
+            IN_SAVE.reset(token)
 
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[Any]:
         async with super()._write() as db:
             yield db
-            if _IN_SAVE.get() and self.on_open_save is not None:
+            if IN_SAVE.get() and self.on_open_save is not None:
                 await self.on_open_save()
 
 
@@ -150,7 +150,7 @@ class KillRun:
         self.done_text: dict[str, str] = {}
         self.answers: dict[str, str] = {}  # token -> the follow-up's text
         self.last_failure = ""
-        self.store: SqliteGameStore | None = None
+        self.store: GameStore | None = None
         self.games: dict[int, int] = {}  # channel -> game id
         self.users: dict[int, tuple[int, int]] = {}
         fake.on_request.append(self.seen)

@@ -34,6 +34,9 @@ a save's transaction is open — a test-only hook pauses there — and at a rand
 restarting it each time, and prints what was tried and lost: acknowledged actions missing
 from storage, turns posted twice, old buttons that failed, games that did not go on.
 
+``--processes N --store postgres`` runs N bot processes on one PostgreSQL database, one shard
+each, and kills them in turn (:mod:`devtools.multiproc`).
+
 The simulated players keep their own copy of each game (they apply their own actions), and
 at the end every game's stored state must equal the players' copy (printed as mismatches).
 """
@@ -710,6 +713,16 @@ def parser() -> argparse.ArgumentParser:
         help="the process pool's size (default: the CPU count)",
     )
     p.add_argument("--kill", type=int, default=0, metavar="K", help="kill/restart test: K kills")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N bot processes on one database, one shard each (needs --store postgres)",
+    )
+    p.add_argument(
+        "--store", choices=("sqlite", "postgres"), default="sqlite", help="the database (sqlite)"
+    )
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # the --kill subprocess
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     return p
@@ -727,6 +740,10 @@ def main(argv: list[str] | None = None) -> int:
         from devtools.killtest import worker_main
 
         return worker_main(args.worker, args.db)
+    if args.processes > 1 or args.store == "postgres":
+        from devtools.multiproc import multi_main
+
+        return multi_main(args)
     if args.kill:
         from devtools.killtest import kill_main
 

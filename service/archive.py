@@ -179,7 +179,7 @@ def build_archive(
                 turn = new_turn(st, n)
             if e.kind is EntryKind.UNDO:
                 who = seat_label(st, seats, e.seat) if e.seat is not None else "A player"
-                text = f"{who} took back their step(s): back to step {target}."
+                text = f"{who} took back a step: the game is back at step {target}."
             else:
                 why = f" ({e.reason})" if e.reason else ""
                 text = f"A moderator returned the game to step {target}{why}."

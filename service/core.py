@@ -54,6 +54,7 @@ from rules.errors import InvalidAction, NotYourDecision
 from rules.events import Event, for_seat
 from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
+from service import logctx, metrics
 from service.images import render_image as render_image  # the name's old home
 from service.labels import Choice
 from service.labels import choices as label_choices
@@ -147,16 +148,23 @@ class _Store:
                 scores={int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
                 winners=frozenset(int(w) for w in res.get("winners", [])),
             )
-        return await self.store.save(
-            game_id,
-            expected_version=version,
-            state_json=after.model_dump_json(),
-            action_json=action.to_json(),
-            seat=seat,
-            events_json=json.dumps([e.model_dump(mode="json") for e in events]),
-            description=description,
-            result=result,
-        )
+        try:
+            with metrics.timed(metrics.STORE_SECONDS, "save"):
+                rec = await self.store.save(
+                    game_id,
+                    expected_version=version,
+                    state_json=after.model_dump_json(),
+                    action_json=action.to_json(),
+                    seat=seat,
+                    events_json=json.dumps([e.model_dump(mode="json") for e in events]),
+                    description=description,
+                    result=result,
+                )
+        except VersionConflict:
+            metrics.CONFLICTS.inc()
+            raise
+        metrics.STEPS.inc()
+        return rec
 
 
 # ============================================================================ the service
@@ -247,6 +255,7 @@ class GameSession:
         gen: int = -2,
     ) -> None:
         self.gen = gen  # the game lock's acquisitions when this was read (see session())
+        logctx.bind(game=rec.id, guild=rec.guild_id, channel=rec.channel_id or None, seat=None)
         self.svc = svc
         self.rec = rec
         self.state = state
@@ -344,6 +353,7 @@ class GameSession:
         self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
     ) -> Result:
         st = self.state
+        logctx.bind(seat=seat)
         res = Result(game_id=self.game_id, version=self.version, over=self.over)
         try:
             if not 0 <= seat < len(st.players):
@@ -396,6 +406,7 @@ class GameSession:
         kind)`` is awaited first when the AI answers a secret decision other seats wait on
         (see :data:`SECRET_ANSWERS`)."""
         s = self.ai_seat()
+        logctx.bind(seat=s)
         if s is None:
             return None
         pend = pending_for(self.state, s)
@@ -568,7 +579,8 @@ class GameCore:
         return GameSession(self, rec, _load(rec.state_json), self.seat_specs(rec), gen=gen)
 
     async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
-        rec = await self.store.get_game(game_id)
+        with metrics.timed(metrics.STORE_SECONDS, "load"):
+            rec = await self.store.get_game(game_id)
         return rec, _load(rec.state_json), self.seat_specs(rec)
 
     @staticmethod
@@ -822,7 +834,8 @@ class GameCore:
         sent to one): an action. Raises what the agent raised, or
         :class:`service.workers.WorkerError` when its worker failed twice."""
         factory = None if self._agent_factory is make_agent else self._agent_factory
-        action_json = await self.workers.decide(factory, level, seed, seat, state)
+        with metrics.timed(metrics.AI_SECONDS, level):
+            action_json = await self.workers.decide(factory, level, seed, seat, state)
         return parse_action(action_json)
 
     def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None:
@@ -1210,7 +1223,8 @@ class GameCore:
         """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker
         process (a thread when the pool is off). Raises
         :class:`service.workers.WorkerError` when its worker failed twice."""
-        return await self.workers.draw(req, frame)
+        with metrics.timed(metrics.RENDER_SECONDS, req.kind):
+            return await self.workers.draw(req, frame)
 
     async def aclose(self) -> None:
         """Stop the worker pool (jobs after this run in threads)."""

@@ -6,6 +6,10 @@ web pages (:class:`service.archive.GameArchive`).
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
     res = await service.act(res.game_id, seat=0, text="colour blue")
+
+Several processes on one database: the service subscribes to the store's changes
+(:meth:`storage.base.GameStore.subscribe`; PostgreSQL only) and drops what it remembers of a
+game another process changed (:meth:`GameService.changed_elsewhere`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from service.images import render_image
 from service.lobby import Lobbies
 from service.pace import Pacing
 from service.workers import Agent, WorkerPool, make_agent
-from storage.base import GameStore
+from storage.base import GameChange, GameStore
 
 
 class GameService(GameCore):
@@ -39,6 +43,28 @@ class GameService(GameCore):
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
+        self.on_changed_elsewhere: list[Callable[[int | None], None]] = []
+        """The surfaces' hooks, called with the game id (None: any game) after
+        :meth:`changed_elsewhere` (the bot's publisher forgets the game's open turn post)."""
+        store.subscribe(self.changed_elsewhere)
+
+    def changed_elsewhere(self, change: GameChange) -> None:
+        """Another process changed ``change.game_id`` (None: changes may have been missed,
+        any game): the turn's events kept for it are dropped (:meth:`forget`), the sessions
+        read before are stale (they are loaded again under the lock), and the surfaces' hooks
+        are called, so what is posted next is made from the stored game. (A computer
+        player's decision depends only on the stored game: nothing of it is kept here.)"""
+        if change.game_id is None:
+            games = set(self._locks) | set(self._turn_events)
+        else:
+            games = {change.game_id}
+        for game_id in games:
+            self.forget(game_id)
+            lock = self._locks.get(game_id)  # none: no session of it was ever read here
+            if lock is not None:
+                lock.touch()
+        for hook in list(self.on_changed_elsewhere):
+            hook(change.game_id)
 
 
 __all__ = [

@@ -26,6 +26,11 @@ class GameLock:
         """How many times the holding task has taken the lock (0: free)."""
         return self._depth
 
+    def touch(self) -> None:
+        """The game changed elsewhere (another process): the sessions read before now are
+        stale (:meth:`service.core.GameCore.session` reloads a ``loaded`` one read before)."""
+        self.acquisitions += 2
+
     def locked(self) -> bool:
         return self._lock.locked()
 

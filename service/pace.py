@@ -49,7 +49,16 @@ the claim, finished when the surface reports it delivered (:meth:`Pacing.deliver
   seat still decides in that decision (the game version guards the save) and a stand-in is
   recorded once per seat.
 
-A surface runs a tick as: ``for gid in await pacing.tick_games():`` take the game's lock,
+**Several processes on one database.** A surface ticks a game only while it holds the game's
+tick claim (:meth:`storage.base.GameStore.tick_claim`; PostgreSQL: ``FOR UPDATE SKIP
+LOCKED``), from the tick to the last notice delivered: two processes ticking at once never
+work on one game together, and a process never waits for another's tick. Each firing is still
+its own timer row (the first claim wins). So an unfinished deadline claim seen under the tick
+claim was left by a tick that died (a live one would hold the claim): a process's first tick
+re-runs it only if it is still unfinished then.
+
+A surface runs a tick as: ``for gid in await pacing.tick_games():`` take the game's tick
+claim (skip the game if another process holds it) and its lock,
 ``tick = await pacing.tick_game(gid)``, show ``tick.schedule``, deliver ``tick.notices`` in
 order (publishing their results in the game's session), each then
 ``await pacing.delivered(notice)``.
@@ -73,6 +82,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from rules import deciders, pending_for
+from service import metrics
 from service.pacing import (
     Clock,
     Interval,
@@ -562,6 +572,7 @@ class Pacing:
                 if t.kind == "deadline":
                     self._retry.add((t.game_id, t.version, t.seat, t.kind))
         games = await self.store.list_games(statuses=[GameStatus.RUNNING], limit=None)
+        metrics.ACTIVE_GAMES.set(len(games))
         return [g.id for g in games]
 
     async def _claim(self, key: TimerKey) -> bool:
@@ -582,6 +593,10 @@ class Pacing:
         """What is due now in game ``gid``, claimed in storage (see module doc). The
         caller holds the game's lock while it delivers the notices."""
         tick = Tick(gid)
+        if any(k[0] == gid for k in self._retry):  # still unfinished: its tick died
+            unfinished = await self.store.timers(gid, unfinished=True)
+            left = {(t.game_id, t.version, t.seat, t.kind) for t in unfinished}
+            self._retry = {k for k in self._retry if k[0] != gid or k in left}
         rec = await self.store.get_game(gid)
         now = self.now()
         settings = await self.settings(gid, rec)
@@ -621,6 +636,7 @@ class Pacing:
                 key = (gid, c.since_version, seat, "deadline")
                 if await self._claim(key) or key in self._retry:
                     self._retry.discard(key)
+                    metrics.REMINDER_LATENESS.observe((now - sc.deadline).total_seconds())
                     outcome, notice = await self.on_deadline(gid, seat, c, settings, rec.channel_id)
                     if notice is None:
                         await self._finish(key, outcome)
@@ -640,6 +656,7 @@ class Pacing:
             r = due_now[-1]
             key = (gid, c.since_version, seat, r.kind)
             if await self._claim(key):
+                metrics.REMINDER_LATENESS.observe((now - r.at).total_seconds())
                 pend = pending_for(await self.svc.state(gid), seat)
                 what = _what(pend.kind if pend is not None else "turn")
                 text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what)

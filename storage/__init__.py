@@ -1,22 +1,26 @@
 """Persistence of Brazil: Imperial games, one active game per Discord channel.
 
 The interface is :class:`GameStore` (async); :class:`SqliteGameStore` implements it on an
-embedded SQLite file. Callers never see SQL. See ``storage/README.md``.
+embedded SQLite file and :class:`PostgresGameStore` on a PostgreSQL server;
+:func:`open_store` picks one from a path or a URL (``BRAZIL_DB``). Callers never see SQL. See
+``storage/README.md``.
 
-Importing this package does not load the SQLite backend (nor ``aiosqlite``): the interface,
-the models and the errors are enough to code against a store; ``SqliteGameStore`` and
-``SNAPSHOT_EVERY`` are loaded on first use.
+Importing this package loads neither backend (nor ``aiosqlite`` or ``asyncpg``): the
+interface, the models and the errors are enough to code against a store;
+``SqliteGameStore`` and ``PostgresGameStore`` are loaded on first use.
 """
 
 from typing import TYPE_CHECKING
 
-from storage.base import Clock, GameStore, utc_now
+from storage.base import SNAPSHOT_EVERY, Clock, GameChange, GameStore, utc_now
+from storage.dump import GameDump
 from storage.engine_info import current_engine_version
 from storage.errors import (
     BackendError,
     ChannelBusy,
     DatabaseCorrupt,
     DatabaseMissing,
+    GameExists,
     GameNotActive,
     GameNotFound,
     InvalidData,
@@ -30,6 +34,7 @@ from storage.errors import (
     VersionConflict,
 )
 from storage.export import GameExport, dump_export, load_export
+from storage.location import open_store
 from storage.models import (
     ACTIVE_STATUSES,
     Break,
@@ -60,15 +65,20 @@ from storage.models import (
 from storage.replay import Replayer, default_replayer, load_replayer
 
 if TYPE_CHECKING:
-    from storage.sqlite import SNAPSHOT_EVERY, SqliteGameStore
+    from storage.postgres import PostgresGameStore
+    from storage.sqlite import SqliteGameStore
 
 
 def __getattr__(name: str) -> object:
-    """The SQLite backend, imported when first asked for."""
-    if name in ("SqliteGameStore", "SNAPSHOT_EVERY"):
+    """The backends, imported when first asked for."""
+    if name == "SqliteGameStore":
         from storage import sqlite
 
-        return getattr(sqlite, name)
+        return sqlite.SqliteGameStore
+    if name == "PostgresGameStore":
+        from storage import postgres
+
+        return postgres.PostgresGameStore
     raise AttributeError(f"module 'storage' has no attribute {name!r}")
 
 
@@ -83,6 +93,9 @@ __all__ = [
     "DatabaseMissing",
     "DecisionClock",
     "EntryKind",
+    "GameChange",
+    "GameDump",
+    "GameExists",
     "GameExport",
     "GameNotActive",
     "GameNotFound",
@@ -104,6 +117,7 @@ __all__ = [
     "PendingRequest",
     "PlayerPrefs",
     "PlayerStats",
+    "PostgresGameStore",
     "PrivatePlace",
     "ReplayReport",
     "Replayer",
@@ -124,5 +138,6 @@ __all__ = [
     "is_pack_name",
     "load_export",
     "load_replayer",
+    "open_store",
     "utc_now",
 ]

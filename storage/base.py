@@ -7,14 +7,17 @@ that produced it) and a version bump, in one transaction, guarded by the version
 computed from (optimistic concurrency: :class:`~storage.errors.VersionConflict` otherwise).
 
 Callers never see SQL: they call these methods and get the models of :mod:`storage.models`.
-:class:`storage.sqlite.SqliteGameStore` is the implementation; another backend (PostgreSQL)
-would subclass :class:`GameStore` and pass the same tests.
+:class:`storage.sqlite.SqliteGameStore` (one embedded file) and
+:class:`storage.postgres.PostgresGameStore` (a PostgreSQL server) implement it and pass the same
+tests; :func:`storage.open_store` picks one from a URL or a path.
 """
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from os import PathLike
 from types import TracebackType
@@ -22,6 +25,7 @@ from typing import Self, Unpack
 
 from pydantic import ValidationError
 
+from storage.dump import GameDump
 from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
@@ -48,10 +52,36 @@ from storage.models import (
 )
 from storage.replay import Replayer, replay_log
 
-__all__ = ["Clock", "GameStore", "apply_settings_changes", "utc_now"]
+__all__ = [
+    "SNAPSHOT_EVERY",
+    "Clock",
+    "GameChange",
+    "GameStore",
+    "apply_settings_changes",
+    "utc_now",
+]
+
+SNAPSHOT_EVERY = 16
+"""A full state snapshot is logged every this many versions (and with every undo/rollback), so
+restoring any version replays at most ``SNAPSHOT_EVERY - 1`` actions."""
 
 Clock = Callable[[], datetime]
 """Returns the current time as an *aware* datetime (converted to UTC when stored)."""
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A game changed in the database through another store object (another process):
+    ``game_id`` saved a step or changed its seats or status, now at ``version``. ``game_id``
+    None: changes may have been missed (the listening connection was lost and is back), so
+    anything remembered of any game may be stale."""
+
+    game_id: int | None
+    version: int | None = None
+
+
+ChangeCallback = Callable[[GameChange], None]
+"""Called (in the event loop, never awaited) with each change another process made."""
 
 
 def utc_now() -> datetime:
@@ -515,9 +545,50 @@ class GameStore(ABC):
     async def game_of_web_token(self, token: str) -> int | None:
         """The game whose web page token is ``token`` (None: no such page, or revoked)."""
 
+    # -- several processes on one database -----------------------------------------------
+    # One process owns an SQLite file: these defaults are right for it. A store that several
+    # processes share (PostgreSQL) overrides them.
+
+    def subscribe(self, callback: ChangeCallback) -> None:
+        """Call ``callback`` with each :class:`GameChange` another process makes (its own
+        writes are never reported). The default: nothing to report (one process)."""
+        del callback
+
+    @contextlib.asynccontextmanager
+    async def tick_claim(self, game_id: int) -> AsyncIterator[bool]:
+        """Claim the game's pacing tick for as long as the block runs: ``True`` when this
+        process ticks the game now, ``False`` when another process is ticking it (skip the
+        game: never wait for it). The default: always ``True`` (one process)."""
+        yield True
+
+    async def ping(self) -> None:
+        """A trivial round trip to the database (a health check): raises if it is not
+        reachable. Backends override it with their cheapest query."""
+        await self.get_active_game(0)
+
     @abstractmethod
     async def game_ids(self) -> list[int]:
         """Every game id, ascending (all statuses)."""
+
+    # -- moving games between stores (python -m storage copy) ----------------------------
+
+    @abstractmethod
+    async def dump_game(self, game_id: int) -> GameDump:
+        """Everything kept about the game, under its own id, read in one transaction: the
+        game, its whole log, its news and read markers, its pacing rows and its web page
+        token (:class:`~storage.dump.GameDump`; ``GameNotFound`` if there is none)."""
+
+    @abstractmethod
+    async def load_game(self, dump: GameDump) -> None:
+        """Store ``dump`` under its own game id (and its news and away periods under their
+        own ids), in one transaction: afterwards :meth:`dump_game` returns an equal dump.
+        ``GameExists`` if the id is taken, ``ChannelBusy`` if the game is active and its
+        channel has another active game, ``InvalidData`` for a dump that is not consistent
+        (log versions, state hashes, seats, data pack); nothing is written then."""
+
+    @abstractmethod
+    async def all_player_prefs(self) -> list[PlayerPrefs]:
+        """Every player's stored preferences (time zone, quiet hours), by user id."""
 
     @abstractmethod
     async def check_integrity(self) -> list[IntegrityProblem]:

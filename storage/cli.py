@@ -11,6 +11,10 @@ replays (its line says so).
 No command ever damages a file: outputs are written to a new temporary name and renamed into
 place once complete (and, for backups, verified); a file that is not a game database is only
 ever opened read-only.
+
+``--db`` (default ``$BRAZIL_DB``, else ``./brazil.sqlite3``) is an SQLite file or a
+``postgresql://`` URL (:func:`storage.open_store`): every command but ``bench`` works on
+both. ``copy SRC DEST`` moves every game from one to the other (:mod:`storage.copy`).
 """
 
 from __future__ import annotations
@@ -26,13 +30,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from storage.base import GameStore
 from storage.bench import RESTORE_STEPS_BACK, RestoreGame, run_bench, synthetic_late_game_state
 from storage.check import check_store
+from storage.copy import BackupSource, CopyRefused, CopySource, copy_store
+from storage.dump import BACKUP_FORMAT, BackupFile
 from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
+from storage.location import Location, open_store, parse_location
 from storage.migrations import LATEST
 from storage.replay import DEFAULT_REPLAYER, Replayer, load_replayer
-from storage.sqlite import SqliteGameStore
 
 __all__ = ["amain", "default_db_path", "main"]
 
@@ -58,18 +65,21 @@ def _count(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    db_help = "the SQLite database file (default: $BRAZIL_DB or ./brazil.sqlite3)"
+    db_help = (
+        "the database: an SQLite file or a postgresql://user:password@host/database URL "
+        "(default: $BRAZIL_DB or ./brazil.sqlite3)"
+    )
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=db_help)
+    common.add_argument("--db", metavar="PATH|URL", default=argparse.SUPPRESS, help=db_help)
 
     parser = argparse.ArgumentParser(
         prog="python -m storage",
         description="Maintenance tools for the Brazil: Imperial bot's game database "
-        f"(SQLite, schema version {LATEST}).",
+        f"(SQLite or PostgreSQL, schema version {LATEST}).",
         epilog="Exit codes: 0 success, 1 problems found (check) or the database is corrupt, "
         "2 the command could not run.",
     )
-    parser.add_argument("--db", metavar="PATH", default=None, help=db_help)
+    parser.add_argument("--db", metavar="PATH|URL", default=None, help=db_help)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     backup = sub.add_parser(
@@ -77,7 +87,9 @@ def _parser() -> argparse.ArgumentParser:
         parents=[common],
         help="copy the live database to PATH (online backup API)",
         description="Write a consistent copy of the database to PATH, safely while the bot is "
-        "running (SQLite online backup API). The copy is a single self-contained file.",
+        "running. SQLite: the online backup API, a single self-contained SQLite file. "
+        "PostgreSQL: a dump file of every game (JSON Lines, read in one snapshot); load it "
+        "into an empty database with 'copy PATH URL'.",
     )
     backup.add_argument("path", metavar="PATH", help="where to write the backup")
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
@@ -158,6 +170,24 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("path", metavar="PATH", help="output file ('-' for standard output)")
     export.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
 
+    copy = sub.add_parser(
+        "copy",
+        help="copy every game from one database to another (SQLite <-> PostgreSQL)",
+        description="Copy every game (log, seats, settings, state, news, pacing rows, web "
+        "page token; each under its own id) and every player's preferences from SRC to DEST, "
+        "each game in one transaction, verified by reading it back (every log entry's state "
+        "hash and the state's hash equal on both sides). SRC and DEST are SQLite files or "
+        "postgresql:// URLs; SRC may also be a PostgreSQL backup file. Run it again after an "
+        "interruption: games already copied are skipped. Stop the bot first.",
+    )
+    copy.add_argument("source", metavar="SRC", help="the database to copy from (or a backup file)")
+    copy.add_argument("dest", metavar="DEST", help="the database to copy into (created if new)")
+    copy.add_argument(
+        "--force",
+        action="store_true",
+        help="copy into a destination that already holds other games (none is overwritten)",
+    )
+
     imp = sub.add_parser(
         "import",
         parents=[common],
@@ -186,21 +216,29 @@ async def amain(argv: Sequence[str] | None = None, *, out: TextIO | None = None)
     """:func:`main` for callers already inside an event loop."""
     stream = out or sys.stdout
     args = _parser().parse_args(argv)
-    db = Path(args.db or default_db_path())
     try:
+        if args.command == "copy":
+            return await _copy(args.source, args.dest, args.force, stream)
+        db = parse_location(args.db or default_db_path())
         return await _run(args, db, stream)
+    except CopyRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except DatabaseCorrupt as exc:
         print(f"problem: {exc}", file=sys.stderr)
         return EXIT_PROBLEMS
     except sqlite3.DatabaseError as exc:
-        print(f"problem: {db}: the database is corrupt ({exc})", file=sys.stderr)
+        print(
+            f"problem: {args.db or default_db_path()}: the database is corrupt ({exc})",
+            file=sys.stderr,
+        )
         return EXIT_PROBLEMS
     except (StorageError, OSError, sqlite3.Error) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
 
 
-async def _run(args: argparse.Namespace, db: Path, out: TextIO) -> int:
+async def _run(args: argparse.Namespace, db: Location, out: TextIO) -> int:
     command: str = args.command
     if command == "bench":
         return await _bench(args, out)
@@ -215,15 +253,23 @@ async def _run(args: argparse.Namespace, db: Path, out: TextIO) -> int:
     raise AssertionError(command)
 
 
-async def _backup(db: Path, target: Path, force: bool, out: TextIO) -> int:
+async def _backup(db: Location, target: Path, force: bool, out: TextIO) -> int:
     if target.exists() and not force:
         print(f"error: {target} exists (use --force to overwrite)", file=sys.stderr)
         return EXIT_ERROR
-    if target.resolve() == db.resolve():
+    if db.kind == "sqlite" and target.resolve() == Path(db.target).resolve():
         print("error: the backup cannot overwrite the database itself", file=sys.stderr)
         return EXIT_ERROR
-    async with SqliteGameStore(db, create=False) as store:
+    async with open_store(db.target, create=False) as store:
         await store.backup(target)  # verified before it replaces anything (DatabaseCorrupt)
+    if db.kind == "postgres":
+        written = BackupFile(target)
+        print(
+            f"backed up {len(written.game_ids())} game(s) to {target} ({target.stat().st_size:,} "
+            f"bytes, a dump file; load it with: python -m storage copy {target} URL)",
+            file=out,
+        )
+        return EXIT_OK
     with sqlite3.connect(f"file:{target}?mode=ro", uri=True) as copy:
         status = copy.execute("PRAGMA quick_check").fetchone()[0]
         games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -236,7 +282,7 @@ async def _backup(db: Path, target: Path, force: bool, out: TextIO) -> int:
     return EXIT_OK if status == "ok" else EXIT_PROBLEMS
 
 
-async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
+async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
     replayer: Replayer | None = None
     skipped: str | None = None
     if args.no_replay:
@@ -251,8 +297,8 @@ async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
                 f"the rules engine is not available ({exc}); only the integrity check ran, "
                 "so game states were not verified against their logs"
             )
-    async with SqliteGameStore(db, create=False) as store:
-        print(f"database: {db} (schema version {LATEST})", file=out)
+    async with open_store(db.target, create=False) as store:
+        print(f"database: {db.describe()} (schema version {LATEST})", file=out)
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
         try:
@@ -266,7 +312,7 @@ async def _check(db: Path, args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_PROBLEMS
 
 
-async def _resolve(store: SqliteGameStore, ref: str) -> int:
+async def _resolve(store: GameStore, ref: str) -> int:
     kind, sep, value = ref.partition(":")
     if not sep:
         kind, value = "", ref
@@ -322,11 +368,11 @@ def write_new_file(target: Path, text: str, *, force: bool) -> None:
         Path(name).unlink(missing_ok=True)
 
 
-async def _export(db: Path, ref: str, path: str, force: bool, out: TextIO) -> int:
+async def _export(db: Location, ref: str, path: str, force: bool, out: TextIO) -> int:
     if path != "-" and Path(path).exists() and not force:
         print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
         return EXIT_ERROR
-    async with SqliteGameStore(db, create=False) as store:
+    async with open_store(db.target, create=False) as store:
         game_id = await _resolve(store, ref)
         export = await store.export_game(game_id)
     text = dump_export(export)
@@ -353,11 +399,11 @@ def _read_text(path: str, what: str) -> str:
         raise StorageError(f"{path} is a directory, not {what}") from exc
 
 
-async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
+async def _import(db: Location, args: argparse.Namespace, out: TextIO) -> int:
     text = _read_text(args.path, "a game export")
     export = load_export(text)
     replayer = load_replayer(args.replayer) if args.replayer else None
-    async with SqliteGameStore(db) as store:
+    async with open_store(db.target) as store:
         record = await store.import_game(
             export, channel_id=args.channel, guild_id=args.guild, replayer=replayer
         )
@@ -367,6 +413,47 @@ async def _import(db: Path, args: argparse.Namespace, out: TextIO) -> int:
         file=out,
     )
     return EXIT_OK
+
+
+def _is_backup_file(text: str) -> bool:
+    """True when ``text`` names an existing file that starts like a backup dump file."""
+    path = Path(text)
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(64)
+    except OSError:
+        return False
+    return start.startswith(b'{"format":"' + BACKUP_FORMAT.encode() + b'"')
+
+
+async def _copy(source: str, dest: str, force: bool, out: TextIO) -> int:
+    to = parse_location(dest)
+    if _is_backup_file(source):
+        origin: CopySource = BackupSource(Path(source))
+        return await _copy_into(origin, source, to, force, out)
+    src = parse_location(source)
+    if src.kind == to.kind and (
+        src.target == to.target
+        or (src.kind == "sqlite" and Path(src.target).resolve() == Path(to.target).resolve())
+    ):
+        print("error: SRC and DEST are the same database", file=sys.stderr)
+        return EXIT_ERROR
+    async with open_store(src.target, create=False) as store:
+        return await _copy_into(store, src.describe(), to, force, out)
+
+
+async def _copy_into(source: CopySource, name: str, to: Location, force: bool, out: TextIO) -> int:
+    async with open_store(to.target) as dest:
+        print(f"copying {name} -> {to.describe()}", file=out)
+        report = await copy_store(
+            source, dest, force=force, progress=lambda line: print(line, file=out, flush=True)
+        )
+    for line in [*report.refused, *report.differ]:
+        print(f"problem: {line}", file=sys.stderr)
+    print(report.summary(), file=out)
+    if report.differ:
+        return EXIT_PROBLEMS
+    return EXIT_OK if report.ok else EXIT_ERROR
 
 
 def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | None:

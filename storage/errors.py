@@ -72,6 +72,14 @@ class InvalidTransition(StorageError):
         super().__init__(f"game {game_id}: cannot go from {from_status} to {to_status}")
 
 
+class GameExists(StorageError):
+    """A game with this id is already stored (loading a copied game never overwrites one)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(f"a game with id {game_id} is already stored")
+
+
 class BackendError(StorageError):
     """The database itself failed (disk full, corrupt file, locked for too long...).
 
@@ -110,11 +118,13 @@ class SchemaTooNew(StorageError):
 
 
 class NotAGameDatabase(StorageError):
-    """The file is an SQLite database, but not one of ours (or not an SQLite file at all)."""
+    """The file is an SQLite database, but not one of ours (or not an SQLite file at all), or
+    the PostgreSQL database holds another application's tables."""
 
 
 class DatabaseMissing(StorageError):
-    """Opening without ``create=True`` and the database file does not exist."""
+    """Opening without ``create=True`` and the database file does not exist (or, on
+    PostgreSQL, the database has no game schema yet)."""
 
 
 class InvalidExport(StorageError, ValueError):

@@ -399,6 +399,15 @@ CREATE TABLE web_pages (
 );
 """
 
+V8_TICKS = """
+-- Which process ticks a game's pacing now: a PostgreSQL process holds its game's row locked
+-- (FOR UPDATE SKIP LOCKED) while it ticks the game. One process owns an SQLite file: the
+-- table is kept only so that schema 8 means the same tables on both backends.
+CREATE TABLE pacing_ticks (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id)
+);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
@@ -414,6 +423,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(6, "a lobby's entry 0 takes the initial state when it starts", V6_LOBBY_START),
     Migration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
+    Migration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -38,14 +38,24 @@ from storage.models import (
 if TYPE_CHECKING:
     import aiosqlite
 
-__all__ = ["Break", "DecisionClock", "GamePacing", "PacingStore", "PlayerPrefs", "StandIn", "Timer"]
+__all__ = [
+    "Break",
+    "DecisionClock",
+    "GamePacing",
+    "PacingStore",
+    "PlayerPrefs",
+    "StandIn",
+    "Timer",
+    "pacing_iso",
+]
 
 
 def _t(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
 
 
-def _iso(t: datetime | None) -> str | None:
+def pacing_iso(t: datetime | None) -> str | None:
+    """The stored form of a pacing time (``InvalidData`` for a naive one)."""
     if t is None:
         return None
     if t.tzinfo is None or t.utcoffset() is None:
@@ -148,7 +158,7 @@ class PacingStore:
             cur = await db.execute(
                 "INSERT INTO pacing_breaks (game_id, seat, start_at, end_at, by_user, reason) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seat, _iso(start), _iso(end), by_user, reason),
+                (game_id, seat, pacing_iso(start), pacing_iso(end), by_user, reason),
             )
             bid = int(cur.lastrowid or 0)
         return Break(bid, game_id, seat, start, end, by_user, reason)
@@ -159,7 +169,7 @@ class PacingStore:
             await db.execute(
                 "UPDATE pacing_breaks SET end_at = ? WHERE id = ? AND "
                 "(end_at IS NULL OR end_at > ?)",
-                (_iso(at), break_id, _iso(at)),
+                (pacing_iso(at), break_id, pacing_iso(at)),
             )
 
     async def breaks(self, game_id: int) -> list[Break]:
@@ -201,13 +211,13 @@ class PacingStore:
                 await db.execute(
                     "UPDATE pacing_decisions SET closed_at = ? WHERE game_id = ? AND seat = ? "
                     "AND closed_at IS NULL",
-                    (_iso(at), game_id, seat),
+                    (pacing_iso(at), game_id, seat),
                 )
             for seat in set(deciding) - set(open_):
                 await db.execute(
                     "INSERT OR IGNORE INTO pacing_decisions "
                     "(game_id, seat, since_version, started_at) VALUES (?, ?, ?, ?)",
-                    (game_id, seat, version, _iso(at)),
+                    (game_id, seat, version, pacing_iso(at)),
                 )
             rows = list(
                 await db.execute_fetchall(
@@ -247,7 +257,7 @@ class PacingStore:
             cur = await db.execute(
                 "INSERT OR IGNORE INTO pacing_timers (game_id, version, seat, kind, claimed_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game_id, version, seat, kind, _iso(at)),
+                (game_id, version, seat, kind, pacing_iso(at)),
             )
             return (cur.rowcount or 0) == 1
 
@@ -258,7 +268,7 @@ class PacingStore:
             await db.execute(
                 "UPDATE pacing_timers SET done_at = ?, outcome = ? WHERE game_id = ? "
                 "AND version = ? AND seat = ? AND kind = ?",
-                (_iso(at), outcome, game_id, version, seat, kind),
+                (pacing_iso(at), outcome, game_id, version, seat, kind),
             )
 
     async def timers(self, game_id: int | None = None, *, unfinished: bool = False) -> list[Timer]:
@@ -299,7 +309,7 @@ class PacingStore:
             cur = await db.execute(
                 "INSERT OR IGNORE INTO pacing_standins (game_id, seat, user_id, ai_level, since) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game_id, seat, user_id, ai_level, _iso(at)),
+                (game_id, seat, user_id, ai_level, pacing_iso(at)),
             )
             return (cur.rowcount or 0) == 1
 
@@ -318,7 +328,7 @@ class PacingStore:
             await db.execute(
                 "UPDATE pacing_standins SET ended_at = ? WHERE game_id = ? AND seat = ? "
                 "AND ended_at IS NULL",
-                (_iso(at), game_id, seat),
+                (pacing_iso(at), game_id, seat),
             )
         r = rows[0]
         return StandIn(int(r[0]), int(r[1]), r[2], str(r[3]), datetime.fromisoformat(r[4]), at)

@@ -30,14 +30,28 @@ from typing import Any, Literal, Unpack
 import aiosqlite
 from pydantic import ValidationError
 
-from storage.base import Clock, GameStore, apply_settings_changes, utc_now
+from storage.base import SNAPSHOT_EVERY, Clock, GameStore, apply_settings_changes, utc_now
+from storage.common import (
+    MAX_ID,
+    check_id,
+    check_result,
+    check_seat_no,
+    check_text,
+    check_version,
+    game_problems,
+    guard,
+    parse_seats,
+    scored,
+    seat_list,
+)
+from storage.dump import GameDump, NewsRow, WebPage, check_dump
 from storage.engine_info import current_engine_version
 from storage.errors import (
     BackendError,
     ChannelBusy,
     DatabaseCorrupt,
     DatabaseMissing,
-    GameNotActive,
+    GameExists,
     GameNotFound,
     InvalidData,
     InvalidTransition,
@@ -50,8 +64,9 @@ from storage.export import ImportPlan
 from storage.jsonutil import parse_json, state_hash
 from storage.migrations import LATEST, check_ours, migrate, schema_version
 from storage.models import (
-    ACTIVE_STATUSES,
+    Break,
     EntryKind,
+    GamePacing,
     GameRecord,
     GameResult,
     GameSettings,
@@ -61,24 +76,24 @@ from storage.models import (
     IntegrityProblem,
     LogEntry,
     NewsItem,
+    PlayerPrefs,
     PlayerStats,
     Seat,
-    SeatKind,
     SettingsChanges,
+    StandIn,
+    Timer,
     is_pack_name,
     transition_allowed,
     utc_iso,
 )
-from storage.pacing import PacingStore
+from storage.pacing import PacingStore, pacing_iso
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["SNAPSHOT_EVERY", "SqliteGameStore"]
 
-SNAPSHOT_EVERY = 16
-"""A full state snapshot is logged every this many versions (and with every undo/rollback), so
-restoring any version replays at most ``SNAPSHOT_EVERY - 1`` actions."""
-
-_MAX_ID = 2**63
+_MAX_ID = MAX_ID
+_check_id = check_id
+_check_version = check_version
 
 _ACTIVE_SQL = "('lobby', 'setup', 'running')"
 
@@ -106,38 +121,8 @@ _HISTORY_COLUMNS = (
 )
 
 
-def _check_id(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_ID:
-        raise InvalidData(f"{what} must be an integer in [0, 2**63), got {value!r}")
-    return value
-
-
-def _check_version(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_ID:
-        raise InvalidData(f"{what} must be a version number (an int >= 0), got {value!r}")
-    return value
-
-
 def _ts(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
-
-
-def _seats(seats_json: str | None) -> tuple[Seat, ...]:
-    rows = json.loads(seats_json) if seats_json else []
-    seats = [
-        Seat(
-            seat=number,
-            kind=SeatKind(kind),
-            user_id=user_id,
-            name=name,
-            ai_level=ai_level,
-            colour=colour,
-            score=score,
-            winner=bool(winner),
-        )
-        for number, kind, user_id, name, ai_level, colour, score, winner in rows
-    ]
-    return tuple(sorted(seats, key=lambda seat: seat.seat))
 
 
 def _summary_fields(row: Sequence[Any]) -> dict[str, Any]:
@@ -151,7 +136,7 @@ def _summary_fields(row: Sequence[Any]) -> dict[str, Any]:
         "created_at": _ts(row[6]),
         "updated_at": _ts(row[7]),
         "finished_at": _ts(row[8]),
-        "seats": _seats(row[9]),
+        "seats": parse_seats(row[9]),
         "engine_version": row[10],
         "data_pack": row[11],
     }
@@ -499,6 +484,9 @@ class SqliteGameStore(PacingStore, GameStore):
         rows = await self._fetch(sql, params)
         return [GameSummary(**_summary_fields(row)) for row in rows]
 
+    async def ping(self) -> None:
+        await self._fetch("SELECT 1")
+
     async def web_token(self, game_id: int) -> str | None:
         rows = await self._fetch("SELECT token FROM web_pages WHERE game_id = ?", (game_id,))
         return str(rows[0][0]) if rows else None
@@ -777,18 +765,7 @@ class SqliteGameStore(PacingStore, GameStore):
             row = await self._row(db, game_id, with_state=True)
         return self._record(row)
 
-    @staticmethod
-    def _seat_list(seats: Collection[Seat]) -> list[Seat]:
-        seat_list = list(seats)
-        if not all(isinstance(seat, Seat) for seat in seat_list):
-            raise InvalidData("seats must be Seat values (Seat.discord/local/ai)")
-        numbers = [seat.seat for seat in seat_list]
-        if len(set(numbers)) != len(numbers):
-            raise InvalidData(f"a seat number appears twice: {sorted(numbers)}")
-        colours = [seat.colour for seat in seat_list if seat.colour is not None]
-        if len(set(colours)) != len(colours):
-            raise InvalidData(f"a colour is taken by two seats: {sorted(colours)}")
-        return seat_list
+    _seat_list = staticmethod(seat_list)
 
     @staticmethod
     async def _insert_seats(
@@ -817,20 +794,9 @@ class SqliteGameStore(PacingStore, GameStore):
         if rows:
             raise ChannelBusy(channel_id, game_id=int(rows[0][0]))
 
-    @staticmethod
-    def _guard(fields: dict[str, Any], expected_version: int | None) -> None:
-        status: GameStatus = fields["status"]
-        if status not in ACTIVE_STATUSES:
-            raise GameNotActive(fields["id"], status=status.value)
-        if expected_version is not None and fields["version"] != expected_version:
-            raise VersionConflict(fields["id"], expected=expected_version, actual=fields["version"])
+    _guard = staticmethod(guard)
 
-    @staticmethod
-    def _check_result(game_id: int, result: GameResult, seats: Sequence[Seat]) -> None:
-        numbers = {seat.seat for seat in seats}
-        unknown = set(result.scores) - numbers
-        if unknown:
-            raise InvalidData(f"game {game_id}: scores for empty seats: {sorted(unknown)}")
+    _check_result = staticmethod(check_result)
 
     @staticmethod
     async def _write_result(db: aiosqlite.Connection, game_id: int, result: GameResult) -> None:
@@ -843,23 +809,9 @@ class SqliteGameStore(PacingStore, GameStore):
             ],
         )
 
-    @staticmethod
-    def _check_seat_no(seat: int | None, what: str = "seat") -> int | None:
-        if seat is None:
-            return None
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
-            raise InvalidData(f"{what} must be a seat number 0..7 (or None), got {seat!r}")
-        return seat
+    _check_seat_no = staticmethod(check_seat_no)
 
-    @staticmethod
-    def _check_text(text: str | None, what: str, *, limit: int = 2000) -> str | None:
-        if text is None:
-            return None
-        if not isinstance(text, str):
-            raise InvalidData(f"{what} must be a string, not {type(text).__name__}")
-        if len(text) > limit:
-            raise InvalidData(f"{what} is longer than {limit} characters")
-        return text
+    _check_text = staticmethod(check_text)
 
     async def save(
         self,
@@ -1052,17 +1004,7 @@ class SqliteGameStore(PacingStore, GameStore):
 
         return await self._append(game_id, expected_version, entry, state_json, check=on_line_only)
 
-    @staticmethod
-    def _scored(seats: Sequence[Seat], result: GameResult) -> tuple[Seat, ...]:
-        return tuple(
-            seat.model_copy(
-                update={
-                    "score": result.scores.get(seat.seat),
-                    "winner": seat.seat in result.winners,
-                }
-            )
-            for seat in seats
-        )
+    _scored = staticmethod(scored)
 
     async def _change(
         self,
@@ -1357,44 +1299,11 @@ class SqliteGameStore(PacingStore, GameStore):
         (version, _status, settings_json, state, count, low, high, last_hash, initial, pack) = rows[
             0
         ]
-        found: list[str] = []
-        try:
-            GameSettings.model_validate_json(settings_json)
-        except ValidationError as exc:
-            found.append(f"invalid settings: {exc.errors()[0]['msg']}")
-        if pack is not None and not is_pack_name(pack):
-            found.append(f"data pack {pack!r} is not a plain pack name")
-        if (count, low, high) != (version + 1, 0, version):
-            found.append(
-                f"the log has {count} entries (versions {low}..{high}) "
-                f"but the game is at version {version}"
-            )
-        if state is None:
-            found.append("no stored state")
-        else:
-            try:
-                current_hash = state_hash(json.loads(state))
-            except ValueError as exc:
-                found.append(f"the stored state is not valid JSON: {exc}")
-            else:
-                if last_hash is not None and last_hash != current_hash:
-                    found.append(
-                        f"the stored state does not match the hash logged for version {version}"
-                    )
-        if initial is None:
-            found.append("no initial state (log entry 0)")
         snapshots = await self._fetch(
             "SELECT version, snapshot_json, state_hash FROM actions "
             "WHERE game_id = ? AND snapshot_json IS NOT NULL ORDER BY version",
             (game_id,),
         )
-        for at, snapshot, digest in snapshots:
-            what = "the initial state" if at == 0 else f"the snapshot of version {at}"
-            try:
-                if digest is not None and state_hash(json.loads(snapshot)) != digest:
-                    found.append(f"{what} does not match its logged hash")
-            except ValueError as exc:
-                found.append(f"{what} is not valid JSON: {exc}")
         jumps = await self._fetch(
             "SELECT a.version, a.target_version, a.state_hash, "
             "(SELECT t.state_hash FROM actions t WHERE t.game_id = a.game_id "
@@ -1402,12 +1311,19 @@ class SqliteGameStore(PacingStore, GameStore):
             "WHERE a.game_id = ? AND a.kind IN ('undo', 'rollback')",
             (game_id,),
         )
-        for at, target, digest, target_digest in jumps:
-            if digest is not None and target_digest is not None and digest != target_digest:
-                found.append(
-                    f"version {at} returns to version {target} but its state is not that one"
-                )
-        return found
+        return game_problems(
+            version=version,
+            settings_json=settings_json,
+            state=state,
+            count=count,
+            low=low,
+            high=high,
+            last_hash=last_hash,
+            initial=initial,
+            pack=pack,
+            snapshots=[(int(r[0]), str(r[1]), r[2]) for r in snapshots],
+            jumps=[(int(r[0]), int(r[1]), r[2], r[3]) for r in jumps],
+        )
 
     async def backup(self, path: str | PathLike[str]) -> None:
         """Online backup (SQLite backup API) to ``path``, written atomically: a new temporary
@@ -1491,3 +1407,177 @@ class SqliteGameStore(PacingStore, GameStore):
             )
             row = await self._row(db, game_id, with_state=True)
         return self._record(row)
+
+    # -- moving games between stores ------------------------------------------------------
+
+    async def dump_game(self, game_id: int) -> GameDump:
+        async with self._locked() as db:
+            await db.execute("BEGIN")  # one read snapshot (WAL): other writers do not show
+            try:
+                return await self._dump(db, game_id)
+            finally:
+                await db.execute("COMMIT")
+
+    async def _dump(self, db: aiosqlite.Connection, game_id: int) -> GameDump:
+        async def rows(sql: str) -> list[Sequence[Any]]:
+            return list(await db.execute_fetchall(sql, (game_id,)))
+
+        record = self._record(await self._row(db, game_id, with_state=True))
+        log = await rows(f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY version")
+        news = await rows(
+            "SELECT id, seat, text, created_at FROM news WHERE game_id = ? ORDER BY id"
+        )
+        read = await rows("SELECT seat, up_to FROM news_read WHERE game_id = ? ORDER BY seat")
+        pacing = await rows(
+            "SELECT settings_json, pause_votes_json FROM pacing_games WHERE game_id = ?"
+        )
+        breaks = await rows(
+            "SELECT id, game_id, seat, start_at, end_at, by_user, reason FROM pacing_breaks "
+            "WHERE game_id = ? ORDER BY id"
+        )
+        clocks = await rows(
+            f"SELECT {self._CLOCK_COLUMNS} FROM pacing_decisions WHERE game_id = ? "
+            "ORDER BY seat, since_version"
+        )
+        timers = await rows(
+            "SELECT game_id, version, seat, kind, claimed_at, done_at, outcome FROM "
+            "pacing_timers WHERE game_id = ? ORDER BY claimed_at, version, seat, kind"
+        )
+        stand_ins = await rows(
+            "SELECT game_id, seat, user_id, ai_level, since, ended_at FROM pacing_standins "
+            "WHERE game_id = ? ORDER BY seat, since"
+        )
+        page = await rows("SELECT token, created_at FROM web_pages WHERE game_id = ?")
+        return GameDump(
+            game=record,
+            log=tuple(_log_entry(row) for row in log),
+            news=tuple(
+                NewsRow(id=r[0], seat=r[1], text=r[2], created_at=datetime.fromisoformat(r[3]))
+                for r in news
+            ),
+            news_read=tuple((int(r[0]), int(r[1])) for r in read),
+            pacing=None
+            if not pacing
+            else GamePacing(
+                game_id, str(pacing[0][0]), tuple(int(v) for v in json.loads(pacing[0][1]))
+            ),
+            breaks=tuple(
+                Break(
+                    int(r[0]), int(r[1]), r[2], datetime.fromisoformat(r[3]), _ts(r[4]), r[5], r[6]
+                )
+                for r in breaks
+            ),
+            decisions=tuple(self._clock_row(r) for r in clocks),
+            timers=tuple(
+                Timer(
+                    int(r[0]),
+                    int(r[1]),
+                    int(r[2]),
+                    str(r[3]),
+                    datetime.fromisoformat(r[4]),
+                    _ts(r[5]),
+                    r[6],
+                )
+                for r in timers
+            ),
+            stand_ins=tuple(
+                StandIn(
+                    int(r[0]), int(r[1]), r[2], str(r[3]), datetime.fromisoformat(r[4]), _ts(r[5])
+                )
+                for r in stand_ins
+            ),
+            web_page=None
+            if not page
+            else WebPage(token=page[0][0], created_at=datetime.fromisoformat(page[0][1])),
+        )
+
+    async def load_game(self, dump: GameDump) -> None:
+        game = dump.game
+        check_dump(dump)
+        self._seat_list(game.seats)
+        async with self._write() as db:
+            if list(await db.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (game.id,))):
+                raise GameExists(game.id)
+            if game.status.is_active:
+                await self._ensure_channel_free(db, game.channel_id)
+            await db.execute(
+                "INSERT INTO games (id, channel_id, guild_id, status, version, settings_json, "
+                "created_at, updated_at, finished_at, engine_version, data_pack) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.id, game.channel_id, game.guild_id, game.status.value, game.version,
+                    game.settings.model_dump_json(), utc_iso(game.created_at),
+                    utc_iso(game.updated_at),
+                    None if game.finished_at is None else utc_iso(game.finished_at),
+                    game.engine_version, game.data_pack,
+                ),
+            )  # fmt: skip
+            await db.execute(
+                "INSERT INTO game_states (game_id, state_json) VALUES (?, ?)",
+                (game.id, game.state_json),
+            )
+            await self._insert_seats(db, game.id, game.seats)
+            await db.executemany(
+                f"INSERT INTO actions ({_LOG_COLUMNS}) VALUES ({_LOG_PLACEHOLDERS})",
+                [_log_row(game.id, entry) for entry in dump.log],
+            )
+            await db.executemany(
+                "INSERT INTO news (id, game_id, seat, text, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(n.id, game.id, n.seat, n.text, utc_iso(n.created_at)) for n in dump.news],
+            )
+            await db.executemany(
+                "INSERT INTO news_read (game_id, seat, up_to) VALUES (?, ?, ?)",
+                [(game.id, seat, up_to) for seat, up_to in dump.news_read],
+            )
+            if dump.pacing is not None:
+                await db.execute(
+                    "INSERT INTO pacing_games (game_id, settings_json, pause_votes_json) "
+                    "VALUES (?, ?, ?)",
+                    (game.id, dump.pacing.settings_json, json.dumps(list(dump.pacing.pause_votes))),
+                )
+            await db.executemany(
+                "INSERT INTO pacing_breaks (id, game_id, seat, start_at, end_at, by_user, "
+                "reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (b.id, game.id, b.seat, pacing_iso(b.start), pacing_iso(b.end), b.by_user,
+                     b.reason)
+                    for b in dump.breaks
+                ],
+            )  # fmt: skip
+            await db.executemany(
+                f"INSERT INTO pacing_decisions ({self._CLOCK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game.id, c.seat, c.since_version, pacing_iso(c.started),
+                     pacing_iso(c.closed), int(c.muted))
+                    for c in dump.decisions
+                ],
+            )  # fmt: skip
+            await db.executemany(
+                "INSERT INTO pacing_timers (game_id, version, seat, kind, claimed_at, done_at, "
+                "outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game.id, t.version, t.seat, t.kind, pacing_iso(t.claimed),
+                     pacing_iso(t.done), t.outcome)
+                    for t in dump.timers
+                ],
+            )  # fmt: skip
+            await db.executemany(
+                "INSERT INTO pacing_standins (game_id, seat, user_id, ai_level, since, ended_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game.id, s.seat, s.user_id, s.ai_level, pacing_iso(s.since),
+                     pacing_iso(s.ended))
+                    for s in dump.stand_ins
+                ],
+            )  # fmt: skip
+            if dump.web_page is not None:
+                await db.execute(
+                    "INSERT INTO web_pages (game_id, token, created_at) VALUES (?, ?, ?)",
+                    (game.id, dump.web_page.token, utc_iso(dump.web_page.created_at)),
+                )
+
+    async def all_player_prefs(self) -> list[PlayerPrefs]:
+        rows = await self._fetch(
+            "SELECT user_id, tz, quiet_start, quiet_end FROM pacing_players ORDER BY user_id"
+        )
+        return [PlayerPrefs(int(r[0]), r[1], r[2], r[3]) for r in rows]

@@ -2,13 +2,15 @@
 
     python -m bot local [--players N] [--seats "Ana,Bo,ai:heuristic"] [--scenario MAP]
                         [--seed S] [--db PATH] [--resume GAME] [--script FILE] [--out DIR]
+                        [--web [--web-port N] [--web-host H]]
 
 A thin adapter over :class:`service.GameService`: it reads commands (prompt_toolkit, with
 tab completion of the legal commands and history; or a ``--script`` file), prints the public
 text after every step and writes the images to a folder. Private news (drawn cards, peeks) is
 held per seat and shown by ``hand``, which clears the screen afterwards so hot-seat players
 don't see each other's secrets. Every step is saved in the SQLite storage at once: Ctrl-C
-or ``quit`` leaves the game resumable with ``--resume GAME``.
+or ``quit`` leaves the game resumable with ``--resume GAME``. ``--web`` serves the game's web
+page while it is played (:func:`start_web`).
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ai import AGENT_NAMES
 from service import (
@@ -37,6 +40,10 @@ from service import (
 )
 from service.game import GameSession
 from service.workers import WorkerError
+
+if TYPE_CHECKING:
+    from storage.base import GameStore
+    from web.server import WebServer
 
 HELP = """Commands (type a game command, or one of these):
   help             this text (and the game commands' grammar)
@@ -121,7 +128,17 @@ def seat_specs(players: int | None, seats: str | None) -> list[SeatSpec]:
 
 def check_db(path: str, *, resume: int | None, label: str = "--db") -> None:
     """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
-    that exists; to resume, an existing one."""
+    that exists; to resume, an existing one. A PostgreSQL URL is checked when opened."""
+    from storage import InvalidData
+    from storage.location import parse_location
+
+    try:
+        where = parse_location(path)
+    except InvalidData as e:
+        raise BadArguments(f"{label}: {e}") from None
+    if where.kind == "postgres":
+        return
+    path = where.target
     p = Path(path)
     if p.is_dir():
         eg = p / "brazil.sqlite3"
@@ -422,6 +439,82 @@ def _grammar() -> list[str]:
     return [f"{cmd:45} e.g. {ex}" for cmd, _, ex in GameService.grammar()]
 
 
+# ====================================================================== the game's web page
+# ``--web [--web-port N] [--web-host H]`` (local and demo) serve the page of the game being
+# played (web.server.WebServer, in the command's own event loop). The port is checked with the
+# other arguments and bound before anything is created: a bad or taken port is refused in one
+# line (BadArguments, exit 2) and no game, database or folder is left behind.
+
+DEFAULT_PORT = 8080
+DEFAULT_HOST = "127.0.0.1"
+MAX_PORT = 65535
+
+
+def add_web_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help=f"serve the game's web page (http://{DEFAULT_HOST}:{DEFAULT_PORT}/g/…/)",
+    )
+    p.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"the page's port (default {DEFAULT_PORT}; 0: any free port; implies --web)",
+    )
+    p.add_argument(
+        "--web-host",
+        default=None,
+        metavar="H",
+        help=f"the address it listens on (default {DEFAULT_HOST}; implies --web)",
+    )
+
+
+def web_wanted(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for the page (``--web`` or one of its options)."""
+    return bool(args.web) or args.web_port is not None or args.web_host is not None
+
+
+def check_web(args: argparse.Namespace) -> None:
+    """``--web-port`` from 0 to 65535 and a non-empty ``--web-host``: :class:`BadArguments`."""
+    if args.web_port is not None and not 0 <= args.web_port <= MAX_PORT:
+        raise BadArguments(f"--web-port must be from 0 to {MAX_PORT}, not {args.web_port}")
+    if args.web_host is not None and not args.web_host.strip():
+        raise BadArguments("--web-host is empty: give an address, e.g. 127.0.0.1 or 0.0.0.0")
+
+
+def bind_error(e: OSError) -> str:
+    """Why an address could not be bound, in a few words."""
+    if e.errno == errno.EADDRINUSE:
+        return "the port is in use: choose another with --web-port"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's"
+    if e.errno == errno.EACCES:
+        return "permission denied: ports below 1024 need privileges"
+    return e.strerror or str(e) or type(e).__name__
+
+
+async def start_web(svc: GameService, args: argparse.Namespace) -> WebServer | None:
+    """The page server over ``svc``, bound and serving, when the command line asks for it
+    (None otherwise); :class:`BadArguments` in one line when the address cannot be bound."""
+    if not web_wanted(args):
+        return None
+    check_web(args)
+    from web.server import WebServer
+
+    host = (args.web_host or DEFAULT_HOST).strip()
+    port = DEFAULT_PORT if args.web_port is None else args.web_port
+    server = WebServer(svc, host=host, port=port)
+    try:
+        await server.start()
+    except OSError as e:
+        raise BadArguments(
+            f"--web: cannot serve the game page on {host}:{port} ({bind_error(e)})"
+        ) from None
+    return server
+
+
 # ====================================================================== entry point
 
 
@@ -436,6 +529,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
     p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
     p.add_argument("--out", default=None, metavar="DIR", help="image folder")
+    add_web_arguments(p)
     add_workers_argument(p)
 
 
@@ -466,18 +560,44 @@ async def play(
 ) -> int:
     """Check the arguments (nothing is created before), then open the database and play.
     Raises :class:`BadArguments`, :class:`ServiceError` or a storage error on refusal."""
-    from storage import GameNotFound, SqliteGameStore
+    from storage.location import open_store
 
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
     check_db(db, resume=args.resume, label=label)
     seats = seat_specs(args.players, args.seats) if args.resume is None else []
+    check_web(args)
     lines = read_script(args.script) if args.script and make_source is None else None
     workers = worker_pool(args)
-    store = SqliteGameStore(db, create=args.resume is None)
+    store = open_store(db, create=args.resume is None)
     svc = GameService(store, workers=workers)
     check_scenario(svc, args.scenario)
-    async with store, workers:
+    server = await start_web(svc, args)  # bound before anything is created
+    try:
+        return await _play(
+            args, db, store, svc, seats, lines, server, out=out, make_source=make_source
+        )
+    finally:
+        if server is not None:
+            await server.stop()
+
+
+async def _play(
+    args: argparse.Namespace,
+    db: str,
+    store: GameStore,
+    svc: GameService,
+    seats: list[SeatSpec],
+    lines: list[str] | None,
+    server: WebServer | None,
+    *,
+    out: TextIO,
+    make_source: Callable[[LocalGame], LineSource] | None,
+) -> int:
+    """Open the database, start or resume the game and play it (see :func:`play`)."""
+    from storage import GameNotFound
+
+    async with store, svc.workers:
         if args.resume is not None:
             try:
                 info = await svc.info(args.resume)
@@ -496,6 +616,8 @@ async def play(
         print(
             f"Images are written to {out_dir.resolve()}/ - type `help` for the commands.", file=out
         )
+        if server is not None:
+            print(f"Game page: {await server.page_url(gid)}", file=out, flush=True)
         game = LocalGame(svc, gid, seats, out_dir, out=out)
         if make_source is not None:
             source = make_source(game)

@@ -7,9 +7,11 @@ tmp database); ``run`` against an unreachable Discord is tested in-process (no n
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,9 @@ def test_local_unknown_ai_level_creates_nothing(tmp_path: Path) -> None:
         (["--seats", "Ana,Bo,Cy,Di,Ed"], "1 to 4"),
         (["--script", "/nonexistent/moves.txt"], "/nonexistent/moves.txt"),
         (["--scenario", "nowhere"], "unknown map 'nowhere'"),
+        (["--web-port", "70000"], "--web-port must be from 0 to 65535, not 70000"),
+        (["--web", "--web-port", "-1"], "--web-port must be from 0 to 65535, not -1"),
+        (["--web-host", " "], "--web-host is empty"),
         (["--workers", "-1"], "--workers must be from 0 to 64, not -1"),
     ],
 )
@@ -114,6 +119,7 @@ def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> 
         (["--agents", "heuristic,genius"], "unknown AI level 'genius'"),
         (["--scenario", "nowhere"], "unknown map 'nowhere'"),
         (["--max-rounds", "0"], "--max-rounds"),
+        (["--web-port", "65536"], "--web-port must be from 0 to 65535, not 65536"),
         (["--workers", "65"], "--workers must be from 0 to 64, not 65"),
     ],
 )
@@ -124,6 +130,53 @@ def test_demo_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> N
         assert LEVELS in line
     if "map" not in expected:
         assert not out.exists()  # refused before the folder is made
+
+
+@pytest.fixture
+def taken_port() -> Iterator[int]:
+    """A port of 127.0.0.1 another program listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        yield int(s.getsockname()[1])
+
+
+def test_web_port_taken_creates_nothing(tmp_path: Path, taken_port: int) -> None:
+    db, out = tmp_path / "g.sqlite3", tmp_path / "demo-out"
+    local = ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull]
+    for args in ([*local, "--web-port", str(taken_port)], ["demo", "--web-port", str(taken_port)]):
+        if args[0] == "demo":
+            args.append(str(out))
+        line = _one_line(_run("bot", args), f"cannot serve the game page on 127.0.0.1:{taken_port}")
+        assert "in use" in line
+    assert not db.exists() and not out.exists()
+
+
+def test_export_html_refusals(tmp_path: Path, notdb: Path) -> None:
+    db, out = tmp_path / "g.sqlite3", tmp_path / "page"
+    _one_line(_run("bot", ["export-html", "1", str(out), "--db", str(db)]), "no game #1 to export")
+    _one_line(
+        _run("bot", ["export-html", "1", str(out), "--db", str(notdb)]), "is not an SQLite database"
+    )
+    made = _run("bot", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
+    assert made.returncode == 0, made.stderr
+    line = _one_line(_run("bot", ["export-html", "999", str(out), "--db", str(db)]), "no game #999")
+    assert "saved games: 1" in line
+    _one_line(_run("bot", ["export-html", "1", str(notdb), "--db", str(db)]), "is a file")
+    assert not out.exists()
+
+
+def test_check_config_web_settings() -> None:
+    bad = _run("bot", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="ftp://x", DISCORD_TOKEN="x.y.z")
+    _one_line(bad, "BRAZIL_WEB_PUBLIC_URL (web_public_url): an http:// or https:// address")
+    port = _run("bot", ["--check-config"], BRAZIL_WEB_PORT="99999", DISCORD_TOKEN="x.y.z")
+    _one_line(port, "BRAZIL_WEB_PORT")
+    half = _run(
+        "bot", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="https://x.org", DISCORD_TOKEN="x.y.z"
+    )
+    _one_line(half, "BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
+    ok = _run("bot", ["--check-config"], BRAZIL_WEB_PORT="8080", DISCORD_TOKEN="x.y.z")
+    assert ok.returncode == 0 and "game pages: on 127.0.0.1, port 8080" in ok.stdout, ok.stdout
 
 
 def test_demo_outdir_is_a_file(notdb: Path) -> None:

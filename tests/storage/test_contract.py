@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from storage import GameStore, SqliteGameStore
+import pytest
+
+from storage import GameStore, PostgresGameStore, SqliteGameStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,9 +23,10 @@ def _public_coroutines(cls: type) -> set[str]:
     }
 
 
-def test_sqlite_store_implements_the_whole_interface() -> None:
-    assert not getattr(SqliteGameStore, "__abstractmethods__", frozenset())
-    missing = _public_coroutines(SqliteGameStore) - _public_coroutines(GameStore)
+@pytest.mark.parametrize("backend", [SqliteGameStore, PostgresGameStore])
+def test_each_store_implements_the_whole_interface(backend: type[GameStore]) -> None:
+    assert not getattr(backend, "__abstractmethods__", frozenset())
+    missing = _public_coroutines(backend) - _public_coroutines(GameStore)
     assert missing == set(), f"not declared on GameStore: {sorted(missing)}"
 
 
@@ -42,15 +45,19 @@ def test_pacing_methods_are_abstract_on_game_store() -> None:
         assert "return" in hints, f"{name} has no return type"
 
 
-def test_interface_and_types_import_without_the_sqlite_backend() -> None:
+def test_interface_and_types_import_without_a_backend() -> None:
     code = (
         "import sys\n"
         "from storage import (GameStore, GamePacing, PlayerPrefs, Break, DecisionClock, Timer,\n"
-        "                     StandIn, GameSettings, Seat)\n"
-        "loaded = sorted(m for m in sys.modules if m == 'storage.sqlite' or 'aiosqlite' in m)\n"
+        "                     StandIn, GameSettings, Seat, open_store)\n"
+        "backends = ('storage.sqlite', 'storage.postgres', 'aiosqlite', 'asyncpg')\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in backends\n"
+        "                or m in backends)\n"
         "assert not loaded, loaded\n"
         "from storage import SqliteGameStore\n"
-        "assert 'storage.sqlite' in sys.modules\n"
+        "assert 'storage.sqlite' in sys.modules and 'asyncpg' not in sys.modules\n"
+        "from storage import PostgresGameStore\n"
+        "assert 'storage.postgres' in sys.modules\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False

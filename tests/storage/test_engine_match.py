@@ -21,7 +21,7 @@ from storage import (
 )
 from storage.export import dump_export
 from tests.storage import toy_game
-from tests.storage.conftest import new_game, play
+from tests.storage.conftest import StoreFactory, new_game, play
 
 TOY = "tests.storage.toy_game:replay"
 
@@ -50,8 +50,8 @@ def test_engine_version_is_read() -> None:
     assert isinstance(version, str) and version
 
 
-async def test_game_records_engine_version_and_pack(db_path: Path) -> None:
-    async with SqliteGameStore(db_path, engine_version=lambda: "7.7") as store:
+async def test_game_records_engine_version_and_pack(store_factory: StoreFactory) -> None:
+    async with store_factory(engine_version=lambda: "7.7") as store:
         game = await store.create_game(
             1,
             initial_state_json='{"data_pack": "fan"}',

@@ -25,7 +25,7 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
         rec = await new_game(store)
         rec = await play(store, rec, [3, 1, 4])
         state = rec.state_json
-    # take the file back to a v3 file: drop the v4 (to v7) tables and reset user_version
+    # take the file back to a v3 file: drop the v4 (to v8) tables and reset user_version
     with sqlite3.connect(db_path) as raw:
         for t in (
             "pacing_games",
@@ -37,6 +37,7 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
             "news",  # schema 5
             "news_read",
             "web_pages",  # schema 7
+            "pacing_ticks",  # schema 8
         ):
             raw.execute(f"DROP TABLE {t}")
         raw.execute("PRAGMA user_version = 3")

@@ -29,7 +29,7 @@ from storage import (
     SqliteGameStore,
 )
 from tests.storage import toy_game
-from tests.storage.conftest import ENGINE, SEATS, SETTINGS, FakeClock, new_game, play
+from tests.storage.conftest import ENGINE, SEATS, SETTINGS, FakeClock, StoreFactory, new_game, play
 
 
 async def test_create_and_load_round_trip(store: GameStore, clock: FakeClock) -> None:
@@ -50,8 +50,10 @@ async def test_create_and_load_round_trip(store: GameStore, clock: FakeClock) ->
     assert await store.get_active_game(999) is None
 
 
-async def test_save_bumps_version_logs_and_persists(db_path: Path, clock: FakeClock) -> None:
-    async with SqliteGameStore(db_path, clock=clock) as store:
+async def test_save_bumps_version_logs_and_persists(
+    store_factory: StoreFactory, clock: FakeClock
+) -> None:
+    async with store_factory() as store:
         game = await new_game(store)
         saved = await play(store, game, [3, 4, 5])
         assert saved.version == 3
@@ -59,8 +61,8 @@ async def test_save_bumps_version_logs_and_persists(db_path: Path, clock: FakeCl
         assert saved.updated_at == clock.moment
         assert saved.created_at == game.created_at
         assert saved == await store.get_game(game.id)
-    # a new store on the same file (a restart) sees everything
-    async with SqliteGameStore(db_path, clock=clock) as store:
+    # a new store on the same database (a restart) sees everything
+    async with store_factory() as store:
         again = await store.get_game(game.id)
         assert again == saved
         log = await store.get_log(game.id)
@@ -363,12 +365,12 @@ async def test_settings_round_trip(store: GameStore) -> None:
         GameSettings(scenario="x", player_count=0)
 
 
-async def test_clock_must_be_aware(db_path: Path) -> None:
-    async with SqliteGameStore(db_path, clock=lambda: datetime(2025, 1, 1)) as store:
+async def test_clock_must_be_aware(store_factory: StoreFactory) -> None:
+    async with store_factory(clock=lambda: datetime(2025, 1, 1)) as store:
         with pytest.raises(InvalidData):
             await store.create_game(1, initial_state_json="{}", settings=SETTINGS)
     other_zone = datetime.fromisoformat("2025-06-01T12:00:00+02:00")
-    async with SqliteGameStore(db_path, clock=lambda: other_zone) as store:
+    async with store_factory(clock=lambda: other_zone) as store:
         game = await store.create_game(1, initial_state_json="{}", settings=SETTINGS)
     assert game.created_at == other_zone and game.created_at.tzinfo == UTC
 
@@ -396,8 +398,8 @@ async def test_log_is_append_only_and_games_undeletable(
     assert await sqlite_store.check_integrity() == []
 
 
-async def test_open_twice_and_close_idempotent(db_path: Path) -> None:
-    store = SqliteGameStore(db_path)
+async def test_open_twice_and_close_idempotent(store_factory: StoreFactory) -> None:
+    store = store_factory()
     await store.open()
     await store.open()
     await store.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from storage.check import check_store
 from storage.export import dump_export
 from storage.jsonutil import state_hash
 from tests.storage import toy_game
-from tests.storage.conftest import ENGINE, FakeClock, new_game, play
+from tests.storage.conftest import ENGINE, StoreFactory, new_game, play
 
 MODERATOR = 9001
 
@@ -100,10 +99,8 @@ async def test_rollback_by_a_moderator_to_any_version(store: GameStore) -> None:
     assert finished.version == 8
 
 
-async def test_snapshots_every_n_versions(db_path: Path, clock: FakeClock) -> None:
-    async with SqliteGameStore(
-        db_path, clock=clock, replayer=toy_game.replay, snapshot_every=4
-    ) as store:
+async def test_snapshots_every_n_versions(store_factory: StoreFactory) -> None:
+    async with store_factory(snapshot_every=4) as store:
         game = await play(store, await new_game(store), list(range(1, 11)))
         log = await store.get_log(game.id)
         assert [e.version for e in log if e.snapshot_json is not None] == [0, 4, 8]
@@ -115,19 +112,17 @@ async def test_snapshots_every_n_versions(db_path: Path, clock: FakeClock) -> No
             await store.state_at(game.id, 11)
 
 
-async def test_restore_refuses_a_replay_that_does_not_match(db_path: Path) -> None:
+async def test_restore_refuses_a_replay_that_does_not_match(store_factory: StoreFactory) -> None:
     """Under an engine that plays the logged actions differently, restoring an old version
     fails loudly (naming the engine versions) instead of returning a wrong state."""
-    async with SqliteGameStore(
-        db_path, replayer=toy_game.replay, engine_version=lambda: "0.9"
-    ) as store:
+    async with store_factory(engine_version=lambda: "0.9") as store:
         game = await play(store, await new_game(store), [1, 2, 3])
 
     def doubled(state_json: str, action_json: str) -> str:
         state = json.loads(state_json)
         return json.dumps(toy_game.apply(state, 2 * json.loads(action_json)["add"]))
 
-    async with SqliteGameStore(db_path, replayer=doubled, engine_version=lambda: "1.0") as store:
+    async with store_factory(replayer=doubled, engine_version=lambda: "1.0") as store:
         with pytest.raises(RestoreFailed, match=r"recorded under engine 0\.9; this is engine 1\.0"):
             await store.undo(game.id, 2, by=0, expected_version=3)
         assert (await store.get_game(game.id)).version == 3
@@ -138,7 +133,7 @@ async def test_restore_refuses_a_replay_that_does_not_match(db_path: Path) -> No
         checked = await check_store(store, doubled)
         assert checked.ok  # explained by the engine change, not corruption
         assert "NOT REPLAYABLE WITH THIS ENGINE" in "\n".join(checked.lines())
-    async with SqliteGameStore(db_path, engine_version=lambda: "0.9") as store:
+    async with store_factory(engine_version=lambda: "0.9") as store:
         report = await store.replay(game.id, doubled)
         assert report.is_problem  # same engine version: a real difference
 
