@@ -48,6 +48,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
 import random
 import sys
 import tempfile
@@ -103,6 +104,15 @@ class Window:
     done: int = 0
     backlog: list[int] = field(default_factory=list)  # sampled once a second
     ended: float = 0.0
+    cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds: the bot's process, its workers
+
+    def cpu_per_turn(self) -> str:
+        """CPU time per turn: the bot's process (with the fake server and the players: all
+        in one process) + its worker processes."""
+        if not self.done:
+            return "-"
+        main, workers = (1000 * c / self.done for c in self.cpu)
+        return f"{main:.0f}+{workers:.0f} ms"
 
     def sustained(self) -> bool:
         if not self.maps or len(self.backlog) < 4:
@@ -120,6 +130,7 @@ class Window:
             f"map p50 {percentile(self.maps, 0.5) * 1000:6.0f} ms "
             f"p95 {percentile(self.maps, 0.95) * 1000:6.0f} ms, "
             f"backlog max {max(self.backlog, default=0)} end {self.backlog[-1] if self.backlog else 0}"
+            f", CPU/turn {self.cpu_per_turn()}"
             f" -> {'sustained' if self.sustained() else 'NOT sustained'}"
         )
 
@@ -379,10 +390,26 @@ async def guided(
     return None
 
 
+def cpu_seconds(client: discord.Client) -> tuple[float, dict[int, float]]:
+    """CPU seconds used so far by this process (the bot, the fake server, the players) and
+    by each of the bot's worker processes (Linux: ``/proc``)."""
+    pool = client.tables.svc.workers  # type: ignore[attr-defined]
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    workers: dict[int, float] = {}
+    for pid in pool.pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        workers[pid] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return time.process_time(), workers
+
+
 async def play(
     d: Driver, tables: list[Table], rate: float, seconds: float, rng: random.Random
 ) -> Window:
     """Poisson arrivals at ``rate`` per second for ``seconds``; then wait for the last ones."""
+    cpu0 = cpu_seconds(d.client)
     w = Window(rate, time.monotonic())
     d.window = w
     queue = 0
@@ -425,6 +452,11 @@ async def play(
     if running:
         await asyncio.wait(running)
     w.ended = time.monotonic()
+    cpu1 = cpu_seconds(d.client)
+    w.cpu = (
+        cpu1[0] - cpu0[0],
+        sum(max(0.0, t - cpu0[1].get(pid, 0.0)) for pid, t in cpu1[1].items()),
+    )
     d.window = None
     return w
 
@@ -495,6 +527,7 @@ def compare_table(args: argparse.Namespace, figures: Sequence[dict[str, Any]]) -
             [f"{ms(f['map_p50'])} / {ms(f['map_p95'])}" for f in figures],
         ),
         ("turns played in the main run", [str(f["done"]) for f in figures]),
+        ("CPU per turn, bot process + workers", [f["cpu_per_turn"] for f in figures]),
     ]
     if args.ai_games:
         rows.append(
@@ -642,6 +675,7 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
         "ack_p99": percentile(main.acks, 0.99),
         "map_p50": percentile(main.maps, 0.5),
         "done": main.done,
+        "cpu_per_turn": main.cpu_per_turn(),
         "ai_steps": ai_steps,
         "ai_rate": ai_steps / main_seconds,
         "main_seconds": main_seconds,
