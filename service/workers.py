@@ -40,7 +40,6 @@ import multiprocessing.connection
 import os
 import pickle
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -175,15 +174,6 @@ def _exit_with(sentinel: int) -> None:
     """End this worker when ``sentinel`` (its parent's) is ready: the parent is gone."""
     multiprocessing.connection.wait([sentinel])
     os._exit(0)
-
-
-def _main_module() -> list[str]:
-    """The program's main module when it was run with ``python -m NAME`` (not a package's
-    ``__main__``): each worker imports it again (the multiprocessing rule for the main
-    module), so the fork server imports it first and the workers find its imports loaded."""
-    main = sys.modules.get("__main__")
-    name = getattr(getattr(main, "__spec__", None), "name", None)
-    return [name] if isinstance(name, str) and not name.endswith("__main__") else []
 
 
 def _release_soon(loop: asyncio.AbstractEventLoop, sem: asyncio.Semaphore) -> None:
@@ -367,7 +357,7 @@ class WorkerPool:
             # forked from a small server process, not from this one (its threads, its open
             # database); the server imports the drawing and the rules once
             server = multiprocessing.get_context("forkserver")
-            server.set_forkserver_preload(PRELOAD + _main_module())
+            server.set_forkserver_preload(PRELOAD)
             ctx = server
         else:
             ctx = multiprocessing.get_context("spawn")
