@@ -234,7 +234,7 @@ class WorkerPool:
         return f"{self.workers} worker process{'es' if self.workers > 1 else ''}"
 
     def pids(self) -> list[int]:
-        """The running workers' process ids (tests)."""
+        """The running workers' process ids (tests, the load test's CPU figures)."""
         ex = self._executor
         procs = getattr(ex, "_processes", None) if ex is not None else None
         return sorted(procs or {})
