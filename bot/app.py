@@ -193,7 +193,7 @@ def open_bot_store(settings: BotSettings) -> GameStore:
 async def start_web(service: GameService, settings: BotSettings) -> WebServer:
     """Serve the game pages (``settings.web_*``) over ``service``; :class:`WebStartError`
     in one line when the address cannot be bound."""
-    from web.server import WebServer
+    from web.server import WebServer, bind_error
 
     port = settings.web_port or 0
     server = WebServer(
@@ -213,6 +213,7 @@ async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
     """Serve /healthz and /metrics (``settings.ops_*``); :class:`WebStartError` in one line
     when the address cannot be bound."""
     from bot.ops import OpsServer
+    from web.server import bind_error
 
     ops = OpsServer(bot, settings.ops_host, settings.ops_port or 0)
     try:
@@ -223,19 +224,6 @@ async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
             f"{settings.ops_host}:{settings.ops_port} ({bind_error(e)})"
         ) from None
     return ops
-
-
-def bind_error(e: OSError) -> str:
-    """Why an address could not be bound, in a few words."""
-    import errno
-
-    if e.errno == errno.EADDRINUSE:
-        return "the port is in use: choose another one"
-    if e.errno == errno.EADDRNOTAVAIL:
-        return "that address is not one of this machine's"
-    if e.errno == errno.EACCES:
-        return "permission denied: ports below 1024 need privileges"
-    return e.strerror or str(e) or type(e).__name__
 
 
 class JsonFormatter(logging.Formatter):

@@ -14,15 +14,15 @@ import asyncio
 import logging
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.settings import BotSettings
 from service.metrics import REGISTRY
-
-if TYPE_CHECKING:
-    from bot.app import BrazilBot
+from storage.base import GameStore
+from web.server import serve
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +30,24 @@ STORE_TIMEOUT = 2.0
 """Seconds the store's trivial query may take before the store counts as down."""
 
 
+class Watched(Protocol):
+    """What the health checks read of the bot (:class:`bot.app.BrazilBot`)."""
+
+    settings: BotSettings
+    store: GameStore | None
+
+    def is_closed(self) -> bool: ...
+
+    def is_ready(self) -> bool: ...
+
+    @property
+    def latency(self) -> float: ...
+
+
 class OpsServer:
     """``/healthz`` and ``/metrics`` of ``bot`` on ``host``:``port`` (port 0: any free one)."""
 
-    def __init__(self, bot: BrazilBot, host: str = "127.0.0.1", port: int = 9100) -> None:
+    def __init__(self, bot: Watched, host: str = "127.0.0.1", port: int = 9100) -> None:
         self.bot = bot
         self.host = host
         self.port = port
@@ -44,17 +58,7 @@ class OpsServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:
-            self.port = int(runner.addresses[0][1])
+        self._runner, self.port = await serve(self.app, self.host, self.port)
         log.info("health and metrics at http://%s:%s/healthz and /metrics", self.host, self.port)
 
     async def stop(self) -> None:
@@ -92,7 +96,7 @@ class OpsServer:
     def scheduler(self) -> str | None:
         """What is wrong with the reminder loop (None: it ticks, or it is turned off)."""
         interval = self.bot.settings.pacing_tick_seconds
-        pacer = getattr(self.bot, "pacer", None)
+        pacer: Any = getattr(self.bot, "pacer", None)  # set by the pacing extension
         if interval <= 0 or pacer is None:
             return None
         last = pacer.last_tick if pacer.last_tick is not None else self.started

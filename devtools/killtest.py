@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,17 @@ def worker_main(base: str, db: str) -> int:
 
 
 # ====================================================================== the parent
+
+
+@dataclass
+class AfterKill:
+    """What one restart's checks found (see :meth:`KillRun.check_games`)."""
+
+    lost: int = 0
+    extra: int = 0
+    unposted: int = 0
+    bad_buttons: int = 0
+    stuck: int = 0
 
 
 class KillRun:
@@ -385,6 +397,46 @@ class KillRun:
             "never": len(due - sent),
         }
 
+    async def kill_at_random(self) -> None:
+        """Play a step in every game and kill the bot at a random moment once it is at work
+        (a first answer)."""
+        plays = [asyncio.create_task(self.play(ch)) for ch in self.games]
+        acked = sum(self.acked.values())
+        end = time.monotonic() + 10
+        while sum(self.acked.values()) == acked and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(self.rng.uniform(0.0, 0.3))
+        await self.kill()
+        await asyncio.gather(*plays)
+
+    async def check_games(
+        self, i: int, before: dict[int, int], victim: int | None, problems: list[str]
+    ) -> AfterKill:
+        """After restart ``i``: every game's lost and doubled steps (``before``: the steps
+        logged before the kill; ``victim``: the game whose save was open), steps never
+        posted, silent old buttons, games that do not go on (``problems`` gets the words)."""
+        c = AfterKill()
+        for ch in self.games:
+            acked, logged = self.acked.get(ch, 0), await self.logged(ch)
+            c.lost += max(0, acked - logged)
+            # a step saved without its "Done" (killed after COMMIT) is not lost; more than
+            # one per game and kill would be a step applied twice
+            if logged - before[ch] > 1:
+                c.extra += 1
+            if ch == victim and logged != before[ch]:  # killed before COMMIT
+                problems.append(f"kill {i + 1}: the open save was not rolled back")
+            if await self.unposted(ch):
+                c.unposted += 1
+            if not await self.press_old_button(ch):
+                c.bad_buttons += 1
+                problems.append(f"kill {i + 1}: game {self.games[ch]}: old button silent")
+            if not await self.play(ch):
+                c.stuck += 1
+                problems.append(
+                    f"kill {i + 1}: game {self.games[ch]}: did not go on: {self.last_failure}"
+                )
+        return c
+
     async def press_old_button(self, channel: int) -> bool:
         """The last Take-my-turn button of the game, pressed by the decider: it must answer
         (a step menu, or "no longer available" / "not your turn")."""
@@ -450,36 +502,12 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
                         else:
                             problems.append(f"kill {i + 1}: no save reached: {k.last_failure}")
                     else:
-                        plays = [asyncio.create_task(k.play(ch)) for ch in k.games]
-                        # once the bot is at work (a first answer), at a random moment
-                        acked = sum(k.acked.values())
-                        end = time.monotonic() + 10
-                        while sum(k.acked.values()) == acked and time.monotonic() < end:
-                            await asyncio.sleep(0.01)
-                        await asyncio.sleep(rng.uniform(0.0, 0.3))
-                        await k.kill()
-                        await asyncio.gather(*plays)
+                        await k.kill_at_random()
                     await k.kill()
                     await k.start(save_hook=False)
-                    for ch in k.games:
-                        acked, logged = k.acked.get(ch, 0), await k.logged(ch)
-                        lost += max(0, acked - logged)
-                        # a step saved without its "Done" (killed after COMMIT) is not lost;
-                        # more than one per game and kill would be a step applied twice
-                        if logged - before[ch] > 1:
-                            extra += 1
-                        if ch == victim and logged != before[ch]:  # killed before COMMIT
-                            problems.append(f"kill {i + 1}: the open save was not rolled back")
-                        if await k.unposted(ch):
-                            unposted += 1
-                        if not await k.press_old_button(ch):
-                            bad_buttons += 1
-                            problems.append(f"kill {i + 1}: game {k.games[ch]}: old button silent")
-                        if not await k.play(ch):
-                            stuck += 1
-                            problems.append(
-                                f"kill {i + 1}: game {k.games[ch]}: did not go on: {k.last_failure}"
-                            )
+                    c = await k.check_games(i, before, victim, problems)
+                    lost, extra, unposted = lost + c.lost, extra + c.extra, unposted + c.unposted
+                    bad_buttons, stuck = bad_buttons + c.bad_buttons, stuck + c.stuck
                     for check in RESTART_CHECKS:
                         problems += await check(k)
                     say(

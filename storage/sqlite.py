@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from storage.base import SNAPSHOT_EVERY, Clock, GameStore, apply_settings_changes, utc_now
 from storage.common import (
     MAX_ID,
+    UndoRollback,
     check_id,
     check_result,
     check_seat_no,
@@ -239,7 +240,7 @@ def _probe(path: Path) -> tuple[int, int] | None:
     return (version, app_id) if version > 0 else None
 
 
-class SqliteGameStore(PacingStore, GameStore):
+class SqliteGameStore(UndoRollback, PacingStore, GameStore):
     """Games in one SQLite file.
 
     ``path``: the database file (created on first open unless ``create=False``, which raises
@@ -907,50 +908,6 @@ class SqliteGameStore(PacingStore, GameStore):
         if self.cache_reads:
             self._cache[game_id] = (self._generation, saved)
         return saved
-
-    async def undo(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        expected_version: int,
-        description: str | None = None,
-    ) -> GameRecord:
-        self._check_seat_no(by, "by")
-        return await self._jump(
-            game_id,
-            EntryKind.UNDO,
-            to_version,
-            expected_version=expected_version,
-            seat=by,
-            actor_id=None,
-            reason=None,
-            description=description,
-        )
-
-    async def rollback(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        reason: str,
-        expected_version: int,
-    ) -> GameRecord:
-        _check_id(by, "by (the moderator's user id)")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidData("a rollback needs a reason")
-        return await self._jump(
-            game_id,
-            EntryKind.ROLLBACK,
-            to_version,
-            expected_version=expected_version,
-            seat=None,
-            actor_id=by,
-            reason=reason.strip(),
-            description=None,
-        )
 
     async def _jump(
         self,

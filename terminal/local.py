@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
 import os
 import re
 import sys
@@ -484,24 +483,13 @@ def check_web(args: argparse.Namespace) -> None:
         raise BadArguments("--web-host is empty: give an address, e.g. 127.0.0.1 or 0.0.0.0")
 
 
-def bind_error(e: OSError) -> str:
-    """Why an address could not be bound, in a few words."""
-    if e.errno == errno.EADDRINUSE:
-        return "the port is in use: choose another with --web-port"
-    if e.errno == errno.EADDRNOTAVAIL:
-        return "that address is not one of this machine's"
-    if e.errno == errno.EACCES:
-        return "permission denied: ports below 1024 need privileges"
-    return e.strerror or str(e) or type(e).__name__
-
-
 async def start_web(svc: GameService, args: argparse.Namespace) -> WebServer | None:
     """The page server over ``svc``, bound and serving, when the command line asks for it
     (None otherwise); :class:`BadArguments` in one line when the address cannot be bound."""
     if not web_wanted(args):
         return None
     check_web(args)
-    from web.server import WebServer
+    from web.server import WebServer, bind_error
 
     host = (args.web_host or DEFAULT_HOST).strip()
     port = DEFAULT_PORT if args.web_port is None else args.web_port
@@ -510,7 +498,8 @@ async def start_web(svc: GameService, args: argparse.Namespace) -> WebServer | N
         await server.start()
     except OSError as e:
         raise BadArguments(
-            f"--web: cannot serve the game page on {host}:{port} ({bind_error(e)})"
+            f"--web: cannot serve the game page on {host}:{port} "
+            f"({bind_error(e, 'choose another with --web-port')})"
         ) from None
     return server
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import re
@@ -63,6 +64,31 @@ def static_file(name: str) -> bytes:
     if data is None:
         data = _static_cache[name] = (resources.files("web") / "static" / name).read_bytes()
     return data
+
+
+async def serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve ``app`` on ``host``:``port`` (0: any free port): its runner (``cleanup()``
+    stops it) and the port bound. ``OSError`` (nothing left open) when it cannot bind."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner, int(runner.addresses[0][1]) if port == 0 else port
+
+
+def bind_error(e: OSError, hint: str = "choose another one") -> str:
+    """Why an address could not be bound, in a few words (``hint``: how to choose another
+    port)."""
+    if e.errno == errno.EADDRINUSE:
+        return f"the port is in use: {hint}"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return "that address is not one of this machine's"
+    if e.errno == errno.EACCES:
+        return "permission denied: ports below 1024 need privileges"
+    return e.strerror or str(e) or type(e).__name__
 
 
 def _html(text: str, status: int = 200) -> web.Response:
@@ -143,17 +169,7 @@ class WebServer:
     async def start(self) -> None:
         """Bind and serve (``OSError`` if the address is taken)."""
         self._closing.clear()
-        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:
-            self.port = int(runner.addresses[0][1])
+        self._runner, self.port = await serve(self.app, self.host, self.port)
         log.info("game pages at %s", self.base_url)
 
     async def stop(self) -> None:

@@ -29,7 +29,11 @@ async def test_two_processes_killed_in_turn_lose_nothing() -> None:
     assert (res["lost"], res["duplicates"], res["extra"]) == (0, 0, 0), text
     assert (res["bad_buttons"], res["stuck"], res["mismatched"]) == (0, 0, 0), text
     rem = res["reminders"]
-    assert rem["due"] > 0 and rem["twice"] == 0 and rem["never"] == 0, text
+    # reminders are at most once (service/pace.py): a worker SIGKILLed between claiming a
+    # reminder and sending it loses that one ping, never sends it twice; the pacer sends one
+    # notice at a time, so the one kill of the reminder run may cost at most one
+    assert rem["due"] > 0 and rem["twice"] == 0 and rem["never"] <= 1, text
+    assert rem["sent"] >= rem["due"] - 1, text
     assert res["problems"] == [], text
     assert "interactions routed to any process" in text
 

