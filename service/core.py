@@ -326,17 +326,25 @@ class GameSession:
         return res
 
     def undo_allowed(self) -> bool:
-        """Whether the one deciding now may take back their last step — known from the step
-        this session applied (no log read); False when the session applied none."""
+        """Whether the one deciding now may take back their last step (the Undo button):
+        one seat decides, it took this session's last step, and :meth:`step_undoable`."""
         who = deciders(self.state)
-        if self._last is None or len(who) != 1 or self.state.phase != "play":
+        if self._last is None or len(who) != 1 or int(self._last[1].seat) != who[0]:
+            return False
+        return self.step_undoable()
+
+    def step_undoable(self) -> bool:
+        """Whether the seat that took this session's last step may take it back now: the
+        answer of the undo check (:func:`service.undo.undo_plan`, ``/undo``), known from the
+        step itself (no log read); False when the session applied none. Others may decide
+        too (e.g. a seat's own era token, which does not wait on this step)."""
+        if self._last is None or not self.rec.status.is_active:
             return False
         before, action, after, events = self._last
-        if int(action.seat) != who[0]:
+        seat = int(action.seat)
+        if undo_refusal(before, seat, after, events, self.seats) is not None:
             return False
-        if undo_refusal(before, who[0], after, events, self.seats) is not None:
-            return False
-        return undo.undo_depth([(before, action, after, events)], who[0]) >= 1
+        return undo.undo_depth([(before, action, after, events)], seat) >= 1
 
     # ------------------------------------------------------------ acting
 
@@ -374,6 +382,7 @@ class GameSession:
             return res
         res.extend(step)
         res.next = self.decisions(choices=choices)
+        res.undo_allowed = self.step_undoable()
         return res
 
     async def apply(self, action: Any, *, checked: bool = True) -> Result:
