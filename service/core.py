@@ -1226,7 +1226,8 @@ class GameCore:
         turn, replayed from the log), drawn in a worker process; None: no turn yet. Raises
         :class:`service.workers.WorkerError` when its worker failed twice."""
         entries = await self.store.get_log(game_id)
-        return await self.workers.timeline(entries)
+        with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
+            return await self.workers.timeline(entries)
 
     async def render(self, req: ImageRequest, frame: Frame) -> bytes | None:
         """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker

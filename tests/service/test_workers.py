@@ -17,7 +17,7 @@ import pytest
 
 from devtools.render_games import Snapshot, play, with_event
 from rules import legal_actions, parse_action, view
-from service import Frame, GameService, ImageRequest, render_image
+from service import Frame, GameService, ImageRequest, metrics, render_image
 from service.workers import WorkerError, WorkerPool, decision_seed, make_agent
 from storage import SqliteGameStore
 from tests.service import pool_jobs
@@ -325,6 +325,12 @@ async def test_a_worker_killed_at_every_decision_falls_back_to_the_heuristic(
         assert (await store.get_game(gid)).version == 4
 
 
+def drawn_maps() -> float:
+    """The maps whose drawing time /metrics observed (brazil_render_seconds)."""
+    n = metrics.REGISTRY.get_sample_value("brazil_render_seconds_count", {"kind": "map"})
+    return n or 0.0
+
+
 async def test_the_service_draws_through_its_pool(game4: list[Snapshot], tmp_path: Path) -> None:
     sn = game4[5]
     frame = Frame(3, sn.state, tuple(sn.events))
@@ -332,8 +338,10 @@ async def test_the_service_draws_through_its_pool(game4: list[Snapshot], tmp_pat
     async with SqliteGameStore(str(tmp_path / "d.sqlite3")) as store:
         async with WorkerPool(1) as pool:
             svc = GameService(store, workers=pool)
+            before = drawn_maps()
             assert await svc.render(req, frame) == render_image(req, frame)
             assert pool.jobs == 1
+            assert drawn_maps() == before + 1  # /metrics: the render time, in the pool too
         assert await GameService(store).render(req, frame) == render_image(req, frame)
 
 
