@@ -30,7 +30,7 @@ from bot.errors import BrazilTree
 from bot.settings import BotSettings
 from bot.tables import Tables
 from bot.translator import CatalogueTranslator
-from service import GameService, logctx
+from service import GameService, WorkerPool, logctx
 from storage.base import GameStore
 
 if TYPE_CHECKING:
@@ -98,7 +98,8 @@ class BrazilBot(commands.Bot):
             self.store = open_bot_store(self.settings)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
-        service = GameService(self.store, rulebook_path=rules_path)
+        workers = WorkerPool(self.settings.workers)  # started at its first job
+        service = GameService(self.store, rulebook_path=rules_path, workers=workers)
         if self.settings.web_port is not None:
             self.web = await start_web(service, self.settings)
         self.tables = Tables(self, service, self.settings)
@@ -133,8 +134,8 @@ class BrazilBot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the reminder loop, finish in-flight saves and posts, close the gateway and
-        the database."""
+        """Stop the reminder loop, finish in-flight saves and posts, stop the worker
+        processes, close the gateway and the database."""
         for name in reversed(EXTENSIONS):  # the pacing cog's unload stops the loop
             with contextlib.suppress(commands.ExtensionNotLoaded):
                 await self.unload_extension(name)
@@ -146,6 +147,8 @@ class BrazilBot(commands.Bot):
         if self.ops is not None:
             await self.ops.stop()
             self.ops = None
+        if hasattr(self, "tables"):  # the worker processes, once nothing draws
+            await self.tables.svc.aclose()
         await super().close()
         if self._own_store and self.store is not None:
             await self.store.close()

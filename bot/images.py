@@ -1,18 +1,35 @@
-"""Images for Discord: drawn from the service's image requests in a worker thread, within the
-interaction's upload limit."""
+"""Images for Discord: drawn from the service's image requests in its worker processes
+(:meth:`service.game.GameService.render`), within the interaction's upload limit. An image
+that could not be drawn is left out and named, so the post can say so."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
 
 from service import Frame, ImageRequest, render_image
+from service.workers import WorkerError
+
+log = logging.getLogger("bot.images")
 
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+Render = Callable[[ImageRequest, Frame], Awaitable[bytes | None]]
+"""Draws one request (``GameService.render``: a worker process, or a thread)."""
+
+
+class Drawn(list[discord.File]):
+    """The files drawn; ``missing``: the file names of the images that could not be drawn
+    (their worker failed twice, or drawing raised)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.missing: list[str] = []
 
 
 def upload_limit(interaction: discord.Interaction[Any] | None) -> int:
@@ -21,12 +38,39 @@ def upload_limit(interaction: discord.Interaction[Any] | None) -> int:
     return int(limit) if limit else DEFAULT_UPLOAD_LIMIT
 
 
-async def draw(reqs: Sequence[tuple[str, ImageRequest, Frame]], limit: int) -> list[discord.File]:
-    """Draw the images in a worker thread; drop those that would pass the upload limit."""
-    out: list[discord.File] = []
+async def in_thread(req: ImageRequest, frame: Frame) -> bytes | None:
+    """Draw in a thread of this process (when no service is at hand)."""
+    return await asyncio.to_thread(render_image, req, frame)
+
+
+def missing_note(files: Sequence[discord.File]) -> str:
+    """One short line saying which pictures are missing ("" when none is)."""
+    missing = getattr(files, "missing", None)
+    if not missing:
+        return ""
+    names = ", ".join(n.rsplit(".", 1)[0] for n in missing)
+    return f"(Not shown: the {names} picture could not be drawn this time; the game goes on.)"
+
+
+async def draw(
+    reqs: Sequence[tuple[str, ImageRequest, Frame]], limit: int, render: Render = in_thread
+) -> Drawn:
+    """Draw the images (``render``: the service's ``render``, in its worker processes); drop
+    those that would pass the upload limit, and leave out (named in ``missing``) those that
+    could not be drawn: a picture never stops a post."""
+    out = Drawn()
     total = 0
     for name, req, frame in reqs:
-        data = await asyncio.to_thread(render_image, req, frame)
+        try:
+            data = await render(req, frame)
+        except WorkerError as e:
+            log.error("image %s (v%s) not drawn: %s", req.kind, req.version, e)
+            out.missing.append(name)
+            continue
+        except Exception:
+            log.exception("image %s (v%s) not drawn", req.kind, req.version)
+            out.missing.append(name)
+            continue
         if data is None or total + len(data) > limit:
             continue
         total += len(data)

@@ -70,7 +70,7 @@ class PrivateDesk:
         for post in res.posts:
             texts.append(post.text)
             reqs = [("hand.png", r, res.frames[r.version]) for r in post.images]
-            files += await draw(reqs, upload_limit(interaction))
+            files += await draw(reqs, upload_limit(interaction), self.t.svc.render)
         return "\n".join(texts), files
 
     async def show_hand(

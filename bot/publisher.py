@@ -1,5 +1,5 @@
 """Publishing a game's results in its channel: one Components V2 post per finished turn with
-the map (drawn in a worker thread), the ping of who decides next, the status message edited
+the map (drawn in the service's worker processes), the ping of who decides next, the status message edited
 in place, the timeline at the end, and catching up after a restart.
 
 Everything here works from what the service returned (a :class:`~service.Result` and the
@@ -8,12 +8,12 @@ Everything here works from what the service returned (a :class:`~service.Result`
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import io
 import json
 import logging
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from discord import ui
 
 from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
 from bot.hub import Hub
-from bot.images import draw, upload_limit
+from bot.images import draw, missing_note, upload_limit
 from bot.private import PrivateDesk
 from bot.settings import shard_of
 from i18n import catalogue, tr
@@ -34,6 +34,12 @@ if TYPE_CHECKING:
     from web.server import WebServer
 
 log = logging.getLogger("bot.publisher")
+
+DrawImages = Callable[
+    [Sequence[tuple[str, ImageRequest, Frame]], int], Awaitable[list[discord.File]]
+]
+
+TIMELINE_NOTE = "(Not shown: the timeline could not be drawn this time.)"
 
 
 @dataclass
@@ -71,7 +77,8 @@ class Publisher:
     def __init__(self, hub: Hub, private: PrivateDesk) -> None:
         self.t = hub
         self.private = private
-        self.images = draw  # the drawing of images (a load test may replace it)
+        # the drawing of images, in the service's workers (a load test may replace it)
+        self.images: DrawImages = functools.partial(draw, render=hub.svc.render)
         self.turn_posts: dict[int, TurnPost] = {}  # per game: the open turn's post
         self.pages: WebServer | None = None  # the game pages' server (None: off)
 
@@ -206,12 +213,18 @@ class Publisher:
             if req.kind not in kinds_seen:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
-        files = await self.images(reqs, limit)  # TODO(lang): the images in the game's language
+        files = await self.images(reqs, limit)
+        notes = [missing_note(files)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
-            gif = await self.timeline(s.game_id, limit - used)
+            try:
+                gif = await self._timeline(s.game_id, limit - used)
+            except Exception:  # a picture must not break the end of a game
+                log.exception("timeline of game %s not drawn", s.game_id)
+                gif, notes = None, [*notes, TIMELINE_NOTE]
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
+        lines = [*lines, *(n for n in notes if n)]
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
         lang = await self.t.game_lang(s)
         if final:
@@ -406,15 +419,17 @@ class Publisher:
 
     async def timeline(self, game_id: int, budget: int) -> bytes | None:
         """The game's timeline animation (the public map after every turn, replayed from the
-        log in a worker thread), or None if it would not fit in ``budget`` bytes."""
-        from bot.render import render_timeline
-
+        log in the service's worker processes), or None if it would not fit in ``budget``
+        bytes or could not be drawn."""
         try:
-            frames = await self.t.svc.timeline_frames(game_id)
-            gif = await asyncio.to_thread(render_timeline, frames) if frames else None
+            return await self._timeline(game_id, budget)
         except Exception:  # a picture must not break the end of a game
             log.exception("timeline of game %s not drawn", game_id)
             return None
+
+    async def _timeline(self, game_id: int, budget: int) -> bytes | None:
+        """:meth:`timeline`, raising when it could not be drawn."""
+        gif = await self.t.svc.timeline_image(game_id)
         if gif is None or len(gif) > budget:
             log.info("timeline of game %s left out (upload limit)", game_id)
             return None

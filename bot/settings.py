@@ -11,6 +11,8 @@ Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, `
     BRAZIL_DEFAULT_AI=heuristic    the level of "Add AI" seats
     BRAZIL_LOG_LEVEL=INFO, BRAZIL_LOG_JSON=false
     BRAZIL_PACING_TICK_SECONDS=30  how often due reminders and deadlines are fired
+    BRAZIL_WORKERS=2               processes drawing images and running computer players
+                                   (default: the CPU count; 0: threads of the bot's process)
     BRAZIL_MODERATOR_ROLE_ID=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
     BRAZIL_WEB_PORT=8080           serve the game pages on this port (unset: off)
     BRAZIL_WEB_HOST=127.0.0.1      ... on this address
@@ -101,6 +103,13 @@ class BotSettings(BaseSettings):
     )
     mod_log_channel: int | None = Field(
         default=None, ge=1, description="channel where stalled and archived games are flagged"
+    )
+    workers: int | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description="worker processes that draw the images and run the computer players "
+        "(None: the CPU count; 0: threads of the bot's own process)",
     )
     config_file: Path | None = Field(default=None, exclude=True)
     moderator_role_id: int | None = Field(
@@ -315,6 +324,8 @@ class BotSettings(BaseSettings):
                 else f"on {self.ops_host}, port {self.ops_port or 'any free one'}"
             ),
             f"log: {self.log_level}{' json' if self.log_json else ''}",
+            "worker processes: "
+            + ("off (threads)" if self.workers == 0 else str(self.workers or "the CPU count")),
         ]
 
     @classmethod

@@ -4,6 +4,7 @@ discord.py's real code, real storage (SQLite in a temporary folder) and real ren
     python -m devtools.loadtest [--games 200] [--rate 5] [--duration 60] [--seed 1]
                            [--faults 429=0.02,500=0.01,latency=0.02] [--no-images]
                            [--ramp 5,8,12,16,20,25] [--ramp-duration 20] [--no-ramp]
+                           [--ai-games 20] [--no-pool | --workers N | --compare-pool]
     python -m devtools.loadtest --kill 10 [--games 3]
 
 N games are opened in N channels through the lobby (``/game new``, Join, Start), each
@@ -19,6 +20,14 @@ interaction to the fake server receiving its first response or defer), the share
 acknowledged within 3 s, the time from the action to the map's post p50/p95, errors, and a
 ramp: rates tried one after another on the same games; a rate is sustained when the backlog
 does not grow and the map p95 stays under 2 s. The highest sustained rate is printed.
+
+``--ai-games N`` adds N games between two computer players (``search`` at the default 2 s
+budget) that think during the main run (they are stopped before the ramp): their steps go
+through the bot's own path (the publisher runs the AI seats and posts every turn with its
+map). The images and the computer players run in the bot's worker processes (``--workers
+N``, default the CPU count); ``--no-pool`` runs them in threads of the bot's process (the
+old way); ``--compare-pool`` runs the whole test twice in one run, threads then the pool,
+each with a new bot and the same games, and prints their figures side by side.
 
 ``--kill K`` runs the bot in a subprocess instead and SIGKILLs it K times (alternately while
 a save's transaction is open — a test-only hook pauses there — and at a random moment),
@@ -36,8 +45,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import math
+import os
 import random
 import sys
 import tempfile
@@ -56,6 +67,8 @@ from rules import GameState, apply, deciders, format_action, legal_actions
 log = logging.getLogger("devtools.loadtest")
 
 ACK_LIMIT = 3.0  # Discord fails an interaction not answered within 3 s
+AI_WARMUP = 5.0  # seconds the AI games think before the main run starts
+AI_SETTLE = 5.0  # seconds between stopping the AI games and the ramp
 MAP_TARGET = 2.0  # map posted p95 for a rate to count as sustained
 
 
@@ -91,6 +104,15 @@ class Window:
     done: int = 0
     backlog: list[int] = field(default_factory=list)  # sampled once a second
     ended: float = 0.0
+    cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds: the bot's process, its workers
+
+    def cpu_per_turn(self) -> str:
+        """CPU time per turn: the bot's process (with the fake server and the players: all
+        in one process) + its worker processes."""
+        if not self.done:
+            return "-"
+        main, workers = (1000 * c / self.done for c in self.cpu)
+        return f"{main:.0f}+{workers:.0f} ms"
 
     def sustained(self) -> bool:
         if not self.maps or len(self.backlog) < 4:
@@ -108,6 +130,7 @@ class Window:
             f"map p50 {percentile(self.maps, 0.5) * 1000:6.0f} ms "
             f"p95 {percentile(self.maps, 0.95) * 1000:6.0f} ms, "
             f"backlog max {max(self.backlog, default=0)} end {self.backlog[-1] if self.backlog else 0}"
+            f", CPU/turn {self.cpu_per_turn()}"
             f" -> {'sustained' if self.sustained() else 'NOT sustained'}"
         )
 
@@ -237,6 +260,59 @@ async def open_games(d: Driver, n: int, seed: int) -> list[Table]:
     return tables
 
 
+AI_LEVEL = "search"  # at its default budget (ai.DEFAULT_BUDGET, 2 s)
+
+
+@dataclass
+class AiGames:
+    """Games between two computer players, thinking in the background."""
+
+    game_ids: list[int] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    async def steps(self, client: discord.Client) -> int:
+        """The steps saved in these games so far (each one a decision)."""
+        store = client.tables.store  # type: ignore[attr-defined]
+        return sum([(await store.get_game(g)).version for g in self.game_ids])
+
+    async def stop(self) -> None:
+        for t in self.tasks:
+            t.cancel()
+        for t in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        self.tasks.clear()
+
+
+async def start_ai_games(client: discord.Client, n: int, first_channel: int, seed: int) -> AiGames:
+    """``n`` games of two ``search`` players, each published (and so played) by the bot as
+    a game whose seats are all computers: the publisher runs the AI seats, one post per
+    turn with its map, until the game ends or :meth:`AiGames.stop`."""
+    from devtools.fakediscord import GUILD_ID
+    from service import SeatSpec
+
+    tables = client.tables  # type: ignore[attr-defined]
+    out = AiGames()
+    seats = [SeatSpec(f"AI {AI_LEVEL} {k + 1}", ai=AI_LEVEL) for k in range(2)]
+    for k in range(n):
+        res = await tables.svc.new_game(
+            seats, channel_id=first_channel + k, guild_id=GUILD_ID, seed=seed * 7919 + k
+        )
+        out.game_ids.append(res.game_id)
+
+        async def play_ai(channel: int = first_channel + k, res: Any = res) -> None:
+            try:
+                await tables.publish(channel, res, force=True)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # counted as an error of the run
+                out.errors.append(f"AI game in channel {channel}: {e!r}")
+
+        out.tasks.append(asyncio.create_task(play_ai()))
+    return out
+
+
 async def step(d: Driver, t: Table, rng: random.Random) -> None:
     """The decider of ``t`` plays one random legal step (typed, or with the buttons)."""
     st = t.state
@@ -314,10 +390,26 @@ async def guided(
     return None
 
 
+def cpu_seconds(client: discord.Client) -> tuple[float, dict[int, float]]:
+    """CPU seconds used so far by this process (the bot, the fake server, the players) and
+    by each of the bot's worker processes (Linux: ``/proc``)."""
+    pool = client.tables.svc.workers  # type: ignore[attr-defined]
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    workers: dict[int, float] = {}
+    for pid in pool.pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        workers[pid] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return time.process_time(), workers
+
+
 async def play(
     d: Driver, tables: list[Table], rate: float, seconds: float, rng: random.Random
 ) -> Window:
     """Poisson arrivals at ``rate`` per second for ``seconds``; then wait for the last ones."""
+    cpu0 = cpu_seconds(d.client)
     w = Window(rate, time.monotonic())
     d.window = w
     queue = 0
@@ -360,6 +452,11 @@ async def play(
     if running:
         await asyncio.wait(running)
     w.ended = time.monotonic()
+    cpu1 = cpu_seconds(d.client)
+    w.cpu = (
+        cpu1[0] - cpu0[0],
+        sum(max(0.0, t - cpu0[1].get(pid, 0.0)) for pid, t in cpu1[1].items()),
+    )
     d.window = None
     return w
 
@@ -385,7 +482,90 @@ class ErrorCounter(logging.Handler):
 
 
 async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]:
-    """The load test (see module doc); prints the figures and returns them."""
+    """The load test (see module doc); prints the figures and returns them (with
+    ``--compare-pool``: the pool's, and both under ``"compare"``)."""
+    if not args.compare_pool:
+        return await run_once(args, out, 0 if args.no_pool else args.workers)
+    figures = []
+    for workers in (0, args.workers):
+        kind = pool_name(workers)
+        print(f"=== {kind} ===", file=out, flush=True)
+        figures.append(await run_once(args, out, workers))
+    print(compare_table(args, figures), file=out, flush=True)
+    both = dict(figures[-1])
+    both["errors"] = figures[0]["errors"] + figures[1]["errors"]
+    both["duplicates"] = figures[0]["duplicates"] + figures[1]["duplicates"]
+    both["mismatched"] = figures[0]["mismatched"] + figures[1]["mismatched"]
+    both["compare"] = figures
+    return both
+
+
+def pool_name(workers: int | None) -> str:
+    from service.workers import WorkerPool
+
+    if workers == 0:
+        return "threads (--no-pool)"
+    return f"process pool ({WorkerPool(workers).describe()})"
+
+
+def compare_table(args: argparse.Namespace, figures: Sequence[dict[str, Any]]) -> str:
+    """The two runs side by side (threads first, then the pool)."""
+
+    def ms(x: float) -> str:
+        return "-" if math.isnan(x) else f"{x * 1000:.0f} ms"
+
+    heads = [pool_name(f["workers"]) for f in figures]
+    ai = f" ({args.ai_games} AI games thinking)" if args.ai_games else ""
+    rows = [
+        (
+            f"ack p50 / p95 / p99{ai}",
+            [f"{ms(f['ack_p50'])} / {ms(f['ack_p95'])} / {ms(f['ack_p99'])}" for f in figures],
+        ),
+        ("acknowledged within 3 s", [f"{f['within_3s']:.1%}" for f in figures]),
+        (
+            f"map posted p50 / p95{ai}",
+            [f"{ms(f['map_p50'])} / {ms(f['map_p95'])}" for f in figures],
+        ),
+        ("turns played in the main run", [str(f["done"]) for f in figures]),
+        ("CPU per turn, bot process + workers", [f["cpu_per_turn"] for f in figures]),
+    ]
+    if args.ai_games:
+        rows.append(
+            (
+                "AI steps saved per second (main run)",
+                [
+                    f"{f['ai_rate']:.2f} ({f['ai_steps']} in {f['main_seconds']:.0f} s)"
+                    for f in figures
+                ],
+            )
+        )
+    if not args.no_ramp:
+        rows.append(
+            (
+                "highest sustained rate",
+                [f"{f['sustained']:g} turns/s" if f["sustained"] else "none" for f in figures],
+            )
+        )
+    rows.append(
+        (
+            "errors / duplicates / mismatched",
+            [f"{len(f['errors'])} / {f['duplicates']} / {len(f['mismatched'])}" for f in figures],
+        )
+    )
+    width = max(len(r[0]) for r in rows) + 2
+    cols = [max(len(h), *(len(r[1][k]) for r in rows)) + 2 for k, h in enumerate(heads)]
+    lines = ["side by side (same run, same games and seeds):"]
+    lines.append(" " * width + "".join(h.ljust(c) for h, c in zip(heads, cols, strict=True)))
+    for name, vals in rows:
+        lines.append(
+            name.ljust(width) + "".join(v.ljust(c) for v, c in zip(vals, cols, strict=True))
+        )
+    return "\n".join(line.rstrip() for line in lines)
+
+
+async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> dict[str, Any]:
+    """One load test with the bot's worker pool of ``workers`` processes (0: threads;
+    None: the CPU count)."""
     from bot.app import BrazilBot
 
     def say(*parts: Any) -> None:
@@ -398,7 +578,8 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
     faults = Faults.parse(args.faults) if args.faults else Faults()
     with tempfile.TemporaryDirectory(prefix="brazil-load-") as tmp:
         async with fake_server(faults) as fake:
-            bot = BrazilBot(bot_settings(Path(tmp) / "load.sqlite3"))
+            settings = bot_settings(Path(tmp) / "load.sqlite3")
+            bot = BrazilBot(settings.model_copy(update={"workers": workers}))
             await bot.login("fake-token")
             if args.no_images:
 
@@ -412,18 +593,37 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
 
             old_interval = sys.getswitchinterval()
             sys.setswitchinterval(args.switch_interval or SWITCH_INTERVAL)  # as the bot runs
+            ai_games = AiGames()
             try:
                 t0 = time.monotonic()
                 fake.faults = Faults()  # the games open without faults
                 tables = await open_games(d, args.games, args.seed)
                 say(
                     f"opened {len(tables)} games in {time.monotonic() - t0:.1f} s "
-                    f"(images {'off' if args.no_images else 'on'}, faults {faults.describe()})"
+                    f"(images {'off' if args.no_images else 'on'}, faults {faults.describe()}, "
+                    f"CPU work: {pool_name(workers)})"
                 )
+                ai_games = await start_ai_games(
+                    bot, args.ai_games, FIRST_CHANNEL + args.games, args.seed
+                )
+                if args.ai_games:
+                    await asyncio.sleep(min(AI_WARMUP, args.duration / 2))  # all thinking
+                    say(f"{args.ai_games} games of two {AI_LEVEL} players thinking")
+                ai_before = await ai_games.steps(bot)
                 fake.faults = faults
                 d.all_acks.clear()
                 d.all_maps.clear()
                 main = await play(d, tables, args.rate, args.duration, rng)
+                ai_steps = await ai_games.steps(bot) - ai_before
+                await ai_games.stop()
+                main_seconds = main.ended - main.started  # its arrivals, then its last steps
+                if args.ai_games:
+                    say(
+                        f"AI games: {ai_steps} steps saved during the main run "
+                        f"({main_seconds:.0f} s: {ai_steps / main_seconds:.2f}/s)"
+                    )
+                    if not args.no_ramp:  # the decisions under way end (in <= the budget)
+                        await asyncio.sleep(AI_SETTLE)
                 acks, maps = d.all_acks, d.all_maps
                 within = sum(1 for a in acks if a <= ACK_LIMIT) / len(acks) if acks else math.nan
                 say(
@@ -460,16 +660,27 @@ async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]
                     f"to the players' copy: {len(mismatched)}"
                 )
                 say(f"steps saved without their acknowledgement (not lost): {d.unacknowledged}")
-                errs = d.errors + fake.errors + errors.records
+                errs = d.errors + fake.errors + errors.records + ai_games.errors
                 say(f"errors: {len(errs)}" + "".join(f"\n  {e}" for e in errs[:10]))
             finally:
                 sys.setswitchinterval(old_interval)
+                await ai_games.stop()
                 await bot.close()
                 logging.getLogger().removeHandler(errors)
+    # the main run's figures (the ramp's are printed with each rate)
     return {
-        "ack_p95": percentile(acks, 0.95),
+        "workers": workers,
+        "ack_p50": percentile(main.acks, 0.5),
+        "ack_p95": percentile(main.acks, 0.95),
+        "ack_p99": percentile(main.acks, 0.99),
+        "map_p50": percentile(main.maps, 0.5),
+        "done": main.done,
+        "cpu_per_turn": main.cpu_per_turn(),
+        "ai_steps": ai_steps,
+        "ai_rate": ai_steps / main_seconds,
+        "main_seconds": main_seconds,
         "within_3s": within,
-        "map_p95": percentile(maps, 0.95),
+        "map_p95": percentile(main.maps, 0.95),
         "maps": len(maps),
         "errors": errs,
         "duplicates": dups,
@@ -512,6 +723,29 @@ def parser() -> argparse.ArgumentParser:
         default=0.0,
         help="sys.setswitchinterval for the run (seconds; default: the bot's, 0.001)",
     )
+    p.add_argument(
+        "--ai-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N games of two search players (2 s budget) thinking during the main run (0)",
+    )
+    pool = p.add_mutually_exclusive_group()
+    pool.add_argument(
+        "--no-pool", action="store_true", help="images and AI in threads of the bot's process"
+    )
+    pool.add_argument(
+        "--compare-pool",
+        action="store_true",
+        help="run twice in one run, threads then the process pool, and compare",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the process pool's size (default: the CPU count)",
+    )
     p.add_argument("--kill", type=int, default=0, metavar="K", help="kill/restart test: K kills")
     p.add_argument(
         "--processes",
@@ -532,6 +766,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.rate <= 0 or args.games < 1 or args.duration <= 0:
         print("--rate, --games and --duration must be positive", file=sys.stderr)
+        return 2
+    if args.ai_games < 0 or (args.workers is not None and args.workers < 1):
+        print("--ai-games must be 0 or more and --workers 1 or more", file=sys.stderr)
         return 2
     if args.worker:
         from devtools.killtest import worker_main

@@ -5,7 +5,7 @@ arithmetic, the rules reference. Nothing here imports ``discord`` or a surface.
     from service import GameService, Result
 """
 
-from service.game import Agent, GameService, make_agent, render_image
+from service.game import Agent, GameService, WorkerPool, make_agent, render_image
 from service.results import (
     Decision,
     ErrorInfo,
@@ -32,6 +32,7 @@ __all__ = [
     "ScoreRow",
     "SeatSpec",
     "ServiceError",
+    "WorkerPool",
     "make_agent",
     "render_image",
 ]

@@ -426,8 +426,6 @@ class GameArchive:
         return self._maps.get((game_id, version))
 
     async def _draw(self, game_id: int, version: int) -> bytes:
-        from service.core import render_image
-
         arch = await self.archive(game_id)
         step = next((s for s in arch.steps if s.version == version), None)
         if step is None:
@@ -437,7 +435,7 @@ class GameArchive:
         # the map in the game's language (a map kept from before a /game language change
         # stays in the old language until the cache lets it go)
         req = ImageRequest("map", None, version, lang=arch.lang)
-        png = await asyncio.to_thread(render_image, req, frame)
+        png = await self.core.render(req, frame)
         if png is None:
             raise KeyError(version)
         self._maps[(game_id, version)] = png

@@ -10,8 +10,8 @@ version), and returns a :class:`Result` of plain data:
 - ``posts``: what to show, per audience — ``"public"`` (everybody) or one seat number
   (privately). Public posts are made only of public events (``rules.events.for_seat(events,
   None)``); a seat's private post holds the secret events that seat may see. Each post names
-  the images to draw (:class:`ImageRequest`: the kind and whose view), rendered later by the
-  surface with :func:`render_image` (e.g. in a worker thread).
+  the images to draw (:class:`ImageRequest`: the kind and whose view), drawn later by the
+  surface with :meth:`GameCore.render` (in a worker process of :mod:`service.workers`).
 - ``errors``: private to the actor, each with the rule ID (``RulesError.rule``).
 - ``next``: who decides now (:class:`Decision`), with their legal choices as commands of the
   notation. The choices are private to that seat (they may name its hidden cards).
@@ -33,9 +33,8 @@ import inspect
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-import ai
 import i18n
 from i18n import tr, translator
 from rules import (
@@ -58,6 +57,7 @@ from rules.events import Event, for_seat
 from rules.messages import render_message
 from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
 from service import logctx, metrics
+from service.images import render_image as render_image  # the name's old home
 from service.labels import Choice
 from service.labels import choices as label_choices
 from service.language import Languages, game_language_of
@@ -79,6 +79,7 @@ from service.results import (
 )
 from service.timeline import timeline_frames
 from service.undo import UndoPlan, undo_plan, undo_refusal
+from service.workers import Agent, WorkerError, WorkerPool, decision_seed, make_agent
 from storage import (
     GameRecord,
     GameResult,
@@ -96,16 +97,6 @@ from storage.models import EntryKind, SeatKind
 log = logging.getLogger("service")
 
 # ============================================================================ adapters
-
-
-class Agent(Protocol):
-    def decide(self, state: GameState, seat: int) -> Any: ...
-
-
-def make_agent(level: str, seed: int) -> Agent:
-    """A computer player of ``level`` (``ai.make_agent``)."""
-    agent: Agent = ai.make_agent(level, seed=seed)
-    return agent
 
 
 # ============================================================================ storage
@@ -383,17 +374,25 @@ class GameSession:
         return res
 
     def undo_allowed(self) -> bool:
-        """Whether the one deciding now may take back their last step — known from the step
-        this session applied (no log read); False when the session applied none."""
+        """Whether the one deciding now may take back their last step (the Undo button):
+        one seat decides, it took this session's last step, and :meth:`step_undoable`."""
         who = deciders(self.state)
-        if self._last is None or len(who) != 1 or self.state.phase != "play":
+        if self._last is None or len(who) != 1 or int(self._last[1].seat) != who[0]:
+            return False
+        return self.step_undoable()
+
+    def step_undoable(self) -> bool:
+        """Whether the seat that took this session's last step may take it back now: the
+        answer of the undo check (:func:`service.undo.undo_plan`, ``/undo``), known from the
+        step itself (no log read); False when the session applied none. Others may decide
+        too (e.g. a seat's own era token, which does not wait on this step)."""
+        if self._last is None or not self.rec.status.is_active:
             return False
         before, action, after, events = self._last
-        if int(action.seat) != who[0]:
+        seat = int(action.seat)
+        if undo_refusal(before, seat, after, events, self.seats) is not None:
             return False
-        if undo_refusal(before, who[0], after, events, self.seats) is not None:
-            return False
-        return undo.undo_depth([(before, action, after, events)], who[0]) >= 1
+        return undo.undo_depth([(before, action, after, events)], seat) >= 1
 
     # ------------------------------------------------------------ acting
 
@@ -437,6 +436,7 @@ class GameSession:
             return res
         res.extend(step)
         res.next = self.decisions(choices=choices)
+        res.undo_allowed = self.step_undoable()
         return res
 
     async def apply(self, action: Any, *, checked: bool = True) -> Result:
@@ -476,8 +476,9 @@ class GameSession:
         self, before_secret: Callable[[int, str], Awaitable[None]] | None = None
     ) -> Result | None:
         """One AI seat's decision, applied and saved (None: no AI seat decides now). The
-        decision runs in a worker thread; ``before_secret(seat, kind)`` is awaited first when
-        the AI answers a secret decision other seats wait on (see :data:`SECRET_ANSWERS`)."""
+        decision runs in a worker process (:meth:`GameCore.decide`); ``before_secret(seat,
+        kind)`` is awaited first when the AI answers a secret decision other seats wait on
+        (see :data:`SECRET_ANSWERS`)."""
         s = self.ai_seat()
         logctx.bind(seat=s)
         if s is None:
@@ -487,18 +488,21 @@ class GameSession:
             await before_secret(s, pend.kind)
         level = self.seats[s].ai
         assert level is not None
-        agent = self.svc.agent(self.game_id, s, level, self.seed)
+        forced = legal_actions(self.state, s)
+        if len(forced) == 1:  # every agent plays the only legal action: no worker needed
+            return await self.apply(forced[0], checked=False)
+        seed = decision_seed(self.seed, s, self.version)
         try:
-            action = await asyncio.to_thread(agent.decide, self.state, s)
+            action = await self.svc.decide(level, seed, s, self.state)
             return await self.apply(action)
         except VersionConflict:
             raise
         except Exception as e:  # a computer player's failure must never stall a game
             self.svc.ai_failed(self.game_id, s, level, e)
-        # that decision falls back to the heuristic (and to the first legal action if even
-        # the heuristic fails): the game goes on
+        # that decision falls back to the heuristic in this process (and to the first legal
+        # action if even the heuristic fails): the game goes on
         try:
-            fallback = self.svc.agent(self.game_id, s, FALLBACK_LEVEL, self.seed, spare=True)
+            fallback = make_agent(FALLBACK_LEVEL, seed)
             action = await asyncio.to_thread(fallback.decide, self.state, s)
             return await self.apply(action)
         except VersionConflict:
@@ -592,9 +596,13 @@ class GameSession:
 class GameCore:
     """Surface-neutral commands over a :class:`storage.base.GameStore` (see module doc).
 
-    ``agent_factory(level, seed)`` makes computer players (default :func:`make_agent`);
-    agents are kept per game and seat for the life of the service. The service owns the
-    games' locks: one writer per game, whatever the surface.
+    ``agent_factory(level, seed)`` makes computer players (default :func:`make_agent`): one
+    per decision, seeded from the game's seed, the seat and the version
+    (:func:`service.workers.decision_seed`), so a decision is the same in any process and
+    after a restart. ``workers``: the pool that draws the images and runs the computer
+    players (default: none, threads of this process); the surface that made it closes it
+    (:meth:`aclose`). The service owns the games' locks: one writer per game, whatever the
+    surface.
     """
 
     def __init__(
@@ -603,12 +611,13 @@ class GameCore:
         *,
         agent_factory: Callable[[str, int], Agent] = make_agent,
         rulebook_path: str | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
         self.store = store
+        self.workers = workers if workers is not None else WorkerPool(0)
         self._st = _Store(store)
         self.languages = Languages(self)  # who reads in which language
         self._locks: dict[int, GameLock] = {}
-        self._agents: dict[tuple[int, int], Agent] = {}
         self._turn_events: dict[int, list[Event]] = {}
         self._ai_failures: set[tuple[int, int, str]] = set()
         self._agent_factory = agent_factory
@@ -680,11 +689,9 @@ class GameCore:
         return out
 
     def forget(self, game_id: int) -> None:
-        """Drop what the service remembers of the game's current turn (its events, the AI
-        players of the game): after a rollback or a seat change they no longer apply."""
+        """Drop what the service remembers of the game's current turn (its events): after a
+        rollback or a seat change they no longer apply."""
         self._turn_events.pop(game_id, None)
-        for key in [k for k in self._agents if k[0] == game_id]:
-            self._agents.pop(key, None)
 
     async def info(self, game_id: int) -> GameInfo:
         rec, st, seats = await self._get(game_id)
@@ -943,17 +950,16 @@ class GameCore:
 
     # ---------------------------------------------------------------- AI
 
-    def agent(
-        self, game_id: int, seat: int, level: str, seed: int, *, spare: bool = False
-    ) -> Agent:
-        """The computer player of ``seat`` (kept for the game); ``spare``: the fallback of a
-        seat whose own player failed (made with the default factory's heuristic)."""
-        key = (game_id, seat if not spare else -1 - seat)
-        a = self._agents.get(key)
-        if a is None:
-            factory = make_agent if spare else self._agent_factory
-            a = self._agents[key] = factory(level, seed * 10 + seat)
-        return a
+    async def decide(self, level: str, seed: int, seat: int, state: GameState) -> Any:
+        """The decision of a computer player of ``level`` seeded ``seed`` (see
+        :func:`service.workers.decision_seed`) for ``seat`` in ``state``, made in a worker
+        process (a thread when the pool is off, or when a test's agent factory cannot be
+        sent to one): an action. Raises what the agent raised, or
+        :class:`service.workers.WorkerError` when its worker failed twice."""
+        factory = None if self._agent_factory is make_agent else self._agent_factory
+        with metrics.timed(metrics.AI_SECONDS, level):
+            action_json = await self.workers.decide(factory, level, seed, seat, state)
+        return parse_action(action_json)
 
     def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None:
         """Log a computer player's failure, once per game, seat and level (the decision then
@@ -969,7 +975,7 @@ class GameCore:
             level,
             seat + 1,
             error,
-            exc_info=error,
+            exc_info=None if isinstance(error, WorkerError) else error,  # its sentence says all
         )
 
     async def run_ai_turns(
@@ -1394,6 +1400,27 @@ class GameCore:
         entries = await self.store.get_log(game_id)
         return await asyncio.to_thread(timeline_frames, entries)
 
+    async def timeline_image(self, game_id: int, lang: str | None = None) -> bytes | None:
+        """The game's timeline animation (an animated GIF of the public map after every
+        turn, replayed from the log), drawn in a worker process; None: no turn yet. Raises
+        :class:`service.workers.WorkerError` when its worker failed twice."""
+        entries = await self.store.get_log(game_id)
+        if lang is None:
+            lang = game_language_of(await self.store.get_game(game_id))
+        with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
+            return await self.workers.timeline(entries, lang)
+
+    async def render(self, req: ImageRequest, frame: Frame) -> bytes | None:
+        """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker
+        process (a thread when the pool is off). Raises
+        :class:`service.workers.WorkerError` when its worker failed twice."""
+        with metrics.timed(metrics.RENDER_SECONDS, req.kind):
+            return await self.workers.draw(req, frame)
+
+    async def aclose(self) -> None:
+        """Stop the worker pool (jobs after this run in threads)."""
+        await self.workers.aclose()
+
     def rules(self, query: str, limit: int = 3, *, lang: str = "en") -> list[str]:
         """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords, from
         the reference in ``lang`` (English where a language has none)."""
@@ -1403,44 +1430,3 @@ class GameCore:
             format_entry(e, markdown=False)
             for e in lookup(query, limit, path=self._rulebook_path, lang=lang)
         ]
-
-
-# ============================================================================ rendering
-
-
-def render_image(req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
-    """Draw ``req`` from ``frame`` through the view of ``req.seat`` (None if the image
-    would be empty, e.g. no battle). Pure CPU work: surfaces may run it in a worker thread."""
-    from bot.render import (
-        RenderOptions,
-        render_battle,
-        render_boards,
-        render_hand,
-        render_map,
-        render_map_zoom,
-        render_panel,
-        render_scores,
-    )
-
-    opts = options if options is not None else RenderOptions()
-    v = view(frame.state, req.seat)
-    ev = list(frame.events)
-    if req.kind == "map":
-        return render_map(v, ev, seat=req.seat, options=opts, lang=req.lang)
-    if req.kind == "map_zoom":
-        return render_map_zoom(v, ev, seat=req.seat, options=opts, lang=req.lang)
-    if req.kind == "boards":
-        return render_boards(v, seat=req.seat, options=opts, lang=req.lang)
-    if req.kind == "panel":
-        return render_panel(
-            v, req.player if req.player is not None else 0, options=opts, lang=req.lang
-        )
-    if req.kind == "hand":
-        if req.seat is None:
-            raise ValueError("a hand image needs a seat")
-        return render_hand(v, req.seat, options=opts, lang=req.lang)
-    if req.kind == "battle":
-        return render_battle(v, ev, seat=req.seat, options=opts, lang=req.lang)
-    if req.kind == "scores":
-        return render_scores(v, options=opts, lang=req.lang)
-    raise ValueError(f"unknown image kind {req.kind!r}")

@@ -18,17 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from service.archive import GameArchive
-from service.core import (
-    SECRET_ANSWERS,
-    Agent,
-    GameCore,
-    GameSession,
-    make_agent,
-    render_image,
-)
-from service.language import Languages
+from service.core import SECRET_ANSWERS, GameCore, GameSession
+from service.images import render_image
 from service.lobby import Lobbies
 from service.pace import Pacing
+from service.workers import Agent, WorkerPool, make_agent
 from storage.base import GameChange, GameStore
 
 
@@ -42,12 +36,14 @@ class GameService(GameCore):
         *,
         agent_factory: Callable[[str, int], Agent] = make_agent,
         rulebook_path: str | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
-        super().__init__(store, agent_factory=agent_factory, rulebook_path=rulebook_path)
+        super().__init__(
+            store, agent_factory=agent_factory, rulebook_path=rulebook_path, workers=workers
+        )
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
-        self.languages = Languages(self)
         self.on_changed_elsewhere: list[Callable[[int | None], None]] = []
         """The surfaces' hooks, called with the game id (None: any game) after
         :meth:`changed_elsewhere` (the bot's publisher forgets the game's open turn post)."""
@@ -55,12 +51,12 @@ class GameService(GameCore):
 
     def changed_elsewhere(self, change: GameChange) -> None:
         """Another process changed ``change.game_id`` (None: changes may have been missed,
-        any game): the turn's events and the AI players kept for it are dropped
-        (:meth:`forget`), the sessions read before are stale (they are loaded again under
-        the lock), and the surfaces' hooks are called, so what is posted next is made from
-        the stored game."""
+        any game): the turn's events kept for it are dropped (:meth:`forget`), the sessions
+        read before are stale (they are loaded again under the lock), and the surfaces' hooks
+        are called, so what is posted next is made from the stored game. (A computer
+        player's decision depends only on the stored game: nothing of it is kept here.)"""
         if change.game_id is None:
-            games = set(self._locks) | set(self._turn_events) | {k[0] for k in self._agents}
+            games = set(self._locks) | set(self._turn_events)
         else:
             games = {change.game_id}
         for game_id in games:
@@ -72,4 +68,12 @@ class GameService(GameCore):
             hook(change.game_id)
 
 
-__all__ = ["SECRET_ANSWERS", "Agent", "GameService", "GameSession", "make_agent", "render_image"]
+__all__ = [
+    "SECRET_ANSWERS",
+    "Agent",
+    "GameService",
+    "GameSession",
+    "WorkerPool",
+    "make_agent",
+    "render_image",
+]

@@ -116,7 +116,7 @@ class Result:
     over: bool = False
     frames: dict[int, Frame] = field(default_factory=dict)
     applied: int = 0  # actions applied by this call
-    undo_allowed: bool = False  # the one deciding now may take back their last step
+    undo_allowed: bool = False  # the seat that took this command's step may take it back
     status: Status | None = None  # the game's status after the call (when asked for)
 
     @property

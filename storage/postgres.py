@@ -481,11 +481,16 @@ class PostgresGameStore(UndoRollback, GameStore):
                     self._generation += 1
                     self._emit(GameChange(None))
                 first, down, delay = False, False, RECONNECT_DELAYS[0]
-                while not lost.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(lost.wait(), LISTEN_CHECK_SECONDS)
-                    if not lost.is_set():
-                        await conn.execute("SELECT 1")
+                # one waiting task per connection, not one per check (asyncio.wait_for would
+                # start a new task every few seconds: work that seems to begin at any moment)
+                watch = asyncio.ensure_future(lost.wait())
+                try:
+                    while not lost.is_set():
+                        await asyncio.wait({watch}, timeout=LISTEN_CHECK_SECONDS)
+                        if not lost.is_set():
+                            await conn.execute("SELECT 1")
+                finally:
+                    watch.cancel()
                 raise BackendError("the listening connection was closed")
             except asyncio.CancelledError:
                 raise

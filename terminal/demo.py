@@ -24,21 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import i18n
-from service import (
-    Frame,
-    GameService,
-    ImageRequest,
-    Result,
-    ScoreRow,
-    SeatSpec,
-    ServiceError,
-    render_image,
-)
+from service import Frame, GameService, ImageRequest, Result, ScoreRow, SeatSpec, ServiceError
 from service.results import seat_label
+from service.workers import WorkerError
 from terminal.local import (
     BadArguments,
     add_lang_argument,
     add_web_arguments,
+    add_workers_argument,
     check_level,
     check_players,
     check_scenario,
@@ -48,6 +41,7 @@ from terminal.local import (
     language_of,
     os_error_text,
     start_web,
+    worker_pool,
 )
 
 if TYPE_CHECKING:
@@ -67,6 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-images", action="store_true", help="only the final images")
     add_lang_argument(p)
     add_web_arguments(p)
+    add_workers_argument(p)
 
 
 def _bar(done: float, width: int = 30) -> str:
@@ -101,8 +96,9 @@ async def run_demo(
         raise BadArguments(i18n.tr(lang, "terminal.error.outdir_file", path=outdir))
     check_web(args, lang=lang)
     db = outdir / "demo.sqlite3"
+    workers = worker_pool(args)
     store = SqliteGameStore(str(db))
-    svc = GameService(store)
+    svc = GameService(store, workers=workers)
     check_scenario(svc, args.scenario, lang=lang)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
@@ -135,7 +131,8 @@ async def _play(
         db.unlink()
     t0 = time.perf_counter()
     turn = 0
-    async with store:
+    missing: list[str] = []  # pictures that could not be drawn
+    async with store, svc.workers:
         res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
         gid = res.game_id
         page = await server.page_url(gid) if server is not None else None
@@ -151,10 +148,10 @@ async def _play(
             if maps:
                 turn += 1
                 if not args.no_images:
-                    await _write(outdir / f"turn-{turn:03d}-map.png", maps[0], frame)
+                    await _write(svc, outdir / f"turn-{turn:03d}-map.png", maps[0], frame, missing)
             for q in reqs:
                 if q.kind == "battle" and not args.no_images:
-                    await _write(outdir / f"turn-{turn:03d}-battle.png", q, frame)
+                    await _write(svc, outdir / f"turn-{turn:03d}-battle.png", q, frame, missing)
             st = frame.state
             if st.phase == "setup":
                 where = L("terminal.demo.setup")
@@ -173,16 +170,30 @@ async def _play(
         g = await svc.peek(gid)
         st, v = g.state, g.version
         final = g.frame()
-        boards = ImageRequest("boards", None, v, lang=lang)
-        await _write(outdir / "final-boards.png", boards, final)
+        await _write(
+            svc,
+            outdir / "final-boards.png",
+            ImageRequest("boards", None, v, lang=lang),
+            final,
+            missing,
+        )
         if st.phase == "ended":
-            await _write(outdir / "scores.png", ImageRequest("scores", None, v, lang=lang), final)
-        await _write(outdir / "final-map.png", ImageRequest("map", None, v, lang=lang), final)
-        frames = await svc.timeline_frames(gid)
-        if frames:
-            from bot.render import render_timeline
-
-            gif = await asyncio.to_thread(render_timeline, frames, lang=lang)
+            await _write(
+                svc,
+                outdir / "scores.png",
+                ImageRequest("scores", None, v, lang=lang),
+                final,
+                missing,
+            )
+        await _write(
+            svc, outdir / "final-map.png", ImageRequest("map", None, v, lang=lang), final, missing
+        )
+        try:
+            gif = await svc.timeline_image(gid, lang)
+        except WorkerError:
+            missing.append("timeline.gif")
+            gif = None
+        if gif is not None:
             (outdir / "timeline.gif").write_bytes(gif)
         # the players named in the demo's language (scores() names them in English)
         rows = [
@@ -197,12 +208,16 @@ async def _play(
         pngs = len(list(outdir.glob("*.png")))
         print(L("terminal.demo.images", folder=outdir.resolve(), pngs=pngs), file=out)
         print(L("terminal.demo.time", seconds=L.number(round(took, 1))), file=out)
+        if missing:
+            print(
+                L("terminal.demo.missing", n=len(missing), names=", ".join(missing[:5])), file=err
+            )
         if page is not None:
             command = f"python -m bot export-html {gid} {outdir / 'page'} --db {db}"
             print(L("terminal.demo.copy", command=command), file=out)
             print(L("terminal.demo.stays_up", url=page), file=out, flush=True)
             await serve_until_interrupted()
-    return 0
+    return 1 if missing else 0
 
 
 def score_table(rows: list[ScoreRow], lang: str = i18n.DEFAULT) -> list[str]:
@@ -238,8 +253,16 @@ async def serve_until_interrupted() -> None:
         await asyncio.Event().wait()
 
 
-async def _write(path: Path, req: ImageRequest, frame: Frame) -> None:
-    data = await asyncio.to_thread(render_image, req, frame)
+async def _write(
+    svc: GameService, path: Path, req: ImageRequest, frame: Frame, missing: list[str]
+) -> None:
+    """Draw ``req`` in the service's worker processes and write it (its name goes to
+    ``missing`` instead when it could not be drawn: the demo goes on)."""
+    try:
+        data = await svc.render(req, frame)
+    except WorkerError:
+        missing.append(path.name)
+        return
     if data is not None:
         path.write_bytes(data)
 

@@ -35,16 +35,19 @@ import i18n
 from ai import AGENT_NAMES
 from service import (
     Decision,
+    Frame,
     GameService,
+    ImageRequest,
     Post,
     Result,
     SeatSpec,
     ServiceError,
-    render_image,
+    WorkerPool,
 )
 from service.game import GameSession
 from service.results import Refused, seat_label
 from service.rulebook import format_entry, lookup
+from service.workers import WorkerError
 
 if TYPE_CHECKING:
     from storage.base import GameStore
@@ -323,6 +326,15 @@ class LocalGame:
         """Print the terminal's message ``key`` in its language."""
         self.say(indent + self.L(key, **params))
 
+    async def draw(self, req: ImageRequest, frame: Frame) -> bytes | None:
+        """An image drawn in the service's worker processes; None (and a line saying so)
+        when it could not be drawn: the game goes on."""
+        try:
+            return await self.svc.render(req, frame)
+        except WorkerError as e:
+            self.tell("terminal.image_failed", indent="  ", kind=req.kind, error=str(e))
+            return None
+
     # ------------------------------------------------------------------ output
 
     async def show(self, res: Result, *, actor: int | None = None) -> None:
@@ -343,7 +355,7 @@ class LocalGame:
         if post.audience == "public":
             self.relay(post.text)
             for req in post.images:  # drawn in the language the request carries
-                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                data = await self.draw(req, res.frames[req.version])
                 if data is not None:
                     self.out_dir.mkdir(parents=True, exist_ok=True)
                     path = self.out_dir / req.filename()
@@ -499,7 +511,7 @@ class LocalGame:
         for post in res.posts:
             self.relay(post.text)
             for req in post.images:
-                data = await asyncio.to_thread(render_image, req, res.frames[req.version])
+                data = await self.draw(req, res.frames[req.version])
                 if data is not None:
                     path = self.out_dir / "private" / f"hand-{who}.png"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -611,6 +623,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, metavar="DIR", help="image folder")
     add_lang_argument(p)
     add_web_arguments(p)
+    add_workers_argument(p)
+
+
+def add_workers_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes drawing the images and running the computer players "
+        "(default: the CPU count; 0: threads of this process)",
+    )
+
+
+def worker_pool(args: argparse.Namespace) -> WorkerPool:
+    """The pool ``--workers`` asks for (started at its first job); :class:`BadArguments`."""
+    n = getattr(args, "workers", None)
+    if n is not None and not 0 <= n <= 64:
+        raise BadArguments(f"--workers must be from 0 to 64, not {n}")
+    return WorkerPool(n)
 
 
 def language(code: str) -> str:
@@ -665,8 +697,9 @@ async def play(
     seats = seat_specs(args.players, args.seats, lang=lang) if args.resume is None else []
     check_web(args, lang=lang)
     lines = read_script(args.script, lang=lang) if args.script and make_source is None else None
+    workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)
-    svc = GameService(store)
+    svc = GameService(store, workers=workers)
     check_scenario(svc, args.scenario, lang=lang)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
@@ -694,7 +727,7 @@ async def _play(
     """Open the database, start or resume the game and play it (see :func:`play`)."""
     from storage import GameNotFound
 
-    async with store:
+    async with store, svc.workers:
         posts: list[str] = []
         resumed: int | None = None  # the version of a resumed game
         if args.resume is not None:

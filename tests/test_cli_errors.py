@@ -101,6 +101,7 @@ def test_local_unknown_ai_level_creates_nothing(tmp_path: Path) -> None:
         (["--web-port", "70000"], "--web-port must be from 0 to 65535, not 70000"),
         (["--web", "--web-port", "-1"], "--web-port must be from 0 to 65535, not -1"),
         (["--web-host", " "], "--web-host is empty"),
+        (["--workers", "-1"], "--workers must be from 0 to 64, not -1"),
     ],
 )
 def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:
@@ -119,6 +120,7 @@ def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> 
         (["--scenario", "nowhere"], "unknown map 'nowhere'"),
         (["--max-rounds", "0"], "--max-rounds"),
         (["--web-port", "65536"], "--web-port must be from 0 to 65535, not 65536"),
+        (["--workers", "65"], "--workers must be from 0 to 64, not 65"),
     ],
 )
 def test_demo_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:

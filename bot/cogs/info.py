@@ -37,7 +37,7 @@ class InfoCog(commands.Cog):
             (f"{k}.png", ImageRequest(k, None, s.version), frame)  # type: ignore[arg-type]
             for k in kinds
         ]
-        files = await draw(reqs, upload_limit(interaction))  # TODO(lang): images' language
+        files = await draw(reqs, upload_limit(interaction), t.svc.render)
         text, _, _ = t.next_text(s.status(), await t.lang_of(interaction, s))
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 

@@ -68,9 +68,9 @@ def _mentions(text: str, name: str) -> bool:
 
 
 class Game:
-    def __init__(self, fake: FakeDiscord, h: Harness) -> None:
+    def __init__(self, fake: FakeDiscord, h: Harness, seed: int = SEED) -> None:
         self.fake, self.h = fake, h
-        self.rng = random.Random(SEED)
+        self.rng = random.Random(seed)
         self.leaks: list[str] = []
         self.public_posts = 0
         self.guided = 0
@@ -282,12 +282,12 @@ async def test_whole_game_through_interactions_R_SETUP_5(
         assert texts_to(await h.command(BO, CH, cmd), BO)
 
 
-async def start_against_ai(fake: FakeDiscord, h: Harness) -> list[Request]:
-    """Ana opens a 2-seat lobby with one random AI and starts it with the seed SEED; the
-    requests of the Start press."""
+async def start_against_ai(fake: FakeDiscord, h: Harness, seed: int = SEED) -> list[Request]:
+    """Ana opens a 2-seat lobby with one random AI and starts it with ``seed``; the requests
+    of the Start press."""
     await h.command(ANA, CH, "game", "new", players=2, ai=1, ai_level="random")
     lobby = fake.messages[max(fake.messages)]
-    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
+    h.client.tables.next_seed = seed  # type: ignore[attr-defined]
     return await h.click(ANA, lobby, "brz:l:1:start")
 
 

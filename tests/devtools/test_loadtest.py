@@ -43,6 +43,24 @@ async def test_loadtest_ramp_runs() -> None:
     assert figures["errors"] == [] and figures["mismatched"] == []
 
 
+async def test_loadtest_compares_threads_and_the_pool_with_ai_games_thinking() -> None:
+    """``--compare-pool --ai-games``: the same test twice in one run (threads, then the
+    process pool), computer players thinking during the main run, the figures side by side."""
+    args = parser().parse_args(
+        ["--games", "2", "--rate", "2", "--duration", "3", "--seed", "4", "--no-ramp",
+         "--ai-games", "2", "--compare-pool", "--workers", "2"]
+    )  # fmt: skip
+    out = io.StringIO()
+    figures = await run(args, out)
+    text = out.getvalue()
+    assert "=== threads (--no-pool) ===" in text
+    assert "=== process pool (2 worker processes) ===" in text
+    assert "side by side" in text and "(2 AI games thinking)" in text
+    assert [f["workers"] for f in figures["compare"]] == [0, 2]
+    assert all(f["ai_steps"] > 0 for f in figures["compare"]), text  # they did think
+    assert figures["errors"] == [] and figures["mismatched"] == [] and figures["duplicates"] == 0
+
+
 async def test_kill_inside_a_save_and_at_random_loses_nothing() -> None:
     out = io.StringIO()
     res = await kill_run(kills=2, games=2, seed=3, out=out)
@@ -57,10 +75,14 @@ async def test_kill_inside_a_save_and_at_random_loses_nothing() -> None:
 
 def test_help_and_arguments() -> None:
     text = parser().format_help()
-    for opt in ("--games", "--rate", "--duration", "--seed", "--faults", "--no-images", "--kill"):
+    for opt in ("--games", "--rate", "--duration", "--seed", "--faults", "--no-images", "--kill",
+                "--no-pool", "--compare-pool", "--ai-games", "--workers"):  # fmt: skip
         assert opt in text
     with pytest.raises(SystemExit):
         main(["--faults"])
     assert main(["--rate", "0"]) == 2
+    assert main(["--ai-games", "-1"]) == 2 and main(["--workers", "0"]) == 2
+    with pytest.raises(SystemExit):
+        main(["--no-pool", "--compare-pool"])
     assert percentile([3.0, 1.0, 2.0, 4.0], 0.5) == 2.0
     assert percentile([1.0] * 99 + [9.0], 0.99) == 1.0

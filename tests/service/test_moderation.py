@@ -89,6 +89,29 @@ async def test_undo_posts_the_public_description_R_TURN_1(service: GameService) 
     pytest.fail("no undoable step in 600 steps")
 
 
+async def test_a_step_says_whether_it_may_be_taken_back_R_TURN_1(service: GameService) -> None:
+    """R-TURN-1: a step's result says ``undo_allowed`` exactly when the undo check (``/undo``,
+    the Undo button) would take it back, over random play: both answers seen."""
+    gid = await two_humans(service)
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(400):
+        st = await service.state(gid)
+        if st.phase == "ended":
+            break
+        seat = deciders(st)[0]
+        out = await service.choose(gid, seat, rng.choice(legal_actions(st, seat)))
+        assert out.ok, out.errors
+        try:
+            await mod.undo_check(service, gid, seat)
+            plan = True
+        except mod.Refused:
+            plan = False
+        assert out.undo_allowed == plan, (out.version, plan)
+        seen.add(plan)
+    assert seen == {True, False}
+
+
 async def test_undo_refusals_say_why_R_TURN_1(service: GameService) -> None:
     gid = await two_humans(service)
     with pytest.raises(mod.Refused, match="no step of your own"):

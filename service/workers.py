@@ -1,0 +1,413 @@
+"""The CPU work of the game service in worker processes, out of the event loop's process.
+
+Drawing the images, the timeline animation and the computer players' decisions are pure CPU
+work; in threads of the process that also answers Discord they hold the GIL and slow every
+acknowledgement. :class:`WorkerPool` runs them in a :class:`concurrent.futures.
+ProcessPoolExecutor` (started at the first job, ``workers`` processes: the CPU count by
+default; 0 keeps the old way, a thread of this process). A job's payload is what the worker
+needs, never the service: the image request with the frame's state and events as JSON; the
+AI's level, decision seed, seat and state as JSON (the action comes back as JSON); the log
+entries of the timeline.
+
+Robustness: every job has a time limit (an image :data:`IMAGE_TIMEOUT`, a decision the
+search's budget + :data:`AI_MARGIN`, the timeline :data:`TIMELINE_TIMEOUT`). A worker that
+dies (``BrokenProcessPool``: the standard library then fails every job of that executor) or
+a job past its limit (its worker is stuck: the executor's processes are killed) gets the
+pool a new executor, and each job caught in it is tried once more; a job that fails again
+raises :class:`WorkerError` (one clear sentence), which the callers report: a computer
+player falls back to the heuristic in this process (``GameCore.ai_failed``), a post goes out
+without its picture and says so. A job that raises an ordinary exception (a bug, a refused
+request) is not retried: the exception comes back as it is.
+
+At most ``workers`` jobs run at once (the others wait here, so a job's time limit counts from
+its start, not from its queueing), and with two workers or more the computer players use at
+most all but one: a turn's map is never queued behind a row of 2-second searches.
+
+    pool = WorkerPool()                      # or WorkerPool(0): threads
+    png = await pool.draw(req, frame)
+    action_json = await pool.decide(None, "search", seed, seat, state)
+    await pool.aclose()                      # with the surface
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from pydantic import TypeAdapter
+
+from rules import GameState
+from rules.events import Event
+from service.images import render_image
+from service.results import Frame, ImageRequest
+
+if TYPE_CHECKING:
+    from storage.models import LogEntry
+
+log = logging.getLogger("service.workers")
+
+T = TypeVar("T")
+
+IMAGE_TIMEOUT = 10.0
+"""Seconds an image may take in a worker (a map takes about 0.07 s of CPU)."""
+AI_MARGIN = 8.0
+"""Seconds a decision may take past the search's budget (``ai.DEFAULT_BUDGET``)."""
+TIMELINE_TIMEOUT = 120.0
+"""Seconds the timeline animation of a whole game may take (replay and drawing)."""
+SHUTDOWN_GRACE = 5.0
+"""Seconds :meth:`WorkerPool.aclose` lets running jobs finish before killing the workers."""
+PRELOAD = ["service.workers", "rules", "ai", "bot.render", "bot.render.mapimg"]
+"""Imported once by the fork server the workers are forked from: a new worker starts warm."""
+
+
+class Agent(Protocol):
+    def decide(self, state: GameState, seat: int) -> Any: ...
+
+
+AgentFactory = Callable[[str, int], Agent]
+
+_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+
+
+class WorkerError(RuntimeError):
+    """A job failed twice in the worker pool: its worker process stopped or got stuck."""
+
+
+def default_workers() -> int:
+    """The CPU count this process may use (at least 1)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def decision_seed(game_seed: int, seat: int, version: int) -> int:
+    """The seed of a computer player's decision: one agent per decision, seeded from the
+    game's seed, the seat and the version it decides at — the same decision in a thread or
+    in any worker, before or after a restart (agents keep no state between decisions but
+    their random numbers, and a fresh agent with the same seed at every decision would
+    repeat its draws)."""
+    digest = hashlib.blake2b(f"{game_seed}:{seat}:{version}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def make_agent(level: str, seed: int) -> Agent:
+    """A computer player of ``level`` (``ai.make_agent``)."""
+    import ai
+
+    agent: Agent = ai.make_agent(level, seed=seed)
+    return agent
+
+
+def picklable(obj: object) -> bool:
+    """Whether ``obj`` can be sent to a worker (a module-level function or class can, a
+    lambda or a local function cannot)."""
+    try:
+        pickle.dumps(obj)
+    except Exception:
+        return False
+    return True
+
+
+# ============================================================================ the jobs
+# Module-level functions (a worker imports them by name); plain data in, plain data out.
+
+
+def draw_job(req: ImageRequest, version: int, state_json: str, events_json: bytes) -> bytes | None:
+    """An image drawn from a frame sent as JSON (see :func:`service.images.render_image`)."""
+    state = GameState.model_validate_json(state_json)
+    events = tuple(_EVENTS.validate_json(events_json))
+    return render_image(req, Frame(version, state, events))
+
+
+def decide_job(
+    factory: AgentFactory | None, level: str, seed: int, seat: int, state_json: str
+) -> str:
+    """A computer player's decision as the action's JSON (``factory``: None for
+    :func:`make_agent`)."""
+    state = GameState.model_validate_json(state_json)
+    agent = (factory or make_agent)(level, seed)
+    action = agent.decide(state, seat)
+    return str(action.to_json())
+
+
+def timeline_job(entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
+    """The game's timeline animation (an animated GIF) from its log, None for no turn; its
+    texts in ``lang``."""
+    from bot.render import render_timeline
+    from service.timeline import timeline_frames
+
+    frames = timeline_frames(entries)
+    return render_timeline(frames, lang=lang) if frames else None
+
+
+def _init_worker(packs_folder: str | None) -> None:
+    """In each new worker: Ctrl-C is the parent's to handle, the data packs folder is the
+    parent's, and the worker ends when the parent does, even SIGKILLed (a worker waiting
+    for jobs would wait forever, and keep the fork server alive)."""
+    from rules.catalog import set_packs_folder
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_packs_folder(packs_folder)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        watch = threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="parent-watch", daemon=True
+        )
+        watch.start()
+
+
+def _exit_with(sentinel: int) -> None:
+    """End this worker when ``sentinel`` (its parent's) is ready: the parent is gone."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
+def _release_soon(loop: asyncio.AbstractEventLoop, sem: asyncio.Semaphore) -> None:
+    """Release ``sem`` in ``loop`` (from the executor's thread, when a job ended)."""
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+        loop.call_soon_threadsafe(sem.release)
+
+
+def _stop(processes: Sequence[BaseProcess], grace: float) -> None:
+    """Join ``processes`` for up to ``grace`` seconds in all, then kill those still alive."""
+    end = time.monotonic() + grace
+    for p in processes:
+        p.join(max(0.0, end - time.monotonic()))
+    for p in processes:
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+
+
+# ============================================================================ the pool
+
+
+class WorkerPool:
+    """The CPU work's process pool (see module doc). ``workers``: processes (None: the CPU
+    count; 0: run every job in a thread of this process instead)."""
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        image_timeout: float = IMAGE_TIMEOUT,
+        ai_margin: float = AI_MARGIN,
+        timeline_timeout: float = TIMELINE_TIMEOUT,
+    ) -> None:
+        if workers is not None and workers < 0:
+            raise ValueError(f"workers must be 0 or more, not {workers}")
+        self.workers = default_workers() if workers is None else workers
+        self.image_timeout = image_timeout
+        self.ai_margin = ai_margin
+        self.timeline_timeout = timeline_timeout
+        self.replaced = 0  # executors replaced after a crash or a stuck job
+        self.jobs = 0  # jobs started in worker processes
+        self._executor: ProcessPoolExecutor | None = None
+        self._generation = 0
+        self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots = asyncio.Semaphore(1)
+        self._ai_slots = asyncio.Semaphore(1)
+
+    @property
+    def enabled(self) -> bool:
+        """Jobs run in worker processes (else in threads of this process)."""
+        return self.workers > 0 and not self._closed
+
+    def describe(self) -> str:
+        if self.workers == 0:
+            return "off (threads of this process)"
+        return f"{self.workers} worker process{'es' if self.workers > 1 else ''}"
+
+    def pids(self) -> list[int]:
+        """The running workers' process ids (tests, the load test's CPU figures)."""
+        ex = self._executor
+        procs = getattr(ex, "_processes", None) if ex is not None else None
+        return sorted(procs or {})
+
+    # ------------------------------------------------------------------ jobs
+
+    async def draw(self, req: ImageRequest, frame: Frame) -> bytes | None:
+        """``req`` drawn from ``frame`` (see :func:`service.images.render_image`)."""
+        if not self.enabled:
+            return await asyncio.to_thread(render_image, req, frame)
+        state_json = frame.state.model_dump_json()
+        events_json = _EVENTS.dump_json(list(frame.events))
+        what = f"drawing the {req.kind} image"
+        return await self.run(
+            what, self.image_timeout, draw_job, req, frame.version, state_json, events_json
+        )
+
+    async def decide(
+        self, factory: AgentFactory | None, level: str, seed: int, seat: int, state: GameState
+    ) -> str:
+        """The decision of a computer player of ``level`` (made by ``factory``, None:
+        :func:`make_agent`) seeded ``seed`` for ``seat`` in ``state``: the action as JSON.
+        A factory that cannot be sent to a worker decides in a thread."""
+        if not self.enabled or (factory is not None and not picklable(factory)):
+            return await asyncio.to_thread(
+                decide_job, factory, level, seed, seat, state.model_dump_json()
+            )
+        from ai import DEFAULT_BUDGET
+
+        what = f"the {level} computer player's decision"
+        timeout = DEFAULT_BUDGET + self.ai_margin
+        return await self.run(
+            what, timeout, decide_job, factory, level, seed, seat, state.model_dump_json(), ai=True
+        )
+
+    async def timeline(self, entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
+        """The timeline animation of a game from its log (None: no turn was played), its
+        texts in ``lang``."""
+        if not self.enabled:
+            return await asyncio.to_thread(timeline_job, entries, lang)
+        return await self.run(
+            "drawing the timeline", self.timeline_timeout, timeline_job, list(entries), lang
+        )
+
+    # ------------------------------------------------------------------ running
+
+    async def run(
+        self, what: str, timeout: float, fn: Callable[..., T], *args: Any, ai: bool = False
+    ) -> T:
+        """``fn(*args)`` in a worker within ``timeout`` seconds of its start (in a thread when
+        the pool is off); tried once more on a new executor when its worker stopped or got
+        stuck, then :class:`WorkerError` naming ``what`` failed. ``ai``: a computer player's
+        job (they use all workers but one)."""
+        if not self.enabled:
+            return await asyncio.to_thread(fn, *args)
+        slots, ai_slots = self._limits()
+        if not ai:
+            return await self._attempts(what, timeout, fn, args, slots)
+        async with ai_slots:
+            return await self._attempts(what, timeout, fn, args, slots)
+
+    async def _attempts(
+        self,
+        what: str,
+        timeout: float,
+        fn: Callable[..., T],
+        args: tuple[Any, ...],
+        slots: asyncio.Semaphore,
+    ) -> T:
+        why = ""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            await slots.acquire()  # released when the job ends, even if nobody awaits it
+            executor, gen = self._current()
+            try:
+                fut = executor.submit(fn, *args)
+            except (BrokenProcessPool, RuntimeError) as e:  # broken or shut down meanwhile
+                slots.release()
+                why = f"the pool could not take it ({e})"
+                self._replace(gen)
+                continue
+            fut.add_done_callback(lambda _f: _release_soon(loop, slots))
+            self.jobs += 1
+            try:
+                return await asyncio.wait_for(asyncio.wrap_future(fut), timeout)
+            except TimeoutError:
+                why = f"it took more than {timeout:g} s"
+            except BrokenProcessPool:
+                why = "its worker process stopped"
+            renewed = self._replace(gen)
+            log.warning(
+                "worker pool: %s failed (try %d of 2): %s%s",
+                what,
+                attempt,
+                why,
+                "; new worker processes replace the old ones" if renewed else "",
+            )
+        raise WorkerError(f"{what} failed twice: {why}")
+
+    def _limits(self) -> tuple[asyncio.Semaphore, asyncio.Semaphore]:
+        """The running loop's limits: ``workers`` jobs at once, the computer players' all
+        but one of them (with two workers or more)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._loop = loop
+            self._slots = asyncio.Semaphore(self.workers)
+            self._ai_slots = asyncio.Semaphore(max(1, self.workers - 1))
+        return self._slots, self._ai_slots
+
+    def _current(self) -> tuple[ProcessPoolExecutor, int]:
+        """The executor (started now if there is none) and its generation."""
+        if self._executor is None:
+            self._executor = self._start()
+        return self._executor, self._generation
+
+    def _start(self) -> ProcessPoolExecutor:
+        from rules.catalog import packs_folder
+
+        ctx: BaseContext
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            # forked from a small server process, not from this one (its threads, its open
+            # database); the server imports the drawing and the rules once
+            server = multiprocessing.get_context("forkserver")
+            server.set_forkserver_preload(PRELOAD)
+            ctx = server
+        else:
+            ctx = multiprocessing.get_context("spawn")
+        packs = packs_folder()
+        log.info("worker pool: starting %s", self.describe())
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(str(packs) if packs is not None else None,),
+        )
+
+    def _replace(self, gen: int) -> bool:
+        """Drop the executor of generation ``gen``, killing its processes (the next job
+        starts a new one); False when it was dropped already (every job caught in a broken
+        executor sees it broken)."""
+        if gen != self._generation or self._executor is None:
+            return False
+        old, self._executor = self._executor, None
+        self._generation += 1
+        self.replaced += 1
+        procs = list((getattr(old, "_processes", None) or {}).values())
+        for p in procs:
+            with contextlib.suppress(Exception):
+                p.kill()
+        old.shutdown(wait=False, cancel_futures=True)
+        return True
+
+    # ------------------------------------------------------------------ shutdown
+
+    async def __aenter__(self) -> WorkerPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop the workers: jobs not started are cancelled, running ones get ``grace``
+        seconds, then their processes are killed. Jobs after this run in threads."""
+        await asyncio.to_thread(self.close, grace)
+
+    def close(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """:meth:`aclose` for code without an event loop (it blocks up to ``grace`` s)."""
+        self._closed = True
+        old, self._executor = self._executor, None
+        if old is None:
+            return
+        procs = list((getattr(old, "_processes", None) or {}).values())
+        old.shutdown(wait=False, cancel_futures=True)
+        _stop(procs, grace)
+        log.info("worker pool: stopped")
