@@ -37,8 +37,7 @@ class LobbyDesk:
     def layout(self, rec: GameRecord, *, note: str = "", open_: bool = True) -> Any:
         """The lobby's post, in the game's language (``note``: a message key)."""
         lang = game_language_of(rec)
-        # TODO(lang): lobby_text(rec, lang=lang) once the service's lobby text takes one
-        text = lobby_text(rec) + (f"\n{tr(lang, note)}" if note else "")
+        text = lobby_text(rec, lang) + (f"\n{tr(lang, note)}" if note else "")
         if not open_:
             return lobby_layout(text, rec.id, open_=False, lang=lang)
         colours = [(cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices()]

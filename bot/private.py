@@ -44,7 +44,6 @@ class PrivateDesk:
             place = self.t.svc.private_place(s.rec, uid)
             acting = interaction is not None and seat == actor
             lang = await self.t.lang_of(interaction if acting else None, s, user_id=uid)
-            # TODO(lang): p.text is the service's post text (made language-aware there)
             if place is not None:
                 channel = self.t.client.get_partial_messageable(place)
                 try:
@@ -64,7 +63,8 @@ class PrivateDesk:
         self, interaction: discord.Interaction[Any], game_id: int, seat: int
     ) -> tuple[str, list[discord.File]]:
         """The hand's text (with the private news waiting) and its image."""
-        res = await self.t.svc.hand(game_id, seat, news=True)  # TODO(lang): lang=
+        lang = await self.t.lang_of(interaction, await self.t.svc.languages.game_language(game_id))
+        res = await self.t.svc.hand(game_id, seat, news=True, lang=lang)
         files: list[discord.File] = []
         texts: list[str] = []
         for post in res.posts:

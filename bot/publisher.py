@@ -158,7 +158,7 @@ class Publisher:
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor)
 
-    def _take(  # TODO(lang): post.text is the service's (Result posts in the game's language)
+    def _take(  # post.text: the service's, in the game's language
         self,
         post: Post,
         r: Result,

@@ -75,8 +75,9 @@ class Turns:
                 else:
                     res = await s.act(seat, text or "", choices=False, lang=lang)
                 if res.errors:
-                    # TODO(lang): the engine's refusal (ErrorInfo.text) in the actor's language
-                    msg = "\n".join(tr(lang, "bot.play.failed", error=e.text()) for e in res.errors)
+                    msg = "\n".join(
+                        tr(lang, "bot.play.failed", error=e.text_in(lang)) for e in res.errors
+                    )
                     await self.t.reply(interaction, msg)
                     return res
                 await self.t.svc.lobbies.colour_wishes(s, res)
@@ -111,9 +112,9 @@ class Turns:
             if version is not None and s.version != version:
                 await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                 return
-            res = await self.t.svc.undo_in(s, seat)  # TODO(lang): the refusal's language
+            res = await self.t.svc.undo_in(s, seat)
             if res.errors:
-                await self.t.reply(interaction, "\n".join(e.message for e in res.errors))
+                await self.t.reply(interaction, "\n".join(e.message_in(lang) for e in res.errors))
                 return
             await self.publisher.publish(s, res, interaction=interaction, actor=seat, force=True)
         await interaction.followup.send(tr(lang, "bot.undo.done"), ephemeral=True)

@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, Literal
 
 import i18n
-from i18n import tr, translator
+from i18n import Msg, tr, translator
 from rules import (
     GameState,
     PaymentStep,
@@ -1065,7 +1065,9 @@ class GameCore:
             )
         except Refused as e:
             res = s.result(choices=True)
-            res.errors.append(ErrorInfo(seat, "R-TURN-1", str(e)))
+            why = e.reason
+            key, params = (why.key, dict(why.params)) if isinstance(why, Msg) else ("", {})
+            res.errors.append(ErrorInfo(seat, "R-TURN-1", str(e), key, params))
             return res
         self.forget(s.game_id)
         s.rec, s.state, s._last = saved, before, None

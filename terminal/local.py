@@ -341,9 +341,7 @@ class LocalGame:
         """Print the public posts, hold the private ones, write the images."""
         for e in res.errors:
             self.errors += 1
-            # TODO(lang): a refused typed command is the engine's English text (ErrorInfo
-            # carries a text, not a Msg): show it in self.lang once it carries one
-            self.relay(f"  ! {e.text()}")
+            self.relay(f"  ! {e.text_in(self.lang)}")
         written: list[Path] = []
         for post in res.posts:
             await self._post(post, res, written)

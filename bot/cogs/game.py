@@ -122,7 +122,7 @@ class GameCog(commands.Cog):
             await t.reply(interaction, tr(lang, "bot.game.none"))
             return
         if rec.status is GameStatus.LOBBY:
-            await t.reply(interaction, lobby_text(rec))  # TODO(lang): lobby_text(rec, lang=)
+            await t.reply(interaction, lobby_text(rec, lang))
             return
         s = await t.svc.peek(rec.id)
         status = s.status()

@@ -70,7 +70,7 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
-        lines = await t.svc.log(s.game_id, last=15)  # TODO(lang): the log's sentences
+        lines = await t.svc.log(s.game_id, last=15, lang=lang)
         await t.reply(interaction, "\n".join(lines)[-1990:] or tr(lang, "bot.log.empty"))
 
     @app_commands.command(**named("rules"))
