@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterable
 
 # spans that are not prose: typed commands in backticks, Discord mentions and timestamps,
+# Roman numerals (palaces, eras),
 # links, emoji names, hex labels (D3), versions (v12), custom emoji
 _NOT_PROSE = re.compile(
-    r"`[^`]*`|<[@#:/t][^<>]*>|https?://\S+|:[a-z_]+:|\b[A-Z]\d{1,2}\b|\bv\d+\b|\*+|_+"
+    r"`[^`]*`|<[@#:/t][^<>]*>|https?://\S+|:[a-z_]+:|\b[A-Z]\d{1,2}\b|\bv\d+\b|\b[IVX]+\b|\*+|_+"
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
