@@ -30,6 +30,7 @@ from pathlib import Path
 
 from babel import Locale
 
+from i18n.pseudo import pseudo_messages
 from rules.messages import EN as ENGINE_EN
 
 log = logging.getLogger("i18n")
@@ -180,9 +181,8 @@ def _load_all() -> dict[str, Catalogue]:
     )
     for k, v in ENGINE_EN.items():
         en.messages.setdefault(k, _nfc(v))
-    from i18n.pseudo import pseudo_catalogue
-
-    cats[PSEUDO] = pseudo_catalogue(en)
+    pseudo = Language(PSEUDO, "Pseudo", "Pseudo-language", "en", ())
+    cats[PSEUDO] = Catalogue(pseudo, pseudo_messages(en.messages))
     _catalogues = cats
     return cats
 

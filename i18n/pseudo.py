@@ -8,8 +8,6 @@ from __future__ import annotations
 import math
 import re
 
-from i18n.catalogue import PSEUDO, Catalogue, Language
-
 OPEN, CLOSE, PAD = "[", "]", "~"
 GROWTH = 0.35
 
@@ -41,6 +39,6 @@ def pseudo_text(template: str) -> str:
     return f"{OPEN}{accent(template)}{pad}{CLOSE}"
 
 
-def pseudo_catalogue(en: Catalogue) -> Catalogue:
-    lang = Language(PSEUDO, "Pseudo", "Pseudo-language", "en", ())
-    return Catalogue(lang, {k: pseudo_text(v) for k, v in en.messages.items()})
+def pseudo_messages(en: dict[str, str]) -> dict[str, str]:
+    """English's templates in the pseudo-language."""
+    return {k: pseudo_text(v) for k, v in en.items()}

@@ -32,7 +32,7 @@ from rules import (
     payment_note,
     view,
 )
-from rules.catalog import Catalog, Objective
+from rules.catalog import OBJECTIVE_KINDS, Catalog, Objective
 
 MAX_TEXT = 100  # Discord: an option's label and description
 
@@ -180,17 +180,8 @@ def objective_text(cat: Catalog, o: Objective, lang: str = "en") -> str:
     return L("svc.objective.vp", what=s, vp=o.vp) if o.vp else s
 
 
-OBJECTIVES = [
-    "cities",
-    "products",
-    "paintings",
-    "units_deployed",
-    "units_on_map",
-    "building_types",
-    "upgraded_arches",
-    "palaces",
-    "occupied",
-]
+# the kinds named by a word and a count (svc.objective.<kind>); buildings and science apart
+OBJECTIVES = [k for k in OBJECTIVE_KINDS if k not in ("buildings", "science")]
 
 
 class _Namer:

@@ -19,13 +19,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import i18n
 from storage import GameRecord
-
-if TYPE_CHECKING:
-    from service.core import GameCore
+from storage.base import GameStore
 
 PREFS_TTL = 60.0
 """Seconds a user's language preferences read from the store are trusted."""
@@ -50,10 +48,17 @@ def game_language_of(rec: GameRecord) -> str:
     return i18n.resolve(rec.settings.language) or i18n.DEFAULT
 
 
+class HasStore(Protocol):
+    """What the languages need of the game service: its store."""
+
+    @property
+    def store(self) -> GameStore: ...
+
+
 class Languages:
     """The language operations of one game service (see module doc)."""
 
-    def __init__(self, svc: GameCore, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, svc: HasStore, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.svc = svc
         self._known: dict[int, tuple[float, UserLanguage]] = {}
         self._clock = clock

@@ -10,22 +10,10 @@ import pytest
 
 import i18n
 from service.labels import MAX_TEXT, choices, cost_line, group_label
+from tests.i18n.pseudo import outside_brackets
 from tests.service.test_labels import _menus
 
 LANGS = [*i18n.supported(), i18n.PSEUDO]
-
-
-def _outside_brackets(text: str) -> str:
-    """The text with every bracketed part (nested ones too) removed."""
-    out, depth = [], 0
-    for ch in text:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
 
 
 WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more (not a hex label like D3)
@@ -41,7 +29,7 @@ def test_every_label_renders_in_every_language(lang: str) -> None:
                 assert len(text) <= MAX_TEXT
                 assert "{" not in text and "svc." not in text, text
             if lang == i18n.PSEUDO:
-                left = WORD.findall(_outside_brackets(c.label.text + " " + c.label.description))
+                left = WORD.findall(outside_brackets(c.label.text + " " + c.label.description))
                 assert not left, (c.command, c.label, left)
         menu = choices(st, seat, lang=lang)
         if menu:
