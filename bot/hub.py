@@ -79,8 +79,8 @@ class Hub:
         user_id: int | None = None,
     ) -> str:
         """The language to write to the interaction's user (or ``user_id`` outside an
-        interaction) in: :func:`bot.language.user_language` (``game``: the game concerned,
-        its record, session or language)."""
+        interaction) in (:meth:`service.language.Languages.user_language`; ``game``: the game
+        concerned, its record, session or language)."""
         if isinstance(game, GameSession):
             game = game.rec
         locale = None
@@ -91,7 +91,7 @@ class Hub:
         return found
 
     async def game_lang(self, game: int | GameRecord | GameSession) -> str:
-        """The language of a game's public posts (:func:`bot.language.game_language`)."""
+        """The language of a game's public posts (its settings)."""
         if isinstance(game, GameSession):
             game = game.rec
         if isinstance(game, GameRecord):

@@ -67,17 +67,15 @@ async def user_language(
 async def interaction_language(
     interaction: discord.Interaction[BrazilBot], *, game: GameRecord | str | None = None
 ) -> str:
-    """:func:`user_language` of the interaction's user, in the interaction."""
-    return await user_language(
-        interaction.client, interaction.user.id, interaction.locale, game=game
-    )
+    """:func:`user_language` of the interaction's user, in the interaction
+    (:meth:`bot.hub.Hub.lang_of`)."""
+    return await interaction.client.tables.lang_of(interaction, game)
 
 
 async def game_language(bot: BrazilBot, game: int | GameRecord) -> str:
-    """The language of a game's public posts (``game``: its id or its record)."""
-    if isinstance(game, GameRecord):
-        return game_language_of(game)
-    return await languages_of(bot).game_language(game)
+    """The language of a game's public posts (``game``: its id or its record;
+    :meth:`bot.hub.Hub.game_lang`)."""
+    return await bot.tables.game_lang(game)
 
 
 def guild_language(interaction: discord.Interaction[Any]) -> str:
