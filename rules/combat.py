@@ -20,7 +20,7 @@ from rules.control import controls, occupier_of
 from rules.errors import IllegalAction
 from rules.exploration import reveal
 from rules.game import Context
-from rules.messages import Param, msg, term_ref
+from rules.messages import Param, msg, term_ref, text_ref
 from rules.payment import find_payment, take_payment
 from rules.scoring import tile_vp
 from rules.state import ENEMY, Battle, Pending, Side
@@ -712,7 +712,11 @@ def war_card(g: Context, a: A.WarCard, pend: Pending) -> None:
     g.s.discard_card(a.seat, "gold", "war")
     g.emit(
         "gold_card",
-        {"who": g.name(a.seat), "card": term_ref("gold_card", "war"), "card_text": card.text},
+        {
+            "who": g.name(a.seat),
+            "card": term_ref("gold_card", "war"),
+            "card_text": text_ref("gold_card", "war"),
+        },
         a.seat,
         card="war",
     )

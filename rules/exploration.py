@@ -9,7 +9,7 @@ from rules import actions as A
 from rules.catalog import CROPS
 from rules.fastcopy import replaced
 from rules.game import Context, parse_hex, require_step
-from rules.messages import msg, term_ref
+from rules.messages import msg, term_ref, text_ref
 from rules.scoring import base_production
 from rules.state import Exploration
 
@@ -29,7 +29,7 @@ def reveal(g: Context, seat: int, at: str) -> bool:
             "who": g.name(seat),
             "tile": term_ref("exploration", ex.tile),
             "hex": at,
-            "tile_text": tile.text,
+            "tile_text": text_ref("exploration", ex.tile),
         },
         seat,
         hex=at,

@@ -11,7 +11,7 @@ from rules import actions as A
 from rules.catalog import CROPS
 from rules.errors import IllegalAction, InvalidAction, RulesError
 from rules.game import Context, parse_hex
-from rules.messages import term_ref
+from rules.messages import term_ref, text_ref
 from rules.payment import (
     PayContext,
     can_pay,
@@ -109,7 +109,7 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
     g.s.discard_card(seat, "gold", a.card)
     g.emit(
         "gold_card",
-        {"who": g.name(seat), "card": why, "card_text": card.text},
+        {"who": g.name(seat), "card": why, "card_text": text_ref("gold_card", a.card)},
         seat,
         card=a.card,
     )

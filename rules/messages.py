@@ -94,6 +94,13 @@ def term_ref(kind: str, id_: str) -> str:
     return f"@term.{kind}.{id_}"
 
 
+def text_ref(kind: str, id_: str) -> str:
+    """A reference to the rules text printed on a component (``text_ref("painting", "oca")``):
+    the component data's English text, the catalogues' ``text.<kind>.<id>`` in another
+    language."""
+    return f"@text.{kind}.{id_}"
+
+
 EN: dict[str, str] = {
     # ---------------------------------------------------------------- terms
     "good.sugar_cane": "sugar cane",
@@ -443,6 +450,13 @@ def catalog_names(cat: Any) -> TermNames:
             for kind, book in _NAME_BOOKS.items()
             for id_, entry in getattr(cat, book).items()
         }
+        # the rules texts printed on components (``text.<kind>.<id>``, :func:`text_ref`)
+        table |= {
+            f"text.{kind}.{id_}": str(entry.text)
+            for kind, book in _NAME_BOOKS.items()
+            for id_, entry in getattr(cat, book).items()
+            if isinstance(getattr(entry, "text", None), str)
+        }
         got = _NAMES[id(cat)] = (cat, table)
     return got[1].get
 
@@ -471,7 +485,7 @@ class _Render:
     def term(self, key: str) -> str:
         if key in self.catalogue:
             return self.message(key, {})
-        if key.startswith("term."):
+        if key.startswith(("term.", "text.")):
             found = self.names(key)
             if found is not None:
                 return found

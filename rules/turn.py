@@ -15,7 +15,7 @@ from rules.errors import IllegalAction, InvalidAction, RulesError, or_list
 from rules.exploration import clear_site, reward_builder
 from rules.fastcopy import replaced
 from rules.game import Context, is_upgraded, parse_hex, require_step
-from rules.messages import Param, msg, term_ref
+from rules.messages import Param, msg, term_ref, text_ref
 from rules.payment import (
     PayabilityCache,
     PayContext,
@@ -214,7 +214,7 @@ def take_painting(g: Context, a: A.TakePainting) -> None:
             "who": g.name(seat),
             "painting": term_ref("painting", a.painting),
             "vp": pa.vp,
-            "painting_text": pa.text,
+            "painting_text": text_ref("painting", a.painting),
         },
         seat,
         painting=a.painting,

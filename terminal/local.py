@@ -417,9 +417,9 @@ class LocalGame:
             await self.show(res)
 
         res = await self.svc.run_ai_turns(self.game_id, on_step=step)
-        self.game = await self.svc.peek(self.game_id)
+        g = self.game = await self.svc.peek(self.game_id)
         if res.applied:
-            nxt = [d.who for d in res.next]
+            nxt = [seat_label(g.state, g.seats, d.seat, self.lang) for d in res.next]
             if nxt:
                 self.tell("terminal.now", names=nxt)
 
