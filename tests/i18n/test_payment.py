@@ -21,7 +21,7 @@ from i18n.catalogue import clear_locale_dirs
 from rules.actions import PayItem
 from rules.engine import legal_actions
 from rules.game import Context
-from rules.messages import EN
+from rules.messages import EN, Param
 from rules.paying import (
     PAYABLE,
     PaymentStep,
@@ -168,6 +168,11 @@ def _walks() -> tuple[list[Walk], list[tuple[GameState, Any]]]:
     return walks, actions
 
 
+def _tr(lang: str, m: Any) -> str:
+    """A ``{"key": ..., "params": ...}`` message in ``lang`` (the catalogues)."""
+    return i18n.tr(lang, str(m["key"]), **dict(m["params"]))
+
+
 def _keys(m: Any) -> Iterator[str]:
     if isinstance(m, str) and m.startswith("@") and not m.startswith("@term."):
         yield m[1:]
@@ -213,10 +218,9 @@ def test_english_is_the_old_text_byte_for_byte() -> None:
     service shows in English, and the English catalogue's rendering of the messages are the
     texts the engine wrote before (the old code above) over the whole sample."""
     walks, actions = _walks()
-    L = i18n.translator("en")
 
     def en(m: Any) -> str:
-        return L(m["key"], **m["params"])
+        return _tr("en", m)
 
     for st, a, steps in walks:
         old_cost = _old_cost_text(st, a)
@@ -244,10 +248,14 @@ def test_english_note_names_several_cards_as_before() -> None:
     """ "A, B and C" (no serial comma: the engine's English), whatever Babel's English says."""
     from rules.messages import english, msg
 
-    cards = ["@term.gold_card.agriculture", "@term.gold_card.faith", "@term.gold_card.frontier"]
+    cards: list[Param] = [
+        "@term.gold_card.agriculture",
+        "@term.gold_card.faith",
+        "@term.gold_card.frontier",
+    ]
     m = msg("phrase.pay.note", cards=msg("phrase.pay.and", head=cards[:-1], last=cards[-1]), vp=5)
     want = "pays with Agriculture, Faith and Frontier — 5 VP at the end"
-    assert english(m) == want == i18n.tr("en", m["key"], **m["params"])
+    assert english(m) == want == _tr("en", m)
 
 
 # --------------------------------------------------------------------------- every language
@@ -304,12 +312,10 @@ def test_a_payment_by_hand() -> None:
         card="@term.combat_card.war_chest",
         why=msg("phrase.pay.why.war_chest", card="@term.combat_card.war_chest"),
     )
-    assert i18n.tr("en", m["key"], **m["params"]) == "combat card War chest (War chest: as 1 gold)"
-    assert i18n.tr("de", m["key"], **m["params"]) == (
-        "Kampf-Karte Kriegskasse (Kriegskasse: als 1 Geld)"
-    )
+    assert _tr("en", m) == "combat card War chest (War chest: as 1 gold)"
+    assert _tr("de", m) == ("Kampf-Karte Kriegskasse (Kriegskasse: als 1 Geld)")
     note = msg("phrase.pay.note", cards="@term.gold_card.agriculture", vp=3)
-    assert i18n.tr("pl", "svc.cost.loss", note=i18n.tr("pl", note["key"], **note["params"])) == (
+    assert i18n.tr("pl", "svc.cost.loss", note=_tr("pl", note)) == (
         " Uwaga: płatność obejmuje: Rolnictwo — na koniec gry 3 PZ mniej."
     )
 
@@ -348,7 +354,7 @@ def test_the_rare_sources_render_in_every_language(caplog: pytest.LogCaptureFixt
         assert o.label == _old_label(st, 0, o.item, s.token or "")
     for lang in [*LANGS, i18n.PSEUDO]:
         for _s, o in options:
-            text = i18n.tr(lang, o.label_msg["key"], **o.label_msg["params"])
+            text = _tr(lang, o.label_msg)
             assert not any(x in text for x in LEFTOVER) and not PLACEHOLDER.search(text), text
             if lang == i18n.PSEUDO:
                 assert not unbracketed_words(text), text
