@@ -29,7 +29,15 @@ from bot.hub import Hub
 from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
-from service.labels import Choice, action_label, cost_line, pay_item_text
+from service.labels import (
+    Choice,
+    action_label,
+    cost_line,
+    cost_text,
+    pay_item_text,
+    pay_options,
+    pay_prompt,
+)
 from service.labels import choices as choices_of
 
 if TYPE_CHECKING:
@@ -136,7 +144,7 @@ class GuidedFlow:
             return
         action, step = found
         head = f"**{action_label(s.state, action, lang=lang).text}** (`{typed(s.describe(action), lang)}`)"
-        head += f" — {step.cost.text}"  # TODO(lang): the engine's cost text (rules.payment_step)
+        head += f" — {cost_text(step.cost, lang=lang)}"
         paid = ", ".join(pay_item_text(s.state, seat, p, lang=lang) for p in step.chosen)
         lines = [
             head,
@@ -145,7 +153,7 @@ class GuidedFlow:
         if step.complete:
             lines.append(tr(lang, "bot.pay.confirm_q"))
         else:
-            lines.append(step.prompt)  # TODO(lang): the engine's prompt (rules.payment_step)
+            lines.append(pay_prompt(step, lang=lang))
             if len(step.options) > 25:
                 lines.append(tr(lang, "bot.pay.more_sources"))
         await interaction.response.edit_message(
@@ -155,7 +163,7 @@ class GuidedFlow:
                 version,
                 index,
                 path,
-                [o.label for o in step.options],  # TODO(lang): the engine's option labels
+                pay_options(step, lang=lang),
                 complete=step.complete,
                 lang=lang,
             ),

@@ -38,6 +38,7 @@ from rules.paying import (
     cost_of,
     default_payment,
     payment_note,
+    payment_note_msg,
     payment_step,
 )
 from rules.scoring import final_scores, score
@@ -92,6 +93,7 @@ __all__ = [
     "parse_action",
     "parse_text",
     "payment_note",
+    "payment_note_msg",
     "payment_step",
     "pending_for",
     "render_message",

@@ -57,6 +57,7 @@ from typing import Any
 from typing_extensions import TypeAliasType
 
 from rules.error_messages import ERRORS
+from rules.payment_messages import PAYMENT
 
 Param = TypeAliasType("Param", "str | int | bool | list[Param] | dict[str, Param]")
 """A message parameter: a scalar, a term reference (``"@term.<kind>.<id>"``), a nested
@@ -277,6 +278,7 @@ EN: dict[str, str] = {
 }
 
 EN.update(ERRORS)  # the refusals (error.*): rules/error_messages.py
+EN.update(PAYMENT)  # the payment chooser's texts (phrase.pay.*): rules/payment_messages.py
 
 REVEALS: dict[str, bool] = {
     # True: the step that emits it showed someone something hidden, or used the state's RNG,

@@ -11,7 +11,12 @@ chooser a UI walks one cost token at a time.
 - :func:`with_payments` — used by ``legal_actions``: an action with a cost but no safe
   default is listed carrying the engine's cheapest explicit payment: the fewest VP lost
   first (a gold card scoring at the end is spent last), then the cheapest goods.
-- :func:`payment_note` — a sentence saying what VP a payment loses (None when none).
+- :func:`payment_note` — a sentence saying what VP a payment loses (None when none);
+  :func:`payment_note_msg` the same as a message key and parameters.
+
+Every text here is English (rendered with the game's own component names) and also a
+nested message (``*_msg``: a ``phrase.pay.*`` key of :mod:`rules.payment_messages` and its
+parameters) that a surface renders in its reader's language.
 
 Nothing here changes the state it is given.
 """
@@ -20,14 +25,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules import actions as A
 from rules.actions import PayItem
 from rules.errors import IllegalAction, InvalidAction
 from rules.game import Context, is_upgraded, parse_hex
-from rules.messages import term_ref
+from rules.messages import Param, catalog_names, english, msg, term_ref
 from rules.payment import (
     PayabilityCache,
     PayContext,
@@ -35,10 +40,8 @@ from rules.payment import (
     check_partial,
     check_payment,
     cost_param,
-    describe_cost,
     find_payment,
     gold_card_vp,
-    good_name,
     label_param,
     sort_tokens,
     sources,
@@ -71,16 +74,21 @@ class Cost:
     """What one action costs its seat now.
 
     ``tokens`` are the cost tokens, hardest to pay first: a crop id, ``gold``, ``science``,
-    ``any`` (any crop) or ``a|b`` (either crop); ``text`` says them in words; ``label`` is
-    what is paid for; ``context`` what widens or narrows the sources (Build upgrade, exact
-    crops for Trade, a renovated building's own goods excluded, the gold card being played);
-    ``notes`` say in words the rules that shaped the cost and the sources."""
+    ``any`` (any crop) or ``a|b`` (either crop); ``text`` says them in words (English;
+    ``text_msg`` the same as a message); ``label`` is what is paid for (English;
+    ``label_ref`` the same as a message parameter: a term reference, a ``phrase.for.*``
+    one, or the label itself); ``context`` what widens or narrows the sources (Build
+    upgrade, exact crops for Trade, a renovated building's own goods excluded, the gold card
+    being played); ``notes`` say in words (English) the rules that shaped the cost and the
+    sources."""
 
     seat: int
     tokens: tuple[str, ...]
     text: str
     label: str
     context: PayContext
+    text_msg: dict[str, Param] = field(compare=False)
+    label_ref: Param = field(compare=False)
     notes: tuple[str, ...] = ()
 
     @property
@@ -91,11 +99,13 @@ class Cost:
 @dataclass(frozen=True, slots=True)
 class PayOption:
     """One source that may pay the next token: ``item`` to append to the chosen items,
-    ``label`` to show, ``available`` how many such units the player has left."""
+    ``label`` to show (English; ``label_msg`` the same as a message), ``available`` how many
+    such units the player has left."""
 
     item: PayItem
     label: str
     available: int
+    label_msg: dict[str, Param] = field(compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +113,8 @@ class PaymentStep:
     """Where a step-by-step payment stands.
 
     ``remaining`` are the tokens the ``chosen`` items do not pay yet (hardest first),
-    ``token`` the next one to pay (None when complete), ``prompt`` a sentence for it,
+    ``token`` the next one to pay (None when complete), ``prompt`` a sentence for it
+    (English; ``prompt_msg`` the same as a message),
     ``options`` the sources that may pay it and still let the whole cost be paid (identical
     units grouped), the engine's suggestion first (taking the first option each time ends
     in the payment that loses the fewest VP, issue 22) and gold cards scoring at the end
@@ -117,6 +128,12 @@ class PaymentStep:
     options: tuple[PayOption, ...]
     complete: bool
     payment: tuple[PayItem, ...] | None
+    prompt_msg: dict[str, Param] = field(compare=False)
+
+
+def _say(g: Context, m: Param) -> str:
+    """A message's English, with the game's own component names (its data pack's)."""
+    return english(m, catalog_names(g.cat))
 
 
 # --------------------------------------------------------------------------- costs
@@ -226,12 +243,15 @@ def _cost(g: Context, a: Any) -> Cost | None:
         return None
     cost, ctx, notes = raw
     notes += _source_notes(g, a.seat, ctx) if cost else []
+    text = msg("phrase.pay.cost", cost=cost_param(cost))
     return Cost(
         seat=a.seat,
         tokens=tuple(sort_tokens(cost)),
-        text=describe_cost(cost),
+        text=_say(g, text),
         label=ctx.label,
         context=ctx,
+        text_msg=text,
+        label_ref=label_param(ctx),
         notes=tuple(notes),
     )
 
@@ -376,43 +396,47 @@ def _paid_flags(sol: Solution) -> list[bool]:
     return flags
 
 
-def _place(state: GameState, hex_: str) -> str:
-    tile = state.tiles.get(hex_)
+def _tile_label(g: Context, item: PayItem) -> dict[str, Param]:
+    """A source on the map: the goods on a building, a city or a capital at a hex."""
+    good = f"@good.{item.what}"
+    hex_ = item.source
+    tile = g.s.tiles.get(hex_)
     if tile is None:
-        return f"at {hex_}"
-    g = Context(state)
-    name = (
-        g.cat.sides[tile.id].name
-        if tile.id in g.cat.sides
-        else g.cat.cities[tile.id].name
-        if tile.id in g.cat.cities
-        else tile.kind
-    )
-    return f"on the {name.lower()} at {hex_}"
+        return msg("phrase.pay.option.at", good=good, hex=hex_)
+    if tile.id in g.cat.sides:
+        return msg(
+            "phrase.pay.option.on", good=good, building=term_ref("building", tile.id), hex=hex_
+        )
+    if tile.id in g.cat.cities:
+        return msg("phrase.pay.option.on", good=good, building=term_ref("city", tile.id), hex=hex_)
+    if tile.kind == "capital":
+        return msg("phrase.pay.option.capital", good=good, hex=hex_)
+    return msg("phrase.pay.option.on", good=good, building=tile.kind, hex=hex_)
 
 
-def _label_for(state: GameState, seat: int, item: PayItem, token: str) -> str:
-    g = Context(state)
+def _label_for(g: Context, seat: int, item: PayItem, token: str) -> dict[str, Param]:
+    """An option's label as a message (``phrase.pay.option.*``)."""
     if item.source == "reserve":
-        return f"{good_name(item.what)} from your reserve"
+        return msg("phrase.pay.option.reserve", good=f"@good.{item.what}")
     if item.source == "gold_card":
-        name = g.cat.gold_cards[item.what].name
-        as_ = "1 science" if token == "science" else "1 gold"
-        return f"gold card {name} (as {as_})"
+        key = "phrase.pay.option.gold_card" + ("_science" if token == "science" else "")
+        return msg(key, card=term_ref("gold_card", item.what))
     if item.source == "combat_card":
-        name = g.cat.combat_cards[item.what].name
         p = g.p(seat)
-        why = (
-            "Afonso I"
-            if p.monarch == "afonso_i"
-            else "Napoleon"
-            if p.monarch == "napoleon"
-            else "as 1 gold"
+        why: Param = (
+            term_ref("monarch", p.monarch)
+            if p.monarch in ("afonso_i", "napoleon")
+            else "@phrase.pay.why.as_gold"
         )
         if item.what == "war_chest" and token != "science":
-            why = "War chest: as 1 gold" if p.monarch is None else f"{why} or as 1 gold"
-        return f"combat card {name} ({why})"
-    return f"{good_name(item.what)} {_place(state, item.source)}"
+            why = (
+                msg("phrase.pay.why.war_chest", card=term_ref("combat_card", "war_chest"))
+                if p.monarch is None
+                else msg("phrase.pay.why.or_gold", why=why)
+            )
+        card = term_ref("combat_card", item.what)
+        return msg("phrase.pay.option.combat_card", card=card, why=why)
+    return _tile_label(g, item)
 
 
 def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] = ()) -> PaymentStep:
@@ -435,16 +459,19 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
         exact = True
     except IllegalAction:
         exact = False
+    g = Context(state)
     if exact:
+        done = msg("phrase.pay.paid", label=c.label_ref)
         return PaymentStep(
             cost=c,
             chosen=items,
             remaining=(),
             token=None,
-            prompt=f"Paid in full for {c.label}.",
+            prompt=_say(g, done),
             options=(),
             complete=True,
             payment=items,
+            prompt_msg=done,
         )
     sol = check_partial(state, seat, cost, items, ctx)
     if sol is None:
@@ -484,23 +511,29 @@ def payment_step(state: GameState, action: A.Action, chosen: Sequence[PayItem] =
             continue
         if check_partial(state, seat, cost, (*items, item), ctx) is None:
             continue
-        options.append(PayOption(item, _label_for(state, seat, item, token), left))
+        label = _label_for(g, seat, item, token)
+        options.append(PayOption(item, _say(g, label), left, label_msg=label))
     # the suggestion first, scoring gold cards last (otherwise in the sources' order)
     options.sort(key=lambda o: (o.item != suggested, lost.get((o.item.source, o.item.what), 0)))
     k = len(c.tokens) - len(remaining) + 1
-    prompt = (
-        f"Pay {describe_cost([token])} for {c.label} (token {k} of {len(c.tokens)}; "
-        f"still to pay: {describe_cost(list(remaining))})."
+    prompt = msg(
+        "phrase.pay.step",
+        token=cost_param([token]),
+        label=c.label_ref,
+        k=k,
+        n=len(c.tokens),
+        remaining=cost_param(list(remaining)),
     )
     return PaymentStep(
         cost=c,
         chosen=items,
         remaining=remaining,
         token=token,
-        prompt=prompt,
+        prompt=_say(g, prompt),
         options=tuple(options),
         complete=False,
         payment=None,
+        prompt_msg=prompt,
     )
 
 
@@ -512,7 +545,14 @@ def payment_note(state: GameState, action: A.Action) -> str | None:
     card scoring at the end (R-END-2), e.g. "pays with Agriculture — 3 VP at the end" —
     else None. The payment is the action's own ``payment``, or, without one, the payment
     the engine would take or list for it (the safe default, which never loses VP, else
-    its least-loss payment). None for an action that takes no payment or cannot be paid."""
+    its least-loss payment). None for an action that takes no payment or cannot be paid.
+    English; :func:`payment_note_msg` gives it as a message."""
+    m = payment_note_msg(state, action)
+    return None if m is None else _say(Context(state), m)
+
+
+def payment_note_msg(state: GameState, action: A.Action) -> dict[str, Param] | None:
+    """:func:`payment_note` as a message (``phrase.pay.note``) for every language."""
     if not isinstance(action, PAYABLE):
         return None
     items: Sequence[PayItem] | None = action.payment
@@ -530,9 +570,9 @@ def payment_note(state: GameState, action: A.Action) -> str | None:
     spent = [it.what for it in items if it.source == "gold_card" and card_vp.get(it.what, 0)]
     if not spent:
         return None
-    names = [g.cat.gold_cards[c].name for c in spent]
-    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"pays with {said} — {sum(card_vp[c] for c in spent)} VP at the end"
+    names: list[Param] = [term_ref("gold_card", c) for c in spent]
+    cards = names[0] if len(names) == 1 else msg("phrase.pay.and", head=names[:-1], last=names[-1])
+    return msg("phrase.pay.note", cards=cards, vp=sum(card_vp[c] for c in spent))
 
 
 __all__ = [
@@ -542,6 +582,7 @@ __all__ = [
     "cost_of",
     "default_payment",
     "payment_note",
+    "payment_note_msg",
     "payment_step",
     "with_payments",
 ]

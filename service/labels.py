@@ -17,22 +17,25 @@ reveal).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from i18n import Translator, translator
 from rules import (
+    Cost,
     GameState,
+    PaymentStep,
     cost_of,
     default_payment,
     format_action,
     get_catalog,
     legal_actions,
-    payment_note,
+    payment_note_msg,
     view,
 )
 from rules.catalog import OBJECTIVE_KINDS, Catalog, Objective
+from rules.messages import catalog_names, english
 
 MAX_TEXT = 100  # Discord: an option's label and description
 
@@ -741,6 +744,41 @@ def pay_item_text(state: GameState, seat: int, item: Any, *, lang: str = "en") -
     return _Namer(view(state, seat), seat, lang)._pay_name(item)
 
 
+def _engine_text(m: Mapping[str, Any], text: str, lang: str) -> str:
+    """A text of the engine's payment chooser in ``lang``: in English the engine's own
+    ``text`` (the game's component names), else its message ``m`` (a ``phrase.pay.*`` key
+    and its parameters) rendered from the language's catalogue."""
+    if lang == "en" or not m:
+        return text
+    return translator(lang)(str(m["key"]), **dict(m.get("params") or {}))
+
+
+def cost_text(cost: Cost, *, lang: str = "en") -> str:
+    """What an action costs in words (``1 gold + 2 coffee``), in ``lang``."""
+    return _engine_text(cost.text_msg, cost.text, lang)
+
+
+def pay_prompt(step: PaymentStep, *, lang: str = "en") -> str:
+    """The payment chooser's sentence for its next token ("Pay 1 gold for Sawmill (token 1
+    of 2; …)."; "Paid in full for …." when complete), in ``lang``."""
+    return _engine_text(step.prompt_msg, step.prompt, lang)
+
+
+def pay_options(step: PaymentStep, *, lang: str = "en") -> list[str]:
+    """The labels of the sources that may pay the next token ("coffee from your reserve",
+    "gold card Agriculture (as 1 gold)"), in ``lang``."""
+    return [_engine_text(o.label_msg, o.label, lang) for o in step.options]
+
+
+def payment_note(state: GameState, action: Any, *, lang: str = "en") -> str | None:
+    """What VP paying for ``action`` loses at the end ("pays with Agriculture — 3 VP at the
+    end", ``rules.payment_note``) in ``lang``; None when it loses none."""
+    m = payment_note_msg(state, action)
+    if m is None:
+        return None
+    return _engine_text(m, english(m, catalog_names(get_catalog(state.data_pack))), lang)
+
+
 def cost_line(state: GameState, action: Any, *, lang: str = "en") -> str:
     """``Costs …. Default payment: ….`` (a line) for an action that costs something, in
     the game's words, saying when the payment costs points at the end (issue 22); "" when
@@ -751,7 +789,7 @@ def cost_line(state: GameState, action: Any, *, lang: str = "en") -> str:
             return ""
         # the payment the engine lists (the one losing the fewest VP), else its safe default
         pay = getattr(action, "payment", None) or default_payment(state, action)
-        note = payment_note(state, action)  # "pays with Agriculture — 3 VP at the end"
+        note = payment_note(state, action, lang=lang)  # "pays with Agriculture — 3 VP at the end"
     except Exception:  # the engine checks again on confirm
         return ""
     seat = int(action.seat)
@@ -759,4 +797,4 @@ def cost_line(state: GameState, action: Any, *, lang: str = "en") -> str:
     L = n.L
     paid = ", ".join(n._pay_name(p) for p in pay) if pay else L("svc.no_safe_default")
     loss = L("svc.cost.loss", note=note) if note else ""
-    return L("svc.cost", cost=cost.text, paid=paid, loss=loss) + "\n"
+    return L("svc.cost", cost=cost_text(cost, lang=lang), paid=paid, loss=loss) + "\n"
