@@ -115,3 +115,28 @@ def test_every_family_has_a_word_in_the_language(path: Path) -> None:
     prefix = book.entries[0].id.split("-")[0]
     for word, family in book.family_words:
         assert book.lookup(f"{word} 1")[0].id == f"{prefix}-{family}-1", word
+
+
+GLOSSARIES = sorted((DOCS.parent / "glossary").glob("tigris.*.md"))
+GLOSSARY_ROW = re.compile(
+    r"^\| `(tigris\.[a-z_.]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \| (T-[A-Z]+-\d+) \|$"
+)
+
+
+def test_the_glossaries_list_the_same_terms_with_a_source_and_an_existing_rule() -> None:
+    assert {p.name for p in GLOSSARIES} >= {"tigris.en.md", "tigris.hu.md"}
+    keys = {}
+    for path in GLOSSARIES:
+        text = path.read_text(encoding="utf-8")
+        assert unicodedata.is_normalized("NFC", text), path.name
+        rows = [GLOSSARY_ROW.match(line) for line in text.splitlines() if line.startswith("| `")]
+        assert rows and all(rows), path.name
+        keys[path.name] = [m.group(1) for m in rows if m]
+        for m in rows:
+            assert m and m.group(5) in SPEC_IDS and m.group(4).strip(), (
+                path.name,
+                m and m.group(1),
+            )
+    first = keys["tigris.en.md"]
+    assert len(first) == len(set(first))
+    assert all(k == first for k in keys.values())
