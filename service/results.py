@@ -190,7 +190,23 @@ class GameInfo:
 
 
 class ServiceError(Exception):
-    """A call the service cannot do (unknown game, a seat that does not exist)."""
+    """A call the service cannot do (a game the engine cannot set up: a map for another
+    player count...). ``reason`` is a text or a :class:`i18n.Msg`: :meth:`text` renders it in
+    the reader's language, ``str()`` is English."""
+
+    def __init__(self, reason: str | Msg) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+    def text(self, lang: str = "en") -> str:
+        """Why not, in ``lang``."""
+        return text_of(self.reason, lang)
+
+    def param(self) -> str | dict[str, Any]:
+        """The reason as a parameter of another message (a nested message: rendered in the
+        outer message's language)."""
+        r = self.reason
+        return {"key": r.key, "params": dict(r.params)} if isinstance(r, Msg) else r
 
 
 @dataclass(frozen=True)

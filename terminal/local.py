@@ -816,8 +816,8 @@ def main(args: argparse.Namespace) -> int:
         return 0
     except BadArguments as e:
         return fail(e, lang=lang)
-    except ServiceError as e:  # TODO(lang): the service's reason is an English text
-        return fail(e, lang=lang)
+    except ServiceError as e:  # e.g. a map for another player count: why, in the language
+        return fail(e.text(lang), lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
         return fail(store_error_text(e, lang), lang=lang)
     except OSError as e:  # the image folder cannot be written, ...
