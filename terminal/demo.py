@@ -281,6 +281,6 @@ def main(args: argparse.Namespace) -> int:
     except ServiceError as e:  # the engine cannot set the game up: why, in the language
         return fail(e.text(lang), lang=lang)
     except StorageError as e:
-        return fail(e, 1, lang=lang)
+        return fail(e.text(lang), 1, lang=lang)
     except OSError as e:  # OUTDIR cannot be made or written
         return fail(os_error_text(e), lang=lang)
