@@ -13,8 +13,9 @@ the steps' sentences, the turns' labels, the seats' colours, the title; the cata
 ``web.*`` texts.
 
 The steps of a game are replayed from its log once per game version and language and kept (a
-few games, the newest versions); the maps are drawn once per version and kept (bounded by bytes), so a
-replay's step costs a dictionary lookup after the first time.
+few games, the newest versions); the maps are drawn once per version and language and kept
+(bounded by bytes), so a replay's step costs a dictionary lookup after the first time, and a
+map drawn before a ``/game language`` change is never served in the new language's place.
 """
 
 from __future__ import annotations
@@ -285,9 +286,9 @@ class GameArchive:
         self.core = core
         self.cache_bytes = cache_bytes
         self._archives: OrderedDict[tuple[int, str], Archive] = OrderedDict()
-        self._maps: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        self._maps: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()  # game, version, lang
         self._map_bytes = 0
-        self._drawing: dict[tuple[int, int], asyncio.Future[bytes]] = {}
+        self._drawing: dict[tuple[int, int, str], asyncio.Future[bytes]] = {}
         self._building: dict[tuple[int, int, str], asyncio.Future[Archive]] = {}
 
     # ---------------------------------------------------------------- tokens
@@ -406,39 +407,40 @@ class GameArchive:
             colours=colours,
         )
 
-    async def map_png(self, game_id: int, version: int) -> bytes:
+    async def map_png(self, game_id: int, version: int, *, lang: str | None = None) -> bytes:
         """The public map at ``version`` (with its turn's changes ringed, as the channel
-        shows it), drawn once and kept. ``KeyError`` if the game has no such step."""
-        key = (game_id, version)
+        shows it) in ``lang`` (None: the game's language now), drawn once per language and
+        kept. ``KeyError`` if the game has no such step."""
+        if lang is None:
+            lang = await self.language(game_id)
+        key = (game_id, version, lang)
         hit = self._maps.get(key)
         if hit is not None:
             self._maps.move_to_end(key)
             return hit
         job = self._drawing.get(key)
         if job is None:
-            job = asyncio.ensure_future(self._draw(game_id, version))
+            job = asyncio.ensure_future(self._draw(game_id, version, lang))
             self._drawing[key] = job
             job.add_done_callback(lambda _f: self._drawing.pop(key, None))
         return await asyncio.shield(job)
 
-    def cached_map(self, game_id: int, version: int) -> bytes | None:
-        """The map at ``version`` if it is drawn already."""
-        return self._maps.get((game_id, version))
+    def cached_map(self, game_id: int, version: int, lang: str = DEFAULT) -> bytes | None:
+        """The map at ``version`` in ``lang`` if it is drawn already."""
+        return self._maps.get((game_id, version, lang))
 
-    async def _draw(self, game_id: int, version: int) -> bytes:
-        arch = await self.archive(game_id)
+    async def _draw(self, game_id: int, version: int, lang: str) -> bytes:
+        arch = await self.archive(game_id, lang=lang)
         step = next((s for s in arch.steps if s.version == version), None)
         if step is None:
             raise KeyError(version)
         state = GameState.model_validate_json(await self.core.store.state_at(game_id, version))
         frame = Frame(version, state, arch.events[step.n])
-        # the map in the game's language (a map kept from before a /game language change
-        # stays in the old language until the cache lets it go)
-        req = ImageRequest("map", None, version, lang=arch.lang)
+        req = ImageRequest("map", None, version, lang=lang)  # kept per language
         png = await self.core.render(req, frame)
         if png is None:
             raise KeyError(version)
-        self._maps[(game_id, version)] = png
+        self._maps[(game_id, version, lang)] = png
         self._map_bytes += len(png)
         while self._map_bytes > self.cache_bytes and len(self._maps) > 1:
             _, old = self._maps.popitem(last=False)

@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Any, Literal
 
 import i18n
-from i18n import Msg, tr, translator
+from i18n import Msg, msg, tr, translator
 from rules import (
     GameState,
     PaymentStep,
@@ -798,7 +798,7 @@ class GameCore:
         try:
             return rules_new_game(players, seed, scenario, data_pack=data_pack)
         except RulesError as e:
-            raise ServiceError(e.message) from e
+            raise ServiceError(msg(e.key, **e.params) if e.key else e.message) from e
 
     def started(self, rec: GameRecord, st: GameState, specs: Sequence[SeatSpec]) -> Result:
         """The result of a game just created: "New game #N on MAP: who plays", who decides

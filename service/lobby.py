@@ -238,7 +238,7 @@ class Lobbies:
         try:  # as GameCore.new_game builds one
             st = self.svc.build_game(len(specs), scenario or default_scenario, seed)
         except ServiceError as e:
-            raise Refused(msg("svc.lobby.cannot_start", error=str(e))) from e
+            raise Refused(msg("svc.lobby.cannot_start", error=e.param())) from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
         settings = GameSettings.model_validate(
             {

@@ -149,6 +149,18 @@ class Result:
         return self.frames.get(self.version)
 
 
+class BadSeat(ValueError):
+    """A seat's text that names nobody (``reason``: a :class:`i18n.Msg`; ``str()`` English,
+    :meth:`text` the reader's language)."""
+
+    def __init__(self, reason: Msg) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+    def text(self, lang: str = "en") -> str:
+        return self.reason.text(lang)
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """Who plays a seat: a human (``name``; ``user_id`` for a Discord user) or an AI
@@ -160,10 +172,11 @@ class SeatSpec:
 
     @classmethod
     def parse(cls, text: str) -> SeatSpec:
-        """``"Ana"`` (a local player) or ``"ai:heuristic"`` / ``"ai"`` (a computer player)."""
+        """``"Ana"`` (a local player) or ``"ai:heuristic"`` / ``"ai"`` (a computer player);
+        :class:`BadSeat` (a ``ValueError``) for an empty text."""
         t = text.strip()
         if not t:
-            raise ValueError("empty seat name")
+            raise BadSeat(Msg("svc.seat_spec.empty"))
         if t.lower() == "ai" or t.lower().startswith("ai:"):
             level = t[3:].strip().lower() or "heuristic"
             return cls(name=f"AI {level}", ai=level)
@@ -190,7 +203,23 @@ class GameInfo:
 
 
 class ServiceError(Exception):
-    """A call the service cannot do (unknown game, a seat that does not exist)."""
+    """A call the service cannot do (a game the engine cannot set up: a map for another
+    player count...). ``reason`` is a text or a :class:`i18n.Msg`: :meth:`text` renders it in
+    the reader's language, ``str()`` is English."""
+
+    def __init__(self, reason: str | Msg) -> None:
+        self.reason = reason
+        super().__init__(str(reason))
+
+    def text(self, lang: str = "en") -> str:
+        """Why not, in ``lang``."""
+        return text_of(self.reason, lang)
+
+    def param(self) -> str | dict[str, Any]:
+        """The reason as a parameter of another message (a nested message: rendered in the
+        outer message's language)."""
+        r = self.reason
+        return {"key": r.key, "params": dict(r.params)} if isinstance(r, Msg) else r
 
 
 @dataclass(frozen=True)

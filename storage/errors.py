@@ -3,13 +3,54 @@
 Every exception derives from :class:`StorageError`, so a caller can catch them all at once.
 They are part of the :class:`storage.base.GameStore` contract: every backend raises the same
 ones, and none of them exposes SQL or driver details to callers.
+
+A refusal that people read (a file that is not a game database, an unknown game...) carries
+a message ``key`` of the catalogue (``storage.error.*``, in ``i18n/locales/<lang>/``) and its
+``params``: ``e.text(lang)`` is the refusal in a reader's language, ``str(e)`` its English.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Self
+
+_NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
+def english(key: str, params: Mapping[str, Any]) -> str:
+    """The English text of message ``key`` (``i18n`` is imported when a refusal is made)."""
+    from i18n import tr
+
+    return tr("en", key, **params)
+
 
 class StorageError(Exception):
-    """Base class of every error raised by ``storage``."""
+    """Base class of every error raised by ``storage``. ``key`` and ``params``: its message
+    in every language ("" for an error that has only its English text)."""
+
+    key: str = ""
+    params: Mapping[str, Any] = _NO_PARAMS
+
+    @classmethod
+    def of(cls, key: str, /, **params: Any) -> Self:
+        """The error of message ``key`` with ``params`` (``str()``: its English)."""
+        err = cls(english(key, params))
+        err.key, err.params = key, params
+        return err
+
+    def _keyed(self, key: str, /, **params: Any) -> str:
+        """Give this error message ``key``; returns its English (for ``__init__``)."""
+        self.key, self.params = key, params
+        return english(key, params)
+
+    def text(self, lang: str = "en") -> str:
+        """The refusal in ``lang`` (its English text when it has no key)."""
+        if not self.key:
+            return str(self)
+        from i18n import tr
+
+        return tr(lang, self.key, **self.params)
 
 
 class GameNotFound(StorageError):
@@ -19,9 +60,9 @@ class GameNotFound(StorageError):
         self.game_id = game_id
         self.channel_id = channel_id
         if channel_id is not None and game_id is None:
-            message = f"no game in channel {channel_id}"
+            message = self._keyed("storage.error.no_game_in_channel", channel=channel_id)
         else:
-            message = f"no game with id {game_id}"
+            message = self._keyed("storage.error.no_game", game=game_id)
         super().__init__(message)
 
 
@@ -59,7 +100,11 @@ class GameNotActive(StorageError):
     def __init__(self, game_id: int, *, status: str) -> None:
         self.game_id = game_id
         self.status = status
-        super().__init__(f"game {game_id} is {status}: it can no longer be changed")
+        if status in ("finished", "abandoned"):
+            message = self._keyed(f"storage.error.{status}", game=game_id)
+        else:
+            message = self._keyed("storage.error.not_active", game=game_id, status=status)
+        super().__init__(message)
 
 
 class InvalidTransition(StorageError):
@@ -77,7 +122,7 @@ class GameExists(StorageError):
 
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
-        super().__init__(f"a game with id {game_id} is already stored")
+        super().__init__(self._keyed("storage.error.game_exists", game=game_id))
 
 
 class BackendError(StorageError):
@@ -107,14 +152,16 @@ class InvalidData(StorageError, ValueError):
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of this program."""
 
-    def __init__(self, *, found: int, supported: int, where: str = "the database") -> None:
+    def __init__(self, *, found: int, supported: int, where: str | None = None) -> None:
         self.found = found
         self.supported = supported
-        super().__init__(
-            f"{where} has schema version {found}, but this program only knows versions up to "
-            f"{supported}. It was written by a newer release of the bot: upgrade the bot (or "
-            "restore a backup made for this release). Nothing was changed."
-        )
+        if where is None:  # "the database"
+            message = self._keyed("storage.error.too_new", found=found, supported=supported)
+        else:
+            message = self._keyed(
+                "storage.error.too_new_at", where=where, found=found, supported=supported
+            )
+        super().__init__(message)
 
 
 class NotAGameDatabase(StorageError):

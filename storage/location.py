@@ -65,7 +65,7 @@ def parse_location(text: str | Path) -> Location:
     if isinstance(text, Path):
         return Location("sqlite", str(text))
     if not isinstance(text, str) or not text.strip():
-        raise InvalidData("no database given: a file path or a postgresql:// URL")
+        raise InvalidData.of("storage.error.no_location")
     value = text.strip()
     found = _SCHEME.match(value)
     if found is None:
@@ -76,17 +76,12 @@ def parse_location(text: str | Path) -> Location:
     if scheme == "sqlite":
         rest = value[found.end() :]
         if not rest.startswith("/") or rest == "/":
-            raise InvalidData(
-                f"{value!r}: an SQLite URL is sqlite:///relative/path or sqlite:////absolute/path"
-            )
+            raise InvalidData.of("storage.error.sqlite_url", value=repr(value))
         path = rest[1:]
         if "?" in path or "#" in path:
-            raise InvalidData(f"{value!r}: an SQLite URL takes no options")
+            raise InvalidData.of("storage.error.sqlite_url_options", value=repr(value))
         return Location("sqlite", path)
-    raise InvalidData(
-        f"{value.split('://', 1)[0]!r} databases are not supported: give a file path "
-        "(SQLite), sqlite:///path or a postgresql://user:password@host/database URL"
-    )
+    raise InvalidData.of("storage.error.scheme", scheme=repr(value.split("://", 1)[0]))
 
 
 def open_store(location: str | Path, **options: Any) -> GameStore:

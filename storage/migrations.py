@@ -497,9 +497,8 @@ async def check_ours(db: aiosqlite.Connection, version: int) -> None:
     write (we always set both together), or tables in a file without a schema version."""
     app_id = await _pragma_int(db, "application_id")
     if app_id != APPLICATION_ID and (app_id != 0 or version != 0):
-        raise NotAGameDatabase(
-            f"this SQLite file belongs to another application (application_id {app_id:#x}, "
-            f"user_version {version})"
+        raise NotAGameDatabase.of(
+            "storage.error.other_application_here", app_id=f"{app_id:#x}", version=version
         )
     if version == 0:
         rows = list(
@@ -508,10 +507,7 @@ async def check_ours(db: aiosqlite.Connection, version: int) -> None:
             )
         )
         if rows:
-            raise NotAGameDatabase(
-                "this SQLite file already has tables but no schema version: it is not a game "
-                "database, refusing to touch it"
-            )
+            raise NotAGameDatabase.of("storage.error.foreign_tables_here")
 
 
 async def migrate(

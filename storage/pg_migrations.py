@@ -480,18 +480,12 @@ async def schema_version(db: PgConnection) -> int:
     if not found[0]:
         if found[1]:
             names = ", ".join(str(name) for name in found[1])
-            raise NotAGameDatabase(
-                f"this PostgreSQL database already has tables of another application "
-                f"({names}) and no game schema: refusing to touch it"
-            )
+            raise NotAGameDatabase.of("storage.error.pg_foreign_tables", tables=names)
         return 0
     row = await db.fetchrow("SELECT application, version FROM brazil_schema")
     if row is None or row["application"] != APPLICATION:
         found = None if row is None else row["application"]
-        raise NotAGameDatabase(
-            f"this PostgreSQL database has a brazil_schema table that is not ours "
-            f"(application {found!r}): refusing to touch it"
-        )
+        raise NotAGameDatabase.of("storage.error.pg_not_ours", application=repr(found))
     return int(row["version"])
 
 

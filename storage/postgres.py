@@ -377,9 +377,8 @@ class PostgresGameStore(UndoRollback, GameStore):
         try:
             return await asyncpg.connect(self.url, timeout=self._connect_timeout)
         except asyncpg.InvalidCatalogNameError as exc:
-            raise DatabaseMissing(
-                f"{self.where}: the database does not exist ({exc}); create it first "
-                "(createdb, or CREATE DATABASE)"
+            raise DatabaseMissing.of(
+                "storage.error.pg_no_database", where=self.where, why=str(exc)
             ) from exc
         except (asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError) as e:
             raise BackendError(f"cannot log in to {self.where}: {e}") from e
@@ -400,7 +399,7 @@ class PostgresGameStore(UndoRollback, GameStore):
             if found > LATEST:
                 raise SchemaTooNew(found=found, supported=LATEST, where=self.where)
             if found == 0 and not self._create:
-                raise DatabaseMissing(f"{self.where} has no game schema yet (nothing was written)")
+                raise DatabaseMissing.of("storage.error.pg_no_schema", where=self.where)
             self.migrated_from, _ = await migrate(conn)
         except _DRIVER_ERRORS as exc:
             raise BackendError(f"cannot open {self.where}: {exc}") from exc

@@ -206,7 +206,7 @@ def _probe(path: Path) -> tuple[int, int] | None:
         if not wal.exists() or wal.stat().st_size == 0:
             return None
     elif header != b"SQLite format 3\x00":
-        raise NotAGameDatabase(f"{path} is not an SQLite database: refusing to touch it")
+        raise NotAGameDatabase.of("storage.error.not_sqlite_file", path=str(path))
     try:
         probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -219,22 +219,21 @@ def _probe(path: Path) -> tuple[int, int] | None:
         ).fetchall()
     except sqlite3.DatabaseError as exc:
         if _is_corruption(exc) and "not a database" not in str(exc).lower():
-            raise DatabaseCorrupt(f"{path}: the database is corrupt ({exc})") from exc
-        raise NotAGameDatabase(f"{path} is not an SQLite database: {exc}") from exc
+            raise DatabaseCorrupt.of("storage.error.corrupt", path=str(path), why=str(exc)) from exc
+        raise NotAGameDatabase.of("storage.error.not_sqlite", path=str(path), why=str(exc)) from exc
     finally:
         probe.close()
     from storage.migrations import APPLICATION_ID
 
     if app_id != APPLICATION_ID and (app_id != 0 or version != 0):
-        raise NotAGameDatabase(
-            f"{path} belongs to another application (application_id {app_id:#x}, "
-            f"user_version {version}): refusing to touch it"
+        raise NotAGameDatabase.of(
+            "storage.error.other_application",
+            path=str(path),
+            app_id=f"{app_id:#x}",
+            version=version,
         )
     if version == 0 and tables:
-        raise NotAGameDatabase(
-            f"{path} already has tables but no schema version: it is not a game database, "
-            "refusing to touch it"
-        )
+        raise NotAGameDatabase.of("storage.error.foreign_tables", path=str(path))
     if version > LATEST:
         raise SchemaTooNew(found=version, supported=LATEST, where=str(path))
     return (version, app_id) if version > 0 else None
@@ -307,16 +306,14 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
             return
         exists = self.path.exists()
         if not self._create and not exists:
-            raise DatabaseMissing(f"no database at {self.path}")
+            raise DatabaseMissing.of("storage.error.no_database", path=str(self.path))
         if exists:
             try:
                 found = await asyncio.to_thread(_probe, self.path)
             except OSError as exc:
                 raise BackendError(f"cannot read {self.path}: {exc}") from exc
             if found is None and not self._create:
-                raise DatabaseMissing(
-                    f"{self.path} is empty, not a game database (nothing was written to it)"
-                )
+                raise DatabaseMissing.of("storage.error.empty_file", path=str(self.path))
         try:
             db = await aiosqlite.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
@@ -326,7 +323,9 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
             try:
                 found_version = await schema_version(db)
             except sqlite3.DatabaseError as exc:
-                raise NotAGameDatabase(f"{self.path} is not an SQLite database: {exc}") from exc
+                raise NotAGameDatabase.of(
+                    "storage.error.not_sqlite", path=str(self.path), why=str(exc)
+                ) from exc
             if found_version > 0:
                 await check_ours(db, found_version)
             if found_version > LATEST:  # refuse before changing anything

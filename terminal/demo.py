@@ -276,9 +276,11 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except (BadArguments, ServiceError) as e:  # TODO(lang): a ServiceError's text is English
+    except BadArguments as e:
         return fail(e, lang=lang)
+    except ServiceError as e:  # the engine cannot set the game up: why, in the language
+        return fail(e.text(lang), lang=lang)
     except StorageError as e:
-        return fail(e, 1, lang=lang)
+        return fail(e.text(lang), 1, lang=lang)
     except OSError as e:  # OUTDIR cannot be made or written
         return fail(os_error_text(e), lang=lang)

@@ -6,8 +6,9 @@ Reads the game from the database (the same default as ``local``: ``$BRAZIL_DB`` 
 ``./brazil.sqlite3``) and writes its page (:func:`web.export.export_html`): ``index.html``
 (open it from disk), ``page.js``, ``page.css`` and the map of every step in ``map/``. Only
 public things, as on the live page. A missing database, an unknown game or an OUTDIR that is
-a file are refused in one line (exit 2), before anything is written. ``--lang`` (default: the
-system locale's) is the language of what the command prints (``terminal.*`` messages).
+a file are refused in one line (exit 2), before anything is written. ``--lang`` is the
+language of the page (default: the game's stored language) and of what the command prints
+(``terminal.*`` messages; without ``--lang``: the system locale's language).
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ import i18n
 from service import GameService, ServiceError
 from terminal.local import (
     BadArguments,
-    add_lang_argument,
     check_db,
     chosen_language,
     default_db,
     fail,
+    language,
     language_of,
     no_game_text,
     os_error_text,
@@ -41,7 +42,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
     )
-    add_lang_argument(p)
+    p.add_argument(
+        "--lang",
+        type=language,
+        default=None,
+        metavar="LANG",
+        help=f"the page's language: {', '.join(i18n.supported())} (default: the game's); "
+        "what the command prints too (default: the system locale's)",
+    )
 
 
 async def export(
@@ -52,7 +60,8 @@ async def export(
     from storage.location import open_store, parse_location
     from web.export import export_html
 
-    lang = chosen_language(args)
+    lang = chosen_language(args)  # what the command prints (the system's without --lang)
+    page_lang: str | None = lang if args.lang else None  # None: the game's language
     L = i18n.translator(lang)
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
@@ -80,8 +89,9 @@ async def export(
             print(f"\r{text}", end="", file=err, flush=True)
 
         shown = err.isatty()
-        # TODO(lang): export_html writes the page in English; pass lang once it takes one
-        index = await export_html(svc, args.game, outdir, progress=progress if shown else None)
+        index = await export_html(
+            svc, args.game, outdir, progress=progress if shown else None, lang=page_lang
+        )
         if shown:
             print(file=err)
     print(L("terminal.export.page", game=args.game, path=index.resolve()), file=out)
@@ -97,8 +107,10 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except (BadArguments, ServiceError) as e:  # TODO(lang): a ServiceError's text is English
+    except BadArguments as e:
         return fail(e, lang=lang)
+    except ServiceError as e:  # the engine cannot set the game up: why, in the language
+        return fail(e.text(lang), lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
         return fail(store_error_text(e, lang), lang=lang)
     except OSError as e:  # OUTDIR cannot be made or written

@@ -45,7 +45,7 @@ from service import (
     WorkerPool,
 )
 from service.game import GameSession
-from service.results import Refused, seat_label
+from service.results import BadSeat, Refused, seat_label
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 
@@ -137,9 +137,9 @@ def seat_specs(
     for text in seats.split(",") if seats is not None else ["Player 1"]:
         try:
             spec = SeatSpec.parse(text)
-        except ValueError as e:
-            # TODO(lang): SeatSpec.parse's reason ("empty seat name") is the service's English
-            raise BadArguments(L("terminal.error.seats_parse", seats=repr(seats), why=e)) from e
+        except BadSeat as e:
+            why = e.text(lang)
+            raise BadArguments(L("terminal.error.seats_parse", seats=repr(seats), why=why)) from e
         if spec.ai is not None:
             check_level(spec.ai, lang=lang)
         specs.append(spec)
@@ -171,7 +171,7 @@ def check_db(
     try:
         where = parse_location(path)
     except InvalidData as e:
-        raise BadArguments(f"{label}: {e}") from None  # TODO(lang): the storage's English
+        raise BadArguments(f"{label}: {e.text(lang)}") from None
     if where.kind == "postgres":
         return
     path = where.target
@@ -597,8 +597,7 @@ async def start_web(
     try:
         await server.start()
     except OSError as e:
-        # TODO(lang): bind_error's reason ("the port is in use") is web.server's English
-        why = bind_error(e, i18n.tr(lang, "terminal.error.web_port_hint"))
+        why = bind_error(e, i18n.tr(lang, "terminal.error.web_port_hint"), lang)
         raise BadArguments(
             i18n.tr(lang, "terminal.error.web_bind", host=host, port=port, why=why)
         ) from None
@@ -788,14 +787,14 @@ def language_of(args: argparse.Namespace) -> str:
 
 
 def store_error_text(e: Exception, lang: str = i18n.DEFAULT) -> str:
-    """A storage refusal (its text, the storage's English) with the hint for a file that is
-    not one of our databases."""
-    from storage import NotAGameDatabase
+    """A storage refusal in ``lang`` (``e.text(lang)``: the English text of an error that has
+    no message key) with the hint for a file that is not one of our databases."""
+    from storage import NotAGameDatabase, StorageError
 
-    # TODO(lang): storage errors are English texts
+    text = e.text(lang) if isinstance(e, StorageError) else str(e)
     if isinstance(e, NotAGameDatabase):
-        return f"{e} ({i18n.tr(lang, 'terminal.error.choose_db')})"
-    return str(e)
+        return f"{text} ({i18n.tr(lang, 'terminal.error.choose_db')})"
+    return text
 
 
 def os_error_text(e: OSError) -> str:
@@ -816,8 +815,8 @@ def main(args: argparse.Namespace) -> int:
         return 0
     except BadArguments as e:
         return fail(e, lang=lang)
-    except ServiceError as e:  # TODO(lang): the service's reason is an English text
-        return fail(e, lang=lang)
+    except ServiceError as e:  # e.g. a map for another player count: why, in the language
+        return fail(e.text(lang), lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
         return fail(store_error_text(e, lang), lang=lang)
     except OSError as e:  # the image folder cannot be written, ...

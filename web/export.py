@@ -39,7 +39,7 @@ async def export_html(
     steps = steps_json(await svc.archive.archive(game_id, lang=lang))
     versions = sorted({int(s["version"]) for s in steps["steps"]})
     for i, v in enumerate(versions, 1):
-        (out / "map" / f"{v}.png").write_bytes(await svc.archive.map_png(game_id, v))
+        (out / "map" / f"{v}.png").write_bytes(await svc.archive.map_png(game_id, v, lang=lang))
         if progress is not None:
             progress(i, len(versions))
     for name in ("page.js", "page.css"):

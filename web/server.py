@@ -84,15 +84,17 @@ async def serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunn
     return runner, int(runner.addresses[0][1]) if port == 0 else port
 
 
-def bind_error(e: OSError, hint: str = "choose another one") -> str:
-    """Why an address could not be bound, in a few words (``hint``: how to choose another
-    port)."""
+def bind_error(e: OSError, hint: str | None = None, lang: str = DEFAULT) -> str:
+    """Why an address could not be bound, in a few words in ``lang`` (``hint``: how to
+    choose another port; by default "choose another one"). Another reason is the system's
+    own words."""
     if e.errno == errno.EADDRINUSE:
-        return f"the port is in use: {hint}"
+        hint = tr(lang, "web.error.bind.hint") if hint is None else hint
+        return tr(lang, "web.error.bind.in_use", hint=hint)
     if e.errno == errno.EADDRNOTAVAIL:
-        return "that address is not one of this machine's"
+        return tr(lang, "web.error.bind.not_here")
     if e.errno == errno.EACCES:
-        return "permission denied: ports below 1024 need privileges"
+        return tr(lang, "web.error.bind.denied")
     return e.strerror or str(e) or type(e).__name__
 
 

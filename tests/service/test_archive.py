@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rules import GameState
-from service import GameService
+from service import Frame, GameService, ImageRequest
 from service import moderation as mod
 from storage.models import EntryKind
 from tests.service.test_moderation import CY, play_random, two_humans
@@ -105,3 +105,30 @@ async def test_page_tokens_are_unguessable_kept_and_replaced(service: GameServic
     )
     other = (await service.new_game(["ai:random", "ai:random"], seed=4)).game_id
     assert await service.archive.token(other) != b
+
+
+async def test_a_map_is_kept_per_language_and_follows_a_game_language_change(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gid = (await service.new_game(["ai:random"] * 2, seed=4)).game_id
+    await service.run_ai_turns(gid, until=lambda s: s.round > 1)
+    v = (await service.archive.archive(gid)).steps[-1].version
+    drawn: list[str] = []
+    render = service.archive.core.render
+
+    async def recording(req: ImageRequest, frame: Frame) -> bytes | None:
+        drawn.append(req.lang)
+        return await render(req, frame)
+
+    monkeypatch.setattr(service.archive.core, "render", recording)
+    en = await service.archive.map_png(gid, v)
+    assert await service.archive.map_png(gid, v) == en and drawn == ["en"]  # kept
+    # /game language: the page's map is drawn again in the new language, not the kept one
+    await service.languages.set_game_language(gid, "hu")
+    hu = await service.archive.map_png(gid, v)
+    assert drawn == ["en", "hu"] and hu != en
+    assert await service.archive.map_png(gid, v) == hu and drawn == ["en", "hu"]
+    # a language asked for (export-html --lang) is kept apart from the game's
+    assert await service.archive.map_png(gid, v, lang="en") == en and drawn == ["en", "hu"]
+    assert service.archive.cached_map(gid, v, "hu") == hu
+    assert service.archive.cached_map(gid, v, "de") is None

@@ -462,3 +462,55 @@ async def test_pseudo_notices_posts_and_status_lines(service: GameService) -> No
     colours = [p.colour or "" for p in st.players]
     for text in texts:
         assert "[" in text and _bare(text, [*NAMES, *colours]) == [], text
+
+
+def test_the_service_s_and_the_storage_s_refusals_carry_their_message() -> None:
+    import errno
+
+    from service import ServiceError
+    from service.core import GameCore
+    from service.results import BadSeat
+    from storage import GameNotFound, NotAGameDatabase, SchemaTooNew
+    from storage.location import parse_location
+    from web.server import bind_error
+
+    # a game the engine cannot set up: str() English (as before), text() any language
+    with pytest.raises(ServiceError) as setup:
+        GameCore.build_game(2, "amazon", 1)
+    e = setup.value
+    assert str(e) == "Amazon is a map for 3 players, not 2" == e.text("en")
+    assert e.text("pl") == "Amazonka: mapa dla 3 graczy, nie dla 2"
+    assert unbracketed_words(e.text(i18n.PSEUDO)) == []
+    # as a nested message (the lobby's "could not start"): in the outer message's language
+    cannot = i18n.tr("de", "svc.lobby.cannot_start", error=e.param())
+    assert cannot == "Das Spiel konnte nicht starten: " + e.text("de")
+    assert ServiceError("plain").text("hu") == "plain" == ServiceError("plain").param()
+    # a seat's text that names nobody
+    with pytest.raises(BadSeat) as seat:
+        SeatSpec.parse("  ")
+    assert isinstance(seat.value, ValueError) and str(seat.value) == "empty seat name"
+    assert seat.value.text("fr") == "une place sans nom"
+    # storage: the English texts as they were, every language from the keys
+    lost = GameNotFound(7)
+    assert str(lost) == "no game with id 7" and lost.text("de") == "kein Spiel mit der ID 7"
+    assert str(GameNotFound(channel_id=5)) == "no game in channel 5"
+    new = SchemaTooNew(found=12, supported=9)
+    assert str(new).startswith("the database has schema version 12, but this program only")
+    assert new.text("fr").startswith("la base de données a la version de schéma 12")
+    notdb = NotAGameDatabase.of("storage.error.not_sqlite_file", path="/tmp/x")
+    assert str(notdb) == "/tmp/x is not an SQLite database: refusing to touch it"
+    assert notdb.text("hu") == "/tmp/x: nem SQLite-adatbázis, a fájl érintetlen marad"
+    assert NotAGameDatabase("no key").text("pl") == "no key"  # only its English
+    with pytest.raises(Exception) as where:
+        parse_location(" ")
+    assert str(where.value) == "no database given: a file path or a postgresql:// URL"
+    for lang in i18n.supported():
+        assert lost.text(lang) and "{" not in new.text(lang)
+    # why the page server cannot listen
+    busy = OSError(errno.EADDRINUSE, "Address already in use")
+    assert bind_error(busy) == "the port is in use: choose another one"
+    assert bind_error(busy, lang="hu") == "a port foglalt: válassz másikat"
+    denied = OSError(errno.EACCES, "Permission denied")
+    assert bind_error(denied, lang="de") == (
+        "Zugriff verweigert: Ports unter 1024 erfordern Administratorrechte"
+    )

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import io
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -223,6 +224,85 @@ def test_refusals_of_the_command_line_in_the_chosen_language(
     assert err.startswith(expected), err
     assert len(err.strip().splitlines()) == 1
     assert not Path(db).exists()  # refused before anything is created
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str], code: int = 2) -> str:
+    """``local``'s one line on stderr for ``argv``."""
+    assert local.main(_parse(local.add_arguments, ["--script", os.devnull, *argv])) == code
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+def test_the_service_s_storage_s_and_the_web_server_s_refusals_in_hungarian(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    hu = ["--lang", "hu", "--db", db]
+    # the engine cannot set the game up (a ServiceError): its reason in Hungarian
+    assert _refused([*hu, "--players", "2", "--scenario", "amazon"], capsys) == (
+        "hiba: Az Amazonas: ez a térkép 3 játékosra való, nem 2 játékosra"
+    )
+    # SeatSpec.parse's reason
+    assert _refused([*hu, "--seats", "Ana,,Bo"], capsys) == (
+        "hiba: --seats 'Ana,,Bo': az egyik hely neve üres (a neveket vessző választja el)"
+    )
+    # the storage's refusals: a file that is not a database, a location that names none
+    notes = tmp_path / "notes.txt"
+    notes.write_text("these are my notes, not a database\n")
+    assert _refused(["--lang", "hu", "--db", str(notes)], capsys) == (
+        f"hiba: {notes}: nem SQLite-adatbázis, a fájl érintetlen marad "
+        "(válassz másik fájlt a --db kapcsolóval)"
+    )
+    assert notes.read_text().startswith("these are my notes")
+    assert _refused(["--lang", "hu", "--db", "mysql://db/brazil"], capsys).startswith(
+        "hiba: --db: nem támogatott adatbázistípus: 'mysql'; adj meg egy fájlútvonalat (SQLite)"
+    )
+    # the page server cannot listen: the port is taken
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        other = str(tmp_path / "web.sqlite3")
+        line = _refused(["--lang", "hu", "--db", other, "--web-port", str(port)], capsys)
+    assert line == (
+        f"hiba: --web: a játék oldala nem szolgálható ki itt: 127.0.0.1:{port} "
+        "(a port foglalt: válassz másikat a --web-port kapcsolóval)"
+    )
+    # English as it always was (tests/test_cli_errors.py reads it too)
+    assert _refused(
+        ["--lang", "en", "--db", db, "--players", "2", "--scenario", "amazon"], capsys
+    ) == ("error: Amazon is a map for 3 players, not 2")
+    assert _refused(["--lang", "en", "--db", str(notes)], capsys) == (
+        f"error: {notes} is not an SQLite database: refusing to touch it "
+        "(choose another file with --db)"
+    )
+
+
+def test_export_html_writes_the_page_in_the_language_asked_for_else_the_game_s(
+    tmp_path: Path,
+) -> None:
+    _play(tmp_path, "hu", ["quit"])  # a game in Hungarian: hu.sqlite3
+    db = str(tmp_path / "hu.sqlite3")
+    pages: dict[str, str] = {}
+    printed = io.StringIO()
+    for lang in (None, "de", i18n.PSEUDO):
+        out = tmp_path / f"page-{lang}"
+        argv = ["1", str(out), "--db", db] + (["--lang", lang] if lang else [])
+        args = _parse(export.add_arguments, argv)
+        assert asyncio.run(export.export(args, out=printed, err=io.StringIO())) == 0
+        pages[str(lang)] = (out / "index.html").read_text(encoding="utf-8")
+        assert sorted(p.name for p in (out / "map").iterdir()) == ["0.png"]
+    assert 'lang="hu"' in pages["None"]  # the game's language
+    assert i18n.tr("hu", "web.step.start", title="\0", players=[]).split("\0")[0] in pages["None"]
+    assert '<html lang="de"' in pages["de"] and i18n.tr("de", "web.tab.replay") in pages["de"]
+    assert "Die Partie beginnt: Partie #1: Amazonas; Ana, Bo" in pages["de"]
+    assert "The game begins" not in pages["de"] + pages["None"]
+    assert '<html lang="en-XA"' in pages[i18n.PSEUDO]
+    # what the command prints: the system's language without --lang, else --lang's
+    assert i18n.tr("de", "terminal.export.page", game=1, path="\0").split("\0")[0] in (
+        printed.getvalue()
+    )
 
 
 def test_refusals_of_demo_and_export_in_the_chosen_language(

@@ -1,11 +1,9 @@
 """A game's page in the game's language (issue 17): every word of the page — the server's
 HTML, the archive's sentences and labels, the script's words embedded as JSON, the error
 pages — is a ``web.*`` text of the catalogue in that language; ``<html lang>`` names it; the
-pseudo-language leaves no text of the page unbracketed.
-
-The event sentences (``service.core.named_text``) are the events' own texts: until the archive
-passes them its language (``TODO(lang)`` in service/archive.py) they are left out of the
-checks here (:data:`EVENTS_IN_LANGUAGE`).
+pseudo-language leaves no text of the page unbracketed: the event sentences of the steps and
+of the last turn (``service.core.named_text`` in the page's language) included, but for the
+players' names and the hexes' labels.
 """
 
 from __future__ import annotations
@@ -46,10 +44,6 @@ PAGE_JS = Path(__file__).parents[2] / "web" / "static" / "page.js"
 LANG_STORED = "language" in GameSettings.model_fields
 """The game's language setting (GameSettings.language) is stored: the server's tests of a
 game in another language run (the setting comes with the Discord languages' branch)."""
-
-EVENTS_IN_LANGUAGE = True
-"""TODO(lang): True once service/archive.py passes ``lang`` to ``named_text`` and
-``named_description``: the event sentences are then checked like every other text."""
 
 HTML_LANG = {"en": "en", "pt-BR": "pt-BR", "fr": "fr", "de": "de", "hu": "hu", "pl": "pl"}
 
@@ -108,54 +102,40 @@ def _views(g: Game, lang: str) -> dict[str, str]:
 
 class _Texts(HTMLParser):
     """Every visible text of a document (text nodes outside script and style, and the
-    ``title``, ``alt`` and ``aria-label`` attributes), in order, each with whether it is an
-    event sentence (``#step-text`` of an action step, ``#last-turn`` items)."""
+    ``title``, ``alt`` and ``aria-label`` attributes), in order."""
 
     ATTRS = ("title", "alt", "aria-label")
 
-    def __init__(self, event_steps: bool) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.out: list[tuple[str, bool]] = []
-        self.stack: list[tuple[str, bool]] = []  # (tag, inside an event sentence)
-        self.event_steps = event_steps
-
-    def _in_event(self) -> bool:
-        return bool(self.stack) and self.stack[-1][1]
+        self.out: list[str] = []
+        self.stack: list[str] = []  # the open tags
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        event = not EVENTS_IN_LANGUAGE and (
-            self._in_event()
-            or (a.get("id") == "step-text" and self.event_steps)
-            or a.get("id") == "last-turn"
-        )
         if tag not in ("meta", "link", "input", "img", "br"):
-            self.stack.append((tag, event))
-        for name in self.ATTRS:
-            value = a.get(name)
-            if value:
-                self.out.append((value, event))
+            self.stack.append(tag)
+        self.handle_startendtag(tag, attrs)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name in self.ATTRS:
             value = dict(attrs).get(name)
             if value:
-                self.out.append((value, self._in_event()))
+                self.out.append(value)
 
     def handle_endtag(self, tag: str) -> None:
         while self.stack:
-            if self.stack.pop()[0] == tag:
+            if self.stack.pop() == tag:
                 break
 
     def handle_data(self, data: str) -> None:
-        if any(t in ("script", "style") for t, _ in self.stack):
+        if any(t in ("script", "style") for t in self.stack):
             return
         if data.strip():
-            self.out.append((data.strip(), self._in_event()))
+            self.out.append(data.strip())
 
 
-def texts(page: str, *, event_steps: bool = True) -> list[tuple[str, bool]]:
-    p = _Texts(event_steps)
+def texts(page: str) -> list[str]:
+    p = _Texts()
     p.feed(page)
     p.close()
     return p.out
@@ -241,30 +221,25 @@ def test_a_page_in_another_language_shows_none_of_the_english_page(game: Game, l
     plain = {v for k, v in _plain_english().items() if k not in _same_as_english(lang)}
     en_views, views = _views(game, DEFAULT), _views(game, lang)
     for view, page in views.items():
-        en_page = en_views[view]
-        event_steps = view not in ("start", "undo")  # those steps' sentences are the archive's
-        en_texts = texts(en_page, event_steps=event_steps)
-        own_texts = texts(page, event_steps=event_steps)
-        # the same page, word for word in another language
+        en_texts, own_texts = texts(en_views[view]), texts(page)
+        # the same page, word for word in another language: the event sentences too
         assert len(en_texts) == len(own_texts), view
-        for (en, event), (text, _) in zip(en_texts, own_texts, strict=True):
-            if event or en in names or en in same or not re.search(r"[A-Za-z]", en):
-                continue  # an event sentence (TODO(lang)), a player's name, a number
+        for en, text in zip(en_texts, own_texts, strict=True):
+            if en in names or en in same or not re.search(r"[A-Za-z]", en):
+                continue  # a player's name, a number
             assert text != en, (lang, view, en)
         # and no English text of the page's anywhere in it
-        for text, event in own_texts:
-            if not event:
-                assert text not in plain, (lang, view, text)
-                assert not [w for w in plain if len(w) > 12 and w in text], (lang, view, text)
+        for text in own_texts:
+            assert text not in plain, (lang, view, text)
+            assert not [w for w in plain if len(w) > 12 and w in text], (lang, view, text)
 
 
 def test_the_pseudo_language_leaves_no_text_of_the_page_unbracketed(game: Game) -> None:
     names = set(game.names)
     for view, page in _views(game, PSEUDO).items():
         assert '<html lang="en-XA"' in page
-        for text, event in texts(page, event_steps=view not in ("start", "undo")):
-            if not event:  # event sentences: the events' own texts (TODO(lang))
-                assert _bare(text, names) == "", (view, text)
+        for text in texts(page):  # the event sentences too
+            assert _bare(text, names) == "", (view, text)
 
 
 def test_the_pseudo_language_over_every_part_of_the_page() -> None:
@@ -290,7 +265,7 @@ def test_the_pseudo_language_over_every_part_of_the_page() -> None:
         render_page({**live, "waiting": []}, steps, lang=PSEUDO, static=True),
     ]
     for page in pages:
-        for text, _ in texts(page, event_steps=False):
+        for text in texts(page):
             assert _bare(text, names) == "", text
     assert '<time class="due" datetime="2025-05-01T14:00:00Z">[dúé ' in pages[0]
 
@@ -567,8 +542,8 @@ async def test_the_script_writes_numbers_plurals_and_times_in_the_page_s_languag
 async def test_the_script_shows_no_text_outside_the_pseudo_language(
     game: Game, browser: Any
 ) -> None:
-    # every text the page shows once its script has run, menus and status included, is
-    # bracketed: but the players' names, hex labels and the events' sentences (TODO(lang))
+    # every text the page shows once its script has run, menus, status and the events'
+    # sentences included, is bracketed: but the players' names and hex labels
     live, steps = game.pages[PSEUDO]
     names = set(game.names)
     collect = """() => {
@@ -577,27 +552,23 @@ async def test_the_script_shows_no_text_outside_the_pseudo_language(
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
         const p = n.parentElement;
         if (!p || p.closest("script, style")) continue;
-        const event = !window.all && (!!p.closest("#last-turn") || (p.id === "step-text" && !window.own));
-        if (n.textContent.trim()) out.push([n.textContent.trim(), event]);
+        if (n.textContent.trim()) out.push(n.textContent.trim());
       }
       for (const e of document.querySelectorAll("[title], [alt], [aria-label]")) {
         for (const a of ["title", "alt", "aria-label"]) {
-          if (e.getAttribute(a)) out.push([e.getAttribute(a), false]);
+          if (e.getAttribute(a)) out.push(e.getAttribute(a));
         }
       }
-      out.push([document.title, false]);
+      out.push(document.title);
       return out;
     }"""
     undo = next(s["n"] for s in steps["steps"] if s["kind"] == "undo")
     page, errors = await _open(browser, render_page(live, steps), live, steps)
     await page.wait_for_selector("#conn.poll", timeout=10_000)
-    for query, own in (("", False), ("?step=0", True), (f"?step={undo}", True), ("?step=3", False)):
+    for query in ("", "?step=0", f"?step={undo}", "?step=3"):
         await page.goto("http://game.test/g/x/" + query)
-        flags = {"own": own, "all": EVENTS_IN_LANGUAGE}
-        await page.evaluate("(f) => { window.own = f.own; window.all = f.all; }", flags)
-        for text, event in await page.evaluate(collect):
-            if not event:
-                assert _bare(text, names) == "", (query, text)
+        for text in await page.evaluate(collect):
+            assert _bare(text, names) == "", (query, text)
     assert errors == []
     # a saved copy with a deadline, a paused clock, a winner
     hand, hsteps = _hand_made()
@@ -615,10 +586,8 @@ async def test_the_script_shows_no_text_outside_the_pseudo_language(
         t["label"] = pseudo_text(t["label"])
     html = render_page(hand, hsteps, static=True, lang=PSEUDO)
     page, errors = await _open(browser, html, hand, hsteps)
-    await page.evaluate("() => { window.own = true; window.all = true; }")
-    for text, event in await page.evaluate(collect):
-        if not event:
-            assert _bare(text, {"Ana (red)", "Bo (blue)"}) == "", text
+    for text in await page.evaluate(collect):
+        assert _bare(text, {"Ana (red)", "Bo (blue)"}) == "", text
     assert errors == []
 
 
