@@ -18,12 +18,15 @@ def _iso(t: datetime | None) -> str | None:
     return None if t is None else t.isoformat().replace("+00:00", "Z")
 
 
-def map_path(version: int) -> str:
-    """A step's map, relative to the page (``map/57.png``)."""
-    return f"map/{version}.png"
+def map_path(version: int, lang: str | None = None) -> str:
+    """A step's map, relative to the page: ``map/57.png?lang=de`` served (the language in
+    the address: a browser keeps a map drawn in one language apart from another, so a
+    ``/game language`` change shows the new one), ``map/57.png`` (``lang`` None) in a static
+    copy, whose maps are in its one language."""
+    return f"map/{version}.png" if lang is None else f"map/{version}.png?lang={lang}"
 
 
-def live_json(lv: LiveView) -> dict[str, Any]:
+def live_json(lv: LiveView, *, map_lang: bool = True) -> dict[str, Any]:
     """The game now: title, where it stands, who decides (with deadlines), public scores, the
     last turn's sentences, the map and the number of steps; in ``lv.lang``."""
     L = translator(lv.lang)
@@ -72,12 +75,12 @@ def live_json(lv: LiveView) -> dict[str, Any]:
             for r in sorted(lv.scores, key=lambda r: r.seat)
         ],
         "last_turn": list(lv.last_turn),
-        "map": map_path(lv.version),
+        "map": map_path(lv.version, lv.lang if map_lang else None),
         "steps": lv.steps,
     }
 
 
-def steps_json(arch: Archive) -> dict[str, Any]:
+def steps_json(arch: Archive, *, map_lang: bool = True) -> dict[str, Any]:
     """Every public step (with its map) and the game's turns, for the replay."""
     return {
         "game": arch.game_id,
@@ -98,7 +101,7 @@ def steps_json(arch: Archive) -> dict[str, Any]:
                 "era_start": s.era_start,
                 "ends_turn": s.ends_turn,
                 "undone": s.undone,
-                "map": map_path(s.version),
+                "map": map_path(s.version, arch.lang if map_lang else None),
             }
             for s in arch.steps
         ],

@@ -35,8 +35,8 @@ async def export_html(
     (out / "map").mkdir(parents=True, exist_ok=True)
     if lang is None:
         lang = await svc.archive.language(game_id)  # the game's language
-    live = live_json(await svc.archive.live(game_id, lang=lang))
-    steps = steps_json(await svc.archive.archive(game_id, lang=lang))
+    live = live_json(await svc.archive.live(game_id, lang=lang), map_lang=False)
+    steps = steps_json(await svc.archive.archive(game_id, lang=lang), map_lang=False)
     versions = sorted({int(s["version"]) for s in steps["steps"]})
     for i, v in enumerate(versions, 1):
         (out / "map" / f"{v}.png").write_bytes(await svc.archive.map_png(game_id, v, lang=lang))

@@ -319,12 +319,14 @@ class WebServer:
     async def map_png(self, request: web.Request) -> web.StreamResponse:
         gid = await self._game(request)
         version = int(request.match_info["version"])
+        # ``?lang=de``: the page's language when it asked (an unknown one: the game's now)
+        lang = resolve(request.query.get("lang"))
         try:
-            png = await self.svc.archive.map_png(gid, version)
+            png = await self.svc.archive.map_png(gid, version, lang=lang)
         except KeyError:
             lang = await self.svc.archive.language(gid)
             return _error(404, lang, "web.error.no_step.title", "web.error.no_map", version=version)
-        # a version's map never changes: cached by the browser as long as it likes
+        # a version's map in a language never changes: cached by the browser as long as it likes
         return web.Response(
             body=png,
             content_type="image/png",

@@ -211,3 +211,29 @@ async def test_static_export_holds_the_page_and_every_map(svc: GameService, tmp_
         assert (tmp_path / "out" / s["map"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "out" / "page.js").exists() and (tmp_path / "out" / "page.css").exists()
     assert "http://" not in html and "https://" not in html
+
+
+async def test_a_language_change_gives_the_maps_a_new_address(svc: GameService) -> None:
+    """A browser keeps a map as long as it likes (immutable): the language is in the map's
+    address, so after ``/game language`` the page shows maps drawn in the new language
+    (issue #17), while the static copy's maps are plain files in its one language."""
+    res = await svc.new_game(["Ana", "ai:random"], seed=3)
+    gid = res.game_id
+    tok = await svc.archive.token(gid)
+    client = await _client(WebServer(svc))
+    try:
+        live = await (await client.get(f"/g/{tok}/live.json")).json()
+        assert live["map"].endswith("?lang=en")
+        en = await (await client.get(f"/g/{tok}/{live['map']}")).read()
+        await svc.languages.set_game_language(gid, "hu")
+        live = await (await client.get(f"/g/{tok}/live.json")).json()
+        steps = await (await client.get(f"/g/{tok}/steps.json")).json()
+        assert live["map"].endswith("?lang=hu") and steps["steps"][-1]["map"] == live["map"]
+        resp = await client.get(f"/g/{tok}/{live['map']}")
+        assert "immutable" in resp.headers["Cache-Control"]
+        hu = await resp.read()
+        assert hu[:8] == b"\x89PNG\r\n\x1a\n" and hu != en
+        # an address asking English still gets the English map (a page loaded before)
+        assert await (await client.get(f"/g/{tok}/{live['map'][:-2]}en")).read() == en
+    finally:
+        await client.close()
