@@ -228,7 +228,7 @@ class Publisher:
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
         lang = await self.t.game_lang(s)
         if final:
-            status = s.status()
+            status = s.status(lang)
             footer, users, kinds = self.next_text(status, lang)
             if kinds:
                 undo = await self.may_undo(s)
@@ -315,9 +315,9 @@ class Publisher:
 
     def status_text(self, status: Status, lang: str = "en") -> str:
         """The status message, in the game's language ``lang``: scenario, era, round, whose
-        turn and the deadline."""
-        # TODO(lang): the seats' names (Decision.who: their colours) and the pacing notes
-        # are the service's texts
+        turn and the deadline. ``status`` names the seats in ``lang`` (``s.status(lang)``:
+        "Ana (piros)"); the pacing notes are the service's, in the game's language too
+        (:meth:`service.pace.Pacing.notes`)."""
         scenario = self.scenario_text(status.scenario, lang)
         lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=scenario)]
         if status.over:
@@ -385,7 +385,7 @@ class Publisher:
         post it (and try to pin it) the first time or if it was deleted."""
         lang = await self.t.game_lang(s)
         view = status_layout(
-            self.status_text(s.status(), lang), await self.page_url(s.game_id), lang
+            self.status_text(s.status(lang), lang), await self.page_url(s.game_id), lang
         )
         mid = self.t.svc.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)
