@@ -39,7 +39,8 @@ DrawImages = Callable[
     [Sequence[tuple[str, ImageRequest, Frame]], int], Awaitable[list[discord.File]]
 ]
 
-TIMELINE_NOTE = "(Not shown: the timeline could not be drawn this time.)"
+TIMELINE_NOTE = "bot.image.timeline_missing"
+"""The note of a final post without its timeline (a catalogue key)."""
 
 
 @dataclass
@@ -214,19 +215,19 @@ class Publisher:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
-        notes = [missing_note(files)]
+        lang = await self.t.game_lang(s)
+        notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
             try:
                 gif = await self._timeline(s.game_id, limit - used)
             except Exception:  # a picture must not break the end of a game
                 log.exception("timeline of game %s not drawn", s.game_id)
-                gif, notes = None, [*notes, TIMELINE_NOTE]
+                gif, notes = None, [*notes, tr(lang, TIMELINE_NOTE)]
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
         lines = [*lines, *(n for n in notes if n)]
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
-        lang = await self.t.game_lang(s)
         if final:
             status = s.status(lang)
             footer, users, kinds = self.next_text(status, lang)
