@@ -396,3 +396,101 @@ async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
     policy = i18n.tr(i18n.PSEUDO, "bot.pace.policy_set", policy=i18n.tr("en", POLICY_KEY["wait"]))
     assert not unbracketed_words(policy) and english.search(policy)
     assert all(re.fullmatch(r".+ \([a-z]+\)", label) for label in labels_en), labels_en
+
+
+# ============================================================================ every language
+
+OTHER = {"en": "hu", "pt-BR": "de", "fr": "pl", "de": "fr", "hu": "pt-BR", "pl": "en"}
+"""For each game language, the language its player chose with ``/language``."""
+
+
+def lines_of(texts: list[str]) -> list[str]:
+    return [line.strip() for t in texts for line in t.split("\n") if line.strip()]
+
+
+def english_only(lang: str) -> set[str]:
+    """The English catalogue's whole texts (no placeholder) that ``lang`` translates: one of
+    them shown as a whole line to a reader of ``lang`` is English left untranslated."""
+    en, there = i18n.catalogue("en").messages, i18n.catalogue(lang).messages
+    return {
+        v.strip()
+        for k, v in en.items()
+        if "{" not in v and k in there and there[k] != v and re.search(r"[^\W\d_]{3,}", v)
+    }
+
+
+@pytest.mark.parametrize("lang", list(OTHER))
+async def test_a_whole_game_in_each_language_public_posts_in_the_games_private_in_the_players(
+    fake: FakeDiscord, pbot: BotMaker, clock: FakeClock, lang: str
+) -> None:
+    """Lobby → start → the setup and a first turn by hand → the player's time runs out with
+    the AI policy: an AI plays for them to the natural end. Every public post (lobby, turn
+    posts and their edits, status message, notices, the end) is in the game's language, every
+    private reply in the player's own (``/language``)."""
+    mine = OTHER[lang]
+    h = await pbot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+
+    async def no_images(*_: Any, **__: Any) -> list[Any]:
+        return []  # the texts are what is checked here: no picture drawn (faster)
+
+    async def no_timeline(*_: Any) -> None:
+        return None
+
+    tables.publisher.images = no_images
+    tables.publisher._timeline = no_timeline
+    reqs = await h.command(ANA, CH, "language", language=mine)
+    reqs += await h.command(
+        ANA, CH, "game", "new", players=2, ai=1, ai_level="random", language=lang
+    )
+    lobby = fake.messages[max(fake.messages)]
+    tables.next_seed = SEED
+    reqs += await h.click(ANA, lobby, "brz:l:1:start")
+    g = Game(fake, h)
+    reqs += await h.command(ANA, CH, "hand")
+    reqs += await h.command(ANA, CH, "score")
+    guided = False
+    for _ in range(40):  # the setup and the first turn
+        _, st = await g.state()
+        if st.phase == "play" and st.round > 1:
+            break
+        if st.phase == "play" and not guided:
+            got, menu = await guided_menu(fake, h, ANA)
+            reqs += got
+            guided = menu is not None
+        command = format_action(st, random.Random(SEED).choice(legal_actions(st, 0)))
+        reqs += await h.command(ANA, CH, "play", command=command)
+    reqs += await h.command(ANA, CH, "game", "policy", policy="ai", level="random")
+    clock.advance(hours=25)
+    reqs += await tick(h)  # time is up: an AI plays for Ana, to the end
+    _, st = await g.state()
+    assert st.phase == "ended", "the game did not end"
+    reqs += await h.command(ANA, CH, "score")
+    reqs += await h.command(ANA, CH, "game", "status")
+
+    public: list[str] = []
+    private: list[str] = []
+    for r in writes(reqs):
+        texts = own_texts(body_of(r))
+        if r.interaction_user == ANA and r.ephemeral:
+            private += texts
+        elif r.path.startswith(f"/channels/{CH}/") or (
+            r.interaction_user is not None and not r.ephemeral
+        ):
+            public += texts
+    # markers: texts of each language's catalogue, where the reader sees them
+    L, M = i18n.translator(lang), i18n.translator(mine)
+    shown = "\n".join(public)
+    for key in ("bot.button.take_turn", "bot.button.hand", "svc.core.final", "bot.status.over"):
+        assert L(key) in shown, (lang, key)
+    assert L("svc.notice.stand_in_post", who="user101", level="random") in shown
+    said = "\n".join(private)
+    assert M("bot.language.set", language=i18n.languages()[mine].name) in said
+    assert M("bot.score.head") in said and M("bot.button.back") in said
+    done = M("bot.play.done", command="`").split("`")[0]
+    assert any(t.startswith(done) for t in private), (done, private[:5])
+    # and no whole line in English where the reader's language has its own text
+    for reader, texts in ((lang, public), (mine, private)):
+        if reader != "en":
+            left = english_only(reader) & set(lines_of(texts))
+            assert not left, (reader, sorted(left)[:10])
