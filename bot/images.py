@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from i18n import translator
 from service import Frame, ImageRequest, render_image
 from service.workers import WorkerError
 
@@ -43,13 +44,15 @@ async def in_thread(req: ImageRequest, frame: Frame) -> bytes | None:
     return await asyncio.to_thread(render_image, req, frame)
 
 
-def missing_note(files: Sequence[discord.File]) -> str:
-    """One short line saying which pictures are missing ("" when none is)."""
+def missing_note(files: Sequence[discord.File], lang: str = "en") -> str:
+    """One short line in ``lang`` saying which pictures are missing ("" when none is)."""
     missing = getattr(files, "missing", None)
     if not missing:
         return ""
-    names = ", ".join(n.rsplit(".", 1)[0] for n in missing)
-    return f"(Not shown: the {names} picture could not be drawn this time; the game goes on.)"
+    L = translator(lang)
+    kinds = [n.rsplit(".", 1)[0] for n in missing]
+    names = [L.name(f"bot.image.kind.{k}", k.replace("_", " ")) for k in kinds]
+    return L("bot.image.missing", names=names, n=len(names))
 
 
 async def draw(

@@ -163,7 +163,7 @@ class LobbyDesk:
         # the game keeps the lobby's number (the lobby became the game)
         lang = game_language_of(lobby)
         started = tr(lang, "bot.lobby.started", game=res.game_id)
-        text = lobby_text(lobby).rsplit("\n", 1)[0] + "\n" + started  # TODO(lang): lobby_text
+        text = lobby_text(lobby, lang).rsplit("\n", 1)[0] + "\n" + started
         await interaction.edit_original_response(
             view=lobby_layout(text, lobby.id, open_=False, lang=lang)
         )

@@ -87,8 +87,7 @@ async def set_policy(
     s = await t.svc.pacing.set_policy(gid, policy, level)
     lang = await t.game_lang(gid)
     await interaction.response.send_message(
-        # TODO(lang): policy_text() is the service's text (Settings.policy_text(lang=))
-        tr(lang, "bot.pace.policy_set", policy=s.policy_text()),
+        tr(lang, "bot.pace.policy_set", policy=s.policy_text(lang)),
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await update_status(t, gid)

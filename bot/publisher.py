@@ -39,7 +39,8 @@ DrawImages = Callable[
     [Sequence[tuple[str, ImageRequest, Frame]], int], Awaitable[list[discord.File]]
 ]
 
-TIMELINE_NOTE = "(Not shown: the timeline could not be drawn this time.)"
+TIMELINE_NOTE = "bot.image.timeline_missing"
+"""The note of a final post without its timeline (a catalogue key)."""
 
 
 @dataclass
@@ -214,21 +215,21 @@ class Publisher:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
-        notes = [missing_note(files)]
+        lang = await self.t.game_lang(s)
+        notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
             try:
                 gif = await self._timeline(s.game_id, limit - used)
             except Exception:  # a picture must not break the end of a game
                 log.exception("timeline of game %s not drawn", s.game_id)
-                gif, notes = None, [*notes, TIMELINE_NOTE]
+                gif, notes = None, [*notes, tr(lang, TIMELINE_NOTE)]
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
         lines = [*lines, *(n for n in notes if n)]
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
-        lang = await self.t.game_lang(s)
         if final:
-            status = s.status()
+            status = s.status(lang)
             footer, users, kinds = self.next_text(status, lang)
             if kinds:
                 undo = await self.may_undo(s)
@@ -315,9 +316,9 @@ class Publisher:
 
     def status_text(self, status: Status, lang: str = "en") -> str:
         """The status message, in the game's language ``lang``: scenario, era, round, whose
-        turn and the deadline."""
-        # TODO(lang): the seats' names (Decision.who: their colours) and the pacing notes
-        # are the service's texts
+        turn and the deadline. ``status`` names the seats in ``lang`` (``s.status(lang)``:
+        "Ana (piros)"); the pacing notes are the service's, in the game's language too
+        (:meth:`service.pace.Pacing.notes`)."""
         scenario = self.scenario_text(status.scenario, lang)
         lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=scenario)]
         if status.over:
@@ -385,7 +386,7 @@ class Publisher:
         post it (and try to pin it) the first time or if it was deleted."""
         lang = await self.t.game_lang(s)
         view = status_layout(
-            self.status_text(s.status(), lang), await self.page_url(s.game_id), lang
+            self.status_text(s.status(lang), lang), await self.page_url(s.game_id), lang
         )
         mid = self.t.svc.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)

@@ -139,7 +139,7 @@ class Pacer:
                 async with self.tables.lock(n.game_id):
                     await self.tables.publish(n.channel_id, n.result, force=n.force)
             elif n.mods:
-                # TODO(lang): the notice's text is the service's (the game's language)
+                # the notice's text is the service's, in the game's language (a public flag)
                 lang = await self.tables.game_lang(n.game_id)
                 await self.flag_mods(n.channel_id, n.text, lang)
             else:
@@ -150,7 +150,8 @@ class Pacer:
                     view = ui.View(timeout=None)
                     view.add_item(MuteReminders(n.game_id, n.seat, n.since, lang=lang))
                 users = [n.user_id] if n.user_id is not None else []
-                # TODO(lang): the reminder's text is the service's (Notice.text)
+                # the reminder's text is the service's (Notice.text), in the language of the
+                # one it pings (their choice, else the locale they were last seen with)
                 await self.send(n.channel_id, n.text, users=users, view=view)
             await self.pacing.delivered(n)
 

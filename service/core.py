@@ -341,14 +341,17 @@ class GameSession:
     def decides(self, seat: int | None) -> bool:
         return seat is not None and seat in deciders(self.state)
 
-    def who(self, seat: int) -> str:
-        return self.svc.who(self.state, self.seats, seat)
+    def who(self, seat: int, lang: str = "en") -> str:
+        """``"Ana (red)"``: the seat's player and colour, the colour's name in ``lang``."""
+        return self.svc.who(self.state, self.seats, seat, lang)
 
-    def decisions(self, *, choices: bool = True) -> list[Decision]:
-        return self.svc.decisions(self.state, self.seats, choices=choices)
+    def decisions(self, *, choices: bool = True, lang: str = "en") -> list[Decision]:
+        """Who decides now (their names in ``lang``)."""
+        return self.svc.decisions(self.state, self.seats, choices=choices, lang=lang)
 
-    def status(self) -> Status:
-        return self.svc.status(self.game_id, self.state, self.seats)
+    def status(self, lang: str = "en") -> Status:
+        """The game's status, its seats' names in ``lang``."""
+        return self.svc.status(self.game_id, self.state, self.seats, lang)
 
     def frame(self) -> Frame:
         return Frame(self.version, self.state)
@@ -713,9 +716,9 @@ class GameCore:
         return view(await self.state(game_id), seat)
 
     @staticmethod
-    def who(st: GameState, seats: Sequence[SeatSpec], seat: int) -> str:
-        """``"Ana (red)"``: the seat's player and colour once chosen."""
-        return seat_label(st, seats, seat)
+    def who(st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+        """``"Ana (red)"``: the seat's player and colour once chosen (in ``lang``)."""
+        return seat_label(st, seats, seat, lang)
 
     def decisions(
         self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True, lang: str = "en"
@@ -1203,11 +1206,11 @@ class GameCore:
             ScoreRow(s, seat_label(st, seats, s, lang), vp, {}) for s, vp in sorted(vps.items())
         ]
 
-    async def scores(self, game_id: int) -> list[ScoreRow]:
+    async def scores(self, game_id: int, lang: str = "en") -> list[ScoreRow]:
         """Public scores now (hidden missions and gold cards not counted), or the final
-        score sheet with categories and winners once the game is over."""
+        score sheet with categories and winners once the game is over (names in ``lang``)."""
         _, st, seats = await self._get(game_id)
-        return self.score_rows(st, seats)
+        return self.score_rows(st, seats, lang)
 
     def _final_text(self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en") -> str:
         rows = sorted(self.score_rows(st, seats, lang), key=lambda r: -r.total)

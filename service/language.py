@@ -100,7 +100,11 @@ class Languages:
         if known.locale == locale:
             return False
         wrote = await self.svc.store.remember_locale(user_id, locale)
-        self._keep(user_id, UserLanguage(known.chosen, locale))
+        # a choice kept while this was written (the same user's ``/language``, answered
+        # meanwhile) stays: only the locale is this call's
+        kept = self._known.get(user_id)
+        chosen = kept[1].chosen if kept is not None else known.chosen
+        self._keep(user_id, UserLanguage(chosen, locale))
         return wrote
 
     async def user_language(

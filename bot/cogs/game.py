@@ -125,9 +125,9 @@ class GameCog(commands.Cog):
             await t.reply(interaction, lobby_text(rec, lang))
             return
         s = await t.svc.peek(rec.id)
-        status = s.status()
+        status = s.status(lang)
         text, _, _ = t.next_text(status, lang)
-        seats = ", ".join(s.who(i) for i in range(len(s.seats)))  # TODO(lang): colour names
+        seats = ", ".join(s.who(i, lang) for i in range(len(s.seats)))
         if status.phase == "setup":
             where = tr(lang, "bot.game.where_setup")
         else:

@@ -38,7 +38,8 @@ class InfoCog(commands.Cog):
             for k in kinds
         ]
         files = await draw(reqs, upload_limit(interaction), t.svc.render)
-        text, _, _ = t.next_text(s.status(), await t.lang_of(interaction, s))
+        lang = await t.lang_of(interaction, s)
+        text, _, _ = t.next_text(s.status(lang), lang)
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
     @app_commands.command(**named("board"))
@@ -57,7 +58,7 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
-        rows = await t.svc.scores(s.game_id)
+        rows = await t.svc.scores(s.game_id, lang)
         lines = [
             tr(lang, "bot.score.winner" if r.winner else "bot.score.row", who=r.who, vp=r.total)
             for r in rows
