@@ -261,26 +261,19 @@ def alternatives(texts: set[str]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(t) for t in sorted(texts, key=len, reverse=True)))
 
 
-def english_phrases() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Runs of three words or more of the English catalogue's templates, outside their
-    placeholders: such a run inside a pseudo-language text is a text rendered in English
-    where the reader's language was due (a bracket hides it from :func:`unbracketed_words`);
-    and the components' rules texts in English (``text.*``), taken out of a text before the
-    check: the engine's events carry them as the data's English (``painting_text``,
-    ``tile_text`` in ``rules.turn`` and ``rules.exploration``), which the turn summaries
-    show as they are — the engine's part of issue 17, not the bot's."""
+def english_phrases() -> re.Pattern[str]:
+    """Runs of three words or more of the English catalogue's templates (the components'
+    rules texts ``text.*`` among them), outside their placeholders: such a run inside a
+    pseudo-language text is a text rendered in English where the reader's language was due
+    (a bracket hides it from :func:`unbracketed_words`)."""
     placeholder = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")
     runs: set[str] = set()
-    rules_texts: set[str] = set()
-    for key, template in i18n.catalogue("en").messages.items():
-        if key.startswith("text."):
-            rules_texts.add(template)
-            continue
+    for template in i18n.catalogue("en").messages.values():
         for chunk in placeholder.split(template):
             chunk = chunk.strip(" .,:;!?()—-*_`'\"[]\n")
             if len(re.findall(r"[^\W\d_]{2,}", chunk)) >= 3:
                 runs.add(chunk)
-    return alternatives(runs), alternatives(rules_texts)
+    return alternatives(runs)
 
 
 async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
@@ -366,7 +359,7 @@ async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
     names = [seat.name for seat in s.seats]
     # inside brackets, English where the pseudo-language was due: a catalogue text rendered
     # in English (a language not passed on), a seat's colour in English
-    english, rules_texts = english_phrases()
+    english = english_phrases()
     labels_en = [s.who(i) for i in range(len(s.seats))]
     found: dict[str, list[str]] = {}
     checked = 0
@@ -382,7 +375,7 @@ async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
         for text in own_texts(body_of(r)):
             checked += 1
             words = unbracketed_words(text, names)
-            prose = rules_texts.sub(" ", re.sub(r"`[^`]*`", " ", text))
+            prose = re.sub(r"`[^`]*`", " ", text)
             words += [m.group(0) for m in english.finditer(prose)]
             words += [label for label in labels_en if label in prose]
             if words:
