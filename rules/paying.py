@@ -139,7 +139,7 @@ def _say(g: Context, m: Param) -> str:
 # --------------------------------------------------------------------------- costs
 
 
-def _raw_cost(
+def raw_cost(
     g: Context, a: Any, cache: PayabilityCache | None = None
 ) -> tuple[list[str], PayContext, list[str]] | None:
     """(cost tokens, context, notes) of a payment-less action, as ``apply`` computes them.
@@ -236,7 +236,7 @@ def _cost(g: Context, a: Any) -> Cost | None:
     if not isinstance(a, PAYABLE):
         return None
     try:
-        raw = _raw_cost(g, a)
+        raw = raw_cost(g, a)
     except KeyError as e:
         raise InvalidAction.of("R-VOC-2", "error.pay.unknown", id=repr(e.args[0])) from e
     if raw is None:
@@ -364,7 +364,7 @@ def _cost_key(g: Context, a: Any) -> Any:
 
 def _listing_payment(g: Context, a: Any) -> tuple[PayItem, ...] | None:
     try:  # what _cost computes, without the notes and the text a listing does not show
-        raw = _raw_cost(g, a, g.pay)
+        raw = raw_cost(g, a, g.pay)
     except KeyError as e:
         raise InvalidAction.of("R-VOC-2", "error.pay.unknown", id=repr(e.args[0])) from e
     if raw is None or not raw[0]:

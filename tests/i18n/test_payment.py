@@ -25,7 +25,7 @@ from rules.messages import EN, Param
 from rules.paying import (
     PAYABLE,
     PaymentStep,
-    _raw_cost,
+    raw_cost,
     cost_of,
     payment_note,
     payment_note_msg,
@@ -93,7 +93,7 @@ def _old_label(state: GameState, seat: int, item: PayItem, token: str) -> str:
 
 
 def _old_cost_text(state: GameState, action: Any) -> str:
-    raw = _raw_cost(Context(state), action)
+    raw = raw_cost(Context(state), action)
     assert raw is not None
     return describe_cost(raw[0])
 
