@@ -25,11 +25,11 @@ from rules.messages import EN, Param
 from rules.paying import (
     PAYABLE,
     PaymentStep,
-    raw_cost,
     cost_of,
     payment_note,
     payment_note_msg,
     payment_step,
+    raw_cost,
 )
 from rules.payment import describe_cost, find_payment, gold_card_vp, good_name
 from rules.state import GameState
