@@ -61,6 +61,17 @@ EN: dict[str, str] = {
     "tigris.game.over": "The game is over ({reason}).",
     "tigris.reason.treasures": "two or fewer treasures are left on the board",
     "tigris.reason.bag": "the bag cannot refill the hands",
+    # actions described
+    "tigris.describe.tile": "Place a {colour} tile on {square}.",
+    "tigris.describe.leader": "Place or move the {leader} to {square}.",
+    "tigris.describe.withdraw": "Withdraw the {leader} into the supply.",
+    "tigris.describe.catastrophe": "Place a catastrophe on {square}.",
+    "tigris.describe.swap": "Swap tiles: {tiles}.",
+    "tigris.describe.pass": "Pass (end the turn, or build no monument).",
+    "tigris.describe.support": "Commit {n} {n|tile|tiles} to the conflict.",
+    "tigris.describe.war_order": "Resolve the {colour} war next.",
+    "tigris.describe.monument": "Build the {monument} with its top-left corner on {square}.",
+    "tigris.describe.treasure": "Take the treasure on {square}.",
     # refusals (the rule ID goes with the error)
     "tigris.error.over": "The game is over.",
     "tigris.error.not_yours": "It is {player}'s decision now, not yours.",
