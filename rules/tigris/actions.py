@@ -8,7 +8,7 @@ Kinds and the fields they use:
 - ``catastrophe`` (square) — T-CATASTROPHE
 - ``swap`` (tiles: count per colour) — T-SWAP
 - ``pass`` — end the turn (T-TURN-2), or build no monument (T-MONUMENT-2)
-- ``support`` (count) — commit tiles in the current conflict (T-CONFLICT-3)
+- ``support`` (amount) — commit tiles in the current conflict (T-CONFLICT-3)
 - ``war_order`` (colour) — the war resolved next (T-WAR-4)
 - ``monument`` (monument, square = top-left of the 2 x 2) — T-MONUMENT-2
 - ``treasure`` (square) — take that treasure (T-TREASURE-3)
@@ -43,7 +43,7 @@ class Action(NamedTuple):
     colour: int = -1
     square: int = -1
     tiles: tuple[int, int, int, int] = NO_TILES
-    count: int = 0
+    amount: int = 0
     monument: int = -1
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,7 +56,7 @@ class Action(NamedTuple):
         if self.tiles != NO_TILES:
             d["tiles"] = {COLOURS[c]: n for c, n in enumerate(self.tiles) if n}
         if self.kind == "support":
-            d["count"] = self.count
+            d["amount"] = self.amount
         if self.monument >= 0:
             d["monument"] = MONUMENTS[self.monument]
         return d
@@ -76,7 +76,7 @@ class Action(NamedTuple):
                 COLOURS.index(d["colour"]) if "colour" in d else -1,
                 SQUARE[d["square"]] if "square" in d else -1,
                 (tiles[0], tiles[1], tiles[2], tiles[3]),
-                int(d.get("count", 0)),
+                int(d.get("amount", 0)),
                 MONUMENTS.index(d["monument"]) if "monument" in d else -1,
             )
         except (KeyError, ValueError, TypeError) as e:

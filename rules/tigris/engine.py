@@ -229,11 +229,13 @@ def _pending_actions(state: TigrisState, p: Pending) -> list[Action]:
         c = state.conflict
         assert c is not None
         n = state.players[seat].hand[c.colour]
-        return [Action("support", seat, count=k) for k in range(n + 1)]
+        return [Action("support", seat, amount=k) for k in range(n + 1)]
     if p.kind == "war_order":
         return [Action("war_order", seat, colour=w) for w in _valid_wars(state)]
     if p.kind == "monument":
-        out = [Action("monument", seat, square=tl, monument=m) for m, tl in _monument_options(state)]
+        out = [
+            Action("monument", seat, square=tl, monument=m) for m, tl in _monument_options(state)
+        ]
         out.append(Action("pass", seat))
         return out
     # treasure
@@ -413,7 +415,9 @@ def check(state: TigrisState, a: Action) -> None:
         raise InvalidAction("", f"not an action: {a!r}")
     decider = deciders(state)[0]
     if a.seat != decider:
-        raise _err(NotYourDecision, "T-TURN-5", "tigris.error.not_yours", player=who(state, decider))
+        raise _err(
+            NotYourDecision, "T-TURN-5", "tigris.error.not_yours", player=who(state, decider)
+        )
     if state.pending:
         p = state.pending[0]
         expected = {
@@ -466,9 +470,13 @@ def check(state: TigrisState, a: Action) -> None:
             raise _err(IllegalAction, "T-CATASTROPHE-1", "tigris.error.no_catastrophe")
         v = cells[s]
         if v >= LEADER:
-            raise _err(IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_leader", square=sq)
+            raise _err(
+                IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_leader", square=sq
+            )
         if v == CATASTROPHE:
-            raise _err(IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_twice", square=sq)
+            raise _err(
+                IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_twice", square=sq
+            )
         if DOWN <= v < CATASTROPHE:
             raise _err(
                 IllegalAction, "T-MONUMENT-6", "tigris.error.catastrophe_monument", square=sq
@@ -491,7 +499,9 @@ def _check_tile(state: TigrisState, a: Action) -> None:
     s, c = a.square, a.colour
     sq = LABELS[s]
     if state.players[a.seat].hand[c] <= 0:
-        raise _err(IllegalAction, "T-TILE-1", "tigris.error.no_tile", colour="@colour." + COLOURS[c])
+        raise _err(
+            IllegalAction, "T-TILE-1", "tigris.error.no_tile", colour="@colour." + COLOURS[c]
+        )
     if state.cells[s] != EMPTY:
         raise _err(IllegalAction, "T-TILE-1", "tigris.error.not_empty", square=sq)
     if RIVER[s] and c != BLUE:
@@ -545,7 +555,7 @@ def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
         c = state.conflict
         assert c is not None
         n = state.players[a.seat].hand[c.colour]
-        if not 0 <= a.count <= n:
+        if not 0 <= a.amount <= n:
             raise _err(
                 IllegalAction,
                 "T-REVOLT-3" if c.kind == "revolt" else "T-WAR-7",
@@ -577,11 +587,15 @@ def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
     elif p.kind == "treasure":
         choices = _treasure_choices(state, p.square)
         if a.square not in choices:
-            names = [LABELS[t] for t in choices]
+            names: list[Param] = [LABELS[t] for t in choices]
             sq = LABELS[a.square] if 0 <= a.square < SIZE else str(a.square)
             if a.square in state.treasures and a.square in region_of(state.cells, p.square):
-                raise _err(IllegalAction, "T-TREASURE-3", "tigris.error.treasure_corner", choices=names)
-            raise _err(IllegalAction, "T-TREASURE-2", "tigris.error.treasure", square=sq, choices=names)
+                raise _err(
+                    IllegalAction, "T-TREASURE-3", "tigris.error.treasure_corner", choices=names
+                )
+            raise _err(
+                IllegalAction, "T-TREASURE-2", "tigris.error.treasure", square=sq, choices=names
+            )
 
 
 # ------------------------------------------------------------------------------- performing
@@ -619,7 +633,11 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
         events.append(
             Event(
                 "tigris.leader.withdraw",
-                {"player": who(g, a.seat), "leader": "@leader." + LEADERS[a.colour], "square": LABELS[s]},
+                {
+                    "player": who(g, a.seat),
+                    "leader": "@leader." + LEADERS[a.colour],
+                    "square": LABELS[s],
+                },
             )
         )
         g.stage = "treasure"
@@ -648,7 +666,10 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     cells[s] = UP + c
     g.placed = s
     events.append(
-        Event("tigris.tile", {"player": who(g, seat), "colour": "@colour." + COLOURS[c], "square": LABELS[s]})
+        Event(
+            "tigris.tile",
+            {"player": who(g, seat), "colour": "@colour." + COLOURS[c], "square": LABELS[s]},
+        )
     )
     if len(kingdoms) == 2:
         # T-WAR-1: the unification tile; no VP for the tile (T-SCORE-2)
@@ -681,7 +702,9 @@ def _gain(
 ) -> None:
     g.players[seat].score[colour] += n
     events.append(
-        Event(key, {"player": who(g, seat), "colour": "@colour." + COLOURS[colour], "n": n, **params})
+        Event(
+            key, {"player": who(g, seat), "colour": "@colour." + COLOURS[colour], "n": n, **params}
+        )
     )
 
 
@@ -694,7 +717,11 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
         cells[origin] = EMPTY
     cells[s] = LEADER + 4 * seat + c
     pl.leaders[c] = s
-    params: dict[str, Param] = {"player": who(g, seat), "leader": "@leader." + LEADERS[c], "square": LABELS[s]}
+    params: dict[str, Param] = {
+        "player": who(g, seat),
+        "leader": "@leader." + LEADERS[c],
+        "square": LABELS[s],
+    }
     if origin >= 0:
         params["origin"] = LABELS[origin]
         events.append(Event("tigris.leader.move", params))
@@ -744,7 +771,10 @@ def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
     if UP <= v < DOWN:
         g.removed[v - UP] += 1
         events.append(
-            Event("tigris.catastrophe.tile", {"colour": "@colour." + COLOURS[v - UP], "square": LABELS[s]})
+            Event(
+                "tigris.catastrophe.tile",
+                {"colour": "@colour." + COLOURS[v - UP], "square": LABELS[s]},
+            )
         )
     cells[s] = CATASTROPHE
     _leaders_without_temple(g, events)
@@ -794,7 +824,7 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
         pl.hand_size += take
     events.append(Event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
     if take:
-        tiles: list[str] = []
+        tiles: list[Param] = []
         for c in range(4):
             tiles.extend(["@colour." + COLOURS[c]] * got[c])
         events.append(
@@ -815,7 +845,11 @@ def _leaders_without_temple(g: TigrisState, events: list[Event]) -> None:
                 events.append(
                     Event(
                         "tigris.leader.no_temple",
-                        {"player": who(g, seat), "leader": "@leader." + LEADERS[c], "square": LABELS[s]},
+                        {
+                            "player": who(g, seat),
+                            "leader": "@leader." + LEADERS[c],
+                            "square": LABELS[s],
+                        },
                     )
                 )
 
@@ -827,19 +861,22 @@ def _support(g: TigrisState, a: Action, events: list[Event]) -> None:
     c = g.conflict
     assert c is not None
     pl = g.players[a.seat]
-    pl.hand[c.colour] -= a.count
-    pl.hand_size -= a.count
-    g.removed[c.colour] += a.count
-    if a.count and a.seat not in g.committed:
+    pl.hand[c.colour] -= a.amount
+    pl.hand_size -= a.amount
+    g.removed[c.colour] += a.amount
+    if a.amount and a.seat not in g.committed:
         g.committed.append(a.seat)
     events.append(
-        Event("tigris.support", {"player": who(g, a.seat), "n": a.count, "colour": "@colour." + COLOURS[c.colour]})
+        Event(
+            "tigris.support",
+            {"player": who(g, a.seat), "n": a.amount, "colour": "@colour." + COLOURS[c.colour]},
+        )
     )
     if c.attacker_commit < 0:
-        c.attacker_commit = a.count
+        c.attacker_commit = a.amount
         g.pending = [Pending(kind="support", seat=c.defender)]
         return
-    c.defender_commit = a.count
+    c.defender_commit = a.amount
     _resolve_conflict(g, events)
 
 
@@ -869,7 +906,7 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
     side = region_of(cells, lsq, g.unification)
     _remove_leader(g, lsq, "tigris.leader.lost", events)
     w = c.colour
-    removed: list[str] = []
+    removed: list[Param] = []
     for s in side:
         if cells[s] != UP + w:
             continue
@@ -880,7 +917,9 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
         removed.append(LABELS[s])
     assert lcolour == w
     events.append(
-        Event("tigris.war.removed", {"player": who(g, loser), "n": len(removed), "squares": removed})
+        Event(
+            "tigris.war.removed", {"player": who(g, loser), "n": len(removed), "squares": removed}
+        )
     )
     _gain(g, winner, w, len(removed) + 1, "tigris.score.war", events)
     _leaders_without_temple(g, events)
@@ -894,7 +933,10 @@ def _remove_leader(g: TigrisState, s: int, key: str, events: list[Event]) -> Non
     g.cells[s] = EMPTY
     g.players[seat].leaders[colour] = -1
     events.append(
-        Event(key, {"player": who(g, seat), "leader": "@leader." + LEADERS[colour], "square": LABELS[s]})
+        Event(
+            key,
+            {"player": who(g, seat), "leader": "@leader." + LEADERS[colour], "square": LABELS[s]},
+        )
     )
 
 
@@ -983,7 +1025,9 @@ def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
                     squares.append(tl)
     if not squares:
         return []
-    free = [m for m, cs in enumerate(MONUMENT_COLOURS) if c in cs and MONUMENTS[m] not in g.monuments]
+    free = [
+        m for m, cs in enumerate(MONUMENT_COLOURS) if c in cs and MONUMENTS[m] not in g.monuments
+    ]
     return [(m, tl) for tl in sorted(squares) for m in free]
 
 
@@ -995,7 +1039,11 @@ def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> Non
     events.append(
         Event(
             "tigris.monument.built",
-            {"player": who(g, g.active), "monument": "@monument." + MONUMENTS[m], "square": LABELS[tl]},
+            {
+                "player": who(g, g.active),
+                "monument": "@monument." + MONUMENTS[m],
+                "square": LABELS[tl],
+            },
         )
     )
     _leaders_without_temple(g, events)  # T-MONUMENT-4, T-LEADER-8
@@ -1110,7 +1158,9 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
         for colour in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
             s = pl.leaders[colour]
             if s >= 0 and s in region:  # T-MONUMENT-7
-                _gain(g, seat, colour, 1, "tigris.score.monument", events, monument="@monument." + mid)
+                _gain(
+                    g, seat, colour, 1, "tigris.score.monument", events, monument="@monument." + mid
+                )
     n = len(g.players)
     for i in range(n):  # T-REFILL-1, -2
         s = (seat + i) % n

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rules.messages import Param as Param
 from rules.tigris.data import COLOURS, DYNASTIES, LEADERS, MONUMENTS, TILE_NAMES
-
-Param = str | int | bool | list[str] | list[int]
 
 TERMS: dict[str, str] = {
     **{f"term.dynasty.{d}": d.capitalize() for d in DYNASTIES},
@@ -116,6 +115,8 @@ def term(ref: str, table: Mapping[str, str] = EN) -> str:
 def _value(v: Param) -> str:
     if isinstance(v, list):
         return ", ".join(_value(x) for x in v) if v else "-"
+    if isinstance(v, dict):
+        return str(v)
     if isinstance(v, str) and v.startswith("@"):
         return term(v)
     if isinstance(v, str) and v in EN:

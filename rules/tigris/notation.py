@@ -29,8 +29,17 @@ from __future__ import annotations
 import re
 
 from rules.errors import InvalidAction
+from rules.messages import Param
 from rules.tigris.actions import NO_TILES, Action
-from rules.tigris.data import COLOURS, LABELS, LEADERS, MONUMENT_COLOURS, MONUMENTS, SQUARE, TILE_NAMES
+from rules.tigris.data import (
+    COLOURS,
+    LABELS,
+    LEADERS,
+    MONUMENT_COLOURS,
+    MONUMENTS,
+    SQUARE,
+    TILE_NAMES,
+)
 from rules.tigris.engine import deciders, legal_actions
 from rules.tigris.messages import render
 from rules.tigris.state import TigrisState
@@ -60,7 +69,7 @@ def format_action(a: Action) -> str:
     if k == "swap":
         return "swap " + " ".join(COLOURS[c] for c in range(4) for _ in range(a.tiles[c]))
     if k == "support":
-        return f"support {a.count}"
+        return f"support {a.amount}"
     if k == "war_order":
         return f"war-order {COLOURS[a.colour]}"
     if k == "monument":
@@ -71,8 +80,10 @@ def format_action(a: Action) -> str:
 
 
 def _fail(text: str, why: str) -> InvalidAction:
-    params: dict[str, str | int | bool | list[str] | list[int]] = {"text": text, "why": why}
-    return InvalidAction("", render("tigris.error.parse", params), key="tigris.error.parse", params=params)
+    params: dict[str, Param] = {"text": text, "why": why}
+    return InvalidAction(
+        "", render("tigris.error.parse", params), key="tigris.error.parse", params=params
+    )
 
 
 def _square(text: str, tok: str) -> int:
@@ -105,10 +116,14 @@ def parse_text(text: str, state: TigrisState) -> Action:
 
     if head == "tile":
         need(2)
-        return Action("tile", seat, _word(text, args[0], _COLOUR_WORDS, "colour"), _square(text, args[1]))
+        return Action(
+            "tile", seat, _word(text, args[0], _COLOUR_WORDS, "colour"), _square(text, args[1])
+        )
     if head == "leader":
         need(2)
-        return Action("leader", seat, _word(text, args[0], _LEADER_WORDS, "leader"), _square(text, args[1]))
+        return Action(
+            "leader", seat, _word(text, args[0], _LEADER_WORDS, "leader"), _square(text, args[1])
+        )
     if head == "withdraw":
         need(1)
         return Action("withdraw", seat, _word(text, args[0], _LEADER_WORDS, "leader"))
@@ -122,7 +137,7 @@ def parse_text(text: str, state: TigrisState) -> Action:
         need(1)
         if not args[0].isdigit():
             raise _fail(text, "support takes a number")
-        return Action("support", seat, count=int(args[0]))
+        return Action("support", seat, amount=int(args[0]))
     if head in ("war-order", "war_order", "war"):
         need(1)
         return Action("war_order", seat, colour=_word(text, args[0], _COLOUR_WORDS, "colour"))
@@ -137,7 +152,9 @@ def parse_text(text: str, state: TigrisState) -> Action:
         pair = frozenset(_word(text, p, _COLOUR_WORDS, "colour") for p in parts)
         if pair not in _MONUMENT_BY_PAIR:
             raise _fail(text, "a monument has two different colours")
-        return Action("monument", seat, square=_square(text, args[1]), monument=_MONUMENT_BY_PAIR[pair])
+        return Action(
+            "monument", seat, square=_square(text, args[1]), monument=_MONUMENT_BY_PAIR[pair]
+        )
     if head == "swap":
         if not args:
             raise _fail(text, "swap which tiles? e.g. swap red blue, swap 2 red, swap all")
@@ -180,7 +197,7 @@ def complete(prefix: str, state: TigrisState) -> list[str]:
 def describe_action(a: Action) -> str:
     """The action in an English sentence."""
     k = a.kind
-    params: dict[str, str | int | bool | list[str] | list[int]] = {}
+    params: dict[str, Param] = {}
     if a.colour >= 0:
         params["colour"] = "@colour." + COLOURS[a.colour]
         params["leader"] = "@leader." + LEADERS[a.colour]
@@ -189,7 +206,7 @@ def describe_action(a: Action) -> str:
     if k == "swap":
         params["tiles"] = [f"{a.tiles[c]} {COLOURS[c]}" for c in range(4) if a.tiles[c]]
     if k == "support":
-        params["n"] = a.count
+        params["n"] = a.amount
     if k == "monument":
         params["monument"] = "@monument." + MONUMENTS[a.monument]
     return render("tigris.describe." + k, params)

@@ -63,7 +63,7 @@ def check_leaders(s: TigrisState) -> None:
     """T-VOC-6: outside conflict resolution no kingdom holds two leaders of one colour."""
     if s.stage in ("war", "revolt"):
         return
-    lab, regions = label_regions(s.cells)
+    lab, _regions = label_regions(s.cells)
     seen: set[tuple[int, int]] = set()
     for q, v in enumerate(s.cells):
         if v >= LEADER:

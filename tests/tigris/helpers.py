@@ -83,7 +83,7 @@ def leader(seat: int, name: str, label: str) -> Action:
 
 
 def support(seat: int, n: int) -> Action:
-    return Action("support", seat, count=n)
+    return Action("support", seat, amount=n)
 
 
 def cell(s: TigrisState, label: str) -> int:

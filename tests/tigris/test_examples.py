@@ -109,22 +109,22 @@ def test_ex3_monument_removes_a_leader_monument_vp_T_MONUMENT_1_to_7_T_LEADER_8(
         leaders={"G4": (bow, "farmer"), "I3": (bull, "king"), "K3": (bow, "priest")},
         hands={bull: [0, 2, 2, 2], bow: [2, 0, 2, 2]},
     )
-    s, ev = play(s, tile(bull, "red", "I5"))
+    s, _ = play(s, tile(bull, "red", "I5"))
     assert s.players[bow].score == [0, 1, 0, 0]
     assert s.pending[0].kind == "monument"
     opts = [a for a in legal_actions(s) if a.kind == "monument"]
     assert {a.square for a in opts} == {sq("H4")}
     assert len(opts) == 3  # red-black, red-blue, red-green
     mon = next(a for a in opts if a.monument == 0)  # black-red
-    s, ev = play(s, mon)
+    s, _ = play(s, mon)
     assert s.players[bow].leaders[BLUE] == -1 and cell(s, "G4") == EMPTY
     assert s.players[bull].leaders[BLACK] == sq("I3")
     assert s.players[bow].leaders[RED] == sq("K3")
     assert s.monuments == {"black-red": sq("H4")}
-    s, ev = play(s, Action("pass", bull))
+    s, _ = play(s, Action("pass", bull))
     assert s.players[bull].score == [1, 0, 0, 0]
     assert s.players[bow].score == [0, 1, 0, 0]
-    s, ev = play(s, Action("pass", bow))
+    s, _ev = play(s, Action("pass", bow))
     assert s.players[bow].score == [0, 2, 0, 0]
     assert s.players[bull].score == [1, 0, 0, 0]
     assert len(s.monuments) == 1  # 5 left
@@ -191,7 +191,7 @@ def test_ex6_opening_of_the_sample_game_T_LEADER_T_SCORE_1_T_REVOLT_T_REFILL_1()
     assert s.players[anita].score == [0, 1, 0, 0]
     s, ev = play(s, tile(anita, "red", "J7"))
     assert s.players[anita].score == [0, 2, 0, 0]
-    assert [(e.params["player"], e.params["n"]) for e in ev if e.key == "tigris.draw"][0] == (
+    assert next((e.params["player"], e.params["n"]) for e in ev if e.key == "tigris.draw") == (
         "@dynasty.lion",
         4,
     )
@@ -210,11 +210,11 @@ def test_dx1_priests_war_keeps_protected_temples_T_WAR_8_T_WAR_9() -> None:
         leaders={"F11": (bow, "priest"), "G11": (pot, "king"), "J11": (bull, "priest")},
         hands={bow: [2, 2, 2, 0], pot: [2, 2, 2, 0], bull: [2, 2, 2, 0]},
     )
-    s, ev = play(s, tile(bull, "black", "H10"))
+    s, _ = play(s, tile(bull, "black", "H10"))
     c = s.conflict
     assert c is not None and c.colour == RED
     assert (c.attacker, c.defender, c.attacker_base, c.defender_base) == (bull, bow, 3, 3)
-    s, ev = play(s, support(bull, 1), support(bow, 0))
+    s, _ev = play(s, support(bull, 1), support(bow, 0))
     assert s.players[bow].leaders[RED] == -1
     assert cell(s, "E10") == EMPTY
     assert cell(s, "F10") == up("red") and cell(s, "G10") == up("red")
@@ -233,7 +233,7 @@ def test_dx2_catastrophe_T_CATASTROPHE_2_to_5() -> None:
         leaders={"H5": (lion, "king")},
         hands={0: [2, 2, 2, 0], 1: [2, 2, 2, 0]},
     )
-    s, ev = play(s, Action("catastrophe", lion, square=sq("H4")))
+    s, _ev = play(s, Action("catastrophe", lion, square=sq("H4")))
     assert s.removed[RED] == 1 and s.players[lion].leaders[BLACK] == -1
     lab, _ = label_regions(s.cells)
     assert lab[sq("G4")] != lab[sq("I4")]
@@ -264,7 +264,7 @@ def test_dx4_attacker_when_the_active_player_is_not_involved_T_WAR_4_T_WAR_5() -
         leaders={"G3": (a, "king"), "I4": (b, "king")},
         hands={a: [2, 2, 2, 0], b: [2, 2, 2, 0], c: [2, 2, 2, 0]},
     )
-    s, ev = play(s, tile(c, "black", "H3"))
+    s, _ev = play(s, tile(c, "black", "H3"))
     cf = s.conflict
     assert cf is not None and (cf.attacker, cf.defender) == (a, b)
     assert s.pending[0].seat == a

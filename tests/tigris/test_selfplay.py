@@ -120,7 +120,7 @@ def test_undo_points() -> None:
         hands={0: [0, 3, 3, 0], 1: [0, 3, 3, 0]},
     )
     c = leader(1, "king", "I6")
-    r1, e1 = apply(r, c)
+    r1, _e1 = apply(r, c)
     d = support(1, 1)
     r2, e2 = apply(r1, d)
     assert not undoable(r1, d, r2, e2)
