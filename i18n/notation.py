@@ -39,6 +39,9 @@ WORD = "word."
 GAMES: dict[str, str] = {"brazil": WORD, "tigris": "tigris.word."}
 """Each game's prefix of the typed-command words in the catalogues."""
 DEFAULT_GAME = "brazil"
+COMPOUNDS = frozenset({"tigris"})
+"""The games whose notation joins tokens with ``-`` (Tigris' monuments, ``red-blue``): such an
+atom, when it is no word itself, is written and read part by part (``piros-kék``)."""
 _SPLIT = re.compile(r"(\s+|[+@:,])")
 _NUMBERED = re.compile(r"(\d+)(\D.*)")
 _SPECIAL = str.maketrans(
@@ -151,6 +154,8 @@ def localize(text: str, lang: str, game: str = DEFAULT_GAME) -> str:
             parts[i] = w.show[low]
         elif (m := _NUMBERED.fullmatch(low)) and m.group(2) in w.show:
             parts[i] = m.group(1) + w.show[m.group(2)]
+        elif game in COMPOUNDS and "-" in low and all(p in w.show for p in low.split("-")):
+            parts[i] = "-".join(w.show[p] for p in low.split("-"))
     return "".join(parts)
 
 
@@ -222,6 +227,9 @@ def canonical(text: str, lang: str, game: str = DEFAULT_GAME) -> str:
                     break
         if not done:
             t = _one(w, atom) if atom else None
+            if t is None and game in COMPOUNDS and "-" in atom.strip("-"):
+                subs = [_one(w, p) if p else None for p in atom.split("-")]
+                t = "-".join(x for x in subs if x) if all(subs) else None
             out.append(atom if t is None else t)
             i += 1
         if i < n:  # the separator after the atom (or word)

@@ -57,10 +57,11 @@ COMMANDS: tuple[str, ...] = (
 """The notation's command words (canonical tokens), in the order the help lists them."""
 
 WORDS: dict[str, str] = {
-    f"tigris.word.{t}": t for t in (*COMMANDS, "all", *COLOURS, *TILE_NAMES, *LEADERS, *MONUMENTS)
+    f"tigris.word.{t}": t for t in (*COMMANDS, "all", *COLOURS, *TILE_NAMES, *LEADERS)
 }
 """The typed notation's tokens (``tigris.word.<token>``; English's word is the token): each
-language's catalogue gives its own words for them (``i18n.notation``, game ``tigris``)."""
+language's catalogue gives its own words for them (``i18n.notation``, game ``tigris``). A
+monument is written with its colours' words joined by ``-`` (``piros-kék``)."""
 
 EN: dict[str, str] = {
     # events
