@@ -32,6 +32,7 @@ from babel import Locale
 
 from i18n.pseudo import pseudo_messages
 from rules.messages import EN as ENGINE_EN
+from rules.tigris.messages import CATALOGUE as TIGRIS_EN
 
 log = logging.getLogger("i18n")
 
@@ -179,8 +180,9 @@ def _load_all() -> dict[str, Catalogue]:
     en = cats.setdefault(
         DEFAULT, Catalogue(Language(DEFAULT, "English", "English", "en", ("en-US", "en-GB")))
     )
-    for k, v in ENGINE_EN.items():
-        en.messages.setdefault(k, _nfc(v))
+    for table in (ENGINE_EN, TIGRIS_EN):
+        for k, v in table.items():
+            en.messages.setdefault(k, _nfc(v))
     pseudo = Language(PSEUDO, "Pseudo", "Pseudo-language", "en", ())
     cats[PSEUDO] = Catalogue(pseudo, pseudo_messages(en.messages))
     _catalogues = cats

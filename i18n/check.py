@@ -5,7 +5,9 @@ Every English key must exist in every language, not empty, not identical to Engl
 the key is listed in the language's ``[meta] same_as_english`` — names that stay as they
 are), with no placeholder English lacks, only known terms, each plural field with the forms of every CLDR
 plural category the language uses, and every text in Unicode NFC; the typed-command words clash with no other
-(:func:`i18n.notation.problems`).
+(:func:`i18n.notation.problems`, for each game's words). The
+keys of every engine are checked alike: Brazil's and *Tigris & Euphrates*' (``tigris.*``),
+since both are in English's catalogue.
 """
 
 from __future__ import annotations
@@ -71,10 +73,12 @@ def problems(code: str, prefixes: tuple[str, ...] = ()) -> list[str]:
                 out.append(f"{code}: {key!r} plural {{{name}|…}} lacks {missing}")
         if unicodedata.normalize("NFC", text) != text:
             out.append(f"{code}: {key!r} is not NFC")
-    if not prefixes or any("word.".startswith(p) or p.startswith("word.") for p in prefixes):
-        from i18n.notation import problems as word_problems
+    from i18n.notation import GAMES
+    from i18n.notation import problems as word_problems
 
-        out += [f"{code}: {p}" for p in word_problems(code)]
+    for game, wp in GAMES.items():  # each game's typed-command words (word.*, tigris.word.*)
+        if not prefixes or any(wp.startswith(p) or p.startswith(wp) for p in prefixes):
+            out += [f"{code}: {p}" for p in word_problems(code, game)]
     for key in sorted(set(cat.messages) - set(en.messages)):
         if prefixes and not key.startswith(prefixes):
             continue

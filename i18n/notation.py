@@ -17,6 +17,12 @@ alternatives separated by ``|`` (the first is the one shown).
 
 Separators of the notation (spaces, ``+``, ``@``, ``:``, ``,``) are kept; a number glued to a
 word (``+2cards``) keeps its number.
+
+Each game has its own notation and words (:data:`GAMES`): Brazil's are ``word.<token>``
+(the default of every function here), *Tigris & Euphrates*' ``tigris.word.<token>``
+(``game="tigris"``: ``lapka piros F4`` for ``tile red F4``, :mod:`rules.tigris.notation`). A
+game's tokens are the keys its English catalogue has under its prefix; the games' words
+never meet, so one word may mean different things in two games.
 """
 
 from __future__ import annotations
@@ -30,6 +36,12 @@ from functools import lru_cache
 from i18n.catalogue import DEFAULT, Catalogue, _load_all, catalogue
 
 WORD = "word."
+GAMES: dict[str, str] = {"brazil": WORD, "tigris": "tigris.word."}
+"""Each game's prefix of the typed-command words in the catalogues."""
+DEFAULT_GAME = "brazil"
+COMPOUNDS = frozenset({"tigris"})
+"""The games whose notation joins tokens with ``-`` (Tigris' monuments, ``red-blue``): such an
+atom, when it is no word itself, is written and read part by part (``piros-kék``)."""
 _SPLIT = re.compile(r"(\s+|[+@:,])")
 _NUMBERED = re.compile(r"(\d+)(\D.*)")
 _SPECIAL = str.maketrans(
@@ -80,23 +92,32 @@ def alternatives(text: str) -> list[str]:
     return [a.strip() for a in text.split("|") if a.strip()]
 
 
-_cache: dict[str, tuple[Catalogue, Catalogue, Words]] = {}
+_cache: dict[tuple[str, str], tuple[Catalogue, Catalogue, Words]] = {}
 
 
-def words(lang: str) -> Words:
-    """The words of ``lang`` (English — the canonical notation — for an unknown language)."""
+def _prefix(game: str) -> str:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})") from None
+
+
+def words(lang: str, game: str = DEFAULT_GAME) -> Words:
+    """The words of ``lang`` for ``game``'s notation (English — the canonical notation — for an
+    unknown language)."""
+    prefix = _prefix(game)
     cats = _load_all()
     code = lang if lang in cats else DEFAULT
     cat, en = cats[code], cats[DEFAULT]
-    hit = _cache.get(code)
+    hit = _cache.get((code, game))
     if hit is not None and hit[0] is cat and hit[1] is en:
         return hit[2]
-    tokens = frozenset(k[len(WORD) :] for k in en.messages if k.startswith(WORD))
+    tokens = frozenset(k[len(prefix) :] for k in en.messages if k.startswith(prefix))
     w = Words(code, tokens=tokens)
     for t in sorted(tokens):
         w.canon.setdefault(fold(t), t)
     for t in sorted(tokens):
-        text = cat.messages.get(WORD + t) or t
+        text = cat.messages.get(prefix + t) or t
         alts = alternatives(text) or [t]
         w.show[t] = alts[0]
         for a in alts:
@@ -106,11 +127,11 @@ def words(lang: str) -> Words:
     # nassau``) or as folded (``jean maurice de nassau``)
     starts: set[str] = set()
     for t in tokens:
-        for a in alternatives(cat.messages.get(WORD + t) or t):
+        for a in alternatives(cat.messages.get(prefix + t) or t):
             if " " in fold(a):
                 starts |= {fold(a.split()[0]), fold(a).split()[0]}
     w.starts = frozenset(starts)
-    _cache[code] = (cat, en, w)
+    _cache[(code, game)] = (cat, en, w)
     return w
 
 
@@ -119,10 +140,10 @@ def _parts(text: str) -> list[str]:
     return _SPLIT.split(text)
 
 
-def localize(text: str, lang: str) -> str:
+def localize(text: str, lang: str, game: str = DEFAULT_GAME) -> str:
     """A canonical command written with the words of ``lang`` (``build sawmill D3`` ->
     ``construir serraria D3`` in pt-BR); what has no word (hexes, numbers) stays."""
-    w = words(lang)
+    w = words(lang, game)
     if w.lang == DEFAULT:
         return text
     parts = _parts(text)
@@ -133,6 +154,8 @@ def localize(text: str, lang: str) -> str:
             parts[i] = w.show[low]
         elif (m := _NUMBERED.fullmatch(low)) and m.group(2) in w.show:
             parts[i] = m.group(1) + w.show[m.group(2)]
+        elif game in COMPOUNDS and "-" in low and all(p in w.show for p in low.split("-")):
+            parts[i] = "-".join(w.show[p] for p in low.split("-"))
     return "".join(parts)
 
 
@@ -174,12 +197,12 @@ def _one(w: Words, atom: str) -> str | None:
     return None
 
 
-def canonical(text: str, lang: str) -> str:
+def canonical(text: str, lang: str, game: str = DEFAULT_GAME) -> str:
     """The canonical command for text typed in ``lang``: the language's words, the canonical
     tokens, or a mix, in any case, with or without accents (``Épít Fűrésztelep d3`` ->
     ``build sawmill d3``). Words of several words are read as one; what is not a word of the
     language stays as typed."""
-    w = words(lang)
+    w = words(lang, game)
     parts = _parts(text.strip())
     folded = [fold(p) if i % 2 == 0 else "" for i, p in enumerate(parts)]
     out: list[str] = []
@@ -204,6 +227,9 @@ def canonical(text: str, lang: str) -> str:
                     break
         if not done:
             t = _one(w, atom) if atom else None
+            if t is None and game in COMPOUNDS and "-" in atom.strip("-"):
+                subs = [_one(w, p) if p else None for p in atom.split("-")]
+                t = "-".join(x for x in subs if x) if all(subs) else None
             out.append(atom if t is None else t)
             i += 1
         if i < n:  # the separator after the atom (or word)
@@ -212,7 +238,9 @@ def canonical(text: str, lang: str) -> str:
     return "".join(out)
 
 
-def complete(prefix: str, candidates: Sequence[str], lang: str) -> list[str]:
+def complete(
+    prefix: str, candidates: Sequence[str], lang: str, game: str = DEFAULT_GAME
+) -> list[str]:
     """The ``candidates`` (canonical commands, e.g. the legal ones) that start with ``prefix``
     as the user types it — in ``lang``'s words, canonically, or mixed; case and accents
     folded — shown in ``lang``, sorted."""
@@ -220,10 +248,10 @@ def complete(prefix: str, candidates: Sequence[str], lang: str) -> list[str]:
     if prefix.endswith(" ") and p:
         p += " "
     fp = _fold_text(p)
-    cp = _fold_text(canonical(p, lang)) + (" " if p.endswith(" ") else "")
+    cp = _fold_text(canonical(p, lang, game)) + (" " if p.endswith(" ") else "")
     out: set[str] = set()
     for c in candidates:
-        shown = localize(c, lang)
+        shown = localize(c, lang, game)
         fc = _fold_text(c)
         if _fold_text(shown).startswith(fp) or fc.startswith(fp) or fc.startswith(cp):
             out.add(shown)
@@ -238,37 +266,43 @@ def _fold_text(text: str) -> str:
     )
 
 
-def problems(lang: str) -> list[str]:
+def problems(lang: str, game: str | None = DEFAULT_GAME) -> list[str]:
     """What is wrong with a language's words: not lower case, separators or a leading digit
-    inside a word, two tokens sharing a word, a word that is another canonical token."""
-    w = words(lang)
+    inside a word, two tokens sharing a word, a word that is another canonical token (of the
+    same game; ``game=None``: every game's words)."""
+    if game is None:
+        return [p for g in GAMES for p in problems(lang, g)]
+    prefix = _prefix(game)
+    w = words(lang, game)
     if w.lang != lang:
         return [f"{lang}: unknown language"]
     cat = catalogue(lang)
     out: list[str] = []
     seen: dict[str, str] = {}
     for t in sorted(w.tokens):
-        text = cat.messages.get(WORD + t)
+        text = cat.messages.get(prefix + t)
         if text is None:
-            out.append(f"{lang}: word.{t} is missing")
+            out.append(f"{lang}: {prefix}{t} is missing")
             continue
         for a in alternatives(text):
             if a != a.lower() and lang != "pseudo":
-                out.append(f"{lang}: word.{t} {a!r} is not lower case")
+                out.append(f"{lang}: {prefix}{t} {a!r} is not lower case")
             if _SPLIT.search(a.replace(" ", "")) or a[:1].isdigit():
                 out.append(
-                    f"{lang}: word.{t} {a!r} has a separator (+ @ : ,) or starts with a digit"
+                    f"{lang}: {prefix}{t} {a!r} has a separator (+ @ : ,) or starts with a digit"
                 )
             f = fold(a)
             if f in seen and seen[f] != t:
                 out.append(f"{lang}: {a!r} is a word of both {seen[f]} and {t}")
             seen[f] = t
             if a.lower() in w.tokens and a.lower() != t:
-                out.append(f"{lang}: word.{t} {a!r} is the canonical token {a.lower()!r}")
+                out.append(f"{lang}: {prefix}{t} {a!r} is the canonical token {a.lower()!r}")
     return out
 
 
 __all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
     "Words",
     "alternatives",
     "canonical",

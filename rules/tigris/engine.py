@@ -38,7 +38,7 @@ from rules.tigris.data import (
     TREASURES_END,
 )
 from rules.tigris.events import Event
-from rules.tigris.messages import Param, render
+from rules.tigris.messages import Param, msg, render
 from rules.tigris.state import (
     CATASTROPHE,
     DOWN,
@@ -433,13 +433,18 @@ def check(state: TigrisState, a: Action) -> None:
                     p.kind, "T-MONUMENT-2" if p.kind == "monument" else "T-TREASURE-2"
                 ),
                 "tigris.error.wrong_kind",
-                expected=p.kind,
+                expected="@tigris.decision." + p.kind,
             )
         _check_pending(state, p, a)
         return
     if a.kind not in ("tile", "leader", "withdraw", "catastrophe", "swap", "pass"):
         if a.kind in ("support", "war_order", "monument", "treasure"):
-            raise _err(IllegalAction, "T-TURN-1", "tigris.error.wrong_kind", expected="action")
+            raise _err(
+                IllegalAction,
+                "T-TURN-1",
+                "tigris.error.wrong_kind",
+                expected="@tigris.decision.action",
+            )
         raise _err(InvalidAction, "", "tigris.error.unknown", kind=str(a.kind))
     if a.kind == "pass":
         return
@@ -1209,7 +1214,7 @@ def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
     g.end_reason = reason
     g.pending = []
     g.stage = ""
-    events.append(Event("tigris.game.over", {"reason": "tigris.reason." + reason}))
+    events.append(Event("tigris.game.over", {"reason": msg("tigris.reason." + reason)}))
 
 
 __all__ = [

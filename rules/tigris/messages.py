@@ -1,19 +1,31 @@
 """English rendering of the engine's message keys (events and refusals), for logs and tests.
 
-The engine builds no sentences: an event or a refusal is a key and parameters. A parameter that
-is a text starting with ``@`` is a term reference (``@tigris.dynasty.lion``,
-``@tigris.colour.red``, ``@tigris.leader.king``, ``@tigris.monument.red-blue``), named by this
-table's ``tigris.<kind>.*`` entries, so another
-language's catalogue of the same keys renders the same event its own way. Templates use
-``{name}``; ``{n|one|other}`` picks the English plural form by the integer parameter ``n``.
+The engine builds no sentences: an event or a refusal is a key and parameters, and the
+templates here are the English of the i18n catalogues (``i18n`` registers :data:`CATALOGUE`
+in its English catalogue; ``i18n/locales/<lang>/tigris.toml`` holds the other languages). The
+template syntax is the catalogues' (``i18n.render``): ``{name}`` a value (a list joined by
+commas), ``{name:list}`` / ``{name:and}`` a list, ``{n|tile|tiles}`` English's one/other plural
+form by the integer ``n``, ``{@key}`` a term.
+
+Parameters are numbers, square labels (``F4``) and the typed text, never an English phrase:
+
+- a text ``@key`` is a *term reference*, shown in the reader's language: the players
+  ``@tigris.dynasty.lion``, ``@tigris.colour.red``, ``@tigris.leader.king``,
+  ``@tigris.monument.red-blue``, ``@tigris.tile.farm`` (:data:`TERMS`), what is being decided
+  ``@tigris.decision.support``, a word of the typed notation ``@tigris.word.swap``
+  (:data:`WORDS`);
+- a mapping ``{"key": ..., "params": {...}}`` (:func:`rules.messages.msg`) is a nested message
+  rendered in its place: why a command cannot be read (``tigris.why.*``), why the game ended
+  (``tigris.reason.*``), a count of tiles of a colour (``tigris.count.colour``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from rules.messages import Param as Param
+from rules.messages import msg as msg
+from rules.messages import render_message
 from rules.tigris.data import COLOURS, DYNASTIES, LEADERS, MONUMENTS, TILE_NAMES
 
 TERMS: dict[str, str] = {
@@ -22,7 +34,34 @@ TERMS: dict[str, str] = {
     **{f"tigris.leader.{x}": x for x in LEADERS},
     **{f"tigris.tile.{x}": x for x in TILE_NAMES},
     **{f"tigris.monument.{m}": f"{m} monument" for m in MONUMENTS},
+    # what is being decided (tigris.error.wrong_kind)
+    "tigris.decision.action": "action",
+    "tigris.decision.support": "support",
+    "tigris.decision.war_order": "war order",
+    "tigris.decision.monument": "monument",
+    "tigris.decision.treasure": "treasure",
 }
+
+COMMANDS: tuple[str, ...] = (
+    "tile",
+    "leader",
+    "withdraw",
+    "catastrophe",
+    "swap",
+    "pass",
+    "support",
+    "war-order",
+    "monument",
+    "treasure",
+)
+"""The notation's command words (canonical tokens), in the order the help lists them."""
+
+WORDS: dict[str, str] = {
+    f"tigris.word.{t}": t for t in (*COMMANDS, "all", *COLOURS, *TILE_NAMES, *LEADERS)
+}
+"""The typed notation's tokens (``tigris.word.<token>``; English's word is the token): each
+language's catalogue gives its own words for them (``i18n.notation``, game ``tigris``). A
+monument is written with its colours' words joined by ``-`` (``piros-kék``)."""
 
 EN: dict[str, str] = {
     # events
@@ -44,7 +83,7 @@ EN: dict[str, str] = {
     "tigris.catastrophe.tile": "The {colour} tile on {square} leaves the game.",
     "tigris.swap": "{player} swaps {n} {n|tile|tiles}.",
     "tigris.draw": "{player} draws {n} {n|tile|tiles}.",
-    "tigris.draw.private": "You draw: {tiles}.",
+    "tigris.draw.private": "You draw: {tiles:list}.",
     "tigris.unify": "The tile on {square} unites two kingdoms: the unification tile goes on it.",
     "tigris.unify.removed": "The unification tile is removed from {square}.",
     "tigris.revolt.start": "Revolt of the {colour} leaders: {attacker} attacks with {abase} "
@@ -52,7 +91,7 @@ EN: dict[str, str] = {
     "tigris.war.start": "War of the {colour} leaders: {attacker} attacks with {abase} "
     "{abase|supporter|supporters}, {defender} defends with {dbase}.",
     "tigris.war.lapsed": "The {colour} war lapses: the two leaders no longer face each other.",
-    "tigris.war.removed": "{n} {n|tile|tiles} of {player}'s side removed: {squares}.",
+    "tigris.war.removed": "{n} {n|tile|tiles} of {player}'s side removed: {squares:list}.",
     "tigris.support": "{player} commits {n} {colour} {n|tile|tiles}.",
     "tigris.conflict.won": "{winner} wins {wtotal} to {ltotal}.",
     "tigris.monument.built": "{player} builds the {monument} on {square}.",
@@ -61,12 +100,13 @@ EN: dict[str, str] = {
     "tigris.game.over": "The game is over ({reason}).",
     "tigris.reason.treasures": "two or fewer treasures are left on the board",
     "tigris.reason.bag": "the bag cannot refill the hands",
+    "tigris.count.colour": "{n} {colour}",
     # actions described
     "tigris.describe.tile": "Place a {colour} tile on {square}.",
     "tigris.describe.leader": "Place or move the {leader} to {square}.",
     "tigris.describe.withdraw": "Withdraw the {leader} into the supply.",
     "tigris.describe.catastrophe": "Place a catastrophe on {square}.",
-    "tigris.describe.swap": "Swap tiles: {tiles}.",
+    "tigris.describe.swap": "Swap tiles: {tiles:list}.",
     "tigris.describe.pass": "Pass (end the turn, or build no monument).",
     "tigris.describe.support": "Commit {n} {n|tile|tiles} to the conflict.",
     "tigris.describe.war_order": "Resolve the {colour} war next.",
@@ -97,44 +137,38 @@ EN: dict[str, str] = {
     "tigris.error.swap_none": "Swap at least one tile.",
     "tigris.error.swap_hand": "You do not hold those tiles.",
     "tigris.error.support_range": "You may commit 0 to {n} {colour} tiles.",
-    "tigris.error.war_order": "There is no {colour} war to resolve; choose among: {choices}.",
+    "tigris.error.war_order": "There is no {colour} war to resolve; choose among: {choices:list}.",
     "tigris.error.monument": "No {monument} can be built on {square} now.",
-    "tigris.error.treasure": "You cannot take the treasure on {square}; take one of: {choices}.",
-    "tigris.error.treasure_corner": "Corner treasures must be taken first: {choices}.",
-    "tigris.error.parse": "Cannot read {text!r}: {why}",
+    "tigris.error.treasure": "You cannot take the treasure on {square}; take one of: {choices:list}.",
+    "tigris.error.treasure_corner": "Corner treasures must be taken first: {choices:list}.",
+    "tigris.error.parse": "Cannot read '{text}': {why}",
     "tigris.error.unknown": "Unknown action {kind}.",
+    # why a command cannot be read (nested in tigris.error.parse)
+    "tigris.why.empty": "empty command",
+    "tigris.why.over": "the game is over",
+    "tigris.why.square": "'{token}' is not a square (A1 to P11)",
+    "tigris.why.colour": "'{token}' is not a colour ({choices:list})",
+    "tigris.why.leader": "'{token}' is not a leader ({choices:list})",
+    "tigris.why.count": "{command} takes {n} {n|word|words} after it",
+    "tigris.why.number": "{command} takes a number",
+    "tigris.why.monument_pair": "a monument is two colours joined by '-', like red-blue",
+    "tigris.why.monument_same": "a monument has two different colours",
+    "tigris.why.swap": "swap which tiles? e.g. swap red blue, swap 2 red, swap all",
+    "tigris.why.commands": "commands: {commands:list}",
 }
 
-_FIELD = re.compile(r"\{(\w+)(?:\|([^}|]*)\|([^}]*))?(!r)?\}")
+CATALOGUE: dict[str, str] = {**TERMS, **WORDS, **EN}
+"""Every English template of the game: terms, typed words, events, refusals (what ``i18n``
+adds to its English catalogue)."""
 
 
-def term(ref: str, table: Mapping[str, str] = EN) -> str:
-    key = ref[1:]
-    return TERMS.get(key) or table.get(key) or ref
+def term(ref: str, table: Mapping[str, str] = CATALOGUE) -> str:
+    """The English of a term reference (``"@tigris.colour.red"`` -> ``red``)."""
+    key = ref[1:] if ref.startswith("@") else ref
+    return table.get(key) or CATALOGUE.get(key) or ref
 
 
-def _value(v: Param) -> str:
-    if isinstance(v, list):
-        return ", ".join(_value(x) for x in v) if v else "-"
-    if isinstance(v, dict):
-        return str(v)
-    if isinstance(v, str) and v.startswith("@"):
-        return term(v)
-    if isinstance(v, str) and v in EN:
-        return EN[v]
-    return str(v)
-
-
-def render(key: str, params: Mapping[str, Param], table: Mapping[str, str] = EN) -> str:
-    """The English (or ``table``'s) sentence of message ``key`` with ``params``."""
-    template = table[key]
-
-    def sub(m: re.Match[str]) -> str:
-        name, one, other, rep = m.group(1), m.group(2), m.group(3), m.group(4)
-        v = params[name]
-        if one is not None:
-            n = int(v) if isinstance(v, int) else 0
-            return one if n == 1 else other
-        return repr(_value(v)) if rep else _value(v)
-
-    return _FIELD.sub(sub, template)
+def render(key: str, params: Mapping[str, Param], table: Mapping[str, str] = CATALOGUE) -> str:
+    """The English (or ``table``'s) sentence of message ``key`` with ``params``: term
+    references and nested messages rendered from the same table."""
+    return render_message(key, params, catalogue=table)

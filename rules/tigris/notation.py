@@ -41,7 +41,7 @@ from rules.tigris.data import (
     TILE_NAMES,
 )
 from rules.tigris.engine import deciders, legal_actions
-from rules.tigris.messages import render
+from rules.tigris.messages import COMMANDS, msg, render
 from rules.tigris.state import TigrisState
 
 _COLOUR_WORDS: dict[str, int] = {
@@ -79,7 +79,20 @@ def format_action(a: Action) -> str:
     return "pass"
 
 
-def _fail(text: str, why: str) -> InvalidAction:
+_CHOICES: dict[str, list[Param]] = {
+    "colour": [
+        *("@tigris.colour." + c for c in COLOURS),
+        *("@tigris.tile." + t for t in TILE_NAMES),
+    ],
+    "leader": [
+        *("@tigris.leader." + x for x in LEADERS),
+        *("@tigris.colour." + c for c in COLOURS),
+    ],
+}
+
+
+def _fail(text: str, why: dict[str, Param]) -> InvalidAction:
+    """The refusal of a command that cannot be read; ``why`` a ``tigris.why.*`` message."""
     params: dict[str, Param] = {"text": text, "why": why}
     return InvalidAction(
         "", render("tigris.error.parse", params), key="tigris.error.parse", params=params
@@ -89,30 +102,35 @@ def _fail(text: str, why: str) -> InvalidAction:
 def _square(text: str, tok: str) -> int:
     sq = SQUARE.get(tok.upper())
     if sq is None:
-        raise _fail(text, f"{tok!r} is not a square (A1 to P11)")
+        raise _fail(text, msg("tigris.why.square", token=tok))
     return sq
 
 
 def _word(text: str, tok: str, table: dict[str, int], what: str) -> int:
     if tok not in table:
-        raise _fail(text, f"{tok!r} is not a {what} ({', '.join(sorted(table))})")
+        raise _fail(text, msg("tigris.why." + what, token=tok, choices=_CHOICES[what]))
     return table[tok]
+
+
+def _command(head: str) -> str:
+    """The term reference of a command's word (``@tigris.word.war-order``)."""
+    return "@tigris.word." + ("war-order" if head in ("war", "war_order") else head)
 
 
 def parse_text(text: str, state: TigrisState) -> Action:
     """The action ``text`` names, for the seat that must decide in ``state``."""
     toks = text.strip().lower().split()
     if not toks:
-        raise _fail(text, "empty command")
+        raise _fail(text, msg("tigris.why.empty"))
     who = deciders(state)
     if not who:
-        raise _fail(text, "the game is over")
+        raise _fail(text, msg("tigris.why.over"))
     seat = who[0]
     head, args = toks[0], toks[1:]
 
     def need(n: int) -> None:
         if len(args) != n:
-            raise _fail(text, f"{head} takes {n} word{'s' if n != 1 else ''} after it")
+            raise _fail(text, msg("tigris.why.count", command=_command(head), n=n))
 
     if head == "tile":
         need(2)
@@ -136,7 +154,7 @@ def parse_text(text: str, state: TigrisState) -> Action:
     if head == "support":
         need(1)
         if not args[0].isdigit():
-            raise _fail(text, "support takes a number")
+            raise _fail(text, msg("tigris.why.number", command=_command(head)))
         return Action("support", seat, amount=int(args[0]))
     if head in ("war-order", "war_order", "war"):
         need(1)
@@ -148,16 +166,16 @@ def parse_text(text: str, state: TigrisState) -> Action:
         need(2)
         parts = args[0].split("-")
         if len(parts) != 2:
-            raise _fail(text, "a monument is two colours joined by '-', like red-blue")
+            raise _fail(text, msg("tigris.why.monument_pair"))
         pair = frozenset(_word(text, p, _COLOUR_WORDS, "colour") for p in parts)
         if pair not in _MONUMENT_BY_PAIR:
-            raise _fail(text, "a monument has two different colours")
+            raise _fail(text, msg("tigris.why.monument_same"))
         return Action(
             "monument", seat, square=_square(text, args[1]), monument=_MONUMENT_BY_PAIR[pair]
         )
     if head == "swap":
         if not args:
-            raise _fail(text, "swap which tiles? e.g. swap red blue, swap 2 red, swap all")
+            raise _fail(text, msg("tigris.why.swap"))
         tiles = [0, 0, 0, 0]
         if args == ["all"]:
             tiles = list(state.players[seat].hand)
@@ -177,11 +195,7 @@ def parse_text(text: str, state: TigrisState) -> Action:
                 i += 1
         t = (tiles[0], tiles[1], tiles[2], tiles[3])
         return Action("swap", seat, tiles=t if any(t) else NO_TILES)
-    raise _fail(
-        text,
-        "commands: tile, leader, withdraw, catastrophe, swap, pass, support, war-order, "
-        "monument, treasure",
-    )
+    raise _fail(text, msg("tigris.why.commands", commands=["@tigris.word." + c for c in COMMANDS]))
 
 
 def legal_texts(state: TigrisState) -> list[str]:
@@ -204,7 +218,11 @@ def describe_action(a: Action) -> str:
     if a.square >= 0:
         params["square"] = LABELS[a.square]
     if k == "swap":
-        params["tiles"] = [f"{a.tiles[c]} {COLOURS[c]}" for c in range(4) if a.tiles[c]]
+        params["tiles"] = [
+            msg("tigris.count.colour", n=a.tiles[c], colour="@tigris.colour." + COLOURS[c])
+            for c in range(4)
+            if a.tiles[c]
+        ]
     if k == "support":
         params["n"] = a.amount
     if k == "monument":
