@@ -12,7 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render import draw as D
-from bot.render.theme import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, RenderOptions, font
+from bot.render.theme import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, RenderOptions, Weight, font
 from bot.render.tigris import glyphs as G
 from bot.render.tigris.style import (
     CORNER_FRAME,
@@ -95,7 +95,8 @@ def static_layer(high_contrast: bool, scale: float, lang: str) -> Image.Image:
     c = g.cell
     lf = font(round(LABEL_FS * scale), "semibold")
     for sq in range(BOARD.size):
-        x0, y0, x1, y1 = g.box(sq)
+        bx0, by0, bx1, by1 = g.box(sq)
+        x0, y0, x1, y1 = float(bx0), float(by0), float(bx1), float(by1)
         is_river = sq in BOARD.river
         d.rectangle((x0, y0, x1, y1), fill=river if is_river else land)
         if is_river:  # two waves: the river reads without its colour
@@ -103,15 +104,30 @@ def static_layer(high_contrast: bool, scale: float, lang: str) -> Image.Image:
                 y = y0 + c * fy
                 for i in range(2):
                     ax = x0 + c * (0.18 + 0.34 * i)
-                    d.arc((ax, y - c * 0.08, ax + c * 0.32, y + c * 0.08), 200, 340, fill=RIVER_WAVE, width=wave)
-        d.text((x0 + 4 * scale, y0 + 2 * scale), LABELS[sq], font=lf, fill=(60, 90, 130) if is_river else (120, 105, 75))
+                    d.arc(
+                        (ax, y - c * 0.08, ax + c * 0.32, y + c * 0.08),
+                        200,
+                        340,
+                        fill=RIVER_WAVE,
+                        width=wave,
+                    )
+        d.text(
+            (x0 + 4 * scale, y0 + 2 * scale),
+            LABELS[sq],
+            font=lf,
+            fill=(60, 90, 130) if is_river else (120, 105, 75),
+        )
     for i in range(BOARD.columns + 1):
         x = g.x0 + i * c
         d.line((x, g.y0, x, g.y0 + BOARD.rows * c), fill=GRID, width=lw)
     for j in range(BOARD.rows + 1):
         y = g.y0 + j * c
         d.line((g.x0, y, g.x0 + BOARD.columns * c, y), fill=GRID, width=lw)
-    d.rectangle((g.x0, g.y0, g.x0 + BOARD.columns * c, g.y0 + BOARD.rows * c), outline=INK, width=max(1, round(2 * scale)))
+    d.rectangle(
+        (g.x0, g.y0, g.x0 + BOARD.columns * c, g.y0 + BOARD.rows * c),
+        outline=INK,
+        width=max(1, round(2 * scale)),
+    )
     fw = max(2, round(4 * scale))
     for sq in BOARD.corners:  # the special border of a corner treasure's square
         x0, y0, x1, y1 = g.box(sq)
@@ -119,14 +135,16 @@ def static_layer(high_contrast: bool, scale: float, lang: str) -> Image.Image:
     ef = font(round(EDGE_FS * scale), "bold")
     top, bottom = g.y0 - round(EDGE * scale / 2), g.y0 + BOARD.rows * c + round(EDGE * scale / 2)
     for i in range(BOARD.columns):
-        x = g.x0 + i * c + c / 2
+        cx = g.x0 + i * c + c / 2
         letter = chr(ord("A") + i)
-        d.text((x, top), letter, font=ef, fill=INK, anchor="mm")
-        d.text((x, bottom), letter, font=ef, fill=INK, anchor="mm")
+        d.text((cx, top), letter, font=ef, fill=INK, anchor="mm")
+        d.text((cx, bottom), letter, font=ef, fill=INK, anchor="mm")
     for j in range(BOARD.rows):
         y = g.y0 + j * c + c / 2
         d.text((g.x0 - 8 * scale, y), str(j + 1), font=ef, fill=INK, anchor="rm")
-        d.text((g.x0 + BOARD.columns * c + 8 * scale, y), str(j + 1), font=ef, fill=INK, anchor="lm")
+        d.text(
+            (g.x0 + BOARD.columns * c + 8 * scale, y), str(j + 1), font=ef, fill=INK, anchor="lm"
+        )
     _legend(img, g.width, g.grid_bottom, opts, words(lang))
     return img
 
@@ -141,10 +159,15 @@ def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions, 
     row_h = round(sw * 1.25)
     y = float(top + round(6 * s))
     if img is not None:
-        ImageDraw.Draw(img).line((x0, y - 2 * s, width - x0, y - 2 * s), fill=MUTED, width=max(1, round(2 * s)))
+        ImageDraw.Draw(img).line(
+            (x0, y - 2 * s, width - x0, y - 2 * s), fill=MUTED, width=max(1, round(2 * s))
+        )
     y += round(6 * s)
     items: list[tuple[Image.Image | RGB, str]] = [
-        *((G.tile_sprite(c, sw, opts.high_contrast), tile_name(t, c) + " · " + colour_name(t, c)) for c in range(4)),
+        *(
+            (G.tile_sprite(c, sw, opts.high_contrast), tile_name(t, c) + " · " + colour_name(t, c))
+            for c in range(4)
+        ),
         (G.leader_sprite(0, "bow", sw, opts.high_contrast), t("render.tigris.legend.leader")),
         (G.catastrophe_sprite(sw), t("render.tigris.legend.catastrophe")),
         (G.treasure_sprite(sw), t("render.tigris.legend.treasure")),
@@ -172,10 +195,23 @@ def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions, 
                 d = ImageDraw.Draw(img)
                 lw = max(2, round(4 * s))
                 if swatch in (KINGDOM, HIGHLIGHT):
-                    d.rectangle((x + lw / 2, y + lw / 2, x + sw - lw / 2, y + sw - lw / 2), outline=swatch, width=lw)
+                    d.rectangle(
+                        (x + lw / 2, y + lw / 2, x + sw - lw / 2, y + sw - lw / 2),
+                        outline=swatch,
+                        width=lw,
+                    )
                 else:
                     d.rectangle((x, y, x + sw, y + sw), fill=swatch, outline=INK)
-            D.draw_text(img, (x + sw + gap, y + sw / 2), text, fs, "regular", INK, "lm", limit=(x0, 0, width - x0, img.height))
+            D.draw_text(
+                img,
+                (x + sw + gap, y + sw / 2),
+                text,
+                fs,
+                "regular",
+                INK,
+                "lm",
+                limit=(x0, 0, width - x0, img.height),
+            )
         x += need + 24 * s
     return y + row_h + 6 * s
 
@@ -246,7 +282,9 @@ def draw_board(
         elif code >= LEADER:
             k = code - LEADER
             seat, colour = k >> 2, k & 3
-            spr = G.leader_sprite(colour, dyn[seat] if seat < len(dyn) else "bow", round(c * 0.84), hc)
+            spr = G.leader_sprite(
+                colour, dyn[seat] if seat < len(dyn) else "bow", round(c * 0.84), hc
+            )
         else:
             continue
         D.paste_centred(img, spr, cx, cy)
@@ -287,7 +325,7 @@ def _kingdoms(d: ImageDraw.ImageDraw, g: Geometry, v: TigrisState) -> None:
         x0, y0, x1, y1 = g.box(sq)
         x, y = sq % cols, sq // cols
 
-        def other(nx: int, ny: int) -> bool:
+        def other(nx: int, ny: int, r: int = r) -> bool:
             if not (0 <= nx < cols and 0 <= ny < BOARD.rows):
                 return True
             return lab[ny * cols + nx] != r
@@ -330,9 +368,20 @@ def header(v: TigrisState, width: int, opts: RenderOptions, height: int, lang: s
     info = t("render.tigris.info", bag=v.bag_size, treasures=len(v.treasures))
     ifs = round(STATUS_FS * s)
     info_w = font(ifs, "semibold").getlength(info)
-    tfs = D.fit_size(title, round(TITLE_FS * s), room - info_w - 30 * s, "bold", round(TITLE_FS * s * 0.7))
+    tfs = D.fit_size(
+        title, round(TITLE_FS * s), room - info_w - 30 * s, "bold", round(TITLE_FS * s * 0.7)
+    )
     title = _fit(title, tfs, "bold", room - info_w - 30 * s)
-    D.draw_text(img, (x0, round(36 * s)), title, tfs, "bold", INK, "lm", limit=(x0, 0, round(width - x0 - info_w - 30 * s), height))
+    D.draw_text(
+        img,
+        (x0, round(36 * s)),
+        title,
+        tfs,
+        "bold",
+        INK,
+        "lm",
+        limit=(x0, 0, round(width - x0 - info_w - 30 * s), height),
+    )
     D.draw_text(img, (width - x0, round(36 * s)), info, ifs, "semibold", MUTED, "rm", limit=lim)
     # second line: the status, then the dynasties' key on the right
     y = round(92 * s)
@@ -347,19 +396,37 @@ def header(v: TigrisState, width: int, opts: RenderOptions, height: int, lang: s
     status = status_text(v, t)
     sroom = room - keys_w - 2 * gap
     sfs = D.fit_size(status, round(STATUS_FS * s), sroom, "semibold", MIN_FS)
-    D.draw_text(img, (x0, y), _fit(status, sfs, "semibold", sroom), sfs, "semibold", INK, "lm", limit=(x0, 0, round(x0 + sroom), height))
+    D.draw_text(
+        img,
+        (x0, y),
+        _fit(status, sfs, "semibold", sroom),
+        sfs,
+        "semibold",
+        INK,
+        "lm",
+        limit=(x0, 0, round(x0 + sroom), height),
+    )
     x = width - x0 - keys_w
     for seat, dyn, name, w in keys:
         active = v.phase != "over" and seat == (v.pending[0].seat if v.pending else v.active)
         spr = G.symbol_sprite(dyn, ps, WHITE, HIGHLIGHT if active else INK)
         D.paste_centred(img, spr, x + ps / 2, y)
-        D.draw_text(img, (x + ps + 6 * s, y), name, kf, "bold" if active else "semibold", INK, "lm", limit=lim)
+        D.draw_text(
+            img,
+            (x + ps + 6 * s, y),
+            name,
+            kf,
+            "bold" if active else "semibold",
+            INK,
+            "lm",
+            limit=lim,
+        )
         x += w + gap
     return img
 
 
-def _fit(text: str, size: int, weight: str, width: float) -> str:
-    f = font(size, weight)  # type: ignore[arg-type]
+def _fit(text: str, size: int, weight: Weight, width: float) -> str:
+    f = font(size, weight)
     if f.getlength(text) <= width:
         return text
     while text and f.getlength(text + "…") > width:

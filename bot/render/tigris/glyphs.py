@@ -41,18 +41,24 @@ def icon(
     f = _c(fill)
     h = _c(hole) if hole is not None else (0, 0, 0, 0)
     if colour == 0:  # house: a roof and a body with a door
-        d.polygon([(cx - s * 0.85, cy - s * 0.05), (cx, cy - s * 0.85), (cx + s * 0.85, cy - s * 0.05)], fill=f)
+        d.polygon(
+            [(cx - s * 0.85, cy - s * 0.05), (cx, cy - s * 0.85), (cx + s * 0.85, cy - s * 0.05)],
+            fill=f,
+        )
         d.rectangle((cx - s * 0.6, cy - s * 0.1, cx + s * 0.6, cy + s * 0.75), fill=f)
         d.rectangle((cx - s * 0.16, cy + s * 0.25, cx + s * 0.16, cy + s * 0.75), fill=h)
     elif colour == 1:  # ziggurat: three steps and a shrine
-        for i, (w, y0, y1) in enumerate(((0.9, 0.4, 0.8), (0.62, 0.0, 0.4), (0.36, -0.38, 0.0))):
-            d.rectangle((cx - s * w, cy + s * y0, cx + s * w, cy + s * y1 - (0 if i == 0 else 0)), fill=f)
+        for w, y0, y1 in ((0.9, 0.4, 0.8), (0.62, 0.0, 0.4), (0.36, -0.38, 0.0)):
+            d.rectangle((cx - s * w, cy + s * y0, cx + s * w, cy + s * y1), fill=f)
         d.rectangle((cx - s * 0.14, cy - s * 0.82, cx + s * 0.14, cy - s * 0.38), fill=f)
     elif colour == 2:  # sheaf over furrows
         lw = max(1, round(s * 0.14))
         for dy in (0.45, 0.78):
             y = cy + s * dy
-            pts = [(cx - s * 0.85 + s * 1.7 * i / 12, y + s * 0.09 * math.sin(i * math.pi / 3)) for i in range(13)]
+            pts = [
+                (cx - s * 0.85 + s * 1.7 * i / 12, y + s * 0.09 * math.sin(i * math.pi / 3))
+                for i in range(13)
+            ]
             d.line(pts, fill=f, width=lw)
         d.line((cx, cy + s * 0.25, cx, cy - s * 0.75), fill=f, width=lw)
         for sgn in (-1, 1):
@@ -63,7 +69,15 @@ def icon(
                 d.ellipse((x - s * 0.14, y - s * 0.2, x + s * 0.14, y + s * 0.2), fill=f)
         d.ellipse((cx - s * 0.13, cy - s * 0.95, cx + s * 0.13, cy - s * 0.55), fill=f)
     else:  # market: a scalloped awning, posts and a counter
-        d.polygon([(cx - s * 0.9, cy - s * 0.2), (cx - s * 0.65, cy - s * 0.8), (cx + s * 0.65, cy - s * 0.8), (cx + s * 0.9, cy - s * 0.2)], fill=f)
+        d.polygon(
+            [
+                (cx - s * 0.9, cy - s * 0.2),
+                (cx - s * 0.65, cy - s * 0.8),
+                (cx + s * 0.65, cy - s * 0.8),
+                (cx + s * 0.9, cy - s * 0.2),
+            ],
+            fill=f,
+        )
         r = s * 0.9 / 4
         for i in range(4):
             x = cx - s * 0.9 + r + 2 * r * i
@@ -78,35 +92,77 @@ def icon(
 
 
 def symbol(
-    d: Draw, dynasty: str, cx: float, cy: float, s: float, fill: RGB = WHITE, hole: RGB | None = None
+    d: Draw,
+    dynasty: str,
+    cx: float,
+    cy: float,
+    s: float,
+    fill: RGB = WHITE,
+    hole: RGB | None = None,
 ) -> None:
     """A dynasty's symbol in a box of half-size ``s``: bow (a drawn bow and arrow), bull (a
     head with horns), pot (an urn), lion (a maned head)."""
     f = _c(fill)
     lw = max(1, round(s * 0.16))
     if dynasty == "bow":
-        d.arc((cx - s * 1.5, cy - s * 0.95, cx + s * 0.45, cy + s * 0.95), -70, 70, fill=f, width=lw)
+        d.arc(
+            (cx - s * 1.5, cy - s * 0.95, cx + s * 0.45, cy + s * 0.95), -70, 70, fill=f, width=lw
+        )
         top = (cx - s * 0.5 + s * 0.98 * math.cos(math.radians(-70)) * 1.0, cy - s * 0.9)
         bot = (top[0], cy + s * 0.9)
         d.line((top, bot), fill=f, width=max(1, lw // 2))
         d.line((cx - s * 0.85, cy, cx + s * 0.55, cy), fill=f, width=max(1, round(lw * 0.7)))
-        d.polygon([(cx + s * 0.95, cy), (cx + s * 0.45, cy - s * 0.28), (cx + s * 0.45, cy + s * 0.28)], fill=f)
-        d.polygon([(cx - s * 0.95, cy - s * 0.25), (cx - s * 0.65, cy), (cx - s * 0.95, cy + s * 0.25), (cx - s * 0.75, cy)], fill=f)
+        d.polygon(
+            [(cx + s * 0.95, cy), (cx + s * 0.45, cy - s * 0.28), (cx + s * 0.45, cy + s * 0.28)],
+            fill=f,
+        )
+        d.polygon(
+            [
+                (cx - s * 0.95, cy - s * 0.25),
+                (cx - s * 0.65, cy),
+                (cx - s * 0.95, cy + s * 0.25),
+                (cx - s * 0.75, cy),
+            ],
+            fill=f,
+        )
     elif dynasty == "bull":
         d.ellipse((cx - s * 0.5, cy - s * 0.45, cx + s * 0.5, cy + s * 0.55), fill=f)
         d.ellipse((cx - s * 0.38, cy + s * 0.2, cx + s * 0.38, cy + s * 0.85), fill=f)
         for sgn in (-1, 1):  # horns: thick arcs curving up
-            box = (cx + sgn * s * 0.5 - s * 0.5, cy - s * 1.0, cx + sgn * s * 0.5 + s * 0.5, cy - s * 0.05)
+            box = (
+                cx + sgn * s * 0.5 - s * 0.5,
+                cy - s * 1.0,
+                cx + sgn * s * 0.5 + s * 0.5,
+                cy - s * 0.05,
+            )
             a0, a1 = (180, 300) if sgn < 0 else (240, 360)
-            d.arc(box, a0 if sgn < 0 else a0, a1, fill=f, width=round(s * 0.22))
-            d.ellipse((cx + sgn * s * 0.62 - s * 0.18, cy - s * 0.32, cx + sgn * s * 0.62 + s * 0.18, cy - s * 0.08), fill=f)
+            d.arc(box, a0, a1, fill=f, width=round(s * 0.22))
+            d.ellipse(
+                (
+                    cx + sgn * s * 0.62 - s * 0.18,
+                    cy - s * 0.32,
+                    cx + sgn * s * 0.62 + s * 0.18,
+                    cy - s * 0.08,
+                ),
+                fill=f,
+            )
     elif dynasty == "pot":
         d.ellipse((cx - s * 0.72, cy - s * 0.35, cx + s * 0.72, cy + s * 0.95), fill=f)
         d.rectangle((cx - s * 0.3, cy - s * 0.75, cx + s * 0.3, cy - s * 0.1), fill=f)
         d.rectangle((cx - s * 0.5, cy - s * 0.95, cx + s * 0.5, cy - s * 0.72), fill=f)
         for sgn in (-1, 1):
-            d.arc((cx + sgn * s * 0.55 - s * 0.3, cy - s * 0.7, cx + sgn * s * 0.55 + s * 0.3, cy - s * 0.05),
-                  (90 if sgn < 0 else -90) - 90, (90 if sgn < 0 else -90) + 90, fill=f, width=max(1, round(s * 0.12)))
+            d.arc(
+                (
+                    cx + sgn * s * 0.55 - s * 0.3,
+                    cy - s * 0.7,
+                    cx + sgn * s * 0.55 + s * 0.3,
+                    cy - s * 0.05,
+                ),
+                (90 if sgn < 0 else -90) - 90,
+                (90 if sgn < 0 else -90) + 90,
+                fill=f,
+                width=max(1, round(s * 0.12)),
+            )
     else:  # lion: a mane of rays around a face
         n = 12
         pts = []
@@ -119,8 +175,14 @@ def symbol(
         d.ellipse((cx - s * 0.5, cy - s * 0.5, cx + s * 0.5, cy + s * 0.5), fill=hole_)
         d.ellipse((cx - s * 0.38, cy - s * 0.38, cx + s * 0.38, cy + s * 0.42), fill=f)
         for sgn in (-1, 1):  # eyes
-            d.ellipse((cx + sgn * s * 0.16 - s * 0.07, cy - s * 0.14, cx + sgn * s * 0.16 + s * 0.07, cy), fill=hole_)
-        d.polygon([(cx - s * 0.1, cy + s * 0.1), (cx + s * 0.1, cy + s * 0.1), (cx, cy + s * 0.22)], fill=hole_)
+            d.ellipse(
+                (cx + sgn * s * 0.16 - s * 0.07, cy - s * 0.14, cx + sgn * s * 0.16 + s * 0.07, cy),
+                fill=hole_,
+            )
+        d.polygon(
+            [(cx - s * 0.1, cy + s * 0.1), (cx + s * 0.1, cy + s * 0.1), (cx, cy + s * 0.22)],
+            fill=hole_,
+        )
 
 
 # -------------------------------------------------------------------------------- sprites
@@ -133,8 +195,13 @@ def tile_sprite(colour: int, size: int, high_contrast: bool = False) -> Image.Im
     def paint(d: Draw, k: int) -> None:
         w = size * k
         m = 0.04 * w
-        d.rounded_rectangle((m, m, w - m, w - m), radius=w * 0.14, fill=_c(tile_fill(colour, high_contrast)),
-                            outline=_c(TILE_EDGE[colour] if colour else (120, 120, 120)), width=max(1, round(w * 0.04)))
+        d.rounded_rectangle(
+            (m, m, w - m, w - m),
+            radius=w * 0.14,
+            fill=_c(tile_fill(colour, high_contrast)),
+            outline=_c(TILE_EDGE[colour] if colour else (120, 120, 120)),
+            width=max(1, round(w * 0.04)),
+        )
         icon(d, colour, w / 2, w / 2, w * 0.3, hole=tile_fill(colour, high_contrast))
 
     return D.supersampled(size, size, paint)
@@ -147,11 +214,25 @@ def down_sprite(size: int) -> Image.Image:
     def paint(d: Draw, k: int) -> None:
         w = size * k
         m = 0.04 * w
-        d.rounded_rectangle((m, m, w - m, w - m), radius=w * 0.14, fill=_c(DOWN_FILL), outline=_c((90, 75, 55)), width=max(1, round(w * 0.04)))
+        d.rounded_rectangle(
+            (m, m, w - m, w - m),
+            radius=w * 0.14,
+            fill=_c(DOWN_FILL),
+            outline=_c((90, 75, 55)),
+            width=max(1, round(w * 0.04)),
+        )
         step = w / 6
         for i in range(1, 6):  # hatching
-            d.line((m + i * step, m, m, m + i * step), fill=(120, 100, 75, A), width=max(1, round(w * 0.02)))
-            d.line((w - m, w - m - i * step + step * 0, w - m - i * step, w - m), fill=(120, 100, 75, A), width=max(1, round(w * 0.02)))
+            d.line(
+                (m + i * step, m, m, m + i * step),
+                fill=(120, 100, 75, A),
+                width=max(1, round(w * 0.02)),
+            )
+            d.line(
+                (w - m, w - m - i * step + step * 0, w - m - i * step, w - m),
+                fill=(120, 100, 75, A),
+                width=max(1, round(w * 0.02)),
+            )
 
     return D.supersampled(size, size, paint)
 
@@ -182,7 +263,9 @@ def symbol_sprite(dynasty: str, size: int, fill: RGB = INK, disc: RGB | None = N
     def paint(d: Draw, k: int) -> None:
         w = size * k
         if disc is not None:
-            d.ellipse((1, 1, w - 2, w - 2), fill=_c(disc), outline=_c(INK), width=max(1, round(w * 0.05)))
+            d.ellipse(
+                (1, 1, w - 2, w - 2), fill=_c(disc), outline=_c(INK), width=max(1, round(w * 0.05))
+            )
             symbol(d, dynasty, w / 2, w / 2, w * 0.3, fill, disc)
         else:
             symbol(d, dynasty, w / 2, w / 2, w * 0.46, fill)
@@ -197,12 +280,28 @@ def catastrophe_sprite(size: int) -> Image.Image:
     def paint(d: Draw, k: int) -> None:
         w = size * k
         m = 0.04 * w
-        d.rounded_rectangle((m, m, w - m, w - m), radius=w * 0.08, fill=_c(CATASTROPHE), outline=_c(INK), width=max(1, round(w * 0.05)))
+        d.rounded_rectangle(
+            (m, m, w - m, w - m),
+            radius=w * 0.08,
+            fill=_c(CATASTROPHE),
+            outline=_c(INK),
+            width=max(1, round(w * 0.05)),
+        )
         lw = round(w * 0.09)
         d.line((w * 0.22, w * 0.22, w * 0.78, w * 0.78), fill=_c(WHITE), width=lw)
         d.line((w * 0.78, w * 0.22, w * 0.22, w * 0.78), fill=_c(WHITE), width=lw)
-        d.line([(w * 0.5, w * 0.08), (w * 0.42, w * 0.3), (w * 0.56, w * 0.42), (w * 0.44, w * 0.6), (w * 0.58, w * 0.75), (w * 0.5, w * 0.92)],
-               fill=_c((255, 140, 40)), width=max(1, round(w * 0.05)))
+        d.line(
+            [
+                (w * 0.5, w * 0.08),
+                (w * 0.42, w * 0.3),
+                (w * 0.56, w * 0.42),
+                (w * 0.44, w * 0.6),
+                (w * 0.58, w * 0.75),
+                (w * 0.5, w * 0.92),
+            ],
+            fill=_c((255, 140, 40)),
+            width=max(1, round(w * 0.05)),
+        )
 
     return D.supersampled(size, size, paint)
 
@@ -225,10 +324,10 @@ def treasure_sprite(size: int, corner: bool = False) -> Image.Image:
         if corner:
             pts = []
             for i in range(10):
-                rr = r * (0.42 if i % 2 == 0 else 0.18)
+                rr = r * (0.62 if i % 2 == 0 else 0.26)
                 a = -math.pi / 2 + math.pi * i / 5
-                pts.append((c + rr * math.cos(a) * 0.9, c - r * 0.5 + rr * math.sin(a) * 0.55))
-            d.polygon(pts, fill=_c(WHITE), outline=_c(TREASURE_EDGE), width=max(1, ow // 2))
+                pts.append((c + rr * math.cos(a), c + r * 0.08 + rr * math.sin(a)))
+            d.polygon(pts, fill=_c(WHITE), outline=_c(INK), width=max(1, ow))
 
     return D.supersampled(size, size, paint)
 
@@ -240,7 +339,13 @@ def unification_sprite(size: int) -> Image.Image:
     def paint(d: Draw, k: int) -> None:
         w = size * k
         m = 0.1 * w
-        d.rounded_rectangle((m, m, w - m, w - m), radius=w * 0.1, fill=_c(UNIFY), outline=_c(INK), width=max(1, round(w * 0.05)))
+        d.rounded_rectangle(
+            (m, m, w - m, w - m),
+            radius=w * 0.1,
+            fill=_c(UNIFY),
+            outline=_c(INK),
+            width=max(1, round(w * 0.05)),
+        )
         r = w * 0.2
         lw = max(1, round(w * 0.07))
         for dx, col in ((-0.13, (200, 120, 0)), (0.13, (110, 40, 140))):
@@ -265,8 +370,10 @@ def monument_sprite(a: int, b: int, size: int, high_contrast: bool = False) -> I
         d.rounded_rectangle(base, radius=w * 0.03, fill=_c(ca), outline=_c(INK), width=ow)
         d.rounded_rectangle(mid, radius=w * 0.03, fill=_c(cb), outline=_c(INK), width=ow)
         d.rounded_rectangle(top, radius=w * 0.03, fill=_c(cb), outline=_c(INK), width=ow)
-        # steps (a stair in the middle of the base, as on the physical monuments)
-        d.rectangle((w * 0.44, w * 0.6, w * 0.56, w * 0.86), fill=_c(tuple(min(255, v + 60) for v in ca)))  # type: ignore[arg-type]
+        # the stair up the middle of the base, as on the physical monuments
+        for i in range(4):
+            yy = w * (0.62 + 0.06 * i)
+            d.line((w * 0.45, yy, w * 0.55, yy), fill=_c(INK), width=max(1, round(w * 0.01)))
         icon(d, a, w * 0.28, w * 0.68, w * 0.1, hole=ca)
         icon(d, a, w * 0.72, w * 0.68, w * 0.1, hole=ca)
         icon(d, b, w * 0.5, w * 0.41, w * 0.08, hole=cb)

@@ -12,7 +12,7 @@ from bot.render import draw as D
 from bot.render.canvas import Canvas
 from bot.render.theme import HIGHLIGHT, INK, MUTED, WHITE, RenderOptions
 from bot.render.tigris import glyphs as G
-from bot.render.tigris.panels import W, X0, _sprite
+from bot.render.tigris.panels import X0, W, _sprite
 from bot.render.tigris.style import colour_name, dynasty_name
 from bot.render.words import Words, words
 from rules.tigris.data import COLOURS
@@ -67,13 +67,26 @@ def last_fight(v: TigrisState, events: list[Event], seat: int | None) -> Fight |
         c = v.conflict
         if c is None:
             return None
-        return Fight(c.kind, c.colour, c.attacker, c.defender, c.attacker_base, c.defender_base,
-                     c.attacker_commit, c.defender_commit)
+        return Fight(
+            c.kind,
+            c.colour,
+            c.attacker,
+            c.defender,
+            c.attacker_base,
+            c.defender_base,
+            c.attacker_commit,
+            c.defender_commit,
+        )
     e = seen[start]
     p = e.params
-    f = Fight("revolt" if e.key == _STARTS[0] else "war", _colour(p.get("colour")),
-              _seat(v, p.get("attacker")), _seat(v, p.get("defender")),
-              _int(p.get("abase")), _int(p.get("dbase")))
+    f = Fight(
+        "revolt" if e.key == _STARTS[0] else "war",
+        _colour(p.get("colour")),
+        _seat(v, p.get("attacker")),
+        _seat(v, p.get("defender")),
+        _int(p.get("abase")),
+        _int(p.get("dbase")),
+    )
     for e in seen[start + 1 :]:
         p = e.params
         if e.key in _STARTS:
@@ -113,17 +126,32 @@ def draw_conflict(
     y += 70
     label_w = 230
     col_w = (W - 2 * X0 - label_w) / 2
-    sides = ((f.attacker, f.abase, f.acommit, "attacker"), (f.defender, f.dbase, f.dcommit, "defender"))
+    sides = (
+        (f.attacker, f.abase, f.acommit, "attacker"),
+        (f.defender, f.dbase, f.dcommit, "defender"),
+    )
     # the two leaders
     for i, (s_, _, _, role) in enumerate(sides):
         x0 = X0 + label_w + i * col_w
         won = f.winner >= 0 and f.winner == s_
-        cv.rect((x0 + 4, y, x0 + col_w - 4, y + 300), fill=(255, 240, 250) if won else WHITE,
-                outline=HIGHLIGHT if won else MUTED, width=4 if won else 1.5, radius=12)
+        cv.rect(
+            (x0 + 4, y, x0 + col_w - 4, y + 300),
+            fill=(255, 240, 250) if won else WHITE,
+            outline=HIGHLIGHT if won else MUTED,
+            width=4 if won else 1.5,
+            radius=12,
+        )
         cx = x0 + col_w / 2
-        cv.text_in(cx, y + 18, t(f"render.tigris.conflict.{role}"), col_w - 16, 17, "semibold", MUTED, "mm")
+        cv.text_in(
+            cx, y + 18, t(f"render.tigris.conflict.{role}"), col_w - 16, 17, "semibold", MUTED, "mm"
+        )
         if 0 <= s_ < len(v.players):
-            _sprite(cv, G.leader_sprite(f.colour, v.players[s_].dynasty, cv.px(60), opts.high_contrast), cx, y + 66)
+            _sprite(
+                cv,
+                G.leader_sprite(f.colour, v.players[s_].dynasty, cv.px(60), opts.high_contrast),
+                cx,
+                y + 66,
+            )
         cv.text_in(cx, y + 114, _dyn(v, s_, t), col_w - 16, 22, "bold", INK, "mm")
     rows = [
         (t(f"render.tigris.conflict.base_{f.kind}"), [s[1] for s in sides], 30),
@@ -136,7 +164,16 @@ def draw_conflict(
         for i, n in enumerate(vals):
             cx = X0 + label_w + i * col_w + col_w / 2
             if n < 0:
-                cv.text_in(cx, ry + 22, t("render.tigris.conflict.waiting"), col_w - 20, 18, "regular", MUTED, "mm")
+                cv.text_in(
+                    cx,
+                    ry + 22,
+                    t("render.tigris.conflict.waiting"),
+                    col_w - 20,
+                    18,
+                    "regular",
+                    MUTED,
+                    "mm",
+                )
             else:
                 cv.text(cx, ry + 22, str(n), size, "extrabold", INK, "mm")
         ry += 54
@@ -148,18 +185,43 @@ def draw_conflict(
         cv.text(cx, ry + 28, str(total) if commit >= 0 else f"{base}+", 40, "extrabold", INK, "mm")
     y = max(ry + 66, y + 312)
     if f.winner >= 0:
-        cv.text_in(X0, y + 16, t("render.tigris.conflict.wins", player=_dyn(v, f.winner, t)), W - 2 * X0, 26, "bold", INK, "lm")
+        cv.text_in(
+            X0,
+            y + 16,
+            t("render.tigris.conflict.wins", player=_dyn(v, f.winner, t)),
+            W - 2 * X0,
+            26,
+            "bold",
+            INK,
+            "lm",
+        )
         y += 40
         if f.acommit >= 0 and f.dcommit >= 0 and f.abase + f.acommit == f.dbase + f.dcommit:
-            cv.text_in(X0, y + 12, t("render.tigris.conflict.tie"), W - 2 * X0, 19, "regular", INK, "lm")
+            cv.text_in(
+                X0, y + 12, t("render.tigris.conflict.tie"), W - 2 * X0, 19, "regular", INK, "lm"
+            )
             y += 30
         if f.kind == "war" and f.removed >= 0:
-            cv.text_in(X0, y + 12, t("render.tigris.conflict.removed", n=f.removed), W - 2 * X0, 19, "regular", INK, "lm")
+            cv.text_in(
+                X0,
+                y + 12,
+                t("render.tigris.conflict.removed", n=f.removed),
+                W - 2 * X0,
+                19,
+                "regular",
+                INK,
+                "lm",
+            )
             y += 30
         for s_, n, col in f.gains:
             if col < 0:
                 continue
-            text = t("render.tigris.conflict.points", player=_dyn(v, s_, t), n=n, colour=colour_name(t, col))
+            text = t(
+                "render.tigris.conflict.points",
+                player=_dyn(v, s_, t),
+                n=n,
+                colour=colour_name(t, col),
+            )
             _sprite(cv, G.tile_sprite(col, cv.px(24), opts.high_contrast), X0 + 12, y + 12)
             cv.text_in(X0 + 32, y + 12, text, W - 2 * X0 - 32, 19, "regular", INK, "lm")
             y += 30
@@ -174,7 +236,16 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
     cv.text_in(X0, y + 22, t("render.tigris.scores.title"), W - 2 * X0, 32, "bold", INK, "lm")
     y += 52
     if v.end_reason in ("treasures", "bag"):
-        cv.text_in(X0, y + 12, t(f"render.tigris.scores.reason_{v.end_reason}"), W - 2 * X0, 19, "regular", MUTED, "lm")
+        cv.text_in(
+            X0,
+            y + 12,
+            t(f"render.tigris.scores.reason_{v.end_reason}"),
+            W - 2 * X0,
+            19,
+            "regular",
+            MUTED,
+            "lm",
+        )
         y += 32
     hidden = {i for i, p in enumerate(v.players) if p.hidden and not v.options.open_scoring}
     rows = final_scores(v)
@@ -185,20 +256,55 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
     cx0 = X0 + rank_w + name_w
     # the header row: colour icons, the score
     for c in range(4):
-        _sprite(cv, G.tile_sprite(c, cv.px(34), opts.high_contrast), cx0 + c * col_w + col_w / 2, y + 20)
-    cv.text_in(W - X0 - score_w / 2, y + 20, t("render.tigris.scores.score"), score_w - 4, 18, "bold", INK, "mm")
-    cv.text_in(X0 + (rank_w + name_w) / 2, y + 20, t("render.tigris.scores.rank"), rank_w + name_w - 8, 18, "bold", MUTED, "mm")
+        _sprite(
+            cv, G.tile_sprite(c, cv.px(34), opts.high_contrast), cx0 + c * col_w + col_w / 2, y + 20
+        )
+    cv.text_in(
+        W - X0 - score_w / 2,
+        y + 20,
+        t("render.tigris.scores.score"),
+        score_w - 4,
+        18,
+        "bold",
+        INK,
+        "mm",
+    )
+    cv.text_in(
+        X0 + (rank_w + name_w) / 2,
+        y + 20,
+        t("render.tigris.scores.rank"),
+        rank_w + name_w - 8,
+        18,
+        "bold",
+        MUTED,
+        "mm",
+    )
     y += 46
     for r in order:
         hid = r.seat in hidden
         top = y
         h = 84
         first = not hid and r.rank == 1
-        cv.rect((X0, top, W - X0, top + h), fill=(255, 246, 215) if first else WHITE,
-                outline=(200, 150, 0) if first else MUTED, width=3 if first else 1.5, radius=10)
-        cv.text(X0 + rank_w / 2 + 4, top + h / 2, "?" if hid else str(r.rank), 30, "extrabold", INK, "mm")
+        cv.rect(
+            (X0, top, W - X0, top + h),
+            fill=(255, 246, 215) if first else WHITE,
+            outline=(200, 150, 0) if first else MUTED,
+            width=3 if first else 1.5,
+            radius=10,
+        )
+        cv.text(
+            X0 + rank_w / 2 + 4,
+            top + h / 2,
+            "?" if hid else str(r.rank),
+            30,
+            "extrabold",
+            INK,
+            "mm",
+        )
         _sprite(cv, G.symbol_sprite(r.dynasty, cv.px(36), WHITE, INK), X0 + rank_w + 22, top + 28)
-        cv.text_in(X0 + rank_w + 4, top + 62, dynasty_name(t, r.dynasty), name_w - 8, 20, "bold", INK, "lm")
+        cv.text_in(
+            X0 + rank_w + 4, top + 62, dynasty_name(t, r.dynasty), name_w - 8, 20, "bold", INK, "lm"
+        )
         weakest = r.totals.index(min(r.totals))
         for c in range(4):
             x = cx0 + c * col_w
@@ -211,12 +317,29 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
             if not hid and wild:
                 _sprite(cv, G.treasure_sprite(cv.px(18)), cx - 16, top + 60)
                 cv.text(cx - 4, top + 60, f"+{wild}", 16, "bold", (140, 95, 0), "lm")
-        cv.text(W - X0 - score_w / 2, top + h / 2, "?" if hid else str(r.score), 38, "extrabold", INK, "mm")
+        cv.text(
+            W - X0 - score_w / 2,
+            top + h / 2,
+            "?" if hid else str(r.score),
+            38,
+            "extrabold",
+            INK,
+            "mm",
+        )
         y += h + 8
     y += 6
     if known:
         names = [dynasty_name(t, r.dynasty) for r in known if r.rank == 1]
-        cv.text_in(X0, y + 14, t("render.tigris.scores.winner", names=t.names(names)), W - 2 * X0, 24, "bold", INK, "lm")
+        cv.text_in(
+            X0,
+            y + 14,
+            t("render.tigris.scores.winner", names=t.names(names)),
+            W - 2 * X0,
+            24,
+            "bold",
+            INK,
+            "lm",
+        )
         y += 40
     for ln in cv.wrap(t("render.tigris.scores.explain"), W - 2 * X0, 17, "regular"):
         cv.text_in(X0, y + 10, ln, W - 2 * X0, 17, "regular", MUTED, "lm")
