@@ -1,0 +1,81 @@
+"""Images of Tigris & Euphrates, drawn with Pillow from what a seat may see.
+
+Every function is pure: a view (``rules.tigris.view(state, seat)``, ``None`` for everybody),
+options and a language in, image bytes out; the texts come from the ``render.tigris.*`` keys.
+
+    from bot.render.tigris import render_board, changed_squares
+    png = render_board(view(state, None), changed_squares(events))
+
+- :func:`render_board`: the 16 × 11 board, the last turn's squares ringed in magenta.
+- :func:`render_hand`: a player's private panel (tiles behind the screen, supply, own points).
+- :func:`render_players`: everybody's public panel (points only with ``open_scoring``).
+- :func:`render_conflict`: the last revolt or war (or the one being fought).
+- :func:`render_scores`: the final scoring (weakest colour, treasures wild, tie-breaks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.render.encode import encode
+from bot.render.theme import DEFAULT, RenderOptions
+from bot.render.tigris.board import changed_squares, draw_board
+from bot.render.tigris.panels import draw_hand, draw_players
+from bot.render.tigris.reports import draw_conflict, draw_scores
+from rules.tigris.events import Event
+from rules.tigris.state import TigrisState
+
+
+def render_board(
+    v: TigrisState,
+    changed: Iterable[int | str] = (),
+    *,
+    options: RenderOptions = DEFAULT,
+    lang: str = "en",
+) -> bytes:
+    """The board; ``changed``: the squares the last turn changed (labels or numbers; see
+    :func:`changed_squares`), ringed in the highlight colour."""
+    return encode(draw_board(v, changed, options, lang), options)
+
+
+def render_hand(
+    v: TigrisState, seat: int, *, options: RenderOptions = DEFAULT, lang: str = "en"
+) -> bytes:
+    """``seat``'s private panel from ``view(state, seat)``: its 6 tiles, leaders in supply,
+    catastrophes, points per colour and treasures. Send it to that player only."""
+    return encode(draw_hand(v, seat, options, lang), options)
+
+
+def render_players(v: TigrisState, *, options: RenderOptions = DEFAULT, lang: str = "en") -> bytes:
+    """Every dynasty's public panel: leaders on the board and in supply, catastrophes, hand
+    size, and points and treasures only with the ``open_scoring`` option (T-INFO-2)."""
+    return encode(draw_players(v, options, lang), options)
+
+
+def render_conflict(
+    v: TigrisState,
+    events: Sequence[Event] = (),
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+    lang: str = "en",
+) -> bytes | None:
+    """The last revolt or war in ``events`` (or the conflict ``v`` is resolving), or None."""
+    img = draw_conflict(v, list(events), seat, options, lang)
+    return None if img is None else encode(img, options)
+
+
+def render_scores(v: TigrisState, *, options: RenderOptions = DEFAULT, lang: str = "en") -> bytes:
+    """The final scoring: the full state once the game is over (the screens are lifted,
+    T-FINAL-1); a player whose points a view hides is drawn with question marks."""
+    return encode(draw_scores(v, options, lang), options)
+
+
+__all__ = [
+    "changed_squares",
+    "render_board",
+    "render_conflict",
+    "render_hand",
+    "render_players",
+    "render_scores",
+]
