@@ -37,6 +37,7 @@ from storage.export import GameExport, dump_export, load_export
 from storage.location import open_store
 from storage.models import (
     ACTIVE_STATUSES,
+    DEFAULT_GAME,
     Break,
     DecisionClock,
     EntryKind,
@@ -60,6 +61,7 @@ from storage.models import (
     SettingsChanges,
     StandIn,
     Timer,
+    is_game_name,
     is_pack_name,
 )
 from storage.replay import Replayer, default_replayer, load_replayer
@@ -84,6 +86,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "DEFAULT_GAME",
     "SNAPSHOT_EVERY",
     "BackendError",
     "Break",
@@ -135,6 +138,7 @@ __all__ = [
     "current_engine_version",
     "default_replayer",
     "dump_export",
+    "is_game_name",
     "is_pack_name",
     "load_export",
     "load_replayer",
