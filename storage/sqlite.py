@@ -298,6 +298,8 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
     @property
     def replayer(self) -> Replayer:
         """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        # game: Brazil-only. state_at (undo, rollback) replays every game with this one
+        # replayer; with the rules registry it is picked by the record's game name.
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer
