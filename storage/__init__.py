@@ -1,4 +1,5 @@
-"""Persistence of Brazil: Imperial games, one active game per Discord channel.
+"""Persistence of the platform's games (each record names its game: ``"brazil"`` for
+Brazil: Imperial unless another is given), one active game per Discord channel.
 
 The interface is :class:`GameStore` (async); :class:`SqliteGameStore` implements it on an
 embedded SQLite file and :class:`PostgresGameStore` on a PostgreSQL server;
