@@ -1,4 +1,5 @@
-"""Persistence of Brazil: Imperial games, one active game per Discord channel.
+"""Persistence of the platform's games (each record names its game: ``"brazil"`` for
+Brazil: Imperial unless another is given), one active game per Discord channel.
 
 The interface is :class:`GameStore` (async); :class:`SqliteGameStore` implements it on an
 embedded SQLite file and :class:`PostgresGameStore` on a PostgreSQL server;
@@ -37,6 +38,7 @@ from storage.export import GameExport, dump_export, load_export
 from storage.location import open_store
 from storage.models import (
     ACTIVE_STATUSES,
+    DEFAULT_GAME,
     Break,
     DecisionClock,
     EntryKind,
@@ -60,6 +62,7 @@ from storage.models import (
     SettingsChanges,
     StandIn,
     Timer,
+    is_game_name,
     is_pack_name,
 )
 from storage.replay import Replayer, default_replayer, load_replayer
@@ -84,6 +87,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "DEFAULT_GAME",
     "SNAPSHOT_EVERY",
     "BackendError",
     "Break",
@@ -135,6 +139,7 @@ __all__ = [
     "current_engine_version",
     "default_replayer",
     "dump_export",
+    "is_game_name",
     "is_pack_name",
     "load_export",
     "load_replayer",

@@ -30,6 +30,7 @@ from storage.engine_info import current_engine_version
 from storage.errors import InvalidData, InvalidExport
 from storage.export import GameExport, ImportPlan, build_export, plan_import
 from storage.models import (
+    DEFAULT_GAME,
     Break,
     DecisionClock,
     GamePacing,
@@ -159,14 +160,18 @@ class GameStore(ABC):
         seats: Collection[Seat] | None = None,
         status: GameStatus = GameStatus.LOBBY,
         data_pack: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> GameRecord:
         """Create a game at version 0 in ``channel_id`` (log entry 0 holds the initial state).
 
         ``seats``: who plays which seat number (:meth:`Seat.discord`, :meth:`Seat.local`,
         :meth:`Seat.ai`). ``data_pack``: the data pack *name* (default: ``settings.data_pack``;
-        None = the default pack). The running engine version is recorded. Raises
-        ``ChannelBusy`` if the channel already has an active game, ``InvalidData`` if the state
-        is not JSON, ``status`` is not active, or the pack is not a plain name.
+        None = the default pack). ``game``: the game played, by name (``"brazil"``,
+        ``"tigris"``...): recorded as it is (storage never interprets the state by it) and
+        never changed afterwards, a lobby's too (:meth:`start_lobby` keeps it). The running
+        engine version is recorded. Raises ``ChannelBusy`` if the channel already has an
+        active game, ``InvalidData`` if the state is not JSON, ``status`` is not active, the
+        pack is not a plain name or ``game`` is not a game name (:func:`is_game_name`).
         """
 
     @abstractmethod
@@ -186,7 +191,8 @@ class GameStore(ABC):
         ``settings`` (replaced as a whole), and the status ``status`` (setup or running).
         The channel holds the game at every moment (it is never free in between).
 
-        ``data_pack`` and the running engine version are recorded as by :meth:`create_game`.
+        ``data_pack`` and the running engine version are recorded as by :meth:`create_game`;
+        the game played stays the lobby's (set by :meth:`create_game`, never changed).
         Raises ``GameNotFound``, ``GameNotActive`` (finished or abandoned: e.g. everyone left),
         ``InvalidTransition`` if it is no longer a lobby (e.g. started by another press),
         ``InvalidData`` for a state that is not JSON, a ``status`` other than setup or running,

@@ -291,6 +291,8 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
         replayer = load_replayer(args.replayer)  # an explicit replayer must load (exit 2)
     else:
         try:
+            # game: Brazil-only. Every game is replayed with Brazil's engine; with the rules
+            # registry, check_store picks each game's replayer by its record's game name.
             replayer = load_replayer(DEFAULT_REPLAYER)
         except ReplayerUnavailable as exc:
             skipped = (
@@ -463,6 +465,8 @@ def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | Non
     try:
         import random
 
+        # game: Brazil-only. The benchmark's real state comes from Brazil's self-play; with
+        # the rules registry, a --game option would pick the engine by name.
         from rules import apply, legal_actions, new_game, replay_step
     except ImportError:
         return None

@@ -22,12 +22,14 @@ from storage.models import (
     GameStatus,
     Seat,
     SeatKind,
+    is_game_name,
     is_pack_name,
 )
 
 __all__ = [
     "MAX_ID",
     "UndoRollback",
+    "check_game_name",
     "check_id",
     "check_result",
     "check_seat_no",
@@ -53,6 +55,18 @@ def check_id(value: int, what: str) -> int:
 def check_version(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_ID:
         raise InvalidData(f"{what} must be a version number (an int >= 0), got {value!r}")
+    return value
+
+
+def check_game_name(value: str) -> str:
+    """``value`` if it is a game name (``"brazil"``, ``"tigris"``: a lower-case identifier,
+    at most 40 characters), else ``InvalidData``. Storage records the name, never reads the
+    state by it."""
+    if not is_game_name(value):
+        raise InvalidData(
+            f"game {str(value)[:80]!r} is not a game name (a lower-case identifier: a-z, 0-9, "
+            "'_', starting with a letter, at most 40 characters)"
+        )
     return value
 
 

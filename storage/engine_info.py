@@ -29,6 +29,8 @@ def current_engine_version() -> str:
     """``rules.__version__`` if the engine is loaded and defines it, else the installed
     package's version (``brazil-imperial-bot``), else ``"unknown"``. Read each time (cheap);
     never imports the engine (a process that saves games has it loaded already)."""
+    # game: the version of the loaded ``rules`` package, the same for every game; with the
+    # rules registry, each game's engine version may be looked up by the record's game name.
     module = sys.modules.get("rules")
     version = getattr(module, "__version__", None)
     if isinstance(version, str) and version:

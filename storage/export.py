@@ -9,7 +9,7 @@ full action log including the initial state, all as readable JSON (not JSON-in-s
       "exported_at": "2025-01-01T12:00:00.000000+00:00",
       "game": {"id": 7, "channel_id": ..., "status": "running", "version": 42, "settings": {...},
                "created_at": ..., "updated_at": ..., "finished_at": null, "guild_id": ...,
-               "engine_version": "0.1.0", "data_pack": null},
+               "engine_version": "0.1.0", "data_pack": null, "game": "brazil"},
       "seats": [{"seat": 0, "kind": "discord", "user_id": ..., "colour": "red",
                  "score": null, "winner": false, ...}, ...],
       "state": {...},
@@ -24,7 +24,10 @@ full action log including the initial state, all as readable JSON (not JSON-in-s
 version 1 files (seats by colour, no undo) are still read: their seats are numbered in colour
 order. Format version 2 files (settings with a free ``extra`` object) are still read: the
 settings become the typed fields (:mod:`storage.legacy`) and the player names of the bot's
-seat list ``extra["seats"]`` go to the seats (Discord seats and unnamed AI seats). A game's
+seat list ``extra["seats"]`` go to the seats (Discord seats and unnamed AI seats). ``game``
+(the game played, a game name; schema 10) is optional: an export written before it is a
+*Brazil: Imperial* game (``"brazil"``); a release that does not know the key refuses the
+file (unknown keys are refused), so no game is ever imported as another. A game's
 private news inbox and its pacing records are not exported. Importing checks the format version and the log's integrity (versions contiguous from 0
 to the game's version, initial state present, every recorded state matching its hash, undo and
 rollback entries naming an earlier version, data packs named by plain names).
@@ -42,7 +45,9 @@ from storage.errors import InvalidExport
 from storage.jsonutil import state_hash
 from storage.legacy import legacy_seat_names
 from storage.models import (
+    DEFAULT_GAME,
     EntryKind,
+    GameName,
     GameRecord,
     GameSettings,
     GameStatus,
@@ -86,6 +91,9 @@ class ExportedGame(_Frozen):
     finished_at: AwareDatetime | None = None
     engine_version: str | None = None
     data_pack: str | None = None
+    game: GameName = Field(
+        default=DEFAULT_GAME, description="the game played (absent before schema 10: brazil)"
+    )
 
 
 class ExportedLogEntry(_Frozen):
@@ -147,6 +155,7 @@ def build_export(record: GameRecord, log: list[LogEntry], *, exported_at: dateti
             finished_at=record.finished_at,
             engine_version=record.engine_version,
             data_pack=record.data_pack,
+            game=record.game,
         ),
         seats=list(record.seats),
         state=json.loads(record.state_json),

@@ -50,6 +50,11 @@ Versions (never edit a released migration; append a new one):
    they were last seen with, for reminders sent outside an interaction); every game's
    settings gain ``"language": "en"`` (the language of its public posts; games from before
    were English). Settings that do not read as a JSON object are left for ``check``.
+10. The game per game record (a second game on the platform): ``games`` gains ``game``, the
+    game's name (a lower-case identifier: ``brazil``, ``tigris``...; NOT NULL, default
+    ``'brazil'``: every game stored before was *Brazil: Imperial*), checked by a CHECK
+    constraint, and a trigger refuses any change of it (a record's game is set when it is
+    created, lobby included, and never changes). No index: no listing filters by game.
 """
 
 from __future__ import annotations
@@ -443,6 +448,20 @@ async def _v9_languages(db: aiosqlite.Connection) -> None:
             await db.execute("UPDATE games SET settings_json = ? WHERE id = ?", (new, game_id))
 
 
+V10_GAME = """
+-- Which game a record is (storage keeps the name and never interprets the state by it).
+ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'brazil'
+    CHECK (length(game) BETWEEN 1 AND 40 AND substr(game, 1, 1) BETWEEN 'a' AND 'z'
+           AND game NOT GLOB '*[^a-z0-9_]*');
+
+CREATE TRIGGER games_game_fixed BEFORE UPDATE OF game ON games
+WHEN NEW.game IS NOT OLD.game
+BEGIN
+    SELECT RAISE(ABORT, 'the game played by a game record never changes');
+END;
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -459,6 +478,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "web pages: one unguessable token per game", V7_WEB_PAGES),
     Migration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
     Migration(9, "languages: players' language and Discord locale, games' language", _v9_languages),
+    Migration(10, "the game per game record (every game before: brazil)", V10_GAME),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -22,11 +22,14 @@ from storage.legacy import upgrade_legacy_settings
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "DEFAULT_GAME",
+    "GAME_NAME_PATTERN",
     "MAX_SEATS",
     "PACK_NAME_PATTERN",
     "Break",
     "DecisionClock",
     "EntryKind",
+    "GameName",
     "GamePacing",
     "GameRecord",
     "GameResult",
@@ -49,6 +52,7 @@ __all__ = [
     "StandIn",
     "Timer",
     "UserId",
+    "is_game_name",
     "is_pack_name",
 ]
 
@@ -64,6 +68,23 @@ def is_pack_name(value: object) -> bool:
         and PACK_NAME_PATTERN.fullmatch(value) is not None
         and ".." not in value
     )
+
+
+GAME_NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,39}")
+"""A game's name (``"brazil"``, ``"tigris"``): a lower-case identifier of at most 40
+characters. Storage keeps it and never interprets it (nor the state by it)."""
+
+DEFAULT_GAME = "brazil"
+"""The game of a record that names none: *Brazil: Imperial* (every game stored before schema
+10, every export written before the field)."""
+
+GameName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]
+"""A game name (see :data:`GAME_NAME_PATTERN`), validated."""
+
+
+def is_game_name(value: object) -> bool:
+    """True for a game name such as ``"brazil"`` or ``"tigris"``."""
+    return isinstance(value, str) and GAME_NAME_PATTERN.fullmatch(value) is not None
 
 
 class GameStatus(StrEnum):
@@ -305,6 +326,11 @@ class GameSummary(_Frozen):
     )
     data_pack: str | None = Field(
         default=None, description="data pack name the game was created with (None: default)"
+    )
+    game: GameName = Field(
+        default=DEFAULT_GAME,
+        description="the game played (a game name: 'brazil', 'tigris'...), recorded when the "
+        "record is created and never changed",
     )
 
     @property

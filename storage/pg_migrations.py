@@ -424,6 +424,16 @@ async def _v9_languages(db: PgConnection) -> None:
             await db.execute("UPDATE games SET settings_json = $1 WHERE id = $2", new, game_id)
 
 
+V10_GAME = """
+ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'brazil'
+    CONSTRAINT games_game_name CHECK (game ~ '^[a-z][a-z0-9_]{0,39}$');
+
+CREATE TRIGGER games_game_fixed BEFORE UPDATE OF game ON games
+    FOR EACH ROW WHEN (NEW.game IS DISTINCT FROM OLD.game)
+    EXECUTE FUNCTION brazil_refuse('the game played by a game record never changes');
+"""
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -442,6 +452,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(
         9, "languages: players' language and Discord locale, games' language", _v9_languages
     ),
+    PgMigration(10, "the game per game record (every game before: brazil)", V10_GAME),
 )
 
 LATEST: int = MIGRATIONS[-1].version
@@ -460,6 +471,7 @@ TRIGGERS = frozenset(
         ("games", "games_never_truncated"),
         ("games", "games_version_monotonic"),
         ("games", "games_final_status"),
+        ("games", "games_game_fixed"),
     }
 )
 """The integrity triggers a database at :data:`LATEST` has, enabled (``check`` verifies)."""

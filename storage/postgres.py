@@ -78,6 +78,7 @@ from storage.base import (
 from storage.common import (
     MAX_ID,
     UndoRollback,
+    check_game_name,
     check_id,
     check_result,
     check_seat_no,
@@ -106,6 +107,7 @@ from storage.errors import (
 from storage.export import ImportPlan
 from storage.jsonutil import parse_json, state_hash
 from storage.models import (
+    DEFAULT_GAME,
     Break,
     DecisionClock,
     EntryKind,
@@ -162,9 +164,9 @@ _GAME_COLUMNS = """
     (SELECT json_agg(json_build_array(s.seat, s.kind, s.user_id, s.name, s.ai_level,
                                       s.colour, s.score, s.winner) ORDER BY s.seat)
        FROM seats s WHERE s.game_id = g.id)::text AS seats_json,
-    g.engine_version, g.data_pack
+    g.engine_version, g.data_pack, g.game
 """
-_STATE_COLUMN = 12
+_STATE_COLUMN = 13
 _GAME_WITH_STATE = f"""
     SELECT {_GAME_COLUMNS}, st.state_json
       FROM games g JOIN game_states st ON st.game_id = g.id
@@ -213,6 +215,7 @@ def _summary_fields(row: asyncpg.Record) -> dict[str, Any]:
         "seats": parse_seats(row[9]),
         "engine_version": row[10],
         "data_pack": row[11],
+        "game": row[12],
     }
 
 
@@ -366,6 +369,8 @@ class PostgresGameStore(UndoRollback, GameStore):
     @property
     def replayer(self) -> Replayer:
         """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        # game: Brazil-only. state_at (undo, rollback) replays every game with this one
+        # replayer; with the rules registry it is picked by the record's game name.
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer
@@ -880,8 +885,8 @@ class PostgresGameStore(UndoRollback, GameStore):
             async with db.transaction():
                 game_id = await db.fetchval(
                     "INSERT INTO games (channel_id, guild_id, status, version, settings_json, "
-                    "created_at, updated_at, finished_at, engine_version, data_pack) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                    "created_at, updated_at, finished_at, engine_version, data_pack, game) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
                     *values,
                 )
         except asyncpg.UniqueViolationError as exc:
@@ -904,8 +909,10 @@ class PostgresGameStore(UndoRollback, GameStore):
         seats: Collection[Seat] | None = None,
         status: GameStatus = GameStatus.LOBBY,
         data_pack: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> GameRecord:
         check_id(channel_id, "channel_id")
+        check_game_name(game)
         if guild_id is not None:
             check_id(guild_id, "guild_id")
         status = GameStatus(status)
@@ -926,7 +933,7 @@ class PostgresGameStore(UndoRollback, GameStore):
                     db,
                     (
                         channel_id, guild_id, status.value, 0, settings_json, now, now, None,
-                        engine, pack,
+                        engine, pack, game,
                     ),
                 )  # fmt: skip
                 await db.execute(
@@ -954,6 +961,7 @@ class PostgresGameStore(UndoRollback, GameStore):
             updated_at=now,
             engine_version=engine,
             data_pack=pack,
+            game=game,
             state_json=initial_state_json,
         )
 
@@ -1832,7 +1840,7 @@ class PostgresGameStore(UndoRollback, GameStore):
                     (
                         game.channel_id, game.guild_id, game.status.value, game.version,
                         game.settings.model_dump_json(), game.created_at, game.updated_at,
-                        game.finished_at, game.engine_version, game.data_pack,
+                        game.finished_at, game.engine_version, game.data_pack, game.game,
                     ),
                 )  # fmt: skip
                 await db.execute(
@@ -1920,12 +1928,12 @@ class PostgresGameStore(UndoRollback, GameStore):
                         await db.execute(
                             "INSERT INTO games (id, channel_id, guild_id, status, version, "
                             "settings_json, created_at, updated_at, finished_at, "
-                            "engine_version, data_pack) "
-                            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                            "engine_version, data_pack, game) "
+                            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                             gid, game.channel_id, game.guild_id, game.status.value,
                             game.version, game.settings.model_dump_json(), game.created_at,
                             game.updated_at, game.finished_at, game.engine_version,
-                            game.data_pack,
+                            game.data_pack, game.game,
                         )  # fmt: skip
                 except asyncpg.UniqueViolationError as exc:
                     if exc.constraint_name == "games_one_active_per_channel":

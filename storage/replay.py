@@ -27,6 +27,9 @@ __all__ = [
     "replay_log",
 ]
 
+# game: Brazil-only. Every game's default replayer is Brazil's engine, whatever the record's
+# game; once the rules registry exists, the default is looked up by the record's game name
+# (GameSummary.game) through it, never by importing a game's package here.
 DEFAULT_REPLAYER = "rules:replay_step"
 """Where the default replayer lives, as ``module:attribute``."""
 
@@ -67,6 +70,8 @@ def check_pack(state: Any) -> None:
     """Refuse a state whose ``data_pack`` is not a plain pack name (e.g. a path such as
     ``../../etc`` put there by an edited export): the engine would read files from there.
     Raises :class:`InvalidData`; storage never follows a path that came from a file."""
+    # game: reads the one key ``data_pack`` of any state, whatever its game (not by game): a
+    # game whose states use that key for something else than a pack name would be refused.
     if isinstance(state, dict):
         pack = state.get("data_pack")
         if pack is not None and not is_pack_name(pack):

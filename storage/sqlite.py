@@ -34,6 +34,7 @@ from storage.base import SNAPSHOT_EVERY, Clock, GameStore, apply_settings_change
 from storage.common import (
     MAX_ID,
     UndoRollback,
+    check_game_name,
     check_id,
     check_result,
     check_seat_no,
@@ -65,6 +66,7 @@ from storage.export import ImportPlan
 from storage.jsonutil import parse_json, state_hash
 from storage.migrations import LATEST, check_ours, migrate, schema_version
 from storage.models import (
+    DEFAULT_GAME,
     Break,
     EntryKind,
     GamePacing,
@@ -104,9 +106,9 @@ _GAME_COLUMNS = """
     (SELECT json_group_array(json_array(s.seat, s.kind, s.user_id, s.name, s.ai_level,
                                          s.colour, s.score, s.winner))
        FROM seats s WHERE s.game_id = g.id) AS seats_json,
-    g.engine_version, g.data_pack
+    g.engine_version, g.data_pack, g.game
 """
-_STATE_COLUMN = 12
+_STATE_COLUMN = 13
 _GAME_WITH_STATE = f"""
     SELECT {_GAME_COLUMNS}, st.state_json
       FROM games g JOIN game_states st ON st.game_id = g.id
@@ -140,6 +142,7 @@ def _summary_fields(row: Sequence[Any]) -> dict[str, Any]:
         "seats": parse_seats(row[9]),
         "engine_version": row[10],
         "data_pack": row[11],
+        "game": row[12],
     }
 
 
@@ -295,6 +298,8 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
     @property
     def replayer(self) -> Replayer:
         """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        # game: Brazil-only. state_at (undo, rollback) replays every game with this one
+        # replayer; with the rules registry it is picked by the record's game name.
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer
@@ -660,8 +665,10 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
         seats: Collection[Seat] | None = None,
         status: GameStatus = GameStatus.LOBBY,
         data_pack: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> GameRecord:
         _check_id(channel_id, "channel_id")
+        check_game_name(game)
         if guild_id is not None:
             _check_id(guild_id, "guild_id")
         status = GameStatus(status)
@@ -679,9 +686,9 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
             await self._ensure_channel_free(db, channel_id)
             cursor = await db.execute(
                 "INSERT INTO games (channel_id, guild_id, status, version, settings_json, "
-                "created_at, updated_at, engine_version, data_pack) "
-                "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                (channel_id, guild_id, status.value, settings_json, now, now, engine, pack),
+                "created_at, updated_at, engine_version, data_pack, game) "
+                "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
+                (channel_id, guild_id, status.value, settings_json, now, now, engine, pack, game),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
@@ -709,6 +716,7 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
             updated_at=datetime.fromisoformat(now),
             engine_version=engine,
             data_pack=pack,
+            game=game,
             state_json=initial_state_json,
         )
 
@@ -1335,8 +1343,8 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
                 await self._ensure_channel_free(db, game.channel_id)
             cursor = await db.execute(
                 "INSERT INTO games (channel_id, guild_id, status, version, settings_json, "
-                "created_at, updated_at, finished_at, engine_version, data_pack) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, finished_at, engine_version, data_pack, game) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.channel_id,
                     game.guild_id,
@@ -1348,6 +1356,7 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
                     None if game.finished_at is None else utc_iso(game.finished_at),
                     game.engine_version,
                     game.data_pack,
+                    game.game,
                 ),
             )
             game_id = cursor.lastrowid
@@ -1458,14 +1467,14 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
                 await self._ensure_channel_free(db, game.channel_id)
             await db.execute(
                 "INSERT INTO games (id, channel_id, guild_id, status, version, settings_json, "
-                "created_at, updated_at, finished_at, engine_version, data_pack) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, finished_at, engine_version, data_pack, game) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id, game.channel_id, game.guild_id, game.status.value, game.version,
                     game.settings.model_dump_json(), utc_iso(game.created_at),
                     utc_iso(game.updated_at),
                     None if game.finished_at is None else utc_iso(game.finished_at),
-                    game.engine_version, game.data_pack,
+                    game.engine_version, game.data_pack, game.game,
                 ),
             )  # fmt: skip
             await db.execute(

@@ -27,6 +27,7 @@ from storage.dump import BackupFile
 from storage.migrations import LATEST
 from tests.storage import toy_game
 from tests.storage.conftest import ENGINE, StoreFactory, new_game, play
+from tests.storage.old_schema import pg_back_to_9, sqlite_back_to_9
 from tests.storage.pg_server import PgServer
 
 
@@ -169,6 +170,7 @@ async def test_upgrade_8_to_9_on_sqlite(db_path: Path) -> None:
         )
         raw.execute("ALTER TABLE pacing_players DROP COLUMN language")
         raw.execute("ALTER TABLE pacing_players DROP COLUMN discord_locale")
+        sqlite_back_to_9(raw)
         raw.execute("PRAGMA user_version = 8")
         raw.commit()
         assert "language" not in raw.execute("SELECT settings_json FROM games").fetchone()[0]
@@ -205,6 +207,7 @@ async def test_upgrade_8_to_9_on_postgres(pg_url: str, pg_server: PgServer) -> N
         await conn.execute(
             "ALTER TABLE pacing_players DROP COLUMN language, DROP COLUMN discord_locale"
         )
+        await pg_back_to_9(conn)
         await conn.execute("UPDATE brazil_schema SET version = 8")
     finally:
         await conn.close()

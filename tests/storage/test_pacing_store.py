@@ -15,6 +15,7 @@ from storage.errors import InvalidData
 from storage.migrations import LATEST
 from tests.storage import toy_game
 from tests.storage.conftest import StoreFactory, new_game, play
+from tests.storage.old_schema import sqlite_back_to_9
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -25,7 +26,8 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
         rec = await new_game(store)
         rec = await play(store, rec, [3, 1, 4])
         state = rec.state_json
-    # take the file back to a v3 file: drop the v4 (to v8) tables and reset user_version
+    # take the file back to a v3 file: drop the v4 (to v8) tables, the v10 column, and reset
+    # user_version
     with sqlite3.connect(db_path) as raw:
         for t in (
             "pacing_games",
@@ -40,6 +42,7 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
             "pacing_ticks",  # schema 8
         ):
             raw.execute(f"DROP TABLE {t}")
+        sqlite_back_to_9(raw)  # schema 10
         raw.execute("PRAGMA user_version = 3")
         raw.commit()
     raw.close()

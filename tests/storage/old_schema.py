@@ -1,0 +1,24 @@
+"""Taking a database made by the current code back to an older schema's tables, for tests of
+one upgrade that start from a store the current code filled (``test_languages``: 8 -> 9,
+``test_pacing_store``: 3 -> 4). Each later migration adds the undoing of what it adds here,
+so such a file really is at the older schema when its ``user_version`` says so."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncpg
+
+
+def sqlite_back_to_9(raw: sqlite3.Connection) -> None:
+    """Undo schema 10 on an SQLite file: no ``games.game`` column, no trigger guarding it."""
+    raw.execute("DROP TRIGGER games_game_fixed")
+    raw.execute("ALTER TABLE games DROP COLUMN game")
+
+
+async def pg_back_to_9(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 10 on a PostgreSQL database (the column's trigger goes with it)."""
+    await conn.execute("DROP TRIGGER games_game_fixed ON games")
+    await conn.execute("ALTER TABLE games DROP COLUMN game")
