@@ -148,7 +148,9 @@ def draw_hand(v: TigrisState, seat: int, opts: RenderOptions, lang: str = "en") 
         cx = X0 + step * i + step / 2
         if i < len(tiles):
             _sprite(cv, G.tile_sprite(tiles[i], cv.px(ts), opts.high_contrast), cx, y + ts / 2)
-            cv.text_in(cx, y + ts + 14, tile_name(t, tiles[i]), step - 12, 17, "semibold", INK, "mm")
+            cv.text_in(
+                cx, y + ts + 14, tile_name(t, tiles[i]), step - 12, 17, "semibold", INK, "mm"
+            )
         else:  # an empty place behind the screen
             cv.rect(
                 (cx - ts / 2 + 4, y + 4, cx + ts / 2 - 4, y + ts - 4),
