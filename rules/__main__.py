@@ -1,10 +1,13 @@
-"""Command-line tool of the rules engine: ``python -m rules describe`` (self-play, benchmarks and
-transcripts are developer tools: ``python -m devtools``)."""
+"""Command-line tool of the rules engines: ``python -m rules describe`` (Brazil: Imperial's
+component data), ``python -m rules selfplay [--game G]`` and ``python -m rules bench [--game
+G]`` for any game of the registry (:mod:`rules.games`; Brazil: Imperial's deeper self-play,
+benchmarks and transcripts are developer tools: ``python -m devtools``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 
@@ -15,13 +18,96 @@ def _describe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _game(name: str) -> str:
+    """argparse type: a game of the registry."""
+    from rules.games import UnknownGame, game
+
+    try:
+        return game(name).name
+    except UnknownGame as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _counts(g: object, players: int) -> list[int]:
+    lo, hi = int(g.min_players), int(g.max_players)
+    if players:
+        if not lo <= players <= hi:
+            raise SystemExit(f"--players: {lo} to {hi} for this game, not {players}")
+        return [players]
+    return list(range(lo, hi + 1))
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from rules.games import game
+    from rules.selfplay import InvariantError, play
+
+    g = game(args.game)
+    ok = True
+    for n in _counts(g, args.players):
+        t = time.perf_counter()
+        natural = steps = 0
+        failures: list[str] = []
+        for i in range(args.games):
+            try:
+                r = play(g, n, args.seed + i, check=not args.no_check)
+            except InvariantError as e:
+                failures.append(f"seed {args.seed + i}: {e}")
+                continue
+            natural += r.natural_end
+            steps += r.steps
+        for f in failures[:5]:
+            print(f"INVARIANT FAILED: {f}", file=sys.stderr)
+        print(
+            f"{g.name} players={n}: {args.games} games, {steps} steps, "
+            f"{len(failures)} failures, natural end {natural}/{args.games}, "
+            f"{time.perf_counter() - t:.1f} s"
+        )
+        ok = ok and not failures
+    return 0 if ok else 1
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from rules.games import game
+    from rules.selfplay import bench
+
+    g = game(args.game)
+    for n in _counts(g, args.players):
+        count, rate = bench(g, n, args.seconds)
+        print(f"{g.name} players={n}: {count} actions in {args.seconds:g} s, {rate:,.0f} actions/s")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m rules",
-        description="Brazil: Imperial rules engine: a readable dump of the component data "
-        "(validated). Self-play, benchmarks, transcripts: python -m devtools.",
+        description="The rules engines: Brazil: Imperial's component data (describe), and "
+        "random self-play with invariant checks and a speed bench for every game (--game; "
+        "Brazil: Imperial's deeper tools: python -m devtools).",
     )
     sub = parser.add_subparsers(dest="cmd", required=True)
+    sp = sub.add_parser(
+        "selfplay",
+        help="seeded random games with invariant checks after every step",
+        description="Play seeded random games through the game's face and check after every "
+        "step: listing changes nothing, notation and JSON round trips, the game's own "
+        "invariants (Tigris & Euphrates: tile conservation, one leader of a colour per kingdom, "
+        "views that leak nothing), and an exact replay at the end.",
+    )
+    sp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
+    sp.add_argument("--games", type=int, default=20, help="games per player count (20)")
+    sp.add_argument("--players", type=int, default=0, help="one player count (default: each)")
+    sp.add_argument("--seed", type=int, default=0, help="first seed (0)")
+    sp.add_argument("--no-check", action="store_true", help="play without the checks")
+    sp.set_defaults(fn=_selfplay)
+    bp = sub.add_parser(
+        "bench",
+        help="actions per second of random self-play",
+        description="Random self-play without checks, listing the legal actions at every step.",
+    )
+    bp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
+    bp.add_argument("--players", type=int, default=0, help="one player count (default: each)")
+    bp.add_argument("--seconds", type=float, default=5.0, help="seconds per player count (5)")
+    bp.set_defaults(fn=_bench)
     dp = sub.add_parser(
         "describe",
         help="print the loaded component data as tables (validates it)",

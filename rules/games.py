@@ -1,0 +1,132 @@
+"""The games the platform plays, by name: one face per game, the same for every game.
+
+A game is a package of rules (``rules.tigris``, Brazil: Imperial's modules) with one face, a
+:class:`Game`: new game, legal actions, apply, who decides, view per seat, determinize,
+notation (format, parse, complete, describe), actions to and from JSON, final scores and
+undo points. The tools and (step by step) the service pick a game by name::
+
+    from rules.games import game, game_of
+    g = game("tigris")
+    state = g.new_game(3, seed=7)
+    while not g.is_over(state):
+        seat = g.deciders(state)[0]
+        state, events = g.apply(state, g.legal_actions(state, seat)[0])
+    game_of(state).name   # "tigris"
+
+Every function of the face takes the same arguments whatever the game: ``parse_text(state,
+seat, text)``, ``format_action(state, action)``, ``legal_actions(state, seat)`` (``None``:
+the actions of every seat that decides now). A game's package is imported the first time
+it is asked for; Brazil: Imperial is :data:`DEFAULT`, the game of every stored game that
+names none.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT = "brazil"
+
+# name -> the module whose GAME is that game's face (imported on first use)
+_MODULES: dict[str, str] = {"brazil": "rules.brazil", "tigris": "rules.tigris.game"}
+_LOADED: dict[str, Game] = {}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's face (see the module docstring)."""
+
+    name: str
+    title: str  # the English title; the catalogues' ``game.<name>`` in other languages
+    min_players: int
+    max_players: int
+    state_type: type[Any]
+    new_game: Callable[..., Any]  # (players, seed=None, **options) -> state
+    legal_actions: Callable[[Any, int | None], list[Any]]
+    apply: Callable[[Any, Any], tuple[Any, list[Any]]]
+    deciders: Callable[[Any], list[int]]
+    is_over: Callable[[Any], bool]
+    view: Callable[[Any, int | None], Any]
+    determinize: Callable[[Any, int, random.Random], Any]
+    format_action: Callable[[Any, Any], str]
+    parse_text: Callable[[Any, int, str], Any]
+    complete: Callable[[Any, int, str], list[str]]
+    describe_action: Callable[[Any, Any], str]
+    action_to_json: Callable[[Any], str]
+    action_from_json: Callable[[str | dict[str, Any]], Any]
+    final_scores: Callable[[Any], list[tuple[int, int]]]  # (seat, score), best first
+    winners: Callable[[Any], list[int]]
+    undo_depth: Callable[[Sequence[tuple[Any, Any, Any, list[Any]]], int], int]
+    # the game's own invariants after a step (self-play): raise AssertionError if broken;
+    # ``rng`` for the checks that deal hidden information
+    check: Callable[[Any, random.Random], None] | None = None
+
+    def load(self, state_json: str | bytes) -> Any:
+        """A state of this game from its JSON."""
+        return self.state_type.model_validate_json(state_json)
+
+    def dump(self, state: Any) -> str:
+        """A state's JSON (read back exactly by :meth:`load`)."""
+        return str(state.model_dump_json())
+
+    def legal_texts(self, state: Any, seat: int) -> list[str]:
+        """The commands ``seat`` may type now, in the engine's listing order."""
+        return [self.format_action(state, a) for a in self.legal_actions(state, seat)]
+
+
+class UnknownGame(ValueError):
+    """A game name the platform does not know (``str()`` names the known ones)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"unknown game {name!r}: choose {', '.join(names())}")
+
+
+def names() -> list[str]:
+    """The games' names, the default first."""
+    return sorted(_MODULES, key=lambda n: (n != DEFAULT, n))
+
+
+def game(name: str | None = None) -> Game:
+    """The face of game ``name`` (None: :data:`DEFAULT`); :class:`UnknownGame` if none."""
+    name = DEFAULT if name is None else name.strip().lower()
+    found = _LOADED.get(name)
+    if found is None:
+        module = _MODULES.get(name)
+        if module is None:
+            raise UnknownGame(name)
+        found = _LOADED[name] = importlib.import_module(module).GAME
+    return found
+
+
+def game_of(state: Any) -> Game:
+    """The game a state belongs to."""
+    for name in names():
+        g = game(name)
+        if isinstance(state, g.state_type):
+            return g
+    raise TypeError(f"not a game state: {type(state).__name__}")
+
+
+def load_state(game_name: str | None, state_json: str | bytes) -> Any:
+    """A state of game ``game_name`` from its JSON."""
+    return game(game_name).load(state_json)
+
+
+def replay_step(game_name: str | None, state_json: str, action_json: str) -> str:
+    """The JSON of the state after ``action_json`` on ``state_json`` (storage's replayer)."""
+    g = game(game_name)
+    new, _ = g.apply(g.load(state_json), g.action_from_json(action_json))
+    return g.dump(new)
+
+
+def action_json(action: Any) -> str:
+    """An action of any game as JSON."""
+    to_dict = getattr(action, "to_dict", None)
+    if to_dict is not None:
+        return json.dumps(to_dict(), separators=(",", ":"))
+    return str(action.model_dump_json())
