@@ -80,7 +80,8 @@ def check_view(s: TigrisState, seat: int | None, rng: random.Random) -> None:
     for i, p in enumerate(v.players):
         if i != seat and (any(p.hand) or not p.hidden):
             raise InvariantError(f"the view of {seat} shows seat {i}'s hand")
-        if i != seat and not s.options.open_scoring and (any(p.score) or p.treasures):
+        hidden = not s.options.open_scoring and s.phase != "over"
+        if i != seat and hidden and (any(p.score) or p.treasures):
             raise InvariantError(f"the view of {seat} shows seat {i}'s points")
     if seat is not None:
         d = determinize(v, seat, rng)

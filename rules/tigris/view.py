@@ -3,7 +3,8 @@
 ``view(state, seat)`` (``None``: a spectator) redacts: every other player's hand (the hand size
 stays), the bag's contents (its size stays), the swap discards' colours (their number stays),
 the RNG's seed, and — unless the ``open_scoring`` option — every other player's VP and
-treasures. Committed conflict tiles are public (laid face up, T-CONFLICT-3).
+treasures (until the game is over: then the screens are lifted, T-FINAL-1). Committed
+conflict tiles are public (laid face up, T-CONFLICT-3).
 
 ``determinize(view_state, seat, rng)`` deals the unseen tiles at random among the other hands,
 the discards and the bag, consistent with what the seat sees, and gives the state a fresh
@@ -29,7 +30,7 @@ def view(state: TigrisState, seat: int | None) -> TigrisState:
             continue
         p.hand = [0, 0, 0, 0]
         p.hidden = True
-        if not state.options.open_scoring:
+        if not state.options.open_scoring and state.phase != "over":  # T-FINAL-1: screens lifted
             p.score = [0, 0, 0, 0]
             p.treasures = 0
     return v

@@ -842,6 +842,20 @@ def test_tie_shares_the_place_T_FINAL_4() -> None:
 # -------------------------------------------------------------------------------- info, var
 
 
+def test_screens_are_lifted_at_the_end_T_FINAL_1() -> None:
+    """Every player's points and treasures are public once the game is over (the final
+    scoring compares them); the hands stay hidden."""
+    s = new_game(3, seed=3)
+    s.players[1].score = [1, 2, 3, 4]
+    s.players[1].treasures = 2
+    assert view(s, 0).players[1].score == [0, 0, 0, 0]
+    s.phase = "over"
+    for seat in (0, 2, None):
+        v = view(s, seat)
+        assert v.players[1].score == [1, 2, 3, 4] and v.players[1].treasures == 2
+        assert v.players[1].hand == [0, 0, 0, 0]
+
+
 def test_view_redacts_T_INFO_1_T_INFO_2() -> None:
     s = new_game(3, seed=3)
     s.players[1].score = [1, 2, 3, 4]
