@@ -9,6 +9,10 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.games import Game
 
 
 def _describe(args: argparse.Namespace) -> int:
@@ -28,7 +32,7 @@ def _game(name: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _counts(g: object, players: int) -> list[int]:
+def _counts(g: Game, players: int) -> list[int]:
     lo, hi = int(g.min_players), int(g.max_players)
     if players:
         if not lo <= players <= hi:

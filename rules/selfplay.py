@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from rules.games import Game
 
@@ -40,7 +41,7 @@ def play(
     """One seeded random game of ``g``; :class:`InvariantError` if an invariant breaks."""
     rng = random.Random(seed * 7919 + players)
     state = g.new_game(players, seed=seed)
-    actions = []
+    actions: list[Any] = []
     while not g.is_over(state) and len(actions) < max_steps:
         seat = g.deciders(state)[0]
         before = g.dump(state) if check else ""
