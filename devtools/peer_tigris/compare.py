@@ -50,6 +50,17 @@ KNOWN: dict[str, str] = {
         "'x !== x && y !== y'), so it can stop early and leave two or more treasures in a "
         "kingdom with a trader"
     ),
+    "end-check": (
+        "T-END-1: the game ends at the end of a turn with two or fewer treasures on the board; "
+        "the peer checks the count only when its treasure stage ends with a single player "
+        "taking treasures (seen in synced replays, where the treasures were taken by our engine "
+        "earlier in the turn)"
+    ),
+    "refill-order": (
+        "T-REFILL-1/-2: the active player refills first, then the others in turn order; the "
+        "peer refills players 0, 1, 2 … whoever is active, which shows when the bag runs out "
+        "during the refill (the last tiles go to other players)"
+    ),
     "bag-components": (
         "T-SETUP-2/T-COMP-1: 143 tiles in the bag (47 red) after the 10 starting temples; the "
         "peer puts all 57 red tiles in the bag besides the 10 temples (163 tiles in all). "
@@ -163,7 +174,11 @@ def legal_only_catastrophes_on(
 
 
 def compare_game(
-    trace: dict[str, Any], peer: dict[str, Any], stats: Counter[str], show: list
+    trace: dict[str, Any],
+    peer: dict[str, Any],
+    stats: Counter[str],
+    show: list,
+    free: bool = False,
 ) -> dict[str, Any]:
     """Compare one game step by step; returns a summary."""
     summary: dict[str, Any] = {"seed": trace["seed"], "players": trace["players"], "steps": 0}
@@ -225,13 +240,31 @@ def compare_game(
         if not diffs:
             stats["state-agree" if not treasures_apart else "agree-apart-from-treasures"] += 1
             continue
-        # a decision mismatch caused by the peer's deferred treasure stage
-        if set(diffs) <= {"decision", "treasures", "legal"} | {
-            f"p{i}.treasures" for i in range(4)
-        } and (
-            "treasure" in (od.get("kind"), pd.get("kind")) or any("treasure" in n for n in notes)
+        # the peer's treasure stage comes at the end of the turn, after its monument VP and
+        # refill: while either side is collecting, treasures, hands, bag, monument VP differ
+        timing = {"decision", "treasures", "legal", "bag", "actions_left", "active"} | {
+            f"p{i}.{f}" for i in range(4) for f in ("treasures", "hand", "score")
+        }
+        if set(diffs) <= timing and (
+            "treasure" in (od.get("kind"), pd.get("kind"))
+            or (st is not None and st["move"].startswith("treasure"))
         ):
             kind = "treasure-timing"
+        elif (
+            ours["over"]
+            and not ps["state"]["over"]
+            and len(ours["treasures"]) <= 2
+            and len(ps["state"]["treasures"]) <= 2
+            and set(diffs) <= {"over", "winners", "decision", "active", "actions_left", "legal"}
+        ):
+            kind = "end-check"
+        elif (
+            ours["over"]
+            and ps["state"]["over"]
+            and ours["bag"] == 0
+            and set(diffs) <= {f"p{i}.hand" for i in range(4)}
+        ):
+            kind = "refill-order"
         else:
             kind = classify(
                 diffs,
@@ -246,6 +279,7 @@ def compare_game(
                 kind == "treasure-timing"
                 and (at_turn_start or ours["over"])
                 and not treasures_apart
+                and free
             ):
                 treasures_apart = True
                 stats["games-treasures-apart"] += 1
@@ -317,7 +351,10 @@ def main(argv: list[str] | None = None) -> int:
         show: list = []
         static, peers = run_peer(args.peer, traces, mode)
         results[mode] = peers
-        summaries = [compare_game(t, p, stats, show) for t, p in zip(traces, peers, strict=True)]
+        summaries = [
+            compare_game(t, p, stats, show, free=mode == "free")
+            for t, p in zip(traces, peers, strict=True)
+        ]
         print(f"== mode {mode}: {len(traces)} games, {stats['steps']} steps")
         for k, v in sorted(stats.items()):
             print(f"   {k}: {v}")

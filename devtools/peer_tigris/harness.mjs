@@ -314,6 +314,11 @@ function runGame(game, mode) {
         if (legal.includes(`treasure ${t}`)) pick = t
       }
       if (!pick) {
+        // a treasure our engine took on its own (a corner taken first, T-TREASURE-3)
+        const gone = legal.map((m) => m.split(' ')[1]).find((sq) => !ourState.treasures.includes(sq))
+        if (gone) pick = gone
+      }
+      if (!pick) {
         if (!allowAuto) return
         if (!legal.length) { notes.push('peer treasure stage with no legal choice'); return }
         pick = legal[0].split(' ')[1]
@@ -385,7 +390,15 @@ function runGame(game, mode) {
       case 'treasure': {
         const d = peerDecision(state)
         if (d.kind === 'treasure' && d.seat === seat) {
-          state = runner.move(state, 'takeTreasure', [coord(a.square)], seat, notes)
+          // first the treasures our engine took without a choice (corners, T-TREASURE-3)
+          for (let guard = 0; guard < 10; guard++) {
+            const legal = peerLegal(state).map((m) => m.split(' ')[1])
+            if (legal.includes(a.square) || peerDecision(state).kind !== 'treasure') break
+            const gone = legal.find((sq) => !step.state.treasures.includes(sq))
+            if (!gone) break
+            state = runner.move(state, 'takeTreasure', [coord(gone)], seat, notes)
+          }
+          if (peerDecision(state).kind === 'treasure') state = runner.move(state, 'takeTreasure', [coord(a.square)], seat, notes)
         } else {
           (queued[seat] = queued[seat] || []).push(a.square)
           notes.push('treasure deferred: the peer collects at the end of the turn')
