@@ -409,9 +409,9 @@ function runGame(game, mode) {
         notes.push(`unknown action ${a.kind}`)
     }
     // The peer's treasure stage at the end of the turn: settle with choices already made.
-    settleTreasure(notes, false)
     ourDecision = step.decision
     ourState = step.state
+    settleTreasure(notes, false)
     result.steps.push({ state: peerSnapshot(state, game), decision: peerDecision(state), legal: peerLegal(state), notes })
   })
   return result
