@@ -112,7 +112,9 @@ def prepare(peer: Path, source: Path | None) -> None:
 # ---------------------------------------------------------------------------------- running
 
 
-def run_peer(peer: Path, games: list[dict[str, Any]], mode: str) -> tuple[dict[str, Any], list]:
+def run_peer(
+    peer: Path, games: list[dict[str, Any]], mode: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     payload = json.dumps({"mode": mode, "monument_ids": list(MONUMENTS), "games": games})
     out = subprocess.run(
         ["node", str(HARNESS), str(peer)],
@@ -177,7 +179,7 @@ def compare_game(
     trace: dict[str, Any],
     peer: dict[str, Any],
     stats: Counter[str],
-    show: list,
+    show: list[Any],
     free: bool = False,
 ) -> dict[str, Any]:
     """Compare one game step by step; returns a summary."""
@@ -245,6 +247,7 @@ def compare_game(
         timing = {"decision", "treasures", "legal", "bag", "actions_left", "active"} | {
             f"p{i}.{f}" for i in range(4) for f in ("treasures", "hand", "score")
         }
+        kind: str | None
         if set(diffs) <= timing and (
             "treasure" in (od.get("kind"), pd.get("kind"))
             or (st is not None and st["move"].startswith("treasure"))
@@ -301,7 +304,7 @@ def compare_game(
     return summary
 
 
-def print_show(item: tuple) -> None:
+def print_show(item: tuple[Any, ...]) -> None:
     trace, i, ours, od, olegal, ps, st, diffs, _prev = item
     print(
         f"--- players {trace['players']} seed {trace['seed']} step {i}: {st and st['move']} by "
@@ -348,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for mode in modes:
         stats: Counter[str] = Counter()
-        show: list = []
+        show: list[Any] = []
         static, peers = run_peer(args.peer, traces, mode)
         results[mode] = peers
         summaries = [
@@ -435,7 +438,10 @@ def decode_step(e: dict[str, Any], prev: dict[str, Any], our_legal: list[str]) -
 
 
 def record(
-    path: Path, traces: list[dict[str, Any]], results: dict[str, list], static: dict
+    path: Path,
+    traces: list[dict[str, Any]],
+    results: dict[str, list[dict[str, Any]]],
+    static: dict[str, Any],
 ) -> None:
     """The fixture: per game the seed and our actions, and per step the peer's state, decision
     and legal moves (encoded by :func:`encode_step`), for each replay mode."""

@@ -19,6 +19,10 @@ Documented differences — in each the peer departs from the rules and our engin
 - T-SETUP-2 / T-COMP-1: the peer's bag holds all 57 red tiles besides the 10 starting temples
   (163 tiles in all); the harness gives the peer our bag (143 tiles), so this does not show in
   the replays; the recorded static data keeps the peer's counts.
+- T-END-1: the peer checks "two or fewer treasures" only when its treasure stage ends with one
+  player taking treasures (seen in synced replays).
+- T-REFILL-1/-2: the peer refills players 0, 1, … instead of the active player first; seen
+  only when the bag runs out during a refill (the last tiles go to other players).
 - T-TREASURE-3 (the peer's treasure list filter, see ``devtools/peer_tigris/compare.py``) did
   not occur in the recorded games.
 
