@@ -45,10 +45,10 @@ import i18n
 __all__ = [
     "CHAT_LIMIT",
     "DEFAULT_PATH",
+    "GAME_PATHS",
     "RuleEntry",
     "Rulebook",
     "RulebookError",
-    "GAME_PATHS",
     "format_entry",
     "game_path",
     "load_rulebook",
