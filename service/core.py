@@ -177,6 +177,14 @@ def _load(rec: GameRecord) -> GameState:
     return adapter(rec.game).load(rec.state_json)
 
 
+def _takes_game(factory: Callable[..., Any]) -> bool:
+    """Whether an agent factory takes the game's name (``game=``)."""
+    try:
+        return "game" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
     """Call ``on_step(step)``, awaiting what it returns when that is awaitable."""
     if on_step is not None:
@@ -612,6 +620,7 @@ class GameCore:
             scenario=rec.settings.scenario,
             seed=_seed(rec),
             over=adapter_of(st).over(st),
+            game=rec.game,
         )
 
     async def state(self, game_id: int) -> GameState:
@@ -656,6 +665,16 @@ class GameCore:
         who is awaited): the one source of every surface's status text (names in ``lang``)."""
         waiting = tuple(self.decisions(st, seats, choices=False, lang=lang))
         return adapter_of(st).status(game_id, st, seats, waiting, lang)
+
+    @staticmethod
+    def round_of(st: GameState) -> int:
+        """The round ``st`` is in (0: setting up): a round cap's measure (the demo's)."""
+        return adapter_of(st).round_of(st)
+
+    @staticmethod
+    def progress(st: GameState) -> float:
+        """How far the game of ``st`` has come, from 0 to 1 (a progress bar)."""
+        return adapter_of(st).progress(st)
 
     # ---------------------------------------------------------------- new game
 
@@ -714,6 +733,12 @@ class GameCore:
         from rules.games import names
 
         return names()
+
+    @staticmethod
+    def player_range(game: str = DEFAULT_GAME) -> tuple[int, int]:
+        """The fewest and most players ``game`` is for."""
+        face = GameCore.game_adapter(game).face
+        return face.min_players, face.max_players
 
     @staticmethod
     def build_game(
@@ -862,7 +887,9 @@ class GameCore:
         sent to one): an action. Raises what the agent raised, or
         :class:`service.workers.WorkerError` when its worker failed twice."""
         A = adapter_of(state) if game is None else adapter(game)
-        factory = None if self._agent_factory is make_agent else self._agent_factory
+        factory: Callable[..., Agent] | None = self._agent_factory
+        if factory is make_agent or (A.name != DEFAULT_GAME and not _takes_game(factory)):
+            factory = None  # a factory of Brazil: Imperial's agents plays no other game
         with metrics.timed(metrics.AI_SECONDS, level):
             action_json = await self.workers.decide(factory, level, seed, seat, state, game=A.name)
         return A.parse_action(action_json)

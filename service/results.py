@@ -208,6 +208,7 @@ class GameInfo:
     scenario: str
     seed: int
     over: bool
+    game: str = "brazil"  # the game's name (rules.games)
 
 
 class ServiceError(Exception):

@@ -180,7 +180,12 @@ def decide_job(
     ``game``'s engine."""
     A = adapter(game)
     state = A.load(state_json)
-    agent = factory(level, seed) if factory is not None else make_agent(level, seed, game)
+    if factory is None:
+        agent = make_agent(level, seed, game)
+    elif game == DEFAULT_GAME:
+        agent = factory(level, seed)
+    else:  # a factory that takes the game's name (GameCore.decide checks it)
+        agent = factory(level, seed, game=game)
     action = agent.decide(state, seat)
     return A.action_json(action)
 

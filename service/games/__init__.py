@@ -143,6 +143,14 @@ class GameAdapter:
         """An event's sentence in the game's log (``log``), ``st`` the game now."""
         return self.event_text(event, lang)
 
+    def round_of(self, st: Any) -> int:
+        """The round the game is in (every player had a turn per round; 0: setting up)."""
+        raise NotImplementedError
+
+    def progress(self, st: Any) -> float:
+        """How far the game has come, from 0 to 1 (a progress bar's)."""
+        raise NotImplementedError
+
     def turn_key(self, st: Any) -> tuple[Any, ...]:
         """What changes when a turn ends (a new turn's map, the turn's events start anew)."""
         raise NotImplementedError

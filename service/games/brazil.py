@@ -242,6 +242,14 @@ class BrazilAdapter(GameAdapter):
     def event_text(self, event: Event, lang: str) -> str:
         return event.text if lang == "en" else event_text(event, lang)
 
+    def round_of(self, st: GameState) -> int:
+        return 0 if st.phase == "setup" else int(st.round)
+
+    def progress(self, st: GameState) -> float:
+        if st.phase == "setup":
+            return 0.0
+        return min(1.0, st.round / (st.max_rounds or 50))
+
     def turn_key(self, st: GameState) -> tuple[Any, ...]:
         return (st.current, st.round, st.phase)
 

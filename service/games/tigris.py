@@ -15,7 +15,7 @@ from typing import Any
 
 from i18n import tr
 from rules.tigris.actions import Action
-from rules.tigris.data import COLOURS, LABELS, LEADERS
+from rules.tigris.data import COLOURS, HAND_SIZE, LABELS, LEADERS, TILE_COUNTS, TREASURES_END
 from rules.tigris.events import Event, for_seat
 from rules.tigris.scoring import allocate, final_scores
 from rules.tigris.state import TigrisState
@@ -35,6 +35,8 @@ DYNASTY = "@tigris.dynasty."
 PLAYER_PARAMS = ("player", "attacker", "defender", "winner")
 """The events' parameters that name a player (by a dynasty's term reference)."""
 CONFLICT_OVER = ("tigris.conflict.won",)
+TREASURES_START = 14  # ten temples and four corners (T-SETUP-1)
+BAG_START = sum(TILE_COUNTS) - 10  # the ten starting temples are not drawn
 """The event keys of a revolt or war that was decided: its report is drawn."""
 
 
@@ -116,6 +118,18 @@ class TigrisAdapter(GameAdapter):
             return tr(lang, event.key, **params)
         except Exception:  # a sentence must never break a turn: the engine's English
             return event.text
+
+    def round_of(self, st: TigrisState) -> int:
+        return (st.turn - 1) // len(st.players) + 1
+
+    def progress(self, st: TigrisState) -> float:
+        """The bag emptying or the treasures taken, whichever is nearer the end (T-END)."""
+        if st.phase == "over":
+            return 1.0
+        start = BAG_START - HAND_SIZE * len(st.players)
+        bag = 1.0 - st.bag_size / start
+        taken = (TREASURES_START - len(st.treasures)) / max(1, TREASURES_START - TREASURES_END)
+        return max(0.0, min(1.0, max(bag, taken)))
 
     def turn_key(self, st: TigrisState) -> tuple[Any, ...]:
         return (st.active, st.turn, st.phase)
