@@ -888,7 +888,9 @@ class GameCore:
         :class:`service.workers.WorkerError` when its worker failed twice."""
         A = adapter_of(state) if game is None else adapter(game)
         factory: Callable[..., Agent] | None = self._agent_factory
-        if factory is make_agent or (A.name != DEFAULT_GAME and not _takes_game(factory)):
+        if factory is make_agent or (
+            A.name != DEFAULT_GAME and factory is not None and not _takes_game(factory)
+        ):
             factory = None  # a factory of Brazil: Imperial's agents plays no other game
         with metrics.timed(metrics.AI_SECONDS, level):
             action_json = await self.workers.decide(factory, level, seed, seat, state, game=A.name)

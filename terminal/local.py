@@ -807,26 +807,26 @@ async def _play(
             gid = res.game_id
             posts = [post.text for post in res.public()]
         out_dir = Path(args.out) if args.out else Path(f"{game}-local") / f"game-{gid}"
-        name, game = game, LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
-        game.game_name = name
+        local = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
+        local.game_name = game
         if resumed is not None:
-            game.tell("terminal.resuming", game=gid, version=resumed)
+            local.tell("terminal.resuming", game=gid, version=resumed)
         for text in posts:
-            game.relay(text)
-        game.tell("terminal.images_folder", folder=out_dir.resolve())
+            local.relay(text)
+        local.tell("terminal.images_folder", folder=out_dir.resolve())
         if server is not None:
-            game.tell("terminal.page", url=await server.page_url(gid))
+            local.tell("terminal.page", url=await server.page_url(gid))
         if make_source is not None:
-            source = make_source(game)
+            source = make_source(local)
         elif lines is not None:
             source = ScriptSource(lines, out)
         else:
-            source = PromptSource(game)
+            source = PromptSource(local)
         try:
-            return await game.run(source)
+            return await local.run(source)
         except (KeyboardInterrupt, asyncio.CancelledError):
-            game.say()
-            game.tell("terminal.saved", command=resume_command(gid))
+            local.say()
+            local.tell("terminal.saved", command=resume_command(gid))
             return 0
 
 
