@@ -74,8 +74,10 @@ class Game:
         return str(state.model_dump_json())
 
     def legal_texts(self, state: Any, seat: int) -> list[str]:
-        """The commands ``seat`` may type now, in the engine's listing order."""
-        return [self.format_action(state, a) for a in self.legal_actions(state, seat)]
+        """The commands ``seat`` may type now, in the engine's listing order (each once)."""
+        return list(
+            dict.fromkeys(self.format_action(state, a) for a in self.legal_actions(state, seat))
+        )
 
 
 class UnknownGame(ValueError):

@@ -30,36 +30,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import i18n
 from i18n import Msg, msg, tr, translator
-from rules import (
-    GameState,
-    PaymentStep,
-    RulesError,
-    apply,
-    deciders,
-    format_action,
-    get_catalog,
-    legal_actions,
-    parse_action,
-    payment_step,
-    pending_for,
-    undo,
-    view,
-)
-from rules.errors import InvalidAction, NotYourDecision
-from rules.events import Event, for_seat
-from rules.messages import render_message
-from rules.notation import GRAMMAR, complete, describe_action, legal_texts, parse_text
+from rules.errors import InvalidAction, NotYourDecision, RulesError
+from rules.games import DEFAULT as DEFAULT_GAME
 from service import logctx, metrics
+from service.games import GameAdapter, adapter, adapter_of
+from service.games.brazil import named_description as named_description  # its old home
+from service.games.brazil import named_text as named_text  # its old home
 from service.images import render_image as render_image  # the name's old home
-from service.labels import Choice
-from service.labels import choices as label_choices
 from service.language import Languages, game_language_of
 from service.locks import GameLock
 from service.results import (
@@ -78,7 +61,7 @@ from service.results import (
     seat_label,
 )
 from service.timeline import timeline_frames
-from service.undo import UndoPlan, undo_plan, undo_refusal
+from service.undo import UndoPlan, undo_plan
 from service.workers import Agent, WorkerError, WorkerPool, decision_seed, make_agent
 from storage import (
     GameRecord,
@@ -93,6 +76,13 @@ from storage import (
 )
 from storage.base import GameStore
 from storage.models import EntryKind, SeatKind
+
+if TYPE_CHECKING:
+    from rules import PaymentStep
+    from service.labels import Choice
+
+GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
+Event = Any  # an event of any game
 
 log = logging.getLogger("service")
 
@@ -124,14 +114,16 @@ class _Store:
         settings: GameSettings,
         seats: Sequence[SeatSpec],
         guild_id: int | None,
+        game: str = DEFAULT_GAME,
     ) -> GameRecord:
         return await self.store.create_game(
             channel_id,
-            initial_state_json=state.model_dump_json(),
+            initial_state_json=adapter(game).dump(state),
             settings=settings,
             guild_id=guild_id,
             seats=[game_seat(n, spec) for n, spec in enumerate(seats)],
             status=GameStatus.RUNNING,
+            game=game,
         )
 
     async def save(
@@ -144,22 +136,20 @@ class _Store:
         events: list[Event],
         description: str | None,
     ) -> GameRecord:
+        A = adapter_of(after)
         result = None
-        if after.phase == "ended" and after.result is not None:
-            res = after.result
-            result = GameResult(
-                scores={int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
-                winners=frozenset(int(w) for w in res.get("winners", [])),
-            )
+        final = A.final_result(after)
+        if final is not None:
+            result = GameResult(scores=final[0], winners=final[1])
         try:
             with metrics.timed(metrics.STORE_SECONDS, "save"):
                 rec = await self.store.save(
                     game_id,
                     expected_version=version,
-                    state_json=after.model_dump_json(),
-                    action_json=action.to_json(),
+                    state_json=A.dump(after),
+                    action_json=A.action_json(action),
                     seat=seat,
-                    events_json=json.dumps([e.model_dump(mode="json") for e in events]),
+                    events_json=A.events_json(events),
                     description=description,
                     result=result,
                 )
@@ -177,12 +167,22 @@ FALLBACK_LEVEL = "heuristic"
 """The computer player that decides for one whose decision failed."""
 
 SECRET_ANSWERS = frozenset({"combat_cards"})
-"""Decision kinds answered secretly while other players wait on the answer (a battle's
-cards): an automatic answer to one must not come at a telling speed."""
+"""Brazil: Imperial's decision kinds answered secretly while other players wait on the
+answer (a battle's cards): an automatic answer to one must not come at a telling speed.
+Each game's are its adapter's ``secret_answers`` (Tigris: a conflict's support)."""
 
 
-def _load(state_json: str) -> GameState:
-    return GameState.model_validate_json(state_json)
+def _load(rec: GameRecord) -> GameState:
+    """The record's state, read by its game's engine."""
+    return adapter(rec.game).load(rec.state_json)
+
+
+def _takes_game(factory: Callable[..., Any]) -> bool:
+    """Whether an agent factory takes the game's name (``game=``)."""
+    try:
+        return "game" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
@@ -195,90 +195,6 @@ async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None
 
 def _seed(rec: GameRecord) -> int:
     return rec.settings.seed or 0
-
-
-def _events(events_json: str) -> list[Event]:
-    return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
-
-
-def _engine_names(st: GameState) -> dict[str, int]:
-    """The engine's names of the players ("Red", or "Seat 2" before a colour) -> seat."""
-    return {
-        (p.colour.capitalize() if p.colour else f"Seat {p.seat + 1}"): p.seat for p in st.players
-    }
-
-
-def named_description(
-    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec], *, lang: str = "en"
-) -> str:
-    """The engine's sentence about ``action`` (for everybody) with its player named as the
-    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
-    another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
-    make no public event need one: their events say the rest)."""
-    who = seat_label(after, seats, int(action.seat), lang)
-    if lang != "en":
-        from rules.messages import EN as ENGINE_EN
-
-        kind = str(getattr(action, "type", ""))
-        if kind == "war_card" and getattr(action, "play", False):
-            kind = "other"
-        key = f"phrase.did.{kind}" if f"phrase.did.{kind}" in ENGINE_EN else "phrase.did.other"
-        return tr(lang, key, who=who)
-    desc = describe_action(st, action, None)
-    for name, seat in _engine_names(after).items():
-        if seat == int(action.seat) and desc.startswith(name + " "):
-            return who + desc[len(name) :]
-    return f"{who}: {desc}" if desc else f"{who} decided."
-
-
-def _event_text(event: Event, lang: str) -> str:
-    """An event's sentence in ``lang`` (the engine's English when it has no key)."""
-    if not event.key:
-        return event.text
-    try:
-        return tr(lang, event.key, **event.params)
-    except Exception:  # a sentence must never break a listing: the engine's own text
-        return event.text
-
-
-def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: str = "en") -> str:
-    """An event's sentence with the players named as the table knows them ("Ana (red)
-    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red."),
-    in ``lang`` (English: the engine's own catalogue and the game's component names; another
-    language: :func:`i18n.tr`, component names in that language). An event stored without a
-    key (before events had keys) has only its English text."""
-    if not event.key:
-        return event.text
-    engine_names = _engine_names(st)
-    params: dict[str, Any] = {}
-    for k, v in event.params.items():
-        if isinstance(v, str) and v in engine_names:
-            v = seat_label(st, seats, engine_names[v], lang)
-        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
-            v = [
-                seat_label(st, seats, engine_names[x], lang)
-                if isinstance(x, str) and x in engine_names
-                else x
-                for x in v
-            ]
-        params[k] = v
-    key = event.key
-    if key == "colour" and isinstance(params.get("number"), int):
-        n = int(params["number"]) - 1
-        name = seats[n].name if 0 <= n < len(seats) else tr(lang, "svc.seat", n=n + 1)
-        colour = params.get("colour")
-        if isinstance(colour, str) and not colour.startswith("@"):
-            colour = f"@term.colour.{colour}"  # stored before colours were term references
-        key, params = "phrase.plays_colour", {"who": name, "colour": colour}
-    try:
-        if lang != "en":
-            return tr(lang, key, **params)
-        from rules.messages import catalog_names
-
-        names = catalog_names(get_catalog(st.data_pack))
-        return render_message(key, params, names=names)
-    except Exception:  # a sentence must never break a turn: the engine's own text
-        return event.text
 
 
 class GameSession:
@@ -302,6 +218,7 @@ class GameSession:
         self.rec = rec
         self.state = state
         self.seats = seats
+        self.A: GameAdapter = adapter_of(state)  # the game's adapter (service.games)
         self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
 
     # ------------------------------------------------------------ reading
@@ -319,8 +236,13 @@ class GameSession:
         return self.rec.channel_id
 
     @property
+    def game(self) -> str:
+        """The game's name (``"brazil"``, ``"tigris"``)."""
+        return self.A.name
+
+    @property
     def over(self) -> bool:
-        return self.state.phase == "ended"
+        return self.A.over(self.state)
 
     @property
     def active(self) -> bool:
@@ -339,7 +261,7 @@ class GameSession:
         return None
 
     def decides(self, seat: int | None) -> bool:
-        return seat is not None and seat in deciders(self.state)
+        return seat is not None and seat in self.A.face.deciders(self.state)
 
     def who(self, seat: int, lang: str = "en") -> str:
         """``"Ana (red)"``: the seat's player and colour, the colour's name in ``lang``."""
@@ -379,7 +301,7 @@ class GameSession:
     def undo_allowed(self) -> bool:
         """Whether the one deciding now may take back their last step (the Undo button):
         one seat decides, it took this session's last step, and :meth:`step_undoable`."""
-        who = deciders(self.state)
+        who = self.A.face.deciders(self.state)
         if self._last is None or len(who) != 1 or int(self._last[1].seat) != who[0]:
             return False
         return self.step_undoable()
@@ -393,9 +315,9 @@ class GameSession:
             return False
         before, action, after, events = self._last
         seat = int(action.seat)
-        if undo_refusal(before, seat, after, events, self.seats) is not None:
+        if self.A.undo_why(before, seat, after, events, self.seats) is not None:
             return False
-        return undo.undo_depth([(before, action, after, events)], seat) >= 1
+        return self.A.undo_depth(before, action, after, events, seat) >= 1
 
     # ------------------------------------------------------------ acting
 
@@ -407,7 +329,7 @@ class GameSession:
         if lang != "en":
             from i18n.notation import canonical
 
-            text = canonical(text, lang)
+            text = canonical(text, lang, self.game)
         return await self._command(seat, text=text, choices=choices)
 
     async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
@@ -424,9 +346,9 @@ class GameSession:
             if not 0 <= seat < len(st.players):
                 raise InvalidAction.of("", "error.seat.no_seat", seat=seat)
             if text is not None:
-                action = parse_text(st, seat, text)
-            elif not hasattr(action, "type"):
-                action = parse_action(action)
+                action = self.A.face.parse_text(st, seat, text)
+            else:
+                action = self.A.parse_action(action)
             if action.seat != seat:
                 raise NotYourDecision.of("", "error.seat.other")
             step = await self.apply(action)
@@ -446,10 +368,10 @@ class GameSession:
         """Apply and save one action (``checked=False`` only for an action listed from this
         very state); the posts of this step. The session goes on from the new state."""
         st = self.state
-        after, events = apply(st, action, checked=checked)
-        desc = describe_action(st, action, None)
+        after, events = self.A.apply(st, action, checked=checked)
+        desc = self.A.describe(st, action)
         saved = await self.svc.save_step(self.rec, after, action, events, desc)
-        res = Result(game_id=self.game_id, version=saved.version, over=after.phase == "ended")
+        res = Result(game_id=self.game_id, version=saved.version, over=self.A.over(after))
         res.applied = 1
         turn = await self.svc.turn_events(self.rec, st, after, events)
         res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
@@ -470,7 +392,7 @@ class GameSession:
 
     def ai_seat(self) -> int | None:
         """The first AI seat that decides now, if any."""
-        for s in deciders(self.state):
+        for s in self.A.face.deciders(self.state):
             if s < len(self.seats) and self.seats[s].ai:
                 return s
         return None
@@ -486,17 +408,17 @@ class GameSession:
         logctx.bind(seat=s)
         if s is None:
             return None
-        pend = pending_for(self.state, s)
-        if before_secret is not None and pend is not None and pend.kind in SECRET_ANSWERS:
-            await before_secret(s, pend.kind)
+        kind = self.A.pending_kind(self.state, s)
+        if before_secret is not None and kind in self.A.secret_answers:
+            await before_secret(s, kind)
         level = self.seats[s].ai
         assert level is not None
-        forced = legal_actions(self.state, s)
+        forced = self.A.face.legal_actions(self.state, s)
         if len(forced) == 1:  # every agent plays the only legal action: no worker needed
             return await self.apply(forced[0], checked=False)
         seed = decision_seed(self.seed, s, self.version)
         try:
-            action = await self.svc.decide(level, seed, s, self.state)
+            action = await self.svc.decide(level, seed, s, self.state, game=self.game)
             return await self.apply(action)
         except VersionConflict:
             raise
@@ -505,14 +427,14 @@ class GameSession:
         # that decision falls back to the heuristic in this process (and to the first legal
         # action if even the heuristic fails): the game goes on
         try:
-            fallback = make_agent(FALLBACK_LEVEL, seed)
+            fallback = make_agent(FALLBACK_LEVEL, seed, self.game)
             action = await asyncio.to_thread(fallback.decide, self.state, s)
             return await self.apply(action)
         except VersionConflict:
             raise
         except Exception as e:
             self.svc.ai_failed(self.game_id, s, FALLBACK_LEVEL, e)
-        return await self.apply(legal_actions(self.state, s)[0])
+        return await self.apply(self.A.face.legal_actions(self.state, s)[0])
 
     async def run_ai(
         self,
@@ -543,40 +465,32 @@ class GameSession:
 
     def legal(self, seat: int) -> list[Any]:
         """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
-        return legal_actions(self.state, seat) if self.decides(seat) else []
+        return self.A.face.legal_actions(self.state, seat) if self.decides(seat) else []
 
     def legal_texts(self, seat: int, *, lang: str = "en") -> list[str]:
         """The commands ``seat`` may type now, in the notation (written with the words of
         ``lang``: :func:`i18n.notation.localize`)."""
-        texts = [format_action(self.state, a) for a in self.legal(seat)]
+        texts = [self.A.face.format_action(self.state, a) for a in self.legal(seat)]
         if lang != "en":
             from i18n.notation import localize
 
-            texts = [localize(t, lang) for t in texts]
+            texts = [localize(t, lang, self.game) for t in texts]
         return texts
 
     def choices(self, seat: int) -> list[Choice]:
         """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
         names, not notation ids, from what ``seat`` sees (see :mod:`service.labels`)."""
-        return label_choices(self.state, seat, self.legal(seat))
+        return self.A.choices(self.state, seat, self.legal(seat))
 
     def describe(self, action: Any) -> str:
         """An action as a command of the notation (``build sawmill D3``)."""
-        return format_action(self.state, action)
+        return self.A.face.format_action(self.state, action)
 
     def payment_path(self, action: Any, path: Sequence[int]) -> PaymentStep | None:
         """The payment step that the option numbers ``path`` lead to, paying ``action`` one
-        token at a time (``rules.payment_step``); None if they no longer make sense."""
-        chosen: list[Any] = []
-        try:
-            step = payment_step(self.state, action, chosen)
-            for k in path:
-                if step.complete or not 0 <= k < len(step.options):
-                    return None
-                chosen.append(step.options[k].item)
-                step = payment_step(self.state, action, chosen)
-        except RulesError:
-            return None
+        token at a time (``rules.payment_step``); None if they no longer make sense (Brazil:
+        Imperial's payment chooser)."""
+        step: PaymentStep | None = self.A.payment_path(self.state, action, path)  # type: ignore[attr-defined]
         return step
 
     def complete(self, seat: int, prefix: str, *, lang: str = "en") -> list[str]:
@@ -584,11 +498,12 @@ class GameSession:
         and shown in that language's words (:func:`i18n.notation.complete`)."""
         if not self.decides(seat):
             return []
+        face = self.A.face
         if lang == "en":
-            return complete(self.state, seat, prefix)
+            return face.complete(self.state, seat, prefix)
         from i18n import notation
 
-        return notation.complete(prefix, legal_texts(self.state, seat), lang)
+        return notation.complete(prefix, face.legal_texts(self.state, seat), lang, self.game)
 
     @property
     def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
@@ -612,7 +527,7 @@ class GameCore:
         self,
         store: GameStore,
         *,
-        agent_factory: Callable[[str, int], Agent] = make_agent,
+        agent_factory: Callable[..., Agent] = make_agent,
         rulebook_path: str | None = None,
         workers: WorkerPool | None = None,
     ) -> None:
@@ -667,12 +582,12 @@ class GameCore:
         if rec is None or rec.status is GameStatus.LOBBY:
             return None
         gen = self.lock(rec.id).acquisitions
-        return GameSession(self, rec, _load(rec.state_json), self.seat_specs(rec), gen=gen)
+        return GameSession(self, rec, _load(rec), self.seat_specs(rec), gen=gen)
 
     async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
         with metrics.timed(metrics.STORE_SECONDS, "load"):
             rec = await self.store.get_game(game_id)
-        return rec, _load(rec.state_json), self.seat_specs(rec)
+        return rec, _load(rec), self.seat_specs(rec)
 
     @staticmethod
     def seat_specs(rec: GameRecord) -> list[SeatSpec]:
@@ -704,7 +619,8 @@ class GameCore:
             seats=tuple(seats),
             scenario=rec.settings.scenario,
             seed=_seed(rec),
-            over=st.phase == "ended",
+            over=adapter_of(st).over(st),
+            game=rec.game,
         )
 
     async def state(self, game_id: int) -> GameState:
@@ -713,7 +629,8 @@ class GameCore:
 
     async def view(self, game_id: int, seat: int | None) -> GameState:
         """The current state as ``seat`` (None: a spectator) may see it."""
-        return view(await self.state(game_id), seat)
+        st = await self.state(game_id)
+        return adapter_of(st).face.view(st, seat)
 
     @staticmethod
     def who(st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
@@ -724,17 +641,19 @@ class GameCore:
         self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True, lang: str = "en"
     ) -> list[Decision]:
         out = []
-        for s in deciders(st):
-            pend = pending_for(st, s)
+        A = adapter_of(st)
+        for s in A.face.deciders(st):
             ai = s < len(seats) and seats[s].ai is not None
+            kind = A.pending_kind(st, s)
             out.append(
                 Decision(
                     seat=s,
                     who=seat_label(st, seats, s, lang),
                     ai=ai,
-                    kind=pend.kind if pend is not None else "turn",
-                    choices=tuple(legal_texts(st, s)) if choices and not ai else (),
+                    kind=kind,
+                    choices=tuple(A.face.legal_texts(st, s)) if choices and not ai else (),
                     user_id=seats[s].user_id if s < len(seats) else None,
+                    term=A.decision_term(kind),
                 )
             )
         return out
@@ -742,19 +661,20 @@ class GameCore:
     def status(
         self, game_id: int, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
     ) -> Status:
-        """The game's status (scenario, phase, era and round, who is awaited): the one
-        source of every surface's status text (names in ``lang``)."""
-        cat = get_catalog(st.data_pack)
-        scen = cat.maps[st.map].name if st.map in cat.maps else st.map
-        scen = translator(lang).name(f"term.scenario.{st.map}", scen)
-        return Status(
-            game_id=game_id,
-            scenario=scen,
-            phase=st.phase,
-            era=st.era,
-            round=st.round,
-            waiting=tuple(self.decisions(st, seats, choices=False, lang=lang)),
-        )
+        """The game's status (scenario, phase, era and round — or the game's own words —,
+        who is awaited): the one source of every surface's status text (names in ``lang``)."""
+        waiting = tuple(self.decisions(st, seats, choices=False, lang=lang))
+        return adapter_of(st).status(game_id, st, seats, waiting, lang)
+
+    @staticmethod
+    def round_of(st: GameState) -> int:
+        """The round ``st`` is in (0: setting up): a round cap's measure (the demo's)."""
+        return adapter_of(st).round_of(st)
+
+    @staticmethod
+    def progress(st: GameState) -> float:
+        """How far the game of ``st`` has come, from 0 to 1 (a progress bar)."""
+        return adapter_of(st).progress(st)
 
     # ---------------------------------------------------------------- new game
 
@@ -768,38 +688,73 @@ class GameCore:
         guild_id: int | None = None,
         data_pack: str | None = None,
         language: str = "en",
+        game: str = DEFAULT_GAME,
+        options: Mapping[str, Any] | None = None,
     ) -> Result:
         """Create and save a game: one seat per entry of ``seats`` (players = len(seats));
-        ``scenario`` is a map id (default: the first map for the player count). The result
-        names who decides first. ``channel_id`` (Discord channel; local: a fresh number);
-        ``language``: the game's public posts' (:class:`i18n.UnknownLanguage` if not
-        served)."""
+        ``game``: which game, by name (:func:`rules.games.names`: ``"brazil"``, the default,
+        or ``"tigris"``), recorded with the game; ``options``: the game's own options
+        (Tigris: ``open_scoring``); ``scenario`` is a map id (Brazil: Imperial; default: the
+        first map for the player count). The result names who decides first.
+        ``channel_id`` (Discord channel; local: a fresh number); ``language``: the game's
+        public posts' (:class:`i18n.UnknownLanguage` if not served). An unknown game is a
+        :class:`ServiceError` naming the known ones."""
         lang = i18n.require(language)
+        A = self.game_adapter(game)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
-        st = self.build_game(len(specs), scenario, seed, data_pack)
+        st = self.build_game(len(specs), scenario, seed, data_pack, game=A.name, options=options)
         if channel_id is None:
             games = await self.store.list_games(limit=None)
             channel_id = max([g.channel_id for g in games] + [0]) + 1
         settings = GameSettings(
-            scenario=st.map,
+            scenario=A.scenario_of(st),
             player_count=len(specs),
             data_pack=data_pack,
-            seed=st.rng.seed,
+            seed=A.seed_of(st),
             language=lang,
         )
-        rec = await self._st.create(channel_id, st, settings, specs, guild_id)
+        rec = await self._st.create(channel_id, st, settings, specs, guild_id, game=A.name)
         return self.started(rec, st, specs)
 
     @staticmethod
+    def game_adapter(game: str | None) -> GameAdapter:
+        """The adapter of game ``game`` (:mod:`service.games`); a :class:`ServiceError`
+        naming the known games for an unknown one."""
+        from rules.games import UnknownGame
+
+        try:
+            return adapter(game)
+        except UnknownGame as e:
+            raise ServiceError(str(e)) from e
+
+    @staticmethod
+    def games() -> list[str]:
+        """The games the service plays, by name, the default first."""
+        from rules.games import names
+
+        return names()
+
+    @staticmethod
+    def player_range(game: str = DEFAULT_GAME) -> tuple[int, int]:
+        """The fewest and most players ``game`` is for."""
+        face = GameCore.game_adapter(game).face
+        return face.min_players, face.max_players
+
+    @staticmethod
     def build_game(
-        players: int, scenario: str | None, seed: int | None, data_pack: str | None = None
+        players: int,
+        scenario: str | None,
+        seed: int | None,
+        data_pack: str | None = None,
+        *,
+        game: str = DEFAULT_GAME,
+        options: Mapping[str, Any] | None = None,
     ) -> GameState:
         """A new game's state (``rules.new_game``; without a seed, the engine draws a secret
         64-bit one); ServiceError saying why not."""
-        from rules import new_game as rules_new_game
-
+        A = GameCore.game_adapter(game)
         try:
-            return rules_new_game(players, seed, scenario, data_pack=data_pack)
+            return A.build(players, scenario, seed, data_pack, options)
         except RulesError as e:
             raise ServiceError(msg(e.key, **e.params) if e.key else e.message) from e
 
@@ -807,13 +762,9 @@ class GameCore:
         """The result of a game just created: "New game #N on MAP: who plays", who decides
         (in the game's language)."""
         lang = game_language_of(rec)
-        names = ", ".join(f"{seat_label(st, specs, i, lang)}" for i in range(len(specs)))
         res = Result(game_id=rec.id, version=rec.version)
         res.frames[rec.version] = Frame(rec.version, st)
-        scen = translator(lang).name(
-            f"term.scenario.{st.map}", get_catalog(st.data_pack).maps[st.map].name
-        )
-        text = tr(lang, "svc.core.new_game", id=rec.id, map=scen, names=names)
+        text = adapter_of(st).new_game_text(lang, rec.id, st, specs)
         res.posts.append(Post("public", text))
         res.next = self.decisions(st, specs)
         return res
@@ -856,11 +807,8 @@ class GameCore:
             turn = self._turn_events[game_id] = await self._turn_so_far(rec, before)
         turn += events
         out = list(turn)
-        if (before.current, before.round, before.phase) != (
-            after.current,
-            after.round,
-            after.phase,
-        ):
+        A = adapter_of(after)
+        if A.turn_key(before) != A.turn_key(after):
             self._turn_events[game_id] = []
         return out
 
@@ -868,7 +816,8 @@ class GameCore:
         """The events of the turn in progress at ``rec.version``, from the log: those of the
         steps since the one that began the turn (its "Round …: …'s turn." or the game's
         start), less the steps an undo or a rollback took back."""
-        if before.phase != "play" or rec.version < 1:
+        A = adapter_of(before)
+        if not A.playing(before) or rec.version < 1:
             return []
         entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - 63))
         out: list[Event] = []
@@ -883,8 +832,8 @@ class GameCore:
                 continue
             if e.kind is not EntryKind.ACTION:
                 break
-            evs = _events(e.events_json)
-            if any(ev.kind in ("turn", "start") for ev in evs):
+            evs = A.events_from_json(e.events_json)
+            if A.begins_turn(evs):
                 break
             out = evs + out
         return out
@@ -904,37 +853,13 @@ class GameCore:
     ) -> list[Post]:
         """The posts of one step: its public line (with the map when the turn ends, the
         battle, the final boards and scores) in the game's language ``lang``, and each
-        seat's secret events privately in that seat's language (``seat_langs``)."""
-        # each line names who did what (players by name); announcements credit nobody
-        public = [named_text(e, after, seats, lang=lang) for e in for_seat(events, None)]
-        if not public:
-            public = [named_description(before, action, after, seats, lang=lang)]
-        images: list[ImageRequest] = []
-        turn_over = (
-            before.current != after.current
-            or before.round != after.round
-            or before.phase != after.phase
+        seat's secret events privately in that seat's language (``seat_langs``): the game's
+        adapter's (:mod:`service.games`), then the final scores once the game is over."""
+        A = adapter_of(after)
+        posts = A.step_posts(
+            before, action, after, events, seats, version, lang=lang, seat_langs=seat_langs
         )
-        if turn_over or after.phase == "ended":
-            images.append(ImageRequest("map", None, version, lang=lang))
-        if any(e.kind in ("battle_result", "expedition_result") for e in events):
-            images.append(ImageRequest("battle", None, version, lang=lang))
-        if after.phase == "ended":
-            images += [
-                ImageRequest("boards", None, version, lang=lang),
-                ImageRequest("scores", None, version, lang=lang),
-            ]
-        ended = turn_over or after.phase == "ended"
-        posts = [Post("public", " ".join(public), tuple(images), ends_turn=ended)]
-        secret: dict[int, list[str]] = {}
-        langs = seat_langs or {}
-        for e in events:
-            for s in e.visible_to or ():
-                text = named_text(e, after, seats, lang=langs.get(s, lang))
-                secret.setdefault(s, []).append(text)
-        for s, texts in sorted(secret.items()):
-            posts.append(Post(s, " ".join(texts)))
-        if after.phase == "ended":
+        if A.over(after):
             posts.append(Post("public", self._final_text(after, seats, lang)))
         return posts
 
@@ -953,16 +878,23 @@ class GameCore:
 
     # ---------------------------------------------------------------- AI
 
-    async def decide(self, level: str, seed: int, seat: int, state: GameState) -> Any:
+    async def decide(
+        self, level: str, seed: int, seat: int, state: GameState, *, game: str | None = None
+    ) -> Any:
         """The decision of a computer player of ``level`` seeded ``seed`` (see
         :func:`service.workers.decision_seed`) for ``seat`` in ``state``, made in a worker
         process (a thread when the pool is off, or when a test's agent factory cannot be
         sent to one): an action. Raises what the agent raised, or
         :class:`service.workers.WorkerError` when its worker failed twice."""
-        factory = None if self._agent_factory is make_agent else self._agent_factory
+        A = adapter_of(state) if game is None else adapter(game)
+        factory: Callable[..., Agent] | None = self._agent_factory
+        if factory is make_agent or (
+            A.name != DEFAULT_GAME and factory is not None and not _takes_game(factory)
+        ):
+            factory = None  # a factory of Brazil: Imperial's agents plays no other game
         with metrics.timed(metrics.AI_SECONDS, level):
-            action_json = await self.workers.decide(factory, level, seed, seat, state)
-        return parse_action(action_json)
+            action_json = await self.workers.decide(factory, level, seed, seat, state, game=A.name)
+        return A.parse_action(action_json)
 
     def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None:
         """Log a computer player's failure, once per game, seat and level (the decision then
@@ -1019,28 +951,14 @@ class GameCore:
     async def legal(self, game_id: int, seat: int, *, lang: str = "en") -> list[str]:
         """The commands ``seat`` may type now (empty if it has nothing to decide), written
         with the words of ``lang``."""
-        st = await self.state(game_id)
-        if seat not in deciders(st):
-            return []
-        if lang == "en":
-            return legal_texts(st, seat)
-        from i18n.notation import localize
-
-        return [localize(t, lang) for t in legal_texts(st, seat)]
+        return (await self.peek(game_id)).legal_texts(seat, lang=lang)
 
     async def complete(
         self, game_id: int, seat: int, prefix: str, *, lang: str = "en"
     ) -> list[str]:
         """The commands ``seat`` may type now that start with ``prefix`` (typed and shown in
         the words of ``lang``)."""
-        st = await self.state(game_id)
-        if seat not in deciders(st):
-            return []
-        if lang == "en":
-            return complete(st, seat, prefix)
-        from i18n import notation
-
-        return notation.complete(prefix, legal_texts(st, seat), lang)
+        return (await self.peek(game_id)).complete(seat, prefix, lang=lang)
 
     async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
         """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
@@ -1062,7 +980,7 @@ class GameCore:
         """:meth:`undo` inside a session (the lock held, the game loaded)."""
         try:
             plan = await undo_plan(self.store, s.rec, s.state, s.seats, seat)
-            before = _load(await self.store.state_at(s.game_id, plan.target))
+            before = s.A.load(await self.store.state_at(s.game_id, plan.target))
             saved = await self.store.undo(
                 s.game_id, plan.target, by=seat, expected_version=s.version
             )
@@ -1070,7 +988,8 @@ class GameCore:
             res = s.result(choices=True)
             why = e.reason
             key, params = (why.key, dict(why.params)) if isinstance(why, Msg) else ("", {})
-            res.errors.append(ErrorInfo(seat, "R-TURN-1", str(e), key, params))
+            rule = "R-TURN-1" if s.A.name == DEFAULT_GAME else ""  # Tigris: no rule of its own
+            res.errors.append(ErrorInfo(seat, rule, str(e), key, params))
             return res
         self.forget(s.game_id)
         s.rec, s.state, s._last = saved, before, None
@@ -1087,19 +1006,19 @@ class GameCore:
         """The board as text and images: public post (map + boards, in the game's language
         or ``lang``), and for ``seat`` a private post with its hand image (in ``lang``)."""
         rec, st, seats = await self._get(game_id)
+        A = adapter_of(st)
         lang = lang or game_language_of(rec)
-        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
+        res = Result(game_id=game_id, version=rec.version, over=A.over(st))
         res.frames[rec.version] = Frame(rec.version, st)
         L = translator(lang)
         lines = [self.status(game_id, st, seats, lang).text(lang)]
         lines += [
-            L("svc.core.score_line", who=row.who, vp=row.total)
+            L("svc.core.score_hidden", who=row.who)
+            if row.hidden
+            else L("svc.core.score_line", who=row.who, vp=row.total)
             for row in self.score_rows(st, seats, lang)
         ]
-        imgs = (
-            ImageRequest("map", None, rec.version, lang=lang),
-            ImageRequest("boards", None, rec.version, lang=lang),
-        )
+        imgs = A.board_images(rec.version, lang)
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
             res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
@@ -1113,7 +1032,7 @@ class GameCore:
         private news kept for the seat since it last looked (:meth:`hold_news`) follows,
         and is then marked read."""
         rec, st, seats = await self._get(game_id)
-        res = Result(game_id=game_id, version=rec.version, over=st.phase == "ended")
+        res = Result(game_id=game_id, version=rec.version, over=adapter_of(st).over(st))
         res.frames[rec.version] = Frame(rec.version, st)
         res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
         if news:
@@ -1132,79 +1051,22 @@ class GameCore:
     def hand_post(
         self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
     ) -> Post:
-        image = ImageRequest("hand", seat, version, lang=lang)
+        image = ImageRequest("hand", seat, version, lang=lang, game=adapter_of(st).name)
         return Post(seat, self.hand_text(st, seats, seat, lang), (image,))
 
     def hand_text(
         self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
     ) -> str:
-        v = view(st, seat)
-        p = v.players[seat]
-        cat = get_catalog(v.data_pack)
-        L = translator(lang)
-
-        def names(ids: Sequence[str], table: dict[str, Any], kind: str) -> str:
-            return (
-                ", ".join(
-                    f"{L.name(f'term.{kind}.{i}', table[i].name)} [{i}]" if i in table else i
-                    for i in ids
-                )
-                or "-"
-            )
-
-        lines = [L("svc.core.hand", who=seat_label(st, seats, seat, lang))]
-        if p.mission_offer:
-            lines.append(
-                L("svc.core.hand.offered", items=names(p.mission_offer, cat.missions, "mission"))
-            )
-        lines.append(L("svc.core.hand.kept", items=names(p.missions, cat.missions, "mission")))
-        if p.revealed:
-            lines.append(
-                L("svc.core.hand.revealed", items=names(p.revealed, cat.missions, "mission"))
-            )
-        combat = names(p.combat_cards, cat.combat_cards, "combat_card")
-        lines.append(L("svc.core.hand.combat", items=combat))
-        lines.append(
-            L("svc.core.hand.gold", items=names(p.gold_cards, cat.gold_cards, "gold_card"))
-        )
-        if p.peeks:
-            seen = ", ".join(
-                f"{h}: {L.name(f'term.exploration.{t}', cat.exploration[t].name)}"
-                if t in cat.exploration
-                else f"{h}: {t}"
-                for h, t in sorted(p.peeks.items())
-            )
-            lines.append(L("svc.core.hand.peeked", items=seen))
-        reserve = ", ".join(
-            f"{L.name(f'good.{k}', k) if lang != 'en' else k} {n}"
-            for k, n in sorted(p.reserve.items())
-            if n
-        )
-        lines.append(L("svc.core.hand.reserve", items=reserve or "-"))
-        return "\n".join(lines)
+        """``seat``'s secret hand in words (its game's adapter's)."""
+        return adapter_of(st).hand_text(st, seats, seat, lang)
 
     def score_rows(
         self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
     ) -> list[ScoreRow]:
-        """Public scores of ``st`` (hidden missions and gold cards not counted), or the
-        final score sheet with categories and winners once the game is over."""
-        if st.phase == "ended" and st.result:
-            winners = {int(w) for w in st.result.get("winners", [])}
-            rows = []
-            for r in st.result.get("scores", []):
-                s = int(r["seat"])
-                cats = {k: int(v) for k, v in r.items() if isinstance(v, int) and k != "seat"}
-                cats.pop("total", None)
-                cats.pop("tiebreak_science", None)
-                who = seat_label(st, seats, s, lang)
-                rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
-            return rows
-        from bot.render.panels import public_vps
-
-        vps = public_vps(view(st, None))
-        return [
-            ScoreRow(s, seat_label(st, seats, s, lang), vp, {}) for s, vp in sorted(vps.items())
-        ]
+        """Public scores of ``st`` (Brazil: hidden missions and gold cards not counted;
+        Tigris: only with open scoring, else ``hidden``), or the final score sheet with
+        categories and winners once the game is over."""
+        return adapter_of(st).score_rows(st, seats, lang)
 
     async def scores(self, game_id: int, lang: str = "en") -> list[ScoreRow]:
         """Public scores now (hidden missions and gold cards not counted), or the final
@@ -1231,6 +1093,8 @@ class GameCore:
 
     async def _log_lines(self, rec: GameRecord, last: int, lang: str = "en") -> list[str]:
         entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - last + 1))
+        A = adapter(rec.game)
+        st, seats = _load(rec), self.seat_specs(rec)
         lines = []
         for e in entries:
             kind = str(getattr(e, "kind", "action"))
@@ -1238,8 +1102,8 @@ class GameCore:
                 key = f"svc.core.log.{kind}"
                 lines.append(tr(lang, key, version=e.version, target=e.target_version))
                 continue
-            evs = for_seat(_events(e.events_json), None)
-            texts = [ev.text if lang == "en" else _event_text(ev, lang) for ev in evs]
+            evs = A.public(A.events_from_json(e.events_json))
+            texts = [A.log_text(ev, st, seats, lang) for ev in evs]
             lines.append(f"v{e.version}: " + (" ".join(texts) or tr(lang, "svc.core.log.none")))
         return lines
 
@@ -1258,9 +1122,10 @@ class GameCore:
         ``image`` is false; ``lang``: the game's language, for the map) and the next
         decisions: for undo, rollback, seat changes, imports and catching up after a
         restart."""
-        res = Result(game_id=game_id, version=version, over=st.phase == "ended")
+        game = adapter_of(st)
+        res = Result(game_id=game_id, version=version, over=game.over(st))
         res.frames[version] = Frame(version, st)
-        imgs = (ImageRequest("map", None, version, lang=lang),) if image else ()
+        imgs = (ImageRequest("map", None, version, lang=lang, game=game.name),) if image else ()
         res.posts.append(Post("public", text, imgs))
         res.next = self.decisions(st, seats)
         return res
@@ -1295,9 +1160,11 @@ class GameCore:
         out = []
         for g in recs:
             mine = set(g.seats_of(user_id))
-            now = (
-                set(deciders(await self.state(g.id))) if g.status is not GameStatus.LOBBY else set()
-            )
+            if g.status is GameStatus.LOBBY:
+                now: set[int] = set()
+            else:
+                st = await self.state(g.id)
+                now = set(adapter_of(st).face.deciders(st))
             out.append((g, bool(mine & now)))
         return out
 
@@ -1327,13 +1194,15 @@ class GameCore:
         set_packs_folder(folder)
 
     @staticmethod
-    def grammar() -> tuple[tuple[str, str, str], ...]:
-        """The typed commands' grammar: (command, action type, example) per command."""
-        return GRAMMAR
+    def grammar(game: str = DEFAULT_GAME) -> tuple[tuple[str, str, str], ...]:
+        """The typed commands' grammar of ``game``: (command, action type, example) per
+        command."""
+        return adapter(game).grammar()
 
     def scenarios(self) -> list[tuple[str, str]]:
-        """The maps a game may be played on: (id, name)."""
-        return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]
+        """The maps a game of Brazil: Imperial may be played on: (id, name)."""
+        brazil: Any = adapter(DEFAULT_GAME)
+        return list(brazil.scenarios())
 
     async def unposted(self) -> list[tuple[GameSummary, int]]:
         """Every game saved past its last published version (the surface stopped between a
@@ -1409,9 +1278,12 @@ class GameCore:
         """The game's timeline animation (an animated GIF of the public map after every
         turn, replayed from the log), drawn in a worker process; None: no turn yet. Raises
         :class:`service.workers.WorkerError` when its worker failed twice."""
+        rec = await self.store.get_game(game_id)
+        if not adapter(rec.game).has_timeline:
+            return None  # Brazil: Imperial's map only (service.timeline)
         entries = await self.store.get_log(game_id)
         if lang is None:
-            lang = game_language_of(await self.store.get_game(game_id))
+            lang = game_language_of(rec)
         with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
             return await self.workers.timeline(entries, lang)
 
@@ -1426,12 +1298,16 @@ class GameCore:
         """Stop the worker pool (jobs after this run in threads)."""
         await self.workers.aclose()
 
-    def rules(self, query: str, limit: int = 3, *, lang: str = "en") -> list[str]:
-        """Rules-reference entries for an ID (``R-BUILD-4``, ``build 4``) or keywords, from
-        the reference in ``lang`` (English where a language has none)."""
+    def rules(
+        self, query: str, limit: int = 3, *, lang: str = "en", game: str = DEFAULT_GAME
+    ) -> list[str]:
+        """Rules-reference entries of ``game`` for an ID (``R-BUILD-4``, ``build 4``;
+        Tigris: ``T-WAR-6``, ``war 6``) or keywords, from the reference in ``lang`` (English
+        where a language has none)."""
         from service.rulebook import format_entry, lookup
 
+        path = self._rulebook_path if game == DEFAULT_GAME else None
         return [
             format_entry(e, markdown=False)
-            for e in lookup(query, limit, path=self._rulebook_path, lang=lang)
+            for e in lookup(query, limit, path=path, lang=lang, game=game)
         ]

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from i18n import Msg, text_of, tr, translator
-from rules import GameState
-from rules.events import Event
 
 Audience = int | Literal["public"]
 ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "scores"]
@@ -24,14 +22,20 @@ ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "sco
 class ImageRequest:
     """An image to draw: its ``kind``, whose view it is drawn from (``seat``; None: a
     spectator's, the only one allowed on a public post), the game ``version`` it shows, for
-    ``panel`` the ``player`` whose panel, and the language of its texts (``lang``: the game's
-    for a public image, the owner's for a hand). Draw it with :func:`render_image`."""
+    ``panel`` the ``player`` whose panel, the language of its texts (``lang``: the game's
+    for a public image, the owner's for a hand) and the ``game`` it is of (a name of
+    :mod:`rules.games`: the worker loads that game's state and draws with its adapter). The
+    kinds are roles, drawn by each game its own way: ``map`` the board, ``boards`` the
+    players' public panels, ``battle`` the last fight (Tigris: the conflict report),
+    ``hand`` a seat's private hand, ``scores`` the final score sheet. Draw it with
+    :func:`render_image`."""
 
     kind: ImageKind
     seat: int | None
     version: int
     player: int | None = None
     lang: str = "en"
+    game: str = "brazil"
 
     def filename(self) -> str:
         who = "public" if self.seat is None else f"seat{self.seat}"
@@ -86,11 +90,14 @@ class Decision:
     kind: str
     choices: tuple[str, ...] = ()
     user_id: int | None = None  # the Discord user who plays the seat, if any
+    term: str = ""  # the message key naming the decision, when not svc.decision.<kind>
 
     def what(self, lang: str = "en") -> str:
         """``"to play"`` or the pending decision in words (``"combat cards"``)."""
         if self.kind == "turn":
             return tr(lang, "svc.decision.turn")
+        if self.term:
+            return tr(lang, self.term)
         return translator(lang).name(f"svc.decision.{self.kind}", self.kind.replace("_", " "))
 
 
@@ -100,8 +107,8 @@ class Frame:
     The state is secret (never shown as is): :func:`render_image` draws through a view."""
 
     version: int
-    state: GameState
-    events: tuple[Event, ...] = ()  # the step's events, or the whole turn's at its end
+    state: Any  # a state of any game of rules.games
+    events: tuple[Any, ...] = ()  # the step's events, or the whole turn's at its end
 
 
 @dataclass
@@ -190,6 +197,7 @@ class ScoreRow:
     total: int
     categories: dict[str, int]
     winner: bool = False
+    hidden: bool = False  # the points lie behind the player's screen (total not shown)
 
 
 @dataclass(frozen=True)
@@ -200,6 +208,7 @@ class GameInfo:
     scenario: str
     seed: int
     over: bool
+    game: str = "brazil"  # the game's name (rules.games)
 
 
 class ServiceError(Exception):
@@ -232,13 +241,17 @@ class Status:
     era: int
     round: int
     waiting: tuple[Decision, ...] = ()
+    where_key: str = ""  # a game's own words for where it stands (with where_params)
+    where_params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def over(self) -> bool:
         return self.phase == "ended"
 
     def where(self, lang: str = "en") -> str:
-        """``"setup"`` or ``"era 2, round 5"``."""
+        """``"setup"`` or ``"era 2, round 5"`` (another game: its own words, ``where_key``)."""
+        if self.where_key:
+            return tr(lang, self.where_key, **self.where_params)
         if self.phase == "setup":
             return tr(lang, "svc.status.setup")
         return tr(lang, "svc.status.where", era=self.era, round=self.round)
@@ -266,9 +279,17 @@ class Refused(Exception):
         return text_of(self.reason, lang)
 
 
-def seat_label(st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+def seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
     """``"Ana (red)"``: the seat's player and colour once chosen (the colour's name in
-    ``lang``: "Ana (piros)")."""
+    ``lang``: "Ana (piros)"); in another game, its adapter's words (Tigris: the dynasty,
+    "Ana (Bow)")."""
+    from service.games import adapter_of
+
+    return adapter_of(st).seat_label(st, seats, seat, lang)
+
+
+def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+    """:func:`seat_label` of Brazil: Imperial: the player and the colour chosen."""
     name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
     colour = st.players[seat].colour if seat < len(st.players) else None
     if not colour:

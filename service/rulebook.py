@@ -45,10 +45,12 @@ import i18n
 __all__ = [
     "CHAT_LIMIT",
     "DEFAULT_PATH",
+    "GAME_PATHS",
     "RuleEntry",
     "Rulebook",
     "RulebookError",
     "format_entry",
+    "game_path",
     "load_rulebook",
     "lookup",
     "normalize_rule_id",
@@ -58,15 +60,21 @@ __all__ = [
 
 # Package data (see above): resolves to docs/rules.md in a checkout, a plain file in a wheel.
 DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "rules.md"
+GAME_PATHS: dict[str, Path] = {
+    "brazil": DEFAULT_PATH,
+    "tigris": Path(__file__).resolve().parent / "data" / "tigris" / "rules.md",
+}
+"""Each game's rules reference (English; its translations beside it), by the game's name:
+Brazil: Imperial's ``R-`` IDs, Tigris & Euphrates' ``T-`` IDs (``docs/tigris/rules.md``)."""
 CHAT_LIMIT = 1900  # characters: a Discord message (2,000) with room to spare
 
-_ID = re.compile(r"R-[A-Z]+-[0-9]+")
+_ID = re.compile(r"[A-Z]-[A-Z]+-[0-9]+")
 _SECTION = re.compile(r"^## (?:(\d+)\.\s+)?(.+?)\s*$")
-_ENTRY = re.compile(r"^### (R-[A-Z]+-[0-9]+) — (\S.*?)\s*$")
+_ENTRY = re.compile(r"^### ([A-Z]-[A-Z]+-[0-9]+) — (\S.*?)\s*$")
 _TAG = re.compile(r"^\[(seed|faq|ruling|design)([^\]]*)\]\s*")
 _LIST_ITEM = re.compile(r"^(?:- |\d+\. )")
-_FAMILY_WORD = re.compile(r"([^\W\d_][\w'’-]*)\s+\(R-([A-Z]+)\)")
-_QUERY_ID = re.compile(r"^(R[\s_-]+)?([A-Z]+)[\s_-]*([0-9]+)$")
+_FAMILY_WORD = re.compile(r"([^\W\d_][\w'’-]*)\s+\([A-Z]-([A-Z]+)\)")
+_QUERY_ID = re.compile(r"^([A-Z][\s_-]+)?([A-Z]+)[\s_-]*([0-9]+)$")
 _WORD = re.compile(r"[^\W_]+")
 # letters that Unicode does not decompose into a base letter and an accent
 _FOLD_EXTRA = str.maketrans({"ł": "l", "ß": "ss", "ø": "o", "đ": "d", "æ": "ae", "œ": "oe"})
@@ -177,9 +185,15 @@ class Rulebook:
     # `construir` -> BUILD in Portuguese, `epites` -> BUILD in Hungarian
     family_words: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def prefix(self) -> str:
+        """The letter every ID of this reference starts with: `R` (Brazil: Imperial), `T`
+        (Tigris & Euphrates)."""
+        return self.entries[0].id.split("-")[0] if self.entries else "R"
+
     def get(self, rule_id: str) -> RuleEntry | None:
         """The entry for an ID in any accepted spelling (see `normalize_rule_id`)."""
-        key = normalize_rule_id(rule_id)
+        key = normalize_rule_id(rule_id, self.prefix)
         return next((e for e in self.entries if e.id == key), None)
 
     def section(self, name: str) -> list[RuleEntry]:
@@ -208,7 +222,8 @@ class Rulebook:
         m = _QUERY_ID.match(_fold(q).upper())
         if m:
             family = self._family(m.group(2).lower())
-            hit = self.get(f"R-{family}-{int(m.group(3))}") if family else None
+            given = m.group(1)[0] if m.group(1) else self.prefix
+            hit = self.get(f"{given}-{family}-{int(m.group(3))}") if family else None
             if hit is not None:
                 return [hit]
             if m.group(1):
@@ -271,13 +286,17 @@ class Rulebook:
         return [self.entries[i] for _, _, i in scored[:limit]]
 
 
-def normalize_rule_id(text: str) -> str | None:
-    """`r-build-4`, `R_BUILD_4`, `build-4`, `build 4` → `R-BUILD-4`; None if not ID-shaped.
+def normalize_rule_id(text: str, prefix: str = "R") -> str | None:
+    """`r-build-4`, `R_BUILD_4`, `build-4`, `build 4` → `R-BUILD-4`; `t-war-6` → `T-WAR-6`
+    (an ID without its game's letter gets ``prefix``); None if not ID-shaped.
 
     Only the spelling is normalised (the family word is taken as written); use
     `Rulebook.get` or `lookup` to also accept `renovate 2` for `R-RENOV-2`."""
     m = _QUERY_ID.match(_fold(text).strip().upper())
-    return f"R-{m.group(2)}-{int(m.group(3))}" if m else None
+    if not m:
+        return None
+    given = m.group(1)[0] if m.group(1) else prefix
+    return f"{given}-{m.group(2)}-{int(m.group(3))}"
 
 
 def parse_rulebook(markdown: str, lang: str = "en") -> Rulebook:
@@ -386,11 +405,25 @@ def _load(path: Path, lang: str = "en") -> Rulebook:
 
 
 def lookup(
-    query: str, limit: int = 5, *, path: str | Path | None = None, lang: str = "en"
+    query: str,
+    limit: int = 5,
+    *,
+    path: str | Path | None = None,
+    lang: str = "en",
+    game: str | None = None,
 ) -> list[RuleEntry]:
     """`Rulebook.lookup` on the rules reference in language `lang` (English when it has
-    none); `path` names the English file (default `DEFAULT_PATH`)."""
+    none); `path` names the English file (default: the reference of `game`, `GAME_PATHS`,
+    Brazil: Imperial's `DEFAULT_PATH` when no game is named)."""
+    if path is None and game is not None:
+        path = game_path(game)
     return load_rulebook(path, lang=lang).lookup(query, limit)
+
+
+def game_path(game: str | None) -> Path:
+    """The English rules reference of ``game`` (by name; None: Brazil: Imperial);
+    ``KeyError`` for a game that has none."""
+    return GAME_PATHS["brazil" if game is None else game]
 
 
 def _language(lang: str | None) -> str:

@@ -13,20 +13,21 @@ by ``e.text(lang)``; the step itself stays in the canonical notation (in backtic
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from i18n import msg, tr
-from rules import GameState, format_action, parse_action
-from rules import undo as rules_undo
-from rules.events import Event
-from rules.notation import describe_action
+from service.games import Why, adapter, adapter_of
+from service.games.brazil import REVEALS as _REVEALS  # noqa: F401  (its old home)
+from service.games.brazil import reveal_id as _reveal_id
 from service.results import Refused, SeatSpec, seat_label
 from storage import GameRecord
 from storage.base import GameStore
 from storage.models import EntryKind
+
+GameState = Any  # a state of any game (the game's adapter reads it)
+Event = Any
 
 
 @dataclass(frozen=True)
@@ -39,47 +40,11 @@ class UndoPlan:
     description: str
 
 
-_REVEALS: tuple[tuple[str, str], ...] = (
-    # (an event key's prefix, the id of its words: svc.undo.reveal.<id>, svc.undo.since.<id>)
-    ("explore", "explore"),  # a tile was flipped
-    ("peek", "peek"),  # a tile was peeked at
-    ("reshuffle", "reshuffle"),  # a deck was reshuffled
-    ("draw_", "draw"),  # a card was drawn
-    ("mission", "mission"),  # a mission was drawn or shown
-    ("display", "display"),  # a painting was turned up
-    ("build.city", "city"),  # a city tile was turned up
-    ("espionage", "espionage"),  # a hand was spied on
-    ("cards_revealed", "cards_revealed"),  # battle cards were revealed
-    ("enemy_cards", "enemy_cards"),  # battle cards were drawn
-    ("gold_card", "gold_card"),  # a gold card was shown
-    ("pay.", "pay"),  # cards were paid face up
-    ("discard_cards", "discard"),  # cards were discarded face up
-    ("capitals_revealed", "capitals"),  # the capitals were turned up
-)
-
-
-def _reveal_id(events: Sequence[Event]) -> str | None:
-    """The id of what the first revealing event showed (``"other"`` when unnamed)."""
-    for e in events:
-        if not e.reveals:
-            continue
-        key = e.key or e.kind
-        for prefix, rid in _REVEALS:
-            if key.startswith(prefix):
-                return rid
-        return "other"  # something hidden was revealed
-    return None
-
-
 def reveal_reason(events: Sequence[Event], *, lang: str = "en") -> str | None:
-    """Why a step's events forbid undo ("a tile was flipped"), in ``lang``, or None if none
-    reveals."""
+    """Why a step's events of Brazil: Imperial forbid undo ("a tile was flipped"), in
+    ``lang``, or None if none reveals."""
     rid = _reveal_id(events)
     return None if rid is None else tr(lang, f"svc.undo.reveal.{rid}")
-
-
-Why = tuple[str, dict[str, Any]]
-"""A reason as a message: its key and parameters."""
 
 
 def _refusal_why(
@@ -89,28 +54,8 @@ def _refusal_why(
     events: Sequence[Event],
     seats: Sequence[SeatSpec],
 ) -> Why | None:
-    if before.phase != "play":
-        return "svc.undo.why.setup", {}
-    if after.phase == "ended":
-        return "svc.undo.why.ended_game", {}
-    if after.current != seat or after.round != before.round:
-        return "svc.undo.why.ended_turn", {}
-    rid = _reveal_id(events)
-    if rid is not None:
-        return f"svc.undo.since.{rid}", {}
-    if after.rng.counter != before.rng.counter:
-        return "svc.undo.why.random", {}
-    mine_b = [(d.seat, d.kind, d.data) for d in before.pending if d.seat != seat]
-    mine_a = [(d.seat, d.kind, d.data) for d in after.pending if d.seat != seat]
-    if mine_b != mine_a:
-        others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
-        if not others:
-            return "svc.undo.why.another_decided", {}
-        who = [seat_label(after, seats, s) for s in others]
-        return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
-    if before.current != seat:
-        return "svc.undo.why.not_your_turn", {}
-    return None
+    """Why ``seat``'s step cannot be taken back, by its game's adapter."""
+    return adapter_of(before).undo_why(before, seat, after, events, seats)
 
 
 def undo_refusal(
@@ -128,9 +73,10 @@ def undo_refusal(
     return None if why is None else tr(lang, why[0], **why[1])
 
 
-def step_events(events_json: str) -> list[Event]:
-    """The events of a log entry (its ``events_json``)."""
-    return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+def step_events(events_json: str, game: str | None = None) -> list[Event]:
+    """The events of a log entry (its ``events_json``) of ``game`` (default Brazil:
+    Imperial)."""
+    return adapter(game).events_from_json(events_json)
 
 
 async def undo_plan(
@@ -161,17 +107,19 @@ async def undo_plan(
         raise Refused(msg("svc.undo.no_step"))
     if entry.seat != seat:
         raise Refused(msg("svc.undo.decided_since", who=seat_label(st, seats, entry.seat)))
-    before = GameState.model_validate_json(await store.state_at(game_id, v - 1))
+    A = adapter(rec.game)
+    before = A.load(await store.state_at(game_id, v - 1))
     after = (  # the game now, unless undos since lead back to an older version
-        st if v == rec.version else GameState.model_validate_json(await store.state_at(game_id, v))
+        st if v == rec.version else A.load(await store.state_at(game_id, v))
     )
-    action = parse_action(entry.action_json)
-    events = step_events(entry.events_json)
-    why = _refusal_why(before, seat, after, events, seats)
-    if why is None and rules_undo.undo_depth([(before, action, after, events)], seat) < 1:
+    action = A.parse_action(entry.action_json)
+    events = A.events_from_json(entry.events_json)
+    why = A.undo_why(before, seat, after, events, seats)
+    if why is None and A.undo_depth(before, action, after, events, seat) < 1:
         why = "svc.undo.why.engine", {}  # a condition the words above do not know
     if why is not None:
         reason = {"key": why[0], "params": why[1]}  # a nested message: the reader's language
-        raise Refused(msg("svc.undo.cannot", action=format_action(before, action), why=reason))
-    description = describe_action(before, action, None) or tr(lang, "svc.undo.their_last_step")
+        command = A.face.format_action(before, action)
+        raise Refused(msg("svc.undo.cannot", action=command, why=reason))
+    description = A.describe(before, action) or tr(lang, "svc.undo.their_last_step")
     return UndoPlan(v - 1, rec.version, description)

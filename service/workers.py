@@ -49,10 +49,8 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from pydantic import TypeAdapter
-
-from rules import GameState
-from rules.events import Event
+from rules.games import DEFAULT as DEFAULT_GAME
+from service.games import adapter
 from service.images import render_image
 from service.results import Frame, ImageRequest
 
@@ -71,17 +69,24 @@ TIMELINE_TIMEOUT = 120.0
 """Seconds the timeline animation of a whole game may take (replay and drawing)."""
 SHUTDOWN_GRACE = 5.0
 """Seconds :meth:`WorkerPool.aclose` lets running jobs finish before killing the workers."""
-PRELOAD = ["service.workers", "rules", "ai", "bot.render", "bot.render.mapimg"]
+PRELOAD = [
+    "service.workers",
+    "rules",
+    "ai",
+    "bot.render",
+    "bot.render.mapimg",
+    "service.games.brazil",
+    "service.games.tigris",
+    "bot.render.tigris",
+]
 """Imported once by the fork server the workers are forked from: a new worker starts warm."""
 
 
 class Agent(Protocol):
-    def decide(self, state: GameState, seat: int) -> Any: ...
+    def decide(self, state: Any, seat: int) -> Any: ...
 
 
-AgentFactory = Callable[[str, int], Agent]
-
-_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+AgentFactory = Callable[..., Agent]
 
 
 class WorkerError(RuntimeError):
@@ -105,12 +110,36 @@ def decision_seed(game_seed: int, seat: int, version: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def make_agent(level: str, seed: int) -> Agent:
-    """A computer player of ``level`` (``ai.make_agent``)."""
+def make_agent(level: str, seed: int, game: str = DEFAULT_GAME) -> Agent:
+    """A computer player of ``level`` for ``game`` (``ai.make_agent``). Tigris & Euphrates'
+    agents are not in ``ai`` yet: until they are, every level of it is a seeded uniformly
+    random legal choice (:class:`RandomLegal`), and this is the one place that changes to
+    ``ai.make_agent(level, seed=seed, game=game)``."""
+    if game != DEFAULT_GAME:
+        return RandomLegal(game, seed)
     import ai
 
     agent: Agent = ai.make_agent(level, seed=seed)
     return agent
+
+
+class RandomLegal:
+    """A computer player that picks a uniformly random legal action of its seat, seeded (the
+    stand-in for a game the ``ai`` package has no agents of yet). It decides from the seat's
+    view only, as every agent does."""
+
+    def __init__(self, game: str, seed: int) -> None:
+        import random
+
+        self.game = game
+        self.rng = random.Random(seed)
+
+    def decide(self, state: Any, seat: int) -> Any:
+        face = adapter(self.game).face
+        legal = face.legal_actions(face.view(state, seat), seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to decide")
+        return legal[self.rng.randrange(len(legal))]
 
 
 def picklable(obj: object) -> bool:
@@ -127,22 +156,38 @@ def picklable(obj: object) -> bool:
 # Module-level functions (a worker imports them by name); plain data in, plain data out.
 
 
-def draw_job(req: ImageRequest, version: int, state_json: str, events_json: bytes) -> bytes | None:
-    """An image drawn from a frame sent as JSON (see :func:`service.images.render_image`)."""
-    state = GameState.model_validate_json(state_json)
-    events = tuple(_EVENTS.validate_json(events_json))
+def draw_job(
+    req: ImageRequest, version: int, state_json: str, events_json: str | bytes
+) -> bytes | None:
+    """An image drawn from a frame sent as JSON (see :func:`service.images.render_image`);
+    the state and events are read by the request's game (``req.game``)."""
+    game = adapter(req.game)
+    state = game.load(state_json)
+    events = tuple(game.events_from_json(events_json))
     return render_image(req, Frame(version, state, events))
 
 
 def decide_job(
-    factory: AgentFactory | None, level: str, seed: int, seat: int, state_json: str
+    factory: AgentFactory | None,
+    level: str,
+    seed: int,
+    seat: int,
+    state_json: str,
+    game: str = DEFAULT_GAME,
 ) -> str:
     """A computer player's decision as the action's JSON (``factory``: None for
-    :func:`make_agent`)."""
-    state = GameState.model_validate_json(state_json)
-    agent = (factory or make_agent)(level, seed)
+    :func:`make_agent`; a factory is called ``(level, seed)``); the state is read by
+    ``game``'s engine."""
+    A = adapter(game)
+    state = A.load(state_json)
+    if factory is None:
+        agent = make_agent(level, seed, game)
+    elif game == DEFAULT_GAME:
+        agent = factory(level, seed)
+    else:  # a factory that takes the game's name (GameCore.decide checks it)
+        agent = factory(level, seed, game=game)
     action = agent.decide(state, seat)
-    return str(action.to_json())
+    return A.action_json(action)
 
 
 def timeline_job(entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
@@ -246,29 +291,36 @@ class WorkerPool:
         """``req`` drawn from ``frame`` (see :func:`service.images.render_image`)."""
         if not self.enabled:
             return await asyncio.to_thread(render_image, req, frame)
-        state_json = frame.state.model_dump_json()
-        events_json = _EVENTS.dump_json(list(frame.events))
+        game = adapter(req.game)
+        state_json = game.dump(frame.state)
+        events_json = game.events_json(list(frame.events))
         what = f"drawing the {req.kind} image"
         return await self.run(
             what, self.image_timeout, draw_job, req, frame.version, state_json, events_json
         )
 
     async def decide(
-        self, factory: AgentFactory | None, level: str, seed: int, seat: int, state: GameState
+        self,
+        factory: AgentFactory | None,
+        level: str,
+        seed: int,
+        seat: int,
+        state: Any,
+        *,
+        game: str = DEFAULT_GAME,
     ) -> str:
         """The decision of a computer player of ``level`` (made by ``factory``, None:
-        :func:`make_agent`) seeded ``seed`` for ``seat`` in ``state``: the action as JSON.
-        A factory that cannot be sent to a worker decides in a thread."""
+        :func:`make_agent`) seeded ``seed`` for ``seat`` in ``state`` of ``game``: the action
+        as JSON. A factory that cannot be sent to a worker decides in a thread."""
+        state_json = adapter(game).dump(state)
         if not self.enabled or (factory is not None and not picklable(factory)):
-            return await asyncio.to_thread(
-                decide_job, factory, level, seed, seat, state.model_dump_json()
-            )
+            return await asyncio.to_thread(decide_job, factory, level, seed, seat, state_json, game)
         from ai import DEFAULT_BUDGET
 
         what = f"the {level} computer player's decision"
         timeout = DEFAULT_BUDGET + self.ai_margin
         return await self.run(
-            what, timeout, decide_job, factory, level, seed, seat, state.model_dump_json(), ai=True
+            what, timeout, decide_job, factory, level, seed, seat, state_json, game, ai=True
         )
 
     async def timeline(self, entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from storage.base import GameStore
@@ -74,10 +75,17 @@ class CheckReport:
 
 
 async def check_store(
-    store: GameStore, replayer: Replayer | None, *, skipped_reason: str | None = None
+    store: GameStore,
+    replayer: Replayer | None,
+    *,
+    skipped_reason: str | None = None,
+    replayer_for: Callable[[str], Replayer] | None = None,
 ) -> CheckReport:
     """Run the integrity check, then replay every game with ``replayer`` (None: skip replay,
-    giving ``skipped_reason``) and compare with the recorded hashes and stored states."""
+    giving ``skipped_reason``) and compare with the recorded hashes and stored states.
+    ``replayer_for(game)``: the replayer of a record's game (its
+    :attr:`~storage.models.GameSummary.game`), when each game is replayed by its own engine
+    (``replayer`` then only says that replaying is possible)."""
     problems: list[IntegrityProblem] = await store.check_integrity()
     per_game: dict[int, list[str]] = {}
     database: list[str] = []
@@ -100,7 +108,8 @@ async def check_store(
             problems=per_game.get(game_id, []),
         )
         if replayer is not None:
-            check.replay = await store.replay(game_id, replayer)
+            by_game = replayer if replayer_for is None else replayer_for(record.game)
+            check.replay = await store.replay(game_id, by_game)
         games.append(check)
     if replayer is None and skipped_reason is None:
         skipped_reason = "no replayer given"

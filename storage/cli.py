@@ -26,7 +26,7 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -39,7 +39,8 @@ from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
 from storage.location import Location, open_store, parse_location
 from storage.migrations import LATEST
-from storage.replay import DEFAULT_REPLAYER, Replayer, load_replayer
+from storage.models import DEFAULT_GAME
+from storage.replay import DEFAULT_REPLAYER, Replayer, default_replayer, load_replayer
 
 __all__ = ["amain", "default_db_path", "main"]
 
@@ -282,8 +283,19 @@ async def _backup(db: Location, target: Path, force: bool, out: TextIO) -> int:
     return EXIT_OK if status == "ok" else EXIT_PROBLEMS
 
 
+def _by_game(brazil: Replayer) -> Callable[[str], Replayer]:
+    """Each record's replayer by its game: ``brazil`` for the default game, the rules
+    registry's engine of the record's game for another (:func:`default_replayer`)."""
+
+    def pick(game: str) -> Replayer:
+        return brazil if game == DEFAULT_GAME else default_replayer(game)
+
+    return pick
+
+
 async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
     replayer: Replayer | None = None
+    replayer_for: Callable[[str], Replayer] | None = None
     skipped: str | None = None
     if args.no_replay:
         skipped = "--no-replay given"
@@ -291,9 +303,9 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
         replayer = load_replayer(args.replayer)  # an explicit replayer must load (exit 2)
     else:
         try:
-            # game: Brazil-only. Every game is replayed with Brazil's engine; with the rules
-            # registry, check_store picks each game's replayer by its record's game name.
+            # each game is replayed by its record's game's engine (default_replayer(game))
             replayer = load_replayer(DEFAULT_REPLAYER)
+            replayer_for = _by_game(replayer)
         except ReplayerUnavailable as exc:
             skipped = (
                 f"the rules engine is not available ({exc}); only the integrity check ran, "
@@ -304,7 +316,9 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
         try:
-            report = await check_store(store, replayer, skipped_reason=skipped)
+            report = await check_store(
+                store, replayer, skipped_reason=skipped, replayer_for=replayer_for
+            )
         except DatabaseCorrupt as exc:
             print(f"integrity: DATABASE CORRUPT: {exc}", file=out)
             print("PROBLEMS FOUND: restore the latest good backup", file=out)

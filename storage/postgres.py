@@ -369,11 +369,16 @@ class PostgresGameStore(UndoRollback, GameStore):
     @property
     def replayer(self) -> Replayer:
         """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
-        # game: Brazil-only. state_at (undo, rollback) replays every game with this one
-        # replayer; with the rules registry it is picked by the record's game name.
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer
+
+    def replayer_for(self, game: str) -> Replayer:
+        """The replayer of a record's ``game``: the one given to this store, else the
+        engine the game's name picks (:func:`storage.replay.default_replayer`)."""
+        if self._replayer is not None or game == DEFAULT_GAME:
+            return self.replayer
+        return default_replayer(game)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -781,6 +786,7 @@ class PostgresGameStore(UndoRollback, GameStore):
         async with self._read() as db:
             row = await self._row(db, game_id, with_state=True)
             current = int(row[4])
+            game = str(row[12] or DEFAULT_GAME)
             if version > current:
                 raise InvalidData(
                     f"game {game_id} has no version {version} (it is at version {current})"
@@ -813,7 +819,7 @@ class PostgresGameStore(UndoRollback, GameStore):
         if not steps:
             return state_json
         check_pack(parse_json(state_json, what="a logged snapshot"))
-        replayer = self.replayer
+        replayer = self.replayer_for(game)
         note = self._engine_note(None if target is None else target[1], target is not None)
 
         def run() -> str:

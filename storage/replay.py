@@ -8,6 +8,7 @@ default one, :func:`default_replayer`, is ``rules.replay_step``, imported lazily
 from __future__ import annotations
 
 import bisect
+import functools
 import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -15,10 +16,11 @@ from typing import Any, Protocol, cast
 
 from storage.errors import InvalidData, ReplayerUnavailable
 from storage.jsonutil import json_diff, state_hash
-from storage.models import EntryKind, LogEntry, ReplayReport, is_pack_name
+from storage.models import DEFAULT_GAME, EntryKind, LogEntry, ReplayReport, is_pack_name
 
 __all__ = [
     "DEFAULT_REPLAYER",
+    "GAME_REPLAYER",
     "Replayer",
     "check_pack",
     "default_replayer",
@@ -27,11 +29,13 @@ __all__ = [
     "replay_log",
 ]
 
-# game: Brazil-only. Every game's default replayer is Brazil's engine, whatever the record's
-# game; once the rules registry exists, the default is looked up by the record's game name
-# (GameSummary.game) through it, never by importing a game's package here.
 DEFAULT_REPLAYER = "rules:replay_step"
-"""Where the default replayer lives, as ``module:attribute``."""
+"""Where the default replayer of Brazil: Imperial (:data:`~storage.models.DEFAULT_GAME`, every
+record that names no other game) lives, as ``module:attribute``."""
+GAME_REPLAYER = "rules.games:replay_step"
+"""The rules registry's replayer, ``(game, state_json, action_json) -> state_json``: a
+record's game is replayed by the engine its name picks (never by importing a game's package
+here)."""
 
 
 class Replayer(Protocol):
@@ -61,9 +65,15 @@ def load_replayer(spec: str) -> Replayer:
     return cast(Replayer, function)
 
 
-def default_replayer() -> Replayer:
-    """``rules.replay_step``, imported now; :class:`ReplayerUnavailable` if it is not there."""
-    return load_replayer(DEFAULT_REPLAYER)
+def default_replayer(game: str | None = None) -> Replayer:
+    """The replayer of ``game`` (a record's :attr:`~storage.models.GameSummary.game`),
+    imported now: ``rules.replay_step`` for Brazil: Imperial (``None``, the default game),
+    else the rules registry's ``replay_step`` bound to that game's name;
+    :class:`ReplayerUnavailable` if it is not there."""
+    if game is None or game == DEFAULT_GAME:
+        return load_replayer(DEFAULT_REPLAYER)
+    by_game = load_replayer(GAME_REPLAYER)
+    return cast(Replayer, functools.partial(by_game, game))
 
 
 def check_pack(state: Any) -> None:

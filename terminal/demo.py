@@ -28,14 +28,18 @@ from service import Frame, GameService, ImageRequest, Result, ScoreRow, SeatSpec
 from service.results import seat_label
 from service.workers import WorkerError
 from terminal.local import (
+    DEFAULT_GAME,
     BadArguments,
+    add_game_argument,
     add_lang_argument,
     add_web_arguments,
     add_workers_argument,
+    check_game,
     check_level,
     check_players,
     check_scenario,
     check_web,
+    check_web_game,
     chosen_language,
     fail,
     language_of,
@@ -51,6 +55,7 @@ if TYPE_CHECKING:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("outdir", help="folder for the images (created)")
+    add_game_argument(p)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument(
@@ -69,9 +74,11 @@ def _bar(done: float, width: int = 30) -> str:
     return "[" + "#" * k + "." * (width - k) + "]"
 
 
-def demo_seats(players: int, agents: str, *, lang: str = i18n.DEFAULT) -> list[SeatSpec]:
+def demo_seats(
+    players: int, agents: str, *, lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME
+) -> list[SeatSpec]:
     """One AI seat per player, the ``--agents`` levels in turn; raises :class:`BadArguments`."""
-    check_players(players, "--players", lang=lang)
+    check_players(players, "--players", lang=lang, game=game)
     levels = [a.strip().lower() for a in agents.split(",") if a.strip()] or ["heuristic"]
     for level in levels:
         check_level(level, lang=lang)
@@ -88,21 +95,26 @@ async def run_demo(
     from storage import SqliteGameStore
 
     lang = chosen_language(args)
-    seats = demo_seats(args.players, args.agents, lang=lang)
+    game = check_game(getattr(args, "game", None), lang=lang)
+    seats = demo_seats(args.players, args.agents, lang=lang, game=game)
     if args.max_rounds < 1:
         raise BadArguments(i18n.tr(lang, "terminal.error.max_rounds", n=args.max_rounds))
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(i18n.tr(lang, "terminal.error.outdir_file", path=outdir))
     check_web(args, lang=lang)
+    check_web_game(args, game, lang=lang)
     db = outdir / "demo.sqlite3"
     workers = worker_pool(args)
     store = SqliteGameStore(str(db))
     svc = GameService(store, workers=workers)
-    check_scenario(svc, args.scenario, lang=lang)
+    if game == DEFAULT_GAME:
+        check_scenario(svc, args.scenario, lang=lang)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
-        return await _play(args, outdir, store, svc, seats, server, out=out, err=err, lang=lang)
+        return await _play(
+            args, outdir, store, svc, seats, server, out=out, err=err, lang=lang, game=game
+        )
     finally:
         if server is not None:
             await server.stop()
@@ -119,6 +131,7 @@ async def _play(
     out: TextIO,
     err: TextIO,
     lang: str = "en",
+    game: str = DEFAULT_GAME,
 ) -> int:
     """Play the demo's game and write its pictures (see :func:`run_demo`); with the page
     ``server``, say its address once the game exists and keep serving after the end.
@@ -133,12 +146,13 @@ async def _play(
     turn = 0
     missing: list[str] = []  # pictures that could not be drawn
     async with store, svc.workers:
-        res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
+        res = await svc.new_game(
+            seats, scenario=args.scenario, seed=args.seed, language=lang, game=game
+        )
         gid = res.game_id
         page = await server.page_url(gid) if server is not None else None
         if page is not None:
             print(L("terminal.page", url=page), file=out, flush=True)
-        limit = (await svc.peek(gid)).state.max_rounds or 50
 
         async def step(r: Result) -> None:
             nonlocal turn
@@ -153,11 +167,12 @@ async def _play(
                 if q.kind == "battle" and not args.no_images:
                     await _write(svc, outdir / f"turn-{turn:03d}-battle.png", q, frame, missing)
             st = frame.state
-            if st.phase == "setup":
+            rnd = svc.round_of(st)
+            if rnd == 0:
                 where = L("terminal.demo.setup")
             else:
-                where = L("terminal.demo.round", round=f"{st.round:>2}")
-            done = min(1.0, st.round / limit) if st.phase != "setup" else 0.0
+                where = L("terminal.demo.round", round=f"{rnd:>2}")
+            done = svc.progress(st)
             line = L(
                 "terminal.demo.progress", where=where, turn=f"{turn:>3}", step=f"{r.version:>4}"
             )
@@ -165,7 +180,7 @@ async def _play(
 
         cap = args.max_rounds
 
-        res = await svc.run_ai_turns(gid, on_step=step, until=lambda s: s.round > cap)
+        res = await svc.run_ai_turns(gid, on_step=step, until=lambda s: svc.round_of(s) > cap)
         print(file=err)
         g = await svc.peek(gid)
         st, v = g.state, g.version
@@ -173,21 +188,20 @@ async def _play(
         await _write(
             svc,
             outdir / "final-boards.png",
-            ImageRequest("boards", None, v, lang=lang),
+            ImageRequest("boards", None, v, lang=lang, game=game),
             final,
             missing,
         )
-        if st.phase == "ended":
+        if g.over:
             await _write(
                 svc,
                 outdir / "scores.png",
-                ImageRequest("scores", None, v, lang=lang),
+                ImageRequest("scores", None, v, lang=lang, game=game),
                 final,
                 missing,
             )
-        await _write(
-            svc, outdir / "final-map.png", ImageRequest("map", None, v, lang=lang), final, missing
-        )
+        final_map = ImageRequest("map", None, v, lang=lang, game=game)
+        await _write(svc, outdir / "final-map.png", final_map, final, missing)
         try:
             gif = await svc.timeline_image(gid, lang)
         except WorkerError:
@@ -200,13 +214,14 @@ async def _play(
             replace(r, who=seat_label(st, g.seats, r.seat, lang)) for r in await svc.scores(gid)
         ]
         took = time.perf_counter() - t0
-        if st.phase == "ended":
-            print(L("terminal.demo.over", rounds=st.round, turns=turn, steps=v), file=out)
+        if g.over:
+            print(L("terminal.demo.over", rounds=svc.round_of(st), turns=turn, steps=v), file=out)
         else:
             print(L("terminal.demo.stopped", turns=turn, steps=v), file=out)
         print("\n".join(score_table(rows, lang)), file=out)
         pngs = len(list(outdir.glob("*.png")))
-        print(L("terminal.demo.images", folder=outdir.resolve(), pngs=pngs), file=out)
+        key = "terminal.demo.images" if gif is not None else "terminal.demo.images_only"
+        print(L(key, folder=outdir.resolve(), pngs=pngs), file=out)
         print(L("terminal.demo.time", seconds=L.number(round(took, 1))), file=out)
         if missing:
             print(

@@ -104,11 +104,30 @@ def check_level(level: str, *, lang: str = i18n.DEFAULT) -> None:
         )
 
 
-def check_players(n: int, what: str = "--players", *, lang: str = i18n.DEFAULT) -> None:
-    """A player count from 1 to 4 (``what``: the option that gave it)."""
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+DEFAULT_GAME = "brazil"
+
+
+def check_game(game: str | None, *, lang: str = i18n.DEFAULT) -> str:
+    """``--game``: a game the service plays (its name, lower case), else
+    :class:`BadArguments` naming the known ones."""
+    name = (game or DEFAULT_GAME).strip().lower()
+    known = GameService.games()
+    if name not in known:
         raise BadArguments(
-            i18n.tr(lang, "terminal.error.count", what=what, low=MIN_PLAYERS, high=MAX_PLAYERS, n=n)
+            i18n.tr(lang, "terminal.error.game", game=repr(name), games=choices_text(known, lang))
+        )
+    return name
+
+
+def check_players(
+    n: int, what: str = "--players", *, lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME
+) -> None:
+    """A player count the game is for (Brazil: Imperial 1 to 4, Tigris & Euphrates 2 to 4;
+    ``what``: the option that gave it)."""
+    low, high = GameService.player_range(game)
+    if not low <= n <= high:
+        raise BadArguments(
+            i18n.tr(lang, "terminal.error.count", what=what, low=low, high=high, n=n)
         )
 
 
@@ -124,15 +143,16 @@ def check_scenario(svc: GameService, scenario: str | None, *, lang: str = i18n.D
 
 
 def seat_specs(
-    players: int | None, seats: str | None, *, lang: str = i18n.DEFAULT
+    players: int | None, seats: str | None, *, lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME
 ) -> list[SeatSpec]:
     """The seats of a new game: ``--seats`` names (``ai:LEVEL`` for computer players),
     filled up to ``--players`` with heuristic AIs; without ``--seats``: one local player
     and AIs (``--players`` default 2). Raises :class:`BadArguments` in ``lang`` (an empty or
     repeated name, an unknown AI level, a player count outside 1-4)."""
     L = i18n.translator(lang)
+    low, high = GameService.player_range(game)
     if players is not None:
-        check_players(players, "--players", lang=lang)
+        check_players(players, "--players", lang=lang, game=game)
     specs = []
     for text in seats.split(",") if seats is not None else ["Player 1"]:
         try:
@@ -150,10 +170,8 @@ def seat_specs(
     n = players if players is not None else max(len(specs), 2 if not seats else len(specs))
     if len(specs) > n:
         raise BadArguments(L("terminal.error.seats_more", seats=len(specs), players=n))
-    if players is None and not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise BadArguments(
-            L("terminal.error.seats_range", seats=n, low=MIN_PLAYERS, high=MAX_PLAYERS)
-        )
+    if players is None and not low <= n <= high:
+        raise BadArguments(L("terminal.error.seats_range", seats=n, low=low, high=high))
     while len(specs) < n:
         specs.append(SeatSpec(f"AI heuristic {len(specs) + 1}", ai="heuristic"))
     return specs
@@ -310,6 +328,7 @@ class LocalGame:
         self.out_dir = out_dir
         self.out = out
         self.game: GameSession | None = None  # the game as last read (prompt, completion)
+        self.game_name = DEFAULT_GAME  # which game (rules.games), set from the record
         self.source: LineSource | None = None
         self.errors = 0
 
@@ -377,9 +396,10 @@ class LocalGame:
             if not s.ai and s.name.lower() == n:
                 return i
         if self.game is not None:
-            for p in self.game.state.players:
-                if p.colour and p.colour.lower() == n and not self.seats[p.seat].ai:
-                    return p.seat
+            for i, p in enumerate(self.game.state.players):
+                colour = getattr(p, "colour", None)  # Brazil: Imperial's players' colours
+                if colour and colour.lower() == n and not self.seats[i].ai:
+                    return i
         return None
 
     async def run(self, source: LineSource) -> int:
@@ -428,7 +448,7 @@ class LocalGame:
         word = word.lower()
         if word == "help":
             self.say(help_text(self.lang))
-            grammar = _grammar(self.lang)
+            grammar = _grammar(self.lang, self.game_name)
             if grammar:
                 self.tell("terminal.help.game_commands")
                 self.say("\n".join(f"  {g}" for g in grammar))
@@ -471,7 +491,8 @@ class LocalGame:
             await self.svc.undo_check(self.game_id, seat)
         except Refused as e:
             self.errors += 1
-            self.say(f"  ! {e.text(self.lang)} (R-TURN-1)")
+            rule = " (R-TURN-1)" if self.game_name == DEFAULT_GAME else ""
+            self.say(f"  ! {e.text(self.lang)}{rule}")
             return
         await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
 
@@ -481,12 +502,18 @@ class LocalGame:
         rows = await self.svc.scores(self.game_id)
         g = self.game = await self.svc.peek(self.game_id)
         for r in rows:
+            who = seat_label(g.state, g.seats, r.seat, self.lang)
+            if r.hidden:  # behind the player's screen (Tigris & Euphrates)
+                self.tell("terminal.score.hidden", "  ", who=who)
+                continue
             key = "terminal.score.row_winner" if r.winner else "terminal.score.row"
-            self.tell(key, "  ", who=seat_label(g.state, g.seats, r.seat, self.lang), vp=r.total)
+            self.tell(key, "  ", who=who, vp=r.total)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
-        """Rules-reference entries for an ID or words, in this terminal's language."""
-        return [format_entry(e, markdown=False) for e in lookup(query, limit, lang=self.lang)]
+        """Rules-reference entries of this game for an ID or words, in this terminal's
+        language."""
+        found = lookup(query, limit, lang=self.lang, game=self.game_name)
+        return [format_entry(e, markdown=False) for e in found]
 
     async def hand(self, name: str) -> None:
         """Show one human seat's hand; interactive: confirm first, clear the screen after."""
@@ -525,12 +552,13 @@ def resume_command(game_id: int) -> str:
     return f"python -m bot local --resume {game_id}"
 
 
-def _grammar(lang: str = i18n.DEFAULT) -> list[str]:
+def _grammar(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
     """The game commands' grammar for ``help``: each command in the canonical notation and an
     example (the notation is the same in every language)."""
     L = i18n.translator(lang)
     return [
-        f"{cmd:45} {L('terminal.help.example', example=ex)}" for cmd, _, ex in GameService.grammar()
+        f"{cmd:45} {L('terminal.help.example', example=ex)}"
+        for cmd, _, ex in GameService.grammar(game)
     ]
 
 
@@ -564,6 +592,13 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
         metavar="H",
         help=f"the address it listens on (default {DEFAULT_HOST}; implies --web)",
     )
+
+
+def check_web_game(args: argparse.Namespace, game: str, *, lang: str = i18n.DEFAULT) -> None:
+    """The game pages show Brazil: Imperial's games only for now: ``--web`` with another
+    game is refused (:class:`BadArguments`)."""
+    if web_wanted(args) and game != DEFAULT_GAME:
+        raise BadArguments(i18n.tr(lang, "terminal.error.web_game"))
 
 
 def web_wanted(args: argparse.Namespace) -> bool:
@@ -607,7 +642,18 @@ async def start_web(
 # ====================================================================== entry point
 
 
+def add_game_argument(p: argparse.ArgumentParser) -> None:
+    """``--game NAME`` (local and demo): checked by :func:`check_game` (one line, exit 2)."""
+    p.add_argument(
+        "--game",
+        default=None,
+        metavar="NAME",
+        help=f"the game: {', '.join(GameService.games())} (default {DEFAULT_GAME})",
+    )
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_game_argument(p)
     p.add_argument("--players", type=int, default=None, help="number of players (1-4)")
     p.add_argument("--seats", default=None, help='e.g. "Ana,Bo,ai:heuristic,ai:search"')
     p.add_argument("--scenario", default=None, help="map id (default: the player count's)")
@@ -691,17 +737,33 @@ async def play(
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
     check_db(db, resume=args.resume, label=label, lang=lang)
-    seats = seat_specs(args.players, args.seats, lang=lang) if args.resume is None else []
+    game = check_game(getattr(args, "game", None), lang=lang)
+    if args.resume is None:
+        seats = seat_specs(args.players, args.seats, lang=lang, game=game)
+    else:
+        seats = []
     check_web(args, lang=lang)
+    check_web_game(args, game, lang=lang)
     lines = read_script(args.script, lang=lang) if args.script and make_source is None else None
     workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)
     svc = GameService(store, workers=workers)
-    check_scenario(svc, args.scenario, lang=lang)
+    if game == DEFAULT_GAME:
+        check_scenario(svc, args.scenario, lang=lang)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(
-            args, db, store, svc, seats, lines, server, out=out, make_source=make_source, lang=lang
+            args,
+            db,
+            store,
+            svc,
+            seats,
+            lines,
+            server,
+            out=out,
+            make_source=make_source,
+            lang=lang,
+            game=game,
         )
     finally:
         if server is not None:
@@ -720,6 +782,7 @@ async def _play(
     out: TextIO,
     make_source: Callable[[LocalGame], LineSource] | None,
     lang: str = i18n.DEFAULT,
+    game: str = DEFAULT_GAME,
 ) -> int:
     """Open the database, start or resume the game and play it (see :func:`play`)."""
     from storage import GameNotFound
@@ -735,31 +798,35 @@ async def _play(
                     await no_game_text(store, args.resume, db, "terminal.error.no_game", lang)
                 ) from None
             gid, seats, resumed = info.game_id, list(info.seats), info.version
+            game = info.game
         else:
             # the game's language (its public posts and images): the terminal's
-            res = await svc.new_game(seats, scenario=args.scenario, seed=args.seed, language=lang)
+            res = await svc.new_game(
+                seats, scenario=args.scenario, seed=args.seed, language=lang, game=game
+            )
             gid = res.game_id
             posts = [post.text for post in res.public()]
-        out_dir = Path(args.out) if args.out else Path("brazil-local") / f"game-{gid}"
-        game = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
+        out_dir = Path(args.out) if args.out else Path(f"{game}-local") / f"game-{gid}"
+        local = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
+        local.game_name = game
         if resumed is not None:
-            game.tell("terminal.resuming", game=gid, version=resumed)
+            local.tell("terminal.resuming", game=gid, version=resumed)
         for text in posts:
-            game.relay(text)
-        game.tell("terminal.images_folder", folder=out_dir.resolve())
+            local.relay(text)
+        local.tell("terminal.images_folder", folder=out_dir.resolve())
         if server is not None:
-            game.tell("terminal.page", url=await server.page_url(gid))
+            local.tell("terminal.page", url=await server.page_url(gid))
         if make_source is not None:
-            source = make_source(game)
+            source = make_source(local)
         elif lines is not None:
             source = ScriptSource(lines, out)
         else:
-            source = PromptSource(game)
+            source = PromptSource(local)
         try:
-            return await game.run(source)
+            return await local.run(source)
         except (KeyboardInterrupt, asyncio.CancelledError):
-            game.say()
-            game.tell("terminal.saved", command=resume_command(gid))
+            local.say()
+            local.tell("terminal.saved", command=resume_command(gid))
             return 0
 
 

@@ -1,0 +1,265 @@
+"""The service's per-game adapters: what the game service says and draws about one game.
+
+The rules registry (:mod:`rules.games`) gives every game the same face (new game, legal
+actions, apply, view, notation, scores, undo points); the service needs more than that face
+knows about a game — its words for a status line, a hand, a score sheet, the sentences of its
+events with the players named, which pictures a step posts and how they are drawn. Each game
+has an adapter here (:class:`GameAdapter`): ``service/games/brazil.py`` for Brazil: Imperial,
+``service/games/tigris.py`` for Tigris & Euphrates. They are the only modules of the service
+that import a game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
+:mod:`service.workers`, :mod:`service.undo`) picks the adapter by the game's name (a stored
+record's ``game``) or by the state it holds (:func:`adapter_of`), and otherwise acts through
+the rules registry's face::
+
+    from service.games import adapter, adapter_of
+    A = adapter("tigris")
+    st = A.build(3, None, 7, None)
+    A.status(1, st, seats, waiting, "en").text("en")
+    adapter_of(st).name  # "tigris"
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rules.games import DEFAULT, UnknownGame, game_of, names
+from rules.games import game as rules_game
+
+if TYPE_CHECKING:
+    from rules.games import Game
+    from service.labels import Choice
+    from service.results import Decision, Frame, ImageRequest, Post, ScoreRow, SeatSpec, Status
+
+__all__ = ["DEFAULT", "GameAdapter", "UnknownGame", "adapter", "adapter_of", "names"]
+
+_MODULES: dict[str, str] = {"brazil": "service.games.brazil", "tigris": "service.games.tigris"}
+_LOADED: dict[str, GameAdapter] = {}
+
+Why = tuple[str, dict[str, Any]]
+"""A reason as a message: its key and parameters (the undo check's refusals)."""
+
+
+class GameAdapter:
+    """One game's adapter: the face of :mod:`rules.games` (:attr:`face`) and what the service
+    says and draws about the game. The generic parts work through the face; a game's module
+    subclasses it for the rest."""
+
+    name: str = DEFAULT
+    secret_answers: frozenset[str] = frozenset()
+    """Decision kinds answered secretly while other players wait on the answer: an automatic
+    answer to one must not come at a telling speed (the Discord bot waits a random delay)."""
+    has_timeline: bool = False
+    """Whether :mod:`service.timeline` can replay the game (the animated map)."""
+    rules_prefix: str = "R-"
+    """The rule IDs of the game's rules reference (``R-BUILD-4``, ``T-WAR-6``)."""
+
+    def __init__(self) -> None:
+        self.face: Game = rules_game(self.name)
+
+    # ------------------------------------------------------------ states and actions
+
+    def load(self, state_json: str | bytes) -> Any:
+        return self.face.load(state_json)
+
+    def dump(self, state: Any) -> str:
+        return self.face.dump(state)
+
+    def build(
+        self,
+        players: int,
+        scenario: str | None,
+        seed: int | None,
+        data_pack: str | None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """A new game's state; a :class:`rules.errors.RulesError` saying why not. Without a
+        seed, a secret one is drawn."""
+        if seed is None:
+            seed = secrets.randbits(62)
+        return self.face.new_game(players, seed=seed, **dict(options or {}))
+
+    def seed_of(self, st: Any) -> int:
+        return int(st.rng.seed)
+
+    def scenario_of(self, st: Any) -> str:
+        """What the game record's ``settings.scenario`` says (the map, the board)."""
+        return "standard"
+
+    def over(self, st: Any) -> bool:
+        return bool(self.face.is_over(st))
+
+    def apply(self, st: Any, action: Any, *, checked: bool = True) -> tuple[Any, list[Any]]:
+        after, events = self.face.apply(st, action)
+        return after, list(events)
+
+    def parse_action(self, data: Any) -> Any:
+        """An action from its JSON or dict (a button's), or the action itself."""
+        if isinstance(data, (str, bytes, dict)):
+            return self.face.action_from_json(
+                data if not isinstance(data, bytes) else data.decode()
+            )
+        return data
+
+    def action_json(self, action: Any) -> str:
+        return self.face.action_to_json(action)
+
+    def describe(self, st: Any, action: Any) -> str:
+        """The step's description kept in the log (English)."""
+        return self.face.describe_action(st, action)
+
+    def pending_kind(self, st: Any, seat: int) -> str:
+        """What ``seat`` decides now: ``"turn"`` or the pending decision's kind."""
+        return "turn"
+
+    def decision_term(self, kind: str) -> str:
+        """The message key naming a decision ``kind`` (``""``: ``svc.decision.<kind>``)."""
+        return ""
+
+    # ------------------------------------------------------------ events
+
+    def events_json(self, events: Sequence[Any]) -> str:
+        return json.dumps([self.event_dict(e) for e in events])
+
+    def event_dict(self, event: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def events_from_json(self, events_json: str | bytes | None) -> list[Any]:
+        raise NotImplementedError
+
+    @staticmethod
+    def public(events: Sequence[Any]) -> list[Any]:
+        """The events every seat may see."""
+        return [e for e in events if e.visible_to is None]
+
+    def event_text(self, event: Any, lang: str) -> str:
+        """An event's sentence in ``lang`` without the players' names (the log)."""
+        raise NotImplementedError
+
+    def log_text(self, event: Any, st: Any, seats: Sequence[SeatSpec], lang: str) -> str:
+        """An event's sentence in the game's log (``log``), ``st`` the game now."""
+        return self.event_text(event, lang)
+
+    def round_of(self, st: Any) -> int:
+        """The round the game is in (every player had a turn per round; 0: setting up)."""
+        raise NotImplementedError
+
+    def progress(self, st: Any) -> float:
+        """How far the game has come, from 0 to 1 (a progress bar's)."""
+        raise NotImplementedError
+
+    def turn_key(self, st: Any) -> tuple[Any, ...]:
+        """What changes when a turn ends (a new turn's map, the turn's events start anew)."""
+        raise NotImplementedError
+
+    def playing(self, st: Any) -> bool:
+        """The game is in its turns (not setting up, not over)."""
+        raise NotImplementedError
+
+    def begins_turn(self, events: Sequence[Any]) -> bool:
+        """The events of a step that began a turn (or the game)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ words
+
+    def seat_label(self, st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+        raise NotImplementedError
+
+    def new_game_text(self, lang: str, game_id: int, st: Any, seats: Sequence[SeatSpec]) -> str:
+        raise NotImplementedError
+
+    def status(
+        self,
+        game_id: int,
+        st: Any,
+        seats: Sequence[SeatSpec],
+        waiting: tuple[Decision, ...],
+        lang: str,
+    ) -> Status:
+        raise NotImplementedError
+
+    def step_posts(
+        self,
+        before: Any,
+        action: Any,
+        after: Any,
+        events: list[Any],
+        seats: Sequence[SeatSpec],
+        version: int,
+        *,
+        lang: str = "en",
+        seat_langs: Mapping[int, str] | None = None,
+    ) -> list[Post]:
+        raise NotImplementedError
+
+    def hand_text(self, st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+        raise NotImplementedError
+
+    def score_rows(self, st: Any, seats: Sequence[SeatSpec], lang: str = "en") -> list[ScoreRow]:
+        raise NotImplementedError
+
+    def final_result(self, after: Any) -> tuple[dict[int, int], frozenset[int]] | None:
+        """The finished game's scores per seat and winners (None: not over)."""
+        if not self.over(after):
+            return None
+        scores = dict(self.face.final_scores(after))
+        return scores, frozenset(self.face.winners(after))
+
+    def board_images(self, version: int, lang: str) -> tuple[ImageRequest, ...]:
+        """The public pictures of ``board``: the map and the players' boards."""
+        from service.results import ImageRequest
+
+        return (
+            ImageRequest("map", None, version, lang=lang, game=self.name),
+            ImageRequest("boards", None, version, lang=lang, game=self.name),
+        )
+
+    def choices(self, st: Any, seat: int, legal: Sequence[Any]) -> list[Choice]:
+        """The legal actions as menu choices (the guided turn)."""
+        raise NotImplementedError
+
+    def grammar(self) -> tuple[tuple[str, str, str], ...]:
+        """The typed commands' grammar: (command, action type, example) per command."""
+        return ()
+
+    # ------------------------------------------------------------ undo
+
+    def undo_why(
+        self,
+        before: Any,
+        seat: int,
+        after: Any,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+    ) -> Why | None:
+        """Why ``seat``'s step cannot be taken back (a ``svc.undo.*`` message), or None."""
+        raise NotImplementedError
+
+    def undo_depth(self, before: Any, action: Any, after: Any, events: list[Any], seat: int) -> int:
+        return int(self.face.undo_depth([(before, action, after, events)], seat))
+
+    # ------------------------------------------------------------ images
+
+    def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
+        """``req`` drawn from ``frame`` through the view of ``req.seat``."""
+        raise NotImplementedError
+
+
+def adapter(name: str | None = None) -> GameAdapter:
+    """The adapter of game ``name`` (None: the default game); :class:`UnknownGame`."""
+    key = DEFAULT if name is None else name.strip().lower()
+    found = _LOADED.get(key)
+    if found is None:
+        module = _MODULES.get(key)
+        if module is None:
+            raise UnknownGame(key)
+        found = _LOADED[key] = importlib.import_module(module).ADAPTER
+    return found
+
+
+def adapter_of(state: Any) -> GameAdapter:
+    """The adapter of the game ``state`` belongs to."""
+    return adapter(game_of(state).name)

@@ -1,0 +1,491 @@
+"""Brazil: Imperial's adapter in the service (:mod:`service.games`): its words for the
+status line (era and round, the map), the hand (missions, combat and gold cards, peeks,
+reserve), the score sheet, the events' sentences with the players named, the payment
+chooser, the menus (:mod:`service.labels`), the undo check's reasons
+(:mod:`service.undo`) and its pictures (``bot.render``: map, boards, battle, scores)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from i18n import tr, translator
+from rules import (
+    GameState,
+    PaymentStep,
+    RulesError,
+    get_catalog,
+    payment_step,
+    pending_for,
+    view,
+)
+from rules import apply as rules_apply
+from rules import parse_action as rules_parse_action
+from rules.events import Event, for_seat
+from rules.messages import render_message
+from rules.notation import GRAMMAR, describe_action
+from service.games import GameAdapter, Why
+from service.results import (
+    Decision,
+    Frame,
+    ImageRequest,
+    Post,
+    ScoreRow,
+    SeatSpec,
+    Status,
+    brazil_seat_label,
+    seat_label,
+)
+
+
+def engine_names(st: GameState) -> dict[str, int]:
+    """The engine's names of the players ("Red", or "Seat 2" before a colour) -> seat."""
+    return {
+        (p.colour.capitalize() if p.colour else f"Seat {p.seat + 1}"): p.seat for p in st.players
+    }
+
+
+def named_description(
+    st: GameState, action: Any, after: GameState, seats: Sequence[SeatSpec], *, lang: str = "en"
+) -> str:
+    """The engine's sentence about ``action`` (for everybody) with its player named as the
+    table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
+    another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
+    make no public event need one: their events say the rest)."""
+    who = seat_label(after, seats, int(action.seat), lang)
+    if lang != "en":
+        from rules.messages import EN as ENGINE_EN
+
+        kind = str(getattr(action, "type", ""))
+        if kind == "war_card" and getattr(action, "play", False):
+            kind = "other"
+        key = f"phrase.did.{kind}" if f"phrase.did.{kind}" in ENGINE_EN else "phrase.did.other"
+        return tr(lang, key, who=who)
+    desc = describe_action(st, action, None)
+    for name, seat in engine_names(after).items():
+        if seat == int(action.seat) and desc.startswith(name + " "):
+            return who + desc[len(name) :]
+    return f"{who}: {desc}" if desc else f"{who} decided."
+
+
+def event_text(event: Event, lang: str) -> str:
+    """An event's sentence in ``lang`` (the engine's English when it has no key)."""
+    if not event.key:
+        return event.text
+    try:
+        return tr(lang, event.key, **event.params)
+    except Exception:  # a sentence must never break a listing: the engine's own text
+        return event.text
+
+
+def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: str = "en") -> str:
+    """An event's sentence with the players named as the table knows them ("Ana (red)
+    builds …" rather than "Red builds …"; "Ana plays red." rather than "Seat 1 plays red."),
+    in ``lang`` (English: the engine's own catalogue and the game's component names; another
+    language: :func:`i18n.tr`, component names in that language). An event stored without a
+    key (before events had keys) has only its English text."""
+    if not event.key:
+        return event.text
+    names = engine_names(st)
+    params: dict[str, Any] = {}
+    for k, v in event.params.items():
+        if isinstance(v, str) and v in names:
+            v = seat_label(st, seats, names[v], lang)
+        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
+            v = [
+                seat_label(st, seats, names[x], lang) if isinstance(x, str) and x in names else x
+                for x in v
+            ]
+        params[k] = v
+    key = event.key
+    if key == "colour" and isinstance(params.get("number"), int):
+        n = int(params["number"]) - 1
+        name = seats[n].name if 0 <= n < len(seats) else tr(lang, "svc.seat", n=n + 1)
+        colour = params.get("colour")
+        if isinstance(colour, str) and not colour.startswith("@"):
+            colour = f"@term.colour.{colour}"  # stored before colours were term references
+        key, params = "phrase.plays_colour", {"who": name, "colour": colour}
+    try:
+        if lang != "en":
+            return tr(lang, key, **params)
+        from rules.messages import catalog_names
+
+        cat_names = catalog_names(get_catalog(st.data_pack))
+        return render_message(key, params, names=cat_names)
+    except Exception:  # a sentence must never break a turn: the engine's own text
+        return event.text
+
+
+# ---------------------------------------------------------------- undo (service.undo)
+
+REVEALS: tuple[tuple[str, str], ...] = (
+    # (an event key's prefix, the id of its words: svc.undo.reveal.<id>, svc.undo.since.<id>)
+    ("explore", "explore"),  # a tile was flipped
+    ("peek", "peek"),  # a tile was peeked at
+    ("reshuffle", "reshuffle"),  # a deck was reshuffled
+    ("draw_", "draw"),  # a card was drawn
+    ("mission", "mission"),  # a mission was drawn or shown
+    ("display", "display"),  # a painting was turned up
+    ("build.city", "city"),  # a city tile was turned up
+    ("espionage", "espionage"),  # a hand was spied on
+    ("cards_revealed", "cards_revealed"),  # battle cards were revealed
+    ("enemy_cards", "enemy_cards"),  # battle cards were drawn
+    ("gold_card", "gold_card"),  # a gold card was shown
+    ("pay.", "pay"),  # cards were paid face up
+    ("discard_cards", "discard"),  # cards were discarded face up
+    ("capitals_revealed", "capitals"),  # the capitals were turned up
+)
+
+
+def reveal_id(events: Sequence[Event]) -> str | None:
+    """The id of what the first revealing event showed (``"other"`` when unnamed)."""
+    for e in events:
+        if not e.reveals:
+            continue
+        key = e.key or e.kind
+        for prefix, rid in REVEALS:
+            if key.startswith(prefix):
+                return rid
+        return "other"  # something hidden was revealed
+    return None
+
+
+def refusal_why(
+    before: GameState,
+    seat: int,
+    after: GameState,
+    events: Sequence[Event],
+    seats: Sequence[SeatSpec],
+) -> Why | None:
+    """Why ``seat``'s step cannot be taken back (the same conditions as
+    :func:`rules.undo.undoable`), as a ``svc.undo.*`` message, or None."""
+    if before.phase != "play":
+        return "svc.undo.why.setup", {}
+    if after.phase == "ended":
+        return "svc.undo.why.ended_game", {}
+    if after.current != seat or after.round != before.round:
+        return "svc.undo.why.ended_turn", {}
+    rid = reveal_id(events)
+    if rid is not None:
+        return f"svc.undo.since.{rid}", {}
+    if after.rng.counter != before.rng.counter:
+        return "svc.undo.why.random", {}
+    mine_b = [(d.seat, d.kind, d.data) for d in before.pending if d.seat != seat]
+    mine_a = [(d.seat, d.kind, d.data) for d in after.pending if d.seat != seat]
+    if mine_b != mine_a:
+        others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
+        if not others:
+            return "svc.undo.why.another_decided", {}
+        who = [seat_label(after, seats, s) for s in others]
+        return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
+    if before.current != seat:
+        return "svc.undo.why.not_your_turn", {}
+    return None
+
+
+# ---------------------------------------------------------------- the adapter
+
+
+class BrazilAdapter(GameAdapter):
+    name = "brazil"
+    secret_answers = frozenset({"combat_cards"})
+    has_timeline = True
+    rules_prefix = "R-"
+
+    def build(
+        self,
+        players: int,
+        scenario: str | None,
+        seed: int | None,
+        data_pack: str | None,
+        options: Mapping[str, Any] | None = None,
+    ) -> GameState:
+        from rules import new_game as rules_new_game
+
+        return rules_new_game(players, seed, scenario, data_pack=data_pack)
+
+    def scenario_of(self, st: GameState) -> str:
+        return str(st.map)
+
+    def over(self, st: GameState) -> bool:
+        return st.phase == "ended"
+
+    def apply(
+        self, st: GameState, action: Any, *, checked: bool = True
+    ) -> tuple[GameState, list[Any]]:
+        after, events = rules_apply(st, action, checked=checked)
+        return after, list(events)
+
+    def parse_action(self, data: Any) -> Any:
+        return data if hasattr(data, "type") else rules_parse_action(data)
+
+    def action_json(self, action: Any) -> str:
+        return str(action.to_json())
+
+    def describe(self, st: GameState, action: Any) -> str:
+        return describe_action(st, action, None)
+
+    def pending_kind(self, st: GameState, seat: int) -> str:
+        pend = pending_for(st, seat)
+        return pend.kind if pend is not None else "turn"
+
+    def event_dict(self, event: Event) -> dict[str, Any]:
+        return event.model_dump(mode="json")
+
+    def events_json(self, events: Sequence[Any]) -> str:
+        return json.dumps([e.model_dump(mode="json") for e in events])
+
+    def events_from_json(self, events_json: str | bytes | None) -> list[Event]:
+        return [Event.model_validate(e) for e in json.loads(events_json or "[]")]
+
+    def event_text(self, event: Event, lang: str) -> str:
+        return event.text if lang == "en" else event_text(event, lang)
+
+    def round_of(self, st: GameState) -> int:
+        return 0 if st.phase == "setup" else int(st.round)
+
+    def progress(self, st: GameState) -> float:
+        if st.phase == "setup":
+            return 0.0
+        return min(1.0, st.round / (st.max_rounds or 50))
+
+    def turn_key(self, st: GameState) -> tuple[Any, ...]:
+        return (st.current, st.round, st.phase)
+
+    def playing(self, st: GameState) -> bool:
+        return st.phase == "play"
+
+    def begins_turn(self, events: Sequence[Event]) -> bool:
+        return any(ev.kind in ("turn", "start") for ev in events)
+
+    def seat_label(
+        self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> str:
+        return brazil_seat_label(st, seats, seat, lang)
+
+    def map_name(self, st: GameState, lang: str) -> str:
+        cat = get_catalog(st.data_pack)
+        scen = cat.maps[st.map].name if st.map in cat.maps else st.map
+        return translator(lang).name(f"term.scenario.{st.map}", scen)
+
+    def new_game_text(
+        self, lang: str, game_id: int, st: GameState, seats: Sequence[SeatSpec]
+    ) -> str:
+        names = ", ".join(f"{seat_label(st, seats, i, lang)}" for i in range(len(seats)))
+        scen = translator(lang).name(
+            f"term.scenario.{st.map}", get_catalog(st.data_pack).maps[st.map].name
+        )
+        return tr(lang, "svc.core.new_game", id=game_id, map=scen, names=names)
+
+    def status(
+        self,
+        game_id: int,
+        st: GameState,
+        seats: Sequence[SeatSpec],
+        waiting: tuple[Decision, ...],
+        lang: str,
+    ) -> Status:
+        return Status(
+            game_id=game_id,
+            scenario=self.map_name(st, lang),
+            phase=st.phase,
+            era=st.era,
+            round=st.round,
+            waiting=waiting,
+        )
+
+    def step_posts(
+        self,
+        before: GameState,
+        action: Any,
+        after: GameState,
+        events: list[Any],
+        seats: Sequence[SeatSpec],
+        version: int,
+        *,
+        lang: str = "en",
+        seat_langs: Mapping[int, str] | None = None,
+    ) -> list[Post]:
+        # each line names who did what (players by name); announcements credit nobody
+        public = [named_text(e, after, seats, lang=lang) for e in for_seat(events, None)]
+        if not public:
+            public = [named_description(before, action, after, seats, lang=lang)]
+        images: list[ImageRequest] = []
+        turn_over = (
+            before.current != after.current
+            or before.round != after.round
+            or before.phase != after.phase
+        )
+        if turn_over or after.phase == "ended":
+            images.append(ImageRequest("map", None, version, lang=lang))
+        if any(e.kind in ("battle_result", "expedition_result") for e in events):
+            images.append(ImageRequest("battle", None, version, lang=lang))
+        if after.phase == "ended":
+            images += [
+                ImageRequest("boards", None, version, lang=lang),
+                ImageRequest("scores", None, version, lang=lang),
+            ]
+        ended = turn_over or after.phase == "ended"
+        posts = [Post("public", " ".join(public), tuple(images), ends_turn=ended)]
+        secret: dict[int, list[str]] = {}
+        langs = seat_langs or {}
+        for e in events:
+            for s in e.visible_to or ():
+                text = named_text(e, after, seats, lang=langs.get(s, lang))
+                secret.setdefault(s, []).append(text)
+        for s, texts in sorted(secret.items()):
+            posts.append(Post(s, " ".join(texts)))
+        return posts
+
+    def hand_text(
+        self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> str:
+        v = view(st, seat)
+        p = v.players[seat]
+        cat = get_catalog(v.data_pack)
+        L = translator(lang)
+
+        def names(ids: Sequence[str], table: dict[str, Any], kind: str) -> str:
+            return (
+                ", ".join(
+                    f"{L.name(f'term.{kind}.{i}', table[i].name)} [{i}]" if i in table else i
+                    for i in ids
+                )
+                or "-"
+            )
+
+        lines = [L("svc.core.hand", who=seat_label(st, seats, seat, lang))]
+        if p.mission_offer:
+            lines.append(
+                L("svc.core.hand.offered", items=names(p.mission_offer, cat.missions, "mission"))
+            )
+        lines.append(L("svc.core.hand.kept", items=names(p.missions, cat.missions, "mission")))
+        if p.revealed:
+            lines.append(
+                L("svc.core.hand.revealed", items=names(p.revealed, cat.missions, "mission"))
+            )
+        combat = names(p.combat_cards, cat.combat_cards, "combat_card")
+        lines.append(L("svc.core.hand.combat", items=combat))
+        lines.append(
+            L("svc.core.hand.gold", items=names(p.gold_cards, cat.gold_cards, "gold_card"))
+        )
+        if p.peeks:
+            seen = ", ".join(
+                f"{h}: {L.name(f'term.exploration.{t}', cat.exploration[t].name)}"
+                if t in cat.exploration
+                else f"{h}: {t}"
+                for h, t in sorted(p.peeks.items())
+            )
+            lines.append(L("svc.core.hand.peeked", items=seen))
+        reserve = ", ".join(
+            f"{L.name(f'good.{k}', k) if lang != 'en' else k} {n}"
+            for k, n in sorted(p.reserve.items())
+            if n
+        )
+        lines.append(L("svc.core.hand.reserve", items=reserve or "-"))
+        return "\n".join(lines)
+
+    def score_rows(
+        self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> list[ScoreRow]:
+        if st.phase == "ended" and st.result:
+            winners = {int(w) for w in st.result.get("winners", [])}
+            rows = []
+            for r in st.result.get("scores", []):
+                s = int(r["seat"])
+                cats = {k: int(v) for k, v in r.items() if isinstance(v, int) and k != "seat"}
+                cats.pop("total", None)
+                cats.pop("tiebreak_science", None)
+                who = seat_label(st, seats, s, lang)
+                rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
+            return rows
+        from bot.render.panels import public_vps
+
+        vps = public_vps(view(st, None))
+        return [
+            ScoreRow(s, seat_label(st, seats, s, lang), vp, {}) for s, vp in sorted(vps.items())
+        ]
+
+    def final_result(self, after: GameState) -> tuple[dict[int, int], frozenset[int]] | None:
+        if after.phase != "ended" or after.result is None:
+            return None
+        res = after.result
+        return (
+            {int(r["seat"]): int(r["total"]) for r in res.get("scores", [])},
+            frozenset(int(w) for w in res.get("winners", [])),
+        )
+
+    def choices(self, st: GameState, seat: int, legal: Sequence[Any]) -> list[Any]:
+        from service.labels import choices as label_choices
+
+        return label_choices(st, seat, list(legal))
+
+    def payment_path(self, st: GameState, action: Any, path: Sequence[int]) -> PaymentStep | None:
+        """The payment step that the option numbers ``path`` lead to, paying ``action`` one
+        token at a time (``rules.payment_step``); None if they no longer make sense."""
+        chosen: list[Any] = []
+        try:
+            step = payment_step(st, action, chosen)
+            for k in path:
+                if step.complete or not 0 <= k < len(step.options):
+                    return None
+                chosen.append(step.options[k].item)
+                step = payment_step(st, action, chosen)
+        except RulesError:
+            return None
+        return step
+
+    def grammar(self) -> tuple[tuple[str, str, str], ...]:
+        return GRAMMAR
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]
+
+    def undo_why(
+        self,
+        before: GameState,
+        seat: int,
+        after: GameState,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+    ) -> Why | None:
+        return refusal_why(before, seat, after, events, seats)
+
+    def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
+        from bot.render import (
+            RenderOptions,
+            render_battle,
+            render_boards,
+            render_hand,
+            render_map,
+            render_map_zoom,
+            render_panel,
+            render_scores,
+        )
+
+        opts = options if options is not None else RenderOptions()
+        v = view(frame.state, req.seat)
+        ev = list(frame.events)
+        if req.kind == "map":
+            return render_map(v, ev, seat=req.seat, options=opts, lang=req.lang)
+        if req.kind == "map_zoom":
+            return render_map_zoom(v, ev, seat=req.seat, options=opts, lang=req.lang)
+        if req.kind == "boards":
+            return render_boards(v, seat=req.seat, options=opts, lang=req.lang)
+        if req.kind == "panel":
+            return render_panel(
+                v, req.player if req.player is not None else 0, options=opts, lang=req.lang
+            )
+        if req.kind == "hand":
+            if req.seat is None:
+                raise ValueError("a hand image needs a seat")
+            return render_hand(v, req.seat, options=opts, lang=req.lang)
+        if req.kind == "battle":
+            return render_battle(v, ev, seat=req.seat, options=opts, lang=req.lang)
+        if req.kind == "scores":
+            return render_scores(v, options=opts, lang=req.lang)
+        raise ValueError(f"unknown image kind {req.kind!r}")
+
+
+ADAPTER = BrazilAdapter()

@@ -1,0 +1,364 @@
+"""Tigris & Euphrates' adapter in the service (:mod:`service.games`): the status line ("turn
+N, X to play (actions left)"), the hand (tiles behind the screen, leaders, catastrophes, the
+seat's own points per colour: private, T-INFO-1/2), the score rows (public: what a
+spectator's view shows; final: the weakest colour, treasures wild, T-FINAL), the events'
+sentences in the reader's language (:func:`i18n.tr` of the engine's ``tigris.*`` keys) with
+the dynasties replaced by the seats' names, the undo check's reasons, and the pictures
+(``bot.render.tigris``): the board after each turn with the turn's squares ringed, the
+conflict report after a revolt or war, the players' public panels, each player's hand
+privately when they drew, the final scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from i18n import tr
+from rules.tigris.actions import Action
+from rules.tigris.data import COLOURS, HAND_SIZE, LABELS, LEADERS, TILE_COUNTS, TREASURES_END
+from rules.tigris.events import Event, for_seat
+from rules.tigris.scoring import allocate, final_scores
+from rules.tigris.state import TigrisState
+from rules.tigris.view import view
+from service.games import GameAdapter, Why
+from service.results import (
+    Decision,
+    Frame,
+    ImageRequest,
+    Post,
+    ScoreRow,
+    SeatSpec,
+    Status,
+)
+
+DYNASTY = "@tigris.dynasty."
+PLAYER_PARAMS = ("player", "attacker", "defender", "winner")
+"""The events' parameters that name a player (by a dynasty's term reference)."""
+CONFLICT_OVER = ("tigris.conflict.won",)
+TREASURES_START = 14  # ten temples and four corners (T-SETUP-1)
+BAG_START = sum(TILE_COUNTS) - 10  # the ten starting temples are not drawn
+"""The event keys of a revolt or war that was decided: its report is drawn."""
+
+
+def _colour(lang: str, c: int) -> str:
+    return tr(lang, f"tigris.colour.{COLOURS[c]}")
+
+
+def _leader(lang: str, c: int) -> str:
+    return tr(lang, f"tigris.leader.{LEADERS[c]}")
+
+
+class TigrisAdapter(GameAdapter):
+    name = "tigris"
+    secret_answers = frozenset({"support"})  # a quick "support 0" would tell "no such tiles"
+    has_timeline = False
+    rules_prefix = "T-"
+
+    # ------------------------------------------------------------ states and actions
+
+    def over(self, st: TigrisState) -> bool:
+        return st.phase == "over"
+
+    def parse_action(self, data: Any) -> Any:
+        if isinstance(data, Action):
+            return data
+        return super().parse_action(data)
+
+    def pending_kind(self, st: TigrisState, seat: int) -> str:
+        for p in st.pending:
+            if p.seat == seat:
+                return str(p.kind)
+        return "turn"
+
+    def decision_term(self, kind: str) -> str:
+        return "" if kind == "turn" else f"tigris.decision.{kind}"
+
+    # ------------------------------------------------------------ events
+
+    def event_dict(self, event: Event) -> dict[str, Any]:
+        return event.to_dict()
+
+    def events_from_json(self, events_json: str | bytes | None) -> list[Event]:
+        import json
+
+        out = []
+        for d in json.loads(events_json or "[]"):
+            vis = d.get("visible_to")
+            out.append(
+                Event(
+                    str(d["key"]),
+                    dict(d.get("params") or {}),
+                    tuple(vis) if vis is not None else None,
+                    bool(d.get("reveals", False)),
+                )
+            )
+        return out
+
+    def event_text(self, event: Event, lang: str) -> str:
+        try:
+            return tr(lang, event.key, **event.params)
+        except Exception:  # a sentence must never break a listing: the engine's English
+            return event.text
+
+    def log_text(self, event: Event, st: TigrisState, seats: Sequence[SeatSpec], lang: str) -> str:
+        return self.named_text(event, st, seats, lang)
+
+    def named_text(
+        self, event: Event, st: TigrisState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> str:
+        """An event's sentence in ``lang`` with the players named as the table knows them
+        ("Ana (Bow) places a red tile on F4." rather than "Bow places …")."""
+        seat_of = {DYNASTY + p.dynasty: i for i, p in enumerate(st.players)}
+        params = dict(event.params)
+        for k in PLAYER_PARAMS:
+            v = params.get(k)
+            if isinstance(v, str) and v in seat_of:
+                params[k] = self.seat_label(st, seats, seat_of[v], lang)
+        try:
+            return tr(lang, event.key, **params)
+        except Exception:  # a sentence must never break a turn: the engine's English
+            return event.text
+
+    def round_of(self, st: TigrisState) -> int:
+        return (st.turn - 1) // len(st.players) + 1
+
+    def progress(self, st: TigrisState) -> float:
+        """The bag emptying or the treasures taken, whichever is nearer the end (T-END)."""
+        if st.phase == "over":
+            return 1.0
+        start = BAG_START - HAND_SIZE * len(st.players)
+        bag = 1.0 - st.bag_size / start
+        taken = (TREASURES_START - len(st.treasures)) / max(1, TREASURES_START - TREASURES_END)
+        return max(0.0, min(1.0, max(bag, taken)))
+
+    def turn_key(self, st: TigrisState) -> tuple[Any, ...]:
+        return (st.active, st.turn, st.phase)
+
+    def playing(self, st: TigrisState) -> bool:
+        return st.phase == "play"
+
+    def begins_turn(self, events: Sequence[Event]) -> bool:
+        return any(e.key in ("tigris.turn.start", "tigris.game.start") for e in events)
+
+    # ------------------------------------------------------------ words
+
+    def seat_label(
+        self, st: TigrisState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> str:
+        """``"Ana (Bow)"``: the seat's player and dynasty (its name in ``lang``)."""
+        name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+        if seat >= len(st.players):
+            return name
+        return f"{name} ({tr(lang, 'tigris.dynasty.' + st.players[seat].dynasty)})"
+
+    def new_game_text(
+        self, lang: str, game_id: int, st: TigrisState, seats: Sequence[SeatSpec]
+    ) -> str:
+        names = ", ".join(self.seat_label(st, seats, i, lang) for i in range(len(seats)))
+        return tr(lang, "svc.tigris.new_game", id=game_id, names=names)
+
+    def status(
+        self,
+        game_id: int,
+        st: TigrisState,
+        seats: Sequence[SeatSpec],
+        waiting: tuple[Decision, ...],
+        lang: str,
+    ) -> Status:
+        who = self.seat_label(st, seats, st.active, lang)
+        return Status(
+            game_id=game_id,
+            scenario=tr(lang, "svc.tigris.board"),
+            phase="ended" if st.phase == "over" else "play",
+            era=0,
+            round=st.turn,
+            waiting=waiting,
+            where_key="svc.tigris.where",
+            where_params={"turn": st.turn, "who": who, "n": st.actions_left},
+        )
+
+    def step_posts(
+        self,
+        before: TigrisState,
+        action: Any,
+        after: TigrisState,
+        events: list[Any],
+        seats: Sequence[SeatSpec],
+        version: int,
+        *,
+        lang: str = "en",
+        seat_langs: Mapping[int, str] | None = None,
+    ) -> list[Post]:
+        public = [self.named_text(e, after, seats, lang) for e in for_seat(events, None)]
+        if not public:  # every step makes a public event; an old record might not
+            who = self.seat_label(after, seats, int(action.seat), lang)
+            public = [f"{who}: {self.face.describe_action(before, action)}"]
+        over = after.phase == "over"
+        turn_over = self.turn_key(before) != self.turn_key(after)
+        images: list[ImageRequest] = []
+        if turn_over or over:
+            images.append(ImageRequest("map", None, version, lang=lang, game=self.name))
+        if any(e.key in CONFLICT_OVER for e in events):
+            images.append(ImageRequest("battle", None, version, lang=lang, game=self.name))
+        if over:
+            images.append(ImageRequest("scores", None, version, lang=lang, game=self.name))
+        posts = [Post("public", " ".join(public), tuple(images), ends_turn=turn_over or over)]
+        secret: dict[int, list[str]] = {}
+        drew: set[int] = set()
+        langs = seat_langs or {}
+        for e in events:
+            for s in e.visible_to or ():
+                secret.setdefault(s, []).append(
+                    self.named_text(e, after, seats, langs.get(s, lang))
+                )
+                if e.key == "tigris.draw.private":
+                    drew.add(s)
+        for s, texts in sorted(secret.items()):
+            hand = (
+                (ImageRequest("hand", s, version, lang=langs.get(s, lang), game=self.name),)
+                if s in drew and not over
+                else ()
+            )
+            posts.append(Post(s, " ".join(texts), hand))
+        return posts
+
+    def hand_text(
+        self, st: TigrisState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
+    ) -> str:
+        """``seat``'s screen: its tiles, leaders, catastrophes and own points (private)."""
+        v = view(st, seat)
+        p = v.players[seat]
+        tiles = ", ".join(
+            tr(lang, "tigris.count.colour", n=n, colour=f"@tigris.colour.{COLOURS[c]}")
+            for c, n in enumerate(p.hand)
+            if n
+        )
+        supply = ", ".join(_leader(lang, c) for c, sq in enumerate(p.leaders) if sq < 0)
+        placed = ", ".join(
+            f"{_leader(lang, c)} {LABELS[sq]}" for c, sq in enumerate(p.leaders) if sq >= 0
+        )
+        points = ", ".join(f"{_colour(lang, c)} {n}" for c, n in enumerate(p.score))
+        return "\n".join(
+            [
+                tr(lang, "svc.core.hand", who=self.seat_label(st, seats, seat, lang)),
+                tr(lang, "svc.tigris.hand.tiles", items=tiles or "-"),
+                tr(lang, "svc.tigris.hand.supply", items=supply or "-"),
+                tr(lang, "svc.tigris.hand.placed", items=placed or "-"),
+                tr(lang, "svc.tigris.hand.catastrophes", n=p.catastrophes),
+                tr(lang, "svc.tigris.hand.points", items=points, n=p.treasures),
+            ]
+        )
+
+    def score_rows(
+        self, st: TigrisState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> list[ScoreRow]:
+        """The final scores once the game is over (the weakest colour, treasures added to
+        the weakest first; per colour and treasures), else what a spectator sees: the points
+        with the ``open_scoring`` option, else none (behind the screens, ``hidden``)."""
+        if st.phase == "over":
+            rows = []
+            for f in final_scores(st):
+                cats = {COLOURS[c]: f.totals[c] for c in range(4)}
+                cats["treasures"] = f.treasures
+                who = self.seat_label(st, seats, f.seat, lang)
+                rows.append(ScoreRow(f.seat, who, f.score, cats, f.rank == 1))
+            return rows
+        v = view(st, None)
+        out = []
+        for i, p in enumerate(v.players):
+            who = self.seat_label(st, seats, i, lang)
+            if p.hidden and not st.options.open_scoring:
+                out.append(ScoreRow(i, who, 0, {}, hidden=True))
+                continue
+            totals = allocate(p.score, p.treasures)
+            cats = {COLOURS[c]: totals[c] for c in range(4)}
+            out.append(ScoreRow(i, who, min(totals), cats))
+        return out
+
+    def board_images(self, version: int, lang: str) -> tuple[ImageRequest, ...]:
+        return (
+            ImageRequest("map", None, version, lang=lang, game=self.name),
+            ImageRequest("boards", None, version, lang=lang, game=self.name),
+        )
+
+    def choices(self, st: TigrisState, seat: int, legal: Sequence[Any]) -> list[Any]:
+        raise NotImplementedError("the guided menus are Brazil: Imperial's (service.labels)")
+
+    def grammar(self) -> tuple[tuple[str, str, str], ...]:
+        return (
+            ("tile COLOUR SQUARE", "tile", "tile red F4"),
+            ("leader LEADER SQUARE", "leader", "leader king J7"),
+            ("withdraw LEADER", "withdraw", "withdraw trader"),
+            ("catastrophe SQUARE", "catastrophe", "catastrophe C3"),
+            ("swap COLOUR…", "swap", "swap red red blue"),
+            ("pass", "pass", "pass"),
+            ("support N", "support", "support 2"),
+            ("war-order COLOUR", "war_order", "war-order green"),
+            ("monument COLOUR-COLOUR SQUARE", "monument", "monument red-blue H4"),
+            ("treasure SQUARE", "treasure", "treasure P2"),
+        )
+
+    # ------------------------------------------------------------ undo
+
+    def undo_why(
+        self,
+        before: TigrisState,
+        seat: int,
+        after: TigrisState,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+    ) -> Why | None:
+        """The conditions of :func:`rules.tigris.undo.undoable`, each in words."""
+        if after.phase == "over":
+            return "svc.undo.why.ended_game", {}
+        if before.active != seat:
+            return "svc.undo.why.not_your_turn", {}
+        if after.active != seat or after.turn != before.turn:
+            return "svc.undo.why.ended_turn", {}
+        if any(e.reveals for e in events):
+            return "svc.tigris.undo.drawn", {}
+        if after.rng.counter != before.rng.counter:
+            return "svc.undo.why.random", {}
+        mine_b = [(p.kind, p.seat, p.square) for p in before.pending if p.seat != seat]
+        mine_a = [(p.kind, p.seat, p.square) for p in after.pending if p.seat != seat]
+        if mine_b != mine_a:
+            others = sorted({p.seat for p in (*before.pending, *after.pending) if p.seat != seat})
+            who = [self.seat_label(after, seats, s) for s in others]
+            return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
+        return None
+
+    # ------------------------------------------------------------ images
+
+    def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
+        from bot.render.theme import DEFAULT as DEFAULT_OPTIONS
+        from bot.render.tigris import (
+            changed_squares,
+            render_board,
+            render_conflict,
+            render_hand,
+            render_players,
+            render_scores,
+        )
+
+        opts = options if options is not None else DEFAULT_OPTIONS
+        st: TigrisState = frame.state
+        v = view(st, req.seat)
+        ev = list(frame.events)
+        if req.kind in ("map", "map_zoom"):
+            changed = changed_squares(ev, req.seat)
+            return render_board(v, changed, options=opts, lang=req.lang)
+        if req.kind in ("boards", "panel"):
+            return render_players(v, options=opts, lang=req.lang)
+        if req.kind == "hand":
+            if req.seat is None:
+                raise ValueError("a hand image needs a seat")
+            return render_hand(v, req.seat, options=opts, lang=req.lang)
+        if req.kind == "battle":
+            return render_conflict(v, ev, seat=req.seat, options=opts, lang=req.lang)
+        if req.kind == "scores":
+            # the screens are lifted at the end (T-FINAL-1): the full state's points
+            return render_scores(st if st.phase == "over" else v, options=opts, lang=req.lang)
+        raise ValueError(f"unknown image kind {req.kind!r}")
+
+
+ADAPTER = TigrisAdapter()
