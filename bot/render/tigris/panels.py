@@ -22,7 +22,7 @@ X0 = 16
 FADED = (205, 200, 188)
 
 
-def _sprite(cv: Canvas, spr: Image.Image, x: float, y: float) -> None:
+def place_sprite(cv: Canvas, spr: Image.Image, x: float, y: float) -> None:
     D.paste_centred(cv.img, spr, cv.px(x), cv.px(y))
 
 
@@ -45,7 +45,7 @@ def _faded(spr: Image.Image) -> Image.Image:
 def _title(cv: Canvas, v: TigrisState, text: str, dynasty: str | None, y: float, t: Words) -> float:
     x = X0
     if dynasty is not None:
-        _sprite(cv, G.symbol_sprite(dynasty, cv.px(52), WHITE, INK), X0 + 26, y + 26)
+        place_sprite(cv, G.symbol_sprite(dynasty, cv.px(52), WHITE, INK), X0 + 26, y + 26)
         x = X0 + 62
     cv.text_in(x, y + 26, text, W - X0 - x, 32, "bold", INK, "lm")
     y += 60
@@ -73,7 +73,7 @@ def _points(
             width=4 if weak else 1.5,
             radius=8,
         )
-        _sprite(
+        place_sprite(
             cv,
             G.tile_sprite(c, cv.px(ts), cv.opts.high_contrast),
             x + 8 + ts / 2,
@@ -106,7 +106,7 @@ def _points(
     tx = x0 + 4 * col_w + 6
     tb = (tx, y, x1, y + ts + 40)
     cv.rect(tb, fill=WHITE, outline=MUTED, width=1.5, radius=8)
-    _sprite(cv, G.treasure_sprite(cv.px(30)), tx + 22, tb[1] + 7 + ts / 2)
+    place_sprite(cv, G.treasure_sprite(cv.px(30)), tx + 22, tb[1] + 7 + ts / 2)
     cv.text_in(
         tx + 42,
         tb[1] + 7 + ts / 2,
@@ -147,7 +147,7 @@ def draw_hand(v: TigrisState, seat: int, opts: RenderOptions, lang: str = "en") 
     for i in range(6):
         cx = X0 + step * i + step / 2
         if i < len(tiles):
-            _sprite(cv, G.tile_sprite(tiles[i], cv.px(ts), opts.high_contrast), cx, y + ts / 2)
+            place_sprite(cv, G.tile_sprite(tiles[i], cv.px(ts), opts.high_contrast), cx, y + ts / 2)
             cv.text_in(
                 cx, y + ts + 14, tile_name(t, tiles[i]), step - 12, 17, "semibold", INK, "mm"
             )
@@ -178,7 +178,7 @@ def draw_hand(v: TigrisState, seat: int, opts: RenderOptions, lang: str = "en") 
         cx = X0 + lstep * c + lstep / 2
         spr = G.leader_sprite(c, p.dynasty, cv.px(ls), opts.high_contrast)
         on = p.leaders[c]
-        _sprite(cv, _faded(spr) if on >= 0 else spr, cx, y + ls / 2)
+        place_sprite(cv, _faded(spr) if on >= 0 else spr, cx, y + ls / 2)
         if on >= 0:  # on the board: where
             cv.text(cx, y + ls / 2, LABELS[on], 22, "extrabold", INK, "mm")
         cv.text_in(
@@ -195,7 +195,7 @@ def draw_hand(v: TigrisState, seat: int, opts: RenderOptions, lang: str = "en") 
     for i in range(CATASTROPHES):
         cx = X0 + (W - 2 * X0) * 0.7 + 30 + i * (cs + 12)
         spr = G.catastrophe_sprite(cv.px(cs))
-        _sprite(cv, spr if i < p.catastrophes else _faded(spr), cx, y + ls / 2)
+        place_sprite(cv, spr if i < p.catastrophes else _faded(spr), cx, y + ls / 2)
     y += ls + 40
     cv.text_in(X0, y, t("render.tigris.hand.points"), W - 2 * X0, 22, "bold", INK, "lt")
     y += 36
@@ -237,7 +237,7 @@ def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image
             width=3 if active else 1.5,
             radius=12,
         )
-        _sprite(
+        place_sprite(
             cv,
             G.symbol_sprite(p.dynasty, cv.px(44), WHITE, HIGHLIGHT if active else INK),
             X0 + 34,
@@ -250,7 +250,7 @@ def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image
         hx = right - backs_w
         for i in range(6):
             spr = G.down_sprite(cv.px(hs))
-            _sprite(
+            place_sprite(
                 cv, spr if i < p.hand_size else _faded(spr), hx + i * (hs + 3) + hs / 2, top + 32
             )
         label = t("render.tigris.players.hand") + f" {p.hand_size}"
@@ -270,7 +270,7 @@ def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image
             spr = G.leader_sprite(c, p.dynasty, cv.px(ls), opts.high_contrast)
             on = p.leaders[c]
             cx = lx + c * step + ls / 2
-            _sprite(cv, _faded(spr) if on >= 0 else spr, cx, ly + ls / 2)
+            place_sprite(cv, _faded(spr) if on >= 0 else spr, cx, ly + ls / 2)
             if on >= 0:
                 cv.text(cx, ly + ls / 2, LABELS[on], 18, "extrabold", INK, "mm")
             else:
@@ -291,7 +291,7 @@ def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image
         for i in range(CATASTROPHES):
             spr = G.catastrophe_sprite(cv.px(cs))
             ccx = gx + gw / 2 + (i - (CATASTROPHES - 1) / 2) * (cs + 8)
-            _sprite(cv, spr if i < p.catastrophes else _faded(spr), ccx, ly + ls / 2)
+            place_sprite(cv, spr if i < p.catastrophes else _faded(spr), ccx, ly + ls / 2)
         cv.text_in(
             gx + gw / 2,
             ly + ls + 12,
@@ -303,7 +303,7 @@ def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image
             "mm",
         )
         tx = gx + gw + 16
-        _sprite(cv, G.treasure_sprite(cv.px(32)), tx + gw / 2 - 18, ly + ls / 2)
+        place_sprite(cv, G.treasure_sprite(cv.px(32)), tx + gw / 2 - 18, ly + ls / 2)
         tr = str(p.treasures) if open_scoring else "?"
         cv.text(tx + gw / 2 + 4, ly + ls / 2, tr, 26, "extrabold", INK, "lm")
         cv.text_in(

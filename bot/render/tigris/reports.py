@@ -12,7 +12,7 @@ from bot.render import draw as D
 from bot.render.canvas import Canvas
 from bot.render.theme import HIGHLIGHT, INK, MUTED, WHITE, RenderOptions
 from bot.render.tigris import glyphs as G
-from bot.render.tigris.panels import X0, W, _sprite
+from bot.render.tigris.panels import X0, W, place_sprite
 from bot.render.tigris.style import colour_name, dynasty_name
 from bot.render.words import Words, words
 from rules.tigris.data import COLOURS
@@ -120,7 +120,7 @@ def draw_conflict(
     t = words(lang)
     cv = Canvas(W, 700, opts)
     y = 14.0
-    _sprite(cv, G.tile_sprite(f.colour, cv.px(52), opts.high_contrast), X0 + 26, y + 26)
+    place_sprite(cv, G.tile_sprite(f.colour, cv.px(52), opts.high_contrast), X0 + 26, y + 26)
     title = t(f"render.tigris.conflict.{f.kind}", colour=colour_name(t, f.colour))
     cv.text_in(X0 + 62, y + 26, title, W - 2 * X0 - 62, 30, "bold", INK, "lm")
     y += 70
@@ -146,7 +146,7 @@ def draw_conflict(
             cx, y + 18, t(f"render.tigris.conflict.{role}"), col_w - 16, 17, "semibold", MUTED, "mm"
         )
         if 0 <= s_ < len(v.players):
-            _sprite(
+            place_sprite(
                 cv,
                 G.leader_sprite(f.colour, v.players[s_].dynasty, cv.px(60), opts.high_contrast),
                 cx,
@@ -222,7 +222,7 @@ def draw_conflict(
                 n=n,
                 colour=colour_name(t, col),
             )
-            _sprite(cv, G.tile_sprite(col, cv.px(24), opts.high_contrast), X0 + 12, y + 12)
+            place_sprite(cv, G.tile_sprite(col, cv.px(24), opts.high_contrast), X0 + 12, y + 12)
             cv.text_in(X0 + 32, y + 12, text, W - 2 * X0 - 32, 19, "regular", INK, "lm")
             y += 30
     return cv.crop_height(y + 14)
@@ -256,7 +256,7 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
     cx0 = X0 + rank_w + name_w
     # the header row: colour icons, the score
     for c in range(4):
-        _sprite(
+        place_sprite(
             cv, G.tile_sprite(c, cv.px(34), opts.high_contrast), cx0 + c * col_w + col_w / 2, y + 20
         )
     cv.text_in(
@@ -301,7 +301,9 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
             INK,
             "mm",
         )
-        _sprite(cv, G.symbol_sprite(r.dynasty, cv.px(36), WHITE, INK), X0 + rank_w + 22, top + 28)
+        place_sprite(
+            cv, G.symbol_sprite(r.dynasty, cv.px(36), WHITE, INK), X0 + rank_w + 22, top + 28
+        )
         cv.text_in(
             X0 + rank_w + 4, top + 62, dynasty_name(t, r.dynasty), name_w - 8, 20, "bold", INK, "lm"
         )
@@ -315,7 +317,7 @@ def draw_scores(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.
             cv.text(cx, top + 32, "?" if hid else str(r.totals[c]), 28, "extrabold", INK, "mm")
             wild = r.totals[c] - r.points[c]
             if not hid and wild:
-                _sprite(cv, G.treasure_sprite(cv.px(18)), cx - 16, top + 60)
+                place_sprite(cv, G.treasure_sprite(cv.px(18)), cx - 16, top + 60)
                 cv.text(cx - 4, top + 60, f"+{wild}", 16, "bold", (140, 95, 0), "lm")
         cv.text(
             W - X0 - score_w / 2,
