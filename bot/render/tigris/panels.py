@@ -219,16 +219,19 @@ def draw_hand(v: TigrisState, seat: int, opts: RenderOptions, lang: str = "en") 
 
 def draw_players(v: TigrisState, opts: RenderOptions, lang: str = "en") -> Image.Image:
     """Every dynasty's public panel. Draws only what lies in front of the screens (never a
-    hand's tiles; points and treasures only with ``open_scoring``), whatever view it is given."""
+    hand's tiles; points and treasures only with ``open_scoring`` or once the game is over),
+    whatever view it is given."""
     t = words(lang)
     n = len(v.players)
     cv = Canvas(W, 140 + 240 * n, opts)
     y = _title(cv, v, t("render.tigris.players.title"), None, 8.0, t)
-    open_scoring = v.options.open_scoring
+    # points and treasures: with open scoring, and once the game is over (the screens are
+    # lifted, T-FINAL-1; the view shows them then)
+    open_scoring = v.options.open_scoring or v.phase == "over"
     deciding = -1 if v.phase == "over" else (v.pending[0].seat if v.pending else v.active)
     for seat, p in enumerate(v.players):
         top = y
-        h = 200 if open_scoring else 150
+        h = 200 if open_scoring else 168
         active = seat == deciding
         cv.rect(
             (X0, top, W - X0, top + h),
