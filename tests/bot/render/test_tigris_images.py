@@ -201,6 +201,19 @@ def test_open_scoring_shows_everyones_points(game: list[Snapshot]) -> None:
     assert render_players(T.view(s, None)) != render_players(T.view(t, None))
 
 
+def test_the_screens_are_lifted_at_the_end_T_FINAL_1(game: list[Snapshot]) -> None:
+    """Once the game is over everybody's points and treasures show on the public panel."""
+    s = game[len(game) // 2].state.clone()
+    s.players[1].score = [3, 1, 4, 1]
+    closed = render_players(T.view(s, None))
+    s.phase = "over"
+    ended = png(render_players(T.view(s, None)))
+    assert ended.height > png(closed).height
+    other = s.clone()
+    other.players[1].score = [5, 9, 2, 6]  # other points: another picture
+    assert render_players(T.view(other, None)) != render_players(T.view(s, None))
+
+
 # --------------------------------------------------------------------------------- reports
 
 
