@@ -1,0 +1,1201 @@
+"""The rules: new game, legal actions, apply, the resolution of an action's consequences.
+
+``apply`` checks the action (a :class:`~rules.errors.RulesError` subclass naming the rule, and
+the state untouched), copies the state, performs the action and then runs the action's
+consequences in the order of T-TURN-3 — placement VP, the revolt or the wars, the monument
+option, treasure collection — stopping whenever somebody must decide (``state.pending``).
+When an action is complete and the turn's actions are used up, the turn ends (T-TURN-4):
+monument VP, refill, end checks, next player.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
+from rules.tigris.actions import NO_TILES, Action
+from rules.tigris.data import (
+    ACTIONS_PER_TURN,
+    BLACK,
+    BLUE,
+    BOARD,
+    CATASTROPHES,
+    COLOURS,
+    DYNASTIES,
+    GREEN,
+    HAND_SIZE,
+    LABELS,
+    LEADERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MONUMENT_COLOURS,
+    MONUMENTS,
+    NEIGHBOURS,
+    RED,
+    SIZE,
+    TILE_COUNTS,
+    TREASURES_END,
+)
+from rules.tigris.events import Event
+from rules.tigris.messages import Param, render
+from rules.tigris.state import (
+    CATASTROPHE,
+    DOWN,
+    EMPTY,
+    LEADER,
+    UP,
+    Conflict,
+    Options,
+    Pending,
+    Player,
+    Rng,
+    TigrisState,
+)
+
+NEIGHBOUR_SETS = tuple(frozenset(n) for n in NEIGHBOURS)
+RIVER = tuple(i in BOARD.river for i in range(SIZE))
+CORNERS = BOARD.corners
+COLUMNS = BOARD.columns
+ROWS = BOARD.rows
+# which cell codes join regions (tiles face up or down, leaders; T-VOC-5)
+CONNECTS = tuple((UP <= c < CATASTROPHE) or c >= LEADER for c in range(LEADER + 4 * MAX_PLAYERS))
+TEMPLE = UP + RED
+
+
+def _err(cls: type[RulesError], rule: str, key: str, **params: Param) -> RulesError:
+    return cls(rule, render(key, params), key=key, params=params)
+
+
+def who(state: TigrisState, seat: int) -> str:
+    return "@dynasty." + state.players[seat].dynasty
+
+
+# ----------------------------------------------------------------------------------- regions
+
+
+def label_regions(cells: list[int], skip: int = -1) -> tuple[list[int], list[list[int]]]:
+    """Region label per square (-1: not part of one) and each region's squares (T-VOC-5);
+    ``skip`` is a square treated as empty (a lifted leader, the unification tile)."""
+    lab = [-1] * SIZE
+    regions: list[list[int]] = []
+    conn = CONNECTS
+    nbs = NEIGHBOURS
+    for s in range(SIZE):
+        if lab[s] != -1 or not conn[cells[s]] or s == skip:
+            continue
+        rid = len(regions)
+        members = [s]
+        lab[s] = rid
+        for q in members:
+            for n in nbs[q]:
+                if lab[n] == -1 and conn[cells[n]] and n != skip:
+                    lab[n] = rid
+                    members.append(n)
+        regions.append(members)
+    return lab, regions
+
+
+def region_of(cells: list[int], start: int, skip: int = -1) -> list[int]:
+    """The squares of the region holding ``start`` (``skip`` treated as empty)."""
+    conn = CONNECTS
+    nbs = NEIGHBOURS
+    seen = {start, skip}
+    members = [start]
+    for q in members:
+        for n in nbs[q]:
+            if n not in seen and conn[cells[n]]:
+                seen.add(n)
+                members.append(n)
+    return members
+
+
+def leaders_in(cells: list[int], squares: Iterable[int]) -> list[int]:
+    """The squares of the leaders among ``squares``."""
+    return [s for s in squares if cells[s] >= LEADER]
+
+
+def is_kingdom(cells: list[int], squares: list[int]) -> bool:
+    return any(cells[s] >= LEADER for s in squares)
+
+
+def has_temple(cells: list[int], square: int) -> bool:
+    return any(cells[n] == TEMPLE for n in NEIGHBOURS[square])
+
+
+def temples_next_to(cells: list[int], square: int) -> int:
+    return sum(1 for n in NEIGHBOURS[square] if cells[n] == TEMPLE)
+
+
+def kingdom_labels(lab: list[int], regions: list[list[int]], cells: list[int]) -> list[bool]:
+    return [is_kingdom(cells, r) for r in regions]
+
+
+def adjacent_kingdoms(lab: list[int], kingdom: list[bool], square: int) -> set[int]:
+    out: set[int] = set()
+    for n in NEIGHBOURS[square]:
+        r = lab[n]
+        if r >= 0 and kingdom[r]:
+            out.add(r)
+    return out
+
+
+# --------------------------------------------------------------------------------- new game
+
+
+def new_game(
+    players: int = 2, seed: int = 0, options: Options | dict[str, object] | None = None
+) -> TigrisState:
+    """A new game (T-SETUP-1 … -6): temples with treasures on the board, the rest in the bag,
+    6 tiles drawn per player in seat order from the start player."""
+    opts = options if isinstance(options, Options) else Options.model_validate(options or {})
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidAction(
+            "T-SETUP-6", f"Tigris & Euphrates is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
+    if opts.board != BOARD.id:
+        raise InvalidAction("T-VAR-1", f"unknown board {opts.board!r}: only 'standard'")
+    dyn = list(opts.dynasties) or list(DYNASTIES[:players])
+    if len(dyn) != players or len(set(dyn)) != players or not set(dyn) <= set(DYNASTIES):
+        raise InvalidAction("T-SETUP-3", f"one dynasty per player among {', '.join(DYNASTIES)}")
+    if not 0 <= opts.start < players:
+        raise InvalidAction("T-SETUP-5", "the start player must be one of the seats")
+    opts = opts.model_copy(update={"dynasties": dyn})
+    cells = [EMPTY] * SIZE
+    for t in BOARD.temples:
+        cells[t] = TEMPLE
+    bag = list(TILE_COUNTS)
+    bag[RED] -= len(BOARD.temples)
+    state = TigrisState(
+        options=opts,
+        rng=Rng(seed=seed),
+        players=[
+            Player(
+                dynasty=d,
+                hand=[0, 0, 0, 0],
+                hand_size=0,
+                leaders=[-1, -1, -1, -1],
+                catastrophes=CATASTROPHES,
+                score=[0, 0, 0, 0],
+            )
+            for d in dyn
+        ],
+        cells=cells,
+        treasures=sorted(BOARD.temples),
+        bag=bag,
+        bag_size=sum(bag),
+        removed=[0, 0, 0, 0],
+        discarded=[0, 0, 0, 0],
+        active=opts.start,
+        actions_left=ACTIONS_PER_TURN,
+    )
+    events: list[Event] = []
+    for i in range(players):
+        _draw(state, (opts.start + i) % players, HAND_SIZE, events)
+    return state
+
+
+# ------------------------------------------------------------------------------ who decides
+
+
+def deciders(state: TigrisState) -> list[int]:
+    """The seats that must decide now (one at most: decisions are taken one at a time)."""
+    if state.phase == "over":
+        return []
+    if state.pending:
+        return [state.pending[0].seat]
+    return [state.active]
+
+
+def is_over(state: TigrisState) -> bool:
+    return state.phase == "over"
+
+
+# ----------------------------------------------------------------------------------- listing
+
+
+def legal_actions(state: TigrisState) -> list[Action]:
+    """Every legal action of the seat that must decide now (empty when the game is over)."""
+    if state.phase == "over":
+        return []
+    if state.pending:
+        return _pending_actions(state, state.pending[0])
+    return _play_actions(state)
+
+
+def _pending_actions(state: TigrisState, p: Pending) -> list[Action]:
+    seat = p.seat
+    if p.kind == "support":
+        c = state.conflict
+        assert c is not None
+        n = state.players[seat].hand[c.colour]
+        return [Action("support", seat, amount=k) for k in range(n + 1)]
+    if p.kind == "war_order":
+        return [Action("war_order", seat, colour=w) for w in _valid_wars(state)]
+    if p.kind == "monument":
+        out = [
+            Action("monument", seat, square=tl, monument=m) for m, tl in _monument_options(state)
+        ]
+        out.append(Action("pass", seat))
+        return out
+    # treasure
+    return [Action("treasure", seat, square=t) for t in _treasure_choices(state, p.square)]
+
+
+_new = tuple.__new__
+# every simple action, made once: listing is indexing (seat, colour, square)
+_TILE = [
+    [[_new(Action, ("tile", p, c, s, NO_TILES, 0, -1)) for s in range(SIZE)] for c in range(4)]
+    for p in range(MAX_PLAYERS)
+]
+_LEADER = [
+    [[_new(Action, ("leader", p, c, s, NO_TILES, 0, -1)) for s in range(SIZE)] for c in range(4)]
+    for p in range(MAX_PLAYERS)
+]
+_CATASTROPHE = [
+    [_new(Action, ("catastrophe", p, -1, s, NO_TILES, 0, -1)) for s in range(SIZE)]
+    for p in range(MAX_PLAYERS)
+]
+_WITHDRAW = [[Action("withdraw", p, c) for c in range(4)] for p in range(MAX_PLAYERS)]
+_PASS = [Action("pass", p) for p in range(MAX_PLAYERS)]
+_SWAPS: dict[tuple[int, int, int, int], list[tuple[int, int, int, int]]] = {}
+LAND_SQUARES = tuple(s for s in range(SIZE) if not RIVER[s])
+RIVER_SQUARES = tuple(s for s in range(SIZE) if RIVER[s])
+
+
+# cell codes a catastrophe may cover (T-CATASTROPHE-2: empty or a face-up tile)
+CAT_OK = tuple(c == EMPTY or UP <= c < DOWN for c in range(LEADER + 4 * MAX_PLAYERS))
+
+
+def _play_actions(state: TigrisState) -> list[Action]:
+    seat = state.active
+    out: list[Action] = []
+    if state.actions_left > 0:
+        pl = state.players[seat]
+        cells = state.cells
+        lab, regions = label_regions(cells)
+        kingdom = [False] * len(regions)
+        for p in state.players:
+            for q in p.leaders:
+                if q >= 0:
+                    kingdom[lab[q]] = True
+        nbs = NEIGHBOURS
+        nbsets = NEIGHBOUR_SETS
+        hand = pl.hand
+        # how many kingdoms touch each empty square (T-TILE-4, T-LEADER-4)
+        adj: Counter[int] = Counter()
+        for r, members in enumerate(regions):
+            if kingdom[r]:
+                adj.update(set().union(*[nbsets[m] for m in members]))
+        bad = [s for s, k in adj.items() if k > 2 and cells[s] == EMPTY]
+        tiles = _TILE[seat]
+        if hand[BLUE] > 0:
+            row = tiles[BLUE]
+            out += [row[s] for s in RIVER_SQUARES if cells[s] == EMPTY]
+        land = [s for s in LAND_SQUARES if cells[s] == EMPTY]
+        for c in (BLACK, RED, GREEN):
+            if hand[c] > 0:
+                row = tiles[c]
+                out += [row[s] for s in land]
+        if bad:
+            drop = {tiles[c][s] for s in bad for c in range(4)}
+            out = [a for a in out if a not in drop]
+        # leaders: empty land squares next to a temple
+        spots = sorted(
+            {n for s in range(SIZE) if cells[s] == TEMPLE for n in nbs[s] if cells[n] == EMPTY}
+        )
+        spots = [s for s in spots if not RIVER[s]]
+        leaders = _LEADER[seat]
+        spot_kingdoms: dict[int, set[int]] | None = None
+        for c in range(4):
+            origin = pl.leaders[c]
+            row = leaders[c]
+            if origin < 0:
+                out += [row[s] for s in spots if adj[s] <= 1]
+            else:
+                if spot_kingdoms is None:
+                    spot_kingdoms = {
+                        s: {lab[n] for n in nbs[s] if lab[n] >= 0 and kingdom[lab[n]]}
+                        for s in spots
+                    }
+                out.append(_WITHDRAW[seat][c])
+                out += [row[s] for s in _relocations(cells, lab, regions, spot_kingdoms, origin)]
+        if pl.catastrophes > 0:
+            tr = set(state.treasures)
+            row = _CATASTROPHE[seat]
+            ok = CAT_OK
+            out += [row[s] for s in range(SIZE) if ok[cells[s]] and s not in tr]
+        if pl.hand_size > 0:
+            out += [_new(Action, ("swap", seat, -1, -1, t, 0, -1)) for t in _sub_multisets(hand)]
+    out.append(_PASS[seat])
+    return out
+
+
+def _relocations(
+    cells: list[int],
+    lab: list[int],
+    regions: list[list[int]],
+    spot_kingdoms: dict[int, set[int]],
+    origin: int,
+) -> list[int]:
+    """The squares among the spots (empty land next to a temple, with the kingdoms next to
+    each) a leader on ``origin`` may move to (T-LEADER-5: judged with it lifted)."""
+    home = lab[origin]
+    out: list[int] = []
+    sub: dict[int, int] | None = None
+    sub_kingdom: list[bool] = []
+    for s, ks in spot_kingdoms.items():
+        if home not in ks:
+            if len(ks) <= 1:
+                out.append(s)
+            continue
+        if sub is None:
+            # the former region without the leader: its parts, each a kingdom or not
+            sub = {}
+            saved = cells[origin]
+            cells[origin] = EMPTY
+            touching = [n for n in NEIGHBOURS[origin] if CONNECTS[cells[n]]]
+            if len(touching) == 1:  # lifting splits nothing
+                rest = [m for m in regions[home] if m != origin]
+                sub = dict.fromkeys(rest, 0)
+                sub_kingdom.append(any(cells[m] >= LEADER for m in rest))
+            else:
+                for t in touching:
+                    if t in sub:
+                        continue
+                    part = region_of(cells, t)
+                    k = len(sub_kingdom)
+                    for m in part:
+                        sub[m] = k
+                    sub_kingdom.append(is_kingdom(cells, part))
+            cells[origin] = saved
+        n_k = len(ks) - 1
+        parts = {sub[n] for n in NEIGHBOURS[s] if n in sub and sub_kingdom[sub[n]]}
+        if n_k + len(parts) <= 1:
+            out.append(s)
+    return out
+
+
+def _sub_multisets(hand: list[int]) -> list[tuple[int, int, int, int]]:
+    key = (hand[0], hand[1], hand[2], hand[3])
+    if key in _SWAPS:
+        return _SWAPS[key]
+    out = []
+    for a in range(hand[0] + 1):
+        for b in range(hand[1] + 1):
+            for c in range(hand[2] + 1):
+                for d in range(hand[3] + 1):
+                    if a + b + c + d:
+                        out.append((a, b, c, d))
+    _SWAPS[key] = out
+    return out
+
+
+# ------------------------------------------------------------------------------------ apply
+
+
+def apply(state: TigrisState, action: Action) -> tuple[TigrisState, list[Event]]:
+    """The state after ``action`` and the events; an illegal action raises a RulesError
+    naming the rule, and ``state`` is never changed."""
+    check(state, action)
+    g = state.clone()
+    events: list[Event] = []
+    _perform(g, action, events)
+    _advance(g, events)
+    return g, events
+
+
+def check(state: TigrisState, a: Action) -> None:
+    """Raise the RulesError that forbids ``a`` in ``state``; return if it is legal."""
+    if state.view_of != -1:
+        raise InvalidAction("", "a redacted view cannot be played; determinize it first")
+    if state.phase == "over":
+        raise _err(IllegalAction, "T-END-1", "tigris.error.over")
+    if not isinstance(a, Action):
+        raise InvalidAction("", f"not an action: {a!r}")
+    decider = deciders(state)[0]
+    if a.seat != decider:
+        raise _err(
+            NotYourDecision, "T-TURN-5", "tigris.error.not_yours", player=who(state, decider)
+        )
+    if state.pending:
+        p = state.pending[0]
+        expected = {
+            "support": ("support",),
+            "war_order": ("war_order",),
+            "monument": ("monument", "pass"),
+            "treasure": ("treasure",),
+        }[p.kind]
+        if a.kind not in expected:
+            raise _err(
+                IllegalAction,
+                {"support": "T-CONFLICT-3", "war_order": "T-WAR-4"}.get(
+                    p.kind, "T-MONUMENT-2" if p.kind == "monument" else "T-TREASURE-2"
+                ),
+                "tigris.error.wrong_kind",
+                expected=p.kind,
+            )
+        _check_pending(state, p, a)
+        return
+    if a.kind not in ("tile", "leader", "withdraw", "catastrophe", "swap", "pass"):
+        if a.kind in ("support", "war_order", "monument", "treasure"):
+            raise _err(IllegalAction, "T-TURN-1", "tigris.error.wrong_kind", expected="action")
+        raise _err(InvalidAction, "", "tigris.error.unknown", kind=str(a.kind))
+    if a.kind == "pass":
+        return
+    if state.actions_left <= 0:
+        raise _err(IllegalAction, "T-TURN-1", "tigris.error.no_actions")
+    pl = state.players[a.seat]
+    if a.kind in ("tile", "leader", "withdraw") and not 0 <= a.colour < 4:
+        raise InvalidAction("", f"unknown colour {a.colour}")
+    if a.kind in ("tile", "leader", "catastrophe") and not 0 <= a.square < SIZE:
+        raise _err(InvalidAction, "", "tigris.error.off_board", square=str(a.square))
+    cells = state.cells
+    if a.kind == "tile":
+        _check_tile(state, a)
+    elif a.kind == "leader":
+        _check_leader(state, a)
+    elif a.kind == "withdraw":
+        if pl.leaders[a.colour] < 0:
+            raise _err(
+                IllegalAction,
+                "T-LEADER-6",
+                "tigris.error.leader_not_on_board",
+                leader="@leader." + LEADERS[a.colour],
+            )
+    elif a.kind == "catastrophe":
+        s = a.square
+        sq = LABELS[s]
+        if pl.catastrophes <= 0:
+            raise _err(IllegalAction, "T-CATASTROPHE-1", "tigris.error.no_catastrophe")
+        v = cells[s]
+        if v >= LEADER:
+            raise _err(
+                IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_leader", square=sq
+            )
+        if v == CATASTROPHE:
+            raise _err(
+                IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_twice", square=sq
+            )
+        if DOWN <= v < CATASTROPHE:
+            raise _err(
+                IllegalAction, "T-MONUMENT-6", "tigris.error.catastrophe_monument", square=sq
+            )
+        if s in state.treasures:
+            raise _err(
+                IllegalAction, "T-CATASTROPHE-2", "tigris.error.catastrophe_treasure", square=sq
+            )
+    elif a.kind == "swap":
+        t = a.tiles
+        if len(t) != 4 or any(n < 0 for n in t):
+            raise _err(InvalidAction, "T-SWAP-1", "tigris.error.swap_hand")
+        if sum(t) == 0:
+            raise _err(IllegalAction, "T-SWAP-1", "tigris.error.swap_none")
+        if any(n > h for n, h in zip(t, pl.hand, strict=True)):
+            raise _err(IllegalAction, "T-SWAP-1", "tigris.error.swap_hand")
+
+
+def _check_tile(state: TigrisState, a: Action) -> None:
+    s, c = a.square, a.colour
+    sq = LABELS[s]
+    if state.players[a.seat].hand[c] <= 0:
+        raise _err(
+            IllegalAction, "T-TILE-1", "tigris.error.no_tile", colour="@colour." + COLOURS[c]
+        )
+    if state.cells[s] != EMPTY:
+        raise _err(IllegalAction, "T-TILE-1", "tigris.error.not_empty", square=sq)
+    if RIVER[s] and c != BLUE:
+        raise _err(IllegalAction, "T-TILE-2", "tigris.error.river_blue", square=sq)
+    if not RIVER[s] and c == BLUE:
+        raise _err(IllegalAction, "T-TILE-2", "tigris.error.land_not_blue", square=sq)
+    n = _kingdoms_next_to(state.cells, s)
+    if n > 2:
+        raise _err(IllegalAction, "T-TILE-4", "tigris.error.three_kingdoms", square=sq, n=n)
+
+
+def _kingdoms_next_to(cells: list[int], s: int, skip: int = -1) -> int:
+    """How many different kingdoms touch square ``s`` (``skip``: a square treated as empty)."""
+    seen: list[list[int]] = []
+    count = 0
+    for n in NEIGHBOURS[s]:
+        if n == skip or not CONNECTS[cells[n]] or any(n in r for r in seen):
+            continue
+        r = region_of(cells, n, skip)
+        seen.append(r)
+        if is_kingdom(cells, r):
+            count += 1
+    return count
+
+
+def _check_leader(state: TigrisState, a: Action) -> None:
+    s, c = a.square, a.colour
+    sq = LABELS[s]
+    cells = state.cells
+    origin = state.players[a.seat].leaders[c]
+    if origin == s:
+        raise _err(
+            IllegalAction,
+            "T-LEADER-5",
+            "tigris.error.leader_same",
+            leader="@leader." + LEADERS[c],
+            square=sq,
+        )
+    if cells[s] != EMPTY:
+        raise _err(IllegalAction, "T-LEADER-1", "tigris.error.not_empty", square=sq)
+    if RIVER[s]:
+        raise _err(IllegalAction, "T-LEADER-3", "tigris.error.leader_river", square=sq)
+    if not has_temple(cells, s):
+        raise _err(IllegalAction, "T-LEADER-2", "tigris.error.leader_temple", square=sq)
+    if _kingdoms_next_to(cells, s, skip=origin) > 1:
+        raise _err(IllegalAction, "T-LEADER-4", "tigris.error.leader_unites", square=sq)
+
+
+def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
+    if p.kind == "support":
+        c = state.conflict
+        assert c is not None
+        n = state.players[a.seat].hand[c.colour]
+        if not 0 <= a.amount <= n:
+            raise _err(
+                IllegalAction,
+                "T-REVOLT-3" if c.kind == "revolt" else "T-WAR-7",
+                "tigris.error.support_range",
+                n=n,
+                colour="@colour." + COLOURS[c.colour],
+            )
+    elif p.kind == "war_order":
+        wars = _valid_wars(state)
+        if a.colour not in wars:
+            raise _err(
+                IllegalAction,
+                "T-WAR-4",
+                "tigris.error.war_order",
+                colour="@colour." + COLOURS[a.colour] if 0 <= a.colour < 4 else str(a.colour),
+                choices=["@colour." + COLOURS[w] for w in wars],
+            )
+    elif p.kind == "monument":
+        if a.kind == "monument" and (a.monument, a.square) not in _monument_options(state):
+            raise _err(
+                IllegalAction,
+                "T-MONUMENT-1" if 0 <= a.monument < len(MONUMENTS) else "T-COMP-2",
+                "tigris.error.monument",
+                monument="@monument." + MONUMENTS[a.monument]
+                if 0 <= a.monument < len(MONUMENTS)
+                else str(a.monument),
+                square=LABELS[a.square] if 0 <= a.square < SIZE else str(a.square),
+            )
+    elif p.kind == "treasure":
+        choices = _treasure_choices(state, p.square)
+        if a.square not in choices:
+            names: list[Param] = [LABELS[t] for t in choices]
+            sq = LABELS[a.square] if 0 <= a.square < SIZE else str(a.square)
+            if a.square in state.treasures and a.square in region_of(state.cells, p.square):
+                raise _err(
+                    IllegalAction, "T-TREASURE-3", "tigris.error.treasure_corner", choices=names
+                )
+            raise _err(
+                IllegalAction, "T-TREASURE-2", "tigris.error.treasure", square=sq, choices=names
+            )
+
+
+# ------------------------------------------------------------------------------- performing
+
+
+def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
+    kind = a.kind
+    if g.pending:
+        p = g.pending.pop(0)
+        if p.kind == "support":
+            _support(g, a, events)
+        elif p.kind == "war_order":
+            _start_war(g, a.colour, events)
+        elif p.kind == "monument":
+            if kind == "pass":
+                events.append(Event("tigris.monument.declined", {"player": who(g, a.seat)}))
+            else:
+                _build_monument(g, a.monument, a.square, events)
+            g.stage = "treasure"
+        else:
+            _take_treasure(g, a.seat, a.square, events)
+        return
+    if kind == "pass":
+        _end_turn(g, events)
+        return
+    if kind == "tile":
+        _place_tile(g, a, events)
+    elif kind == "leader":
+        _place_leader(g, a, events)
+    elif kind == "withdraw":
+        pl = g.players[a.seat]
+        s = pl.leaders[a.colour]
+        g.cells[s] = EMPTY
+        pl.leaders[a.colour] = -1
+        events.append(
+            Event(
+                "tigris.leader.withdraw",
+                {
+                    "player": who(g, a.seat),
+                    "leader": "@leader." + LEADERS[a.colour],
+                    "square": LABELS[s],
+                },
+            )
+        )
+        g.stage = "treasure"
+    elif kind == "catastrophe":
+        _catastrophe(g, a, events)
+    elif kind == "swap":
+        _swap(g, a, events)
+
+
+def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
+    s, c, seat = a.square, a.colour, a.seat
+    cells = g.cells
+    pl = g.players[seat]
+    # the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
+    kingdoms: list[list[int]] = []
+    seen: set[int] = set()
+    for n in NEIGHBOURS[s]:
+        if n in seen or not CONNECTS[cells[n]]:
+            continue
+        r = region_of(cells, n)
+        seen.update(r)
+        if is_kingdom(cells, r):
+            kingdoms.append(r)
+    pl.hand[c] -= 1
+    pl.hand_size -= 1
+    cells[s] = UP + c
+    g.placed = s
+    events.append(
+        Event(
+            "tigris.tile",
+            {"player": who(g, seat), "colour": "@colour." + COLOURS[c], "square": LABELS[s]},
+        )
+    )
+    if len(kingdoms) == 2:
+        # T-WAR-1: the unification tile; no VP for the tile (T-SCORE-2)
+        g.unification = s
+        events.append(Event("tigris.unify", {"square": LABELS[s]}))
+        colours_a = {cells[q] & 3 for q in leaders_in(cells, kingdoms[0])}
+        colours_b = {cells[q] & 3 for q in leaders_in(cells, kingdoms[1])}
+        g.wars = sorted(colours_a & colours_b)
+        g.stage = "war"
+        return
+    # T-SCORE-1: a leader of the tile's colour in the kingdom, else its king
+    if kingdoms:
+        leaders = leaders_in(cells, kingdoms[0])
+        target = -1
+        for q in leaders:
+            if (cells[q] - LEADER) & 3 == c:
+                target = q
+        if target < 0:
+            for q in leaders:
+                if (cells[q] - LEADER) & 3 == BLACK:
+                    target = q
+        if target >= 0:
+            owner = (cells[target] - LEADER) >> 2
+            _gain(g, owner, c, 1, "tigris.score.tile", events, square=LABELS[s])
+    g.stage = "monument"
+
+
+def _gain(
+    g: TigrisState, seat: int, colour: int, n: int, key: str, events: list[Event], **params: Param
+) -> None:
+    g.players[seat].score[colour] += n
+    events.append(
+        Event(
+            key, {"player": who(g, seat), "colour": "@colour." + COLOURS[colour], "n": n, **params}
+        )
+    )
+
+
+def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
+    s, c, seat = a.square, a.colour, a.seat
+    cells = g.cells
+    pl = g.players[seat]
+    origin = pl.leaders[c]
+    if origin >= 0:
+        cells[origin] = EMPTY
+    cells[s] = LEADER + 4 * seat + c
+    pl.leaders[c] = s
+    params: dict[str, Param] = {
+        "player": who(g, seat),
+        "leader": "@leader." + LEADERS[c],
+        "square": LABELS[s],
+    }
+    if origin >= 0:
+        params["origin"] = LABELS[origin]
+        events.append(Event("tigris.leader.move", params))
+    else:
+        events.append(Event("tigris.leader.place", params))
+    g.stage = "treasure"
+    # T-REVOLT-1: a leader of the same colour already in the kingdom
+    for q in leaders_in(cells, region_of(cells, s)):
+        v = cells[q] - LEADER
+        if q != s and v & 3 == c:
+            defender = v >> 2
+            g.conflict = Conflict(
+                kind="revolt",
+                colour=RED,
+                attacker=seat,
+                defender=defender,
+                attacker_square=s,
+                defender_square=q,
+                attacker_base=temples_next_to(cells, s),
+                defender_base=temples_next_to(cells, q),
+            )
+            g.stage = "revolt"
+            g.pending = [Pending(kind="support", seat=seat)]
+            cf = g.conflict
+            events.append(
+                Event(
+                    "tigris.revolt.start",
+                    {
+                        "colour": "@colour." + COLOURS[c],
+                        "attacker": who(g, seat),
+                        "defender": who(g, defender),
+                        "abase": cf.attacker_base,
+                        "dbase": cf.defender_base,
+                    },
+                )
+            )
+            return
+
+
+def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
+    s = a.square
+    cells = g.cells
+    pl = g.players[a.seat]
+    pl.catastrophes -= 1
+    v = cells[s]
+    events.append(Event("tigris.catastrophe", {"player": who(g, a.seat), "square": LABELS[s]}))
+    if UP <= v < DOWN:
+        g.removed[v - UP] += 1
+        events.append(
+            Event(
+                "tigris.catastrophe.tile",
+                {"colour": "@colour." + COLOURS[v - UP], "square": LABELS[s]},
+            )
+        )
+    cells[s] = CATASTROPHE
+    _leaders_without_temple(g, events)
+    g.stage = "treasure"
+
+
+def _swap(g: TigrisState, a: Action, events: list[Event]) -> None:
+    pl = g.players[a.seat]
+    n = sum(a.tiles)
+    for c in range(4):
+        pl.hand[c] -= a.tiles[c]
+        g.discarded[c] += a.tiles[c]
+    pl.hand_size -= n
+    g.discarded_size += n
+    events.append(Event("tigris.swap", {"player": who(g, a.seat), "n": n}))
+    if not _draw(g, a.seat, n, events):
+        _game_over(g, "bag", events)  # T-SWAP-3, T-END-3: at once
+        return
+    g.stage = "treasure"
+
+
+def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
+    """Draw ``n`` tiles for ``seat``; False when the bag could not supply them all (the seat
+    takes what is left, T-END-2)."""
+    if n <= 0:
+        return True
+    enough = g.bag_size >= n
+    take = min(n, g.bag_size)
+    got = [0, 0, 0, 0]
+    if take:
+        r = g.rng.next()
+        bag = g.bag
+        size = g.bag_size
+        for _ in range(take):
+            k = r.randrange(size)
+            c = 0
+            while k >= bag[c]:
+                k -= bag[c]
+                c += 1
+            bag[c] -= 1
+            got[c] += 1
+            size -= 1
+        g.bag_size = size
+        pl = g.players[seat]
+        for c in range(4):
+            pl.hand[c] += got[c]
+        pl.hand_size += take
+    events.append(Event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
+    if take:
+        tiles: list[Param] = []
+        for c in range(4):
+            tiles.extend(["@colour." + COLOURS[c]] * got[c])
+        events.append(
+            Event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
+        )
+    return enough
+
+
+def _leaders_without_temple(g: TigrisState, events: list[Event]) -> None:
+    """T-LEADER-8: every leader with no temple beside it returns to its owner's supply."""
+    cells = g.cells
+    for seat, pl in enumerate(g.players):
+        for c in range(4):
+            s = pl.leaders[c]
+            if s >= 0 and not has_temple(cells, s):
+                cells[s] = EMPTY
+                pl.leaders[c] = -1
+                events.append(
+                    Event(
+                        "tigris.leader.no_temple",
+                        {
+                            "player": who(g, seat),
+                            "leader": "@leader." + LEADERS[c],
+                            "square": LABELS[s],
+                        },
+                    )
+                )
+
+
+# -------------------------------------------------------------------------------- conflicts
+
+
+def _support(g: TigrisState, a: Action, events: list[Event]) -> None:
+    c = g.conflict
+    assert c is not None
+    pl = g.players[a.seat]
+    pl.hand[c.colour] -= a.amount
+    pl.hand_size -= a.amount
+    g.removed[c.colour] += a.amount
+    if a.amount and a.seat not in g.committed:
+        g.committed.append(a.seat)
+    events.append(
+        Event(
+            "tigris.support",
+            {"player": who(g, a.seat), "n": a.amount, "colour": "@colour." + COLOURS[c.colour]},
+        )
+    )
+    if c.attacker_commit < 0:
+        c.attacker_commit = a.amount
+        g.pending = [Pending(kind="support", seat=c.defender)]
+        return
+    c.defender_commit = a.amount
+    _resolve_conflict(g, events)
+
+
+def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
+    c = g.conflict
+    assert c is not None
+    att = c.attacker_base + c.attacker_commit
+    dfn = c.defender_base + c.defender_commit
+    attacker_wins = att > dfn  # T-CONFLICT-3: ties to the defender
+    winner, loser = (c.attacker, c.defender) if attacker_wins else (c.defender, c.attacker)
+    lsq = c.defender_square if attacker_wins else c.attacker_square
+    events.append(
+        Event(
+            "tigris.conflict.won",
+            {"winner": who(g, winner), "wtotal": max(att, dfn), "ltotal": min(att, dfn)},
+        )
+    )
+    cells = g.cells
+    lcolour = (cells[lsq] - LEADER) & 3
+    if c.kind == "revolt":
+        _remove_leader(g, lsq, "tigris.leader.lost", events)
+        _gain(g, winner, RED, 1, "tigris.score.revolt", events)  # T-REVOLT-4
+        g.conflict = None
+        g.stage = "treasure"
+        return
+    # war: T-WAR-8, T-WAR-9
+    side = region_of(cells, lsq, g.unification)
+    _remove_leader(g, lsq, "tigris.leader.lost", events)
+    w = c.colour
+    removed: list[Param] = []
+    for s in side:
+        if cells[s] != UP + w:
+            continue
+        if w == RED and (s in g.treasures or any(cells[n] >= LEADER for n in NEIGHBOURS[s])):
+            continue
+        cells[s] = EMPTY
+        g.removed[w] += 1
+        removed.append(LABELS[s])
+    assert lcolour == w
+    events.append(
+        Event(
+            "tigris.war.removed", {"player": who(g, loser), "n": len(removed), "squares": removed}
+        )
+    )
+    _gain(g, winner, w, len(removed) + 1, "tigris.score.war", events)
+    _leaders_without_temple(g, events)
+    g.conflict = None
+    g.wars = [x for x in g.wars if x != w]
+
+
+def _remove_leader(g: TigrisState, s: int, key: str, events: list[Event]) -> None:
+    v = g.cells[s] - LEADER
+    seat, colour = v >> 2, v & 3
+    g.cells[s] = EMPTY
+    g.players[seat].leaders[colour] = -1
+    events.append(
+        Event(
+            key,
+            {"player": who(g, seat), "leader": "@leader." + LEADERS[colour], "square": LABELS[s]},
+        )
+    )
+
+
+def _war_leaders(g: TigrisState, colour: int) -> list[int]:
+    """The squares of the leaders of ``colour`` in the unified kingdom."""
+    cells = g.cells
+    want = colour
+    return [
+        q
+        for q in region_of(cells, g.unification)
+        if cells[q] >= LEADER and (cells[q] - LEADER) & 3 == want
+    ]
+
+
+def _valid_wars(g: TigrisState) -> list[int]:
+    """The wars still to fight (T-WAR-10: a war whose leaders no longer face each other lapses)."""
+    if g.unification < 0:
+        return []
+    region = region_of(g.cells, g.unification)
+    cells = g.cells
+    count = [0, 0, 0, 0]
+    for q in region:
+        if cells[q] >= LEADER:
+            count[(cells[q] - LEADER) & 3] += 1
+    return [w for w in g.wars if count[w] == 2]
+
+
+def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
+    cells = g.cells
+    a_sq, b_sq = _war_leaders(g, colour)
+    a_seat, b_seat = (cells[a_sq] - LEADER) >> 2, (cells[b_sq] - LEADER) >> 2
+    n = len(g.players)
+    # T-WAR-5: the active player, else the first going left from the active player
+    order = [(g.active + i) % n for i in range(n)]
+    if order.index(b_seat) < order.index(a_seat):
+        a_sq, b_sq, a_seat, b_seat = b_sq, a_sq, b_seat, a_seat
+
+    def base(sq: int) -> int:
+        return sum(1 for q in region_of(cells, sq, g.unification) if cells[q] == UP + colour)
+
+    g.conflict = Conflict(
+        kind="war",
+        colour=colour,
+        attacker=a_seat,
+        defender=b_seat,
+        attacker_square=a_sq,
+        defender_square=b_sq,
+        attacker_base=base(a_sq),
+        defender_base=base(b_sq),
+    )
+    g.pending = [Pending(kind="support", seat=a_seat)]
+    events.append(
+        Event(
+            "tigris.war.start",
+            {
+                "colour": "@colour." + COLOURS[colour],
+                "attacker": who(g, a_seat),
+                "defender": who(g, b_seat),
+                "abase": g.conflict.attacker_base,
+                "dbase": g.conflict.defender_base,
+            },
+        )
+    )
+
+
+# ------------------------------------------------------------------------ monuments, treasures
+
+
+def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
+    """(monument, top-left square) pairs the active player may build now (T-MONUMENT-1, -2)."""
+    s = g.placed
+    if s < 0:
+        return []
+    cells = g.cells
+    v = cells[s]
+    if not UP <= v < DOWN:
+        return []
+    c = v - UP
+    x, y = s % COLUMNS, s // COLUMNS
+    squares = []
+    for tx in (x - 1, x):
+        for ty in (y - 1, y):
+            if 0 <= tx < COLUMNS - 1 and 0 <= ty < ROWS - 1:
+                tl = ty * COLUMNS + tx
+                if all(cells[q] == v for q in (tl, tl + 1, tl + COLUMNS, tl + COLUMNS + 1)):
+                    squares.append(tl)
+    if not squares:
+        return []
+    free = [
+        m for m, cs in enumerate(MONUMENT_COLOURS) if c in cs and MONUMENTS[m] not in g.monuments
+    ]
+    return [(m, tl) for tl in sorted(squares) for m in free]
+
+
+def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> None:
+    cells = g.cells
+    for q in (tl, tl + 1, tl + COLUMNS, tl + COLUMNS + 1):
+        cells[q] = cells[q] - UP + DOWN
+    g.monuments[MONUMENTS[m]] = tl
+    events.append(
+        Event(
+            "tigris.monument.built",
+            {
+                "player": who(g, g.active),
+                "monument": "@monument." + MONUMENTS[m],
+                "square": LABELS[tl],
+            },
+        )
+    )
+    _leaders_without_temple(g, events)  # T-MONUMENT-4, T-LEADER-8
+
+
+def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
+    """(trader's owner, the kingdom's treasures) for each kingdom with a trader and 2+
+    treasures (T-TREASURE-2)."""
+    cells = g.cells
+    out = []
+    done: set[int] = set()
+    for seat, pl in enumerate(g.players):
+        s = pl.leaders[GREEN]
+        if s < 0 or s in done:
+            continue
+        region = region_of(cells, s)
+        done.update(region)
+        rs = set(region)
+        ts = [t for t in g.treasures if t in rs]
+        if len(ts) >= 2:
+            out.append((seat, ts))
+    return out
+
+
+def _treasure_choices(g: TigrisState, kingdom_square: int) -> list[int]:
+    rs = set(region_of(g.cells, kingdom_square))
+    ts = [t for t in g.treasures if t in rs]
+    if len(ts) < 2:
+        return []
+    corners = [t for t in ts if t in CORNERS]
+    return corners if corners else ts
+
+
+def _take_treasure(g: TigrisState, seat: int, s: int, events: list[Event]) -> None:
+    g.treasures.remove(s)
+    g.players[seat].treasures += 1
+    events.append(Event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
+
+
+def _collect_treasures(g: TigrisState, events: list[Event]) -> bool:
+    """Take every forced treasure; True when a choice waits (a pending decision)."""
+    while True:
+        progress = False
+        for seat, ts in _treasure_kingdoms(g):
+            corners = [t for t in ts if t in CORNERS]
+            others = [t for t in ts if t not in CORNERS]
+            if corners and others:
+                for t in corners:  # T-TREASURE-3: corners first, all of them
+                    _take_treasure(g, seat, t, events)
+                progress = True
+                break
+            # a choice of which one to leave
+            g.pending = [Pending(kind="treasure", seat=seat, square=g.players[seat].leaders[GREEN])]
+            return True
+        if not progress:
+            return False
+
+
+# --------------------------------------------------------------------------------- the flow
+
+
+def _advance(g: TigrisState, events: list[Event]) -> None:
+    """Run the action's remaining steps until a decision is needed or the action is done."""
+    while g.phase == "play" and not g.pending:
+        st = g.stage
+        if st == "":
+            return
+        if st == "revolt":
+            return  # waits for support (pending), never reached without it
+        if st == "war":
+            if g.conflict is not None:
+                return
+            wars = _valid_wars(g)
+            for w in g.wars:
+                if w not in wars:
+                    events.append(Event("tigris.war.lapsed", {"colour": "@colour." + COLOURS[w]}))
+            g.wars = wars
+            if not wars:
+                events.append(Event("tigris.unify.removed", {"square": LABELS[g.unification]}))
+                g.unification = -1
+                g.stage = "monument"
+            elif len(wars) == 1:
+                _start_war(g, wars[0], events)
+            else:
+                g.pending = [Pending(kind="war_order", seat=g.active)]
+            continue
+        if st == "monument":
+            if _monument_options(g):
+                g.pending = [Pending(kind="monument", seat=g.active)]
+                continue
+            g.stage = "treasure"
+            continue
+        if st == "treasure":
+            if _collect_treasures(g, events):
+                continue
+            g.stage = ""
+            g.placed = -1
+            g.actions_left -= 1
+            if g.actions_left <= 0:
+                _end_turn(g, events)
+            return
+
+
+def _end_turn(g: TigrisState, events: list[Event]) -> None:
+    """T-TURN-4: monument VP, refill, end checks, the next player."""
+    seat = g.active
+    events.append(Event("tigris.turn.end", {"player": who(g, seat)}))
+    cells = g.cells
+    pl = g.players[seat]
+    for mid, tl in sorted(g.monuments.items(), key=lambda kv: MONUMENTS.index(kv[0])):
+        region = region_of(cells, tl)
+        for colour in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
+            s = pl.leaders[colour]
+            if s >= 0 and s in region:  # T-MONUMENT-7
+                _gain(
+                    g, seat, colour, 1, "tigris.score.monument", events, monument="@monument." + mid
+                )
+    n = len(g.players)
+    for i in range(n):  # T-REFILL-1, -2
+        s = (seat + i) % n
+        need = HAND_SIZE - g.players[s].hand_size
+        if need > 0 and not _draw(g, s, need, events):
+            _game_over(g, "bag", events)  # T-END-2
+            return
+    if len(g.treasures) <= TREASURES_END:
+        _game_over(g, "treasures", events)  # T-END-1
+        return
+    g.active = (seat + 1) % n
+    g.actions_left = ACTIONS_PER_TURN
+    g.turn += 1
+    g.committed = []
+    g.stage = ""
+    g.placed = -1
+    events.append(Event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
+
+
+def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
+    g.phase = "over"
+    g.end_reason = reason
+    g.pending = []
+    g.stage = ""
+    events.append(Event("tigris.game.over", {"reason": "tigris.reason." + reason}))
+
+
+__all__ = [
+    "NO_TILES",
+    "apply",
+    "check",
+    "deciders",
+    "is_over",
+    "label_regions",
+    "legal_actions",
+    "new_game",
+    "region_of",
+]
