@@ -68,7 +68,7 @@ def _err(cls: type[RulesError], rule: str, key: str, **params: Param) -> RulesEr
 
 
 def who(state: TigrisState, seat: int) -> str:
-    return "@dynasty." + state.players[seat].dynasty
+    return "@tigris.dynasty." + state.players[seat].dynasty
 
 
 # ----------------------------------------------------------------------------------- regions
@@ -461,7 +461,7 @@ def check(state: TigrisState, a: Action) -> None:
                 IllegalAction,
                 "T-LEADER-6",
                 "tigris.error.leader_not_on_board",
-                leader="@leader." + LEADERS[a.colour],
+                leader="@tigris.leader." + LEADERS[a.colour],
             )
     elif a.kind == "catastrophe":
         s = a.square
@@ -500,7 +500,7 @@ def _check_tile(state: TigrisState, a: Action) -> None:
     sq = LABELS[s]
     if state.players[a.seat].hand[c] <= 0:
         raise _err(
-            IllegalAction, "T-TILE-1", "tigris.error.no_tile", colour="@colour." + COLOURS[c]
+            IllegalAction, "T-TILE-1", "tigris.error.no_tile", colour="@tigris.colour." + COLOURS[c]
         )
     if state.cells[s] != EMPTY:
         raise _err(IllegalAction, "T-TILE-1", "tigris.error.not_empty", square=sq)
@@ -537,7 +537,7 @@ def _check_leader(state: TigrisState, a: Action) -> None:
             IllegalAction,
             "T-LEADER-5",
             "tigris.error.leader_same",
-            leader="@leader." + LEADERS[c],
+            leader="@tigris.leader." + LEADERS[c],
             square=sq,
         )
     if cells[s] != EMPTY:
@@ -561,7 +561,7 @@ def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
                 "T-REVOLT-3" if c.kind == "revolt" else "T-WAR-7",
                 "tigris.error.support_range",
                 n=n,
-                colour="@colour." + COLOURS[c.colour],
+                colour="@tigris.colour." + COLOURS[c.colour],
             )
     elif p.kind == "war_order":
         wars = _valid_wars(state)
@@ -570,8 +570,10 @@ def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
                 IllegalAction,
                 "T-WAR-4",
                 "tigris.error.war_order",
-                colour="@colour." + COLOURS[a.colour] if 0 <= a.colour < 4 else str(a.colour),
-                choices=["@colour." + COLOURS[w] for w in wars],
+                colour="@tigris.colour." + COLOURS[a.colour]
+                if 0 <= a.colour < 4
+                else str(a.colour),
+                choices=["@tigris.colour." + COLOURS[w] for w in wars],
             )
     elif p.kind == "monument":
         if a.kind == "monument" and (a.monument, a.square) not in _monument_options(state):
@@ -579,7 +581,7 @@ def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
                 IllegalAction,
                 "T-MONUMENT-1" if 0 <= a.monument < len(MONUMENTS) else "T-COMP-2",
                 "tigris.error.monument",
-                monument="@monument." + MONUMENTS[a.monument]
+                monument="@tigris.monument." + MONUMENTS[a.monument]
                 if 0 <= a.monument < len(MONUMENTS)
                 else str(a.monument),
                 square=LABELS[a.square] if 0 <= a.square < SIZE else str(a.square),
@@ -635,7 +637,7 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
                 "tigris.leader.withdraw",
                 {
                     "player": who(g, a.seat),
-                    "leader": "@leader." + LEADERS[a.colour],
+                    "leader": "@tigris.leader." + LEADERS[a.colour],
                     "square": LABELS[s],
                 },
             )
@@ -668,7 +670,7 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     events.append(
         Event(
             "tigris.tile",
-            {"player": who(g, seat), "colour": "@colour." + COLOURS[c], "square": LABELS[s]},
+            {"player": who(g, seat), "colour": "@tigris.colour." + COLOURS[c], "square": LABELS[s]},
         )
     )
     if len(kingdoms) == 2:
@@ -703,7 +705,13 @@ def _gain(
     g.players[seat].score[colour] += n
     events.append(
         Event(
-            key, {"player": who(g, seat), "colour": "@colour." + COLOURS[colour], "n": n, **params}
+            key,
+            {
+                "player": who(g, seat),
+                "colour": "@tigris.colour." + COLOURS[colour],
+                "n": n,
+                **params,
+            },
         )
     )
 
@@ -719,7 +727,7 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
     pl.leaders[c] = s
     params: dict[str, Param] = {
         "player": who(g, seat),
-        "leader": "@leader." + LEADERS[c],
+        "leader": "@tigris.leader." + LEADERS[c],
         "square": LABELS[s],
     }
     if origin >= 0:
@@ -750,7 +758,7 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
                 Event(
                     "tigris.revolt.start",
                     {
-                        "colour": "@colour." + COLOURS[c],
+                        "colour": "@tigris.colour." + COLOURS[c],
                         "attacker": who(g, seat),
                         "defender": who(g, defender),
                         "abase": cf.attacker_base,
@@ -773,7 +781,7 @@ def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
         events.append(
             Event(
                 "tigris.catastrophe.tile",
-                {"colour": "@colour." + COLOURS[v - UP], "square": LABELS[s]},
+                {"colour": "@tigris.colour." + COLOURS[v - UP], "square": LABELS[s]},
             )
         )
     cells[s] = CATASTROPHE
@@ -826,7 +834,7 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
     if take:
         tiles: list[Param] = []
         for c in range(4):
-            tiles.extend(["@colour." + COLOURS[c]] * got[c])
+            tiles.extend(["@tigris.colour." + COLOURS[c]] * got[c])
         events.append(
             Event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
         )
@@ -847,7 +855,7 @@ def _leaders_without_temple(g: TigrisState, events: list[Event]) -> None:
                         "tigris.leader.no_temple",
                         {
                             "player": who(g, seat),
-                            "leader": "@leader." + LEADERS[c],
+                            "leader": "@tigris.leader." + LEADERS[c],
                             "square": LABELS[s],
                         },
                     )
@@ -869,7 +877,11 @@ def _support(g: TigrisState, a: Action, events: list[Event]) -> None:
     events.append(
         Event(
             "tigris.support",
-            {"player": who(g, a.seat), "n": a.amount, "colour": "@colour." + COLOURS[c.colour]},
+            {
+                "player": who(g, a.seat),
+                "n": a.amount,
+                "colour": "@tigris.colour." + COLOURS[c.colour],
+            },
         )
     )
     if c.attacker_commit < 0:
@@ -935,7 +947,11 @@ def _remove_leader(g: TigrisState, s: int, key: str, events: list[Event]) -> Non
     events.append(
         Event(
             key,
-            {"player": who(g, seat), "leader": "@leader." + LEADERS[colour], "square": LABELS[s]},
+            {
+                "player": who(g, seat),
+                "leader": "@tigris.leader." + LEADERS[colour],
+                "square": LABELS[s],
+            },
         )
     )
 
@@ -992,7 +1008,7 @@ def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
         Event(
             "tigris.war.start",
             {
-                "colour": "@colour." + COLOURS[colour],
+                "colour": "@tigris.colour." + COLOURS[colour],
                 "attacker": who(g, a_seat),
                 "defender": who(g, b_seat),
                 "abase": g.conflict.attacker_base,
@@ -1041,7 +1057,7 @@ def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> Non
             "tigris.monument.built",
             {
                 "player": who(g, g.active),
-                "monument": "@monument." + MONUMENTS[m],
+                "monument": "@tigris.monument." + MONUMENTS[m],
                 "square": LABELS[tl],
             },
         )
@@ -1119,7 +1135,9 @@ def _advance(g: TigrisState, events: list[Event]) -> None:
             wars = _valid_wars(g)
             for w in g.wars:
                 if w not in wars:
-                    events.append(Event("tigris.war.lapsed", {"colour": "@colour." + COLOURS[w]}))
+                    events.append(
+                        Event("tigris.war.lapsed", {"colour": "@tigris.colour." + COLOURS[w]})
+                    )
             g.wars = wars
             if not wars:
                 events.append(Event("tigris.unify.removed", {"square": LABELS[g.unification]}))
@@ -1159,7 +1177,13 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
             s = pl.leaders[colour]
             if s >= 0 and s in region:  # T-MONUMENT-7
                 _gain(
-                    g, seat, colour, 1, "tigris.score.monument", events, monument="@monument." + mid
+                    g,
+                    seat,
+                    colour,
+                    1,
+                    "tigris.score.monument",
+                    events,
+                    monument="@tigris.monument." + mid,
                 )
     n = len(g.players)
     for i in range(n):  # T-REFILL-1, -2

@@ -1,8 +1,9 @@
 """English rendering of the engine's message keys (events and refusals), for logs and tests.
 
 The engine builds no sentences: an event or a refusal is a key and parameters. A parameter that
-is a text starting with ``@`` is a term reference (``@dynasty.lion``, ``@colour.red``,
-``@leader.king``, ``@monument.red-blue``), named by this table's ``term.*`` entries, so another
+is a text starting with ``@`` is a term reference (``@tigris.dynasty.lion``,
+``@tigris.colour.red``, ``@tigris.leader.king``, ``@tigris.monument.red-blue``), named by this
+table's ``tigris.<kind>.*`` entries, so another
 language's catalogue of the same keys renders the same event its own way. Templates use
 ``{name}``; ``{n|one|other}`` picks the English plural form by the integer parameter ``n``.
 """
@@ -16,11 +17,11 @@ from rules.messages import Param as Param
 from rules.tigris.data import COLOURS, DYNASTIES, LEADERS, MONUMENTS, TILE_NAMES
 
 TERMS: dict[str, str] = {
-    **{f"term.dynasty.{d}": d.capitalize() for d in DYNASTIES},
-    **{f"term.colour.{c}": c for c in COLOURS},
-    **{f"term.leader.{x}": x for x in LEADERS},
-    **{f"term.tile.{x}": x for x in TILE_NAMES},
-    **{f"term.monument.{m}": f"{m} monument" for m in MONUMENTS},
+    **{f"tigris.dynasty.{d}": d.capitalize() for d in DYNASTIES},
+    **{f"tigris.colour.{c}": c for c in COLOURS},
+    **{f"tigris.leader.{x}": x for x in LEADERS},
+    **{f"tigris.tile.{x}": x for x in TILE_NAMES},
+    **{f"tigris.monument.{m}": f"{m} monument" for m in MONUMENTS},
 }
 
 EN: dict[str, str] = {
@@ -108,7 +109,7 @@ _FIELD = re.compile(r"\{(\w+)(?:\|([^}|]*)\|([^}]*))?(!r)?\}")
 
 
 def term(ref: str, table: Mapping[str, str] = EN) -> str:
-    key = "term." + ref[1:]
+    key = ref[1:]
     return TERMS.get(key) or table.get(key) or ref
 
 

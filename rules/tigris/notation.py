@@ -199,8 +199,8 @@ def describe_action(a: Action) -> str:
     k = a.kind
     params: dict[str, Param] = {}
     if a.colour >= 0:
-        params["colour"] = "@colour." + COLOURS[a.colour]
-        params["leader"] = "@leader." + LEADERS[a.colour]
+        params["colour"] = "@tigris.colour." + COLOURS[a.colour]
+        params["leader"] = "@tigris.leader." + LEADERS[a.colour]
     if a.square >= 0:
         params["square"] = LABELS[a.square]
     if k == "swap":
@@ -208,5 +208,5 @@ def describe_action(a: Action) -> str:
     if k == "support":
         params["n"] = a.amount
     if k == "monument":
-        params["monument"] = "@monument." + MONUMENTS[a.monument]
+        params["monument"] = "@tigris.monument." + MONUMENTS[a.monument]
     return render("tigris.describe." + k, params)

@@ -49,9 +49,9 @@ def test_ex1_revolt_tie_goes_to_the_defender_T_REVOLT_1_T_REVOLT_4_T_REFILL_2() 
     assert [cell(s, x) for x in ("I7", "J7", "I8")] == [up("red")] * 3
     s, ev = play(s, Action("pass", lion))
     draws = [e.params["player"] for e in ev if e.key == "tigris.draw"]
-    assert draws == ["@dynasty.lion", "@dynasty.bull"]
+    assert draws == ["@tigris.dynasty.lion", "@tigris.dynasty.bull"]
     n = {e.params["player"]: e.params["n"] for e in ev if e.key == "tigris.draw"}
-    assert n == {"@dynasty.lion": 2, "@dynasty.bull": 3}
+    assert n == {"@tigris.dynasty.lion": 2, "@tigris.dynasty.bull": 3}
 
 
 def ex2() -> TigrisState:
@@ -96,7 +96,7 @@ def test_ex2_wars_order_supporters_split_T_WAR_1_to_T_WAR_11() -> None:
     assert s.pending == [] and s.actions_left == 1
     s, ev = play(s, Action("pass", lion))
     n = [(e.params["player"], e.params["n"]) for e in ev if e.key == "tigris.draw"]
-    assert n == [("@dynasty.lion", 5), ("@dynasty.pot", 1)]
+    assert n == [("@tigris.dynasty.lion", 5), ("@tigris.dynasty.pot", 1)]
 
 
 def test_ex3_monument_removes_a_leader_monument_vp_T_MONUMENT_1_to_7_T_LEADER_8() -> None:
@@ -192,7 +192,7 @@ def test_ex6_opening_of_the_sample_game_T_LEADER_T_SCORE_1_T_REVOLT_T_REFILL_1()
     s, ev = play(s, tile(anita, "red", "J7"))
     assert s.players[anita].score == [0, 2, 0, 0]
     assert next((e.params["player"], e.params["n"]) for e in ev if e.key == "tigris.draw") == (
-        "@dynasty.lion",
+        "@tigris.dynasty.lion",
         4,
     )
     assert [p.score for p in s.players] == [[0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 2, 0, 0]]

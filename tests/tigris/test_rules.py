@@ -786,7 +786,7 @@ def test_refill_active_first_then_others_T_REFILL_1_T_REFILL_2() -> None:
     s, _ = play(s, leader(1, "king", "I6"), support(1, 1), support(0, 1))
     s, ev = play(s, Action("pass", 1))
     order = [e.params["player"] for e in ev if e.key == "tigris.draw"]
-    assert order == ["@dynasty.lion", "@dynasty.bull"]
+    assert order == ["@tigris.dynasty.lion", "@tigris.dynasty.bull"]
 
 
 def test_refill_from_a_short_bag_ends_T_REFILL_3_T_END_2() -> None:
