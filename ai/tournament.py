@@ -10,13 +10,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai import AGENT_NAMES, Agent, make_agent
+from ai import AGENT_NAMES, GAMES, Agent, make_agent
 from rules import apply, deciders, final_scores, new_game
 from rules.scoring import CATEGORIES
 from rules.state import GameState
-
-
-GAMES = ("brazil", "tigris")
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -165,7 +165,11 @@ class HeuristicAgent:
         return out
 
     def choose(
-        self, world: TigrisState, seat: int, acts: list[Action], redeal: Callable[[], TigrisState] | None = None
+        self,
+        world: TigrisState,
+        seat: int,
+        acts: list[Action],
+        redeal: Callable[[], TigrisState] | None = None,
     ) -> Action:
         """The best of ``acts`` for ``seat`` on ``world`` (a full state: a deal)."""
         if world.pending and world.pending[0].kind == "support":

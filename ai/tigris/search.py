@@ -105,10 +105,7 @@ class SearchAgent:
                 break
             d = deciders(st)[0]
             acts = legal_actions(st)
-            if len(acts) == 1:
-                a = acts[0]
-            else:
-                a = self.policy.choose(st, d, acts)
+            a = acts[0] if len(acts) == 1 else self.policy.choose(st, d, acts)
             st, _ = apply(st, a)
         st = settle(st)
         return evaluate(st, seat)
