@@ -1,12 +1,12 @@
-"""``python -m ai tournament --games G --players N --agents a,b,… [--seed S]
-[--max-rounds R] [--budget SECONDS] [--iterations K]``."""
+"""``python -m ai tournament [--game brazil|tigris] --games G --players N --agents a,b,…
+[--seed S] [--max-rounds R] [--budget SECONDS] [--iterations K]``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ai import AGENT_NAMES
+from ai import AGENT_NAMES, GAMES
 from ai.tournament import run_tournament
 
 
@@ -34,6 +34,7 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m ai", description="Computer players.")
     sub = ap.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="play games between agents and print statistics")
+    t.add_argument("--game", choices=GAMES, default="brazil", help="the game (default brazil)")
     t.add_argument("--games", type=_positive_int, default=20)
     t.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=None)
     t.add_argument(
@@ -42,7 +43,9 @@ def parser() -> argparse.ArgumentParser:
         help=f"comma-separated line-up, one per seat, from {', '.join(AGENT_NAMES)}",
     )
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--max-rounds", type=_positive_int, default=60)
+    t.add_argument(
+        "--max-rounds", type=_positive_int, default=60, help="brazil: round limit per game"
+    )
     t.add_argument("--budget", type=_positive_float, default=None, help="search: s/decision")
     t.add_argument("--iterations", type=_positive_int, default=None, help="search: fixed rollouts")
     return ap
@@ -60,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--agents names {len(names)} agent(s) but --players is {players}")
     if not 1 <= players <= 4:
         ap.error("a game has 1 to 4 players")
+    if args.game == "tigris" and players < 2:
+        ap.error("Tigris & Euphrates is for 2 to 4 players")
     rep = run_tournament(
         names,
         args.games,
@@ -67,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         max_rounds=args.max_rounds,
         budget=args.budget,
         iterations=args.iterations,
+        game=args.game,
     )
     print("\n".join(rep.lines()))
     return 0

@@ -27,11 +27,12 @@ from rules.state import GameState
 
 
 class Agent(Protocol):
-    """A computer player: ``decide`` returns one legal action for ``seat``."""
+    """A computer player: ``decide`` returns one legal action for ``seat`` (``state``: the
+    game's state, a Brazil: Imperial ``GameState`` or a Tigris & Euphrates ``TigrisState``)."""
 
     name: str
 
-    def decide(self, state: GameState, seat: int) -> Any: ...
+    def decide(self, state: Any, seat: int) -> Any: ...
 
 
 class NoDecision(RuntimeError):

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai import AGENT_NAMES, Agent, make_agent
+from ai import AGENT_NAMES, GAMES, Agent, make_agent
 from rules import apply, deciders, final_scores, new_game
 from rules.scoring import CATEGORIES
 from rules.state import GameState
@@ -50,13 +50,16 @@ class Report:
     categories: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     seconds: float = 0.0
+    category_names: tuple[str, ...] = CATEGORIES
+    score_label: str = "avg VP"
+    round_label: str = "rounds"
 
     def lines(self) -> list[str]:
         out = [
             f"{self.games} games, {self.players} player{'s' if self.players != 1 else ''}, "
             f"line-up {', '.join(self.labels)} (seats rotated); {self.seconds:.1f} s"
         ]
-        out.append(f"{'agent':<14}{'win rate':>9}  {'95% interval':<16}{'avg VP':>7}")
+        out.append(f"{'agent':<14}{'win rate':>9}  {'95% interval':<16}{self.score_label:>7}")
         for lab in self.labels:
             n = self.games
             lo, hi = wilson(self.wins[lab], n)
@@ -66,18 +69,19 @@ class Report:
                 + f"{avg:>7.1f}"
             )
         out.append("average final score per category:")
-        out.append(f"{'agent':<14}" + "".join(f"{c[:9]:>10}" for c in CATEGORIES))
+        names = self.category_names
+        out.append(f"{'agent':<14}" + "".join(f"{c[:9]:>10}" for c in names))
         for lab in self.labels:
             k = max(1, len(self.totals[lab]))
             out.append(
-                f"{lab:<14}" + "".join(f"{self.categories[lab][c] / k:>10.2f}" for c in CATEGORIES)
+                f"{lab:<14}" + "".join(f"{self.categories[lab][c] / k:>10.2f}" for c in names)
             )
         share = self.natural_end / self.games if self.games else 0.0
         lo, hi = wilson(self.natural_end, self.games)
         avg_r = statistics.fmean(self.rounds) if self.rounds else 0.0
         out.append(
             f"natural end: {self.natural_end}/{self.games} = {share:.1%} "
-            f"[{lo:.1%}, {hi:.1%}]; average rounds {avg_r:.1f}"
+            f"[{lo:.1%}, {hi:.1%}]; average {self.round_label} {avg_r:.1f}"
         )
         out.append("decision times (ms):")
         for name in sorted(self.times):
@@ -119,9 +123,18 @@ def run_tournament(
     max_rounds: int = 60,
     budget: float | None = None,
     iterations: int | None = None,
+    game: str = "brazil",
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players; game ``i`` rotates the line-up by
-    ``i`` seats. ``budget``/``iterations`` configure any search agents."""
+    ``i`` seats. ``budget``/``iterations`` configure any search agents. ``game``: ``brazil``
+    (Brazil: Imperial, the default) or ``tigris`` (:func:`ai.tigris.tournament.run_tournament`;
+    ``max_rounds`` is then not used: every game runs to its natural end)."""
+    if game == "tigris":
+        from ai.tigris.tournament import run_tournament as run_tigris
+
+        return run_tigris(names, games, seed=seed, budget=budget, iterations=iterations)
+    if game != "brazil":
+        raise ValueError(f"unknown game {game!r}: choose from {', '.join(GAMES)}")
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     for n in names:

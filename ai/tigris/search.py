@@ -1,0 +1,111 @@
+"""The Tigris & Euphrates ``search`` player: determinized rollouts guided by the heuristic.
+
+For each decision: the heuristic ranks the candidate actions on a determinization of the
+seat's view and keeps the best few; then, until the time budget (or a fixed number of
+rollouts) runs out, it deals the unseen tiles of the *view* again at random
+(:func:`rules.tigris.determinize`), and on that deal plays every kept candidate, settles the
+conflict it opens and plays a short rollout in which every seat follows the heuristic over a
+few sampled candidates, with the same rollout draws for every candidate (common random
+numbers: the candidates are compared on equal luck). The leaf is scored by
+:func:`ai.tigris.evaluate.evaluate`; the heuristic's own judgement counts as
+``prior_weight`` rollouts. It never looks at the full state.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ai.tigris.agents import HeuristicAgent, own_legal_actions, settle
+from ai.tigris.evaluate import evaluate, support_amount
+from rules.tigris import Action, TigrisState, apply, deciders, determinize, legal_actions, view
+
+DEFAULT_BUDGET = 2.0
+
+
+class SearchAgent:
+    """Determinized rollouts over the heuristic (see the module docstring).
+
+    ``budget``: seconds per decision (default 2); ``iterations``: a fixed number of rollouts
+    instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
+    actions are searched; ``horizon``: decisions played in each rollout after the candidate;
+    ``rollout_width``: how many candidate actions the rollout policy looks at per decision."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: float = DEFAULT_BUDGET,
+        iterations: int | None = None,
+        candidates: int = 4,
+        horizon: int = 8,
+        rollout_width: int = 6,
+        prior_weight: float = 1.0,
+    ) -> None:
+        if budget <= 0 and iterations is None:
+            raise ValueError("the search budget must be positive")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.prior_weight = prior_weight
+        self.ranker = HeuristicAgent(seed ^ 0x7161)
+        self.policy = HeuristicAgent(seed ^ 0x5EA5C4, samples=1, max_candidates=rollout_width)
+        self.last_iterations = 0
+
+    def decide(self, state: TigrisState, seat: int) -> Action:
+        deadline = time.perf_counter() + self.budget
+        v = view(state, seat)
+        acts = own_legal_actions(v, seat)
+        if len(acts) == 1:
+            return acts[0]
+        if v.pending and v.pending[0].kind == "support":
+            return Action("support", seat, amount=support_amount(v, seat))
+        world = determinize(v, seat, self.ranker.rng)
+        ranked = self.ranker.ranked(world, seat, acts, lambda: determinize(v, seat, self.rng))
+        top = ranked[: self.candidates]
+        if len(top) == 1:
+            return top[0][1]
+        cands = [a for _, a in top]
+        prior = [val for val, _ in top]
+        total = [0.0] * len(cands)
+        visits = [0] * len(cands)
+        deals = 0
+        while True:
+            if self.iterations is not None:
+                if deals >= max(1, math.ceil(self.iterations / len(cands))):
+                    break
+            elif deals and time.perf_counter() >= deadline:
+                break
+            deal = determinize(v, seat, self.rng)
+            policy_seed = self.rng.getrandbits(32)
+            for k, cand in enumerate(cands):
+                self.policy.rng.seed(policy_seed)
+                total[k] += self._rollout(deal, seat, cand)
+                visits[k] += 1
+            deals += 1
+        self.last_iterations = sum(visits)
+        m = self.prior_weight
+        shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
+        best = max(
+            range(len(cands)),
+            key=lambda k: ((total[k] + m * (prior[k] + shift)) / (visits[k] + m), -k),
+        )
+        return cands[best]
+
+    def _rollout(self, world: TigrisState, seat: int, action: Action) -> float:
+        st, _ = apply(world, action)
+        st = settle(st)
+        for _ in range(self.horizon):
+            if st.phase == "over":
+                break
+            d = deciders(st)[0]
+            acts = legal_actions(st)
+            a = acts[0] if len(acts) == 1 else self.policy.choose(st, d, acts)
+            st, _ = apply(st, a)
+        st = settle(st)
+        return evaluate(st, seat)
