@@ -111,35 +111,12 @@ def decision_seed(game_seed: int, seat: int, version: int) -> int:
 
 
 def make_agent(level: str, seed: int, game: str = DEFAULT_GAME) -> Agent:
-    """A computer player of ``level`` for ``game`` (``ai.make_agent``). Tigris & Euphrates'
-    agents are not in ``ai`` yet: until they are, every level of it is a seeded uniformly
-    random legal choice (:class:`RandomLegal`), and this is the one place that changes to
-    ``ai.make_agent(level, seed=seed, game=game)``."""
-    if game != DEFAULT_GAME:
-        return RandomLegal(game, seed)
+    """A computer player of ``level`` for ``game`` (``ai.make_agent``: random, heuristic or
+    search, each game's own)."""
     import ai
 
-    agent: Agent = ai.make_agent(level, seed=seed)
+    agent: Agent = ai.make_agent(level, seed=seed, game=game)
     return agent
-
-
-class RandomLegal:
-    """A computer player that picks a uniformly random legal action of its seat, seeded (the
-    stand-in for a game the ``ai`` package has no agents of yet). It decides from the seat's
-    view only, as every agent does."""
-
-    def __init__(self, game: str, seed: int) -> None:
-        import random
-
-        self.game = game
-        self.rng = random.Random(seed)
-
-    def decide(self, state: Any, seat: int) -> Any:
-        face = adapter(self.game).face
-        legal = face.legal_actions(face.view(state, seat), seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has nothing to decide")
-        return legal[self.rng.randrange(len(legal))]
 
 
 def picklable(obj: object) -> bool:
