@@ -324,7 +324,10 @@ class Publisher:
         if status.over:
             lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
-        if status.phase == "setup":
+        if status.where_key:  # another game's own words (Tigris: turn, who, actions left)
+            where = status.where(lang)
+            lines.append(where[:1].upper() + where[1:])
+        elif status.phase == "setup":
             lines.append(tr(lang, "bot.status.setup"))
         else:
             lines.append(tr(lang, "bot.status.where", era=status.era, round=status.round))

@@ -192,6 +192,8 @@ class BrazilAdapter(GameAdapter):
     secret_answers = frozenset({"combat_cards"})
     has_timeline = True
     rules_prefix = "R-"
+    has_payments = True
+    has_colours = True
 
     def build(
         self,
@@ -416,10 +418,12 @@ class BrazilAdapter(GameAdapter):
             frozenset(int(w) for w in res.get("winners", [])),
         )
 
-    def choices(self, st: GameState, seat: int, legal: Sequence[Any]) -> list[Any]:
+    def choices(
+        self, st: GameState, seat: int, legal: Sequence[Any], lang: str = "en"
+    ) -> list[Any]:
         from service.labels import choices as label_choices
 
-        return label_choices(st, seat, list(legal))
+        return label_choices(st, seat, list(legal), lang=lang)
 
     def payment_path(self, st: GameState, action: Any, path: Sequence[int]) -> PaymentStep | None:
         """The payment step that the option numbers ``path`` lead to, paying ``action`` one
