@@ -206,8 +206,9 @@ class Publisher:
         """A turn post: the summary ``lines``, the map (and a battle's picture), and when
         ``final`` (the game now) who decides with the buttons; the users it pings."""
         frame = chunk.frame or s.frame()
+        lang = await self.t.game_lang(s)
         reqs: list[tuple[str, ImageRequest, Frame]] = [
-            ("map.png", ImageRequest("map", None, frame.version), frame)
+            ("map.png", ImageRequest("map", None, frame.version, lang=lang, game=s.game), frame)
         ]
         kinds_seen = {"map"}
         for req, f in reversed(chunk.images):  # the newest of each kind
@@ -215,7 +216,6 @@ class Publisher:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
-        lang = await self.t.game_lang(s)
         notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))

@@ -133,6 +133,12 @@ class GameAdapter:
         """What ``seat`` decides now: ``"turn"`` or the pending decision's kind."""
         return "turn"
 
+    def default_answer(self, st: Any, seat: int) -> Any | None:
+        """The game's own "nothing" answer to what ``seat`` decides now, from its legal
+        actions (the pacing's ``default`` policy at a deadline); None when there is none
+        (a choice to make: by the player or an AI standing in)."""
+        return None
+
     def decision_term(self, kind: str) -> str:
         """The message key naming a decision ``kind`` (``""``: ``svc.decision.<kind>``)."""
         return ""

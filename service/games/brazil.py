@@ -228,6 +228,11 @@ class BrazilAdapter(GameAdapter):
     def describe(self, st: GameState, action: Any) -> str:
         return describe_action(st, action, None)
 
+    def default_answer(self, st: GameState, seat: int) -> Any | None:
+        from service.pacing import default_answer
+
+        return default_answer(st, seat)
+
     def pending_kind(self, st: GameState, seat: int) -> str:
         pend = pending_for(st, seat)
         return pend.kind if pend is not None else "turn"

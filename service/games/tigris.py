@@ -80,6 +80,18 @@ class TigrisAdapter(GameAdapter):
                 return str(p.kind)
         return "turn"
 
+    def default_answer(self, st: TigrisState, seat: int) -> Any | None:
+        """Commit no tile in a conflict, build no monument, end the turn (``pass``); a war's
+        order or a treasure is a choice (None)."""
+        acts = self.face.legal_actions(st, seat)
+        for a in acts:
+            if a.kind == "support" and a.amount == 0:
+                return a
+        for a in acts:
+            if a.kind == "pass":
+                return a
+        return None
+
     def decision_term(self, kind: str) -> str:
         return "" if kind == "turn" else f"tigris.decision.{kind}"
 
@@ -295,14 +307,19 @@ class TigrisAdapter(GameAdapter):
         self, st: TigrisState, seat: int, legal: Sequence[Any], lang: str = "en"
     ) -> list[Any]:
         """The legal actions as the guided turn's menu choices: each labelled by its
-        command in ``lang``'s words (colours, leaders and squares are the game's own words:
-        ``csempe piros F4``) and described by what that kind of action does."""
+        sentence in ``lang`` ("Place a red tile on F4.") and described by what that kind of
+        action does; the command stays the notation's (the menus group by its words)."""
+        from rules.tigris.notation import describe_msg
         from service.labels import Choice, Label, clip
 
         out = []
         for i, a in enumerate(legal):
             command = self.face.format_action(st, a)
-            text = _typed(command, lang)
+            key, params = describe_msg(a)
+            try:
+                text = tr(lang, key, **params)
+            except Exception:  # a label must never break a menu: the command itself
+                text = _typed(command, lang)
             desc = tr(lang, f"svc.tigris.kind.{a.kind}")
             out.append(Choice(i, command, Label(clip(text), clip(desc)), (), a))
         return out

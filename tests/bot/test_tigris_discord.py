@@ -11,12 +11,13 @@ player's points in any post the channel sees. Also: ``/game new game:chess`` ref
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from rules.games import game as rules_game
 from rules.tigris.data import COLOURS
 from rules.tigris.state import TigrisState
-from tests.bot.conftest import BotMaker
+from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, components_of, custom_ids
 from tests.bot.test_game import ANA, BO, CH, public, texts_to
 
@@ -135,14 +136,12 @@ class Table:
             ids = custom_ids(msg)
             confirm = [c for c in ids if c.startswith("brz:c:")]
             if confirm:
-                assert "tile" not in msg["content"] or action.kind != "support"
+                assert f"`{target}`" in msg["content"]  # the command one may type
                 reqs = await self.h.click(uid, msg, confirm[0])
                 assert "did not work" not in " ".join(texts_to(reqs, uid))
                 self.guided += 1
                 return out + reqs
-            sel = next(
-                c for c in components_of(msg) if c.get("custom_id", "").startswith("brz:s:")
-            )
+            sel = next(c for c in components_of(msg) if c.get("custom_id", "").startswith("brz:s:"))
             assert 1 <= len(sel["options"]) <= 25
             value = next(
                 o["value"]
@@ -190,9 +189,13 @@ def lobby_id(lobby: dict[str, Any]) -> int:
 
 
 async def test_whole_tigris_game_in_discord_T_INFO_1_T_CONFLICT_3(
-    fake: FakeDiscord, make_bot: BotMaker
+    fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    h = await make_bot(auto_answer_delay=(5.0, 9.0))
+    async with bot_maker(fake, tmp_path / "bot.sqlite3", auto_answer_delay=(5.0, 9.0)) as make:
+        await whole_game(fake, await make())
+
+
+async def whole_game(fake: FakeDiscord, h: Harness) -> None:
     g = Table(fake, h)
     waits: list[float] = []
 
