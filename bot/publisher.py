@@ -116,8 +116,10 @@ class Publisher:
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
+        frames: dict[int, Frame] = {}  # what the private posts' pictures are drawn from
 
         def take(r: Result) -> None:
+            frames.update(r.frames)
             for post in r.posts:
                 self._take(post, r, chunks, s.seats, deliveries)
 
@@ -157,7 +159,7 @@ class Publisher:
         if (posted := self.turn_posts.get(gid)) is not None:
             posted.version = s.version
         await self.update_status(s)
-        await self.private.deliver(s, deliveries, interaction, actor)
+        await self.private.deliver(s, deliveries, interaction, actor, frames=frames)
 
     def _take(  # post.text: the service's, in the game's language
         self,

@@ -47,6 +47,8 @@ class Table:
         self.seen: set[str] = set()  # event keys of the game (from the log's states)
         self.guided = 0
         self.typed = 0
+        self.scanned = 0
+        self.sent_support = 0  # "support N" the humans sent themselves
 
     @property
     def tables(self) -> Any:
@@ -85,6 +87,7 @@ class Table:
             if any(f"/channels/{c}/" in r.path for c in private):
                 continue  # DMs and private threads: the player's own place
             body = r.text()
+            self.scanned += 1
             assert "behind the screen:" not in body, body[:300]
             for text, what in self.secrets.items():
                 if text in body:
@@ -225,6 +228,9 @@ async def whole_game(fake: FakeDiscord, h: Harness) -> None:
     assert any("hand.png" in r.files for r in hand)
     assert any(tiles_text(st.players[0].hand) in r.text() for r in hand)
     g.scan([r for r in hand if not r.ephemeral])
+    # Bo's private place: his DMs (the hand now, then each draw's news with the hand)
+    await h.command(BO, CH, "hand", where="dm")
+    dm = fake.dms[BO]
     # autocomplete of /play: the decider's legal commands; nothing for a spectator
     who = {0: ANA, 1: BO}
     decider = T.deciders(st)[0]
@@ -244,6 +250,7 @@ async def whole_game(fake: FakeDiscord, h: Harness) -> None:
         assert ds and ds[0] != AI_SEAT, "the computer player plays by itself"
         seat = ds[0]
         action = g.pick(st, seat)
+        g.sent_support += action.kind == "support"
         if action.kind in ("support", "war_order", "monument", "treasure") or step % 7 == 3:
             reqs = await g.guided_play(who[seat], st, seat, action)
             kinds_guided.add(action.kind)
@@ -261,6 +268,22 @@ async def whole_game(fake: FakeDiscord, h: Harness) -> None:
     assert {"tigris.revolt.start", "tigris.war.start"} <= g.seen, g.seen
     assert "support" in kinds_guided and g.typed > 20 and g.guided > 5
     assert g.leaks == [], g.leaks[:5]
+    in_dm = [
+        r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{dm}/messages"
+    ]
+    assert len(in_dm) > 3 and all("hand.png" in r.files for r in in_dm)
+    assert any("You draw:" in r.text() for r in in_dm)
+    # the scan sees what it looks for: a hand's tiles in a channel post would be a leak
+    assert g.secrets and g.scanned > 100
+    probe = Request("POST", f"/channels/{CH}/messages", {}, {"content": next(iter(g.secrets))})
+    g.scan([probe])
+    assert len(g.leaks) == 1
+    # a human with no tile to commit: the bot answered "support 0" for them, after the wait
+    log = await g.tables.store.get_log(gid)
+    human_support = sum(
+        1 for e in log if e.seat in who and e.action_json and '"kind":"support"' in e.action_json
+    )
+    assert human_support > g.sent_support, (human_support, g.sent_support)
     posts = [r for r in fake.requests if r.path == f"/channels/{CH}/messages"]
     texts = " ".join(r.text() for r in posts)
     assert "commits" in texts and " wins " in texts  # the conflicts' posts
