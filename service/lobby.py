@@ -150,10 +150,9 @@ class Lobbies:
                 raise Refused(msg("svc.lobby.players"))
         else:
             lo, hi = A.face.min_players, A.face.max_players
+            title = f"@{title_key(A.name)}"
             if not lo <= players <= hi or not 0 <= ai_seats < players:
-                raise Refused(
-                    msg("svc.lobby.players.game", title=f"@{title_key(A.name)}", min=lo, max=hi)
-                )
+                raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
             scenario = None  # one board
         lang = i18n.require(language)
         seats = [Seat.discord(0, host)]
