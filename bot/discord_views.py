@@ -33,7 +33,7 @@ from discord import ui
 
 from bot.errors import report_fault
 from i18n import tr
-from service.labels import Choice, group_label
+from service.labels import Choice, Label, group_label
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -188,12 +188,19 @@ def _one(c: Choice) -> Option:
     return Option(clip(c.label.text, MAX_LABEL), f"i:{c.index}", clip(c.label.description, 100))
 
 
-def guided_step(choices: Sequence[Choice], prefix: str = "", lang: str = "en") -> Step:
+def guided_step(
+    choices: Sequence[Choice],
+    prefix: str = "",
+    lang: str = "en",
+    *,
+    group: Callable[..., Label] = group_label,
+) -> Step:
     """The options at ``prefix`` for the legal ``choices`` (in the engine's order), grouped
     by their commands: the choices themselves when at most 25 commands match, else their
     next words (the action kinds at the top), else the first letters of the next word (e.g.
     a map column). Each group is labelled by what its words name ("Build: Sawmill"), in
-    ``lang`` (the reader's: ``choices`` are labelled in it too)."""
+    ``lang`` (the reader's: ``choices`` are labelled in it too); ``group``: the game's
+    labeller of a group (its adapter's ``group_label``; Brazil: Imperial's by default)."""
     seen: set[str] = set()
     cands: list[Choice] = []
     for c in choices:
@@ -201,7 +208,7 @@ def guided_step(choices: Sequence[Choice], prefix: str = "", lang: str = "en") -
             seen.add(c.command)
             cands.append(c)
     if len(cands) <= MAX_OPTIONS and prefix:
-        head = group_label(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
+        head = group(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
         return Step(tr(lang, "bot.flow.choose_in", head=head), tuple(_one(c) for c in cands))
     whole = True
     groups = _group(cands, prefix, whole_words=True)
@@ -215,14 +222,14 @@ def guided_step(choices: Sequence[Choice], prefix: str = "", lang: str = "en") -
         if len(members) == 1:
             opts_list.append(_one(members[0]))
         elif len(key) + 2 <= MAX_LABEL:
-            g = group_label(members, key, cut=not whole, lang=lang)
+            g = group(members, key, cut=not whole, lang=lang)
             text = clip(f"{g.text} … ({len(members)})", MAX_LABEL)
             opts_list.append(Option(text, f"p:{key}", clip(g.description, 100)))
     more = max(0, len(opts_list) - MAX_OPTIONS)
     if not prefix:
         title = tr(lang, "bot.flow.what_now")
     else:
-        head = group_label(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
+        head = group(cands, prefix, cut=_cut(cands, prefix), lang=lang).text
         title = tr(lang, "bot.flow.narrow", head=head)
     return Step(title, tuple(opts_list[:MAX_OPTIONS]), more)
 

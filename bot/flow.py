@@ -29,6 +29,7 @@ from bot.hub import Hub
 from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
+from service.games import choices_at
 from service.labels import (
     Choice,
     action_label,
@@ -38,7 +39,6 @@ from service.labels import (
     pay_options,
     pay_prompt,
 )
-from service.labels import choices as choices_of
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -75,8 +75,9 @@ class GuidedFlow:
 
     @staticmethod
     def choices(s: GameSession, seat: int, lang: str) -> list[Choice]:
-        """The seat's legal actions as menu choices labelled in ``lang``."""
-        return choices_of(s.state, seat, s.legal(seat), lang=lang)
+        """The seat's legal actions as menu choices labelled in ``lang`` (its game's
+        adapter's: Brazil: Imperial's names, Tigris's commands in the reader's words)."""
+        return s.choices(seat, lang=lang)
 
     async def open_flow(
         self, interaction: discord.Interaction[Any], game_id: int, version: int
@@ -85,7 +86,7 @@ class GuidedFlow:
         if got is None:
             return
         seat, s, lang = got
-        step = guided_step(self.choices(s, seat, lang), lang=lang)
+        step = guided_step(self.choices(s, seat, lang), lang=lang, group=s.A.group_label)
         await self.t.reply(
             interaction, step_text(step, lang=lang), view=step_view(game_id, version, step, lang)
         )
@@ -100,15 +101,16 @@ class GuidedFlow:
         chosen = self.choices(s, seat, lang)
         if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(chosen):
             i = int(value[2:])
-            cost = cost_line(s.state, chosen[i].action, lang=lang)
-            text = confirm_text(chosen[i], lang) + "\n" + tr(lang, "bot.flow.confirm_q", cost=cost)
+            cost = cost_line(s.state, chosen[i].action, lang=lang) if s.A.has_payments else ""
+            text = confirm_text(chosen[i], lang, s.game)
+            text += "\n" + tr(lang, "bot.flow.confirm_q", cost=cost)
             await interaction.response.edit_message(
                 content=text,
                 view=confirm_view(game_id, version, i, payable=bool(cost), lang=lang),
             )
             return
         prefix = value[2:] if value.startswith("p:") else ""
-        step = guided_step(chosen, prefix, lang)
+        step = guided_step(chosen, prefix, lang, group=s.A.group_label)
         await interaction.response.edit_message(
             content=step_text(step, lang=lang), view=step_view(game_id, version, step, lang)
         )
@@ -204,7 +206,9 @@ class GuidedFlow:
         frame = res.frame()
         if frame is not None and any(d.seat == seat for d in res.next):
             # the next menu, listed once from the state the turn left (its frame)
-            step = guided_step(choices_of(frame.state, seat, lang=lang), lang=lang)
+            step = guided_step(
+                choices_at(frame.state, seat, lang=lang), lang=lang, group=s.A.group_label
+            )
             await interaction.edit_original_response(
                 content=step_text(step, tr(lang, "bot.flow.still_yours"), lang=lang),
                 view=step_view(game_id, res.version, step, lang),
@@ -213,16 +217,17 @@ class GuidedFlow:
             await interaction.edit_original_response(content=tr(lang, "bot.flow.done"), view=None)
 
 
-def typed(command: str, lang: str) -> str:
-    """A command of the notation as the reader may type it: in their language's words."""
-    return command if lang in (i18n.DEFAULT, i18n.PSEUDO) else localize(command, lang)
+def typed(command: str, lang: str, game: str = "brazil") -> str:
+    """A command of ``game``'s notation as the reader may type it: in their language's
+    words."""
+    return command if lang in (i18n.DEFAULT, i18n.PSEUDO) else localize(command, lang, game)
 
 
-def confirm_text(choice: Choice, lang: str = "en") -> str:
+def confirm_text(choice: Choice, lang: str = "en", game: str = "brazil") -> str:
     """A chosen action before Confirm: its name first, the command one may type after (in
     code, in the reader's words), then what it is worth or does."""
     desc = f"\n{choice.label.description}" if choice.label.description else ""
-    return f"**{choice.label.text}** · `{typed(choice.command, lang)}`{desc}"
+    return f"**{choice.label.text}** · `{typed(choice.command, lang, game)}`{desc}"
 
 
 def step_text(step: Step, head: str = "", *, lang: str = "en") -> str:

@@ -40,6 +40,8 @@ class LobbyDesk:
         text = lobby_text(rec, lang) + (f"\n{tr(lang, note)}" if note else "")
         if not open_:
             return lobby_layout(text, rec.id, open_=False, lang=lang)
+        if not self.t.svc.has_colours(rec.game):  # colour wishes are Brazil: Imperial's
+            return lobby_layout(text, rec.id, lang=lang)
         colours = [(cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices()]
         return lobby_layout(text, rec.id, colours=colours, lang=lang)
 
@@ -53,6 +55,7 @@ class LobbyDesk:
         ai_level: str,
         deadline_hours: int,
         language: str = "en",
+        game: str | None = None,
     ) -> None:
         if interaction.channel_id is None:
             await self.t.say(interaction, "bot.lobby.server_only")
@@ -69,6 +72,7 @@ class LobbyDesk:
                 ai_level=ai_level,
                 deadline_hours=deadline_hours,
                 language=language,
+                game=game,
             )
         except Refused as e:
             await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, language)))

@@ -5,7 +5,7 @@ ephemerally when they acted, else kept for their next ``/hand`` — and ``/hand 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,7 +14,7 @@ from bot.discord_views import NO_SEAT_KEY
 from bot.hub import Hub
 from bot.images import draw, upload_limit
 from i18n import tr
-from service import Post
+from service import Frame, Post
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -34,30 +34,50 @@ class PrivateDesk:
         posts: Sequence[Post],
         interaction: discord.Interaction[Any] | None,
         actor: int | None,
+        *,
+        frames: Mapping[int, Frame] | None = None,
     ) -> None:
         """Private news: to the player's lasting private place (thread or DMs) if they chose
         one, else ephemerally to the player who acted, else kept for their next ``/hand``;
-        in the player's language."""
+        in the player's language. A post's pictures (Tigris: the hand after a draw, drawn
+        from ``frames``) go with it to the place or the ephemeral answer."""
         for p in posts:
             seat = int(p.audience)
             uid = s.seats[seat].user_id if seat < len(s.seats) else None
             place = self.t.svc.private_place(s.rec, uid)
             acting = interaction is not None and seat == actor
             lang = await self.t.lang_of(interaction if acting else None, s, user_id=uid)
+            shown = place is not None or (interaction is not None and seat == actor)
+            files = await self._pictures(p, frames or {}, interaction) if shown else []
             if place is not None:
                 channel = self.t.client.get_partial_messageable(place)
                 try:
                     await channel.send(
                         tr(lang, "bot.private.news", game=s.game_id, text=p.text)[:1990],
+                        files=files,
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
                     continue
                 except discord.HTTPException as e:
                     log.warning("private place of game %s seat %s failed: %s", s.game_id, seat, e)
+                files = await self._pictures(p, frames or {}, interaction)  # sent: read again
             if interaction is not None and seat == actor:
-                await self.t.reply(interaction, tr(lang, "bot.private.only_you", text=p.text))
+                text = tr(lang, "bot.private.only_you", text=p.text)
+                await self.t.reply(interaction, text, files=files)
             else:
                 await self.t.svc.hold_news(s.game_id, seat, [p.text])
+
+    async def _pictures(
+        self,
+        post: Post,
+        frames: Mapping[int, Frame],
+        interaction: discord.Interaction[Any] | None,
+    ) -> list[discord.File]:
+        """A private post's pictures, drawn from their frames (those at hand)."""
+        reqs = [(f"{r.kind}.png", r, frames[r.version]) for r in post.images if r.version in frames]
+        if not reqs:
+            return []
+        return list(await draw(reqs, upload_limit(interaction), self.t.svc.render))
 
     async def hand_content(
         self, interaction: discord.Interaction[Any], game_id: int, seat: int

@@ -116,8 +116,10 @@ class Publisher:
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
+        frames: dict[int, Frame] = {}  # what the private posts' pictures are drawn from
 
         def take(r: Result) -> None:
+            frames.update(r.frames)
             for post in r.posts:
                 self._take(post, r, chunks, s.seats, deliveries)
 
@@ -157,7 +159,7 @@ class Publisher:
         if (posted := self.turn_posts.get(gid)) is not None:
             posted.version = s.version
         await self.update_status(s)
-        await self.private.deliver(s, deliveries, interaction, actor)
+        await self.private.deliver(s, deliveries, interaction, actor, frames=frames)
 
     def _take(  # post.text: the service's, in the game's language
         self,
@@ -206,8 +208,9 @@ class Publisher:
         """A turn post: the summary ``lines``, the map (and a battle's picture), and when
         ``final`` (the game now) who decides with the buttons; the users it pings."""
         frame = chunk.frame or s.frame()
+        lang = await self.t.game_lang(s)
         reqs: list[tuple[str, ImageRequest, Frame]] = [
-            ("map.png", ImageRequest("map", None, frame.version), frame)
+            ("map.png", ImageRequest("map", None, frame.version, lang=lang, game=s.game), frame)
         ]
         kinds_seen = {"map"}
         for req, f in reversed(chunk.images):  # the newest of each kind
@@ -215,7 +218,6 @@ class Publisher:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
-        lang = await self.t.game_lang(s)
         notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
@@ -324,7 +326,10 @@ class Publisher:
         if status.over:
             lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
-        if status.phase == "setup":
+        if status.where_key:  # another game's own words (Tigris: turn, who, actions left)
+            where = status.where(lang)
+            lines.append(where[:1].upper() + where[1:])
+        elif status.phase == "setup":
             lines.append(tr(lang, "bot.status.setup"))
         else:
             lines.append(tr(lang, "bot.status.where", era=status.era, round=status.round))

@@ -39,7 +39,7 @@ from i18n import Msg, msg, tr, translator
 from rules.errors import InvalidAction, NotYourDecision, RulesError
 from rules.games import DEFAULT as DEFAULT_GAME
 from service import logctx, metrics
-from service.games import GameAdapter, adapter, adapter_of
+from service.games import GameAdapter, adapter, adapter_of, title_key
 from service.games.brazil import named_description as named_description  # its old home
 from service.games.brazil import named_text as named_text  # its old home
 from service.images import render_image as render_image  # the name's old home
@@ -391,10 +391,20 @@ class GameSession:
         return res
 
     def ai_seat(self) -> int | None:
-        """The first AI seat that decides now, if any."""
-        for s in self.A.face.deciders(self.state):
+        """The first AI seat that decides now, if any — or a human seat whose decision has
+        one answer the service gives for it (:attr:`GameAdapter.forced_answers`: Tigris's
+        "support 0" with no tile to commit)."""
+        deciders = self.A.face.deciders(self.state)
+        for s in deciders:
             if s < len(self.seats) and self.seats[s].ai:
                 return s
+        if self.A.forced_answers:
+            for s in deciders:
+                if (
+                    self.A.pending_kind(self.state, s) in self.A.forced_answers
+                    and len(self.A.face.legal_actions(self.state, s)) == 1
+                ):
+                    return s
         return None
 
     async def ai_step(
@@ -412,10 +422,10 @@ class GameSession:
         if before_secret is not None and kind in self.A.secret_answers:
             await before_secret(s, kind)
         level = self.seats[s].ai
-        assert level is not None
         forced = self.A.face.legal_actions(self.state, s)
         if len(forced) == 1:  # every agent plays the only legal action: no worker needed
             return await self.apply(forced[0], checked=False)
+        assert level is not None
         seed = decision_seed(self.seed, s, self.version)
         try:
             action = await self.svc.decide(level, seed, s, self.state, game=self.game)
@@ -477,10 +487,11 @@ class GameSession:
             texts = [localize(t, lang, self.game) for t in texts]
         return texts
 
-    def choices(self, seat: int) -> list[Choice]:
+    def choices(self, seat: int, *, lang: str = "en") -> list[Choice]:
         """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
-        names, not notation ids, from what ``seat`` sees (see :mod:`service.labels`)."""
-        return self.A.choices(self.state, seat, self.legal(seat))
+        names, not notation ids, from what ``seat`` sees (see :mod:`service.labels`), in
+        ``lang``."""
+        return self.A.choices(self.state, seat, self.legal(seat), lang)
 
     def describe(self, action: Any) -> str:
         """An action as a command of the notation (``build sawmill D3``)."""
@@ -733,6 +744,22 @@ class GameCore:
         from rules.games import names
 
         return names()
+
+    @staticmethod
+    def has_colours(game: str | None) -> bool:
+        """Whether a lobby of ``game`` offers a colour wish per seat (Brazil: Imperial)."""
+        try:
+            return adapter(game).has_colours
+        except Exception:
+            return False
+
+    @staticmethod
+    def game_titles() -> list[tuple[str, str]]:
+        """The games the service plays, the default first: (name, the catalogue key of its
+        title: ``game.tigris``), for a surface's menu of games in its reader's language."""
+        from rules.games import names
+
+        return [(n, title_key(n)) for n in names()]
 
     @staticmethod
     def player_range(game: str = DEFAULT_GAME) -> tuple[int, int]:

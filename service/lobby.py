@@ -19,6 +19,7 @@ from i18n import msg, tr
 from rules import deciders, get_catalog, legal_actions, pending_for
 from rules.actions import ChooseColour
 from service.core import game_seat
+from service.games import DEFAULT, UnknownGame, adapter, names, title_key
 from service.language import game_language_of
 from service.results import Refused, Result, SeatSpec, ServiceError
 from storage import GameRecord, GameSettings, GameStatus, Seat
@@ -61,6 +62,17 @@ def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
     ``lang`` (by default the game's language: the lobby is a public post)."""
     L = i18n.translator(lang or game_language_of(rec))
     s = rec.settings
+    A = adapter(rec.game)
+    if A.name != DEFAULT:  # another game: its title, its seats, no colour wishes
+        lines = [L("svc.lobby.title.game", title=L(title_key(A.name)), game=rec.id)]
+        if s.turn_timer_seconds:
+            lines.append(L("svc.lobby.deadline", hours=s.turn_timer_seconds // 3600))
+        for n in range(s.player_count):
+            seat = rec.seat(n)
+            who = seat.label() if seat else L("svc.lobby.open_seat")
+            lines.append(L("svc.lobby.seat", n=n + 1, who=who))
+        lines.append(L("svc.lobby.how.game"))
+        return "\n".join(lines)
     lines = [L("svc.lobby.title", game=rec.id)]
     if s.scenario != "auto":
         lines.append(L("svc.lobby.scenario", scenario=_term("scenario", s.scenario)))
@@ -117,15 +129,31 @@ class Lobbies:
         ai_level: str,
         deadline_hours: int,
         language: str = "en",
+        game: str | None = DEFAULT,
     ) -> GameRecord:
         """Open a lobby in ``channel_id`` with its creator ``host`` in seat 1 and ``ai_seats``
         computer players; the game's public posts are in ``language`` (a served language
         as people write it, :class:`i18n.UnknownLanguage` otherwise; it stays when the lobby
-        starts)."""
-        if scenario and scenario not in get_catalog(None).maps:
-            raise Refused(msg("svc.lobby.no_scenario", scenario=scenario))
-        if not 1 <= players <= 4 or not 0 <= ai_seats < players:
-            raise Refused(msg("svc.lobby.players"))
+        starts). ``game``: which game (a name of :func:`rules.games.names`, Brazil: Imperial
+        by default; Refused naming the games otherwise), recorded with the lobby; its player
+        count is checked against the game's range (Tigris & Euphrates: 2 to 4)."""
+        name = (game or DEFAULT).strip().lower()
+        try:
+            A = adapter(name)
+        except UnknownGame as e:
+            known = ", ".join(n for n in names())
+            raise Refused(msg("svc.lobby.no_game", game=name, games=known)) from e
+        if A.name == DEFAULT:
+            if scenario and scenario not in get_catalog(None).maps:
+                raise Refused(msg("svc.lobby.no_scenario", scenario=scenario))
+            if not 1 <= players <= 4 or not 0 <= ai_seats < players:
+                raise Refused(msg("svc.lobby.players"))
+        else:
+            lo, hi = A.face.min_players, A.face.max_players
+            title = f"@{title_key(A.name)}"
+            if not lo <= players <= hi or not 0 <= ai_seats < players:
+                raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
+            scenario = None  # one board
         lang = i18n.require(language)
         seats = [Seat.discord(0, host)]
         seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
@@ -145,6 +173,7 @@ class Lobbies:
                 guild_id=guild_id,
                 seats=seats,
                 status=GameStatus.LOBBY,
+                game=A.name,
             )
         except ChannelBusy as e:
             raise Refused(msg("svc.lobby.channel_busy")) from e
@@ -165,7 +194,7 @@ class Lobbies:
         mine = rec.seats_of(user_id)
         if not mine:
             raise Refused(msg("svc.lobby.join_first"))
-        if colour not in get_catalog(None).colours:
+        if not adapter(rec.game).has_colours or colour not in get_catalog(None).colours:
             raise Refused(msg("svc.lobby.gone"))
         try:
             return await self.svc.store.set_colour(game_id, mine[0], colour)
@@ -234,19 +263,24 @@ class Lobbies:
             else:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
                 specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
+        A = adapter(lobby.game)
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
+        if A.name != DEFAULT:
+            scenario = default_scenario = None  # one board
         try:  # as GameCore.new_game builds one
-            st = self.svc.build_game(len(specs), scenario or default_scenario, seed)
+            st = self.svc.build_game(len(specs), scenario or default_scenario, seed, game=A.name)
         except ServiceError as e:
             raise Refused(msg("svc.lobby.cannot_start", error=e.param())) from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
+        if not A.has_colours:
+            wishes = {}
         settings = GameSettings.model_validate(
             {
                 **lobby.settings.model_dump(),  # the lobby's deadline, host and AI level stay
-                "scenario": st.map,
+                "scenario": A.scenario_of(st),
                 "player_count": len(specs),
                 "data_pack": None,
-                "seed": st.rng.seed,
+                "seed": A.seed_of(st),
                 "colour_wishes": wishes,
             }
         )
@@ -273,7 +307,7 @@ class Lobbies:
         wishes come first; a wish no longer legal is left to the player. The steps' posts
         are added to ``res``. Works on the session's state in memory (no load)."""
         wishes = s.rec.settings.colour_wishes
-        if not wishes or s.state.phase != "setup":
+        if not wishes or not s.A.has_colours or s.state.phase != "setup":
             return
         for _ in range(2 * len(s.state.players) + 1):
             st = s.state

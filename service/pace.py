@@ -89,8 +89,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from i18n import msg, tr
-from rules import deciders, pending_for
 from service import metrics
+from service.games import adapter_of
 from service.language import Languages, game_language_of
 from service.pacing import (
     BadInput,
@@ -102,7 +102,6 @@ from service.pacing import (
     Reminder,
     SystemClock,
     deadline,
-    default_answer,
     in_interval,
     in_quiet,
     overdue_times,
@@ -124,6 +123,20 @@ if TYPE_CHECKING:
     from service.core import GameCore, GameSession
 
 log = logging.getLogger("service.pace")
+
+
+def _deciders(st: Any) -> list[int]:
+    """The seats that decide now in ``st`` (its game's face)."""
+    return list(adapter_of(st).face.deciders(st))
+
+
+def _kind(st: Any, seat: int) -> tuple[str, str]:
+    """What ``seat`` decides in ``st`` (``turn`` or a pending decision's kind) and the
+    message key naming it in its game (empty: ``svc.decision.<kind>``)."""
+    A = adapter_of(st)
+    kind = A.pending_kind(st, seat)
+    return kind, A.decision_term(kind)
+
 
 GAME = -1
 """The seat number of whole-game timers (stalled, stale)."""
@@ -496,7 +509,7 @@ class Pacing:
         if session.rec.status is not GameStatus.RUNNING or session.over:
             return {}
         seats = session.seats
-        humans = {s for s in deciders(session.state) if s < len(seats) and seats[s].ai is None}
+        humans = {s for s in _deciders(session.state) if s < len(seats) and seats[s].ai is None}
         settings = await self.settings(game_id, session.rec)
         breaks = await self.store.breaks(game_id)
         pauses = self.intervals(breaks, None)
@@ -522,8 +535,8 @@ class Pacing:
         st = session.state
         seats = session.seats
         humans = (
-            [s for s in deciders(st) if s < len(seats) and seats[s].ai is None]
-            if st.phase != "ended"
+            [s for s in _deciders(st) if s < len(seats) and seats[s].ai is None]
+            if not adapter_of(st).over(st)
             else []
         )
         # a seat that answered and is asked again (the next step of its turn, the next setup
@@ -700,9 +713,9 @@ class Pacing:
             key = (gid, c.since_version, seat, r.kind)
             if await self._claim(key):
                 metrics.REMINDER_LATENESS.observe((now - r.at).total_seconds())
-                pend = pending_for(await self.svc.state(gid), seat)
+                kind, term = _kind(await self.svc.state(gid), seat)
                 lang = await self.languages.user_language(uid, None, game=rec)
-                what = what_text(pend.kind if pend is not None else "turn", lang)
+                what = what_text(kind, lang, term)
                 text = reminder_text(r.kind, f"<@{uid}>", sc.deadline, what, lang)
                 tick.notices.append(
                     Notice(
@@ -739,13 +752,13 @@ class Pacing:
                 return "default answer x1", Notice("post", gid, channel_id, result=res)
             st = await self.svc.state(gid)
             began = {d.seat: d.since_version for d in await self.store.open_decisions(gid)}
-            if seat not in deciders(st) or began.get(seat, c.since_version) != c.since_version:
+            if seat not in _deciders(st) or began.get(seat, c.since_version) != c.since_version:
                 return "already answered", None  # (a retry after a crash: a new decision)
-            pend = pending_for(st, seat)
-            kind = pend.kind if pend is not None else "turn"
+            kind, term = _kind(st, seat)
             if settings.ai_stands_in:  # no default answer: the AI stand-in, if allowed
                 return await self.stand_in(gid, seat, settings, channel_id, no_default=kind)
-            text = tr(lang, "svc.notice.time_up.no_default", who=who, what=what_text(kind, lang))
+            what = what_text(kind, lang, term)
+            text = tr(lang, "svc.notice.time_up.no_default", who=who, what=what)
             return "flagged (no default)", Notice("flag", gid, channel_id, text)
         if settings.policy == "ai":
             return await self.stand_in(gid, seat, settings, channel_id)
@@ -762,7 +775,7 @@ class Pacing:
                 seat in open_ and open_[seat].since_version != c.since_version
             ):
                 return None
-            action = default_answer(s.state, seat)
+            action = s.A.default_answer(s.state, seat)
             if action is None:
                 return None
             lang = game_language_of(s.rec)

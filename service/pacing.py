@@ -427,11 +427,14 @@ def reminder_text(
     return tr(lang, "svc.notice.remind2", mention=mention, what=what, when=when)
 
 
-def what_text(kind: str, lang: str = "en") -> str:
+def what_text(kind: str, lang: str = "en", term: str = "") -> str:
     """What a seat must decide, in words in ``lang``: ``turn`` (``kind`` "turn") or
-    ``decision (combat cards)`` (the decision's name: ``svc.decision.<kind>``)."""
+    ``decision (combat cards)`` (the decision's name: ``term``, a message key, else
+    ``svc.decision.<kind>``)."""
     if kind == "turn":
         return tr(lang, "svc.notice.what.turn")
+    if term:
+        return tr(lang, "svc.notice.what.decision", kind=tr(lang, term))
     name = translator(lang).name(f"svc.decision.{kind}", kind.replace("_", " "))
     return tr(lang, "svc.notice.what.decision", kind=name)
 

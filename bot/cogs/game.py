@@ -62,6 +62,22 @@ async def scenario_autocomplete(
     return out[:25]
 
 
+async def game_autocomplete(
+    interaction: discord.Interaction[BrazilBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """The games the bot plays (the service's list, the default first), by their titles in
+    the user's language; what was typed matches a title or a name."""
+    t = interaction.client.tables
+    lang = await t.lang_of(interaction)
+    cur = current.strip().lower()
+    out = []
+    for name, key in t.svc.game_titles():
+        title = tr(lang, key)
+        if cur in name or cur in title.lower():
+            out.append(app_commands.Choice(name=title[:100], value=name))
+    return out[:25]
+
+
 class GameCog(commands.Cog):
     """Creating and finding games."""
 
@@ -81,12 +97,15 @@ class GameCog(commands.Cog):
         GameItem.router = None
 
     @game.command(**named("game.new"))
-    @options("game.new", "scenario", "players", "ai", "ai_level", "deadline_hours", "language")
+    @options(
+        "game.new", "game", "scenario", "players", "ai", "ai_level", "deadline_hours", "language"
+    )
     @app_commands.choices(language=languages.language_choices(follow_discord=False))
-    @app_commands.autocomplete(scenario=scenario_autocomplete)
+    @app_commands.autocomplete(scenario=scenario_autocomplete, game=game_autocomplete)
     async def game_new(
         self,
         interaction: discord.Interaction[BrazilBot],
+        game: str | None = None,
         scenario: str | None = None,
         players: app_commands.Range[int, 1, 4] | None = None,
         ai: app_commands.Range[int, 0, 3] = 0,
@@ -103,8 +122,19 @@ class GameCog(commands.Cog):
                 await self.bot.tables.reply(interaction, languages.unknown(mine, language))
                 return
             lang = picked
+        name = (game or "").strip().lower()
+        for known, key in self.bot.tables.svc.game_titles():  # a title typed: its game
+            if name and name in (known, tr(lang, key).lower(), tr("en", key).lower()):
+                name = known
+        if players is None and name:  # the default count, within the game's range
+            try:
+                lo, hi = self.bot.tables.svc.player_range(name)
+                players = min(max(s.default_players, lo), hi)
+            except Exception:  # an unknown game: the lobby refuses it, naming the games
+                pass
         await self.bot.tables.lobby.new_lobby(
             interaction,
+            game=name or None,
             scenario=scenario or s.default_scenario,
             players=players or s.default_players,
             ai_seats=ai,
@@ -128,7 +158,9 @@ class GameCog(commands.Cog):
         status = s.status(lang)
         text, _, _ = t.next_text(status, lang)
         seats = ", ".join(s.who(i, lang) for i in range(len(s.seats)))
-        if status.phase == "setup":
+        if status.where_key:  # another game's own words (Tigris: turn, who, actions left)
+            where = status.where(lang)
+        elif status.phase == "setup":
             where = tr(lang, "bot.game.where_setup")
         else:
             where = tr(lang, "bot.game.where", era=status.era, round=status.round)

@@ -33,12 +33,12 @@ class InfoCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         s = session_of(interaction)
         frame = s.frame()
+        lang = await t.lang_of(interaction, s)
         reqs = [
-            (f"{k}.png", ImageRequest(k, None, s.version), frame)  # type: ignore[arg-type]
+            (f"{k}.png", ImageRequest(k, None, s.version, lang=lang, game=s.game), frame)  # type: ignore[arg-type]
             for k in kinds
         ]
         files = await draw(reqs, upload_limit(interaction), t.svc.render)
-        lang = await t.lang_of(interaction, s)
         text, _, _ = t.next_text(s.status(lang), lang)
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 

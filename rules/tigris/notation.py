@@ -210,6 +210,13 @@ def complete(prefix: str, state: TigrisState) -> list[str]:
 
 def describe_action(a: Action) -> str:
     """The action in an English sentence."""
+    key, params = describe_msg(a)
+    return render(key, params)
+
+
+def describe_msg(a: Action) -> tuple[str, dict[str, Param]]:
+    """The action's sentence as a message: its key (``tigris.describe.<kind>``) and
+    parameters (term references: any language's catalogue renders it)."""
     k = a.kind
     params: dict[str, Param] = {}
     if a.colour >= 0:
@@ -227,4 +234,4 @@ def describe_action(a: Action) -> str:
         params["n"] = a.amount
     if k == "monument":
         params["monument"] = "@tigris.monument." + MONUMENTS[a.monument]
-    return render("tigris.describe." + k, params)
+    return "tigris.describe." + k, params

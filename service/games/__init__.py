@@ -34,7 +34,16 @@ if TYPE_CHECKING:
     from service.labels import Choice
     from service.results import Decision, Frame, ImageRequest, Post, ScoreRow, SeatSpec, Status
 
-__all__ = ["DEFAULT", "GameAdapter", "UnknownGame", "adapter", "adapter_of", "names"]
+__all__ = [
+    "DEFAULT",
+    "GameAdapter",
+    "UnknownGame",
+    "adapter",
+    "adapter_of",
+    "choices_at",
+    "names",
+    "title_key",
+]
 
 _MODULES: dict[str, str] = {"brazil": "service.games.brazil", "tigris": "service.games.tigris"}
 _LOADED: dict[str, GameAdapter] = {}
@@ -56,6 +65,15 @@ class GameAdapter:
     """Whether :mod:`service.timeline` can replay the game (the animated map)."""
     rules_prefix: str = "R-"
     """The rule IDs of the game's rules reference (``R-BUILD-4``, ``T-WAR-6``)."""
+    has_payments: bool = False
+    """Whether actions cost something the player may pay in several ways (Brazil: Imperial's
+    payment chooser and the guided turn's cost line)."""
+    has_colours: bool = False
+    """Whether a lobby offers a colour wish per seat (Brazil: Imperial, R-SETUP-4)."""
+    forced_answers: frozenset[str] = frozenset()
+    """Decision kinds a human seat with exactly one legal answer has answered for it by the
+    service (after the surface's random wait when the kind is in :attr:`secret_answers`):
+    Tigris's support with no tile of the conflict's colour behind the screen."""
 
     def __init__(self) -> None:
         self.face: Game = rules_game(self.name)
@@ -114,6 +132,12 @@ class GameAdapter:
     def pending_kind(self, st: Any, seat: int) -> str:
         """What ``seat`` decides now: ``"turn"`` or the pending decision's kind."""
         return "turn"
+
+    def default_answer(self, st: Any, seat: int) -> Any | None:
+        """The game's own "nothing" answer to what ``seat`` decides now, from its legal
+        actions (the pacing's ``default`` policy at a deadline); None when there is none
+        (a choice to make: by the player or an AI standing in)."""
+        return None
 
     def decision_term(self, kind: str) -> str:
         """The message key naming a decision ``kind`` (``""``: ``svc.decision.<kind>``)."""
@@ -217,9 +241,18 @@ class GameAdapter:
             ImageRequest("boards", None, version, lang=lang, game=self.name),
         )
 
-    def choices(self, st: Any, seat: int, legal: Sequence[Any]) -> list[Choice]:
-        """The legal actions as menu choices (the guided turn)."""
+    def choices(self, st: Any, seat: int, legal: Sequence[Any], lang: str = "en") -> list[Choice]:
+        """The legal actions as menu choices (the guided turn), labelled in ``lang``."""
         raise NotImplementedError
+
+    def group_label(
+        self, members: Sequence[Choice], prefix: str, *, cut: bool = False, lang: str = "en"
+    ) -> Any:
+        """The label of a guided menu's group: the choices ``members`` whose commands start
+        with ``prefix`` (:func:`service.labels.group_label`: Brazil: Imperial's words)."""
+        from service.labels import group_label
+
+        return group_label(members, prefix, cut=cut, lang=lang)
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         """The typed commands' grammar: (command, action type, example) per command."""
@@ -263,3 +296,15 @@ def adapter(name: str | None = None) -> GameAdapter:
 def adapter_of(state: Any) -> GameAdapter:
     """The adapter of the game ``state`` belongs to."""
     return adapter(game_of(state).name)
+
+
+def title_key(name: str) -> str:
+    """The catalogue key of a game's title (``game.tigris``: "Tigris & Euphrates")."""
+    return f"game.{name}"
+
+
+def choices_at(st: Any, seat: int, lang: str = "en") -> list[Choice]:
+    """The legal actions of ``seat`` in ``st`` as the guided turn's menu choices, in
+    ``lang`` (the adapter of the state's game)."""
+    A = adapter_of(st)
+    return A.choices(st, seat, A.face.legal_actions(st, seat), lang)

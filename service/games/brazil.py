@@ -192,6 +192,8 @@ class BrazilAdapter(GameAdapter):
     secret_answers = frozenset({"combat_cards"})
     has_timeline = True
     rules_prefix = "R-"
+    has_payments = True
+    has_colours = True
 
     def build(
         self,
@@ -225,6 +227,11 @@ class BrazilAdapter(GameAdapter):
 
     def describe(self, st: GameState, action: Any) -> str:
         return describe_action(st, action, None)
+
+    def default_answer(self, st: GameState, seat: int) -> Any | None:
+        from service.pacing import default_answer
+
+        return default_answer(st, seat)
 
     def pending_kind(self, st: GameState, seat: int) -> str:
         pend = pending_for(st, seat)
@@ -416,10 +423,12 @@ class BrazilAdapter(GameAdapter):
             frozenset(int(w) for w in res.get("winners", [])),
         )
 
-    def choices(self, st: GameState, seat: int, legal: Sequence[Any]) -> list[Any]:
+    def choices(
+        self, st: GameState, seat: int, legal: Sequence[Any], lang: str = "en"
+    ) -> list[Any]:
         from service.labels import choices as label_choices
 
-        return label_choices(st, seat, list(legal))
+        return label_choices(st, seat, list(legal), lang=lang)
 
     def payment_path(self, st: GameState, action: Any, path: Sequence[int]) -> PaymentStep | None:
         """The payment step that the option numbers ``path`` lead to, paying ``action`` one

@@ -40,6 +40,15 @@ BAG_START = sum(TILE_COUNTS) - 10  # the ten starting temples are not drawn
 """The event keys of a revolt or war that was decided: its report is drawn."""
 
 
+def _typed(command: str, lang: str) -> str:
+    """A command of the notation in ``lang``'s words (:func:`i18n.notation.localize`)."""
+    if lang == "en":
+        return command
+    from i18n.notation import localize
+
+    return localize(command, lang, "tigris")
+
+
 def _colour(lang: str, c: int) -> str:
     return tr(lang, f"tigris.colour.{COLOURS[c]}")
 
@@ -51,6 +60,7 @@ def _leader(lang: str, c: int) -> str:
 class TigrisAdapter(GameAdapter):
     name = "tigris"
     secret_answers = frozenset({"support"})  # a quick "support 0" would tell "no such tiles"
+    forced_answers = frozenset({"support"})  # nothing to commit: "support 0", answered for you
     has_timeline = False
     rules_prefix = "T-"
 
@@ -69,6 +79,18 @@ class TigrisAdapter(GameAdapter):
             if p.seat == seat:
                 return str(p.kind)
         return "turn"
+
+    def default_answer(self, st: TigrisState, seat: int) -> Any | None:
+        """Commit no tile in a conflict, build no monument, end the turn (``pass``); a war's
+        order or a treasure is a choice (None)."""
+        acts = self.face.legal_actions(st, seat)
+        for a in acts:
+            if a.kind == "support" and a.amount == 0:
+                return a
+        for a in acts:
+            if a.kind == "pass":
+                return a
+        return None
 
     def decision_term(self, kind: str) -> str:
         return "" if kind == "turn" else f"tigris.decision.{kind}"
@@ -168,7 +190,7 @@ class TigrisAdapter(GameAdapter):
         who = self.seat_label(st, seats, st.active, lang)
         return Status(
             game_id=game_id,
-            scenario=tr(lang, "svc.tigris.board"),
+            scenario=tr(lang, "game.tigris"),  # the status message names the game
             phase="ended" if st.phase == "over" else "play",
             era=0,
             round=st.turn,
@@ -281,8 +303,45 @@ class TigrisAdapter(GameAdapter):
             ImageRequest("boards", None, version, lang=lang, game=self.name),
         )
 
-    def choices(self, st: TigrisState, seat: int, legal: Sequence[Any]) -> list[Any]:
-        raise NotImplementedError("the guided menus are Brazil: Imperial's (service.labels)")
+    def choices(
+        self, st: TigrisState, seat: int, legal: Sequence[Any], lang: str = "en"
+    ) -> list[Any]:
+        """The legal actions as the guided turn's menu choices: each labelled by its
+        sentence in ``lang`` ("Place a red tile on F4.") and described by what that kind of
+        action does; the command stays the notation's (the menus group by its words)."""
+        from rules.tigris.notation import describe_msg
+        from service.labels import Choice, Label, clip
+
+        out = []
+        for i, a in enumerate(legal):
+            command = self.face.format_action(st, a)
+            key, params = describe_msg(a)
+            try:
+                text = tr(lang, key, **params)
+            except Exception:  # a label must never break a menu: the command itself
+                text = _typed(command, lang)
+            desc = tr(lang, f"svc.tigris.kind.{a.kind}")
+            out.append(Choice(i, command, Label(clip(text), clip(desc)), (), a))
+        return out
+
+    def group_label(
+        self, members: Sequence[Any], prefix: str, *, cut: bool = False, lang: str = "en"
+    ) -> Any:
+        """A group of the guided menu: its command words so far in ``lang`` (a cut word
+        lists the squares it stands for: ``tile red F`` -> "tile red F: F3, F4, F9"),
+        described by the kind of action."""
+        from service.labels import Label, clip
+
+        head = _typed(prefix.strip(), lang)
+        if cut and members:
+            k = len(prefix.strip().split())
+            nxt = dict.fromkeys(
+                m.command.split()[k - 1] for m in members if len(m.command.split()) >= k
+            )
+            head += ": " + ", ".join(nxt)
+        kinds = dict.fromkeys(m.action.kind for m in members if m.action is not None)
+        desc = tr(lang, f"svc.tigris.kind.{next(iter(kinds))}") if len(kinds) == 1 else ""
+        return Label(clip(head), clip(desc))
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return (

@@ -60,6 +60,8 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "svc.lobby.closed": {},
     "svc.lobby.no_scenario": {"scenario": "atlantis"},
     "svc.lobby.players": {},
+    "svc.lobby.players.game": {"title": "@game.tigris", "min": 2, "max": 4},
+    "svc.lobby.no_game": {"game": "chess", "games": "brazil, tigris"},
     "svc.lobby.channel_busy": {},
     "svc.lobby.join_first": {},
     "svc.lobby.gone": {},
