@@ -6,7 +6,8 @@ but forbidden here by a rule). Each carries the ID of the rule that forbids it a
 sentence suitable for a chat reply.
 
 Like an event, an error is a message ``key`` (``error.*``, English templates in
-:data:`rules.error_messages.ERRORS`, part of :data:`rules.messages.EN`) and its ``params``
+:data:`rules.error_messages.ERRORS` for Brazil: Imperial, the game's English table, registered
+with :func:`rules.text.register_english`) and its ``params``
 (component names as term references ``@term.<kind>.<id>``, nested messages for the parts of
 a sentence, commands as canonical text): ``message`` is its English, rendered from them, and
 another language renders the same key and parameters from its own catalogue.
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from rules.messages import Param, render_message
+from rules.text import Param, english_message
 
 
 class RulesError(ValueError):
@@ -39,7 +40,7 @@ class RulesError(ValueError):
         self.key = key
         self.params: dict[str, Param] = dict(params or {})
         if key and not message:
-            message = render_message(key, self.params)
+            message = english_message(key, self.params)
         self.message = message
         super().__init__(f"{message} ({rule})" if rule else message)
 

@@ -49,24 +49,20 @@ shows names in its reader's language — *term references* and *nested messages*
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
-
-from typing_extensions import TypeAliasType
 
 from rules.error_messages import ERRORS
 from rules.payment_messages import PAYMENT
-
-Param = TypeAliasType("Param", "str | int | bool | list[Param] | dict[str, Param]")
-"""A message parameter: a scalar, a term reference (``"@term.<kind>.<id>"``), a nested
-message (``{"key": ..., "params": {...}}``), a list of these, or a ``{good: count}``
-mapping."""
-
-PluralRule = Callable[[int], int]
-TermNames = Callable[[str], str | None]
-"""The English of a component term (``"term.building.sawmill"`` -> ``"Sawmill"``), or None."""
+from rules.text import JOINS as JOINS
+from rules.text import MessageError as MessageError
+from rules.text import Param as Param
+from rules.text import PluralRule as PluralRule
+from rules.text import Renderer, register_english
+from rules.text import TermNames as TermNames
+from rules.text import msg as msg
+from rules.text import placeholders as placeholders
+from rules.text import plural_en as plural_en
 
 NOT_EVENTS = ("good.", "phrase.", "error.")
 """Prefixes of the catalogue keys that are not event sentences (terms, nested phrases and
@@ -75,19 +71,6 @@ the refusals of :mod:`rules.errors`)."""
 PHRASE_PARAMS = frozenset(
     {"why", "items", "what", "breakdown", "attacker_breakdown", "defender_breakdown"}
 )
-
-
-def plural_en(n: int) -> int:
-    """English plural rule: form 0 for exactly one, form 1 otherwise."""
-    return 0 if n == 1 else 1
-
-
-JOINS = {"list": ", ", "and": " and ", "plus": " + ", "semi": "; "}
-
-
-def msg(key: str, **params: Param) -> dict[str, Param]:
-    """A nested message: a parameter rendered as the ``phrase.*`` sentence ``key``."""
-    return {"key": key, "params": dict(params)}
 
 
 def term_ref(kind: str, id_: str) -> str:
@@ -382,39 +365,6 @@ REVEALS: dict[str, bool] = {
 }
 
 
-class MessageError(KeyError):
-    """An unknown message key or a parameter missing from an emit."""
-
-
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)((?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?\}")
-
-
-@lru_cache(maxsize=1024)
-def _parse(template: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    """Split a template into (literal, "", ()) and (name, "plural"|"join"|"", args) parts."""
-    out: list[tuple[str, str, tuple[str, ...]]] = []
-    pos = 0
-    for m in _FIELD.finditer(template):
-        if m.start() > pos:
-            out.append((template[pos : m.start()], "", ()))
-        name, rest = m.group(1), m.group(2) or ""
-        if rest.startswith("|"):
-            out.append((name, "plural", tuple(rest[1:].split("|"))))
-        elif rest.startswith(":"):
-            out.append((name, "join", tuple(rest[1:].split(":"))))
-        else:
-            out.append((name, "value", ()))
-        pos = m.end()
-    if pos < len(template):
-        out.append((template[pos:], "", ()))
-    return tuple(out)
-
-
-def placeholders(template: str) -> set[str]:
-    """The parameter names a template needs."""
-    return {name for name, how, _ in _parse(template) if how}
-
-
 def term(key: str, catalogue: Mapping[str, str] = EN) -> str:
     """A term such as ``good.coffee``; unknown ones fall back to the id with spaces."""
     return catalogue.get(key) or key.split(".", 1)[-1].replace("_", " ")
@@ -470,90 +420,13 @@ def default_names(key: str) -> str | None:
     return catalog_names(get_catalog())(key)
 
 
-def _id(v: Any) -> str:
-    """A term reference's id: ``"@good.sugar_cane"`` -> ``sugar_cane``."""
-    s = str(v)
-    return s.rsplit(".", 1)[-1] if s.startswith("@") else s
-
-
-class _Render:
-    def __init__(
-        self, catalogue: Mapping[str, str], plural: PluralRule, names: TermNames | None
-    ) -> None:
-        self.catalogue = catalogue
-        self.plural = plural
-        self.names = names or default_names
-
-    def term(self, key: str) -> str:
-        if key in self.catalogue:
-            return self.message(key, {})
-        if key.startswith(("term.", "text.")):
-            found = self.names(key)
-            if found is not None:
-                return found
-        return key.rsplit(".", 1)[-1].replace("_", " ")
-
-    def scalar(self, v: Any) -> str:
-        if type(v) is str:
-            return self.term(v[1:]) if v.startswith("@") and len(v) > 1 else v
-        if isinstance(v, Mapping) and isinstance(v.get("key"), str):
-            return self.message(v["key"], v.get("params") or {})
-        return str(v)
-
-    def value(self, v: Any, how: str, args: tuple[str, ...]) -> str:
-        if how == "plural":
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise MessageError(f"plural parameter must be an integer, not {v!r}")
-            i = self.plural(v)
-            return args[min(i, len(args) - 1)]
-        fmt = args[0] if how == "join" else ""
-        if fmt == "goods":
-            if not isinstance(v, dict):
-                raise MessageError(f"goods parameter must be a mapping, not {v!r}")
-            return ", ".join(
-                f"{n} {term('good.' + g, self.catalogue)}" for g, n in v.items() if n > 0
-            )
-        if fmt in ("id", "idwords"):
-            if isinstance(v, list) and not v and len(args) > 1:
-                return args[1]
-            ids = [_id(x) for x in v] if isinstance(v, list) else [_id(v)]
-            if fmt == "idwords":
-                ids = [x.replace("_", " ") for x in ids]
-            return ", ".join(ids)
-        if fmt == "lower":
-            return self.scalar(v).lower()
-        if isinstance(v, list):
-            if not v and how == "join" and len(args) > 1:
-                return args[1]
-            sep = JOINS[fmt] if how == "join" else JOINS["list"]
-            return sep.join(self.scalar(x) for x in v)
-        return self.scalar(v)
-
-    def message(self, key: str, params: Mapping[str, Any]) -> str:
-        try:
-            template = self.catalogue[key]
-        except KeyError:
-            raise MessageError(f"no template for message key {key!r}") from None
-        parts: list[str] = []
-        for name, how, args in _parse(template):
-            if not how:
-                parts.append(name)
-                continue
-            try:
-                v = params[name]
-            except KeyError:
-                raise MessageError(f"message {key!r} needs parameter {name!r}") from None
-            if how == "value" and type(v) is str and not v.startswith("@"):
-                parts.append(v)  # a plain text, without the calls
-            else:
-                parts.append(self.value(v, how, args))
-        return "".join(parts)
+_Render = Renderer
 
 
 def english(value: Param, names: TermNames | None = None) -> str:
     """A parameter's English text: a term reference's name, a nested message's sentence,
     a plain text as it is."""
-    return _Render(EN, plural_en, names).scalar(value)
+    return Renderer(EN, plural_en, names or default_names).scalar(value)
 
 
 def render_message(
@@ -567,4 +440,7 @@ def render_message(
     Nested messages render from the same catalogue, term references ``@key`` from it too,
     component terms ``@term.<kind>.<id>`` by ``names`` (default: the names of the default
     component data)."""
-    return _Render(catalogue, plural, names).message(key, params)
+    return Renderer(catalogue, plural, names or default_names).message(key, params)
+
+
+register_english(EN, default_names)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.messages import Param as Param
-from rules.messages import msg as msg
-from rules.messages import render_message
+from rules.text import Param as Param
+from rules.text import msg as msg
+from rules.text import register_english, render_message
 from rules.tigris.data import COLOURS, DYNASTIES, LEADERS, MONUMENTS, TILE_NAMES
 
 TERMS: dict[str, str] = {
@@ -172,3 +172,6 @@ def render(key: str, params: Mapping[str, Param], table: Mapping[str, str] = CAT
     """The English (or ``table``'s) sentence of message ``key`` with ``params``: term
     references and nested messages rendered from the same table."""
     return render_message(key, params, catalogue=table)
+
+
+register_english(CATALOGUE)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from rules.errors import InvalidAction
-from rules.messages import Param
+from rules.text import Param
 from rules.tigris.actions import NO_TILES, Action
 from rules.tigris.data import (
     COLOURS,
