@@ -3,7 +3,7 @@ engine).
 
 ``make_agent(name, seed=…)`` returns an :class:`Agent` — ``random``, ``heuristic`` or
 ``search`` — whose ``decide(state, seat)`` returns one legal action for ``seat``. The caller
-passes the full state; an agent decides only from ``rules.view(state, seat)`` (and, for
+passes the full state; an agent decides only from ``rules.brazil.view(state, seat)`` (and, for
 search, from random re-deals of that view), so it never uses what its seat may not see.
 ``make_agent(name, seed, game="tigris")`` gives the Tigris & Euphrates players
 (:mod:`ai.tigris`); Brazil: Imperial is the default.

@@ -19,11 +19,11 @@ from ai.evaluate import (
     win_probability,
 )
 from ai.fill import placeholder_fill
-from rules import actions as A
-from rules import legal_actions, view
-from rules.engine import apply
+from rules.brazil import actions as A
+from rules.brazil import legal_actions, view
+from rules.brazil.engine import apply
+from rules.brazil.state import GameState
 from rules.errors import RulesError
-from rules.state import GameState
 
 
 class Agent(Protocol):
@@ -149,7 +149,7 @@ def _stake(state: GameState, seat: int) -> tuple[float, float]:
     b = state.combat
     assert b is not None
     from ai.evaluate import OPPONENT_WEIGHT
-    from rules.scoring import tile_vp
+    from rules.brazil.scoring import tile_vp
 
     if b.kind == "bandeiras":
         return 3.0, 0.2

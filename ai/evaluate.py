@@ -11,17 +11,17 @@ import math
 from functools import lru_cache
 
 from ai.solo import plan_value, solo_plan
-from rules.catalog import CROPS, Catalog, get_catalog
-from rules.control import controlled_tiles
-from rules.game import Context
-from rules.scoring import (
+from rules.brazil.catalog import CROPS, Catalog, get_catalog
+from rules.brazil.control import controlled_tiles
+from rules.brazil.game import Context
+from rules.brazil.scoring import (
     mission_complete,
     objective_count,
     score,
     units_on_map,
 )
-from rules.state import Battle, GameState, Side
-from rules.view import HIDDEN
+from rules.brazil.state import Battle, GameState, Side
+from rules.brazil.view import HIDDEN
 
 # Values of goods and cards held (beyond their VP, which the score counts).
 GOOD_VALUE = {"gold": 0.85, "science": 1.1}
@@ -266,14 +266,14 @@ def _position(state: GameState, seat: int) -> float:
 
 def _base_fp(state: GameState, b: Battle, side: Side, role: str) -> int:
     g = Context(state)
-    from rules.combat import side_fp
+    from rules.brazil.combat import side_fp
 
     bare = side.model_copy(update={"cards": [], "camp": []})
     return sum(v for _, v in side_fp(g, b, bare, role))
 
 
 def card_fp(state: GameState, b: Battle, side: Side, role: str, card: str) -> int:
-    from rules import combat
+    from rules.brazil import combat
 
     if card == HIDDEN:
         return 1

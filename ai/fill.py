@@ -10,10 +10,10 @@ determinization — it reads nothing hidden and samples nothing; it only lets th
 from __future__ import annotations
 
 from ai.evaluate import catalog_for
-from rules.catalog import CROPS
+from rules.brazil.catalog import CROPS
+from rules.brazil.state import GameState
+from rules.brazil.view import HIDDEN
 from rules.fastcopy import replaced
-from rules.state import GameState
-from rules.view import HIDDEN
 
 COMBAT = "militia"  # +1 FP: an average-ish card
 GOLD = "jesuits"  # a free-action card that scores nothing at the end

@@ -3,7 +3,7 @@
 For each decision: the heuristic ranks the legal actions (on a placeholder fill of the seat's
 view) and keeps the best few; then, until the time budget (or a fixed number of iterations)
 runs out, it picks a candidate by UCB1, re-deals the hidden information of the *view* at
-random (:func:`redeal`, from :mod:`rules.determinize`), plays the candidate and a short
+random (:func:`redeal`, from :mod:`rules.brazil.determinize`), plays the candidate and a short
 rollout in which every seat follows a cheap heuristic policy, and scores the leaf with
 :func:`ai.evaluate.evaluate`. The candidate with the best mean wins.
 
@@ -21,10 +21,10 @@ from typing import Any
 from ai.agents import HeuristicAgent, action_value, own_legal_actions
 from ai.evaluate import evaluate
 from ai.fill import placeholder_fill
-from rules import view
-from rules.determinize import determinize
-from rules.engine import apply, deciders, legal_actions
-from rules.state import GameState
+from rules.brazil import view
+from rules.brazil.determinize import determinize
+from rules.brazil.engine import apply, deciders, legal_actions
+from rules.brazil.state import GameState
 
 DEFAULT_BUDGET = 2.0
 
@@ -32,7 +32,7 @@ DEFAULT_BUDGET = 2.0
 def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
     """A full game state consistent with ``view_state`` (what ``seat`` sees), its hidden
     parts dealt at random with ``rng`` from what the seat cannot account for
-    (:func:`rules.determinize.determinize`, which works from the seat's view only)."""
+    (:func:`rules.brazil.determinize.determinize`, which works from the seat's view only)."""
     return determinize(view_state, seat, rng)
 
 

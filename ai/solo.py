@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.catalog import CROPS, Catalog, get_catalog
-from rules.control import controlled_tiles
-from rules.scoring import objective_count
-from rules.state import GameState
+from rules.brazil.catalog import CROPS, Catalog, get_catalog
+from rules.brazil.control import controlled_tiles
+from rules.brazil.scoring import objective_count
+from rules.brazil.state import GameState
 
 OFF_MAP = ("board", "reserve")
 SITE_RADIUS = 4  # how far from the monarch a city site is looked for

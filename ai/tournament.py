@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai import AGENT_NAMES, GAMES, Agent, make_agent
-from rules import apply, deciders, final_scores, new_game
-from rules.scoring import CATEGORIES
-from rules.state import GameState
+from rules.brazil import apply, deciders, final_scores, new_game
+from rules.brazil.scoring import CATEGORIES
+from rules.brazil.state import GameState
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

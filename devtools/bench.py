@@ -7,10 +7,10 @@ import statistics
 import time
 
 from devtools.selfplay import play_random_game
-from rules.determinize import determinize
-from rules.engine import apply, legal_actions
-from rules.setup import new_game
-from rules.state import GameState
+from rules.brazil.determinize import determinize
+from rules.brazil.engine import apply, legal_actions
+from rules.brazil.setup import new_game
+from rules.brazil.state import GameState
 
 _clock = time.process_time
 """Figures are CPU time of this process, not wall time: on a machine shared with other

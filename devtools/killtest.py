@@ -41,7 +41,7 @@ from aiohttp import ClientSession, web
 
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
-from rules import GameState, deciders, format_action, legal_actions
+from rules.brazil import GameState, deciders, format_action, legal_actions
 from storage import GameStore, SqliteGameStore
 
 SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"

@@ -62,7 +62,7 @@ import discord
 
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
-from rules import GameState, apply, deciders, format_action, legal_actions
+from rules.brazil import GameState, apply, deciders, format_action, legal_actions
 
 log = logging.getLogger("devtools.loadtest")
 

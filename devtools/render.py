@@ -17,22 +17,22 @@ from pathlib import Path
 from PIL import Image
 
 import i18n
-from bot.render import render_battle as _render_battle
-from bot.render import render_boards as _render_boards
-from bot.render import render_hand as _render_hand
-from bot.render import render_map as _render_map
-from bot.render import render_map_zoom as _render_map_zoom
-from bot.render import render_panel as _render_panel
-from bot.render import render_scores as _render_scores
-from bot.render import render_timeline as _render_timeline
+from bot.render.brazil import render_battle as _render_battle
+from bot.render.brazil import render_boards as _render_boards
+from bot.render.brazil import render_hand as _render_hand
+from bot.render.brazil import render_map as _render_map
+from bot.render.brazil import render_map_zoom as _render_map_zoom
+from bot.render.brazil import render_panel as _render_panel
+from bot.render.brazil import render_scores as _render_scores
+from bot.render.brazil import render_timeline as _render_timeline
+from bot.render.brazil.mapimg import draw_map, draw_map_indexed
+from bot.render.brazil.panels import draw_boards, draw_hand, draw_panel
 from bot.render.encode import encode
-from bot.render.mapimg import draw_map, draw_map_indexed
-from bot.render.panels import draw_boards, draw_hand, draw_panel
 from bot.render.theme import RenderOptions
 from devtools.render_games import Snapshot, at_round, play, with_event
-from rules import get_catalog, view
-from rules.events import Event
-from rules.state import GameState
+from rules.brazil import get_catalog, view
+from rules.brazil.events import Event
+from rules.brazil.state import GameState
 
 
 def _write(out: Path, name: str, data: bytes | None) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rules import apply, legal_actions, new_game
-from rules.events import Event
-from rules.state import GameState
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.events import Event
+from rules.brazil.state import GameState
 
 
 @dataclass

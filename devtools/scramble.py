@@ -3,12 +3,12 @@
 ``scramble_hidden(state, seat, rng)`` permutes, *in the full state*, everything ``seat`` may not
 see (deck orders, others' hands among themselves and the decks, unpeeked face-down tiles,
 committed battle cards, the RNG seed), keeping what the seat knows. It is driven by the names
-of :data:`rules.view.HIDDEN_FIELDS` but not by the masks, so a view that fails to hide a
+of :data:`rules.brazil.view.HIDDEN_FIELDS` but not by the masks, so a view that fails to hide a
 field shows a difference between ``view(state, seat)`` and ``view(scrambled, seat)``: the
 self-play invariant "views leak nothing" (:func:`devtools.selfplay.check_views_leak_nothing`).
 
 It reads hidden data (it permutes it), so it is for checks only: an AI uses
-:func:`rules.determinize.determinize`, which deals from the seat's view.
+:func:`rules.brazil.determinize.determinize`, which deals from the seat's view.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from rules.catalog import Catalog, get_catalog
-from rules.determinize import random_camp
+from rules.brazil.catalog import Catalog, get_catalog
+from rules.brazil.determinize import random_camp
+from rules.brazil.state import GameState, Player, Side
+from rules.brazil.view import HIDDEN_FIELDS, capitals_hidden
 from rules.fastcopy import replaced
-from rules.state import GameState, Player, Side
-from rules.view import HIDDEN_FIELDS, capitals_hidden
 
 Seat = int | None
 

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from devtools.scramble import scramble_hidden
-from rules.catalog import get_catalog
-from rules.determinize import determinize
-from rules.engine import apply, deciders, legal_actions
-from rules.game import HAND_LIMIT, RESERVE_LIMIT
-from rules.scoring import final_scores, score
-from rules.setup import new_game
-from rules.state import GameState
-from rules.view import HIDDEN, view
+from rules.brazil.catalog import get_catalog
+from rules.brazil.determinize import determinize
+from rules.brazil.engine import apply, deciders, legal_actions
+from rules.brazil.game import HAND_LIMIT, RESERVE_LIMIT
+from rules.brazil.scoring import final_scores, score
+from rules.brazil.setup import new_game
+from rules.brazil.state import GameState
+from rules.brazil.view import HIDDEN, view
 
 
 class InvariantError(AssertionError):
@@ -183,7 +183,7 @@ def check_views_leak_nothing(
     """Views leak nothing: the hidden parts of the full state scrambled from a seat's (or a
     spectator's) point of view (:func:`devtools.scramble.scramble_hidden`, driven by the table of
     hidden fields but not by the masks) leave that seat's view unchanged; and a state dealt
-    from the view (:func:`rules.determinize.determinize`) shows the same view and, for the
+    from the view (:func:`rules.brazil.determinize.determinize`) shows the same view and, for the
     spectator, keeps every invariant. ``seats``: whose views to check (default: the
     spectator and every seat). ``read``: the readers' results of :func:`check_readers_pure`
     for this state, whose views are reused."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from rules.engine import apply, legal_actions
-from rules.setup import new_game
+from rules.brazil.engine import apply, legal_actions
+from rules.brazil.setup import new_game
 
 
 def transcript(players: int, seed: int, steps: int) -> str:

@@ -4,7 +4,7 @@ Every word the product shows is a message key of a catalogue. A language is a fo
 ``i18n/locales/<code>/`` of TOML files (or one file ``<code>.toml`` in an added folder) with a
 ``[meta]`` table (its name in its own language, the Babel locale, the Discord locale codes)
 and a ``[messages]`` table of templates keyed by message key. English is the reference: its
-catalogue is the engines' sentences and terms (Brazil's :data:`rules.messages.EN`, *Tigris &
+catalogue is the engines' sentences and terms (Brazil's :data:`rules.brazil.messages.EN`, *Tigris &
 Euphrates*' :data:`rules.tigris.messages.CATALOGUE`: ``tigris.*``) plus ``locales/en/*.toml``.
 
     from i18n import tr, lang_of

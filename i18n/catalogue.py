@@ -31,7 +31,7 @@ from pathlib import Path
 from babel import Locale
 
 from i18n.pseudo import pseudo_messages
-from rules.messages import EN as ENGINE_EN
+from rules.brazil.messages import EN as ENGINE_EN
 from rules.tigris.messages import CATALOGUE as TIGRIS_EN
 
 log = logging.getLogger("i18n")

@@ -1,7 +1,7 @@
 """The typed command language in every language: the canonical notation and each language's
 words for its verbs and components.
 
-Commands keep one canonical notation (``build sawmill D3``, :mod:`rules.notation`) that works
+Commands keep one canonical notation (``build sawmill D3``, :mod:`rules.brazil.notation`) that works
 in every language; a language adds its own words for the canonical tokens — the keys
 ``word.<token>`` of its catalogue (``i18n/locales/<code>/words.toml``): ``construir serraria D3``,
 ``épít fűrésztelep D3``. A word may be several words (``pole trzciny``) and may list
@@ -11,7 +11,7 @@ alternatives separated by ``|`` (the first is the one shown).
 - :func:`canonical` reads the language's words, the canonical tokens, or a mix of both, back
   to the canonical command (case and accents folded, so ``epit futesztelep`` reads too; an
   unambiguous beginning of a word reads as that word); anything it does not know (hexes,
-  numbers, mission ids, misspellings) is left as typed for :func:`rules.notation.parse_text`
+  numbers, mission ids, misspellings) is left as typed for :func:`rules.brazil.notation.parse_text`
   to read or explain;
 - :func:`complete` lists the commands that start with what the user typed, in their language.
 

@@ -26,7 +26,7 @@ KINDS: dict[str, str] = {
     "monarchs": "monarch",
     "paintings": "painting",
 }
-"""Attribute of :class:`rules.catalog.Catalog` -> the kind in the key ``text.<kind>.<id>``."""
+"""Attribute of :class:`rules.brazil.catalog.Catalog` -> the kind in the key ``text.<kind>.<id>``."""
 
 
 def text_key(kind: str, component_id: str) -> str:

@@ -1,105 +1,34 @@
-"""Brazil: Imperial rules engine — pure: no I/O, no clock, randomness from the state's RNG.
+"""The rules engines of the platform's games — pure: no I/O, no clock, no Discord, randomness
+only from a seeded RNG kept in the state, states serialisable to JSON and back.
 
-Typical use::
+One package per game, side by side: :mod:`rules.brazil` (Brazil: Imperial) and
+:mod:`rules.tigris` (Tigris & Euphrates), their component data in ``rules/data/<game>/``.
+What every game shares is here: the registry of the games and their one face
+(:mod:`rules.games`: ``game("tigris").apply(state, action)``), the errors that name a rule
+(:mod:`rules.errors`), the message template language (:mod:`rules.text`), seeded self-play
+for any game (:mod:`rules.selfplay`) and fast state copies (:mod:`rules.fastcopy`)::
 
-    from rules import new_game, legal_actions, apply
-    state = new_game(players=2, seed=42)
-    while not is_over(state):
-        action = legal_actions(state)[0]
-        state, events = apply(state, action)
-
-``apply`` returns a new state and the events (what happened); an illegal action raises a
-:class:`RulesError` naming the rule and leaves the state unchanged. ``view(state, seat)``
-redacts what a seat (or a spectator, ``None``) may not see.
+    from rules.games import game
+    g = game("tigris")
+    state = g.new_game(3, seed=7)
 """
 
 from __future__ import annotations
 
-from rules.actions import Action, ActionAdapter, PayItem, parse_action
-from rules.catalog import Catalog, DataError, get_catalog, load_catalog
-from rules.decisions import DECISIONS, DecisionKind
-from rules.determinize import determinize
-from rules.engine import apply, deciders, is_over, legal_actions, pending_for
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
-from rules.events import Event
-from rules.messages import render_message
-from rules.notation import (
-    AmbiguousAction,
-    complete,
-    describe_action,
-    format_action,
-    legal_texts,
-    parse_text,
-)
-from rules.paying import (
-    Cost,
-    PaymentStep,
-    PayOption,
-    cost_of,
-    default_payment,
-    payment_note,
-    payment_note_msg,
-    payment_step,
-)
-from rules.scoring import final_scores, score
-from rules.setup import new_game
-from rules.state import GameState, Pending, PendingKind
-from rules.undo import undo_depth, undoable
-from rules.view import view
-
-
-def replay_step(state_json: str, action_json: str) -> str:
-    """Apply one JSON action to a JSON state and return the new state's JSON (storage replay)."""
-    state = GameState.model_validate_json(state_json)
-    new, _ = apply(state, parse_action(action_json))
-    return new.model_dump_json()
-
+from rules.games import DEFAULT, Game, UnknownGame, game, game_of, load_state, names, replay_step
 
 __all__ = [
-    "DECISIONS",
-    "Action",
-    "ActionAdapter",
-    "AmbiguousAction",
-    "Catalog",
-    "Cost",
-    "DataError",
-    "DecisionKind",
-    "Event",
-    "GameState",
+    "DEFAULT",
+    "Game",
     "IllegalAction",
     "InvalidAction",
     "NotYourDecision",
-    "PayItem",
-    "PayOption",
-    "PaymentStep",
-    "Pending",
-    "PendingKind",
     "RulesError",
-    "apply",
-    "complete",
-    "cost_of",
-    "deciders",
-    "default_payment",
-    "describe_action",
-    "determinize",
-    "final_scores",
-    "format_action",
-    "get_catalog",
-    "is_over",
-    "legal_actions",
-    "legal_texts",
-    "load_catalog",
-    "new_game",
-    "parse_action",
-    "parse_text",
-    "payment_note",
-    "payment_note_msg",
-    "payment_step",
-    "pending_for",
-    "render_message",
+    "UnknownGame",
+    "game",
+    "game_of",
+    "load_state",
+    "names",
     "replay_step",
-    "score",
-    "undo_depth",
-    "undoable",
-    "view",
 ]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _describe(args: argparse.Namespace) -> int:
-    from rules.describe import describe
+    from rules.brazil.describe import describe
 
     print(describe(Path(args.data_pack) if args.data_pack else None))
     return 0
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return int(args.fn(args))
     except Exception as e:
-        from rules.catalog import DataError
+        from rules.brazil.catalog import DataError
 
         if isinstance(e, DataError):
             print(f"data error: {e}", file=sys.stderr)

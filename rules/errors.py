@@ -6,7 +6,7 @@ but forbidden here by a rule). Each carries the ID of the rule that forbids it a
 sentence suitable for a chat reply.
 
 Like an event, an error is a message ``key`` (``error.*``, English templates in
-:data:`rules.error_messages.ERRORS` for Brazil: Imperial, the game's English table, registered
+:data:`rules.brazil.error_messages.ERRORS` for Brazil: Imperial, the game's English table, registered
 with :func:`rules.text.register_english`) and its ``params``
 (component names as term references ``@term.<kind>.<id>``, nested messages for the parts of
 a sentence, commands as canonical text): ``message`` is its English, rendered from them, and

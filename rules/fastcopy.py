@@ -146,7 +146,7 @@ _set_private = _D["__pydantic_private__"].__set__
 def replaced(m: M, **changes: Any) -> M:
     """A shallow copy of ``m`` with ``changes`` (field values, not validated), like
     ``m.model_copy(update=changes)`` but without its per-field deep-copy machinery: how an
-    immutable value (a frozen model such as :class:`rules.state.Tile`) is changed."""
+    immutable value (a frozen model such as :class:`rules.brazil.state.Tile`) is changed."""
     d = m.__dict__.copy()
     d.update(changes)
     o = _new(type(m))

@@ -29,8 +29,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from i18n import DEFAULT, Translator, resolve, translator
-from rules import GameState, apply, parse_action
-from rules.events import Event, for_seat
+from rules.brazil import GameState, apply, parse_action
+from rules.brazil.events import Event, for_seat
 from service.results import Frame, ImageRequest, ScoreRow, SeatSpec, Status
 from storage.models import EntryKind, GameRecord, GameStatus, LogEntry
 
@@ -355,7 +355,7 @@ class GameArchive:
 
     def _title(self, rec: GameRecord, lang: str = DEFAULT) -> str:
         """``"Game #7: Cisplatine War"``: the game's number and its map's name in ``lang``."""
-        from rules import get_catalog
+        from rules.brazil import get_catalog
 
         L = translator(lang)
         scenario = rec.settings.scenario

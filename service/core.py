@@ -8,7 +8,7 @@ turns the typed text (the engine's notation) or the chosen action into an action
 version), and returns a :class:`Result` of plain data:
 
 - ``posts``: what to show, per audience — ``"public"`` (everybody) or one seat number
-  (privately). Public posts are made only of public events (``rules.events.for_seat(events,
+  (privately). Public posts are made only of public events (``rules.brazil.events.for_seat(events,
   None)``); a seat's private post holds the secret events that seat may see. Each post names
   the images to draw (:class:`ImageRequest`: the kind and whose view), drawn later by the
   surface with :meth:`GameCore.render` (in a worker process of :mod:`service.workers`).
@@ -21,8 +21,8 @@ version), and returns a :class:`Result` of plain data:
     res = await service.run_ai_turns(res.game_id)
     res = await service.act(res.game_id, seat=0, text="colour blue")
 
-Commands are the engine's notation (``rules.notation``). Computer players come from
-``ai.make_agent`` and undo points from ``rules.undo``.
+Commands are the engine's notation (``rules.brazil.notation``). Computer players come from
+``ai.make_agent`` and undo points from ``rules.brazil.undo``.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ from storage.base import GameStore
 from storage.models import EntryKind, SeatKind
 
 if TYPE_CHECKING:
-    from rules import PaymentStep
+    from rules.brazil import PaymentStep
     from service.labels import Choice
 
 GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
@@ -997,7 +997,7 @@ class GameCore:
         return await undo_plan(self.store, s.rec, s.state, s.seats, seat)
 
     async def undo(self, game_id: int, seat: int) -> Result:
-        """Take back ``seat``'s last step when the engine allows it (``rules.undo``: it
+        """Take back ``seat``'s last step when the engine allows it (``rules.brazil.undo``: it
         revealed nothing, used no randomness, nobody else decided since, the turn goes on);
         a refusal is an error saying why (the same check as ``/undo`` and the Undo button)."""
         async with self.session(game_id) as s:
@@ -1215,8 +1215,8 @@ class GameCore:
 
     @staticmethod
     def use_data_packs(folder: str | None) -> None:
-        """Where games find the component data packs they name (``rules.catalog``)."""
-        from rules.catalog import set_packs_folder
+        """Where games find the component data packs they name (``rules.brazil.catalog``)."""
+        from rules.brazil.catalog import set_packs_folder
 
         set_packs_folder(folder)
 

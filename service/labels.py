@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from i18n import Translator, translator
-from rules import (
+from rules.brazil import (
     Cost,
     GameState,
     PaymentStep,
@@ -34,8 +34,8 @@ from rules import (
     payment_note_msg,
     view,
 )
-from rules.catalog import OBJECTIVE_KINDS, Catalog, Objective
-from rules.messages import catalog_names, english
+from rules.brazil.catalog import OBJECTIVE_KINDS, Catalog, Objective
+from rules.brazil.messages import catalog_names, english
 
 MAX_TEXT = 100  # Discord: an option's label and description
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import i18n
 from i18n import msg, tr
-from rules import deciders, get_catalog, legal_actions, pending_for
-from rules.actions import ChooseColour
+from rules.brazil import deciders, get_catalog, legal_actions, pending_for
+from rules.brazil.actions import ChooseColour
 from service.core import game_seat
 from service.games import DEFAULT, UnknownGame, adapter, names, title_key
 from service.language import game_language_of
@@ -33,7 +33,7 @@ from storage.errors import (
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
-    from rules import GameState
+    from rules.brazil import GameState
     from service.core import GameCore, GameSession
 
 LOBBY_MANAGER = msg("svc.lobby.manager_only")

@@ -6,7 +6,7 @@
   moderator role). Every refusal is a :class:`Refused` with a sentence for the person who
   asked (shown to them privately).
 - **Undo** (:func:`undo_check`, :func:`undo`): the active player takes back their own newest
-  step while the engine allows it (``rules.undo``); a refusal says why, specifically ("a tile
+  step while the engine allows it (``rules.brazil.undo``); a refusal says why, specifically ("a tile
   was flipped since", "Bo (red) has decided since").
 - **Rollback** (:func:`history_choices`, :func:`rollback`): a moderator returns the game to
   an earlier version picked from its history (public descriptions, newest first), with a
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from i18n import msg, tr
-from rules import GameState
+from rules.brazil import GameState
 from service import GameService, Result, SeatSpec
 from service.results import Refused
 from service.undo import UndoPlan, reveal_reason, step_events, undo_refusal
@@ -385,7 +385,7 @@ async def export_file(svc: GameService, game_id: int) -> tuple[str, bytes]:
 
 
 def _replay(state_json: str, action_json: str) -> str:
-    from rules import replay_step
+    from rules.brazil import replay_step
 
     return replay_step(state_json, action_json)
 

@@ -447,7 +447,7 @@ def default_answer(state: Any, seat: int) -> Any | None:
     from ``rules.legal_actions`` (never made up): no combat cards; no War card; no palace;
     end the turn or pass. None if the decision has no such answer (a turn's first step; a
     discard, a colour, a mission: a choice to make, by the player or an AI standing in)."""
-    from rules import legal_actions
+    from rules.brazil import legal_actions
 
     acts = legal_actions(state, seat)
     ranked: list[tuple[int, Any]] = []

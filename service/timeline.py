@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules import GameState, apply, parse_action, view
-from rules.events import Event
+from rules.brazil import GameState, apply, parse_action, view
+from rules.brazil.events import Event
 from storage.models import LogEntry
 
 

@@ -1,6 +1,6 @@
 """The one undo check, for every surface (``/undo``, the Undo button, the terminal).
 
-A player may take back their newest step while the engine allows it (``rules.undo``: it
+A player may take back their newest step while the engine allows it (``rules.brazil.undo``: it
 revealed nothing, drew nothing at random, nobody else decided since, the turn goes on). A
 refusal says why in one sentence ("You cannot take back build sawmill D3: a tile was flipped
 since."). :func:`undo_refusal` is the in-memory check of one step (used right after a step,
@@ -68,7 +68,7 @@ def undo_refusal(
     lang: str = "en",
 ) -> str | None:
     """Why ``seat``'s step (``before`` -> ``after``) cannot be taken back, in words (in
-    ``lang``), or None if it can (the same conditions as :func:`rules.undo.undoable`)."""
+    ``lang``), or None if it can (the same conditions as :func:`rules.brazil.undo.undoable`)."""
     why = _refusal_why(before, seat, after, events, seats)
     return None if why is None else tr(lang, why[0], **why[1])
 

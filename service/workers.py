@@ -74,7 +74,7 @@ PRELOAD = [
     "rules",
     "ai",
     "bot.render",
-    "bot.render.mapimg",
+    "bot.render.brazil.mapimg",
     "service.games.brazil",
     "service.games.tigris",
     "bot.render.tigris",
@@ -170,7 +170,7 @@ def decide_job(
 def timeline_job(entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
     """The game's timeline animation (an animated GIF) from its log, None for no turn; its
     texts in ``lang``."""
-    from bot.render import render_timeline
+    from bot.render.brazil import render_timeline
     from service.timeline import timeline_frames
 
     frames = timeline_frames(entries)
@@ -181,7 +181,7 @@ def _init_worker(packs_folder: str | None) -> None:
     """In each new worker: Ctrl-C is the parent's to handle, the data packs folder is the
     parent's, and the worker ends when the parent does, even SIGKILLed (a worker waiting
     for jobs would wait forever, and keep the fork server alive)."""
-    from rules.catalog import set_packs_folder
+    from rules.brazil.catalog import set_packs_folder
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_packs_folder(packs_folder)
@@ -381,7 +381,7 @@ class WorkerPool:
         return self._executor, self._generation
 
     def _start(self) -> ProcessPoolExecutor:
-        from rules.catalog import packs_folder
+        from rules.brazil.catalog import packs_folder
 
         ctx: BaseContext
         if "forkserver" in multiprocessing.get_all_start_methods():

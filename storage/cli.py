@@ -481,7 +481,7 @@ def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | Non
 
         # game: Brazil-only. The benchmark's real state comes from Brazil's self-play; with
         # the rules registry, a --game option would pick the engine by name.
-        from rules import apply, legal_actions, new_game, replay_step
+        from rules.brazil import apply, legal_actions, new_game, replay_step
     except ImportError:
         return None
     rng = random.Random(seed)

@@ -29,7 +29,7 @@ __all__ = [
     "replay_log",
 ]
 
-DEFAULT_REPLAYER = "rules:replay_step"
+DEFAULT_REPLAYER = "rules.brazil:replay_step"
 """Where the default replayer of Brazil: Imperial (:data:`~storage.models.DEFAULT_GAME`, every
 record that names no other game) lives, as ``module:attribute``."""
 GAME_REPLAYER = "rules.games:replay_step"

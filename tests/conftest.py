@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.catalog import packs_folder, set_packs_folder
+from rules.brazil.catalog import packs_folder, set_packs_folder
 
 TEST_PACKS = Path(__file__).parent / "data"
 

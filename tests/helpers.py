@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from rules import actions as A
-from rules.actions import parse_action
-from rules.engine import apply, legal_actions, pending_for
+from rules.brazil import actions as A
+from rules.brazil.actions import parse_action
+from rules.brazil.engine import apply, legal_actions, pending_for
+from rules.brazil.events import Event
+from rules.brazil.setup import new_game
+from rules.brazil.state import Exploration, GameState, Tile
 from rules.errors import RulesError
-from rules.events import Event
-from rules.setup import new_game
-from rules.state import Exploration, GameState, Tile
 
 PACK = "pack"  # tests/data/pack, registered as a pack by tests/conftest.py
 
@@ -138,7 +138,7 @@ def give(st: GameState, seat: int, **goods: int) -> None:
 
 def put(st: GameState, seat: int, side: str, at: str, **goods: int) -> None:
     """Place a building of ``seat`` directly (scenario setup)."""
-    from rules.catalog import get_catalog
+    from rules.brazil.catalog import get_catalog
 
     cat = get_catalog(st.data_pack)
     st.tiles[at] = Tile(

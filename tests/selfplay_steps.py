@@ -6,9 +6,9 @@ import random
 from collections.abc import Iterator
 from functools import cache
 
-from rules.engine import apply, legal_actions
-from rules.setup import new_game
-from rules.undo import Step
+from rules.brazil.engine import apply, legal_actions
+from rules.brazil.setup import new_game
+from rules.brazil.undo import Step
 
 # (players, seed): a mix of player counts, long enough to reach battles and era changes.
 GAMES = [(1, 11), (2, 21), (2, 22), (3, 31), (4, 41), (4, 42)]

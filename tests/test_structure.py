@@ -22,15 +22,27 @@ def _imports(path: Path) -> list[tuple[str, str | None]]:
     return out
 
 
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 def _rules_graph() -> dict[str, set[str]]:
+    """Every module of the rules packages (each game's and the shared ones) -> the rules
+    modules it imports (``from rules.brazil import actions`` counts as the module)."""
     graph: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "rules").glob("*.py")):
-        mod = f"rules.{path.stem}"
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        mod = _module_name(path)
         deps: set[str] = set()
         for module, name in _imports(path):
-            if module == "rules" and name is not None and (ROOT / "rules" / f"{name}.py").exists():
-                deps.add(f"rules.{name}")
-            elif module.startswith("rules.") and module != mod:
+            if module != "rules" and not module.startswith("rules."):
+                continue
+            sub = ROOT.joinpath(*module.split("."), f"{name}.py") if name else None
+            if sub is not None and sub.exists():
+                deps.add(f"{module}.{name}")
+            elif module != mod:
                 deps.add(module)
         graph[mod] = deps
     return graph

@@ -10,7 +10,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render import words as T
-from bot.render.layout import hex_corners
+from bot.render.brazil.layout import hex_corners
 from bot.render.theme import INK, RGB, WHITE, Shape, Weight, font, text_on
 
 SS = 4  # supersampling factor of sprites

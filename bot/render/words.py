@@ -2,7 +2,7 @@
 
 Every text an image shows comes from here: ``render.*`` keys of the catalogue
 (``i18n/locales/<lang>/render.toml``) and the game's terms (``term.<kind>.<id>``, ``good.<id>``).
-English draws the component names of the catalog (``rules.catalog``: a data pack may rename
+English draws the component names of the catalog (``rules.brazil.catalog``: a data pack may rename
 them), so English images stay as they were; another language draws its term, or the catalog's
 name while the term is missing. Texts are NFC-normalised before they are drawn.
 

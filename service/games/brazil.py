@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from i18n import tr, translator
-from rules import (
+from rules.brazil import (
     GameState,
     PaymentStep,
     RulesError,
@@ -20,11 +20,11 @@ from rules import (
     pending_for,
     view,
 )
-from rules import apply as rules_apply
-from rules import parse_action as rules_parse_action
-from rules.events import Event, for_seat
-from rules.messages import render_message
-from rules.notation import GRAMMAR, describe_action
+from rules.brazil import apply as rules_apply
+from rules.brazil import parse_action as rules_parse_action
+from rules.brazil.events import Event, for_seat
+from rules.brazil.messages import render_message
+from rules.brazil.notation import GRAMMAR, describe_action
 from service.games import GameAdapter, Why
 from service.results import (
     Decision,
@@ -55,7 +55,7 @@ def named_description(
     make no public event need one: their events say the rest)."""
     who = seat_label(after, seats, int(action.seat), lang)
     if lang != "en":
-        from rules.messages import EN as ENGINE_EN
+        from rules.brazil.messages import EN as ENGINE_EN
 
         kind = str(getattr(action, "type", ""))
         if kind == "war_card" and getattr(action, "play", False):
@@ -109,7 +109,7 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     try:
         if lang != "en":
             return tr(lang, key, **params)
-        from rules.messages import catalog_names
+        from rules.brazil.messages import catalog_names
 
         cat_names = catalog_names(get_catalog(st.data_pack))
         return render_message(key, params, names=cat_names)
@@ -159,7 +159,7 @@ def refusal_why(
     seats: Sequence[SeatSpec],
 ) -> Why | None:
     """Why ``seat``'s step cannot be taken back (the same conditions as
-    :func:`rules.undo.undoable`), as a ``svc.undo.*`` message, or None."""
+    :func:`rules.brazil.undo.undoable`), as a ``svc.undo.*`` message, or None."""
     if before.phase != "play":
         return "svc.undo.why.setup", {}
     if after.phase == "ended":
@@ -203,7 +203,7 @@ class BrazilAdapter(GameAdapter):
         data_pack: str | None,
         options: Mapping[str, Any] | None = None,
     ) -> GameState:
-        from rules import new_game as rules_new_game
+        from rules.brazil import new_game as rules_new_game
 
         return rules_new_game(players, seed, scenario, data_pack=data_pack)
 
@@ -407,7 +407,7 @@ class BrazilAdapter(GameAdapter):
                 who = seat_label(st, seats, s, lang)
                 rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
             return rows
-        from bot.render.panels import public_vps
+        from bot.render.brazil.panels import public_vps
 
         vps = public_vps(view(st, None))
         return [
@@ -462,7 +462,7 @@ class BrazilAdapter(GameAdapter):
         return refusal_why(before, seat, after, events, seats)
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
-        from bot.render import (
+        from bot.render.brazil import (
             RenderOptions,
             render_battle,
             render_boards,

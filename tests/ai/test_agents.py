@@ -11,9 +11,9 @@ import pytest
 from ai import HeuristicAgent, RandomAgent, SearchAgent, make_agent, redeal
 from ai.fill import placeholder_fill
 from ai.tournament import play_game
-from rules import apply, deciders, legal_actions, new_game, view
-from rules.state import GameState
-from rules.view import HIDDEN
+from rules.brazil import apply, deciders, legal_actions, new_game, view
+from rules.brazil.state import GameState
+from rules.brazil.view import HIDDEN
 
 
 @cache

@@ -1,6 +1,6 @@
 """Issue 22, defect 2: every action ``legal_actions`` lists applies (``apply`` raises nothing),
 on real states and on the worlds the search player re-deals from a seat's view
-(:func:`rules.determinize`), along the search's own rollouts (:mod:`ai.search`: the
+(:func:`rules.brazil.determinize`), along the search's own rollouts (:mod:`ai.search`: the
 heuristic policy on a few candidates, or a random choice).
 
 The crash seen (2 players, heuristic against search, seed 7013) was a rollout's
@@ -15,11 +15,11 @@ import random
 from typing import Any
 
 from ai.agents import HeuristicAgent
-from rules import apply, deciders, legal_actions, new_game, view
-from rules.catalog import get_catalog
-from rules.determinize import determinize
+from rules.brazil import apply, deciders, legal_actions, new_game, view
+from rules.brazil.catalog import get_catalog
+from rules.brazil.determinize import determinize
+from rules.brazil.state import Exploration, GameState
 from rules.errors import RulesError
-from rules.state import Exploration, GameState
 from tests.helpers import start, to_movement
 
 FOG = ("F3", "E5", "C7")  # the test map's fog hexes

@@ -16,9 +16,9 @@ from ai.solo import (
     solo_plan,
     visible_cities,
 )
-from rules import apply, new_game, view
-from rules.catalog import get_catalog
-from rules.state import GameState, Tile
+from rules.brazil import apply, new_game, view
+from rules.brazil.catalog import get_catalog
+from rules.brazil.state import GameState, Tile
 
 
 @cache
@@ -196,7 +196,7 @@ def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
     from ai.evaluate import evaluate as ev
     from ai.fill import placeholder_fill
     from ai.search import SearchAgent
-    from rules import legal_actions
+    from rules.brazil import legal_actions
 
     s = _era_two_solo()
     v = view(s, 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules import (
+from rules.brazil import (
     GameState,
     apply,
     deciders,
@@ -18,7 +18,7 @@ from rules import (
     legal_actions,
     parse_text,
 )
-from rules.hexgrid import distance
+from rules.brazil.hexgrid import distance
 from service.labels import action_label
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids

@@ -27,7 +27,7 @@ import pytest
 import i18n
 import i18n.notation
 from bot.app import BrazilBot
-from rules import format_action, legal_actions
+from rules.brazil import format_action, legal_actions
 from service.pacing import POLICY_KEY, FakeClock
 from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids, walk_components

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from rules import deciders, format_action, legal_actions
+from rules.brazil import deciders, format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Faults, Request, custom_ids
 from tests.bot.test_game import ANA, CH, Game, start_against_ai, texts_to

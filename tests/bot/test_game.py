@@ -10,7 +10,7 @@ import random
 import re
 from typing import Any
 
-from rules import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
+from rules.brazil import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
 from storage import GameStatus, PrivatePlace
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
@@ -412,7 +412,7 @@ async def test_lobby_colour_choice_R_SETUP_4(fake: FakeDiscord, make_bot: BotMak
 def _payable_choice(st: GameState) -> tuple[int, list[int], Any] | None:
     """A legal action of seat 0 whose payment has a choice: (its index, the option numbers
     walked — the last option at each token —, the payment), if that differs from the default."""
-    from rules import cost_of, default_payment, payment_step
+    from rules.brazil import cost_of, default_payment, payment_step
 
     for i, a in enumerate(legal_actions(st, 0)):
         cost = cost_of(st, a)
@@ -433,7 +433,7 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
 ) -> None:
     """R-VOC-2: "Change payment" on the confirm step walks rules.payment_step one token at a
     time (a menu of the sources), and Confirm applies exactly the payment chosen."""
-    from rules import apply
+    from rules.brazil import apply
 
     h = await make_bot()
     await start_against_ai(fake, h)

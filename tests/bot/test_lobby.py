@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from rules import GameState, deciders, get_catalog, legal_actions, pending_for
-from rules.actions import ChooseColour
+from rules.brazil import GameState, deciders, get_catalog, legal_actions, pending_for
+from rules.brazil.actions import ChooseColour
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_game import ANA, BO, CH, SEED, Game, public, status_writes, texts_to

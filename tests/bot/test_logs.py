@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.app import LIBRARY_LOGGERS, JsonFormatter, quiet_libraries
-from rules import deciders, format_action, legal_actions
+from rules.brazil import deciders, format_action, legal_actions
 from service import logctx
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord

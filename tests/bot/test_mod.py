@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from rules import deciders, format_action, legal_actions
-from rules.undo import undoable
+from rules.brazil import deciders, format_action, legal_actions
+from rules.brazil.undo import undoable
 from service.moderation import Refused, step_events, undo_check
 from storage import GameStatus
 from tests.bot.conftest import BotMaker

@@ -10,8 +10,8 @@ import random
 import re
 from typing import Any
 
-from rules import deciders, get_catalog
-from rules.catalog import GOODS
+from rules.brazil import deciders, get_catalog
+from rules.brazil.catalog import GOODS
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_game import ANA, Game, start_against_ai

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-import rules.engine
-import rules.notation
-from rules import GameState
+import rules.brazil.engine
+import rules.brazil.notation
+from rules.brazil import GameState
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, custom_ids
 from tests.bot.test_game import ANA, CH, Game, start_against_ai
@@ -78,8 +78,8 @@ def counting(h: Harness, mp: pytest.MonkeyPatch) -> Iterator[Counts]:
 
     mp.setattr(GameState, "model_validate_json", classmethod(validate))
     listing = {
-        "legal_actions": rules.engine.legal_actions,
-        "legal_texts": rules.notation.legal_texts,
+        "legal_actions": rules.brazil.engine.legal_actions,
+        "legal_texts": rules.brazil.notation.legal_texts,
     }
     for modname, mod in list(sys.modules.items()):
         if mod is None or modname.split(".")[0] not in ("service", "bot"):
@@ -127,7 +127,7 @@ async def _to_anas_play_turn(g: Game) -> int:
 
 
 def _deciders(st: GameState) -> list[int]:
-    from rules import deciders
+    from rules.brazil import deciders
 
     return deciders(st)
 
@@ -182,7 +182,7 @@ async def test_play_command_reads_the_game_once(
     h, _, gid = await _ready(fake, make_bot)
     svc = h.client.tables.svc  # type: ignore[attr-defined]
     st = await svc.state(gid)
-    from rules import format_action, legal_actions
+    from rules.brazil import format_action, legal_actions
 
     action = next(
         a for a in legal_actions(st, 0) if not format_action(st, a).startswith(("end", "pass"))

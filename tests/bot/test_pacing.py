@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import BrazilBot
-from rules import deciders, format_action, legal_actions
+from rules.brazil import deciders, format_action, legal_actions
 from service.pacing import FakeClock
 from storage import GameSettings
 from tests.bot.conftest import bot_maker

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import i18n
-from rules import deciders, format_action, legal_actions
+from rules.brazil import deciders, format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_game import ANA, Game, _payable_choice, start_against_ai

@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import BrazilBot
 from bot.settings import BotSettings
-from rules import GameState, apply, deciders, format_action, legal_actions
+from rules.brazil import GameState, apply, deciders, format_action, legal_actions
 from storage import PostgresGameStore
 from tests.bot.fakediscord import GUILD_ID, FakeDiscord, Harness
 from tests.bot.test_mod import ANA, CH, CY, channel_writes, cmd, two_humans

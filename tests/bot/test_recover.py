@@ -4,7 +4,7 @@ second restart posts nothing more (issue #12: nothing acknowledged lost, no dupl
 
 from __future__ import annotations
 
-from rules import format_action, legal_actions
+from rules.brazil import format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_mod import channel_writes, game_of, turn_posts, two_humans

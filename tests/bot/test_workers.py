@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import service.workers
-from rules import format_action, legal_actions
+from rules.brazil import format_action, legal_actions
 from tests.bot.conftest import bot_maker
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_game import ANA, CH, SEED, Game, public, turn_writes

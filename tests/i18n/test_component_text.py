@@ -10,7 +10,7 @@ import pytest
 import i18n
 from i18n.catalogue import clear_locale_dirs
 from i18n.texts import KINDS, component_text, text_key
-from rules.catalog import load_catalog
+from rules.brazil.catalog import load_catalog
 
 
 @pytest.fixture(autouse=True)

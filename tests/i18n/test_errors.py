@@ -1,6 +1,6 @@
 """The engine's refusals in every language (issue 17): every error the engine raises is a
 message key (``error.*``) with parameters; its English ``message`` is that key rendered
-(rules/error_messages.py, part of the engine's catalogue), and every language renders the
+(rules/brazil/error_messages.py, part of the engine's catalogue), and every language renders the
 same key and parameters. A sweep provokes many errors on the states of seeded self-play
 games — other seats' actions, actions of other types, malformed typed commands and action
 objects — and checks each one in every language and in the pseudo-language."""
@@ -19,14 +19,14 @@ import pytest
 import i18n
 from i18n.catalogue import clear_locale_dirs
 from i18n.check import problems
-from rules import actions as A
-from rules.engine import apply, legal_actions
+from rules.brazil import actions as A
+from rules.brazil.engine import apply, legal_actions
+from rules.brazil.messages import EN, render_message
+from rules.brazil.notation import format_action, parse_text
+from rules.brazil.paying import payment_step
+from rules.brazil.setup import new_game
+from rules.brazil.state import GameState
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
-from rules.messages import EN, render_message
-from rules.notation import format_action, parse_text
-from rules.paying import payment_step
-from rules.setup import new_game
-from rules.state import GameState
 from service import GameService
 from service.results import ErrorInfo
 from storage import SqliteGameStore
@@ -336,7 +336,7 @@ def test_no_error_template_is_unused() -> None:
     import rules
 
     src = (
-        "\n".join(p.read_text() for p in Path(rules.__file__).parent.glob("*.py"))
+        "\n".join(p.read_text() for p in Path(rules.__file__).parent.rglob("*.py"))
         + (Path(rules.__file__).parents[1] / "service" / "core.py").read_text()
     )
     literal = set(re.findall(r'"@?(error\.[a-z0-9_.]+)"', src))
@@ -352,7 +352,7 @@ def test_no_error_template_is_unused() -> None:
 def test_the_decision_prompts_are_the_error_prompts() -> None:
     """ "<player> must first <prompt>": each pending decision's prompt is an error.prompt.* key
     whose English is the registry's prompt."""
-    from rules.decisions import DECISIONS
+    from rules.brazil.decisions import DECISIONS
 
     for kind, d in DECISIONS.items():
         assert EN[f"error.prompt.{kind}"] == d.prompt, kind

@@ -15,9 +15,9 @@ import pytest
 import i18n
 from i18n.catalogue import clear_locale_dirs
 from i18n.check import problems
-from rules.catalog import get_catalog
-from rules.events import Event
-from rules.messages import EN, msg
+from rules.brazil.catalog import get_catalog
+from rules.brazil.events import Event
+from rules.brazil.messages import EN, msg
 from service.core import named_description, named_text
 from service.results import SeatSpec, seat_label
 from tests.selfplay_steps import all_steps
@@ -170,7 +170,7 @@ def test_named_text_and_description_in_a_language(lang: str) -> None:
         lang=lang,
     )
     assert "Ana" in ana and "3" in ana
-    from rules import actions as A
+    from rules.brazil import actions as A
 
     done = named_description(st, A.EndTrade(seat=0), st, seats[:2], lang=lang)
     label = seat_label(st, seats[:2], 0, lang)  # the colour in the language too

@@ -18,11 +18,11 @@ import pytest
 
 import i18n
 from i18n.catalogue import clear_locale_dirs
-from rules.actions import PayItem
-from rules.engine import legal_actions
-from rules.game import Context
-from rules.messages import EN, Param
-from rules.paying import (
+from rules.brazil.actions import PayItem
+from rules.brazil.engine import legal_actions
+from rules.brazil.game import Context
+from rules.brazil.messages import EN, Param
+from rules.brazil.paying import (
     PAYABLE,
     PaymentStep,
     cost_of,
@@ -31,8 +31,8 @@ from rules.paying import (
     payment_step,
     raw_cost,
 )
-from rules.payment import describe_cost, find_payment, gold_card_vp, good_name
-from rules.state import GameState
+from rules.brazil.payment import describe_cost, find_payment, gold_card_vp, good_name
+from rules.brazil.state import GameState
 from service import labels
 from tests.i18n.pseudo import unbracketed_words
 from tests.selfplay_steps import all_steps
@@ -246,7 +246,7 @@ def test_english_is_the_old_text_byte_for_byte() -> None:
 
 def test_english_note_names_several_cards_as_before() -> None:
     """ "A, B and C" (no serial comma: the engine's English), whatever Babel's English says."""
-    from rules.messages import english, msg
+    from rules.brazil.messages import english, msg
 
     cards: list[Param] = [
         "@term.gold_card.agriculture",
@@ -305,7 +305,7 @@ def test_every_payment_text_renders_in_every_language(
 
 def test_a_payment_by_hand() -> None:
     """A few texts as a reader sees them."""
-    from rules.messages import msg
+    from rules.brazil.messages import msg
 
     m = msg(
         "phrase.pay.option.combat_card",

@@ -13,9 +13,9 @@ import pytest
 
 import i18n
 from i18n.check import problems
-from rules.catalog import GOODS, get_catalog
-from rules.messages import EN as ENGINE_EN
-from rules.notation import GRAMMAR
+from rules.brazil.catalog import GOODS, get_catalog
+from rules.brazil.messages import EN as ENGINE_EN
+from rules.brazil.notation import GRAMMAR
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_FILES = {
@@ -82,7 +82,7 @@ def test_every_catalog_component_has_a_term_in_every_language(lang: str) -> None
 
 
 def test_english_terms_are_only_in_the_english_catalogue_file() -> None:
-    """The goods' English names stay in rules/messages.py; en/terms.toml holds terms only."""
+    """The goods' English names stay in rules/brazil/messages.py; en/terms.toml holds terms only."""
     en = i18n.catalogue("en")
     for key in en.messages:
         if key.startswith("term."):

@@ -13,7 +13,7 @@ import i18n
 from i18n.__main__ import main as i18n_cli
 from i18n.catalogue import DEFAULT, clear_locale_dirs
 from i18n.check import problems
-from rules.catalog import load_catalog
+from rules.brazil.catalog import load_catalog
 
 # Catalog attribute -> the key's kind: text.<kind>.<id>.
 KINDS = {

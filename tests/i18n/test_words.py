@@ -1,5 +1,5 @@
 """The typed command language in every language (issue 17): one canonical notation
-(rules.notation) that works in every language, and each language's words for its verbs and
+(rules.brazil.notation) that works in every language, and each language's words for its verbs and
 components, read back by the parser and offered by autocomplete in the user's language.
 Round trip over whole seeded games: for every legal action and language,
 ``parse_text(canonical(localize(format_action(a), lang), lang)) == a``."""
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 import i18n
 from i18n.notation import canonical, complete, fold, localize, problems, words
-from rules import deciders, get_catalog, legal_actions
-from rules.notation import format_action, legal_texts, parse_text
-from rules.state import GameState
+from rules.brazil import deciders, get_catalog, legal_actions
+from rules.brazil.notation import format_action, legal_texts, parse_text
+from rules.brazil.state import GameState
 from service import GameService
 from storage import SqliteGameStore
 from tests.selfplay_steps import GAMES, recorded

@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from rules import apply, legal_actions, new_game
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.events import Event
 from rules.errors import RulesError
-from rules.events import Event
 
 
 def _events_json(events: list[Event]) -> list[str]:
@@ -54,7 +54,7 @@ def test_checked_apply_still_refuses_an_illegal_action_R_TURN_1() -> None:
     st = new_game(2, 3)
     while st.phase != "play" or st.pending:
         st, _ = apply(st, rng.choice(legal_actions(st)))
-    from rules import actions as A
+    from rules.brazil import actions as A
 
     other = 1 - st.current
     with pytest.raises(RulesError):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.catalog import DataError, load_catalog
+from rules.brazil.catalog import DataError, load_catalog
 
 
 def test_defaults_load_with_every_component():
@@ -129,7 +129,7 @@ def test_unknown_map_character_is_reported(tmp_path: Path):
 
 
 def test_describe_prints_every_table():
-    from rules.describe import describe
+    from rules.brazil.describe import describe
 
     text = describe()
     for title in (

@@ -1,6 +1,6 @@
 """Scenario maps and mission cards: schema and the design rules of DATA.md ("Maps", "Missions").
 
-These tests read ``rules/data/maps/*.toml`` and ``rules/data/missions.toml`` directly with
+These tests read ``rules/data/brazil/maps/*.toml`` and ``rules/data/brazil/missions.toml`` directly with
 ``tomllib`` and use only the schema (``MapDef``, ``Mission``, ``compile_board``) and the hex
 geometry, so they do not depend on the other data files.
 """
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from rules.catalog import Board, MapDef, Mission, compile_board
-from rules.hexgrid import Hex
+from rules.brazil.catalog import Board, MapDef, Mission, compile_board
+from rules.brazil.hexgrid import Hex
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "rules" / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "rules" / "data" / "brazil"
 MAPS_DIR = DATA_DIR / "maps"
 
 # Scenario table of DATA.md: id -> (players, conflict, has water hexes).

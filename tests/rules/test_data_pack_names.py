@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from rules import GameState, legal_actions, new_game
-from rules.catalog import (
+from rules.brazil import GameState, legal_actions, new_game
+from rules.brazil.catalog import (
     DataError,
     get_catalog,
     load_catalog,

@@ -1,4 +1,4 @@
-"""The public registry of pending decision kinds (rules.decisions.DECISIONS)."""
+"""The public registry of pending decision kinds (rules.brazil.decisions.DECISIONS)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pytest
 from pydantic import ValidationError
 
 from devtools.selfplay import play_random_game
-from rules import DECISIONS, DecisionKind
-from rules.actions import ACTION_TYPES
-from rules.engine import DECISION_HANDLERS
-from rules.state import Pending, PendingKind
+from rules.brazil import DECISIONS, DecisionKind
+from rules.brazil.actions import ACTION_TYPES
+from rules.brazil.engine import DECISION_HANDLERS
+from rules.brazil.state import Pending, PendingKind
 
-RULES = Path(__file__).resolve().parents[2] / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules" / "brazil"
 
 
 def test_registry_entries_are_complete():
@@ -39,7 +39,7 @@ def test_every_kind_the_engine_creates_is_registered_in_the_source():
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_every_kind_seen_in_selfplay_is_registered(players: int, monkeypatch):
     seen: set[str] = set()
-    from rules import engine
+    from rules.brazil import engine
 
     real = engine.pending_for
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from rules import apply, determinize, legal_actions, new_game, view
-from rules.determinize import REDEALERS
-from rules.state import GameState
-from rules.view import HIDDEN_FIELDS
+from rules.brazil import apply, determinize, legal_actions, new_game, view
+from rules.brazil.determinize import REDEALERS
+from rules.brazil.state import GameState
+from rules.brazil.view import HIDDEN_FIELDS
 
 
 def _states(players: int, seed: int, every: float = 0.08) -> list[GameState]:
@@ -131,7 +131,9 @@ def test_selfplay_invariant_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch
     # The "views leak nothing" invariant must fail if a view stops hiding something.
     import sys
 
-    view_module = sys.modules["rules.view"]  # (rules.view is also the function's name)
+    view_module = sys.modules[
+        "rules.brazil.view"
+    ]  # (rules.brazil.view is also the function's name)
     from devtools.selfplay import InvariantError, check_views_leak_nothing
 
     st = _states(2, 3)[-1]

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.catalog import get_catalog
-from rules.hexgrid import Hex, distance, normalise_label
+from rules.brazil.catalog import get_catalog
+from rules.brazil.hexgrid import Hex, distance, normalise_label
 from tests.helpers import PACK
 
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from rules import actions as A
-from rules import apply, legal_actions, new_game
-from rules.game import Context
-from rules.payment import PayContext, can_pay
-from rules.turn import (
+from rules.brazil import actions as A
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.game import Context
+from rules.brazil.payment import PayContext, can_pay
+from rules.brazil.turn import (
     REBOUCAS_KINDS,
     build_actions,
     build_cost,
@@ -60,8 +60,8 @@ def test_build_listing_matches_the_full_checks__R_BUILD_4(players: int):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
-    from rules.game import is_upgraded
-    from rules.turn import renovate_problem
+    from rules.brazil.game import is_upgraded
+    from rules.brazil.turn import renovate_problem
 
     rng = random.Random(players)
     st = new_game(players, 200 + players)
@@ -95,8 +95,8 @@ def test_renovate_listing_matches_the_full_checks__R_RENOV_1(players: int):
 def test_mission_objectives_with_known_unit_seats_match_R_MISSION_1(players: int):
     """The listing counts objectives with the unit seats worked out once a listing
     (``where``): the same counts as without, every objective and seat, over self-play."""
-    from rules.control import unit_seats
-    from rules.scoring import mission_complete, objective_count
+    from rules.brazil.control import unit_seats
+    from rules.brazil.scoring import mission_complete, objective_count
 
     rng = random.Random(players + 7)
     st = new_game(players, 300 + players)
@@ -122,7 +122,7 @@ def test_mission_objectives_with_known_unit_seats_match_R_MISSION_1(players: int
 def test_move_listing_matches_the_full_checks_R_MOVE_1(players: int):
     """The listing's free moves skip the checks a free move to a neighbour always passes:
     it lists exactly the moves (without carried units) that move_problem allows."""
-    from rules.movement import move_actions, move_problem
+    from rules.brazil.movement import move_actions, move_problem
 
     rng = random.Random(players + 11)
     st = new_game(players, 400 + players)

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from rules import actions as A
-from rules import apply, legal_actions, new_game
-from rules.events import Event
-from rules.game import Context, is_upgraded
-from rules.messages import Param
-from rules.payment import PayContext, can_pay
-from rules.state import GameState
-from rules.turn import (
+from rules.brazil import actions as A
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.events import Event
+from rules.brazil.game import Context, is_upgraded
+from rules.brazil.messages import Param
+from rules.brazil.payment import PayContext, can_pay
+from rules.brazil.state import GameState
+from rules.brazil.turn import (
     arch_actions,
     build_actions,
     build_cost,
@@ -201,7 +201,7 @@ def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(
     """The card's builds (speed pass 4: build_problem's checks made once a hex, as the build
     listing makes them): the same sites as build_problem on every candidate hex (the card
     in hand, not paying for itself), with and without Maria Leopoldina (R-BUILD-3)."""
-    from rules.gold_cards import gold_card_actions
+    from rules.brazil.gold_cards import gold_card_actions
 
     checked = 0
     states = _action_states(4, 1000)[::4] + _action_states(2, 1002)[::4]
@@ -231,7 +231,7 @@ def test_gold_card_build_listing_matches_the_full_checks_R_BUILD_4(
 def test_safe_sources_derived_from_the_full_ones_R_VOC_2() -> None:
     """The listing's safe sources (docs/RULINGS.md "Default payment"), made from the full
     ones already built, are the lots ``sources(..., safe=True)`` scans for."""
-    from rules.payment import sources
+    from rules.brazil.payment import sources
 
     contexts = [PayContext(), PayContext(any_crop_for_crop=True), PayContext(exact=True)]
     checked = 0
@@ -253,11 +253,11 @@ def test_gold_card_deploy_listing_matches_the_full_checks_R_RECRUIT_2(card: str)
     """The card's deployments (speed pass 4: targets and each unit's checks once a unit) are
     exactly the (unit, target) pairs that the checked apply accepts (with the payment a
     listing gives), in unit then target order (R-RECRUIT-2, R-TURN-4)."""
+    from rules.brazil.gold_cards import gold_card_actions
+    from rules.brazil.paying import with_payments
+    from rules.brazil.state import Tile
+    from rules.brazil.turn import deploy_targets
     from rules.errors import RulesError
-    from rules.gold_cards import gold_card_actions
-    from rules.paying import with_payments
-    from rules.state import Tile
-    from rules.turn import deploy_targets
 
     checked = several = 0
     for players, seed in ((4, 1000), (2, 1001)):
@@ -294,9 +294,9 @@ def test_mission_complete_cheap_objectives_first_R_MISSION_1() -> None:
     """mission_complete (speed pass 4: objectives read from the player before those that
     scan the map) says what all of the mission's objectives, in catalog order, say: for
     every mission and seat over seeded self-play states (R-MISSION-1)."""
-    from rules.control import unit_seats
-    from rules.game import Context
-    from rules.scoring import mission_complete, objective_met
+    from rules.brazil.control import unit_seats
+    from rules.brazil.game import Context
+    from rules.brazil.scoring import mission_complete, objective_met
 
     met = 0
     for players, seed in ((4, 1003), (2, 1004)):

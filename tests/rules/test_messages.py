@@ -1,5 +1,5 @@
 """Events for translation: every event is a message key + parameters rendered from the
-catalogue in rules/messages.py; the English text is unchanged (see test_golden.py)."""
+catalogue in rules/brazil/messages.py; the English text is unchanged (see test_golden.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from rules import Event, render_message
-from rules.game import Context
-from rules.messages import EN, NOT_EVENTS, REVEALS, MessageError, msg, placeholders, plural_en
-from rules.setup import new_game
+from rules.brazil import Event, render_message
+from rules.brazil.game import Context
+from rules.brazil.messages import (
+    EN,
+    NOT_EVENTS,
+    REVEALS,
+    MessageError,
+    msg,
+    placeholders,
+    plural_en,
+)
+from rules.brazil.setup import new_game
 from tests.selfplay_steps import all_steps
 
-RULES = Path(__file__).resolve().parents[2] / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules" / "brazil"
 EVENT_KEYS = {k for k in EN if not k.startswith(NOT_EVENTS)}
 
 
@@ -198,7 +206,7 @@ def test_nested_phrases_and_term_references_render_as_the_engine_always_wrote():
 
 @pytest.fixture
 def renamed_pack(tmp_path: Path) -> Iterator[Path]:
-    from rules.catalog import packs_folder, set_packs_folder
+    from rules.brazil.catalog import packs_folder, set_packs_folder
 
     before = packs_folder()
     (tmp_path / "renamed").mkdir()

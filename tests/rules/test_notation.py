@@ -1,4 +1,4 @@
-"""The command language (rules.notation): format <-> parse round trips over whole seeded
+"""The command language (rules.brazil.notation): format <-> parse round trips over whole seeded
 games, errors that say what was meant or what is legal, and descriptions that leak nothing."""
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from rules import actions as A
-from rules import apply, deciders, get_catalog, legal_actions, new_game, view
-from rules.errors import IllegalAction, InvalidAction, RulesError
-from rules.notation import (
+from rules.brazil import actions as A
+from rules.brazil import apply, deciders, get_catalog, legal_actions, new_game, view
+from rules.brazil.notation import (
     AmbiguousAction,
     complete,
     describe_action,
@@ -22,7 +21,8 @@ from rules.notation import (
     legal_texts,
     parse_text,
 )
-from rules.state import GameState
+from rules.brazil.state import GameState
+from rules.errors import IllegalAction, InvalidAction, RulesError
 
 SAMPLE = 6  # legal actions round-tripped per sampled decision (all of them are formatted)
 
@@ -408,7 +408,7 @@ def test_descriptions_use_display_names() -> None:
 
 
 def test_every_grammar_example_starts_with_a_known_verb() -> None:
-    from rules.notation import GRAMMAR, parse_verb
+    from rules.brazil.notation import GRAMMAR, parse_verb
 
     types = {t for _, t, _ in GRAMMAR}
     assert set(A.ACTION_TYPES) <= types  # every action type has a command

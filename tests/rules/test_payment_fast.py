@@ -1,4 +1,4 @@
-"""The listing's payability shortcut (rules.payment.quick_payable: Hall's count over the
+"""The listing's payability shortcut (rules.brazil.payment.quick_payable: Hall's count over the
 goods and gold cards, then the search only where combat cards could still decide) gives
 exactly the verdict of the full payment search (R-VOC-2, R-VOC-3, R-VOC-6)."""
 
@@ -10,10 +10,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import apply, legal_actions, new_game
-from rules.catalog import CROPS
-from rules.game import Context
-from rules.payment import (
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.catalog import CROPS
+from rules.brazil.game import Context
+from rules.brazil.payment import (
     Lot,
     PayabilityCache,
     PayContext,
@@ -22,7 +22,7 @@ from rules.payment import (
     solve,
     sources,
 )
-from rules.state import GameState
+from rules.brazil.state import GameState
 
 TOKENS = [*CROPS, "gold", "science", "any", "coffee|cotton", "sugar_cane|brazilwood"]
 PROVIDES = [frozenset({c}) for c in CROPS] + [

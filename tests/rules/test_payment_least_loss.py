@@ -13,10 +13,10 @@ from collections import Counter
 from itertools import product
 from typing import Any
 
-from rules import apply, cost_of, legal_actions, new_game, payment_note
-from rules.catalog import get_catalog
-from rules.payment import can_pay
-from rules.state import GameState
+from rules.brazil import apply, cost_of, legal_actions, new_game, payment_note
+from rules.brazil.catalog import get_catalog
+from rules.brazil.payment import can_pay
+from rules.brazil.state import GameState
 
 HANDS = ["agriculture", "faith", "frontier", "in_hoc_signo_vinces", "jesuits", "immigration"]
 

@@ -7,7 +7,7 @@ import typing
 from typing import Any, get_args
 
 import rules
-from rules.actions import ACTION_TYPES, Action, ActionAdapter
+from rules.brazil.actions import ACTION_TYPES, Action, ActionAdapter
 
 
 def _mentions_any(tp: object) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules import Event, GameState, legal_actions, score
-from rules.catalog import get_catalog
-from rules.game import Context
+from rules.brazil import Event, GameState, legal_actions, score
+from rules.brazil.catalog import get_catalog
+from rules.brazil.game import Context
 from tests.helpers import (
     PACK,
     act,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import RulesError, legal_actions, view
-from rules.engine import deciders
-from rules.state import GameState
+from rules.brazil import RulesError, legal_actions, view
+from rules.brazil.engine import deciders
+from rules.brazil.state import GameState
 from tests.helpers import (
     act,
     act_ev,
@@ -111,7 +111,7 @@ def test_cannon_wins_from_adjacent_hex_but_does_not_occupy__R_MOVE_6__R_COMBAT_9
     assert res["winner"] == 0 and res["attacker_fp"] == 4 and res["defender_fp"] == 1
     assert st.players[0].units["cannon"] == "E4"  # did not move in
     assert st.tiles["F4"].owner == 1
-    from rules.control import controls
+    from rules.brazil.control import controls
 
     assert controls(st, 1, "F4") and not controls(st, 0, "F4")
 
@@ -142,7 +142,7 @@ def test_builder_retakes_occupied_tile_and_control_returns__R_COMBAT_11():
     st = act(st, "move", unit="monarch", to="D4", kind="free")
     st, _ = commit(st, 0)
     st, _ = commit(st, 1)
-    from rules.control import controls
+    from rules.brazil.control import controls
 
     assert st.players[0].units["monarch"] == "D4"
     assert controls(st, 0, "D4")
@@ -330,19 +330,19 @@ def test_won_battle_on_building_occupies_it__R_COMBAT_10():
     st, _ = commit(st, 0)
     st, ev = commit(st, 1)
     assert "occupy" in kinds(ev)
-    from rules.control import controlled_tiles, controls
-    from rules.scoring import score
+    from rules.brazil.control import controlled_tiles, controls
+    from rules.brazil.scoring import score
 
     assert controls(st, 0, "F4")
     assert "F4" in controlled_tiles(st, 0)
     assert score(st, 0)["categories"]["buildings"] == 1
     assert score(st, 1)["categories"]["buildings"] == 0
     # its goods can be spent by the occupier
-    from rules.payment import find_payment
+    from rules.brazil.payment import find_payment
 
     assert find_payment(st, 0, ["brazilwood"]) is not None
     # ...but it stays part of the builder's empire for adjacency (R-VOC-7)
-    from rules.game import Context
+    from rules.brazil.game import Context
 
     assert Context(st).opponent_adjacent(0, "G4") or "G4" not in Context(st).board.neighbours["F4"]
     # and an occupied building cannot be renovated by its builder (R-COMBAT-11)
@@ -356,7 +356,7 @@ def test_control_returns_when_occupier_leaves__R_COMBAT_11():
     st = duel(("green", "blue"))
     put(st, 1, "sawmill", "F4")
     place_unit(st, 0, "monarch", "F4")  # occupying
-    from rules.control import controls
+    from rules.brazil.control import controls
 
     assert controls(st, 0, "F4")
     st = act(st, "move", unit="monarch", to="E4", kind="free")
@@ -412,7 +412,7 @@ def test_camarao_not_for_buildings_away_from_the_battle__R_COMBAT_8():
     st = duel(("green", "blue"))
     st.players[0].paintings.append("camarao")
     put(st, 0, "sugar_field", "D3")  # next to the forest E3
-    from rules.catalog import get_catalog
+    from rules.brazil.catalog import get_catalog
 
     b = get_catalog(st.data_pack).boards["test-duel"]
     assert any(b.terrain[n] == "forest" for n in b.neighbours["D3"])
@@ -613,7 +613,7 @@ def test_defeated_units_score_and_redeploy_free__R_COMBAT_5__R_RECRUIT_3():
     st = act(st, "move", unit="archer1", to="F4", kind="free")
     st, _ = commit(st, 0)
     st, _ = commit(st, 1)
-    from rules.scoring import score
+    from rules.brazil.scoring import score
 
     assert st.players[0].units["archer1"] == "reserve"
     assert score(st, 0)["categories"]["units"] == 2

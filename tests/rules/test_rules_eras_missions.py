@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     GameState,
     NotYourDecision,
     deciders,
     legal_actions,
     view,
 )
-from rules.catalog import get_catalog
-from rules.scoring import mission_complete, objective_met, score
+from rules.brazil.catalog import get_catalog
+from rules.brazil.scoring import mission_complete, objective_met, score
 from tests.helpers import (
     PACK,
     act,

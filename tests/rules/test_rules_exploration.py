@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Event, GameState, legal_actions, view
-from rules.scoring import score
-from rules.state import Turn
+from rules.brazil import Event, GameState, legal_actions, view
+from rules.brazil.scoring import score
+from rules.brazil.state import Turn
 from tests.helpers import (
     act,
     act_ev,

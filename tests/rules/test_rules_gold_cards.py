@@ -1,7 +1,7 @@
 """Gold cards other than War (DATA.md "Gold cards"; free actions R-TURN-4).
 
 End-scoring cards (Agriculture, Faith, In Hoc Signo Vinces, Frontier) are kept and scored by
-``rules.scoring.score``; the others are played as free actions during your own turn.
+``rules.brazil.scoring.score``; the others are played as free actions during your own turn.
 Seat 0: green, capital C3; seat 1: blue, capital H6.
 """
 
@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     Event,
     GameState,
     NotYourDecision,
     view,
 )
-from rules.scoring import score
+from rules.brazil.scoring import score
 from tests.helpers import (
     act,
     act_ev,

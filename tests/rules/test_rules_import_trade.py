@@ -12,8 +12,8 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from rules import Event, GameState, RulesError, legal_actions
-from rules.catalog import CROPS
+from rules.brazil import Event, GameState, RulesError, legal_actions
+from rules.brazil.catalog import CROPS
 from tests.helpers import act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import devtools.selfplay as sp
 from devtools.selfplay import InvariantError, check_readers_pure
-from rules import (
+from rules.brazil import (
     GameState,
     apply,
     deciders,

@@ -6,9 +6,9 @@ A2 (next to B3), A1 and B1 (next to A2). Plains next to C3: D3, C4, C2.
 
 from __future__ import annotations
 
-from rules import Event, GameState, legal_actions
-from rules.scoring import score, tile_vp
-from rules.state import Turn
+from rules.brazil import Event, GameState, legal_actions
+from rules.brazil.scoring import score, tile_vp
+from rules.brazil.state import Turn
 from tests.helpers import (
     act,
     act_ev,

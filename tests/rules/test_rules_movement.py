@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import GameState, legal_actions
-from rules.catalog import get_catalog
+from rules.brazil import GameState, legal_actions
+from rules.brazil.catalog import get_catalog
 from tests.helpers import (
     PACK,
     act,

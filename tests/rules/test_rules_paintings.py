@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     GameState,
     NotYourDecision,
     get_catalog,
 )
-from rules.scoring import score
-from rules.state import Turn
+from rules.brazil.scoring import score
+from rules.brazil.state import Turn
 from tests.helpers import (
     PACK,
     act,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     GameState,
     NotYourDecision,
     legal_actions,
 )
-from rules.scoring import score
-from rules.state import Pending
+from rules.brazil.scoring import score
+from rules.brazil.state import Pending
 from tests.helpers import (
     act,
     act_ev,

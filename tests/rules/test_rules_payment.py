@@ -1,6 +1,6 @@
 """Payments: the safe default (R-VOC-2, R-VOC-6, R-END-2, docs/RULINGS.md "Default payment"),
 one lot builder for the default and explicit paths, and the step-by-step chooser
-(rules.paying: cost_of, default_payment, payment_step)."""
+(rules.brazil.paying: cost_of, default_payment, payment_step)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     IllegalAction,
     InvalidAction,
     PayItem,
@@ -23,8 +23,8 @@ from rules import (
     payment_note,
     payment_step,
 )
-from rules.payment import PayContext, check_payment, find_payment
-from rules.state import GameState
+from rules.brazil.payment import PayContext, check_payment, find_payment
+from rules.brazil.state import GameState
 from tests.helpers import act_ev, assert_illegal, is_legal, listed, put, start
 
 

@@ -13,8 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devtools.selfplay import check_invariants, play_random_game, run_selfplay
-from rules import GameState, RulesError, apply, legal_actions, new_game, parse_action, replay_step
-from rules.actions import ACTION_TYPES
+from rules.brazil import (
+    GameState,
+    RulesError,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    replay_step,
+)
+from rules.brazil.actions import ACTION_TYPES
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from rules import Event, GameState, RulesError, legal_actions, score, view
-from rules.catalog import CROPS, get_catalog
+from rules.brazil import Event, GameState, RulesError, legal_actions, score, view
+from rules.brazil.catalog import CROPS, get_catalog
 from tests.helpers import (
     PACK,
     act,

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     Event,
     GameState,
     InvalidAction,
     legal_actions,
     score,
 )
-from rules.catalog import get_catalog
+from rules.brazil.catalog import get_catalog
 from tests.helpers import PACK, act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
 CAT = get_catalog(PACK)

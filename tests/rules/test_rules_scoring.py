@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     Event,
     GameState,
     IllegalAction,

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-import rules
-from rules import Event, GameState, InvalidAction, NotYourDecision, RulesError, view
-from rules.catalog import FRAMES, get_catalog
+import rules.brazil as rules
+from rules.brazil import Event, GameState, InvalidAction, NotYourDecision, RulesError, view
+from rules.brazil.catalog import FRAMES, get_catalog
 from tests.helpers import PACK, act, act_ev
 
 CAT = get_catalog(PACK)

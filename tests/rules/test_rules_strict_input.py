@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from rules import InvalidAction, RulesError, apply, new_game, parse_action
-from rules.actions import ACTION_TYPES
+from rules.brazil import InvalidAction, RulesError, apply, new_game, parse_action
+from rules.brazil.actions import ACTION_TYPES
 
 # A valid value for each field annotation, and values of the wrong JSON type for it.
 GOOD: dict[str, Any] = {
@@ -120,7 +120,7 @@ def test_apply_with_a_bad_seat_names_a_rule() -> None:
 
 
 def test_apply_refuses_a_bool_seat_on_a_constructed_action() -> None:
-    from rules.actions import ChooseColour
+    from rules.brazil.actions import ChooseColour
 
     state = new_game(2, 1)
     with pytest.raises(InvalidAction) as e:
@@ -150,16 +150,16 @@ def test_new_game_refuses_bad_arguments_naming_them(kwargs: dict[str, Any], name
 
 def test_new_game_without_seed_draws_64_bits_from_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 7, defect 7: a time-like seed can be brute-forced back from a public display.
-    import rules.setup
+    import rules.brazil.setup
 
     asked: list[int] = []
-    real = rules.setup.secrets.randbits
+    real = rules.brazil.setup.secrets.randbits
 
     def spy(k: int) -> int:
         asked.append(k)
         return real(k)
 
-    monkeypatch.setattr(rules.setup.secrets, "randbits", spy)
+    monkeypatch.setattr(rules.brazil.setup.secrets, "randbits", spy)
     a, b = new_game(2), new_game(2)
     assert asked and min(asked) >= 64
     assert a.rng.seed != b.rng.seed

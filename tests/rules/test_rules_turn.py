@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-import rules.engine as engine
-import rules.turn as turn
-from rules import Event, GameState, NotYourDecision, legal_actions
+import rules.brazil.engine as engine
+import rules.brazil.turn as turn
+from rules.brazil import Event, GameState, NotYourDecision, legal_actions
 from tests.helpers import act, act_ev, assert_illegal, is_legal, place_unit, put, start
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from rules import apply, legal_actions, new_game, view
-from rules.events import for_seat
-from rules.view import HIDDEN
+from rules.brazil import apply, legal_actions, new_game, view
+from rules.brazil.events import for_seat
+from rules.brazil.view import HIDDEN
 from tests.helpers import act_ev, explore, start, to_movement
 
 
@@ -80,7 +80,7 @@ def test_drawn_cards_are_named_only_to_the_drawer():
     st = start()
     st, ev = act_ev(st, "recruit", 0, draw=1)
     card = st.players[0].combat_cards[0]
-    from rules.catalog import get_catalog
+    from rules.brazil.catalog import get_catalog
 
     name = get_catalog(st.data_pack).combat_cards[card].name
     assert any(name in e.text for e in for_seat(ev, 0))

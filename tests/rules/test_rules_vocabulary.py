@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rules import (
+from rules.brazil import (
     Event,
     GameState,
     NotYourDecision,
@@ -22,10 +22,10 @@ from rules import (
     legal_actions,
     score,
 )
-from rules.actions import PayItem
-from rules.catalog import CROPS, get_catalog
-from rules.payment import PayContext, check_payment, find_payment
-from rules.state import Player
+from rules.brazil.actions import PayItem
+from rules.brazil.catalog import CROPS, get_catalog
+from rules.brazil.payment import PayContext, check_payment, find_payment
+from rules.brazil.state import Player
 from tests.helpers import (
     PACK,
     act,

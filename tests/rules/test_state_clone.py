@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from rules import apply, legal_actions, new_game
-from rules.state import Battle, GameState, Pending, Side
+from rules.brazil import apply, legal_actions, new_game
+from rules.brazil.state import Battle, GameState, Pending, Side
 
 
 def _states(players: int, seed: int) -> list[GameState]:

@@ -1,4 +1,4 @@
-"""Undo points: ``reveals`` on every event and ``undoable`` / ``undo_depth`` (rules/undo.py).
+"""Undo points: ``reveals`` on every event and ``undoable`` / ``undo_depth`` (rules/brazil/undo.py).
 
 Checked over seeded self-play games of 1-4 players (tests/selfplay_steps.py).
 """
@@ -9,9 +9,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from rules import GameState, apply, legal_actions, undo_depth, undoable, view
-from rules.catalog import get_catalog
-from rules.undo import Step
+from rules.brazil import GameState, apply, legal_actions, undo_depth, undoable, view
+from rules.brazil.catalog import get_catalog
+from rules.brazil.undo import Step
 from tests.helpers import start
 from tests.selfplay_steps import all_steps, play
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rules import GameState, legal_actions
+from rules.brazil import GameState, legal_actions
 from service import GameService
 from storage import SqliteGameStore
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ai import make_agent
-from rules import GameState
+from rules.brazil import GameState
 from service.results import ImageRequest
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rules import GameState
+from rules.brazil import GameState
 from service import Frame, GameService, ImageRequest
 from service import moderation as mod
 from storage.models import EntryKind

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules import deciders, format_action, legal_actions
+from rules.brazil import deciders, format_action, legal_actions
 from service import GameService
 from storage import GameChange, SqliteGameStore
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules import GameState, legal_actions
+from rules.brazil import GameState, legal_actions
 from service import GameService, Result
 from storage import SqliteGameStore
 from tests.service.conftest import uniform_factory
@@ -134,7 +134,7 @@ async def test_the_confirmation_says_what_a_payment_costs_in_points_R_END_2(
 ) -> None:
     """Issue 22: the listed payment of an action with no safe default spends what loses the
     fewest VP, and the guided turn's confirmation says when it loses some."""
-    from rules import PayItem
+    from rules.brazil import PayItem
     from service.labels import cost_line
     from tests.helpers import listed, start
 

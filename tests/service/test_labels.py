@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from rules import GameState, apply, deciders, get_catalog, legal_actions, new_game, view
+from rules.brazil import GameState, apply, deciders, get_catalog, legal_actions, new_game, view
 from service.labels import Choice, action_label, choices, clip, cost_line, group_label
 from tests.selfplay_steps import GAMES, recorded
 

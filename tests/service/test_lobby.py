@@ -8,8 +8,16 @@ from typing import Any
 
 import pytest
 
-from rules import GameState, apply, deciders, get_catalog, legal_actions, new_game, pending_for
-from rules.actions import ChooseColour
+from rules.brazil import (
+    GameState,
+    apply,
+    deciders,
+    get_catalog,
+    legal_actions,
+    new_game,
+    pending_for,
+)
+from rules.brazil.actions import ChooseColour
 from service import GameService
 from service.lobby import Lobbies
 from service.results import Refused

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from rules import GameState, apply, deciders, legal_actions, new_game
-from rules.undo import undoable
+from rules.brazil import GameState, apply, deciders, legal_actions, new_game
+from rules.brazil.undo import undoable
 from service import GameService, SeatSpec
 from service import moderation as mod
 from storage import GameStatus, PrivatePlace

@@ -16,8 +16,8 @@ import i18n
 from i18n.catalogue import catalogue
 from i18n.check import problems
 from i18n.pseudo import CLOSE, OPEN
-from rules import apply, deciders, legal_actions, new_game
-from rules.events import Event
+from rules.brazil import apply, deciders, legal_actions, new_game
+from rules.brazil.events import Event
 from service import GameService, SeatSpec
 from service import moderation as mod
 from service import undo as undo_mod

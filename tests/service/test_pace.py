@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from rules import deciders, format_action, legal_actions, pending_for
+from rules.brazil import deciders, format_action, legal_actions, pending_for
 from service import GameService, SeatSpec
 from service.pace import GAME, Notice, Tick
 from service.pacing import FakeClock, default_answer

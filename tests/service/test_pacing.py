@@ -202,7 +202,7 @@ def test_advance_counts_only_running_time(
 
 
 def test_default_answers_come_from_the_engine() -> None:
-    from rules import apply, deciders, legal_actions, new_game, pending_for
+    from rules.brazil import apply, deciders, legal_actions, new_game, pending_for
 
     st_ = new_game(2, seed=5)
     # setup decisions (colours): no default answer, a choice only the player can make
@@ -234,7 +234,7 @@ def test_default_answer_to_a_battle_is_no_cards_R_COMBAT_4() -> None:
     """Self-play until a combat_cards decision: the default is the empty commitment."""
     import random
 
-    from rules import apply, deciders, legal_actions, new_game, pending_for
+    from rules.brazil import apply, deciders, legal_actions, new_game, pending_for
 
     for seed in range(30):
         st_ = new_game(2, seed=seed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from i18n import PSEUDO
-from rules import legal_actions
+from rules.brazil import legal_actions
 from service import GameService
 from service.results import Post, SeatSpec
 from tests.i18n.pseudo import unbracketed_words

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from rules import GameState, get_catalog, view
-from rules.events import Event
+from rules.brazil import GameState, get_catalog, view
+from rules.brazil.events import Event
 from service import GameService, ImageRequest, Result, SeatSpec, render_image
 
 
@@ -46,7 +46,7 @@ async def test_errors_are_private_with_rule_id_R_SETUP_4(service: GameService) -
 
 
 async def test_choose_takes_an_action_object(service: GameService) -> None:
-    from rules import legal_actions
+    from rules.brazil import legal_actions
 
     res = await service.new_game(["Ana", "Bo"], seed=2)
     st = await service.state(res.game_id)
@@ -138,7 +138,7 @@ async def test_private_posts_carry_secret_events_to_their_seat_only(
 async def test_undo_takes_back_a_move_and_refuses_a_draw_R_TURN_1(
     service: GameService,
 ) -> None:
-    from rules import legal_actions
+    from rules.brazil import legal_actions
 
     res = await service.new_game(["Ana", "ai:random"], seed=3)
     gid = res.game_id

@@ -18,7 +18,7 @@ import pytest
 
 import i18n
 from i18n.check import problems
-from rules import PendingKind
+from rules.brazil import PendingKind
 from service import GameService, SeatSpec
 from service.lobby import CLOSED, LOBBY_MANAGER, colour_choices, lobby_text
 from service.pace import Notice, Schedule

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from devtools.render_games import Snapshot, play, with_event
-from rules import legal_actions, parse_action, view
+from rules.brazil import legal_actions, parse_action, view
 from service import Frame, GameService, ImageRequest, metrics, render_image
 from service.workers import WorkerError, WorkerPool, decision_seed, make_agent
 from storage import SqliteGameStore
@@ -279,7 +279,7 @@ def test_a_forced_decision_is_what_every_agent_plays() -> None:
     lists from the seat's view, would have played the same."""
     import random
 
-    from rules import apply, deciders, new_game
+    from rules.brazil import apply, deciders, new_game
 
     rng, forced = random.Random(8), 0
     for players in (2, 3):

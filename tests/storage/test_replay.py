@@ -138,7 +138,7 @@ def test_default_replayer_is_rules_replay_step() -> None:
     except ImportError:  # pragma: no cover
         expected = None
     if expected is None:
-        with pytest.raises(ReplayerUnavailable, match="rules:replay_step"):
+        with pytest.raises(ReplayerUnavailable, match=r"rules\.brazil:replay_step"):
             default_replayer()
     else:  # pragma: no cover - once the rules engine lands
         assert default_replayer() is expected

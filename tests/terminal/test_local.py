@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from rules import format_action
+from rules.brazil import format_action
 from service import GameService
 from storage import GameStatus, SqliteGameStore
 from terminal.local import read_script, seat_specs

@@ -23,7 +23,7 @@ import pytest
 import i18n
 from ai import make_agent
 from i18n.notation import canonical, localize
-from rules import format_action
+from rules.brazil import format_action
 from terminal import local
 from terminal.local import LOCAL_WORDS, LineSource, LocalGame
 from tests.i18n.pseudo import unbracketed_words

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from rules import GameState
+from rules.brazil import GameState
 from service import Frame, GameService, ImageRequest, Result, render_image
 from storage.sqlite import SqliteGameStore
 from tests.service.test_service import _mentions, hidden_names

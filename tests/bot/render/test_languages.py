@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 import bot.render.theme as TH
 import i18n
 from bot.render import draw as D
-from bot.render import (
+from bot.render.brazil import (
     render_battle,
     render_boards,
     render_hand,
@@ -29,7 +29,7 @@ from bot.render.canvas import Canvas
 from bot.render.theme import PAPER, RenderOptions
 from bot.render.words import Drawn, english_words, recording
 from devtools.render_games import Snapshot, with_event
-from rules import get_catalog, view
+from rules.brazil import get_catalog, view
 
 BEARING = 4  # px: how far a glyph may reach left of its origin (J, j at 30 px)
 LANGS = ["en", "pt-BR", "fr", "de", "hu", "pl", i18n.PSEUDO]
@@ -370,8 +370,8 @@ def test_hidden_cards_are_never_drawn_in_any_language(
 ) -> None:
     """A spectator's images name no card in a hand and no face-down tile, in their language
     too (the names drawn are the language's terms); the owner's hand names its own."""
+    import bot.render.brazil.mapimg as M
     import bot.render.canvas as C
-    import bot.render.mapimg as M
     from bot.render.words import words
 
     t = words(lang)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+import bot.render.brazil.mapimg as M
 import bot.render.canvas as C
 import bot.render.draw as D
-import bot.render.mapimg as M
-from bot.render import (
+from bot.render.brazil import (
     RenderOptions,
     render_battle,
     render_boards,
@@ -26,12 +26,12 @@ from bot.render import (
     render_scores,
     render_timeline,
 )
-from bot.render.common import changes, colour_of, pieces_by_hex
+from bot.render.brazil.common import changes, colour_of, pieces_by_hex
 from bot.render.theme import HIGHLIGHT, font, player_fill
 from devtools.render import main as cli
 from devtools.render_games import Snapshot, at_round, play, with_event
-from rules import get_catalog, view
-from rules.state import GameState
+from rules.brazil import get_catalog, view
+from rules.brazil.state import GameState
 
 GOLDEN = Path(__file__).parent / "golden"
 OPTS = RenderOptions()
@@ -360,7 +360,7 @@ def test_timeline_is_an_animation() -> None:
     assert len(data) < 8_000_000
     # frames store only what changed (the rest is transparent over the previous frame):
     # every decoded frame must still be the whole map after that turn
-    from bot.render import TIMELINE_WIDTH
+    from bot.render.brazil import TIMELINE_WIDTH
 
     for i in (1, len(snaps) // 2, len(snaps) - 1):
         im.seek(i)
