@@ -146,6 +146,12 @@ def render_timeline(
         k *= 2
 
 
+def animate(rgb: list[Image.Image], ms_per_frame: int = 350) -> bytes:
+    """An animated GIF of the images ``rgb`` (same size), each shown ``ms_per_frame``, the
+    last three seconds; only what changed is stored per frame (any game's timeline)."""
+    return _gif(rgb, ms_per_frame)
+
+
 def _gif(rgb: list[Image.Image], ms_per_frame: int) -> bytes:
     """Every frame on one 255-colour palette; from the second frame on, the pixels that did
     not change since the previous frame are transparent (index 255, drawn over the previous
@@ -184,6 +190,7 @@ TRANSPARENT = 255
 
 __all__ = [
     "RenderOptions",
+    "animate",
     "render_battle",
     "render_boards",
     "render_hand",
