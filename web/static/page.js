@@ -19,8 +19,15 @@
   let live = embedded.live;
   let steps = embedded.steps.steps;
   let turns = embedded.steps.turns;
-  // the game's word for a step that fought: "battle" (Brazil: Imperial), "conflict" (Tigris)
-  const battleWord = embedded.steps.battle_word === "conflict" ? "conflict" : "battle";
+  // the game's word for a step that fought (Brazil: Imperial's battles, Tigris's conflicts)
+  // and the battle menu's words for some and none
+  const BATTLE_MENU = {
+    battle: ["web.replay.battles", "web.replay.no_battles"],
+    conflict: ["web.replay.conflicts", "web.replay.no_conflicts"],
+  };
+  const battleWord = BATTLE_MENU.hasOwnProperty(embedded.steps.battle_word)
+    ? embedded.steps.battle_word
+    : "battle";
   let version = live.version;
   let cur = Math.max(0, steps.length - 1); // the replay's step
   let view = body.dataset.view === "replay" ? "replay" : "live";
@@ -280,10 +287,8 @@
     const battles = steps.filter((s) => s.battle);
     const bs = $("jump-battle");
     const count = battles.length;
-    const plural = battleWord === "battle" ? "battles" : battleWord + "s";
-    bs.replaceChildren(
-      option("", count ? text("web.replay." + plural, { n: count }) : text("web.replay.no_" + plural)),
-    );
+    const [some, none] = BATTLE_MENU[battleWord];
+    bs.replaceChildren(option("", count ? text(some, { n: count }) : text(none)));
     for (const s of battles) {
       const turn = turns[s.turn] ? turns[s.turn].label : text("web.replay.step", { n: s.n });
       const label = text("web.replay.at_step", { label: turn, n: s.n });
