@@ -2,7 +2,7 @@
 only from a seeded RNG kept in the state, states serialisable to JSON and back.
 
 One package per game, side by side: :mod:`rules.brazil` (Brazil: Imperial) and
-:mod:`rules.tigris` (Tigris & Euphrates), their component data in ``rules/data/<game>/``.
+:mod:`rules.tigris` (Tigris & Euphrates), their component data in ``rules/data/brazil/<game>/``.
 What every game shares is here: the registry of the games and their one face
 (:mod:`rules.games`: ``game("tigris").apply(state, action)``), the errors that name a rule
 (:mod:`rules.errors`), the message template language (:mod:`rules.text`), seeded self-play

@@ -2,9 +2,15 @@
 step, and the game as it stands now — what a game's web page shows (or any other surface
 for spectators).
 
+Every game's archive is made through its adapter (:mod:`service.games`): the steps'
+sentences, the players' names, the turns' labels, what marks a battle (Tigris & Euphrates:
+a revolt or war decided) or an era (Brazil: Imperial's only), the map (the adapter's ``map``
+picture), the public score rows.
+
 Only public things leave this module: the steps' sentences are the events every seat may
 see (players named as the table knows them), the maps are drawn from the spectator's view
-(``view(state, None)``), the scores are the public ones. A game's page is found by an
+(``view(state, None)``), the scores are the public ones (points behind a player's screen are
+``hidden`` rows: no number). A game's page is found by an
 unguessable token kept in storage; :meth:`GameArchive.reset_token` replaces it (the old
 address stops working).
 
@@ -26,11 +32,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from i18n import DEFAULT, Translator, resolve, translator
-from rules.brazil import GameState, apply, parse_action
-from rules.brazil.events import Event, for_seat
+from service.games import GameAdapter, adapter, adapter_of
 from service.results import Frame, ImageRequest, ScoreRow, SeatSpec, Status
 from storage.models import EntryKind, GameRecord, GameStatus, LogEntry
 
@@ -42,8 +47,6 @@ StepKind = Literal["start", "action", "undo", "rollback"]
 TOKEN_BYTES = 18
 """A page token's randomness: 18 bytes, 24 URL-safe characters (144 bits)."""
 
-BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
-
 
 def game_language(rec: GameRecord) -> str:
     """The language of a game's public texts (its page): the game's own setting, else
@@ -52,23 +55,25 @@ def game_language(rec: GameRecord) -> str:
     return resolve(code if isinstance(code, str) else None) or DEFAULT
 
 
-def seat_name(st: GameState, seats: Sequence[SeatSpec], seat: int, L: Translator) -> str:
-    """``"Ana (red)"`` in ``L``'s language: the seat's player and colour once chosen."""
-    name = seats[seat].name if seat < len(seats) else L("web.seat.number", n=seat + 1)
-    colour = st.players[seat].colour if seat < len(st.players) else None
-    if not colour:
-        return name
-    return L("web.seat.coloured", name=name, colour=L.name(f"web.colour.{colour}", colour))
+def seat_name(st: Any, seats: Sequence[SeatSpec], seat: int, L: Translator) -> str:
+    """A seat as the page names it in ``L``'s language (its game's adapter's): ``"Ana
+    (red)"`` (the player and colour once chosen), ``"Ana (Bow)"`` (the dynasty)."""
+    return adapter_of(st).page_seat(st, seats, seat, L.lang)
 
 
-def seat_colour(st: GameState, seat: int) -> str | None:
+def seat_colour(st: Any, seat: int) -> str | None:
     """The seat's colour once chosen (its marker on the map), else None."""
-    return st.players[seat].colour if 0 <= seat < len(st.players) else None
+    return adapter_of(st).page_colour(st, seat)
 
 
-def decision_text(kind: str, lang: str = DEFAULT) -> str:
+def decision_text(kind: str, lang: str = DEFAULT, game: str | None = None) -> str:
     """What a seat is awaited for, in words: ``"to play"`` (its turn, ``kind`` ``"turn"``) or
-    the pending decision (``"combat cards"``)."""
+    the pending decision (``"combat cards"``; ``game``'s own words where it has them:
+    Tigris's ``"support"``)."""
+    if game is not None:
+        own = adapter(game).decision_words(kind, lang)
+        if own:
+            return own
     return translator(lang).name(f"web.decision.{kind}", kind.replace("_", " "))
 
 
@@ -112,9 +117,15 @@ class Archive:
     title: str
     steps: tuple[PublicStep, ...]
     turns: tuple[TurnMark, ...]
-    events: tuple[tuple[Event, ...], ...] = field(repr=False, default=())
+    events: tuple[tuple[Any, ...], ...] = field(repr=False, default=())
     """Per step, the events the map at that step highlights (the turn's so far)."""
     lang: str = DEFAULT
+    game: str = "brazil"
+    """The game's name (:mod:`service.games`)."""
+    eras: bool = True
+    """Whether the game has eras (the era menu)."""
+    battle_word: str = "battle"
+    """The game's word for a step that fought (``battle``, ``conflict``)."""
 
     def last_turn(self) -> list[str]:
         """The public sentences of the newest turn that has steps (the one the channel's
@@ -143,19 +154,9 @@ class LiveView:
     abandoned: bool
     lang: str = DEFAULT
     colours: dict[int, str] = field(default_factory=dict)
-
-
-def _turn_key(st: GameState) -> tuple[int, int, str]:
-    return (st.current, st.round, st.phase)
-
-
-def _turn_label(st: GameState, seats: Sequence[SeatSpec], L: Translator) -> str:
-    if st.phase == "setup":
-        return L("web.turn.setup")
-    if st.phase == "ended":
-        return L("web.turn.end")
-    who = seat_name(st, seats, st.current, L)
-    return L("web.turn.play", era=st.era, round=st.round, who=who)
+    where: str | None = None
+    """Where the game stands in its own words (None: the era and round's)."""
+    game: str = "brazil"
 
 
 def build_archive(
@@ -165,22 +166,21 @@ def build_archive(
     title: str,
     lang: str = DEFAULT,
 ) -> Archive:
-    """Replay ``entries`` (a game's whole log) into its public steps, in ``lang``. Pure CPU
-    work: run it in a worker thread."""
-    from service.core import named_description, named_text  # the sentences' one source
-
+    """Replay ``entries`` (a game's whole log) into its public steps, in ``lang``, through
+    the game's adapter (``rec.game``). Pure CPU work: run it in a worker thread."""
+    A: GameAdapter = adapter(rec.game)
     L = translator(lang)
 
     steps: list[PublicStep] = []
     turns: list[TurnMark] = []
-    highlights: list[tuple[Event, ...]] = []
-    st: GameState | None = None
-    turn_events: list[Event] = []
-    carry: dict[int, tuple[GameState, list[Event], int]] = {}  # version -> state, turn, turn no
+    highlights: list[tuple[Any, ...]] = []
+    st: Any = None
+    turn_events: list[Any] = []
+    carry: dict[int, tuple[Any, list[Any], int]] = {}  # version -> state, turn, turn no
     turn = -1
 
-    def new_turn(s: GameState, first: int) -> int:
-        turns.append(TurnMark(_turn_label(s, seats, L), first))
+    def new_turn(s: Any, first: int) -> int:
+        turns.append(TurnMark(A.page_turn(s, seats, lang), first))
         return len(turns) - 1
 
     for e in entries:
@@ -188,10 +188,10 @@ def build_archive(
         if e.kind is EntryKind.CREATED or (e.action_json is None and st is None):
             if not e.snapshot_json:
                 continue
-            st = GameState.model_validate_json(e.snapshot_json)
+            st = A.load(e.snapshot_json)
             turn_events = []
             turn = new_turn(st, n)
-            players = [seat_name(st, seats, p.seat, L) for p in st.players]
+            players = [A.page_seat(st, seats, i, lang) for i in range(len(st.players))]
             steps.append(
                 PublicStep(
                     n,
@@ -199,9 +199,7 @@ def build_archive(
                     "start",
                     L("web.step.start", title=title, players=players),
                     turn,
-                    st.phase,
-                    st.era,
-                    st.round,
+                    *A.page_marks(st),
                 )
             )
             highlights.append(())
@@ -217,7 +215,7 @@ def build_archive(
                 if back[2] != turn:  # back into an earlier turn: it is played again
                     turn = new_turn(st, n)
             elif e.snapshot_json:
-                st, turn_events = GameState.model_validate_json(e.snapshot_json), []
+                st, turn_events = A.load(e.snapshot_json), []
                 turn = new_turn(st, n)
             if e.kind is EntryKind.UNDO and e.seat is not None:
                 who = seat_name(st, seats, e.seat, L)
@@ -229,17 +227,17 @@ def build_archive(
             else:
                 text = L("web.step.rollback", target=target)
             kind: StepKind = "undo" if e.kind is EntryKind.UNDO else "rollback"
-            steps.append(PublicStep(n, e.version, kind, text, turn, st.phase, st.era, st.round))
+            steps.append(PublicStep(n, e.version, kind, text, turn, *A.page_marks(st)))
             highlights.append(())
             carry[e.version] = (st, list(turn_events), turn)
             continue
         before = st
-        action = parse_action(e.action_json or "{}")
-        after, events = apply(before, action)
-        public = [named_text(ev, after, seats, lang=lang) for ev in for_seat(events, None)]
-        text = " ".join(public) or named_description(before, action, after, seats, lang=lang)
-        ends = _turn_key(before) != _turn_key(after)
+        action = A.parse_action(e.action_json or "{}")
+        after, events = A.apply(before, action)
+        text = A.page_text(before, action, after, events, seats, lang)
+        ends = A.turn_key(before) != A.turn_key(after)
         turn_events = turn_events + events
+        phase, era, rnd = A.page_marks(after)
         steps.append(
             PublicStep(
                 n,
@@ -247,11 +245,11 @@ def build_archive(
                 "action",
                 text,
                 turn,
-                after.phase,
-                after.era,
-                after.round,
-                battle=any(ev.kind in BATTLE_EVENTS for ev in events),
-                era_start=after.era > before.era,
+                phase,
+                era,
+                rnd,
+                battle=A.page_battle(events),
+                era_start=era > A.page_marks(before)[1],
                 ends_turn=ends,
             )
         )
@@ -274,7 +272,16 @@ def build_archive(
     if turns and turns[-1].first >= len(out):  # the last turn has no step yet
         turns.pop()
     return Archive(
-        rec.id, rec.version, title, tuple(out), tuple(turns), tuple(highlights), lang=lang
+        rec.id,
+        rec.version,
+        title,
+        tuple(out),
+        tuple(turns),
+        tuple(highlights),
+        lang=lang,
+        game=A.name,
+        eras=A.has_eras,
+        battle_word=A.battle_word,
     )
 
 
@@ -354,16 +361,10 @@ class GameArchive:
         return arch
 
     def _title(self, rec: GameRecord, lang: str = DEFAULT) -> str:
-        """``"Game #7: Cisplatine War"``: the game's number and its map's name in ``lang``."""
-        from rules.brazil import get_catalog
-
+        """``"Game #7: Cisplatine War"``: the game's number and its map's name in ``lang``
+        (another game: its title, ``"Game #8: Tigris & Euphrates"``)."""
         L = translator(lang)
-        scenario = rec.settings.scenario
-        try:
-            name = get_catalog(rec.data_pack).maps[scenario].name
-        except Exception:  # an old or unknown map id: its id is still a name
-            name = scenario
-        name = name if L.lang == DEFAULT else L.name(f"term.scenario.{scenario}", name)
+        name = adapter(rec.game).page_subject(rec.settings.scenario, rec.data_pack, L.lang)
         return L("web.title", id=rec.id, map=name)
 
     async def live(self, game_id: int, *, lang: str | None = None) -> LiveView:
@@ -378,6 +379,7 @@ class GameArchive:
             pacing = getattr(self.core, "pacing", None)
             if pacing is not None:
                 deadlines = await pacing.deadlines(game_id, s)
+        A = adapter_of(s.state)
         status = s.status()
         status = replace(
             status,
@@ -390,7 +392,9 @@ class GameArchive:
             for r in self.core.score_rows(s.state, s.seats)
         )
         colours = {
-            p.seat: c for p in s.state.players if (c := seat_colour(s.state, p.seat)) is not None
+            i: c
+            for i in range(len(s.state.players))
+            if (c := A.page_colour(s.state, i)) is not None
         }
         return LiveView(
             game_id=game_id,
@@ -405,6 +409,8 @@ class GameArchive:
             abandoned=s.rec.status is GameStatus.ABANDONED,
             lang=lang,
             colours=colours,
+            where=A.page_where(status, lang),
+            game=A.name,
         )
 
     async def map_png(self, game_id: int, version: int, *, lang: str | None = None) -> bytes:
@@ -434,9 +440,10 @@ class GameArchive:
         step = next((s for s in arch.steps if s.version == version), None)
         if step is None:
             raise KeyError(version)
-        state = GameState.model_validate_json(await self.core.store.state_at(game_id, version))
+        A = adapter(arch.game)
+        state = A.load(await self.core.store.state_at(game_id, version))
         frame = Frame(version, state, arch.events[step.n])
-        req = ImageRequest("map", None, version, lang=lang)  # kept per language
+        req = ImageRequest("map", None, version, lang=lang, game=A.name)  # kept per language
         png = await self.core.render(req, frame)
         if png is None:
             raise KeyError(version)

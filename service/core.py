@@ -1296,10 +1296,11 @@ class GameCore:
         )
         await self.store.replace_seat(game_id, new)
 
-    async def timeline_frames(self, game_id: int) -> list[tuple[GameState, list[Event]]]:
-        """The public map after every turn, replayed from the log in a worker thread."""
+    async def timeline_frames(self, game_id: int) -> list[tuple[Any, list[Any]]]:
+        """The public board after every turn, replayed from the log in a worker thread."""
+        rec = await self.store.get_game(game_id)
         entries = await self.store.get_log(game_id)
-        return await asyncio.to_thread(timeline_frames, entries)
+        return await asyncio.to_thread(timeline_frames, entries, rec.game)
 
     async def timeline_image(self, game_id: int, lang: str | None = None) -> bytes | None:
         """The game's timeline animation (an animated GIF of the public map after every
@@ -1307,12 +1308,12 @@ class GameCore:
         :class:`service.workers.WorkerError` when its worker failed twice."""
         rec = await self.store.get_game(game_id)
         if not adapter(rec.game).has_timeline:
-            return None  # Brazil: Imperial's map only (service.timeline)
+            return None  # a game service.timeline cannot replay
         entries = await self.store.get_log(game_id)
         if lang is None:
             lang = game_language_of(rec)
         with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
-            return await self.workers.timeline(entries, lang)
+            return await self.workers.timeline(entries, lang, rec.game)
 
     async def render(self, req: ImageRequest, frame: Frame) -> bytes | None:
         """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker

@@ -1,33 +1,37 @@
-"""A game's timeline: the public map after every turn, replayed from its log."""
+"""A game's timeline: the public board after every turn, replayed from its log through the
+game's adapter (:mod:`service.games`): Brazil: Imperial's map, Tigris & Euphrates' board."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from rules.brazil import GameState, apply, parse_action, view
-from rules.brazil.events import Event
+from service.games import adapter
 from storage.models import LogEntry
 
 
-def timeline_frames(entries: Sequence[LogEntry]) -> list[tuple[GameState, list[Event]]]:
+def timeline_frames(
+    entries: Sequence[LogEntry], game: str = "brazil"
+) -> list[tuple[Any, list[Any]]]:
     """The spectator's view of the state after every turn, and that turn's events, replayed
     from a game's log (undo and rollback entries restore their snapshot)."""
-    frames: list[tuple[GameState, list[Event]]] = []
-    st: GameState | None = None
-    turn: list[Event] = []
+    A = adapter(game)
+    frames: list[tuple[Any, list[Any]]] = []
+    st: Any = None
+    turn: list[Any] = []
     for e in entries:
         if e.action_json is None:
             if e.snapshot_json:
-                st, turn = GameState.model_validate_json(e.snapshot_json), []
+                st, turn = A.load(e.snapshot_json), []
             continue
         if st is None:
             continue
-        after, events = apply(st, parse_action(e.action_json))
+        after, events = A.apply(st, A.parse_action(e.action_json))
         turn += events
-        if (st.current, st.round, st.phase) != (after.current, after.round, after.phase):
-            frames.append((view(after, None), turn))
+        if A.turn_key(st) != A.turn_key(after):
+            frames.append((A.timeline_frame(after), turn))
             turn = []
         st = after
     if st is not None and turn:
-        frames.append((view(st, None), turn))
+        frames.append((A.timeline_frame(st), turn))
     return frames

@@ -167,14 +167,16 @@ def decide_job(
     return A.action_json(action)
 
 
-def timeline_job(entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
+def timeline_job(
+    entries: Sequence[LogEntry], lang: str = "en", game: str = DEFAULT_GAME
+) -> bytes | None:
     """The game's timeline animation (an animated GIF) from its log, None for no turn; its
-    texts in ``lang``."""
-    from bot.render.brazil import render_timeline
+    texts in ``lang``; drawn by ``game``'s adapter."""
+    from service.games import adapter
     from service.timeline import timeline_frames
 
-    frames = timeline_frames(entries)
-    return render_timeline(frames, lang=lang) if frames else None
+    frames = timeline_frames(entries, game)
+    return adapter(game).render_timeline(frames, lang) if frames else None
 
 
 def _init_worker(packs_folder: str | None) -> None:
@@ -300,13 +302,15 @@ class WorkerPool:
             what, timeout, decide_job, factory, level, seed, seat, state_json, game, ai=True
         )
 
-    async def timeline(self, entries: Sequence[LogEntry], lang: str = "en") -> bytes | None:
-        """The timeline animation of a game from its log (None: no turn was played), its
+    async def timeline(
+        self, entries: Sequence[LogEntry], lang: str = "en", game: str = DEFAULT_GAME
+    ) -> bytes | None:
+        """The timeline animation of ``game`` from its log (None: no turn was played), its
         texts in ``lang``."""
         if not self.enabled:
-            return await asyncio.to_thread(timeline_job, entries, lang)
+            return await asyncio.to_thread(timeline_job, entries, lang, game)
         return await self.run(
-            "drawing the timeline", self.timeline_timeout, timeline_job, list(entries), lang
+            "drawing the timeline", self.timeline_timeout, timeline_job, list(entries), lang, game
         )
 
     # ------------------------------------------------------------------ running

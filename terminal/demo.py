@@ -39,7 +39,6 @@ from terminal.local import (
     check_players,
     check_scenario,
     check_web,
-    check_web_game,
     chosen_language,
     fail,
     language_of,
@@ -103,7 +102,6 @@ async def run_demo(
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(i18n.tr(lang, "terminal.error.outdir_file", path=outdir))
     check_web(args, lang=lang)
-    check_web_game(args, game, lang=lang)
     db = outdir / "demo.sqlite3"
     workers = worker_pool(args)
     store = SqliteGameStore(str(db))

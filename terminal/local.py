@@ -594,13 +594,6 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def check_web_game(args: argparse.Namespace, game: str, *, lang: str = i18n.DEFAULT) -> None:
-    """The game pages show Brazil: Imperial's games only for now: ``--web`` with another
-    game is refused (:class:`BadArguments`)."""
-    if web_wanted(args) and game != DEFAULT_GAME:
-        raise BadArguments(i18n.tr(lang, "terminal.error.web_game"))
-
-
 def web_wanted(args: argparse.Namespace) -> bool:
     """Whether the command line asks for the page (``--web`` or one of its options)."""
     return bool(args.web) or args.web_port is not None or args.web_host is not None
@@ -743,7 +736,6 @@ async def play(
     else:
         seats = []
     check_web(args, lang=lang)
-    check_web_game(args, game, lang=lang)
     lines = read_script(args.script, lang=lang) if args.script and make_source is None else None
     workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)

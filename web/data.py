@@ -33,6 +33,8 @@ def live_json(lv: LiveView, *, map_lang: bool = True) -> dict[str, Any]:
     st = lv.status
     if lv.abandoned:
         where = L("web.where.abandoned")
+    elif lv.where is not None:  # the game's own words (Tigris & Euphrates: "Turn 7")
+        where = lv.where
     elif st.phase == "setup":
         where = L("web.where.setup")
     elif st.over:
@@ -47,7 +49,7 @@ def live_json(lv: LiveView, *, map_lang: bool = True) -> dict[str, Any]:
                 "seat": d.seat,
                 "who": d.who,
                 "colour": lv.colours.get(d.seat),
-                "what": decision_text(d.kind, lv.lang),
+                "what": decision_text(d.kind, lv.lang, lv.game),
                 "ai": d.ai,
                 "deadline": _iso(due),
                 "paused": d.seat in lv.deadlines and due is None,
@@ -69,8 +71,9 @@ def live_json(lv: LiveView, *, map_lang: bool = True) -> dict[str, Any]:
                 "seat": r.seat,
                 "who": r.who,
                 "colour": lv.colours.get(r.seat),
-                "total": r.total,
+                "total": None if r.hidden else r.total,
                 "winner": r.winner,
+                **({"hidden": True} if r.hidden else {}),
             }
             for r in sorted(lv.scores, key=lambda r: r.seat)
         ],
@@ -87,6 +90,9 @@ def steps_json(arch: Archive, *, map_lang: bool = True) -> dict[str, Any]:
         "lang": arch.lang,
         "version": arch.version,
         "title": arch.title,
+        "game_name": arch.game,
+        "eras": arch.eras,
+        "battle_word": arch.battle_word,
         "steps": [
             {
                 "n": s.n,

@@ -31,6 +31,9 @@ when the data does not name the colour."""
 
 COLOURS = frozenset({"blue", "orange", "green", "red"})
 
+BATTLE_WORDS = frozenset({"battle", "conflict"})
+"""The games' words for a step that fought (``web.badge.<word>``, ``web.replay.<word>``)."""
+
 SERVER_ONLY = ("web.error.", "web.index.")
 """Texts the script never shows: not embedded in the page."""
 
@@ -128,9 +131,14 @@ def _scores(live: dict[str, Any], L: Translator) -> str:
             if r.get("winner")
             else ""
         )
+        # points behind the player's screen (Tigris & Euphrates): no number
+        total = (
+            f'<td class="num muted">{_e(L("web.live.hidden"))}</td>'
+            if r.get("hidden")
+            else f'<td class="num">{_e(r["total"])}</td>'
+        )
         rows.append(
-            f'<tr><td class="who">{who_html(r["who"], r.get("colour"))}{won}</td>'
-            f'<td class="num">{_e(r["total"])}</td></tr>'
+            f'<tr><td class="who">{who_html(r["who"], r.get("colour"))}{won}</td>{total}</tr>'
         )
     return "".join(rows)
 
@@ -149,8 +157,9 @@ def _board(ident: str, src: str, alt: str, L: Translator) -> str:
     )
 
 
-def step_badges(step: dict[str, Any], lang: str = DEFAULT) -> str:
-    """What marks a step: taken back (never hidden), an undo or a rollback, a battle, an era."""
+def step_badges(step: dict[str, Any], lang: str = DEFAULT, battle: str = "battle") -> str:
+    """What marks a step: taken back (never hidden), an undo or a rollback, a battle (the
+    game's word: ``battle``, ``conflict``), an era."""
     L = translator(lang)
     marks = []
     if step.get("undone"):
@@ -158,7 +167,7 @@ def step_badges(step: dict[str, Any], lang: str = DEFAULT) -> str:
     if step.get("kind") in ("undo", "rollback"):
         marks.append(step["kind"])
     if step.get("battle"):
-        marks.append("battle")
+        marks.append(battle if battle in BATTLE_WORDS else "battle")
     if step.get("era_start"):
         marks.append("era")
     return "".join(f'<span class="badge badge-{k}">{_e(L(f"web.badge.{k}"))}</span>' for k in marks)
@@ -173,6 +182,14 @@ def _replay(steps: dict[str, Any], n: int | None, static: bool, L: Translator) -
     s = all_steps[n]
     last = len(all_steps) - 1
     turns: list[dict[str, Any]] = steps.get("turns", [])
+    word = steps.get("battle_word", "battle")
+    word = word if word in BATTLE_WORDS else "battle"
+    battle_menu = "web.replay.battle" if word == "battle" else f"web.replay.{word}"
+    era_menu = (
+        f'<label>{_e(L("web.replay.era"))} <select id="jump-era"></select></label>'
+        if steps.get("eras", True)
+        else ""
+    )
     turn = turns[s["turn"]]["label"] if 0 <= s.get("turn", -1) < len(turns) else ""
     undone = " undone" if s.get("undone") else ""
     prev_text, next_text = _e(L("web.replay.previous")), _e(L("web.replay.next"))
@@ -204,13 +221,13 @@ def _replay(steps: dict[str, Any], n: int | None, static: bool, L: Translator) -
   <div id="step" class="card step{undone}" aria-live="polite">
     <p class="step-meta"><span id="step-no">{_e(L("web.replay.step_of", n=n, last=last))}</span>
       <span id="step-turn" class="muted">{_e(turn)}</span></p>
-    <p id="step-badges" class="badges">{step_badges(s, L.lang)}</p>
+    <p id="step-badges" class="badges">{step_badges(s, L.lang, word)}</p>
     <p id="step-text" class="step-text">{_e(s["text"])}</p>
   </div>
   <div class="js-only jumps">
     <label>{_e(L("web.replay.turn"))} <select id="jump-turn"></select></label>
-    <label>{_e(L("web.replay.battle"))} <select id="jump-battle"></select></label>
-    <label>{_e(L("web.replay.era"))} <select id="jump-era"></select></label>
+    <label>{_e(L(battle_menu))} <select id="jump-battle"></select></label>
+    {era_menu}
   </div>
   <p{' class="js-only"' if static else ""}><a id="step-link" href="?step={n}">{_e(L("web.replay.link"))}</a></p>
 </div>"""
@@ -243,6 +260,8 @@ def render_page(
     current = ' aria-current="page"'
     live_tab = _e(L("web.tab.board" if static else "web.tab.live"))
     data = embed_json({"live": live, "steps": steps})
+    own_foot = f"web.foot.{steps.get('game_name', '')}"  # a game's own: what stays hidden
+    foot = own_foot if own_foot in catalogue(DEFAULT).messages else "web.foot"
     texts = embed_json(page_texts(lang))
     return f"""<!doctype html>
 <html lang="{_e(html_lang(lang))}" data-locale="{_e(intl_locale(lang))}">
@@ -280,7 +299,7 @@ def render_page(
   {_replay(steps, shown, static, L)}
 </section>
 </main>
-<footer class="foot muted">{_e(L("web.foot"))}</footer>
+<footer class="foot muted">{_e(L(foot))}</footer>
 <script id="texts" type="application/json">{texts}</script>
 <script id="game-data" type="application/json">{data}</script>
 </body>

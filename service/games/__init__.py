@@ -258,6 +258,79 @@ class GameAdapter:
         """The typed commands' grammar: (command, action type, example) per command."""
         return ()
 
+    # ------------------------------------------------------------ the game's page and timeline
+
+    has_eras: bool = False
+    """Whether the game has eras (the page's era menu and *new era* marks)."""
+    battle_word: str = "battle"
+    """The page's word for a step that fought (``web.badge.<word>``): ``battle``,
+    ``conflict``."""
+
+    def page_subject(self, scenario: str, data_pack: str | None, lang: str) -> str:
+        """What the page's title names after the game's number: the game's title."""
+        from i18n import tr
+
+        return tr(lang, title_key(self.name))
+
+    def page_seat(self, st: Any, seats: Sequence[SeatSpec], seat: int, lang: str) -> str:
+        """A seat as the page names it (:meth:`seat_label`)."""
+        return self.seat_label(st, seats, seat, lang)
+
+    def page_colour(self, st: Any, seat: int) -> str | None:
+        """The seat's colour marker on the page (None: no marker colour)."""
+        return None
+
+    def page_turn(self, st: Any, seats: Sequence[SeatSpec], lang: str) -> str:
+        """The label of the turn ``st`` is in (the replay's turn menu)."""
+        raise NotImplementedError
+
+    def page_marks(self, st: Any) -> tuple[str, int, int]:
+        """A step's phase, era (0: the game has none) and round (Tigris: the turn)."""
+        raise NotImplementedError
+
+    def page_text(
+        self,
+        before: Any,
+        action: Any,
+        after: Any,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+        lang: str,
+    ) -> str:
+        """A step's public sentences, the players named (the events every seat may see, else
+        what the action was)."""
+        public = [self.log_text(e, after, seats, lang) for e in self.public(events)]
+        if public:
+            return " ".join(public)
+        who = self.seat_label(after, seats, int(action.seat), lang)
+        return f"{who}: {self.describe(before, action)}"
+
+    def page_battle(self, events: Sequence[Any]) -> bool:
+        """Whether a step's events fought a battle (a conflict)."""
+        return False
+
+    def page_where(self, status: Status, lang: str) -> str | None:
+        """The page's subtitle in the game's words (None: the era and round's)."""
+        return None
+
+    def decision_words(self, kind: str, lang: str) -> str | None:
+        """What a seat is awaited for in the game's words (None: ``web.decision.<kind>``)."""
+        term = self.decision_term(kind)
+        if not term:
+            return None
+        from i18n import tr
+
+        return tr(lang, term)
+
+    def timeline_frame(self, st: Any) -> Any:
+        """A timeline frame's state: what a spectator sees."""
+        return self.face.view(st, None)
+
+    def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
+        """The timeline animation (a GIF) of ``frames``: the public board after each turn with
+        its turn's events."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------ undo
 
     def undo_why(

@@ -187,6 +187,10 @@ def refusal_why(
 # ---------------------------------------------------------------- the adapter
 
 
+BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
+"""The events of a step that fought (the page's *battle* mark)."""
+
+
 class BrazilAdapter(GameAdapter):
     name = "brazil"
     secret_answers = frozenset({"combat_cards"})
@@ -450,6 +454,66 @@ class BrazilAdapter(GameAdapter):
 
     def scenarios(self) -> list[tuple[str, str]]:
         return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]
+
+    # ------------------------------------------------------------ the game's page and timeline
+
+    has_eras = True
+
+    def page_subject(self, scenario: str, data_pack: str | None, lang: str) -> str:
+        """The map's name in ``lang`` (an old or unknown map id: its id)."""
+        L = translator(lang)
+        try:
+            name = get_catalog(data_pack).maps[scenario].name
+        except Exception:  # an old or unknown map id: its id is still a name
+            name = scenario
+        return name if L.lang == "en" else L.name(f"term.scenario.{scenario}", name)
+
+    def page_seat(self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str) -> str:
+        """``"Ana (red)"``: the seat's player and colour once chosen (the page's words)."""
+        L = translator(lang)
+        name = seats[seat].name if seat < len(seats) else L("web.seat.number", n=seat + 1)
+        colour = self.page_colour(st, seat)
+        if not colour:
+            return name
+        return L("web.seat.coloured", name=name, colour=L.name(f"web.colour.{colour}", colour))
+
+    def page_colour(self, st: GameState, seat: int) -> str | None:
+        return st.players[seat].colour if 0 <= seat < len(st.players) else None
+
+    def page_turn(self, st: GameState, seats: Sequence[SeatSpec], lang: str) -> str:
+        L = translator(lang)
+        if st.phase == "setup":
+            return L("web.turn.setup")
+        if st.phase == "ended":
+            return L("web.turn.end")
+        who = self.page_seat(st, seats, st.current, lang)
+        return L("web.turn.play", era=st.era, round=st.round, who=who)
+
+    def page_marks(self, st: GameState) -> tuple[str, int, int]:
+        return st.phase, st.era, st.round
+
+    def page_text(
+        self,
+        before: GameState,
+        action: Any,
+        after: GameState,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+        lang: str,
+    ) -> str:
+        public = [named_text(ev, after, seats, lang=lang) for ev in for_seat(list(events), None)]
+        return " ".join(public) or named_description(before, action, after, seats, lang=lang)
+
+    def page_battle(self, events: Sequence[Any]) -> bool:
+        return any(ev.kind in BATTLE_EVENTS for ev in events)
+
+    def decision_words(self, kind: str, lang: str) -> str | None:
+        return None  # web.decision.<kind>
+
+    def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
+        from bot.render.brazil import render_timeline
+
+        return render_timeline(frames, lang=lang)
 
     def undo_why(
         self,

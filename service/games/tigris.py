@@ -61,8 +61,9 @@ class TigrisAdapter(GameAdapter):
     name = "tigris"
     secret_answers = frozenset({"support"})  # a quick "support 0" would tell "no such tiles"
     forced_answers = frozenset({"support"})  # nothing to commit: "support 0", answered for you
-    has_timeline = False
+    has_timeline = True
     rules_prefix = "T-"
+    battle_word = "conflict"  # revolts and wars: the page's battles
 
     # ------------------------------------------------------------ states and actions
 
@@ -356,6 +357,47 @@ class TigrisAdapter(GameAdapter):
             ("monument COLOUR-COLOUR SQUARE", "monument", "monument red-blue H4"),
             ("treasure SQUARE", "treasure", "treasure P2"),
         )
+
+    # ------------------------------------------------------------ the game's page and timeline
+
+    def page_turn(self, st: TigrisState, seats: Sequence[SeatSpec], lang: str) -> str:
+        """``"Turn 7 · Ana (Bow)"``; ``"The end"`` once over."""
+        if st.phase == "over":
+            return tr(lang, "web.turn.end")
+        who = self.seat_label(st, seats, st.active, lang)
+        return tr(lang, "web.turn.turn", turn=st.turn, who=who)
+
+    def page_marks(self, st: TigrisState) -> tuple[str, int, int]:
+        return ("ended" if st.phase == "over" else "play"), 0, st.turn
+
+    def page_text(
+        self,
+        before: TigrisState,
+        action: Any,
+        after: TigrisState,
+        events: Sequence[Any],
+        seats: Sequence[SeatSpec],
+        lang: str,
+    ) -> str:
+        public = [self.named_text(e, after, seats, lang) for e in for_seat(list(events), None)]
+        if public:
+            return " ".join(public)
+        who = self.seat_label(after, seats, int(action.seat), lang)
+        return f"{who}: {self.face.describe_action(before, action)}"
+
+    def page_battle(self, events: Sequence[Any]) -> bool:
+        """A revolt or war decided (its report is drawn)."""
+        return any(e.key in CONFLICT_OVER for e in events)
+
+    def page_where(self, status: Status, lang: str) -> str | None:
+        """``"Turn 7"``, ``"Game over · turn 31"``."""
+        key = "web.where.over_turn" if status.over else "web.where.turn"
+        return tr(lang, key, turn=status.round)
+
+    def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
+        from bot.render.tigris import render_timeline
+
+        return render_timeline(frames, lang=lang)
 
     # ------------------------------------------------------------ undo
 

@@ -1,6 +1,6 @@
 """Tigris & Euphrates in the terminal: ``python -m bot local --game tigris`` played from a
 script (hot-seat, commands in English and in Hungarian words), ``demo --game tigris`` writing
-its pictures, and ``--game chess`` refused in one line."""
+its pictures (and its timeline), and ``--game chess`` refused in one line."""
 
 from __future__ import annotations
 
@@ -147,7 +147,8 @@ def test_demo_tigris_writes_its_pictures(tmp_path: Path) -> None:
     assert len(turns) > 20
     assert list(out.glob("turn-*-battle.png"))  # conflict reports
     assert (out / "scores.png").exists() and (out / "final-map.png").exists()
-    assert not (out / "timeline.gif").exists() and "timeline.gif" not in proc.stdout
+    gif = (out / "timeline.gif").read_bytes()  # the board after every turn, animated
+    assert gif[:6] == b"GIF89a"
 
 
 def test_unknown_game_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -19,6 +19,15 @@
   let live = embedded.live;
   let steps = embedded.steps.steps;
   let turns = embedded.steps.turns;
+  // the game's word for a step that fought (Brazil: Imperial's battles, Tigris's conflicts)
+  // and the battle menu's words for some and none
+  const BATTLE_MENU = {
+    battle: ["web.replay.battles", "web.replay.no_battles"],
+    conflict: ["web.replay.conflicts", "web.replay.no_conflicts"],
+  };
+  const battleWord = BATTLE_MENU.hasOwnProperty(embedded.steps.battle_word)
+    ? embedded.steps.battle_word
+    : "battle";
   let version = live.version;
   let cur = Math.max(0, steps.length - 1); // the replay's step
   let view = body.dataset.view === "replay" ? "replay" : "live";
@@ -193,7 +202,9 @@
       const name = el("td", "who");
       name.append(who(r.who, r.colour));
       if (r.winner) name.append(" ", el("span", "badge badge-win", text("web.live.winner")));
-      tr.append(name, el("td", "num", String(r.total)));
+      // points behind the player's screen (Tigris & Euphrates): no number
+      if (r.hidden) tr.append(name, el("td", "num muted", text("web.live.hidden")));
+      else tr.append(name, el("td", "num", String(r.total)));
       scores.append(tr);
     }
   }
@@ -216,7 +227,7 @@
     const out = [];
     if (s.undone) out.push("undone");
     if (s.kind === "undo" || s.kind === "rollback") out.push(s.kind);
-    if (s.battle) out.push("battle");
+    if (s.battle) out.push(battleWord);
     if (s.era_start) out.push("era");
     return out.map((k) => el("span", "badge badge-" + k, text("web.badge." + k)));
   }
@@ -250,7 +261,7 @@
     }
     $("step-link").href = "?step=" + cur;
     $("jump-turn").value = String(s.turn);
-    selectLatest($("jump-era"));
+    if ($("jump-era")) selectLatest($("jump-era"));
     $("jump-battle").value = s.battle ? String(cur) : "";
     preload(cur - 1);
     preload(cur + 1);
@@ -276,9 +287,8 @@
     const battles = steps.filter((s) => s.battle);
     const bs = $("jump-battle");
     const count = battles.length;
-    bs.replaceChildren(
-      option("", count ? text("web.replay.battles", { n: count }) : text("web.replay.no_battles")),
-    );
+    const [some, none] = BATTLE_MENU[battleWord];
+    bs.replaceChildren(option("", count ? text(some, { n: count }) : text(none)));
     for (const s of battles) {
       const turn = turns[s.turn] ? turns[s.turn].label : text("web.replay.step", { n: s.n });
       const label = text("web.replay.at_step", { label: turn, n: s.n });
@@ -286,6 +296,7 @@
     }
     bs.disabled = !battles.length;
     const es = $("jump-era");
+    if (!es) return; // a game without eras
     es.replaceChildren(option(0, text("web.replay.era_n", { era: 1 })));
     for (const s of steps.filter((x) => x.era_start)) {
       const label = text("web.replay.era_n", { era: s.era });
@@ -332,6 +343,7 @@
       if (t) goTo(t.first);
     });
     for (const id of ["jump-battle", "jump-era"]) {
+      if (!$(id)) continue;
       $(id).addEventListener("change", (ev) => {
         if (ev.target.value !== "") goTo(ev.target.value);
       });

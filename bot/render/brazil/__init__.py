@@ -11,12 +11,11 @@ the seat may not see are ignored. Nothing here reads files other than the packag
 
 from __future__ import annotations
 
-import io
-import itertools
 from collections.abc import Sequence
 
-from PIL import Image, ImageChops
+from PIL import Image
 
+from bot.render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
 from bot.render.brazil.mapimg import draw_map, draw_map_indexed, focus_box, geometry, header
 from bot.render.brazil.panels import draw_boards, draw_hand, draw_panel
 from bot.render.brazil.reports import draw_battle, draw_scores
@@ -115,10 +114,6 @@ def render_scores(v: GameState, *, options: RenderOptions = DEFAULT, lang: str =
     return encode(draw_scores(v, options, lang), options)
 
 
-TIMELINE_WIDTH = 640  # px: the map at a glance, turn after turn
-TIMELINE_LIMIT = 7_500_000  # bytes, under the 8 MB asked for (Discord: 10 MiB)
-
-
 def render_timeline(
     frames: Sequence[tuple[GameState, Sequence[Event]]],
     *,
@@ -140,49 +135,17 @@ def render_timeline(
         picked = list(frames[::k])
         if picked[-1] is not frames[-1]:
             picked.append(frames[-1])
-        data = _gif([draw_map(v, list(ev), seat, small, lang)[0] for v, ev in picked], ms_per_frame)
+        data = animate(
+            [draw_map(v, list(ev), seat, small, lang)[0] for v, ev in picked], ms_per_frame
+        )
         if len(data) <= TIMELINE_LIMIT or len(picked) <= 2:
             return data
         k *= 2
 
 
-def _gif(rgb: list[Image.Image], ms_per_frame: int) -> bytes:
-    """Every frame on one 255-colour palette; from the second frame on, the pixels that did
-    not change since the previous frame are transparent (index 255, drawn over the previous
-    frame), so a turn costs only what it changed: ~10× smaller than whole frames."""
-    pal = rgb[-1].quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    imgs = [im.quantize(palette=pal, dither=Image.Dither.NONE) for im in rgb]
-    colours = (pal.getpalette() or [])[: 3 * 255]
-    palette = colours + [0] * (3 * 255 - len(colours)) + [255, 0, 255]
-    frames = [Image.frombytes("P", imgs[0].size, imgs[0].tobytes())]
-    for a, b in itertools.pairwise(imgs):
-        la = Image.frombytes("L", a.size, a.tobytes())
-        lb = Image.frombytes("L", b.size, b.tobytes())
-        same = ImageChops.difference(la, lb).point(lambda x: 0 if x else 255)
-        lb.paste(TRANSPARENT, mask=same)
-        frames.append(Image.frombytes("P", b.size, lb.tobytes()))
-    for f in frames:
-        f.putpalette(palette)
-    durations = [ms_per_frame] * (len(frames) - 1) + [3000]
-    buf = io.BytesIO()
-    frames[0].save(
-        buf,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        optimize=False,
-        transparency=TRANSPARENT,
-        disposal=1,
-    )
-    return buf.getvalue()
-
-
-TRANSPARENT = 255
-
-
 __all__ = [
+    "TIMELINE_LIMIT",
+    "TIMELINE_WIDTH",
     "RenderOptions",
     "render_battle",
     "render_boards",

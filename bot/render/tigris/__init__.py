@@ -11,6 +11,7 @@ options and a language in, image bytes out; the texts come from the ``render.tig
 - :func:`render_players`: everybody's public panel (points only with ``open_scoring``).
 - :func:`render_conflict`: the last revolt or war (or the one being fought).
 - :func:`render_scores`: the final scoring (weakest colour, treasures wild, tie-breaks).
+- :func:`render_timeline`: an animated GIF of the board after each turn.
 """
 
 from __future__ import annotations
@@ -71,6 +72,39 @@ def render_scores(v: TigrisState, *, options: RenderOptions = DEFAULT, lang: str
     return encode(draw_scores(v, options, lang), options)
 
 
+def render_timeline(
+    frames: Sequence[tuple[TigrisState, Sequence[Event]]],
+    *,
+    seat: int | None = None,
+    options: RenderOptions = DEFAULT,
+    max_frames: int = 120,
+    ms_per_frame: int = 350,
+    lang: str = "en",
+) -> bytes:
+    """An animated GIF of the board after each turn (views, with each turn's squares ringed),
+    about 640 px wide (every k-th turn past ``max_frames``; thinned out past 7.5 MB), like
+    Brazil: Imperial's timeline (:func:`bot.render.render_timeline`)."""
+    from bot.render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
+    from bot.render.tigris.board import geometry
+
+    if not frames:
+        raise ValueError("no frames")
+    full = geometry(1.0, lang).width
+    small = RenderOptions(high_contrast=options.high_contrast, scale=TIMELINE_WIDTH / full)
+    k = max(1, -(-len(frames) // max_frames))
+    while True:
+        picked = list(frames[::k])
+        if picked[-1] is not frames[-1]:
+            picked.append(frames[-1])
+        rgb = [
+            draw_board(v, changed_squares(ev, seat), small, lang).convert("RGB") for v, ev in picked
+        ]
+        data = animate(rgb, ms_per_frame)
+        if len(data) <= TIMELINE_LIMIT or len(picked) <= 2:
+            return data
+        k *= 2
+
+
 __all__ = [
     "changed_squares",
     "render_board",
@@ -78,4 +112,5 @@ __all__ = [
     "render_hand",
     "render_players",
     "render_scores",
+    "render_timeline",
 ]
