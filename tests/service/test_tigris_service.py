@@ -217,6 +217,23 @@ async def test_rules_reference_of_the_game(service: GameService) -> None:
     assert service.rules("R-BUILD-4")[0].startswith("R-BUILD-4")  # Brazil: the default
 
 
+@pytest.mark.parametrize(
+    ("lang", "query"),
+    [
+        ("hu", "háború 6"),
+        ("de", "krieg 6"),
+        ("fr", "guerre 6"),
+        ("pl", "wojna 6"),
+        ("pt-BR", "guerra 6"),
+    ],
+)
+def test_the_rules_reference_in_every_language(service: GameService, lang: str, query: str) -> None:
+    """Each language's Tigris reference is served (the same IDs, its own words)."""
+    found = service.rules(query, game="tigris", lang=lang)
+    assert found and found[0].startswith("T-WAR-6"), found[:1]
+    assert found[0] != service.rules("T-WAR-6", game="tigris")[0]  # not the English entry
+
+
 async def test_unknown_game_and_player_count_are_refused(service: GameService) -> None:
     from service import ServiceError
 
