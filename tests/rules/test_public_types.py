@@ -6,7 +6,7 @@ import inspect
 import typing
 from typing import Any, get_args
 
-import rules
+import rules.brazil as rules
 from rules.brazil.actions import ACTION_TYPES, Action, ActionAdapter
 
 

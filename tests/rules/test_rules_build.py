@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-import rules
+import rules.brazil as rules
 from rules.brazil import Event, GameState, legal_actions, score
 from rules.brazil.catalog import get_catalog
 from rules.brazil.game import Context

@@ -21,7 +21,7 @@ from storage import GameSettings, GameStatus, Seat, SqliteGameStore, cli, load_e
 from storage.export import dump_export
 from storage.replay import Replayer, default_replayer
 
-rules: Any = pytest.importorskip("rules")
+rules: Any = pytest.importorskip("rules.brazil")
 if not all(hasattr(rules, name) for name in ("new_game", "legal_actions", "apply", "replay_step")):
     pytest.skip("the rules engine does not provide the needed API yet", allow_module_level=True)
 
@@ -82,7 +82,7 @@ async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> Non
     # `check` with its default replayer (rules.replay_step) passes
     out = io.StringIO()
     assert await cli.amain(["--db", str(db_path), "check"], out=out) == 0, out.getvalue()
-    assert "replay: with rules:replay_step" in out.getvalue()
+    assert "replay: with rules.brazil:replay_step" in out.getvalue()
     # and a real game moves to another database, verified by replaying it on import
     async with SqliteGameStore(tmp_path / "other.sqlite3") as other:
         moved = await other.import_game(load_export(dump_export(export)), replayer=replayer)

@@ -134,7 +134,7 @@ async def test_log_gap_is_reported(sqlite_store: SqliteGameStore, db_path: Path)
 
 def test_default_replayer_is_rules_replay_step() -> None:
     try:
-        expected = getattr(importlib.import_module("rules"), "replay_step", None)
+        expected = getattr(importlib.import_module("rules.brazil"), "replay_step", None)
     except ImportError:  # pragma: no cover
         expected = None
     if expected is None:
