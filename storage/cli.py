@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run SQLite's integrity check and the log checks, then replay every "
         "game's log from its initial state with the rules engine and compare each step with "
         "the recorded state hashes and the final result with the stored state. Prints one "
-        "line per game (OK or what differs). If the rules engine (rules.replay_step) is not "
+        "line per game (OK or what differs). If the rules engine (rules.brazil.replay_step) is not "
         "importable, the replay is skipped with a clear message and only the integrity check "
         "counts. Exit code 1 if anything is wrong.",
     )
@@ -475,7 +475,7 @@ async def _copy_into(source: CopySource, name: str, to: Location, force: bool, o
 def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | None:
     """A real late-game 4-player state (seeded random self-play until era III or round 45),
     and the self-played game continued to over 500 steps, to time restores with
-    ``rules.replay_step``."""
+    ``rules.brazil.replay_step``."""
     try:
         import random
 
@@ -502,7 +502,7 @@ def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | Non
     if late is None:
         late = (steps[-1][1], f"4-player state from rules self-play (seed {seed}, game ended)")
     game = RestoreGame(
-        f"real game from rules self-play, replayed with rules.replay_step ({len(steps)} steps)",
+        f"real game from rules self-play, replayed with rules.brazil.replay_step ({len(steps)} steps)",
         initial,
         steps,
         replay_step,

@@ -179,4 +179,4 @@ class InvalidExport(StorageError, ValueError):
 
 
 class ReplayerUnavailable(StorageError):
-    """The default replayer (``rules.replay_step``) cannot be imported."""
+    """The default replayer (``rules.brazil.replay_step``) cannot be imported."""

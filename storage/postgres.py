@@ -368,7 +368,7 @@ class PostgresGameStore(UndoRollback, GameStore):
 
     @property
     def replayer(self) -> Replayer:
-        """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        """The replayer given, else ``rules.brazil.replay_step`` (``ReplayerUnavailable`` if absent)."""
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer

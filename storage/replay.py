@@ -2,7 +2,7 @@
 
 Storage never imports the rules engine at import time. A *replayer* is any callable
 ``(state_json, action_json) -> new_state_json`` that raises when the action is illegal; the
-default one, :func:`default_replayer`, is ``rules.replay_step``, imported lazily.
+default one, :func:`default_replayer`, is ``rules.brazil.replay_step``, imported lazily.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def load_replayer(spec: str) -> Replayer:
 
 def default_replayer(game: str | None = None) -> Replayer:
     """The replayer of ``game`` (a record's :attr:`~storage.models.GameSummary.game`),
-    imported now: ``rules.replay_step`` for Brazil: Imperial (``None``, the default game),
+    imported now: ``rules.brazil.replay_step`` for Brazil: Imperial (``None``, the default game),
     else the rules registry's ``replay_step`` bound to that game's name;
     :class:`ReplayerUnavailable` if it is not there."""
     if game is None or game == DEFAULT_GAME:

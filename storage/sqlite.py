@@ -250,7 +250,7 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
     returns aware datetimes (tests pass a fake one). ``synchronous``: ``"NORMAL"`` (default;
     durable across process crashes) or ``"FULL"`` (also across power loss).
     ``busy_timeout_ms``: how long a write waits for another process's write lock.
-    ``replayer``: applies one logged action (default ``rules.replay_step``, imported when first
+    ``replayer``: applies one logged action (default ``rules.brazil.replay_step``, imported when first
     needed), used to restore old versions (undo, rollback, :meth:`state_at`).
     ``snapshot_every``: a full snapshot is logged every this many versions.
     ``engine_version``: returns the running rules engine's version (recorded with each entry).
@@ -297,7 +297,7 @@ class SqliteGameStore(UndoRollback, PacingStore, GameStore):
 
     @property
     def replayer(self) -> Replayer:
-        """The replayer given, else ``rules.replay_step`` (``ReplayerUnavailable`` if absent)."""
+        """The replayer given, else ``rules.brazil.replay_step`` (``ReplayerUnavailable`` if absent)."""
         if self._replayer is None:
             self._replayer = default_replayer()
         return self._replayer

@@ -2,7 +2,7 @@
 
 The rest of the storage tests use the toy game so they do not depend on the rules engine;
 these check the real thing: seeded random 4-player games saved action by action, replayed
-with ``rules.replay_step`` (the default replayer of ``python -m storage check``), exported
+with ``rules.brazil.replay_step`` (the default replayer of ``python -m storage check``), exported
 and imported.
 """
 
@@ -69,7 +69,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
 
 async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> None:
     replayer: Replayer = default_replayer()
-    assert replayer is rules.replay_step
+    assert replayer is rules.brazil.replay_step
     async with SqliteGameStore(db_path) as store:
         ids = [await play_real_game(store, channel, seed) for channel, seed in ((1, 3), (2, 8))]
         for game_id in ids:
@@ -79,7 +79,7 @@ async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> Non
             middle = await store.replay(game_id, replayer, to_version=report.steps // 2)
             assert middle.ok
         export = await store.export_game(ids[0])
-    # `check` with its default replayer (rules.replay_step) passes
+    # `check` with its default replayer (rules.brazil.replay_step) passes
     out = io.StringIO()
     assert await cli.amain(["--db", str(db_path), "check"], out=out) == 0, out.getvalue()
     assert "replay: with rules.brazil:replay_step" in out.getvalue()
@@ -91,9 +91,9 @@ async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> Non
 
 
 async def test_real_game_rollback_then_play_on(db_path: Path) -> None:
-    """A moderator rolls a real game back (restored from a snapshot + rules.replay_step); play
+    """A moderator rolls a real game back (restored from a snapshot + rules.brazil.replay_step); play
     continues from there and `check` replays the whole log exactly."""
-    async with SqliteGameStore(db_path) as store:  # default replayer: rules.replay_step
+    async with SqliteGameStore(db_path) as store:  # default replayer: rules.brazil.replay_step
         game_id = await play_real_game(store, 1, 5)
         record = await store.get_game(game_id)
         target = record.version // 2 + 3  # not a snapshot version: replays a few actions
