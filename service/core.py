@@ -39,7 +39,7 @@ from i18n import Msg, msg, tr, translator
 from rules.errors import InvalidAction, NotYourDecision, RulesError
 from rules.games import DEFAULT as DEFAULT_GAME
 from service import logctx, metrics
-from service.games import GameAdapter, adapter, adapter_of, title_key
+from service.games import GameAdapter, adapter, adapter_of, seat_label, title_key
 from service.games.brazil import named_description as named_description  # its old home
 from service.games.brazil import named_text as named_text  # its old home
 from service.images import render_image as render_image  # the name's old home
@@ -58,7 +58,6 @@ from service.results import (
     SeatSpec,
     ServiceError,
     Status,
-    seat_label,
 )
 from service.timeline import timeline_frames
 from service.undo import UndoPlan, undo_plan

@@ -90,7 +90,7 @@ from pydantic import ValidationError
 
 from i18n import msg, tr
 from service import metrics
-from service.games import adapter_of
+from service.games import adapter_of, seat_label
 from service.language import Languages, game_language_of
 from service.pacing import (
     BadInput,
@@ -114,7 +114,7 @@ from service.pacing import (
     valid_timezone,
     what_text,
 )
-from service.results import Post, Refused, Result, SeatSpec, seat_label
+from service.results import Post, Refused, Result, SeatSpec
 from storage import GameRecord, GameStatus
 from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs

@@ -279,17 +279,9 @@ class Refused(Exception):
         return text_of(self.reason, lang)
 
 
-def seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
-    """``"Ana (red)"``: the seat's player and colour once chosen (the colour's name in
-    ``lang``: "Ana (piros)"); in another game, its adapter's words (Tigris: the dynasty,
-    "Ana (Bow)")."""
-    from service.games import adapter_of
-
-    return adapter_of(st).seat_label(st, seats, seat, lang)
-
-
 def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
-    """:func:`seat_label` of Brazil: Imperial: the player and the colour chosen."""
+    """:func:`service.games.seat_label` of Brazil: Imperial: the player and the colour
+    chosen."""
     name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
     colour = st.players[seat].colour if seat < len(st.players) else None
     if not colour:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from i18n import msg, tr
-from service.games import Why, adapter, adapter_of
+from service.games import Why, adapter, adapter_of, seat_label
 from service.games.brazil import REVEALS as _REVEALS  # noqa: F401  (its old home)
 from service.games.brazil import reveal_id as _reveal_id
-from service.results import Refused, SeatSpec, seat_label
+from service.results import Refused, SeatSpec
 from storage import GameRecord
 from storage.base import GameStore
 from storage.models import EntryKind

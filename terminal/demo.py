@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import i18n
 from service import Frame, GameService, ImageRequest, Result, ScoreRow, SeatSpec, ServiceError
-from service.results import seat_label
+from service.games import seat_label
 from service.workers import WorkerError
 from terminal.local import (
     DEFAULT_GAME,

@@ -45,7 +45,8 @@ from service import (
     WorkerPool,
 )
 from service.game import GameSession
-from service.results import BadSeat, Refused, seat_label
+from service.games import seat_label
+from service.results import BadSeat, Refused
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 

@@ -8,8 +8,8 @@ import random
 import time
 from typing import Any
 
+from ai.report import Report, entry_labels
 from ai.tigris import AGENT_NAMES, Agent, make_agent
-from ai.tournament import Report, entry_labels
 from rules.tigris import TigrisState, apply, deciders, final_scores, is_over, new_game
 
 CATEGORIES = ("black", "red", "blue", "green", "treasures", "score")

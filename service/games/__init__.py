@@ -381,3 +381,10 @@ def choices_at(st: Any, seat: int, lang: str = "en") -> list[Choice]:
     ``lang`` (the adapter of the state's game)."""
     A = adapter_of(st)
     return A.choices(st, seat, A.face.legal_actions(st, seat), lang)
+
+
+def seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+    """``"Ana (red)"``: the seat's player and colour once chosen (the colour's name in
+    ``lang``: "Ana (piros)"); in another game, its adapter's words (Tigris: the dynasty,
+    "Ana (Bow)")."""
+    return adapter_of(st).seat_label(st, seats, seat, lang)

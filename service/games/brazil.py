@@ -35,7 +35,6 @@ from service.results import (
     SeatSpec,
     Status,
     brazil_seat_label,
-    seat_label,
 )
 
 
@@ -53,7 +52,7 @@ def named_description(
     table knows them: "Ana (blue) ends trading." rather than "Blue ends trading.". In
     another ``lang``, the sentence of the ``phrase.did.*`` messages (only actions that
     make no public event need one: their events say the rest)."""
-    who = seat_label(after, seats, int(action.seat), lang)
+    who = brazil_seat_label(after, seats, int(action.seat), lang)
     if lang != "en":
         from rules.brazil.messages import EN as ENGINE_EN
 
@@ -91,10 +90,12 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     params: dict[str, Any] = {}
     for k, v in event.params.items():
         if isinstance(v, str) and v in names:
-            v = seat_label(st, seats, names[v], lang)
+            v = brazil_seat_label(st, seats, names[v], lang)
         elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
             v = [
-                seat_label(st, seats, names[x], lang) if isinstance(x, str) and x in names else x
+                brazil_seat_label(st, seats, names[x], lang)
+                if isinstance(x, str) and x in names
+                else x
                 for x in v
             ]
         params[k] = v
@@ -177,7 +178,7 @@ def refusal_why(
         others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
         if not others:
             return "svc.undo.why.another_decided", {}
-        who = [seat_label(after, seats, s) for s in others]
+        who = [brazil_seat_label(after, seats, s) for s in others]
         return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
     if before.current != seat:
         return "svc.undo.why.not_your_turn", {}
@@ -283,7 +284,7 @@ class BrazilAdapter(GameAdapter):
     def new_game_text(
         self, lang: str, game_id: int, st: GameState, seats: Sequence[SeatSpec]
     ) -> str:
-        names = ", ".join(f"{seat_label(st, seats, i, lang)}" for i in range(len(seats)))
+        names = ", ".join(f"{brazil_seat_label(st, seats, i, lang)}" for i in range(len(seats)))
         scen = translator(lang).name(
             f"term.scenario.{st.map}", get_catalog(st.data_pack).maps[st.map].name
         )
@@ -366,7 +367,7 @@ class BrazilAdapter(GameAdapter):
                 or "-"
             )
 
-        lines = [L("svc.core.hand", who=seat_label(st, seats, seat, lang))]
+        lines = [L("svc.core.hand", who=brazil_seat_label(st, seats, seat, lang))]
         if p.mission_offer:
             lines.append(
                 L("svc.core.hand.offered", items=names(p.mission_offer, cat.missions, "mission"))
@@ -408,14 +409,15 @@ class BrazilAdapter(GameAdapter):
                 cats = {k: int(v) for k, v in r.items() if isinstance(v, int) and k != "seat"}
                 cats.pop("total", None)
                 cats.pop("tiebreak_science", None)
-                who = seat_label(st, seats, s, lang)
+                who = brazil_seat_label(st, seats, s, lang)
                 rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
             return rows
         from bot.render.brazil.panels import public_vps
 
         vps = public_vps(view(st, None))
         return [
-            ScoreRow(s, seat_label(st, seats, s, lang), vp, {}) for s, vp in sorted(vps.items())
+            ScoreRow(s, brazil_seat_label(st, seats, s, lang), vp, {})
+            for s, vp in sorted(vps.items())
         ]
 
     def final_result(self, after: GameState) -> tuple[dict[int, int], frozenset[int]] | None:

@@ -19,7 +19,8 @@ from rules.brazil.catalog import get_catalog
 from rules.brazil.events import Event
 from rules.brazil.messages import EN, msg
 from service.core import named_description, named_text
-from service.results import SeatSpec, seat_label
+from service.games import seat_label
+from service.results import SeatSpec
 from tests.selfplay_steps import all_steps
 
 # The keys of this area: the event sentences, the phrases they nest, the goods list item.

@@ -20,6 +20,7 @@ import i18n
 from i18n.check import problems
 from rules.brazil import PendingKind
 from service import GameService, SeatSpec
+from service.games import seat_label
 from service.lobby import CLOSED, LOBBY_MANAGER, colour_choices, lobby_text
 from service.pace import Notice, Schedule
 from service.pacing import (
@@ -32,7 +33,7 @@ from service.pacing import (
     reminder_text,
     what_text,
 )
-from service.results import Refused, seat_label
+from service.results import Refused
 from storage import GameRecord
 from tests.i18n.pseudo import unbracketed_words
 from tests.service.test_pace import to_end_turn, to_turn_start
