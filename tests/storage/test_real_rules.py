@@ -69,7 +69,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
 
 async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> None:
     replayer: Replayer = default_replayer()
-    assert replayer is rules.brazil.replay_step
+    assert replayer is rules.replay_step  # rules: the rules.brazil package
     async with SqliteGameStore(db_path) as store:
         ids = [await play_real_game(store, channel, seed) for channel, seed in ((1, 3), (2, 8))]
         for game_id in ids:
