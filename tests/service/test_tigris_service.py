@@ -32,7 +32,9 @@ async def _new(service: GameService, seats: list[str], seed: int = 7) -> int:
 async def test_a_whole_3_player_game_with_ai_seats_reaches_the_end(
     service: GameService, store: SqliteGameStore
 ) -> None:
-    gid = await _new(service, ["ai:random", "ai:heuristic", "ai:search"], seed=11)
+    # the search's default budget is 2 s a decision of wall-clock time: a random and a
+    # heuristic player keep the whole game quick and the same on every run
+    gid = await _new(service, ["ai:random", "ai:heuristic", "ai:random"], seed=11)
     steps: list[Result] = []
     res = await service.run_ai_turns(gid, on_step=steps.append)
     assert res.over and res.applied == len(steps) > 20
