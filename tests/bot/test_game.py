@@ -428,16 +428,12 @@ def _payable_choice(st: GameState) -> tuple[int, list[int], Any] | None:
     return None
 
 
-async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
-    fake: FakeDiscord, make_bot: BotMaker
-) -> None:
-    """R-VOC-2: "Change payment" on the confirm step walks rules.payment_step one token at a
-    time (a menu of the sources), and Confirm applies exactly the payment chosen."""
-    from rules.brazil import apply
-
-    h = await make_bot()
-    await start_against_ai(fake, h)
-    g = Game(fake, h)
+async def guide_to_a_payment_choice(
+    fake: FakeDiscord, h: Harness, g: Game
+) -> tuple[int, list[int], Any, GameState, dict[str, Any]]:
+    """Play typed turns until Ana may pay for a legal action in more than one way, then open
+    the guided turn and narrow its menus down to that action's confirm step: (the action's
+    index, the payment path, the payment, the state, the confirm message)."""
     found = None
     for _ in range(300):
         _, st = await g.state()
@@ -462,6 +458,20 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
             or (o["value"].startswith("p:") and target.startswith(o["value"][2:]))
         )
         await h.select(ANA, msg, sel["custom_id"], value)
+    return index, path, payment, st, msg
+
+
+async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """R-VOC-2: "Change payment" on the confirm step walks rules.payment_step one token at a
+    time (a menu of the sources), and Confirm applies exactly the payment chosen."""
+    from rules.brazil import apply
+
+    h = await make_bot()
+    await start_against_ai(fake, h)
+    g = Game(fake, h)
+    index, path, payment, st, msg = await guide_to_a_payment_choice(fake, h, g)
     change = next(c for c in custom_ids(msg) if c.startswith("brz:p:"))
     assert "Default payment" in msg["content"]
     await h.click(ANA, msg, change)

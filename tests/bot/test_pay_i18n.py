@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 import i18n
-from rules.brazil import deciders, format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
-from tests.bot.test_game import ANA, Game, _payable_choice, start_against_ai
+from tests.bot.test_game import ANA, Game, guide_to_a_payment_choice, start_against_ai
 from tests.i18n.pseudo import unbracketed_words
 
 
@@ -24,30 +23,7 @@ async def test_change_payment_speaks_the_readers_language(
     await svc.languages.set_user_language(ANA, lang)
     await start_against_ai(fake, h)
     g = Game(fake, h)
-    found = None
-    for _ in range(300):
-        _, st = await g.state()
-        found = _payable_choice(st) if deciders(st) == [0] else None
-        if found is not None:
-            break
-        await g.play_typed(st)
-    assert found is not None, "no action with a payment choice"
-    index, path, _payment = found
-    target = format_action(st, legal_actions(st, 0)[index])
-    post = g.last_turn_post()
-    await h.click(ANA, post, next(c for c in custom_ids(post) if c.startswith("brz:t:")))
-    msg = fake.messages[max(fake.messages)]
-    for _ in range(10):  # narrow the guided menus down to the target command
-        if any(c.startswith("brz:c:") for c in custom_ids(msg)):
-            break
-        sel = next(c for c in Game.walk(msg) if c.get("custom_id", "").startswith("brz:s:"))
-        value = next(
-            o["value"]
-            for o in sel["options"]
-            if o["value"] == f"i:{index}"
-            or (o["value"].startswith("p:") and target.startswith(o["value"][2:]))
-        )
-        await h.select(ANA, msg, sel["custom_id"], value)
+    _index, path, _payment, _st, msg = await guide_to_a_payment_choice(fake, h, g)
     await h.click(ANA, msg, next(c for c in custom_ids(msg) if c.startswith("brz:p:")))
     shown: list[str] = []
     for k in [*path, None]:
