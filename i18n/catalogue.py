@@ -31,8 +31,7 @@ from pathlib import Path
 from babel import Locale
 
 from i18n.pseudo import pseudo_messages
-from rules.brazil.messages import EN as ENGINE_EN
-from rules.tigris.messages import CATALOGUE as TIGRIS_EN
+from rules.registry import registrations
 
 log = logging.getLogger("i18n")
 
@@ -101,7 +100,20 @@ def clear_locale_dirs() -> None:
 
 def _dirs() -> list[Path]:
     env = [Path(x) for x in os.environ.get("BRAZIL_LOCALES", "").split(os.pathsep) if x]
-    return [LOCALES, *env, *_extra_dirs]
+    games = [p for reg in registrations().values() if (p := reg.path("locales")) is not None]
+    return [LOCALES, *games, *env, *_extra_dirs]
+
+
+def _engine_messages() -> list[Mapping[str, str]]:
+    """Each registered game's English engine messages (the fallback of every catalogue)."""
+    tables: list[Mapping[str, str]] = []
+    for reg in registrations().values():
+        if reg.engine_messages:
+            table = reg.load("engine_messages")
+            if not isinstance(table, Mapping):
+                raise TypeError(f"{reg.engine_messages} is not a table of messages")
+            tables.append(table)
+    return tables
 
 
 def _nfc(text: str) -> str:
@@ -180,7 +192,7 @@ def _load_all() -> dict[str, Catalogue]:
     en = cats.setdefault(
         DEFAULT, Catalogue(Language(DEFAULT, "English", "English", "en", ("en-US", "en-GB")))
     )
-    for table in (ENGINE_EN, TIGRIS_EN):
+    for table in _engine_messages():
         for k, v in table.items():
             en.messages.setdefault(k, _nfc(v))
     pseudo = Language(PSEUDO, "Pseudo", "Pseudo-language", "en", ())

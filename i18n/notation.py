@@ -34,12 +34,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from i18n.catalogue import DEFAULT, Catalogue, _load_all, catalogue
+from rules.registry import default_name, registration, registrations
 
 WORD = "word."
-GAMES: dict[str, str] = {"brazil": WORD, "tigris": "tigris.word."}
-"""Each game's prefix of the typed-command words in the catalogues."""
-DEFAULT_GAME = "brazil"
-COMPOUNDS = frozenset({"tigris"})
+"""The default game's prefix of its typed-command words (Brazil: Imperial's ``word.<token>``)."""
+GAMES: dict[str, str] = {
+    name: reg.words_prefix for name, reg in registrations().items() if reg.words_prefix
+}
+"""Each game's prefix of the typed-command words in the catalogues (its registration's
+``words_prefix``; a game without one is typed in its canonical notation only)."""
+DEFAULT_GAME = default_name()
+COMPOUNDS = frozenset(name for name, reg in registrations().items() if reg.compound_words)
 """The games whose notation joins tokens with ``-`` (Tigris' monuments, ``red-blue``): such an
 atom, when it is no word itself, is written and read part by part (``piros-kék``)."""
 _SPLIT = re.compile(r"(\s+|[+@:,])")
@@ -95,11 +100,12 @@ def alternatives(text: str) -> list[str]:
 _cache: dict[tuple[str, str], tuple[Catalogue, Catalogue, Words]] = {}
 
 
-def _prefix(game: str) -> str:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})") from None
+def _prefix(game: str) -> str | None:
+    """The game's word prefix; None for a registered game typed in its notation only."""
+    found = GAMES.get(game)
+    if found is None and registration(game) is None:
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(registrations())})")
+    return found
 
 
 def words(lang: str, game: str = DEFAULT_GAME) -> Words:
@@ -108,6 +114,8 @@ def words(lang: str, game: str = DEFAULT_GAME) -> Words:
     prefix = _prefix(game)
     cats = _load_all()
     code = lang if lang in cats else DEFAULT
+    if prefix is None:
+        return Words(code)
     cat, en = cats[code], cats[DEFAULT]
     hit = _cache.get((code, game))
     if hit is not None and hit[0] is cat and hit[1] is en:
@@ -273,6 +281,8 @@ def problems(lang: str, game: str | None = DEFAULT_GAME) -> list[str]:
     if game is None:
         return [p for g in GAMES for p in problems(lang, g)]
     prefix = _prefix(game)
+    if prefix is None:
+        return []
     w = words(lang, game)
     if w.lang != lang:
         return [f"{lang}: unknown language"]

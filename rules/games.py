@@ -16,23 +16,34 @@ undo points. The tools and (step by step) the service pick a game by name::
 Every function of the face takes the same arguments whatever the game: ``parse_text(state,
 seat, text)``, ``format_action(state, action)``, ``legal_actions(state, seat)`` (``None``:
 the actions of every seat that decides now). A game's package is imported the first time
-it is asked for; Brazil: Imperial is :data:`DEFAULT`, the game of every stored game that
-names none.
+it is asked for. The games are the registered ones (:mod:`rules.registry`: one registration
+per game, in the game's own package); :data:`DEFAULT` is the registration marked default, the
+game of every stored game that names none.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT = "brazil"
+from rules.registry import default_name, registration, registrations
 
-# name -> the module whose GAME is that game's face (imported on first use)
-_MODULES: dict[str, str] = {"brazil": "rules.brazil", "tigris": "rules.tigris.game"}
+DEFAULT: str
+"""The default game's name (declared for the type checker; see ``__getattr__``)."""
+
+
+def __getattr__(attr: str) -> str:
+    # DEFAULT, the default game's name (the registration marked default), is read from the
+    # registrations when first asked for: a game's registration imports its package, whose
+    # face imports this module
+    if attr == "DEFAULT":
+        return default_name()
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+
+
 _LOADED: dict[str, Game] = {}
 
 
@@ -90,18 +101,21 @@ class UnknownGame(ValueError):
 
 def names() -> list[str]:
     """The games' names, the default first."""
-    return sorted(_MODULES, key=lambda n: (n != DEFAULT, n))
+    return list(registrations())
 
 
 def game(name: str | None = None) -> Game:
     """The face of game ``name`` (None: :data:`DEFAULT`); :class:`UnknownGame` if none."""
-    name = DEFAULT if name is None else name.strip().lower()
+    name = default_name() if name is None else name.strip().lower()
     found = _LOADED.get(name)
     if found is None:
-        module = _MODULES.get(name)
-        if module is None:
+        reg = registration(name)
+        if reg is None:
             raise UnknownGame(name)
-        found = _LOADED[name] = importlib.import_module(module).GAME
+        found = reg.load("face")
+        if not isinstance(found, Game) or found.name != name:
+            raise TypeError(f"{reg.face} is not the face of game {name!r}")
+        _LOADED[name] = found
     return found
 
 

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import i18n
+from rules.games import DEFAULT as DEFAULT_GAME
+from rules.registry import registrations
 
 __all__ = [
     "CHAT_LIMIT",
@@ -59,13 +61,16 @@ __all__ = [
 ]
 
 # Package data (see above): resolves to docs/rules.md in a checkout, a plain file in a wheel.
-DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "rules.md"
 GAME_PATHS: dict[str, Path] = {
-    "brazil": DEFAULT_PATH,
-    "tigris": Path(__file__).resolve().parent / "data" / "tigris" / "rules.md",
+    name: path
+    for name, reg in registrations().items()
+    if (path := reg.path("rulebook")) is not None
 }
-"""Each game's rules reference (English; its translations beside it), by the game's name:
-Brazil: Imperial's ``R-`` IDs, Tigris & Euphrates' ``T-`` IDs (``docs/tigris/rules.md``)."""
+"""Each game's rules reference (English; its translations beside it), by the game's name,
+from its registration (Brazil: Imperial's ``R-`` IDs in ``docs/rules.md``, Tigris &
+Euphrates' ``T-`` IDs in ``docs/tigris/rules.md``)."""
+DEFAULT_PATH = GAME_PATHS[DEFAULT_GAME]
+"""The default game's rules reference."""
 CHAT_LIMIT = 1900  # characters: a Discord message (2,000) with room to spare
 
 _ID = re.compile(r"[A-Z]-[A-Z]+-[0-9]+")
@@ -414,16 +419,16 @@ def lookup(
 ) -> list[RuleEntry]:
     """`Rulebook.lookup` on the rules reference in language `lang` (English when it has
     none); `path` names the English file (default: the reference of `game`, `GAME_PATHS`,
-    Brazil: Imperial's `DEFAULT_PATH` when no game is named)."""
+    the default game's `DEFAULT_PATH` when no game is named)."""
     if path is None and game is not None:
         path = game_path(game)
     return load_rulebook(path, lang=lang).lookup(query, limit)
 
 
 def game_path(game: str | None) -> Path:
-    """The English rules reference of ``game`` (by name; None: Brazil: Imperial);
+    """The English rules reference of ``game`` (by name; None: the default game);
     ``KeyError`` for a game that has none."""
-    return GAME_PATHS["brazil" if game is None else game]
+    return GAME_PATHS[DEFAULT_GAME if game is None else game]
 
 
 def _language(lang: str | None) -> str:

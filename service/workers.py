@@ -50,6 +50,7 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.games import DEFAULT as DEFAULT_GAME
+from rules.registry import registrations
 from service.games import adapter
 from service.images import render_image
 from service.results import Frame, ImageRequest
@@ -74,12 +75,10 @@ PRELOAD = [
     "rules",
     "ai",
     "bot.render",
-    "bot.render.brazil.mapimg",
-    "service.games.brazil",
-    "service.games.tigris",
-    "bot.render.tigris",
+    *(m for reg in registrations().values() for m in reg.preload),
 ]
-"""Imported once by the fork server the workers are forked from: a new worker starts warm."""
+"""Imported once by the fork server the workers are forked from: a new worker starts warm
+(the platform's modules, then each registered game's ``preload``)."""
 
 
 class Agent(Protocol):

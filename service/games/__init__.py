@@ -4,9 +4,10 @@ The rules registry (:mod:`rules.games`) gives every game the same face (new game
 actions, apply, view, notation, scores, undo points); the service needs more than that face
 knows about a game — its words for a status line, a hand, a score sheet, the sentences of its
 events with the players named, which pictures a step posts and how they are drawn. Each game
-has an adapter here (:class:`GameAdapter`): ``service/games/brazil.py`` for Brazil: Imperial,
-``service/games/tigris.py`` for Tigris & Euphrates. They are the only modules of the service
-that import a game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
+has an adapter (:class:`GameAdapter`), named by the game's registration
+(:mod:`rules.registry`; Brazil: Imperial's and Tigris & Euphrates' are ``service/games/brazil.py``
+and ``service/games/tigris.py``). They are the only modules of the service that import a
+game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
 :mod:`service.workers`, :mod:`service.undo`) picks the adapter by the game's name (a stored
 record's ``game``) or by the state it holds (:func:`adapter_of`), and otherwise acts through
 the rules registry's face::
@@ -20,14 +21,15 @@ the rules registry's face::
 
 from __future__ import annotations
 
-import importlib
 import json
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.games import DEFAULT, UnknownGame, game_of, names
 from rules.games import game as rules_game
+from rules.registry import registration
 
 if TYPE_CHECKING:
     from rules.games import Game
@@ -45,19 +47,20 @@ __all__ = [
     "title_key",
 ]
 
-_MODULES: dict[str, str] = {"brazil": "service.games.brazil", "tigris": "service.games.tigris"}
 _LOADED: dict[str, GameAdapter] = {}
 
 Why = tuple[str, dict[str, Any]]
 """A reason as a message: its key and parameters (the undo check's refusals)."""
 
 
-class GameAdapter:
+class GameAdapter(ABC):
     """One game's adapter: the face of :mod:`rules.games` (:attr:`face`) and what the service
     says and draws about the game. The generic parts work through the face; a game's module
-    subclasses it for the rest."""
+    subclasses it and must implement every abstract hook (a missing one fails when the adapter
+    is made, not when a surface first needs it)."""
 
-    name: str = DEFAULT
+    name: str
+    """The game's name, as registered (each adapter sets it)."""
     secret_answers: frozenset[str] = frozenset()
     """Decision kinds answered secretly while other players wait on the answer: an automatic
     answer to one must not come at a telling speed (the Discord bot waits a random delay)."""
@@ -148,9 +151,11 @@ class GameAdapter:
     def events_json(self, events: Sequence[Any]) -> str:
         return json.dumps([self.event_dict(e) for e in events])
 
+    @abstractmethod
     def event_dict(self, event: Any) -> dict[str, Any]:
         raise NotImplementedError
 
+    @abstractmethod
     def events_from_json(self, events_json: str | bytes | None) -> list[Any]:
         raise NotImplementedError
 
@@ -159,6 +164,7 @@ class GameAdapter:
         """The events every seat may see."""
         return [e for e in events if e.visible_to is None]
 
+    @abstractmethod
     def event_text(self, event: Any, lang: str) -> str:
         """An event's sentence in ``lang`` without the players' names (the log)."""
         raise NotImplementedError
@@ -167,34 +173,42 @@ class GameAdapter:
         """An event's sentence in the game's log (``log``), ``st`` the game now."""
         return self.event_text(event, lang)
 
+    @abstractmethod
     def round_of(self, st: Any) -> int:
         """The round the game is in (every player had a turn per round; 0: setting up)."""
         raise NotImplementedError
 
+    @abstractmethod
     def progress(self, st: Any) -> float:
         """How far the game has come, from 0 to 1 (a progress bar's)."""
         raise NotImplementedError
 
+    @abstractmethod
     def turn_key(self, st: Any) -> tuple[Any, ...]:
         """What changes when a turn ends (a new turn's map, the turn's events start anew)."""
         raise NotImplementedError
 
+    @abstractmethod
     def playing(self, st: Any) -> bool:
         """The game is in its turns (not setting up, not over)."""
         raise NotImplementedError
 
+    @abstractmethod
     def begins_turn(self, events: Sequence[Any]) -> bool:
         """The events of a step that began a turn (or the game)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ words
 
+    @abstractmethod
     def seat_label(self, st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def new_game_text(self, lang: str, game_id: int, st: Any, seats: Sequence[SeatSpec]) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def status(
         self,
         game_id: int,
@@ -205,6 +219,7 @@ class GameAdapter:
     ) -> Status:
         raise NotImplementedError
 
+    @abstractmethod
     def step_posts(
         self,
         before: Any,
@@ -219,9 +234,11 @@ class GameAdapter:
     ) -> list[Post]:
         raise NotImplementedError
 
+    @abstractmethod
     def hand_text(self, st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def score_rows(self, st: Any, seats: Sequence[SeatSpec], lang: str = "en") -> list[ScoreRow]:
         raise NotImplementedError
 
@@ -241,6 +258,7 @@ class GameAdapter:
             ImageRequest("boards", None, version, lang=lang, game=self.name),
         )
 
+    @abstractmethod
     def choices(self, st: Any, seat: int, legal: Sequence[Any], lang: str = "en") -> list[Choice]:
         """The legal actions as menu choices (the guided turn), labelled in ``lang``."""
         raise NotImplementedError
@@ -280,10 +298,12 @@ class GameAdapter:
         """The seat's colour marker on the page (None: no marker colour)."""
         return None
 
+    @abstractmethod
     def page_turn(self, st: Any, seats: Sequence[SeatSpec], lang: str) -> str:
         """The label of the turn ``st`` is in (the replay's turn menu)."""
         raise NotImplementedError
 
+    @abstractmethod
     def page_marks(self, st: Any) -> tuple[str, int, int]:
         """A step's phase, era (0: the game has none) and round (Tigris: the turn)."""
         raise NotImplementedError
@@ -326,6 +346,7 @@ class GameAdapter:
         """A timeline frame's state: what a spectator sees."""
         return self.face.view(st, None)
 
+    @abstractmethod
     def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
         """The timeline animation (a GIF) of ``frames``: the public board after each turn with
         its turn's events."""
@@ -333,6 +354,7 @@ class GameAdapter:
 
     # ------------------------------------------------------------ undo
 
+    @abstractmethod
     def undo_why(
         self,
         before: Any,
@@ -349,6 +371,7 @@ class GameAdapter:
 
     # ------------------------------------------------------------ images
 
+    @abstractmethod
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
         """``req`` drawn from ``frame`` through the view of ``req.seat``."""
         raise NotImplementedError
@@ -359,10 +382,13 @@ def adapter(name: str | None = None) -> GameAdapter:
     key = DEFAULT if name is None else name.strip().lower()
     found = _LOADED.get(key)
     if found is None:
-        module = _MODULES.get(key)
-        if module is None:
+        reg = registration(key)
+        if reg is None:
             raise UnknownGame(key)
-        found = _LOADED[key] = importlib.import_module(module).ADAPTER
+        found = reg.load("adapter")
+        if not isinstance(found, GameAdapter) or found.name != key:
+            raise TypeError(f"{reg.adapter} is not the service adapter of game {key!r}")
+        _LOADED[key] = found
     return found
 
 
