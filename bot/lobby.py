@@ -40,9 +40,11 @@ class LobbyDesk:
         text = lobby_text(rec, lang) + (f"\n{tr(lang, note)}" if note else "")
         if not open_:
             return lobby_layout(text, rec.id, open_=False, lang=lang)
-        if not self.t.svc.has_colours(rec.game):  # colour wishes are Brazil: Imperial's
+        if not self.t.svc.has_colours(rec.game):  # a game without colour wishes
             return lobby_layout(text, rec.id, lang=lang)
-        colours = [(cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices()]
+        colours = [
+            (cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices(lang, rec.game)
+        ]
         return lobby_layout(text, rec.id, colours=colours, lang=lang)
 
     async def new_lobby(

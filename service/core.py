@@ -39,9 +39,7 @@ from i18n import Msg, msg, tr, translator
 from rules.errors import InvalidAction, NotYourDecision, RulesError
 from rules.games import DEFAULT as DEFAULT_GAME
 from service import logctx, metrics
-from service.games import GameAdapter, adapter, adapter_of, seat_label, title_key
-from service.games.brazil import named_description as named_description  # its old home
-from service.games.brazil import named_text as named_text  # its old home
+from service.games import GameAdapter, PaymentChooser, adapter, adapter_of, seat_label, title_key
 from service.images import render_image as render_image  # the name's old home
 from service.language import Languages, game_language_of
 from service.locks import GameLock
@@ -77,7 +75,6 @@ from storage.base import GameStore
 from storage.models import EntryKind, SeatKind
 
 if TYPE_CHECKING:
-    from rules.brazil import PaymentStep
     from service.labels import Choice
 
 GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
@@ -496,12 +493,14 @@ class GameSession:
         """An action as a command of the notation (``build sawmill D3``)."""
         return self.A.face.format_action(self.state, action)
 
-    def payment_path(self, action: Any, path: Sequence[int]) -> PaymentStep | None:
+    def payment_path(self, action: Any, path: Sequence[int]) -> Any | None:
         """The payment step that the option numbers ``path`` lead to, paying ``action`` one
-        token at a time (``rules.payment_step``); None if they no longer make sense (Brazil:
-        Imperial's payment chooser)."""
-        step: PaymentStep | None = self.A.payment_path(self.state, action, path)  # type: ignore[attr-defined]
-        return step
+        token at a time; None if they no longer make sense, or the game has no payment chooser
+        (:class:`service.games.PaymentChooser`: Brazil: Imperial's ``PaymentStep``)."""
+        A = self.A
+        if not isinstance(A, PaymentChooser):
+            return None
+        return A.payment_path(self.state, action, path)
 
     def complete(self, seat: int, prefix: str, *, lang: str = "en") -> list[str]:
         """The commands ``seat`` may type now that start with ``prefix``; with ``lang``, typed
@@ -1214,10 +1213,10 @@ class GameCore:
 
     @staticmethod
     def use_data_packs(folder: str | None) -> None:
-        """Where games find the component data packs they name (``rules.brazil.catalog``)."""
-        from rules.brazil.catalog import set_packs_folder
+        """Where games find the component data packs they name (each game's adapter)."""
+        from service.games import use_data_packs
 
-        set_packs_folder(folder)
+        use_data_packs(folder)
 
     @staticmethod
     def grammar(game: str = DEFAULT_GAME) -> tuple[tuple[str, str, str], ...]:
@@ -1225,10 +1224,9 @@ class GameCore:
         command."""
         return adapter(game).grammar()
 
-    def scenarios(self) -> list[tuple[str, str]]:
-        """The maps a game of Brazil: Imperial may be played on: (id, name)."""
-        brazil: Any = adapter(DEFAULT_GAME)
-        return list(brazil.scenarios())
+    def scenarios(self, game: str | None = None) -> list[tuple[str, str]]:
+        """The maps a game of ``game`` (None: the default game) may be played on: (id, name)."""
+        return adapter(game).scenarios()
 
     async def unposted(self) -> list[tuple[GameSummary, int]]:
         """Every game saved past its last published version (the surface stopped between a

@@ -16,10 +16,8 @@ from typing import TYPE_CHECKING
 
 import i18n
 from i18n import msg, tr
-from rules.brazil import deciders, get_catalog, legal_actions, pending_for
-from rules.brazil.actions import ChooseColour
 from service.core import game_seat
-from service.games import DEFAULT, UnknownGame, adapter, names, title_key
+from service.games import DEFAULT, UnknownGame, adapter, adapter_of, names, title_key
 from service.language import game_language_of
 from service.results import Refused, Result, SeatSpec, ServiceError
 from storage import GameRecord, GameSettings, GameStatus, Seat
@@ -33,7 +31,8 @@ from storage.errors import (
 from storage.models import SeatKind
 
 if TYPE_CHECKING:
-    from rules.brazil import GameState
+    from typing import Any
+
     from service.core import GameCore, GameSession
 
 LOBBY_MANAGER = msg("svc.lobby.manager_only")
@@ -41,13 +40,10 @@ LOBBY_MANAGER = msg("svc.lobby.manager_only")
 CLOSED = msg("svc.lobby.closed")
 
 
-def colour_choices(lang: str = "en") -> list[tuple[str, str]]:
-    """The colours a player may wish for: (id, name in ``lang``)."""
-    L = i18n.translator(lang)
-    return [
-        (c.id, L.name(f"term.colour.{c.id}", str(getattr(c, "name", c.id))))
-        for c in get_catalog(None).colours.values()
-    ]
+def colour_choices(lang: str = "en", game: str | None = None) -> list[tuple[str, str]]:
+    """The colours a player of ``game`` (None: the default game) may wish for: (id, name in
+    ``lang``); none for a game without colours."""
+    return adapter(game).colours(lang)
 
 
 def _term(kind: str, id_: str) -> str:
@@ -63,7 +59,7 @@ def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
     L = i18n.translator(lang or game_language_of(rec))
     s = rec.settings
     A = adapter(rec.game)
-    if A.name != DEFAULT:  # another game: its title, its seats, no colour wishes
+    if not A.has_colours and not A.scenarios():  # one board, no colour wishes
         lines = [L("svc.lobby.title.game", title=L(title_key(A.name)), game=rec.id)]
         if s.turn_timer_seconds:
             lines.append(L("svc.lobby.deadline", hours=s.turn_timer_seconds // 3600))
@@ -143,17 +139,15 @@ class Lobbies:
         except UnknownGame as e:
             known = ", ".join(n for n in names())
             raise Refused(msg("svc.lobby.no_game", game=name, games=known)) from e
-        if A.name == DEFAULT:
-            if scenario and scenario not in get_catalog(None).maps:
-                raise Refused(msg("svc.lobby.no_scenario", scenario=scenario))
-            if not 1 <= players <= 4 or not 0 <= ai_seats < players:
-                raise Refused(msg("svc.lobby.players"))
-        else:
-            lo, hi = A.face.min_players, A.face.max_players
-            title = f"@{title_key(A.name)}"
-            if not lo <= players <= hi or not 0 <= ai_seats < players:
-                raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
+        scenarios = [sid for sid, _ in A.scenarios()]
+        if not scenarios:
             scenario = None  # one board
+        elif scenario and scenario not in scenarios:
+            raise Refused(msg("svc.lobby.no_scenario", scenario=scenario))
+        lo, hi = A.face.min_players, A.face.max_players
+        if not lo <= players <= hi or not 0 <= ai_seats < players:
+            title = f"@{title_key(A.name)}"
+            raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
         lang = i18n.require(language)
         seats = [Seat.discord(0, host)]
         seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
@@ -194,7 +188,8 @@ class Lobbies:
         mine = rec.seats_of(user_id)
         if not mine:
             raise Refused(msg("svc.lobby.join_first"))
-        if not adapter(rec.game).has_colours or colour not in get_catalog(None).colours:
+        A = adapter(rec.game)
+        if not A.has_colours or colour not in dict(A.colours("en")):
             raise Refused(msg("svc.lobby.gone"))
         try:
             return await self.svc.store.set_colour(game_id, mine[0], colour)
@@ -265,7 +260,7 @@ class Lobbies:
                 specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
         A = adapter(lobby.game)
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
-        if A.name != DEFAULT:
+        if not A.scenarios():
             scenario = default_scenario = None  # one board
         try:  # as GameCore.new_game builds one
             st = self.svc.build_game(len(specs), scenario or default_scenario, seed, game=A.name)
@@ -287,7 +282,7 @@ class Lobbies:
         try:
             rec = await self.svc.store.start_lobby(
                 lobby.id,
-                initial_state_json=st.model_dump_json(),
+                initial_state_json=A.dump(st),
                 settings=settings,
                 seats=[game_seat(n, spec) for n, spec in enumerate(specs)],
                 status=GameStatus.RUNNING,
@@ -307,45 +302,28 @@ class Lobbies:
         wishes come first; a wish no longer legal is left to the player. The steps' posts
         are added to ``res``. Works on the session's state in memory (no load)."""
         wishes = s.rec.settings.colour_wishes
-        if not wishes or not s.A.has_colours or s.state.phase != "setup":
+        if not wishes or not s.A.has_colours:
             return
-        for _ in range(2 * len(s.state.players) + 1):
+        for _ in range(2 * s.A.seat_count(s.state) + 1):
             st = s.state
-            ds = deciders(st)
-            pend = pending_for(st, ds[0]) if ds else None
-            if pend is None or pend.kind != "choose_colour":
+            seat = s.A.colour_to_choose(st)
+            if seat is None:
                 return
-            seat = ds[0]
             if s.seats[seat].ai:
-                action = self.ai_colour(st, seat, wishes)
+                action = s.A.ai_colour(st, seat, wishes)
                 if action is None:  # nothing to keep for anyone: the AI's own choice
                     res.extend(await s.run_ai(max_steps=1))
                 else:
                     res.extend(await s.choose(seat, action, choices=False))
                 continue
             wish = wishes.get(seat)
-            action = ChooseColour(seat=seat, colour=wish) if wish else None
-            if action is None or action not in legal_actions(st, seat):
+            action = s.A.colour_action(st, seat, wish) if wish else None
+            if action is None:
                 return
             res.extend(await s.choose(seat, action))
 
     @staticmethod
-    def ai_colour(st: GameState, seat: int, wishes: Mapping[int, str]) -> ChooseColour | None:
-        """The colour AI seat ``seat`` takes in the colour step when it must leave wished
-        colours alone: its own seat's wish if legal (an AI standing in for a player), else
-        the first legal colour in catalog order that no seat still to choose has wished.
-        None when no wish of another seat is at stake (the AI then chooses itself)."""
-        legal = {a.colour: a for a in legal_actions(st, seat) if isinstance(a, ChooseColour)}
-        own = wishes.get(seat)
-        if own in legal:
-            return legal[own]
-        kept = {
-            colour
-            for n, colour in wishes.items()
-            if n != seat and n < len(st.players) and st.players[n].colour is None
-        }
-        if not kept & legal.keys():
-            return None
-        free = [c for c in get_catalog(st.data_pack, st.data_pack_hash).colours if c in legal]
-        left = [c for c in free if c not in kept]
-        return legal[left[0]] if left else None
+    def ai_colour(st: Any, seat: int, wishes: Mapping[int, str]) -> Any | None:
+        """The colour action AI seat ``seat`` takes in the colour step when it must leave
+        wished colours alone (the game's adapter: :meth:`GameAdapter.ai_colour`)."""
+        return adapter_of(st).ai_colour(st, seat, wishes)

@@ -29,16 +29,19 @@ English, ``e.text(lang)`` the asker's language); the functions that write a text
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from i18n import msg, tr
-from rules.brazil import GameState
+from rules.games import replay_step
 from service import GameService, Result, SeatSpec
+from service.games import adapter
 from service.results import Refused
-from service.undo import UndoPlan, reveal_reason, step_events, undo_refusal
+from service.undo import UndoPlan, step_events, undo_refusal
 from storage import GameRecord, GameStatus, PendingRequest, Seat
 from storage.errors import (
     ChannelBusy,
@@ -190,7 +193,7 @@ async def rollback(
             )
         except VersionConflict as e:
             raise Refused(msg("svc.mod.changed_meanwhile")) from e
-        st = GameState.model_validate_json(saved.state_json)
+        st = adapter(saved.game).load(saved.state_json)
     seats = (await svc.info(game_id)).seats
     svc.forget(game_id)
     text = tr(lang, "svc.mod.rollback.post", by=by, version=to_version, reason=why)
@@ -285,7 +288,7 @@ async def replace_seat(
     seats = (await svc.info(game_id)).seats
     if any(s.user_id == user_id and s.ai is None for s in seats):
         raise Refused(msg("svc.mod.seat.taken", user_id=user_id))
-    st = GameState.model_validate_json(rec.state_json)
+    st = adapter(rec.game).load(rec.state_json)
     before = GameService.who(st, seats, seat)
     new = await _set_seat(
         svc,
@@ -313,7 +316,7 @@ async def kick_seat(
         raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=level))
     if old.ai is None and len(human_seats(seats)) <= 1:
         raise Refused(msg("svc.mod.seat.last_human"))
-    st = GameState.model_validate_json(rec.state_json)
+    st = adapter(rec.game).load(rec.state_json)
     before = GameService.who(st, seats, seat)
     name = f"AI {level} {seat + 1}"
     new = await _set_seat(
@@ -373,7 +376,7 @@ async def abandon(svc: GameService, game_id: int) -> GameRecord:
 
 
 def export_name(rec: GameRecord) -> str:
-    return f"brazil-game-{rec.id}-v{rec.version}.json"
+    return f"{rec.game}-game-{rec.id}-v{rec.version}.json"
 
 
 async def export_file(svc: GameService, game_id: int) -> tuple[str, bytes]:
@@ -382,12 +385,6 @@ async def export_file(svc: GameService, game_id: int) -> tuple[str, bytes]:
     rec = await svc.store.get_game(game_id)
     exp = await svc.store.export_game(game_id)
     return export_name(rec), dump_export(exp).encode("utf-8")
-
-
-def _replay(state_json: str, action_json: str) -> str:
-    from rules.brazil import replay_step
-
-    return replay_step(state_json, action_json)
 
 
 async def import_file(
@@ -406,11 +403,15 @@ async def import_file(
         raise Refused(msg("svc.mod.import.not_utf8")) from e
     try:
         exp = load_export(text)
-        state = GameState.model_validate(exp.state)
-        if len(exp.seats) != len(state.players):
+        A = adapter(exp.game.game)
+        state = A.load(json.dumps(exp.state))
+        if len(exp.seats) != A.seat_count(state):
             raise Refused(msg("svc.mod.import.no_seats"))
         rec = await svc.store.import_game(
-            exp, channel_id=channel_id, guild_id=guild_id, replayer=_replay
+            exp,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            replayer=functools.partial(replay_step, A.name),
         )
     except ChannelBusy as e:
         raise Refused(msg("svc.mod.import.channel_taken")) from e
@@ -448,7 +449,6 @@ __all__ = [
     "not_moderator",
     "replace_seat",
     "request",
-    "reveal_reason",
     "rollback",
     "step_events",
     "take_request",

@@ -20,7 +20,7 @@ that pings one user, with a "mute" button; a flag, also to the moderators; a gam
   acted in this decision (checked against the log since the version the decision began at),
   never when muted. After downtime only the newest due reminder is sent.
 - **The deadline**: the game's policy — ``wait`` (flag it in the channel once), ``default``
-  (play the engine's own "no cards" / "pass" answer: :func:`service.pacing.default_answer`;
+  (play the engine's own "no cards" / "pass" answer: the game adapter's ``default_answer``;
   where the engine offers none — a turn's first step, a setup choice — an AI stands in as
   under ``ai`` when the game allows AI stand-ins, :attr:`PacingSettings.stand_ins`, the
   default; else flag as ``wait``), or ``ai`` (an AI stand-in plays the seat through the game

@@ -15,7 +15,7 @@
   neither is possible. A reminder is never inside quiet hours, never before the decision
   started and never after the deadline. The deadline itself is not moved by quiet hours (a
   game's pace is the same for everybody; the reminders are what respects sleep).
-- :func:`default_answer`: the engine's own "no cards" / "pass" answer to a pending decision
+- Each game's adapter's ``default_answer``: the engine's own "no cards" / "pass" answer to a pending decision
   (picked from ``rules.legal_actions``; never made up), or None when the decision has none
   (a turn's first step, a setup choice): the ``default`` policy then falls through to an AI
   stand-in when the game allows them (:attr:`PacingSettings.stand_ins`), else it waits.
@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -437,40 +437,3 @@ def what_text(kind: str, lang: str = "en", term: str = "") -> str:
         return tr(lang, "svc.notice.what.decision", kind=tr(lang, term))
     name = translator(lang).name(f"svc.decision.{kind}", kind.replace("_", " "))
     return tr(lang, "svc.notice.what.decision", kind=name)
-
-
-# ============================================================================ default answers
-
-
-def default_answer(state: Any, seat: int) -> Any | None:
-    """The engine's own "no cards" / "pass" answer to what ``seat`` must decide now, taken
-    from ``rules.legal_actions`` (never made up): no combat cards; no War card; no palace;
-    end the turn or pass. None if the decision has no such answer (a turn's first step; a
-    discard, a colour, a mission: a choice to make, by the player or an AI standing in)."""
-    from rules.brazil import legal_actions
-
-    acts = legal_actions(state, seat)
-    ranked: list[tuple[int, Any]] = []
-    for a in acts:
-        d = vars_of(a)
-        t = d.get("type")
-        if (
-            (t == "commit_cards" and not d.get("cards"))
-            or (t == "war_card" and not d.get("play"))
-            or (t == "place_palace" and d.get("palace") is None)
-        ):
-            ranked.append((0, a))
-        elif t == "end_turn":
-            ranked.append((1, a))
-        elif t == "pass_action":
-            ranked.append((2, a))
-    if not ranked:
-        return None
-    return min(ranked, key=lambda x: x[0])[1]
-
-
-def vars_of(a: Any) -> dict[str, Any]:
-    """An action's fields as a dict (actions are slotted dataclasses)."""
-    import dataclasses
-
-    return {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}

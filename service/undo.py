@@ -19,8 +19,6 @@ from typing import Any
 
 from i18n import msg, tr
 from service.games import Why, adapter, adapter_of, seat_label
-from service.games.brazil import REVEALS as _REVEALS  # noqa: F401  (its old home)
-from service.games.brazil import reveal_id as _reveal_id
 from service.results import Refused, SeatSpec
 from storage import GameRecord
 from storage.base import GameStore
@@ -38,13 +36,6 @@ class UndoPlan:
     target: int
     version: int
     description: str
-
-
-def reveal_reason(events: Sequence[Event], *, lang: str = "en") -> str | None:
-    """Why a step's events of Brazil: Imperial forbid undo ("a tile was flipped"), in
-    ``lang``, or None if none reveals."""
-    rid = _reveal_id(events)
-    return None if rid is None else tr(lang, f"svc.undo.reveal.{rid}")
 
 
 def _refusal_why(

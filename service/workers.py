@@ -178,14 +178,13 @@ def timeline_job(
     return adapter(game).render_timeline(frames, lang) if frames else None
 
 
-def _init_worker(packs_folder: str | None) -> None:
-    """In each new worker: Ctrl-C is the parent's to handle, the data packs folder is the
-    parent's, and the worker ends when the parent does, even SIGKILLed (a worker waiting
-    for jobs would wait forever, and keep the fork server alive)."""
-    from rules.brazil.catalog import set_packs_folder
-
+def _init_worker(packs: dict[str, str | None]) -> None:
+    """In each new worker: Ctrl-C is the parent's to handle, each game's data packs folder
+    is the parent's, and the worker ends when the parent does, even SIGKILLed (a worker
+    waiting for jobs would wait forever, and keep the fork server alive)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    set_packs_folder(packs_folder)
+    for name, folder in packs.items():
+        adapter(name).use_data_packs(folder)
     parent = multiprocessing.parent_process()
     if parent is not None:
         watch = threading.Thread(
@@ -384,8 +383,6 @@ class WorkerPool:
         return self._executor, self._generation
 
     def _start(self) -> ProcessPoolExecutor:
-        from rules.brazil.catalog import packs_folder
-
         ctx: BaseContext
         if "forkserver" in multiprocessing.get_all_start_methods():
             # forked from a small server process, not from this one (its threads, its open
@@ -395,13 +392,13 @@ class WorkerPool:
             ctx = server
         else:
             ctx = multiprocessing.get_context("spawn")
-        packs = packs_folder()
+        packs = {name: adapter(name).data_packs() for name in registrations()}
         log.info("worker pool: starting %s", self.describe())
         return ProcessPoolExecutor(
             self.workers,
             mp_context=ctx,
             initializer=_init_worker,
-            initargs=(str(packs) if packs is not None else None,),
+            initargs=(packs,),
         )
 
     def _replace(self, gen: int) -> bool:

@@ -10,11 +10,18 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render import words as T
-from bot.render.brazil.layout import hex_corners
 from bot.render.theme import INK, RGB, WHITE, Shape, Weight, font, text_on
 
 SS = 4  # supersampling factor of sprites
 Pt = tuple[float, float]
+
+
+def hex_corners(cx: float, cy: float, r: float) -> list[Pt]:
+    """A pointy-top hexagon's six corners around (``cx``, ``cy``), ``r`` from the centre."""
+    return [
+        (cx + r * math.cos(math.radians(60 * i - 90)), cy + r * math.sin(math.radians(60 * i - 90)))
+        for i in range(6)
+    ]
 
 
 def shape_points(shape: Shape, cx: float, cy: float, r: float) -> list[Pt]:

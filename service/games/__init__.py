@@ -25,7 +25,7 @@ import json
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rules.games import DEFAULT, UnknownGame, game_of, names
 from rules.games import game as rules_game
@@ -39,12 +39,14 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT",
     "GameAdapter",
+    "PaymentChooser",
     "UnknownGame",
     "adapter",
     "adapter_of",
     "choices_at",
     "names",
     "title_key",
+    "use_data_packs",
 ]
 
 _LOADED: dict[str, GameAdapter] = {}
@@ -103,6 +105,10 @@ class GameAdapter(ABC):
             seed = secrets.randbits(62)
         return self.face.new_game(players, seed=seed, **dict(options or {}))
 
+    def seat_count(self, st: Any) -> int:
+        """How many seats the game has."""
+        return len(st.players)
+
     def seed_of(self, st: Any) -> int:
         return int(st.rng.seed)
 
@@ -140,6 +146,41 @@ class GameAdapter(ABC):
         """The game's own "nothing" answer to what ``seat`` decides now, from its legal
         actions (the pacing's ``default`` policy at a deadline); None when there is none
         (a choice to make: by the player or an AI standing in)."""
+        return None
+
+    def use_data_packs(self, folder: str | None) -> None:
+        """Where the game finds the component data packs its games name (None: the game's
+        own data only); a game without data packs has nothing to do."""
+        return None
+
+    def data_packs(self) -> str | None:
+        """The folder :meth:`use_data_packs` set (a worker process is given the parent's)."""
+        return None
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """The maps or boards a game may be played on: (id, name); none to choose from when
+        the game has one."""
+        return []
+
+    # ------------------------------------------------------------ colours (has_colours)
+
+    def colours(self, lang: str) -> list[tuple[str, str]]:
+        """The colours a player may wish for in a lobby: (id, name in ``lang``)."""
+        return []
+
+    def colour_to_choose(self, st: Any) -> int | None:
+        """The seat whose colour the game's colour step asks for now (None: none now)."""
+        return None
+
+    def colour_action(self, st: Any, seat: int, colour: str) -> Any | None:
+        """The legal action by which ``seat`` takes ``colour`` now (None: not legal now)."""
+        return None
+
+    def ai_colour(self, st: Any, seat: int, wishes: Mapping[int, str]) -> Any | None:
+        """The colour AI seat ``seat`` takes in the colour step when it must leave wished
+        colours alone: its own seat's wish if legal (an AI standing in for a player), else
+        the first legal colour that no seat still to choose has wished. None when no wish of
+        another seat is at stake (the AI then chooses itself)."""
         return None
 
     def decision_term(self, kind: str) -> str:
@@ -377,6 +418,16 @@ class GameAdapter(ABC):
         raise NotImplementedError
 
 
+@runtime_checkable
+class PaymentChooser(Protocol):
+    """The capability of an adapter whose game's costs may be paid in several ways
+    (:attr:`GameAdapter.has_payments`): the payment chooser's steps, one token at a time."""
+
+    def payment_path(self, st: Any, action: Any, path: Sequence[int]) -> Any | None:
+        """The payment step that the option numbers ``path`` lead to (the game's own record
+        of it: prompt, options, complete, payment), or None if they no longer make sense."""
+
+
 def adapter(name: str | None = None) -> GameAdapter:
     """The adapter of game ``name`` (None: the default game); :class:`UnknownGame`."""
     key = DEFAULT if name is None else name.strip().lower()
@@ -395,6 +446,12 @@ def adapter(name: str | None = None) -> GameAdapter:
 def adapter_of(state: Any) -> GameAdapter:
     """The adapter of the game ``state`` belongs to."""
     return adapter(game_of(state).name)
+
+
+def use_data_packs(folder: str | None) -> None:
+    """Where every game finds the component data packs it names (the surfaces' setting)."""
+    for name in names():
+        adapter(name).use_data_packs(folder)
 
 
 def title_key(name: str) -> str:

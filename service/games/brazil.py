@@ -21,7 +21,10 @@ from rules.brazil import (
     view,
 )
 from rules.brazil import apply as rules_apply
+from rules.brazil import deciders as rules_deciders
+from rules.brazil import legal_actions as rules_legal_actions
 from rules.brazil import parse_action as rules_parse_action
+from rules.brazil.actions import ChooseColour
 from rules.brazil.events import Event, for_seat
 from rules.brazil.messages import render_message
 from rules.brazil.notation import GRAMMAR, describe_action
@@ -152,6 +155,45 @@ def reveal_id(events: Sequence[Event]) -> str | None:
     return None
 
 
+def reveal_reason(events: Sequence[Event], *, lang: str = "en") -> str | None:
+    """Why a step's events of Brazil: Imperial forbid undo ("a tile was flipped"), in
+    ``lang``, or None if none reveals."""
+    rid = reveal_id(events)
+    return None if rid is None else tr(lang, f"svc.undo.reveal.{rid}")
+
+
+def default_answer(state: Any, seat: int) -> Any | None:
+    """The engine's own "no cards" / "pass" answer to what ``seat`` must decide now, taken
+    from ``rules.legal_actions`` (never made up): no combat cards; no War card; no palace;
+    end the turn or pass. None if the decision has no such answer (a turn's first step; a
+    discard, a colour, a mission: a choice to make, by the player or an AI standing in)."""
+    acts = rules_legal_actions(state, seat)
+    ranked: list[tuple[int, Any]] = []
+    for a in acts:
+        d = vars_of(a)
+        t = d.get("type")
+        if (
+            (t == "commit_cards" and not d.get("cards"))
+            or (t == "war_card" and not d.get("play"))
+            or (t == "place_palace" and d.get("palace") is None)
+        ):
+            ranked.append((0, a))
+        elif t == "end_turn":
+            ranked.append((1, a))
+        elif t == "pass_action":
+            ranked.append((2, a))
+    if not ranked:
+        return None
+    return min(ranked, key=lambda x: x[0])[1]
+
+
+def vars_of(a: Any) -> dict[str, Any]:
+    """An action's fields as a dict (actions are slotted dataclasses)."""
+    import dataclasses
+
+    return {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
+
+
 def refusal_why(
     before: GameState,
     seat: int,
@@ -234,8 +276,6 @@ class BrazilAdapter(GameAdapter):
         return describe_action(st, action, None)
 
     def default_answer(self, st: GameState, seat: int) -> Any | None:
-        from service.pacing import default_answer
-
         return default_answer(st, seat)
 
     def pending_kind(self, st: GameState, seat: int) -> str:
@@ -453,6 +493,57 @@ class BrazilAdapter(GameAdapter):
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return GRAMMAR
+
+    def use_data_packs(self, folder: str | None) -> None:
+        from rules.brazil.catalog import set_packs_folder
+
+        set_packs_folder(folder)
+
+    def data_packs(self) -> str | None:
+        from rules.brazil.catalog import packs_folder
+
+        folder = packs_folder()
+        return None if folder is None else str(folder)
+
+    def colours(self, lang: str) -> list[tuple[str, str]]:
+        L = translator(lang)
+        return [
+            (c.id, L.name(f"term.colour.{c.id}", str(getattr(c, "name", c.id))))
+            for c in get_catalog(None).colours.values()
+        ]
+
+    def colour_to_choose(self, st: GameState) -> int | None:
+        if st.phase != "setup":
+            return None
+        ds = rules_deciders(st)
+        pend = pending_for(st, ds[0]) if ds else None
+        if pend is None or pend.kind != "choose_colour":
+            return None
+        return ds[0]
+
+    def colour_action(self, st: GameState, seat: int, colour: str) -> ChooseColour | None:
+        action = ChooseColour(seat=seat, colour=colour)
+        return action if action in rules_legal_actions(st, seat) else None
+
+    def ai_colour(self, st: GameState, seat: int, wishes: Mapping[int, str]) -> ChooseColour | None:
+        """The colour AI seat ``seat`` takes in the colour step when it must leave wished
+        colours alone: its own seat's wish if legal (an AI standing in for a player), else
+        the first legal colour in catalog order that no seat still to choose has wished.
+        None when no wish of another seat is at stake (the AI then chooses itself)."""
+        legal = {a.colour: a for a in rules_legal_actions(st, seat) if isinstance(a, ChooseColour)}
+        own = wishes.get(seat)
+        if own in legal:
+            return legal[own]
+        kept = {
+            colour
+            for n, colour in wishes.items()
+            if n != seat and n < len(st.players) and st.players[n].colour is None
+        }
+        if not kept & legal.keys():
+            return None
+        free = [c for c in get_catalog(st.data_pack, st.data_pack_hash).colours if c in legal]
+        left = [c for c in free if c not in kept]
+        return legal[left[0]] if left else None
 
     def scenarios(self) -> list[tuple[str, str]]:
         return [(mid, str(getattr(m, "name", mid))) for mid, m in get_catalog(None).maps.items()]

@@ -18,8 +18,8 @@ from i18n.check import problems
 from rules.brazil.catalog import get_catalog
 from rules.brazil.events import Event
 from rules.brazil.messages import EN, msg
-from service.core import named_description, named_text
 from service.games import seat_label
+from service.games.brazil import named_description, named_text
 from service.results import SeatSpec
 from tests.selfplay_steps import all_steps
 

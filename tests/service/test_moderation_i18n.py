@@ -20,7 +20,7 @@ from rules.brazil import apply, deciders, legal_actions, new_game
 from rules.brazil.events import Event
 from service import GameService, SeatSpec
 from service import moderation as mod
-from service import undo as undo_mod
+from service.games import brazil as brazil_adapter
 from service.results import Refused
 
 ANA, BO, MOD = 101, 102, 900
@@ -78,7 +78,7 @@ WHYS: list[dict[str, Any]] = [
     _why("svc.undo.why.another_decided"),
     _why("svc.undo.why.not_your_turn"),
     _why("svc.undo.why.engine"),
-    *(_why(f"svc.undo.since.{rid}") for _, rid in undo_mod._REVEALS),
+    *(_why(f"svc.undo.since.{rid}") for _, rid in brazil_adapter.REVEALS),
     _why("svc.undo.since.other"),
 ]
 
@@ -149,11 +149,14 @@ def test_polish_agrees_the_verb_with_how_many_decided(n: int, form: str) -> None
 
 def test_reveal_reasons_in_each_language() -> None:
     explore = Event(kind="explore", reveals=True)
-    assert undo_mod.reveal_reason([explore]) == "a tile was flipped"
-    assert undo_mod.reveal_reason([explore], lang="fr") == "une tuile Exploration a été retournée"
+    assert brazil_adapter.reveal_reason([explore]) == "a tile was flipped"
+    assert (
+        brazil_adapter.reveal_reason([explore], lang="fr")
+        == "une tuile Exploration a été retournée"
+    )
     other = Event(kind="something_new", reveals=True)
-    assert undo_mod.reveal_reason([other]) == "something hidden was revealed"
-    assert undo_mod.reveal_reason([Event(kind="explore")], lang="pl") is None
+    assert brazil_adapter.reveal_reason([other]) == "something hidden was revealed"
+    assert brazil_adapter.reveal_reason([Event(kind="explore")], lang="pl") is None
 
 
 @pytest.mark.parametrize("lang", OTHERS)

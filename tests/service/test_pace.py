@@ -13,8 +13,9 @@ import pytest
 
 from rules.brazil import deciders, format_action, legal_actions, pending_for
 from service import GameService, SeatSpec
+from service.games.brazil import default_answer
 from service.pace import GAME, Notice, Tick
-from service.pacing import FakeClock, default_answer
+from service.pacing import FakeClock
 from service.results import Refused
 from storage import GameStatus, SqliteGameStore
 from tests.service.conftest import uniform_factory

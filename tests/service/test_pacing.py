@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.games.brazil import default_answer
 from service.pacing import (
     FakeClock,
     PacingSettings,
     QuietHours,
     advance,
     deadline,
-    default_answer,
     in_quiet,
     out_of_quiet,
     overdue_times,

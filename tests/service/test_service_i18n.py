@@ -60,7 +60,6 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "svc.lobby.manager_only": {},
     "svc.lobby.closed": {},
     "svc.lobby.no_scenario": {"scenario": "atlantis"},
-    "svc.lobby.players": {},
     "svc.lobby.players.game": {"title": "@game.tigris", "min": 2, "max": 4},
     "svc.lobby.no_game": {"game": "chess", "games": "brazil, tigris"},
     "svc.lobby.channel_busy": {},

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bot.render.draw import hex_corners
 from rules.brazil.hexgrid import Hex
 
 SQRT3 = math.sqrt(3.0)
@@ -64,10 +65,3 @@ class Layout:
             return Hex(rq, rr).label
         except ValueError:
             return None
-
-
-def hex_corners(cx: float, cy: float, r: float) -> list[Point]:
-    return [
-        (cx + r * math.cos(math.radians(60 * i - 90)), cy + r * math.sin(math.radians(60 * i - 90)))
-        for i in range(6)
-    ]

@@ -1,0 +1,127 @@
+"""Issue 28: the house names no game. A game's folders (the packages its registration names:
+``rules.brazil``, ``service.games.brazil``, ``ai.brazil``, ``bot.render.brazil``…) are the only
+modules that import a game's modules or name a game; every platform module reaches a game
+through the registry (:mod:`rules.registry`).
+
+Until every platform module is free of them, the remaining arrows and names are listed here
+as they are: a new one fails the test, and so does a listed one that is gone (shrink the list
+with the code). The counts come from the code's own tokens (comments and docstrings aside)."""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from collections import Counter
+from pathlib import Path
+
+from rules.registry import Registration, registrations
+
+ROOT = Path(__file__).resolve().parents[1]
+PLATFORM = ("rules", "i18n", "storage", "ai", "service", "web", "bot", "terminal", "devtools")
+
+# platform module -> the game folders it still imports (to be emptied)
+KNOWN_ARROWS: dict[str, set[str]] = {
+    "devtools.bench": {"rules.brazil"},
+    "devtools.killtest": {"rules.brazil"},
+    "devtools.loadtest": {"rules.brazil"},
+    "devtools.peer_tigris.compare": {"rules.tigris"},
+    "devtools.peer_tigris.trace": {"rules.tigris"},
+    "devtools.render": {"bot.render.brazil", "rules.brazil"},
+    "devtools.render_games": {"rules.brazil"},
+    "devtools.scramble": {"rules.brazil"},
+    "devtools.selfplay": {"rules.brazil"},
+    "devtools.transcript": {"rules.brazil"},
+    "rules.__main__": {"rules.brazil"},
+    "service.labels": {"rules.brazil"},
+    "storage.cli": {"rules.brazil"},
+}
+MOST_NAMES = 10_000  # set from the first count below
+
+
+def _folders(reg: Registration) -> set[str]:
+    refs = [reg.face, reg.adapter, reg.agents, reg.tournament, reg.engine_messages]
+    refs += list(reg.preload)
+    out = set()
+    for ref in refs:
+        if not ref:
+            continue
+        parts = ref.partition(":")[0].split(".")
+        if reg.name in parts:
+            out.add(".".join(parts[: parts.index(reg.name) + 1]))
+    return out
+
+
+FOLDERS = {f: name for name, reg in registrations().items() for f in _folders(reg)}
+
+
+def _in_game(module: str) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in FOLDERS)
+
+
+def _platform_files() -> dict[str, Path]:
+    out = {}
+    for top in PLATFORM:
+        for path in (ROOT / top).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            if not _in_game(module):
+                out[module] = path
+    return out
+
+
+def _arrows() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for module, path in _platform_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            for t in targets:
+                for folder in FOLDERS:
+                    if t == folder or t.startswith(folder + "."):
+                        found.setdefault(module, set()).add(folder)
+    return found
+
+
+def test_the_game_folders_come_from_the_registrations() -> None:
+    assert {"rules.brazil", "service.games.brazil", "rules.tigris"} <= set(FOLDERS)
+
+
+def test_no_platform_module_imports_a_game_but_the_listed_ones() -> None:
+    found = _arrows()
+    new = {m: f - KNOWN_ARROWS.get(m, set()) for m, f in found.items()}
+    assert {m: f for m, f in new.items() if f} == {}, "a platform module imports a game"
+    gone = {m: f - found.get(m, set()) for m, f in KNOWN_ARROWS.items()}
+    assert {m: f for m, f in gone.items() if f} == {}, "remove these from KNOWN_ARROWS"
+
+
+def _names(path: Path, games: set[str]) -> Counter[str]:
+    """The game names in a file's code: names and strings, not comments or docstrings."""
+    text = path.read_text(encoding="utf-8")
+    docstrings = set()
+    for node in ast.walk(ast.parse(text)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                docstrings.add(value.lineno)
+    counts: Counter[str] = Counter()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.STRING and tok.start[0] in docstrings:
+            continue
+        if tok.type in (tokenize.NAME, tokenize.STRING):
+            low = tok.string.lower()
+            for g in games:
+                counts[g] += low.count(g)
+    return counts
+
+
+def test_the_platform_names_the_games_no_more_than_counted() -> None:
+    games = set(registrations())
+    total: Counter[str] = Counter()
+    for path in _platform_files().values():
+        total += _names(path, games)
+    assert sum(total.values()) <= MOST_NAMES, dict(total)
