@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ai import AGENT_NAMES, GAMES
-from ai.tournament import run_tournament
+from ai import AGENT_NAMES, GAMES, run_tournament
 
 
 def _positive_int(text: str) -> int:

@@ -1,5 +1,5 @@
 """A tournament's report, any game's: win rates with 95% Wilson intervals, average final
-scores per category, natural ends, decision times (:mod:`ai.tournament` for Brazil:
+scores per category, natural ends, decision times (:mod:`ai.brazil.tournament` for Brazil:
 Imperial, :mod:`ai.tigris.tournament` for Tigris & Euphrates)."""
 
 from __future__ import annotations

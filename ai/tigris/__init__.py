@@ -1,16 +1,18 @@
 """Computer players for Tigris & Euphrates (imports only the ``rules`` engine).
 
-The same interface as Brazil: Imperial's players (:mod:`ai`): ``make_agent(name, seed=…)``
-returns an agent — ``random``, ``heuristic`` or ``search`` — whose ``decide(state, seat)``
-returns one legal action for ``seat``, decided from ``rules.tigris.view(state, seat)`` only.
+The same interface as Brazil: Imperial's players (:mod:`ai.brazil`): ``make_agent(name,
+seed=…)`` returns an agent — ``random``, ``heuristic`` or ``search`` — whose
+``decide(state, seat)`` returns one legal action for ``seat``, decided from
+``rules.tigris.view(state, seat)`` only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ai import DEFAULT_BUDGET
 from ai.tigris.agents import HeuristicAgent, NoDecision, RandomAgent
-from ai.tigris.search import DEFAULT_BUDGET, SearchAgent
+from ai.tigris.search import SearchAgent
 
 AGENT_NAMES = ("random", "heuristic", "search")
 

@@ -17,11 +17,10 @@ import math
 import random
 import time
 
+from ai import DEFAULT_BUDGET
 from ai.tigris.agents import HeuristicAgent, own_legal_actions, settle
 from ai.tigris.evaluate import evaluate, support_amount
 from rules.tigris import Action, TigrisState, apply, deciders, determinize, legal_actions, view
-
-DEFAULT_BUDGET = 2.0
 
 
 class SearchAgent:

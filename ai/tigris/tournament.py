@@ -1,5 +1,5 @@
 """Tournaments between Tigris & Euphrates computer players (the report of
-:mod:`ai.tournament`: win rates with 95% Wilson intervals, average final scores — the weakest
+:mod:`ai.report`: win rates with 95% Wilson intervals, average final scores — the weakest
 colour, T-FINAL-3 — and per colour, natural ends, decision times)."""
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from ai import run_tournament
 from ai.__main__ import main
-from ai.tournament import entry_labels, run_tournament, wilson
+from ai.report import entry_labels, wilson
 
 
 @pytest.mark.parametrize(

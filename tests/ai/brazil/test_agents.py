@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from ai import HeuristicAgent, RandomAgent, SearchAgent, make_agent, redeal
-from ai.fill import placeholder_fill
-from ai.tournament import play_game
+from ai import make_agent
+from ai.brazil import HeuristicAgent, RandomAgent, SearchAgent, redeal
+from ai.brazil.fill import placeholder_fill
+from ai.brazil.tournament import play_game
 from rules.brazil import apply, deciders, legal_actions, new_game, view
 from rules.brazil.state import GameState
 from rules.brazil.view import HIDDEN

@@ -5,7 +5,7 @@ view) and keeps the best few; then, until the time budget (or a fixed number of 
 runs out, it picks a candidate by UCB1, re-deals the hidden information of the *view* at
 random (:func:`redeal`, from :mod:`rules.brazil.determinize`), plays the candidate and a short
 rollout in which every seat follows a cheap heuristic policy, and scores the leaf with
-:func:`ai.evaluate.evaluate`. The candidate with the best mean wins.
+:func:`ai.brazil.evaluate.evaluate`. The candidate with the best mean wins.
 
 It never looks at the full state: the caller's state is turned into ``view(state, seat)``
 first, and all sampling starts from that view.
@@ -18,15 +18,14 @@ import random
 import time
 from typing import Any
 
-from ai.agents import HeuristicAgent, action_value, own_legal_actions
-from ai.evaluate import evaluate
-from ai.fill import placeholder_fill
+from ai import DEFAULT_BUDGET
+from ai.brazil.agents import HeuristicAgent, action_value, own_legal_actions
+from ai.brazil.evaluate import evaluate
+from ai.brazil.fill import placeholder_fill
 from rules.brazil import view
 from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, deciders, legal_actions
 from rules.brazil.state import GameState
-
-DEFAULT_BUDGET = 2.0
 
 
 def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
@@ -45,7 +44,7 @@ class SearchAgent:
     (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
     (the heuristic) looks at per decision; ``solo_candidates`` and ``solo_prior_weight``:
     the candidates and the prior weight of the solo game, where the heuristic's plan
-    (:mod:`ai.solo`) is trusted more (measured at 4 iterations on the same 26 seeds: 16/26
+    (:mod:`ai.brazil.solo`) is trusted more (measured at 4 iterations on the same 26 seeds: 16/26
     won against 12/26 with the multi-player 5 and 2.0). In the solo game every candidate is
     rolled out on the same deals with the same rollout draws (common random numbers:
     measured 40/80 won against 34/80 on the same seeds at 4 iterations)."""

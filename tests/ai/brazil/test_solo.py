@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from ai import make_agent
-from ai.evaluate import evaluate
-from ai.solo import (
+from ai.brazil.evaluate import evaluate
+from ai.brazil.solo import (
     city_site_open,
     covered,
     current_mission,
@@ -126,7 +126,7 @@ def test_plan_reads_only_the_view_R_SOLO_2() -> None:
 def test_plan_is_solo_only() -> None:
     s = new_game(2, 3)
     assert plan_value(s, 0) == 0.0
-    import ai.evaluate as E
+    import ai.brazil.evaluate as E
 
     before = evaluate(s, 0)
     old = E.PLAN_WEIGHT
@@ -170,7 +170,7 @@ def test_plan_turns_drop_when_an_objective_is_met_R_SOLO_2() -> None:
 def test_the_monarch_stays_out_of_the_march_while_a_city_is_needed_R_BUILD_6() -> None:
     # R-BUILD-6: the city is founded where the monarch stands (never next to the orange
     # capital), so the march towards that capital does not pull the monarch along.
-    from ai.evaluate import march_value
+    from ai.brazil.evaluate import march_value
 
     s = _with_city_mission(_era_two_solo())
     board = get_catalog(s.data_pack).boards[s.map]
@@ -192,10 +192,10 @@ def test_the_monarch_stays_out_of_the_march_while_a_city_is_needed_R_BUILD_6() -
 def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
     # The solo game's search has its own width and prior weight (the multi-player ones
     # unchanged): with one candidate it plays the heuristic's best-ranked action, no rollout.
-    from ai.agents import action_value
-    from ai.evaluate import evaluate as ev
-    from ai.fill import placeholder_fill
-    from ai.search import SearchAgent
+    from ai.brazil.agents import action_value
+    from ai.brazil.evaluate import evaluate as ev
+    from ai.brazil.fill import placeholder_fill
+    from ai.brazil.search import SearchAgent
     from rules.brazil import legal_actions
 
     s = _era_two_solo()
@@ -218,7 +218,7 @@ def test_search_solo_compares_candidates_on_the_same_deals_R_SOLO_2() -> None:
     # Common random numbers: in the solo game every candidate is rolled out on each deal
     # (the iterations count rollouts, rounded up to whole deals), so all get the same
     # number of visits; deterministic for its seed.
-    from ai.search import SearchAgent
+    from ai.brazil.search import SearchAgent
 
     s = _era_two_solo()
     a = SearchAgent(3, iterations=7, solo_candidates=3)

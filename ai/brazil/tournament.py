@@ -1,4 +1,5 @@
-"""Tournaments between computer players: win rates, scores, natural ends, decision times."""
+"""Tournaments between Brazil: Imperial computer players: win rates, scores, natural ends,
+decision times (the report: :mod:`ai.report`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,8 @@ import random
 import time
 from typing import Any
 
-from ai import AGENT_NAMES, GAMES, Agent, make_agent
-from ai.report import Report as Report
-from ai.report import entry_labels as entry_labels
-from ai.report import wilson as wilson
+from ai.brazil import AGENT_NAMES, Agent, make_agent
+from ai.report import Report, entry_labels
 from rules.brazil import apply, deciders, final_scores, new_game
 from rules.brazil.scoring import CATEGORIES
 from rules.brazil.state import GameState
@@ -46,18 +45,9 @@ def run_tournament(
     max_rounds: int = 60,
     budget: float | None = None,
     iterations: int | None = None,
-    game: str = "brazil",
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players; game ``i`` rotates the line-up by
-    ``i`` seats. ``budget``/``iterations`` configure any search agents. ``game``: ``brazil``
-    (Brazil: Imperial, the default) or ``tigris`` (:func:`ai.tigris.tournament.run_tournament`;
-    ``max_rounds`` is then not used: every game runs to its natural end)."""
-    if game == "tigris":
-        from ai.tigris.tournament import run_tournament as run_tigris
-
-        return run_tigris(names, games, seed=seed, budget=budget, iterations=iterations)
-    if game != "brazil":
-        raise ValueError(f"unknown game {game!r}: choose from {', '.join(GAMES)}")
+    ``i`` seats. ``budget``/``iterations`` configure any search agents."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     for n in names:

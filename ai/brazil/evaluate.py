@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ai.solo import plan_value, solo_plan
+from ai.brazil.solo import plan_value, solo_plan
 from rules.brazil.catalog import CROPS, Catalog, get_catalog
 from rules.brazil.control import controlled_tiles
 from rules.brazil.game import Context
@@ -36,7 +36,7 @@ MISSION_WEIGHT = 0.75  # share of an unrevealed mission's VP credited by progres
 OPPONENT_WEIGHT = 0.45
 SOLO_ERA3_MISSION = 0.5  # solo: share of the era III mission's VP credited by progress
 MONARCH_MARCHES = False  # solo: the monarch joins the march even while a city is needed
-PLAN_WEIGHT = 1.0  # solo: readiness of the plan's next steps (ai.solo)
+PLAN_WEIGHT = 1.0  # solo: readiness of the plan's next steps (ai.brazil.solo)
 
 
 @lru_cache(maxsize=8)

@@ -9,7 +9,7 @@ determinization — it reads nothing hidden and samples nothing; it only lets th
 
 from __future__ import annotations
 
-from ai.evaluate import catalog_for
+from ai.brazil.evaluate import catalog_for
 from rules.brazil.catalog import CROPS
 from rules.brazil.state import GameState
 from rules.brazil.view import HIDDEN

@@ -1,4 +1,4 @@
-"""The computer players: ``random`` and ``heuristic`` (``search`` is in :mod:`ai.search`).
+"""The computer players: ``random`` and ``heuristic`` (``search`` is in :mod:`ai.brazil.search`).
 
 Every agent is given the full state by its caller but decides only from ``view(state,
 seat)``: nothing it computes can depend on what that seat may not see.
@@ -7,9 +7,9 @@ seat)``: nothing it computes can depend on what that seat may not see.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any
 
-from ai.evaluate import (
+from ai.brazil.evaluate import (
     battle_margin,
     catalog_for,
     combat_card_value,
@@ -18,21 +18,12 @@ from ai.evaluate import (
     opponent_scores,
     win_probability,
 )
-from ai.fill import placeholder_fill
+from ai.brazil.fill import placeholder_fill
 from rules.brazil import actions as A
 from rules.brazil import legal_actions, view
 from rules.brazil.engine import apply
 from rules.brazil.state import GameState
 from rules.errors import RulesError
-
-
-class Agent(Protocol):
-    """A computer player: ``decide`` returns one legal action for ``seat`` (``state``: the
-    game's state, a Brazil: Imperial ``GameState`` or a Tigris & Euphrates ``TigrisState``)."""
-
-    name: str
-
-    def decide(self, state: Any, seat: int) -> Any: ...
 
 
 class NoDecision(RuntimeError):
@@ -63,7 +54,7 @@ class RandomAgent:
 
 class HeuristicAgent:
     """One-ply look-ahead: apply each legal action to a placeholder-filled copy of the
-    seat's view and keep the one whose result :func:`ai.evaluate.evaluate` likes best;
+    seat's view and keep the one whose result :func:`ai.brazil.evaluate.evaluate` likes best;
     battles are judged by their FP odds, card choices by the FP they add."""
 
     name = "heuristic"
@@ -148,7 +139,7 @@ def _stake(state: GameState, seat: int) -> tuple[float, float]:
     """(gain if ``seat`` wins, loss if it loses) in the battle of ``state``."""
     b = state.combat
     assert b is not None
-    from ai.evaluate import OPPONENT_WEIGHT
+    from ai.brazil.evaluate import OPPONENT_WEIGHT
     from rules.brazil.scoring import tile_vp
 
     if b.kind == "bandeiras":
@@ -187,7 +178,7 @@ def _commit_value(state: GameState, seat: int, a: A.CommitCards) -> float:
     side = b.attacker if b.attacker.seat == seat else b.defender
     if side is None:
         return 0.0
-    from ai.evaluate import card_fp
+    from ai.brazil.evaluate import card_fp
 
     role = "attacker" if side is b.attacker else "defender"
     margin = battle_margin(state, seat)

@@ -1,6 +1,6 @@
 """Issue 22, defect 2: every action ``legal_actions`` lists applies (``apply`` raises nothing),
 on real states and on the worlds the search player re-deals from a seat's view
-(:func:`rules.brazil.determinize`), along the search's own rollouts (:mod:`ai.search`: the
+(:func:`rules.brazil.determinize`), along the search's own rollouts (:mod:`ai.brazil.search`: the
 heuristic policy on a few candidates, or a random choice).
 
 The crash seen (2 players, heuristic against search, seed 7013) was a rollout's
@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.agents import HeuristicAgent
+from ai.brazil.agents import HeuristicAgent
 from rules.brazil import apply, deciders, legal_actions, new_game, view
 from rules.brazil.catalog import get_catalog
 from rules.brazil.determinize import determinize
@@ -66,7 +66,7 @@ def _step(
 
 
 def _rollouts(st: GameState, policy: HeuristicAgent, rng: random.Random, where: str) -> None:
-    """A world re-dealt from the decider's view and a short rollout on it (ai.search)."""
+    """A world re-dealt from the decider's view and a short rollout on it (ai.brazil.search)."""
     who = deciders(st)
     if not who:
         return

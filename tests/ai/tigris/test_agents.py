@@ -9,6 +9,7 @@ import random
 import pytest
 
 import ai
+import ai.brazil
 from ai.__main__ import main
 from ai.tigris import HeuristicAgent, NoDecision, RandomAgent, SearchAgent, make_agent
 from ai.tigris.evaluate import at_most, soft_score, support_amount
@@ -172,7 +173,7 @@ def test_soft_score_prefers_the_weakest_colour() -> None:
 def test_make_agent_picks_the_game() -> None:
     assert isinstance(ai.make_agent("heuristic", seed=1, game="tigris"), HeuristicAgent)
     assert isinstance(ai.make_agent("search", game="tigris", iterations=3), SearchAgent)
-    assert isinstance(ai.make_agent("heuristic"), ai.HeuristicAgent)  # Brazil by default
+    assert isinstance(ai.make_agent("heuristic"), ai.brazil.HeuristicAgent)  # Brazil by default
     with pytest.raises(ValueError):
         ai.make_agent("random", game="chess")
     with pytest.raises(ValueError):
