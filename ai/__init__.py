@@ -14,42 +14,44 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rules.registry import Registration, default_name, registrations
+
 if TYPE_CHECKING:
     from ai.report import Report
 
 AGENT_NAMES = ("random", "heuristic", "search")
-GAMES = ("brazil", "tigris")
+"""The levels every registered game's computer players have (a game's registration lists its
+own, ``agent_levels``)."""
+GAMES = tuple(name for name, reg in registrations().items() if reg.agents)
+"""The registered games that have computer players."""
 DEFAULT_BUDGET = 2.0
-"""The search's default seconds per decision, in either game (:mod:`ai.brazil.search`,
+"""The search's default seconds per decision, in every game (:mod:`ai.brazil.search`,
 :mod:`ai.tigris.search`)."""
 
 
 class Agent(Protocol):
     """A computer player: ``decide`` returns one legal action for ``seat`` (``state``: the
-    game's state, a Brazil: Imperial ``GameState`` or a Tigris & Euphrates ``TigrisState``)."""
+    state of the agent's game)."""
 
     name: str
 
     def decide(self, state: Any, seat: int) -> Any: ...
 
 
-def _unknown_game(game: str) -> ValueError:
-    return ValueError(f"unknown game {game!r}: choose from {', '.join(GAMES)}")
+def _registered(game: str | None, ref: str) -> Registration:
+    name = default_name() if game is None else game
+    reg = registrations().get(name)
+    if reg is None or not getattr(reg, ref):
+        raise ValueError(f"unknown game {name!r}: choose from {', '.join(GAMES)}")
+    return reg
 
 
-def make_agent(name: str, seed: int = 0, game: str = "brazil", **options: Any) -> Agent:
-    """A new agent by name for ``game`` (``brazil``, the default, or ``tigris``);
+def make_agent(name: str, seed: int = 0, game: str | None = None, **options: Any) -> Agent:
+    """A new agent by name for ``game`` (a registered game's name; None: the default game);
     ``options`` go to its constructor (e.g. ``budget=0.5`` or ``iterations=20`` for
     ``search``)."""
-    if game == "brazil":
-        import ai.brazil
-
-        return ai.brazil.make_agent(name, seed, **options)
-    if game == "tigris":
-        import ai.tigris
-
-        return ai.tigris.make_agent(name, seed, **options)
-    raise _unknown_game(game)
+    agent: Agent = _registered(game, "agents").load("agents")(name, seed, **options)
+    return agent
 
 
 def run_tournament(
@@ -60,23 +62,16 @@ def run_tournament(
     max_rounds: int = 60,
     budget: float | None = None,
     iterations: int | None = None,
-    game: str = "brazil",
+    game: str | None = None,
 ) -> Report:
-    """Play ``games`` games of ``len(names)`` players of ``game`` (``brazil``, the default:
-    :func:`ai.brazil.tournament.run_tournament`; ``tigris``:
-    :func:`ai.tigris.tournament.run_tournament`, where ``max_rounds`` is not used: every
-    game runs to its natural end). ``budget``/``iterations`` configure any search agents."""
-    if game == "brazil":
-        from ai.brazil.tournament import run_tournament as run_brazil
-
-        return run_brazil(
-            names, games, seed=seed, max_rounds=max_rounds, budget=budget, iterations=iterations
-        )
-    if game == "tigris":
-        from ai.tigris.tournament import run_tournament as run_tigris
-
-        return run_tigris(names, games, seed=seed, budget=budget, iterations=iterations)
-    raise _unknown_game(game)
+    """Play ``games`` games of ``len(names)`` players of ``game`` (None: the default game)
+    with its registered tournament (``max_rounds``: a round limit where the game has rounds
+    without a natural end). ``budget``/``iterations`` configure any search agents."""
+    run = _registered(game, "tournament").load("tournament")
+    report: Report = run(
+        names, games, seed=seed, max_rounds=max_rounds, budget=budget, iterations=iterations
+    )
+    return report
 
 
 __all__ = [

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ai import AGENT_NAMES, GAMES, run_tournament
+from rules.registry import default_name, registrations
 
 
 def _positive_int(text: str) -> int:
@@ -33,7 +34,9 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m ai", description="Computer players.")
     sub = ap.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="play games between agents and print statistics")
-    t.add_argument("--game", choices=GAMES, default="brazil", help="the game (default brazil)")
+    t.add_argument(
+        "--game", choices=GAMES, default=default_name(), help=f"the game (default {default_name()})"
+    )
     t.add_argument("--games", type=_positive_int, default=20)
     t.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=None)
     t.add_argument(
@@ -60,10 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players if args.players is not None else len(names)
     if len(names) != players:
         ap.error(f"--agents names {len(names)} agent(s) but --players is {players}")
-    if not 1 <= players <= 4:
-        ap.error("a game has 1 to 4 players")
-    if args.game == "tigris" and players < 2:
-        ap.error("Tigris & Euphrates is for 2 to 4 players")
+    reg = registrations()[args.game]
+    if not reg.min_players <= players <= reg.max_players:
+        ap.error(f"{reg.title} is for {reg.min_players} to {reg.max_players} players")
     rep = run_tournament(
         names,
         args.games,

@@ -124,7 +124,9 @@ def test_a_malformed_registration_is_refused(fields: dict[str, Any], says: str) 
 
 
 def test_a_reference_that_does_not_resolve_says_which() -> None:
-    with pytest.raises(RegistrationError, match=re.escape("'rules.nothing_here:GAME' does not resolve")):
+    with pytest.raises(
+        RegistrationError, match=re.escape("'rules.nothing_here:GAME' does not resolve")
+    ):
         resolve("rules.nothing_here:GAME")
     with pytest.raises(RegistrationError, match="does not resolve"):
         resolve("rules.games:NoSuchThing")

@@ -45,11 +45,13 @@ def run_tournament(
     games: int,
     *,
     seed: int = 0,
+    max_rounds: int | None = None,
     budget: float | None = None,
     iterations: int | None = None,
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players (2-4); game ``i`` rotates the line-up
-    by ``i`` seats. ``budget``/``iterations`` configure any search agents."""
+    by ``i`` seats. ``budget``/``iterations`` configure any search agents; ``max_rounds`` is
+    not used (every game runs to its natural end)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     for n in names:
