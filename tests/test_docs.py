@@ -67,7 +67,9 @@ def blocks(page: Path) -> list[Block]:
         while i < len(lines) and not (
             lines[i].strip().startswith(fence) and not lines[i].strip().strip(fence[0])
         ):
-            body.append(lines[i][len(m["indent"]) :] if lines[i].startswith(m["indent"]) else lines[i])
+            body.append(
+                lines[i][len(m["indent"]) :] if lines[i].startswith(m["indent"]) else lines[i]
+            )
             i += 1
         i += 1  # past the closing fence
         before = lines[start - 1].strip() if start > 0 else ""
@@ -80,27 +82,37 @@ ALL_BLOCKS = [b for page in PAGES for b in blocks(page)]
 TO_RUN = [b for b in ALL_BLOCKS if b.info in RUNNABLE and "norun" not in b.marks]
 
 
-def commands(block: Block) -> list[list[str]]:
-    """The commands of a ``console`` block, each as ``python -m …`` arguments."""
-    found = []
+Command = tuple[dict[str, str], list[str]]  # settings (NAME=value) and arguments
+
+
+def commands(block: Block) -> list[Command]:
+    """The commands of a ``console`` block: ``[NAME=value ...] python -m …``."""
+    found: list[Command] = []
     for line in block.code.splitlines():
         if not line.startswith("$ "):
             continue
         words = shlex.split(line[2:])
+        env = {}
+        while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", words[0]):
+            name, _, value = words.pop(0).partition("=")
+            env[name] = value
         assert words[:2] == ["python", "-m"], (
             f"{block.name}: only `python -m …` commands run here ({line!r}); "
             "put <!-- norun --> before the block if it must not run"
         )
-        found.append([sys.executable, *words[1:]])
+        found.append((env, [sys.executable, *words[1:]]))
     assert found, f"{block.name}: a console block without a `$ ` command"
     return found
 
 
-def run(args: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+def run(
+    args: list[str], cwd: Path, timeout: float, settings: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAZIL_")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["BRAZIL_DB"] = str(cwd / "brazil.sqlite3")  # never the reader's own database
     env.pop("DISCORD_TOKEN", None)
+    env.update(settings or {})
     return subprocess.run(
         args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
     )
@@ -114,18 +126,21 @@ def test_the_pages_have_runnable_blocks() -> None:
 
 @pytest.mark.parametrize(
     "block",
-    [pytest.param(b, id=b.name, marks=[pytest.mark.slow] if "slow" in b.marks else []) for b in TO_RUN],
+    [
+        pytest.param(b, id=b.name, marks=[pytest.mark.slow] if "slow" in b.marks else [])
+        for b in TO_RUN
+    ],
 )
 def test_code_block_runs(block: Block, tmp_path: Path) -> None:
     timeout = TIMEOUT * (10 if "slow" in block.marks else 1)
     if block.info == "python":
         script = tmp_path / "example.py"
         script.write_text(block.code, encoding="utf-8")
-        todo = [[sys.executable, str(script)]]
+        todo: list[Command] = [({}, [sys.executable, str(script)])]
     else:
         todo = commands(block)
-    for args in todo:
-        done = run(args, tmp_path, timeout)
+    for settings, args in todo:
+        done = run(args, tmp_path, timeout, settings)
         assert done.returncode == 0, (
             f"{block.name}: {' '.join(args[1:])} exited {done.returncode}\n"
             f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
@@ -139,8 +154,9 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 
 
-def prose(page: Path) -> list[tuple[int, str]]:
-    """The page's lines outside fenced code blocks, with inline code removed."""
+def prose(page: Path, *, code: bool = False) -> list[tuple[int, str]]:
+    """The page's lines outside fenced code blocks (their inline code removed, unless
+    ``code``)."""
     out, fence = [], ""
     for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
         m = FENCE.match(line)
@@ -151,7 +167,7 @@ def prose(page: Path) -> list[tuple[int, str]]:
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
                 fence = ""
             continue
-        out.append((n, re.sub(r"`+[^`]*`+", "", line)))
+        out.append((n, line if code else re.sub(r"`+[^`]*`+", "", line)))
     return out
 
 
@@ -164,23 +180,12 @@ def slug(heading: str) -> str:
 
 
 def anchors(page: Path) -> set[str]:
+    """The anchors a link may name in a page: its headings' (GitHub's, the n-th repeat of a
+    heading getting ``-n``) and its ``<a id>``s."""
     found: set[str] = set()
     seen: dict[str, int] = {}
-    for _, line in prose(page):
-        for a in ANCHOR.findall(line):
-            found.add(a)
-    for line in page.read_text(encoding="utf-8").splitlines():
+    for _, line in prose(page, code=True):
         found.update(ANCHOR.findall(line))
-    fence = ""
-    for line in page.read_text(encoding="utf-8").splitlines():
-        m = FENCE.match(line)
-        if m and not fence:
-            fence = m["fence"]
-            continue
-        if fence:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = ""
-            continue
         h = HEADING.match(line)
         if h:
             s = slug(h[2])
