@@ -196,7 +196,10 @@ def anchors(page: Path) -> set[str]:
 
 
 def links(page: Path) -> list[tuple[int, str]]:
-    return [(n, m[1]) for n, line in prose(page) for m in LINK.finditer(line)]
+    """The page's links (line number, target), a link's text may run over lines."""
+    lines = dict(prose(page))
+    text = "\n".join(lines.get(n, "") for n in range(1, max(lines, default=0) + 1))
+    return [(text.count("\n", 0, m.start()) + 1, m[1]) for m in LINK.finditer(text)]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
