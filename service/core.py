@@ -32,6 +32,7 @@ import contextlib
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import i18n
@@ -191,6 +192,17 @@ async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None
 
 def _seed(rec: GameRecord) -> int:
     return rec.settings.seed or 0
+
+
+@dataclass(frozen=True)
+class Played:
+    """What :meth:`GameCore.play` did: the command's result, the computer players' steps
+    after it, and the game as it stood at the end (a session to read, not to write through:
+    its lock is released)."""
+
+    command: Result
+    ai: Result
+    game: GameSession
 
 
 class GameSession:
@@ -807,6 +819,27 @@ class GameCore:
         async with self.session(game_id) as s:
             return await s.choose(seat, action)
 
+    async def play(
+        self,
+        game_id: int,
+        seat: int,
+        text: str,
+        *,
+        lang: str = "en",
+        on_step: Callable[[Result], Any] | None = None,
+    ) -> Played:
+        """One typed command and everything after it, with the game loaded once: ``seat``'s
+        command applied (or refused, ``errors``), then the computer seats decide until a human
+        must or the game is over. ``on_step(result)`` is called with the command's result,
+        then with each computer step's as it is saved (awaited if it returns an awaitable).
+        Returns the command's result, the computer players' and the game as it now stands
+        (:class:`Played`)."""
+        async with self.session(game_id) as s:
+            res = await s.act(seat, text, choices=False, lang=lang)
+            await _notify(on_step, res)
+            ai = await s.run_ai(on_step=on_step) if res.applied else s.result()
+        return Played(res, ai, s)
+
     async def save_step(
         self,
         rec: GameRecord,
@@ -995,7 +1028,7 @@ class GameCore:
         return await undo_plan(self.store, s.rec, s.state, s.seats, seat)
 
     async def undo(self, game_id: int, seat: int) -> Result:
-        """Take back ``seat``'s last step when the engine allows it (``rules.brazil.undo``: it
+        """Take back ``seat``'s last step when the game's rules allow it (Brazil: Imperial: it
         revealed nothing, used no randomness, nobody else decided since, the turn goes on);
         a refusal is an error saying why (the same check as ``/undo`` and the Undo button)."""
         async with self.session(game_id) as s:
@@ -1013,7 +1046,7 @@ class GameCore:
             res = s.result(choices=True)
             why = e.reason
             key, params = (why.key, dict(why.params)) if isinstance(why, Msg) else ("", {})
-            rule = "R-TURN-1" if s.A.name == DEFAULT_GAME else ""  # Tigris: no rule of its own
+            rule = s.A.undo_rule
             res.errors.append(ErrorInfo(seat, rule, str(e), key, params))
             return res
         self.forget(s.game_id)

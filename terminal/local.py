@@ -358,7 +358,8 @@ class LocalGame:
     # ------------------------------------------------------------------ output
 
     async def show(self, res: Result, *, actor: int | None = None) -> None:
-        """Print the public posts, hold the private ones, write the images."""
+        """Print the public posts, hold the private ones, write the images (the game as it
+        stands, :attr:`game`, is the caller's to keep)."""
         for e in res.errors:
             self.errors += 1
             self.relay(f"  ! {e.text_in(self.lang)}")
@@ -367,7 +368,6 @@ class LocalGame:
             await self._post(post, res, written)
         if written:
             self.tell("terminal.images", "  ", paths=[str(p) for p in written])
-        self.game = await self.svc.peek(self.game_id)
 
     async def _post(self, post: Post, res: Result, written: list[Path]) -> None:
         if post.audience == "public":
@@ -408,7 +408,8 @@ class LocalGame:
         self.source = source
         await self.run_ai()
         while True:
-            g = self.game = await self.svc.peek(self.game_id)
+            g = self.game  # as the last command left it: one load per command
+            assert g is not None
             if g.over:
                 self.tell("terminal.over", game=self.game_id, folder=self.out_dir)
                 return 0
@@ -479,29 +480,38 @@ class LocalGame:
             else:
                 self.tell("terminal.rules.none", "  ")
         else:
-            # typed in the canonical notation or in the words of the terminal's language
-            res = await self.svc.act(self.game_id, seat, line, lang=self.lang)
-            await self.show(res, actor=seat)
-            await self.run_ai()
+            # typed in the canonical notation or in the words of the terminal's language: the
+            # command and the computer players after it, the game loaded once
+            played = await self.svc.play(
+                self.game_id, seat, line, lang=self.lang, on_step=self.show
+            )
+            g = self.game = played.game
+            if played.ai.applied:
+                nxt = [seat_label(g.state, g.seats, d.seat, self.lang) for d in played.ai.next]
+                if nxt:
+                    self.tell("terminal.now", names=nxt)
         return None
 
     async def undo(self, seat: int) -> None:
         """Take back ``seat``'s last step, or say why not (the service's refusal, in this
         terminal's language)."""
-        try:
-            await self.svc.undo_check(self.game_id, seat)
-        except Refused as e:
-            self.errors += 1
-            rule = " (R-TURN-1)" if self.game_name == DEFAULT_GAME else ""
-            self.say(f"  ! {e.text(self.lang)}{rule}")
-            return
-        await self.show(await self.svc.undo(self.game_id, seat), actor=seat)
+        async with self.svc.session(self.game_id) as s:
+            try:
+                await self.svc.undo_check_in(s, seat)
+            except Refused as e:
+                self.errors += 1
+                rule = f" ({s.A.undo_rule})" if s.A.undo_rule else ""
+                self.say(f"  ! {e.text(self.lang)}{rule}")
+                return
+            res = await self.svc.undo_in(s, seat)
+        self.game = s
+        await self.show(res, actor=seat)
 
     async def score(self) -> None:
         """The public scores, one line per player (named as :func:`seat_label` names them in
         this terminal's language)."""
-        rows = await self.svc.scores(self.game_id)
         g = self.game = await self.svc.peek(self.game_id)
+        rows = self.svc.score_rows(g.state, g.seats)
         for r in rows:
             who = seat_label(g.state, g.seats, r.seat, self.lang)
             if r.hidden:  # behind the player's screen (Tigris & Euphrates)

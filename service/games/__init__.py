@@ -73,6 +73,9 @@ class GameAdapter(ABC):
     has_payments: bool = False
     """Whether actions cost something the player may pay in several ways (Brazil: Imperial's
     payment chooser and the guided turn's cost line)."""
+    undo_rule: str = ""
+    """The rule ID a refused undo names (Brazil: Imperial's R-TURN-1; "": the game has no rule
+    of its own on taking a step back)."""
     has_colours: bool = False
     """Whether a lobby offers a colour wish per seat (Brazil: Imperial, R-SETUP-4)."""
     forced_answers: frozenset[str] = frozenset()

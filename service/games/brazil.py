@@ -241,6 +241,7 @@ class BrazilAdapter(GameAdapter):
     rules_prefix = "R-"
     has_payments = True
     has_colours = True
+    undo_rule = "R-TURN-1"
 
     def build(
         self,

@@ -13,6 +13,7 @@ Counted for exactly one interaction each (from the interaction to the bot's last
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import random
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 
 import rules.brazil.engine
+import rules.games
 import rules.brazil.notation
 from rules.brazil import GameState
 from tests.bot.conftest import BotMaker
@@ -98,6 +100,20 @@ def counting(h: Harness, mp: pytest.MonkeyPatch) -> Iterator[Counts]:
                         return counted
 
                     mp.setattr(mod, attr, wrap_list(kind, fn))
+    # the service lists through the game's face (service.games): count there too
+    from service.games import adapter
+
+    A = adapter("brazil")
+    face = A.face
+
+    def face_listing(*a: Any, **k: Any) -> Any:
+        if c.active:
+            c.listings["legal_actions"] += 1
+        return face.legal_actions(*a, **k)
+
+    counted_face = dataclasses.replace(face, legal_actions=face_listing)
+    mp.setattr(A, "face", counted_face)
+    mp.setitem(rules.games._LOADED, "brazil", counted_face)
     c.active = True
     try:
         yield c
