@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 import rules.brazil.engine
-import rules.games
 import rules.brazil.notation
+import rules.games
 from rules.brazil import GameState
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, custom_ids
