@@ -27,7 +27,10 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
+
+from pydantic import BaseModel
+from typing_extensions import TypeVar
 
 from rules.registry import default_name, registration, registrations
 
@@ -47,44 +50,52 @@ def __getattr__(attr: str) -> str:
 _LOADED: dict[str, Game] = {}
 
 
+StateT = TypeVar("StateT", bound=BaseModel, default=Any)
+"""A game's state: a pydantic model (its JSON is what storage keeps)."""
+ActionT = TypeVar("ActionT", default=Any)
+"""A game's action."""
+
+
 @dataclass(frozen=True)
-class Game:
-    """One game's face (see the module docstring)."""
+class Game(Generic[StateT, ActionT]):
+    """One game's face (see the module docstring), typed by its state and action classes:
+    ``Game[TigrisState, Action]``. The platform holds any game's face (``Game``: both
+    ``Any``); a game's own face is checked against its types."""
 
     name: str
     title: str  # the English title; the catalogues' ``game.<name>`` in other languages
     min_players: int
     max_players: int
-    state_type: type[Any]
-    new_game: Callable[..., Any]  # (players, seed=None, **options) -> state
-    legal_actions: Callable[[Any, int | None], list[Any]]
-    apply: Callable[[Any, Any], tuple[Any, list[Any]]]
-    deciders: Callable[[Any], list[int]]
-    is_over: Callable[[Any], bool]
-    view: Callable[[Any, int | None], Any]
-    determinize: Callable[[Any, int, random.Random], Any]
-    format_action: Callable[[Any, Any], str]
-    parse_text: Callable[[Any, int, str], Any]
-    complete: Callable[[Any, int, str], list[str]]
-    describe_action: Callable[[Any, Any], str]
-    action_to_json: Callable[[Any], str]
-    action_from_json: Callable[[str | dict[str, Any]], Any]
-    final_scores: Callable[[Any], list[tuple[int, int]]]  # (seat, score), best first
-    winners: Callable[[Any], list[int]]
-    undo_depth: Callable[[Sequence[tuple[Any, Any, Any, list[Any]]], int], int]
+    state_type: type[StateT]
+    new_game: Callable[..., StateT]  # (players, seed=None, **options) -> state
+    legal_actions: Callable[[StateT, int | None], list[ActionT]]
+    apply: Callable[[StateT, ActionT], tuple[StateT, list[Any]]]
+    deciders: Callable[[StateT], list[int]]
+    is_over: Callable[[StateT], bool]
+    view: Callable[[StateT, int | None], StateT]
+    determinize: Callable[[StateT, int, random.Random], StateT]
+    format_action: Callable[[StateT, ActionT], str]
+    parse_text: Callable[[StateT, int, str], ActionT]
+    complete: Callable[[StateT, int, str], list[str]]
+    describe_action: Callable[[StateT, ActionT], str]
+    action_to_json: Callable[[ActionT], str]
+    action_from_json: Callable[[str | dict[str, Any]], ActionT]
+    final_scores: Callable[[StateT], list[tuple[int, int]]]  # (seat, score), best first
+    winners: Callable[[StateT], list[int]]
+    undo_depth: Callable[[Sequence[tuple[StateT, ActionT, StateT, list[Any]]], int], int]
     # the game's own invariants after a step (self-play): raise AssertionError if broken;
     # ``rng`` for the checks that deal hidden information
-    check: Callable[[Any, random.Random], None] | None = None
+    check: Callable[[StateT, random.Random], None] | None = None
 
-    def load(self, state_json: str | bytes) -> Any:
+    def load(self, state_json: str | bytes) -> StateT:
         """A state of this game from its JSON."""
         return self.state_type.model_validate_json(state_json)
 
-    def dump(self, state: Any) -> str:
+    def dump(self, state: StateT) -> str:
         """A state's JSON (read back exactly by :meth:`load`)."""
-        return str(state.model_dump_json())
+        return state.model_dump_json()
 
-    def legal_texts(self, state: Any, seat: int) -> list[str]:
+    def legal_texts(self, state: StateT, seat: int) -> list[str]:
         """The commands ``seat`` may type now, in the engine's listing order (each once)."""
         return list(
             dict.fromkeys(self.format_action(state, a) for a in self.legal_actions(state, seat))

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rules.brazil.actions import parse_action
+from rules.brazil.actions import Action, parse_action
 from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, deciders, is_over, legal_actions
 from rules.brazil.notation import complete, describe_action, format_action, parse_text
@@ -38,7 +38,7 @@ def _undo_depth(history: Sequence[tuple[Any, Any, Any, list[Any]]], seat: int) -
     return undo_depth(list(history), seat)
 
 
-GAME = Game(
+GAME: Game[GameState, Action] = Game(
     name="brazil",
     title="Brazil: Imperial",
     min_players=1,

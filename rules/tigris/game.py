@@ -46,7 +46,7 @@ def _parse(state: TigrisState, seat: int, text: str) -> Action:
     return parse_text(text, state)
 
 
-GAME = Game(
+GAME: Game[TigrisState, Action] = Game(
     name="tigris",
     title="Tigris & Euphrates",
     min_players=MIN_PLAYERS,
