@@ -13,10 +13,10 @@ from service.results import (
     GameInfo,
     ImageRequest,
     Post,
+    Refused,
     Result,
     ScoreRow,
     SeatSpec,
-    ServiceError,
 )
 
 __all__ = [
@@ -28,10 +28,10 @@ __all__ = [
     "GameService",
     "ImageRequest",
     "Post",
+    "Refused",
     "Result",
     "ScoreRow",
     "SeatSpec",
-    "ServiceError",
     "WorkerPool",
     "make_agent",
     "render_image",

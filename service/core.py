@@ -55,7 +55,6 @@ from service.results import (
     Result,
     ScoreRow,
     SeatSpec,
-    ServiceError,
     Status,
 )
 from service.timeline import timeline_frames
@@ -719,7 +718,7 @@ class GameCore:
         first map for the player count). The result names who decides first.
         ``channel_id`` (Discord channel; local: a fresh number); ``language``: the game's
         public posts' (:class:`i18n.UnknownLanguage` if not served). An unknown game is a
-        :class:`ServiceError` naming the known ones."""
+        :class:`Refused` naming the known ones."""
         lang = i18n.require(language)
         A = self.game_adapter(game)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
@@ -739,14 +738,14 @@ class GameCore:
 
     @staticmethod
     def game_adapter(game: str | None) -> GameAdapter:
-        """The adapter of game ``game`` (:mod:`service.games`); a :class:`ServiceError`
+        """The adapter of game ``game`` (:mod:`service.games`); a :class:`Refused`
         naming the known games for an unknown one."""
         from rules.games import UnknownGame
 
         try:
             return adapter(game)
         except UnknownGame as e:
-            raise ServiceError(str(e)) from e
+            raise Refused(str(e)) from e
 
     @staticmethod
     def games() -> list[str]:
@@ -788,12 +787,12 @@ class GameCore:
         options: Mapping[str, Any] | None = None,
     ) -> GameState:
         """A new game's state (``rules.new_game``; without a seed, the engine draws a secret
-        64-bit one); ServiceError saying why not."""
+        64-bit one); Refused saying why not."""
         A = GameCore.game_adapter(game)
         try:
             return A.build(players, scenario, seed, data_pack, options)
         except RulesError as e:
-            raise ServiceError(msg(e.key, **e.params) if e.key else e.message) from e
+            raise Refused(msg(e.key, **e.params) if e.key else e.message) from e
 
     def started(self, rec: GameRecord, st: GameState, specs: Sequence[SeatSpec]) -> Result:
         """The result of a game just created: "New game #N on MAP: who plays", who decides

@@ -19,7 +19,7 @@ from i18n import msg, tr
 from service.core import game_seat
 from service.games import DEFAULT, UnknownGame, adapter, adapter_of, names, title_key
 from service.language import game_language_of
-from service.results import Refused, Result, SeatSpec, ServiceError
+from service.results import Refused, Result, SeatSpec
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import (
     ChannelBusy,
@@ -264,7 +264,7 @@ class Lobbies:
             scenario = default_scenario = None  # one board
         try:  # as GameCore.new_game builds one
             st = self.svc.build_game(len(specs), scenario or default_scenario, seed, game=A.name)
-        except ServiceError as e:
+        except Refused as e:
             raise Refused(msg("svc.lobby.cannot_start", error=e.param())) from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}
         if not A.has_colours:

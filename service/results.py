@@ -6,7 +6,7 @@ No Discord, no terminal, no storage here: a surface renders these as it likes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -156,18 +156,6 @@ class Result:
         return self.frames.get(self.version)
 
 
-class BadSeat(ValueError):
-    """A seat's text that names nobody (``reason``: a :class:`i18n.Msg`; ``str()`` English,
-    :meth:`text` the reader's language)."""
-
-    def __init__(self, reason: Msg) -> None:
-        self.reason = reason
-        super().__init__(str(reason))
-
-    def text(self, lang: str = "en") -> str:
-        return self.reason.text(lang)
-
-
 @dataclass(frozen=True)
 class SeatSpec:
     """Who plays a seat: a human (``name``; ``user_id`` for a Discord user) or an AI
@@ -180,10 +168,10 @@ class SeatSpec:
     @classmethod
     def parse(cls, text: str) -> SeatSpec:
         """``"Ana"`` (a local player) or ``"ai:heuristic"`` / ``"ai"`` (a computer player);
-        :class:`BadSeat` (a ``ValueError``) for an empty text."""
+        :class:`Refused` for an empty text."""
         t = text.strip()
         if not t:
-            raise BadSeat(Msg("svc.seat_spec.empty"))
+            raise Refused(Msg("svc.seat_spec.empty"))
         if t.lower() == "ai" or t.lower().startswith("ai:"):
             level = t[3:].strip().lower() or "heuristic"
             return cls(name=f"AI {level}", ai=level)
@@ -208,27 +196,7 @@ class GameInfo:
     scenario: str
     seed: int
     over: bool
-    game: str = "brazil"  # the game's name (rules.games)
-
-
-class ServiceError(Exception):
-    """A call the service cannot do (a game the engine cannot set up: a map for another
-    player count...). ``reason`` is a text or a :class:`i18n.Msg`: :meth:`text` renders it in
-    the reader's language, ``str()`` is English."""
-
-    def __init__(self, reason: str | Msg) -> None:
-        self.reason = reason
-        super().__init__(str(reason))
-
-    def text(self, lang: str = "en") -> str:
-        """Why not, in ``lang``."""
-        return text_of(self.reason, lang)
-
-    def param(self) -> str | dict[str, Any]:
-        """The reason as a parameter of another message (a nested message: rendered in the
-        outer message's language)."""
-        r = self.reason
-        return {"key": r.key, "params": dict(r.params)} if isinstance(r, Msg) else r
+    game: str  # the game's name (rules.games)
 
 
 @dataclass(frozen=True)
@@ -267,25 +235,28 @@ class Status:
 
 
 class Refused(Exception):
-    """A request refused, with the reason in words for the person who asked: a text, or a
-    :class:`i18n.Msg` that :meth:`text` renders in the asker's language (``str()`` is
-    English)."""
+    """The one refusal of the service (``docs/errors.md``): a request that cannot be done —
+    a lobby button pressed by the wrong person, a game the engine cannot set up, a seat's text
+    that names nobody, an undo the rules forbid. The reason is a message (a :class:`i18n.Msg`:
+    its key and parameters; a plain text only where no catalogue can say it): :meth:`text`
+    renders it in the reader's language, ``str()`` is English. A game move the rules refuse is
+    no exception of the service: it is an error in the call's result (``Result.errors``)."""
 
     def __init__(self, reason: str | Msg) -> None:
         self.reason = reason
         super().__init__(str(reason))
 
+    @property
+    def key(self) -> str:
+        """The message key of the reason ("" for a plain text)."""
+        return self.reason.key if isinstance(self.reason, Msg) else ""
+
     def text(self, lang: str = "en") -> str:
+        """Why not, in ``lang``."""
         return text_of(self.reason, lang)
 
-
-def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
-    """:func:`service.games.seat_label` of Brazil: Imperial: the player and the colour
-    chosen."""
-    name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
-    colour = st.players[seat].colour if seat < len(st.players) else None
-    if not colour:
-        return name
-    if lang != "en":
-        colour = translator(lang).name(f"term.colour.{colour}", colour).lower()
-    return f"{name} ({colour})"
+    def param(self) -> str | dict[str, Any]:
+        """The reason as a parameter of another message (a nested message: rendered in the
+        outer message's language)."""
+        r = self.reason
+        return {"key": r.key, "params": dict(r.params)} if isinstance(r, Msg) else r

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import i18n
-from service import Frame, GameService, ImageRequest, Result, ScoreRow, SeatSpec, ServiceError
+from service import Frame, GameService, ImageRequest, Refused, Result, ScoreRow, SeatSpec
 from service.games import seat_label
 from service.workers import WorkerError
 from terminal.local import (
@@ -291,7 +291,7 @@ def main(args: argparse.Namespace) -> int:
         return 130
     except BadArguments as e:
         return fail(e, lang=lang)
-    except ServiceError as e:  # the engine cannot set the game up: why, in the language
+    except Refused as e:  # the engine cannot set the game up: why, in the language
         return fail(e.text(lang), lang=lang)
     except StorageError as e:
         return fail(e.text(lang), 1, lang=lang)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 import i18n
-from service import GameService, ServiceError
+from service import GameService, Refused
 from terminal.local import (
     BadArguments,
     check_db,
@@ -109,7 +109,7 @@ def main(args: argparse.Namespace) -> int:
         return 130
     except BadArguments as e:
         return fail(e, lang=lang)
-    except ServiceError as e:  # the engine cannot set the game up: why, in the language
+    except Refused as e:  # the engine cannot set the game up: why, in the language
         return fail(e.text(lang), lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
         return fail(store_error_text(e, lang), lang=lang)

@@ -39,14 +39,13 @@ from service import (
     GameService,
     ImageRequest,
     Post,
+    Refused,
     Result,
     SeatSpec,
-    ServiceError,
     WorkerPool,
 )
 from service.game import GameSession
 from service.games import seat_label
-from service.results import BadSeat, Refused
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 
@@ -158,7 +157,7 @@ def seat_specs(
     for text in seats.split(",") if seats is not None else ["Player 1"]:
         try:
             spec = SeatSpec.parse(text)
-        except BadSeat as e:
+        except Refused as e:
             why = e.text(lang)
             raise BadArguments(L("terminal.error.seats_parse", seats=repr(seats), why=why)) from e
         if spec.ai is not None:
@@ -734,7 +733,7 @@ async def play(
     make_source: Callable[[LocalGame], LineSource] | None = None,
 ) -> int:
     """Check the arguments (nothing is created before), then open the database and play.
-    Raises :class:`BadArguments`, :class:`ServiceError` or a storage error on refusal."""
+    Raises :class:`BadArguments`, :class:`Refused` or a storage error on refusal."""
     from storage.location import open_store
 
     lang = chosen_language(args)
@@ -885,7 +884,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     except BadArguments as e:
         return fail(e, lang=lang)
-    except ServiceError as e:  # e.g. a map for another player count: why, in the language
+    except Refused as e:  # e.g. a map for another player count: why, in the language
         return fail(e.text(lang), lang=lang)
     except StorageError as e:  # --db names a file that is not one of our databases, ...
         return fail(store_error_text(e, lang), lang=lang)

@@ -37,7 +37,6 @@ from service.results import (
     ScoreRow,
     SeatSpec,
     Status,
-    brazil_seat_label,
 )
 
 
@@ -140,6 +139,18 @@ REVEALS: tuple[tuple[str, str], ...] = (
     ("discard_cards", "discard"),  # cards were discarded face up
     ("capitals_revealed", "capitals"),  # the capitals were turned up
 )
+
+
+def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
+    """A seat as Brazil: Imperial names it (:func:`service.games.seat_label`): the
+    player and the colour chosen."""
+    name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+    colour = st.players[seat].colour if seat < len(st.players) else None
+    if not colour:
+        return name
+    if lang != "en":
+        colour = translator(lang).name(f"term.colour.{colour}", colour).lower()
+    return f"{name} ({colour})"
 
 
 def reveal_id(events: Sequence[Event]) -> str | None:

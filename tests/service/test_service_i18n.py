@@ -469,15 +469,14 @@ async def test_pseudo_notices_posts_and_status_lines(service: GameService) -> No
 def test_the_service_s_and_the_storage_s_refusals_carry_their_message() -> None:
     import errno
 
-    from service import ServiceError
+    from service import Refused
     from service.core import GameCore
-    from service.results import BadSeat
     from storage import GameNotFound, NotAGameDatabase, SchemaTooNew
     from storage.location import parse_location
     from web.server import bind_error
 
     # a game the engine cannot set up: str() English (as before), text() any language
-    with pytest.raises(ServiceError) as setup:
+    with pytest.raises(Refused) as setup:
         GameCore.build_game(2, "amazon", 1)
     e = setup.value
     assert str(e) == "Amazon is a map for 3 players, not 2" == e.text("en")
@@ -486,11 +485,11 @@ def test_the_service_s_and_the_storage_s_refusals_carry_their_message() -> None:
     # as a nested message (the lobby's "could not start"): in the outer message's language
     cannot = i18n.tr("de", "svc.lobby.cannot_start", error=e.param())
     assert cannot == "Das Spiel konnte nicht starten: " + e.text("de")
-    assert ServiceError("plain").text("hu") == "plain" == ServiceError("plain").param()
+    assert Refused("plain").text("hu") == "plain" == Refused("plain").param()
     # a seat's text that names nobody
-    with pytest.raises(BadSeat) as seat:
+    with pytest.raises(Refused) as seat:
         SeatSpec.parse("  ")
-    assert isinstance(seat.value, ValueError) and str(seat.value) == "empty seat name"
+    assert isinstance(seat.value, Refused) and str(seat.value) == "empty seat name"
     assert seat.value.text("fr") == "une place sans nom"
     # storage: the English texts as they were, every language from the keys
     lost = GameNotFound(7)

@@ -237,11 +237,11 @@ def test_the_rules_reference_in_every_language(service: GameService, lang: str, 
 
 
 async def test_unknown_game_and_player_count_are_refused(service: GameService) -> None:
-    from service import ServiceError
+    from service import Refused
 
-    with pytest.raises(ServiceError, match="brazil, tigris"):
+    with pytest.raises(Refused, match="brazil, tigris"):
         await service.new_game(["Ana", "Bo"], game="chess")
-    with pytest.raises(ServiceError, match="2 to 4"):
+    with pytest.raises(Refused, match="2 to 4"):
         await service.new_game(["Ana"], game="tigris")
 
 

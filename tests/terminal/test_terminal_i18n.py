@@ -239,7 +239,7 @@ def test_the_service_s_storage_s_and_the_web_server_s_refusals_in_hungarian(
 ) -> None:
     db = str(tmp_path / "g.sqlite3")
     hu = ["--lang", "hu", "--db", db]
-    # the engine cannot set the game up (a ServiceError): its reason in Hungarian
+    # the engine cannot set the game up (a Refused): its reason in Hungarian
     assert _refused([*hu, "--players", "2", "--scenario", "amazon"], capsys) == (
         "hiba: Az Amazonas: ez a térkép 3 játékosra való, nem 2 játékosra"
     )
