@@ -15,6 +15,7 @@ from service import GameService, Result
 from service.games import adapter
 from service.results import Refused
 from storage import GameStatus, SqliteGameStore
+from storage.replay import default_replayer
 from tests.conformance.common import GAMES, SEEDS, two_and_most
 
 WHOLE = [
@@ -76,7 +77,7 @@ async def test_a_whole_game_of_computer_players_through_the_service(
     assert (await service.peek(gid)).status().over
     assert all(line.strip() for line in await service.log(gid))
     # the log replays to the record by the game's own replayer
-    report = await store.replay(gid, store.replayer_for(game))
+    report = await store.replay(gid, default_replayer(rec.game))
     assert report.ok and report.steps == rec.version
 
 
