@@ -41,9 +41,9 @@ def other(seat: int) -> int:
     return 1 - seat
 
 
-def new_game(players: int = PLAYERS, seed: int = 0, options: dict[str, Any] | None = None) -> (
-    KuhnState
-):
+def new_game(
+    players: int = PLAYERS, seed: int = 0, options: dict[str, Any] | None = None
+) -> KuhnState:
     """A new match, its first hand dealt (K-SETUP, K-DEAL)."""
     if players != PLAYERS:
         raise _err(InvalidAction, "K-SETUP-3", "kuhn.error.players", need=PLAYERS, n=players)
@@ -62,7 +62,9 @@ def new_game(players: int = PLAYERS, seed: int = 0, options: dict[str, Any] | No
         raise _err(InvalidAction, "K-END-1", "kuhn.error.hands", n=o.hands)
     need = (ANTE + BET) * o.hands
     if o.chips < need:
-        raise _err(InvalidAction, "K-SETUP-2", "kuhn.error.chips", hands=o.hands, need=need, n=o.chips)
+        raise _err(
+            InvalidAction, "K-SETUP-2", "kuhn.error.chips", hands=o.hands, need=need, n=o.chips
+        )
     state = KuhnState(
         options=o,
         rng=Rng(seed=seed),
@@ -94,7 +96,9 @@ def _hand_events(state: KuhnState) -> list[Event]:
     ]
     for seat, p in enumerate(state.players):
         out.append(
-            Event("kuhn.deal.private", {"card": card_term(p.card)}, visible_to=(seat,), reveals=True)
+            Event(
+                "kuhn.deal.private", {"card": card_term(p.card)}, visible_to=(seat,), reveals=True
+            )
         )
     return out
 

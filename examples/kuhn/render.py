@@ -64,8 +64,9 @@ class _Canvas:
         weight: Any = "regular",
         anchor: str = "mm",
     ) -> None:
+        px, py = self.xy(x, y)
         self.d.text(
-            tuple(self.xy(x, y)),
+            (px, py),
             text,
             fill=fill,
             font=font(_s(size, self.scale), weight),
@@ -76,19 +77,25 @@ class _Canvas:
         """A card with its top-left corner at (x, y): face up (``card`` >= 0) or its back."""
         r = _s(10 * w / CARD_W, self.scale)
         if card == NO_CARD:
-            self.d.rounded_rectangle(self.xy(x, y, x + w, y + h), r, fill=BACK, outline=WHITE,
-                                     width=_s(3, self.scale))
+            self.d.rounded_rectangle(
+                self.xy(x, y, x + w, y + h), r, fill=BACK, outline=WHITE, width=_s(3, self.scale)
+            )
             step = 12 * w / CARD_W
             k = step
             while k < w + h:  # the back's diagonal lattice
-                self.d.line(self.xy(x + max(0, k - h), y + min(h, k), x + min(w, k),
-                                    y + max(0, k - w)), fill=(220, 90, 100), width=1)
+                self.d.line(
+                    self.xy(x + max(0, k - h), y + min(h, k), x + min(w, k), y + max(0, k - w)),
+                    fill=(220, 90, 100),
+                    width=1,
+                )
                 k += step
-            self.d.rounded_rectangle(self.xy(x, y, x + w, y + h), r, outline=WHITE,
-                                     width=_s(3, self.scale))
+            self.d.rounded_rectangle(
+                self.xy(x, y, x + w, y + h), r, outline=WHITE, width=_s(3, self.scale)
+            )
             return
-        self.d.rounded_rectangle(self.xy(x, y, x + w, y + h), r, fill=WHITE, outline=INK,
-                                 width=_s(2, self.scale))
+        self.d.rounded_rectangle(
+            self.xy(x, y, x + w, y + h), r, fill=WHITE, outline=INK, width=_s(2, self.scale)
+        )
         letter = CARDS[card]
         colour = CARD_RED if letter == "Q" else INK
         self.text(x + 0.16 * w, y + 0.14 * h, letter, int(0.2 * h), colour, weight="bold")
@@ -104,9 +111,12 @@ class _Canvas:
             cx = x + s * (2 * CHIP_R + 4)
             for k in range(in_stack):
                 cy = y - k * 5
-                self.d.ellipse(self.xy(cx - CHIP_R, cy - CHIP_R * 0.6, cx + CHIP_R,
-                                       cy + CHIP_R * 0.6), fill=CHIP, outline=CHIP_EDGE,
-                               width=_s(2, self.scale))
+                self.d.ellipse(
+                    self.xy(cx - CHIP_R, cy - CHIP_R * 0.6, cx + CHIP_R, cy + CHIP_R * 0.6),
+                    fill=CHIP,
+                    outline=CHIP_EDGE,
+                    width=_s(2, self.scale),
+                )
         return x + stacks * (2 * CHIP_R + 4)
 
 
@@ -135,8 +145,9 @@ def _seat(cv: _Canvas, v: KuhnState, seat: int, y: float, lang: str) -> None:
     if v.phase == "play":
         cv.card(WIDTH / 2 - CARD_W / 2, y, p.card)
     end = cv.chips(WIDTH / 2 + CARD_W / 2 + 40, y + CARD_H - 20, p.chips)
-    cv.text(end + 10, y + CARD_H - 20, tr(lang, "render.kuhn.chips", n=p.chips), 18, WHITE,
-            anchor="lm")
+    cv.text(
+        end + 10, y + CARD_H - 20, tr(lang, "render.kuhn.chips", n=p.chips), 18, WHITE, anchor="lm"
+    )
 
 
 def draw_table(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en") -> Image.Image:
@@ -150,13 +161,25 @@ def draw_table(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en")
     mid = HEIGHT / 2
     if v.pot:
         end = cv.chips(WIDTH / 2 - 40, mid + 8, v.pot, per_stack=4)
-        cv.text(end + 10, mid, tr(lang, "render.kuhn.pot", n=v.pot), 20, WHITE, weight="bold",
-                anchor="lm")
+        cv.text(
+            end + 10,
+            mid,
+            tr(lang, "render.kuhn.pot", n=v.pot),
+            20,
+            WHITE,
+            weight="bold",
+            anchor="lm",
+        )
     if v.last is not None:  # the last hand, its showdown's cards (K-SHOW-1, K-FOLD-1)
         last = v.last
-        cv.text(40, mid - 30, tr(lang, "render.kuhn.last", hand=last.hand,
-                                  who=_name(lang, last.winner), n=last.pot), 16, WHITE,
-                anchor="lm")
+        cv.text(
+            40,
+            mid - 30,
+            tr(lang, "render.kuhn.last", hand=last.hand, who=_name(lang, last.winner), n=last.pot),
+            16,
+            WHITE,
+            anchor="lm",
+        )
         if last.folded:
             cv.text(40, mid, tr(lang, "render.kuhn.folded"), 16, WHITE, anchor="lm")
         else:
@@ -165,13 +188,15 @@ def draw_table(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en")
     return cv.img
 
 
-def draw_hand(v: KuhnState, seat: int, options: RenderOptions = DEFAULT,
-              lang: str = "en") -> Image.Image:
+def draw_hand(
+    v: KuhnState, seat: int, options: RenderOptions = DEFAULT, lang: str = "en"
+) -> Image.Image:
     """``seat``'s own card, large, with its stack and the pot (from its view)."""
     cv = _Canvas(360, 420, options.scale, PAPER)
     p = v.players[seat]
-    cv.text(180, 30, tr(lang, "render.kuhn.hand.title", who=_name(lang, seat)), 22, INK,
-            weight="bold")
+    cv.text(
+        180, 30, tr(lang, "render.kuhn.hand.title", who=_name(lang, seat)), 22, INK, weight="bold"
+    )
     if p.card != NO_CARD:
         cv.card(180 - 75, 60, p.card, w=150, h=216)
         cv.text(180, 296, _card_name(lang, p.card), 22, INK, weight="semibold")
@@ -181,8 +206,7 @@ def draw_hand(v: KuhnState, seat: int, options: RenderOptions = DEFAULT,
     return cv.img
 
 
-def draw_players(v: KuhnState, options: RenderOptions = DEFAULT,
-                 lang: str = "en") -> Image.Image:
+def draw_players(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en") -> Image.Image:
     """The players' stacks side by side (what everybody sees)."""
     cv = _Canvas(600, 200, options.scale, PAPER)
     cv.text(300, 28, _title(v, lang), 20, INK, weight="bold")
@@ -195,8 +219,9 @@ def draw_players(v: KuhnState, options: RenderOptions = DEFAULT,
     return cv.img
 
 
-def draw_scores(st: KuhnState, winners: Sequence[int], options: RenderOptions = DEFAULT,
-                lang: str = "en") -> Image.Image:
+def draw_scores(
+    st: KuhnState, winners: Sequence[int], options: RenderOptions = DEFAULT, lang: str = "en"
+) -> Image.Image:
     """The final chips per player, most first, the winners marked (K-END-2)."""
     cv = _Canvas(600, 240, options.scale, PAPER)
     cv.text(300, 30, tr(lang, "render.kuhn.scores.title"), 24, INK, weight="bold")
@@ -217,8 +242,9 @@ def png(img: Image.Image, options: RenderOptions = DEFAULT) -> bytes:
     return encode(img, options)
 
 
-def render_timeline(frames: Sequence[tuple[KuhnState, Sequence[Any]]], *, lang: str = "en",
-                    ms_per_frame: int = 600) -> bytes:
+def render_timeline(
+    frames: Sequence[tuple[KuhnState, Sequence[Any]]], *, lang: str = "en", ms_per_frame: int = 600
+) -> bytes:
     """An animated GIF of the table after every hand (spectators' views)."""
     from bot.render.animate import TIMELINE_WIDTH, animate
 

@@ -24,8 +24,8 @@ if registration("kuhn") is None:
 
     register(REGISTRATION)
 
-from service import GameService, WorkerPool  # noqa: E402  (after the registration)
-from storage import SqliteGameStore  # noqa: E402
+from service import GameService, WorkerPool
+from storage import SqliteGameStore
 
 
 def registered_agent(level: str, seed: int, game: str = "brazil") -> Any:
