@@ -24,6 +24,7 @@ from rules.games import game, names
 from rules.registry import Registration, register, registration, unregister
 from service import Frame, GameService, ImageRequest, Result, ServiceError, render_image
 from service.games import adapter
+from service.results import Refused
 from service.rulebook import GAME_PATHS, lookup
 from storage import SqliteGameStore
 from storage.replay import default_replayer
@@ -178,6 +179,43 @@ async def test_a_human_seat(service: GameService) -> None:
     assert g.state.hand == 2 or g.over  # the AI answered: the hand is over
     with pytest.raises(ServiceError, match="exactly 2 players"):
         await service.new_game(["Ana", "Bo", "ai"], game="kuhn")
+
+
+async def test_a_lobby_opens_and_starts_the_game(service: GameService) -> None:
+    lobbies = service.lobbies
+    with pytest.raises(Refused) as e:
+        await lobbies.open(
+            1,
+            None,
+            10,
+            scenario=None,
+            players=3,
+            ai_seats=1,
+            ai_level="heuristic",
+            deadline_hours=24,
+            game="kuhn",
+        )
+    assert "Kuhn poker" in e.value.text("en") and "2" in e.value.text("en")
+    lobby = await lobbies.open(
+        1,
+        None,
+        10,
+        scenario=None,
+        players=2,
+        ai_seats=1,
+        ai_level="search",
+        deadline_hours=24,
+        game="kuhn",
+    )
+    assert lobby.game == "kuhn"
+    res = await lobbies.start(
+        lobby, {10: "Ana"}, default_level="heuristic", default_scenario=None, seed=2
+    )
+    assert (
+        res.ok and res.posts[0].text == f"New game #{res.game_id} of Kuhn poker: Ana, AI search 2."
+    )
+    g = await service.peek(res.game_id)
+    assert g.game == "kuhn" and g.state.hand == 1 and [p.chips for p in g.state.players] == [9, 9]
 
 
 async def test_the_public_pictures_show_no_hidden_card_K_INFO_1(service: GameService) -> None:
