@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import random
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -382,3 +383,46 @@ def test_a_random_state_renders_every_kind() -> None:
     assert render_image(ImageRequest("battle", None, 0, game="kuhn"), Frame(0, st)) is None
     with pytest.raises(ValueError, match="needs a seat"):
         render_image(ImageRequest("hand", None, 0, game="kuhn"), Frame(0, st))
+
+
+# ------------------------------------------------------------------------------ translations
+
+LOCALES = Path(__file__).resolve().parents[1] / "locales"
+KUHN_KEYS = ("game.kuhn", "kuhn.", "svc.kuhn.", "render.kuhn.", "terminal.score.category.chips")
+
+
+def test_the_translations_are_whole_once_served() -> None:
+    """``examples/kuhn/locales/<lang>/kuhn.toml`` holds every English text of the game in
+    every other language. They are not served yet (the registration names no ``locales``:
+    a game's folder would replace the platform's catalogue of each language, see the xfail
+    above): merged here into the loaded catalogues, they pass the platform's catalogue check
+    (:func:`i18n.check.problems`) and render."""
+    from i18n.catalogue import catalogue, supported
+    from i18n.check import problems
+
+    assert {p.name for p in LOCALES.iterdir()} == set(supported()) - {"en"}
+    english = {k for k in catalogue("en").messages if k.startswith(KUHN_KEYS)}
+    assert len(english) == 59
+    try:
+        for code in sorted(set(supported()) - {"en"}):
+            path = LOCALES / code / "kuhn.toml"
+            messages = tomllib.loads(path.read_text(encoding="utf-8"))["messages"]
+            assert set(messages) == english, code
+            cat = catalogue(code)
+            for key, text in messages.items():
+                assert key not in cat.messages, key  # no platform text is redefined
+                cat.messages[key] = text
+                cat.sources[key] = path
+        for code in sorted(set(supported()) - {"en"}):
+            assert problems(code, KUHN_KEYS) == [], code
+        assert i18n.tr("hu", "kuhn.bet", player="Ana", n=2) == "Ana 2 zsetont tesz."
+        assert i18n.tr("pl", "render.kuhn.chips", n=5) == "5 żetonów"
+        assert (
+            i18n.tr("fr", "kuhn.hand.won", player="Ana", n=3) == "Ana remporte le pot de 3 jetons."
+        )
+        # a missing translation is found
+        del catalogue("de").messages["kuhn.fold"]
+        assert problems("de", KUHN_KEYS) == ["de: 'kuhn.fold' is missing"]
+    finally:
+        clear_locale_dirs()
+    assert i18n.tr("de", "kuhn.fold", player="Ana") == "Ana folds."  # English again
