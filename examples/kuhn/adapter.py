@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from examples.kuhn.actions import Action, Event, for_seat
-from examples.kuhn.engine import winners
+from examples.kuhn.engine import start_events, winners
 from examples.kuhn.notation import describe_msg
 from examples.kuhn.state import CARDS, NO_CARD, KuhnState
 from examples.kuhn.view import view
@@ -106,8 +106,11 @@ class KuhnAdapter(GameAdapter):
     def new_game_text(
         self, lang: str, game_id: int, st: KuhnState, seats: Sequence[SeatSpec]
     ) -> str:
+        """The new game, the match's options and who acts first (the public events of
+        ``new_game``; each seat reads its card with ``hand``)."""
         names = ", ".join(self.seat_label(st, seats, i, lang) for i in range(len(seats)))
-        return tr(lang, "svc.kuhn.new_game", id=game_id, names=names)
+        started = [self.named_text(e, st, seats, lang) for e in for_seat(start_events(st), None)]
+        return " ".join([tr(lang, "svc.kuhn.new_game", id=game_id, names=names), *started])
 
     def status(
         self,

@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.render.encode import encode
-from bot.render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, font
+from bot.render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, Weight, font
 from examples.kuhn.state import CARDS, NO_CARD, KuhnState
 from i18n import tr
 
@@ -61,7 +61,7 @@ class _Canvas:
         size: int,
         fill: RGB,
         *,
-        weight: Any = "regular",
+        weight: Weight = "regular",
         anchor: str = "mm",
     ) -> None:
         px, py = self.xy(x, y)

@@ -91,7 +91,10 @@ async def test_a_whole_match_with_computer_players(
     res = await service.new_game(
         ["ai:heuristic", "ai:search"], game="kuhn", seed=7, options={"hands": 7, "chips": 14}
     )
-    assert res.ok and res.posts[0].text == "New game #1 of Kuhn poker: AI heuristic, AI search."
+    assert res.ok and res.posts[0].text == (
+        "New game #1 of Kuhn poker: AI heuristic, AI search. A match of Kuhn poker begins: "
+        "7 hands, 14 chips each. Hand 1 of 7: both players ante 1; AI heuristic acts first."
+    )
     gid = res.game_id
     steps: list[Result] = []
     done = await service.run_ai_turns(gid, on_step=steps.append)
@@ -213,7 +216,11 @@ async def test_a_lobby_opens_and_starts_the_game(service: GameService) -> None:
         lobby, {10: "Ana"}, default_level="heuristic", default_scenario=None, seed=2
     )
     assert (
-        res.ok and res.posts[0].text == f"New game #{res.game_id} of Kuhn poker: Ana, AI search 2."
+        res.ok
+        and res.posts[0].text.startswith(
+            f"New game #{res.game_id} of Kuhn poker: Ana, AI search 2."
+        )
+        and res.posts[0].text.endswith("Ana acts first.")
     )
     g = await service.peek(res.game_id)
     assert g.game == "kuhn" and g.state.hand == 1 and [p.chips for p in g.state.players] == [9, 9]
