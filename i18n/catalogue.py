@@ -99,9 +99,16 @@ def clear_locale_dirs() -> None:
 
 
 def _dirs() -> list[Path]:
+    """The folders whose languages are served, a later folder's language replacing an
+    earlier one's (the platform's, then ``BRAZIL_LOCALES``', then :func:`add_locale_dir`'s)."""
     env = [Path(x) for x in os.environ.get("BRAZIL_LOCALES", "").split(os.pathsep) if x]
-    games = [p for reg in registrations().values() if (p := reg.path("locales")) is not None]
-    return [LOCALES, *games, *env, *_extra_dirs]
+    return [LOCALES, *env, *_extra_dirs]
+
+
+def _game_dirs() -> list[Path]:
+    """The registered games' own catalogue folders (``Registration.locales``): their messages
+    are added to the languages the folders above serve."""
+    return [p for reg in registrations().values() if (p := reg.path("locales")) is not None]
 
 
 def _engine_messages() -> list[Mapping[str, str]]:
@@ -189,6 +196,20 @@ def _load_all() -> dict[str, Catalogue]:
                 discord=tuple(str(x) for x in disc) if isinstance(disc, list) else (),
             )
             cats[code] = Catalogue(lang, messages, sources)
+    for d in _game_dirs():
+        for code, files in _files(d).items():
+            cat = cats.get(code)
+            if cat is None:
+                log.warning(
+                    "%s: no catalogue serves language %r: its messages are not read", d, code
+                )
+                continue
+            for f in files:
+                for k, v in _read(f)[1].items():
+                    if k in cat.messages:
+                        raise ValueError(f"{f}: key {k!r} is also in {cat.sources.get(k)}")
+                    cat.messages[k] = v
+                    cat.sources[k] = f
     en = cats.setdefault(
         DEFAULT, Catalogue(Language(DEFAULT, "English", "English", "en", ("en-US", "en-GB")))
     )

@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = [
     "Registration",
     "RegistrationError",
     "default_name",
+    "failures",
     "register",
     "registration",
     "registrations",
@@ -148,16 +150,36 @@ _ADDED: dict[str, Registration] = {}
 _REMOVED: set[str] = set()
 
 
+_FAILED: dict[str, str] = {}
+
+
 def _discover() -> dict[str, Registration]:
+    """The installed registrations. One that cannot be loaded (its package is missing, it is
+    no :class:`Registration`, it names another game) is left out with a warning, and said in
+    :func:`failures`: the other games stay playable."""
     found: dict[str, Registration] = {}
+    _FAILED.clear()
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        reg = ep.load()
-        if not isinstance(reg, Registration):
-            raise RegistrationError(f"entry point {ep.name} = {ep.value} is not a Registration")
-        if reg.name != ep.name:
-            raise RegistrationError(f"entry point {ep.name} registers a game named {reg.name!r}")
-        found[reg.name] = reg
+        try:
+            reg = ep.load()
+        except Exception as e:
+            _FAILED[ep.name] = f"entry point {ep.name} = {ep.value} does not load: {e}"
+        else:
+            if not isinstance(reg, Registration):
+                _FAILED[ep.name] = f"entry point {ep.name} = {ep.value} is not a Registration"
+            elif reg.name != ep.name:
+                _FAILED[ep.name] = f"entry point {ep.name} registers a game named {reg.name!r}"
+            else:
+                found[reg.name] = reg
+        if ep.name in _FAILED:
+            warnings.warn(_FAILED[ep.name], RuntimeWarning, stacklevel=2)
     return found
+
+
+def failures() -> dict[str, str]:
+    """The installed registrations left out, by entry-point name, with the reason."""
+    registrations()
+    return dict(_FAILED)
 
 
 def registrations() -> dict[str, Registration]:

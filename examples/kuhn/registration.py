@@ -2,8 +2,8 @@
 (:mod:`rules.registry`; entry point ``kuhn`` of ``turnpost.games`` in ``pyproject.toml``).
 
 Its English texts are one table, ``texts.ENGLISH`` (the engine's messages and the service's
-words): a ``locales`` folder with an ``en`` catalogue would replace the platform's English
-(see :mod:`examples.kuhn.texts`)."""
+words); its other languages are catalogues in its own folder, ``locales/<lang>/kuhn.toml``,
+added to the platform's."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ REGISTRATION = Registration(
     agents="examples.kuhn.agents:make_agent",
     agent_levels=("random", "heuristic", "search"),
     engine_messages="examples.kuhn.texts:ENGLISH",
+    locales="examples.kuhn:locales",
     rulebook="examples.kuhn:rules.md",
     preload=("examples.kuhn.adapter", "examples.kuhn.render"),
 )

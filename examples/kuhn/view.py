@@ -38,6 +38,6 @@ def determinize(view_state: KuhnState, seat: int, rng: random.Random) -> KuhnSta
         p.hidden = False
         if s.phase == "play":
             p.card = unseen.pop(rng.randrange(len(unseen)))
-    s.rng = Rng(seed=rng.randrange(2**62))
+    s.rng = Rng(seed=rng.randrange(2**62), counter=view_state.rng.counter)  # the seed is unseen
     s.view_of = -1
     return s

@@ -38,9 +38,10 @@ def player_counts(name: str) -> list[int]:
 
 
 def two_and_most(name: str) -> list[int]:
-    """A 2-player game (or the fewest players when 2 is not allowed) and the most."""
+    """A 2-player game (or the fewest players when 2 is not allowed) and the most (the same
+    count twice for a game of one player count)."""
     g = game(name)
-    return sorted({min(max(2, g.min_players), g.max_players), g.max_players})
+    return [min(max(2, g.min_players), g.max_players), g.max_players]
 
 
 @dataclass(frozen=True)

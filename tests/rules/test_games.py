@@ -14,10 +14,12 @@ from rules.selfplay import play
 GAMES = names()
 
 
-def test_the_registry_names_both_games_brazil_first() -> None:
-    assert GAMES == ["brazil", "tigris"] and DEFAULT == "brazil"
+def test_the_registry_names_every_registered_game_the_default_first() -> None:
+    # Brazil: Imperial and Tigris & Euphrates, and the example game examples/kuhn
+    assert GAMES[0] == "brazil" and {"brazil", "tigris", "kuhn"} <= set(GAMES)
+    assert DEFAULT == "brazil"
     assert game().name == "brazil" and game(" Tigris ").name == "tigris"
-    with pytest.raises(UnknownGame, match="choose brazil, tigris"):
+    with pytest.raises(UnknownGame, match=f"choose {', '.join(GAMES)}"):
         game("chess")
 
 
@@ -72,4 +74,4 @@ def test_the_rules_cli_plays_and_benches_tigris() -> None:
     ).stdout
     assert "tigris players=2:" in out and "actions/s" in out
     bad = subprocess.run([*run, "selfplay", "--game", "chess"], capture_output=True, text=True)
-    assert bad.returncode == 2 and "unknown game 'chess': choose brazil, tigris" in bad.stderr
+    assert bad.returncode == 2 and f"unknown game 'chess': choose {', '.join(GAMES)}" in bad.stderr

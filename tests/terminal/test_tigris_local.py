@@ -158,7 +158,9 @@ def test_unknown_game_is_refused_in_one_line(tmp_path: Path) -> None:
     ):
         proc = _run(*cmd, cwd=tmp_path)
         assert proc.returncode == 2
-        assert proc.stderr.strip() == "error: unknown game 'chess': choose brazil or tigris"
+        # every registered game, the default first (the example game examples/kuhn too)
+        expected = "error: unknown game 'chess': choose brazil, kuhn or tigris"
+        assert proc.stderr.strip() == expected
         assert "Traceback" not in proc.stderr
     assert not (tmp_path / "x.sqlite3").exists() and not (tmp_path / "d").exists()
     proc = _run("local", "--game", "tigris", "--players", "1", cwd=tmp_path)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,16 +27,6 @@ from service import GameService, WorkerPool
 from storage import SqliteGameStore
 
 
-def registered_agent(level: str, seed: int, game: str = "brazil") -> Any:
-    """A computer player of ``game`` made by the factory its registration names
-    (``Registration.agents``). The platform's own factory (``ai.make_agent``) knows only
-    Brazil: Imperial and Tigris & Euphrates: ``ai/__init__.py`` dispatches on a hard-coded
-    ``GAMES``, so the service's default agents cannot play a registered third game."""
-    reg = registration(game)
-    assert reg is not None, game
-    return reg.load("agents")(level, seed=seed)
-
-
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[SqliteGameStore]:
     async with SqliteGameStore(str(tmp_path / "kuhn.sqlite3")) as s:
@@ -48,6 +37,6 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteGameStore]:
 async def service(store: SqliteGameStore) -> AsyncIterator[GameService]:
     """The service with its work in threads (a worker process would read the installed
     registrations, without this process's) and the games' registered agents."""
-    svc = GameService(store, agent_factory=registered_agent, workers=WorkerPool(0))
+    svc = GameService(store, workers=WorkerPool(0))
     yield svc
     await svc.aclose()

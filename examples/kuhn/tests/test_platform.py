@@ -1,9 +1,6 @@
 """Kuhn poker on the platform's surfaces, the platform unchanged: the registries, the service
 (a whole match with computer players, a human seat, the pictures, the storage's replay, the
-timeline), the rules reference, the catalogues, the terminal and the demo.
-
-The tests marked ``xfail(strict=True)`` name what the platform does not do yet for a
-registered game (each names the file and line); they fail loudly once it does."""
+timeline), the rules reference, the catalogues, the terminal and the demo."""
 
 from __future__ import annotations
 
@@ -23,9 +20,8 @@ from examples.kuhn.state import KuhnState
 from i18n.catalogue import clear_locale_dirs
 from rules.games import game, names
 from rules.registry import Registration, register, registration, unregister
-from service import Frame, GameService, ImageRequest, Result, ServiceError, render_image
+from service import Frame, GameService, ImageRequest, Refused, Result, render_image
 from service.games import adapter
-from service.results import Refused
 from service.rulebook import GAME_PATHS, lookup
 from storage import SqliteGameStore
 from storage.replay import default_replayer
@@ -181,7 +177,7 @@ async def test_a_human_seat(service: GameService) -> None:
     await service.run_ai_turns(gid)
     g = await service.peek(gid)
     assert g.state.hand == 2 or g.over  # the AI answered: the hand is over
-    with pytest.raises(ServiceError, match="exactly 2 players"):
+    with pytest.raises(Refused, match="exactly 2 players"):
         await service.new_game(["Ana", "Bo", "ai"], game="kuhn")
 
 
@@ -261,8 +257,9 @@ def test_the_catalogues_keep_the_platform_s_words_and_add_the_game_s() -> None:
     assert i18n.tr("en", "svc.core.hand", who="Ana") == "Hand of Ana:"
     assert i18n.tr("en", "kuhn.check", player="Ana") == "Ana checks."
     assert i18n.tr("en", "render.kuhn.chips", n=1) == "1 chip"
-    # another language has no Kuhn poker words yet: English stands in
-    assert i18n.tr("hu", "kuhn.bet", player="Ana", n=2) == "Ana bets 2 chips."
+    # another language's words come from the game's own folder
+    assert i18n.tr("hu", "kuhn.bet", player="Ana", n=2) == "Ana 2 zsetont tesz."
+    assert i18n.tr("hu", "svc.core.hand", who="Ana") != "Hand of Ana:"
 
 
 # ------------------------------------------------------------------------------ terminal, demo
@@ -326,14 +323,6 @@ async def test_the_demo(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------ the platform's gaps
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="ai/__init__.py:19-38: make_agent dispatches on a hard-coded GAMES = ('brazil', "
-    "'tigris') instead of the registrations' `agents`: the service's default computer players "
-    "(service/workers.py:112-118 make_agent, service/core.py:439 the fallback) cannot play a "
-    "registered third game",
-)
 def test_the_platform_s_agents_play_a_registered_game() -> None:
     from service.workers import make_agent
 
@@ -342,13 +331,6 @@ def test_the_platform_s_agents_play_a_registered_game() -> None:
     assert agent.decide(st, 0) in game("kuhn").legal_actions(st, 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="i18n/catalogue.py:191 (_load_all): one catalogue per folder and language, a later "
-    "folder's replacing the earlier's: a registration's `locales` folder with an `en` "
-    "catalogue hides every platform message in English",
-)
 def test_a_game_s_locales_folder_is_served_beside_the_platform_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -398,12 +380,11 @@ LOCALES = Path(__file__).resolve().parents[1] / "locales"
 KUHN_KEYS = ("game.kuhn", "kuhn.", "svc.kuhn.", "render.kuhn.", "terminal.score.category.chips")
 
 
-def test_the_translations_are_whole_once_served() -> None:
+def test_the_translations_are_whole_and_served() -> None:
     """``examples/kuhn/locales/<lang>/kuhn.toml`` holds every English text of the game in
-    every other language. They are not served yet (the registration names no ``locales``:
-    a game's folder would replace the platform's catalogue of each language, see the xfail
-    above): merged here into the loaded catalogues, they pass the platform's catalogue check
-    (:func:`i18n.check.problems`) and render."""
+    every other language, served from the game's own folder (``Registration.locales``) beside
+    the platform's catalogues, and passing the platform's catalogue check
+    (:func:`i18n.check.problems`)."""
     from i18n.catalogue import catalogue, supported
     from i18n.check import problems
 
@@ -417,10 +398,8 @@ def test_the_translations_are_whole_once_served() -> None:
             assert set(messages) == english, code
             cat = catalogue(code)
             for key, text in messages.items():
-                assert key not in cat.messages, key  # no platform text is redefined
-                cat.messages[key] = text
-                cat.sources[key] = path
-        for code in sorted(set(supported()) - {"en"}):
+                assert cat.messages[key] == text, key
+                assert cat.sources[key] == path, key
             assert problems(code, KUHN_KEYS) == [], code
         assert i18n.tr("hu", "kuhn.bet", player="Ana", n=2) == "Ana 2 zsetont tesz."
         assert i18n.tr("pl", "render.kuhn.chips", n=5) == "5 żetonów"
@@ -432,4 +411,4 @@ def test_the_translations_are_whole_once_served() -> None:
         assert problems("de", KUHN_KEYS) == ["de: 'kuhn.fold' is missing"]
     finally:
         clear_locale_dirs()
-    assert i18n.tr("de", "kuhn.fold", player="Ana") == "Ana folds."  # English again
+    assert i18n.tr("de", "kuhn.fold", player="Ana") != "Ana folds."  # served again
