@@ -125,3 +125,46 @@ def test_the_platform_names_the_games_no_more_than_counted() -> None:
     for path in _platform_files().values():
         total += _names(path, games)
     assert sum(total.values()) <= MOST_NAMES, dict(total)
+
+
+CODE = (".py", ".toml", ".js", ".css", ".html", ".sh", ".cfg", ".ini", ".mjs")
+
+
+def _one_folder_games() -> dict[str, Path]:
+    """The registered games that live in one folder outside the platform's packages (the
+    example game, examples/kuhn): name -> folder."""
+    out = {}
+    for name, reg in registrations().items():
+        top = reg.face.partition(":")[0].split(".")
+        if top[0] not in PLATFORM and name in top:
+            out[name] = ROOT.joinpath(*top[: top.index(name) + 1])
+    return out
+
+
+def test_a_one_folder_game_is_named_nowhere_but_in_its_folder_and_its_registration() -> None:
+    """Adding such a game changed no platform file: no code outside its folder names it,
+    except the lines of ``pyproject.toml`` that register and package it."""
+    games = _one_folder_games()
+    assert games, "the example game is registered"
+    for name, folder in games.items():
+        assert folder.is_dir()
+        found = []
+        for path in ROOT.rglob("*"):
+            rel = path.relative_to(ROOT)
+            if (
+                not path.is_file()
+                or path.suffix not in CODE
+                or rel.parts[0].startswith(".")
+                or folder in path.parents
+            ):
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if name not in line.lower():
+                    continue
+                module = ".".join(folder.relative_to(ROOT).parts)
+                registering = path.name == "pyproject.toml" and (
+                    line.startswith(f"{name} = ") or line.startswith(f'"{module}" = ')
+                )
+                if not registering and path != Path(__file__):
+                    found.append(f"{rel}:{n}: {line.strip()}")
+        assert found == [], f"{name} is named outside {folder.relative_to(ROOT)}"
