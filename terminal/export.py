@@ -28,6 +28,7 @@ from terminal.local import (
     chosen_language,
     default_db,
     fail,
+    folder_problem,
     language,
     language_of,
     no_game_text,
@@ -72,6 +73,9 @@ async def export(
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(L("terminal.error.outdir_file", path=outdir))
+    problem = folder_problem(outdir)  # made and written before the page is drawn
+    if problem is not None:
+        raise BadArguments(f"OUTDIR {outdir}: {problem}")
     store = open_store(db, create=False)
     svc = GameService(store)
     async with store:
