@@ -23,12 +23,10 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import sqlite3
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -37,9 +35,9 @@ from storage.bench import RESTORE_STEPS_BACK, RestoreGame, run_bench, synthetic_
 from storage.check import check_store
 from storage.copy import BackupSource, CopyRefused, CopySource, copy_store
 from storage.dump import BACKUP_FORMAT, BackupFile
-from storage.errors import DatabaseCorrupt, NotAGameDatabase, ReplayerUnavailable, StorageError
+from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
-from storage.location import Location, open_store, parse_location
+from storage.location import Location, open_readable, open_store, parse_location
 from storage.migrations import LATEST
 from storage.models import DEFAULT_GAME
 from storage.replay import DEFAULT_REPLAYER, Replayer, default_replayer, load_replayer
@@ -313,7 +311,9 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
                 f"the rules engine is not available ({exc}); only the integrity check ran, "
                 "so game states were not verified against their logs"
             )
-    async with _store_to_check(db) as (store, note):
+    # a check only reads: a read-only database is checked in a copy (open_readable)
+    async with open_readable(db.target) as (store, copied):
+        note = "; read-only here, so a copy of it was checked" if copied else ""
         print(f"database: {db.describe()} (schema version {LATEST}){note}", file=out)
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
@@ -328,72 +328,6 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
     for line in report.lines():
         print(line, file=out)
     return EXIT_OK if report.ok else EXIT_PROBLEMS
-
-
-def _read_only(path: Path) -> bool:
-    """True for an existing SQLite file this user may not write, or in a folder it may not
-    write (where SQLite cannot make the journal beside it)."""
-    if not path.is_file():
-        return False
-    return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK)
-
-
-def _snapshot(path: Path, copy: Path) -> None:
-    """Copy the database ``path`` into ``copy`` without writing anything at ``path``: SQLite's
-    backup from a read-only connection (``immutable`` when no write-ahead log is beside it:
-    nobody has it open to write), else, for a log that cannot be read in place, the file and
-    its log byte for byte (SQLite replays the log when the copy is opened)."""
-    with path.open("rb") as handle:
-        header = handle.read(16)
-    if header and header != b"SQLite format 3\x00":
-        raise NotAGameDatabase.of("storage.error.not_sqlite_file", path=str(path))
-    wal = Path(f"{path}-wal")
-    logged = wal.is_file() and wal.stat().st_size > 0
-    uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
-    try:
-        source = sqlite3.connect(uri, uri=True)
-        try:
-            target = sqlite3.connect(copy)
-            try:
-                source.backup(target)
-            finally:
-                target.close()
-        finally:
-            source.close()
-    except sqlite3.Error:
-        if not logged:
-            raise
-        copy.unlink(missing_ok=True)
-        shutil.copyfile(path, copy)
-        shutil.copyfile(wal, Path(f"{copy}-wal"))
-
-
-@asynccontextmanager
-async def _store_to_check(db: Location) -> AsyncIterator[tuple[GameStore, str]]:
-    """The store ``check`` reads and a note for its first line. A check only reads: an SQLite
-    database this user may not write (the file or its folder) is checked in a copy made
-    without writing anything beside it (:func:`_snapshot`), and removed afterwards; errors
-    name the database as given, not the copy."""
-    path = Path(db.target)
-    if db.kind != "sqlite" or not _read_only(path):
-        async with open_store(db.target, create=False) as store:
-            yield store, ""
-        return
-    with tempfile.TemporaryDirectory(prefix="brazil-check-") as tmp:
-        copy = Path(tmp) / path.name
-        try:
-            await asyncio.to_thread(_snapshot, path, copy)
-            store = open_store(copy, create=False)
-            await store.open()
-        except StorageError as exc:
-            text = str(exc).replace(str(copy), str(path))
-            raise (DatabaseCorrupt if isinstance(exc, DatabaseCorrupt) else StorageError)(
-                text
-            ) from exc
-        try:
-            yield store, "; read-only here, so a copy of it was checked"
-        finally:
-            await store.close()
 
 
 async def _resolve(store: GameStore, ref: str) -> int:

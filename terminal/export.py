@@ -58,7 +58,7 @@ async def export(
 ) -> int:
     """Check the arguments, then write the page; prints where ``index.html`` is."""
     from storage import GameNotFound, GameStatus
-    from storage.location import open_store, parse_location
+    from storage.location import open_readable, parse_location
     from web.export import export_html
 
     lang = chosen_language(args)  # what the command prints (the system's without --lang)
@@ -76,9 +76,9 @@ async def export(
     problem = folder_problem(outdir)  # made and written before the page is drawn
     if problem is not None:
         raise BadArguments(f"OUTDIR {outdir}: {problem}")
-    store = open_store(db, create=False)
-    svc = GameService(store)
-    async with store:
+    # export only reads: a database this user may not write is read in a copy
+    async with open_readable(db) as (store, _copied):
+        svc = GameService(store)
         try:
             rec = await store.get_game(args.game)
         except GameNotFound:

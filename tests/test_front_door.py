@@ -321,6 +321,23 @@ def test_storage_check_of_a_read_only_database(
     assert _listing(tmp_path) == before, "files were left next to the database"
 
 
+def test_export_html_from_a_read_only_database(
+    tmp_path: Path, read_only: ReadOnly, saved_game: Path
+) -> None:
+    """``export-html`` only reads the database: one in a read-only folder is exported, and
+    nothing is written beside it."""
+    db = _copy_game(saved_game, tmp_path / "games")
+    read_only(db)
+    read_only(db.parent)
+    page = tmp_path / "page"
+    p = _run("bot", ["export-html", "1", str(page), "--db", str(db), "--lang", "en"])
+    out = p.stdout + p.stderr
+    assert "Traceback" not in out, out
+    assert p.returncode == 0, out
+    assert (page / "index.html").is_file(), out
+    assert _listing(db.parent) == ["game.sqlite3"], "files were left next to the database"
+
+
 def test_storage_check_of_a_read_only_database_that_is_not_one(
     tmp_path: Path, read_only: ReadOnly
 ) -> None:
