@@ -261,7 +261,7 @@ async def _backup(db: Location, target: Path, force: bool, out: TextIO) -> int:
     if db.kind == "sqlite" and target.resolve() == Path(db.target).resolve():
         print("error: the backup cannot overwrite the database itself", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(db.target, create=False) as store:
+    async with open_readable(db.target) as (store, _copied):  # a read-only one: in a copy
         await store.backup(target)  # verified before it replaces anything (DatabaseCorrupt)
     if db.kind == "postgres":
         written = BackupFile(target)
@@ -390,7 +390,7 @@ async def _export(db: Location, ref: str, path: str, force: bool, out: TextIO) -
     if path != "-" and Path(path).exists() and not force:
         print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(db.target, create=False) as store:
+    async with open_readable(db.target) as (store, _copied):  # a read-only one: in a copy
         game_id = await _resolve(store, ref)
         export = await store.export_game(game_id)
     text = dump_export(export)
@@ -456,7 +456,7 @@ async def _copy(source: str, dest: str, force: bool, out: TextIO) -> int:
     ):
         print("error: SRC and DEST are the same database", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(src.target, create=False) as store:
+    async with open_readable(src.target) as (store, _copied):  # a read-only one: in a copy
         return await _copy_into(store, src.describe(), to, force, out)
 
 

@@ -181,6 +181,12 @@ def _render_demo_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Ca
     return Case("devtools.render", ["demo", str(folder / "out")], [str(folder)])
 
 
+def _run_db_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
+    folder = ro(_mkdir(tmp / "ro"))
+    env = {"BRAZIL_DB": str(folder / "bot.sqlite3"), "DISCORD_TOKEN": "x.y.z"}
+    return Case("bot", ["run"], ["BRAZIL_DB", str(folder)], {**env, "BRAZIL_SYNC": "none"})
+
+
 def _mkdir(path: Path) -> Path:
     path.mkdir(parents=True)
     return path
@@ -205,6 +211,7 @@ CASES: dict[str, Callable[[Path, ReadOnly, Path], Case]] = {
     "demo OUTDIR read-only": _demo_outdir_read_only,
     "demo --scenario amazon --players 2": _demo_scenario_for_other_players,
     "export-html OUTDIR in a read-only folder": _export_outdir_in_read_only_folder,
+    "run with BRAZIL_DB in a read-only folder": _run_db_in_read_only_folder,
     "devtools.render demo FILE": _render_demo_into_a_file,
     "devtools.render demo --lang xx": _render_demo_unknown_language,
     "devtools.render bench --runs 0": _render_bench_no_runs,
@@ -319,6 +326,29 @@ def test_storage_check_of_a_read_only_database(
     assert "game 1 " in p.stdout and "OK: 1 game(s), 0 with problems" in p.stdout, out
     assert str(db) in p.stdout, out  # named as given, not as a copy
     assert _listing(tmp_path) == before, "files were left next to the database"
+
+
+@pytest.mark.parametrize("command", ["export", "backup", "copy"])
+def test_storage_reads_a_read_only_database(
+    command: str, tmp_path: Path, read_only: ReadOnly, saved_game: Path
+) -> None:
+    """``export``, ``backup`` and ``copy`` only read their source: a read-only one works
+    and nothing is written beside it."""
+    db = _copy_game(saved_game, tmp_path / "games")
+    read_only(db)
+    read_only(db.parent)
+    made = tmp_path / "made"
+    args = {
+        "export": ["export", "--db", str(db), "game:1", str(made)],
+        "backup": ["backup", "--db", str(db), str(made)],
+        "copy": ["copy", str(db), str(made)],
+    }[command]
+    p = _run("storage", args)
+    out = p.stdout + p.stderr
+    assert "Traceback" not in out, out
+    assert p.returncode == 0, out
+    assert made.is_file(), out
+    assert _listing(db.parent) == ["game.sqlite3"], "files were left next to the database"
 
 
 def test_export_html_from_a_read_only_database(
