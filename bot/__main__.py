@@ -58,8 +58,8 @@ def run(config: str | None) -> int:
     from bot import app
     from terminal.local import BadArguments, check_db
 
-    new = _new_database(config)
     db = _sqlite_path(config)
+    new = _new_database(db)
     if db is not None:
         try:
             check_db(str(db), resume=None, label="BRAZIL_DB", write=True)
@@ -85,10 +85,9 @@ def _sqlite_path(config: str | None) -> Path | None:
     return Path(where.target) if where.kind == "sqlite" else None
 
 
-def _new_database(config: str | None) -> list[Path] | None:
-    """The files a new SQLite database is made of (the file, its -wal and -shm) when none of
-    them exists yet, else None."""
-    db = _sqlite_path(config)
+def _new_database(db: Path | None) -> list[Path] | None:
+    """The files a new SQLite database ``db`` is made of (the file, its -wal and -shm) when
+    none of them exists yet, else None."""
     if db is None:
         return None
     files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
