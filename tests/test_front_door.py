@@ -251,6 +251,9 @@ CASES: dict[str, Callable[[Path, ReadOnly, Path], Case]] = {
         "ai", ["tournament", "--agents", "genius,random"], "genius"
     ),
     "devtools selfplay --games 0": _simple("devtools", ["selfplay", "--games", "0"], "--games"),
+    "devtools transcript --seed -1": _simple("devtools", ["transcript", "--seed", "-1"], "--seed"),
+    "devtools.webbench --idle inf": _simple("devtools.webbench", ["--idle", "inf"], "inf"),
+    "devtools.webbench --viewers 0": _simple("devtools.webbench", ["--viewers", "0"], "--viewers"),
 }
 
 
