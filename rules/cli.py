@@ -106,16 +106,3 @@ def out_of_range(
     if low_ok and (high is None or value <= high):
         return None
     return f"argument {option}: must be {_bounds(low, high, above=above)}, not {value:g}"
-
-
-def real_numbers(low: float, high: float, *, above: bool = True) -> Callable[[str], list[float]]:
-    """argparse type: comma-separated numbers, each as :func:`real_number` checks it."""
-    one = real_number(low, high, above=above)
-
-    def reals(text: str) -> list[float]:
-        values = [one(part) for part in text.split(",") if part.strip()]
-        if not values:
-            raise argparse.ArgumentTypeError(f"no number in {text!r}")
-        return values
-
-    return reals
