@@ -1,4 +1,4 @@
-"""``python -m ai tournament [--game brazil|tigris] --games G --players N --agents a,b,…
+"""``python -m ai tournament [--game GAME] --games G --players N --agents a,b,…
 [--seed S] [--max-rounds R] [--budget SECONDS] [--iterations K]``."""
 
 from __future__ import annotations
@@ -7,49 +7,49 @@ import argparse
 import sys
 
 from ai import AGENT_NAMES, GAMES, run_tournament
+from rules.cli import OneLineParser, real_number, seed, whole_number
 from rules.registry import default_name, registrations
 
-
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 (got {n})")
-    return n
-
-
-def _positive_float(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"must be positive (got {text})")
-    return x
+MAX_GAMES = 100_000
+MAX_ROUNDS = 1000
+MAX_BUDGET = 3600.0
+"""The most seconds a search player may think per decision."""
+MAX_ITERATIONS = 10_000_000
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m ai", description="Computer players.")
+    ap = OneLineParser(prog="python -m ai", description="Computer players.")
     sub = ap.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="play games between agents and print statistics")
     t.add_argument(
         "--game", choices=GAMES, default=default_name(), help=f"the game (default {default_name()})"
     )
-    t.add_argument("--games", type=_positive_int, default=20)
-    t.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=None)
+    t.add_argument("--games", type=whole_number(1, MAX_GAMES), default=20)
+    t.add_argument("--players", type=whole_number(1, 99), default=None)
     t.add_argument(
         "--agents",
         required=True,
         help=f"comma-separated line-up, one per seat, from {', '.join(AGENT_NAMES)}",
     )
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=seed, default=0)
     t.add_argument(
-        "--max-rounds", type=_positive_int, default=60, help="brazil: round limit per game"
+        "--max-rounds",
+        type=whole_number(1, MAX_ROUNDS),
+        default=60,
+        help="a round limit per game (where a game has rounds without a natural end)",
     )
-    t.add_argument("--budget", type=_positive_float, default=None, help="search: s/decision")
-    t.add_argument("--iterations", type=_positive_int, default=None, help="search: fixed rollouts")
+    t.add_argument(
+        "--budget",
+        type=real_number(0.0, MAX_BUDGET),
+        default=None,
+        help=f"search: seconds per decision (more than 0, at most {MAX_BUDGET:g})",
+    )
+    t.add_argument(
+        "--iterations",
+        type=whole_number(1, MAX_ITERATIONS),
+        default=None,
+        help="search: fixed rollouts",
+    )
     return ap
 
 

@@ -5,7 +5,9 @@ its pictures), ``export-html`` (a game's web page as static files), ``run`` (the
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,10 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--config", default=None, metavar="FILE", help="a TOML settings file")
     rp.add_argument("--check-config", action="store_true", help="check settings, do not run")
     args = p.parse_args(argv)
-    if args.command == "run" or args.check_config:
+    if args.check_config:
         from bot import app
 
-        return app.main(args.config, check_only=args.check_config)
+        return app.main(args.config, check_only=True)
+    if args.command == "run":
+        return run(args.config)
     if args.command == "local":
         return local.main(args)
     if args.command == "demo":
@@ -44,6 +48,69 @@ def main(argv: list[str] | None = None) -> int:
         return export.main(args)
     p.print_help()
     return 2
+
+
+def run(config: str | None) -> int:
+    """``python -m bot run``: the bot (:func:`bot.app.main`). Its SQLite database must be
+    writable (file and folder: one line, exit 2, before anything is made); one it creates is
+    removed again when the bot stops before any game was saved in it (Discord out of reach,
+    the token refused): a refused start leaves nothing behind."""
+    from bot import app
+    from terminal.local import BadArguments, check_db
+
+    db = _sqlite_path(config)
+    new = _new_database(db)
+    if db is not None:
+        try:
+            check_db(str(db), resume=None, label="BRAZIL_DB", write=True)
+        except BadArguments as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    code = app.main(config)
+    if code != 0 and new is not None:
+        _remove_if_unused(new)
+    return code
+
+
+def _sqlite_path(config: str | None) -> Path | None:
+    """The bot's SQLite file (``BRAZIL_DB``), None for PostgreSQL or settings that do not load
+    (:func:`bot.app.main` says why)."""
+    from bot.settings import load_settings
+    from storage.location import parse_location
+
+    try:
+        where = parse_location(load_settings(config).db)
+    except Exception:  # the settings or the location are refused by app.main, in one line
+        return None
+    return Path(where.target) if where.kind == "sqlite" else None
+
+
+def _new_database(db: Path | None) -> list[Path] | None:
+    """The files a new SQLite database ``db`` is made of (the file, its -wal and -shm) when
+    none of them exists yet, else None."""
+    if db is None:
+        return None
+    files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+    return None if any(f.exists() or f.is_symlink() for f in files) else files
+
+
+def _remove_if_unused(files: list[Path]) -> None:
+    """Remove a database this run made when no game was saved in it."""
+    db = files[0]
+    if not db.is_file():
+        return
+    try:
+        with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as c:
+            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master")}
+            games = (
+                c.execute("SELECT count(*) FROM games").fetchone()[0] if "games" in tables else 0
+            )
+        c.close()
+    except sqlite3.Error:
+        return  # not what this run made: left alone
+    if games == 0:
+        for f in files:
+            f.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rules.cli import OneLineParser, seed
+
 
 def positive_int(text: str) -> int:
     """argparse type: a whole number of 1 or more."""
@@ -48,7 +50,7 @@ def _transcript(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m devtools",
         description="Brazil: Imperial developer tools: random self-play with invariant "
         "checks, the engine's benchmarks, and seeded transcripts.",
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument(
         "--games", type=positive_int, default=10, help="games per player count (default 10)"
     )
-    sp.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sp.add_argument("--seed", type=seed, default=1, help="seed of the first game (default 1)")
     sp.add_argument(
         "--max-rounds",
         type=positive_int,
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         "late-game states, and self-play actions per second (legal-action listing included). "
         "Targets on a 2-core machine: >= 2,000 actions/s, legal_actions median < 2 ms.",
     )
-    bp.add_argument("--seed", type=int, default=7)
+    bp.add_argument("--seed", type=seed, default=7)
     bp.add_argument(
         "--games", type=positive_int, default=20, help="self-play games for the throughput figure"
     )
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         "Golden transcripts in tests/rules/golden/ are made with this command.",
     )
     tp.add_argument("--players", type=int, choices=[1, 2, 3, 4], default=2)
-    tp.add_argument("--seed", type=int, default=7)
+    tp.add_argument("--seed", type=seed, default=7)
     tp.add_argument("--steps", type=positive_int, default=300, help="stop after this many actions")
     tp.set_defaults(fn=_transcript)
     from rules.__main__ import run

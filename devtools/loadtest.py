@@ -63,6 +63,7 @@ import discord
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
 from rules.brazil import GameState, apply, deciders, format_action, legal_actions
+from rules.cli import OneLineParser, finite_number, finite_numbers, out_of_range, seed
 
 log = logging.getLogger("devtools.loadtest")
 
@@ -690,8 +691,16 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
     }
 
 
+MAX_GAMES = 100_000
+MAX_RATE = 10_000.0
+MAX_SECONDS = 86_400.0
+MAX_PROCESSES = 64
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    """The command line: its numbers are finite (else one line, exit 2); their ranges are
+    checked by :func:`range_problem` (:func:`main` returns 2)."""
+    p = OneLineParser(
         prog="python -m devtools.loadtest",
         description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -701,25 +710,45 @@ def parser() -> argparse.ArgumentParser:
         "global (429 global), 500, drop (connection closed), latency and jitter (seconds\n"
         "added), retry_after (seconds a 429 asks), seed.",
     )
-    p.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
-    p.add_argument("--rate", type=float, default=5.0, help="player actions per second in all (5)")
-    p.add_argument("--duration", type=float, default=60.0, help="seconds of the main run (60)")
-    p.add_argument("--seed", type=int, default=1, help="seeds the games and the players (1)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        help="concurrent games (default 200)",
+    )
+    p.add_argument(
+        "--rate",
+        type=finite_number,
+        default=5.0,
+        help="player actions per second in all (5)",
+    )
+    p.add_argument(
+        "--duration",
+        type=finite_number,
+        default=60.0,
+        help="seconds of the main run (60)",
+    )
+    p.add_argument("--seed", type=seed, default=1, help="seeds the games and the players (1)")
     p.add_argument(
         "--faults", default="", metavar="SPEC", help="e.g. 429=0.02,500=0.01,latency=0.05"
     )
     p.add_argument("--no-images", action="store_true", help="post without drawing the images")
     p.add_argument(
         "--ramp",
-        type=lambda s: [float(x) for x in s.split(",") if x],
+        type=finite_numbers,
         default=[5.0, 8.0, 12.0, 16.0, 20.0, 25.0],
         help="rates tried after the main run, until one is not sustained (5,8,12,16,20,25)",
     )
-    p.add_argument("--ramp-duration", type=float, default=20.0, help="seconds per ramp rate (20)")
+    p.add_argument(
+        "--ramp-duration",
+        type=finite_number,
+        default=20.0,
+        help="seconds per ramp rate (20)",
+    )
     p.add_argument("--no-ramp", action="store_true", help="skip the ramp")
     p.add_argument(
         "--switch-interval",
-        type=float,
+        type=finite_number,
         default=0.0,
         help="sys.setswitchinterval for the run (seconds; default: the bot's, 0.001)",
     )
@@ -746,7 +775,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the process pool's size (default: the CPU count)",
     )
-    p.add_argument("--kill", type=int, default=0, metavar="K", help="kill/restart test: K kills")
+    p.add_argument(
+        "--kill",
+        type=int,
+        default=0,
+        metavar="K",
+        help="kill/restart test: K kills",
+    )
     p.add_argument(
         "--processes",
         type=int,
@@ -762,13 +797,32 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def range_problem(args: argparse.Namespace) -> str | None:
+    """The first number of the command line outside its range (one line), else None."""
+    checks: list[tuple[str, float | None, float, float | None, bool]] = [
+        ("--games", args.games, 1, MAX_GAMES, False),
+        ("--rate", args.rate, 0, MAX_RATE, True),
+        ("--duration", args.duration, 0, MAX_SECONDS, True),
+        ("--ramp-duration", args.ramp_duration, 0, MAX_SECONDS, True),
+        ("--switch-interval", args.switch_interval, 0, 1, False),
+        ("--ai-games", args.ai_games, 0, MAX_GAMES, False),
+        ("--workers", args.workers, 1, 64, False),
+        ("--kill", args.kill, 0, 1000, False),
+        ("--processes", args.processes, 1, MAX_PROCESSES, False),
+        *(("--ramp", rate, 0, MAX_RATE, True) for rate in args.ramp),
+    ]
+    for option, value, low, high, above in checks:
+        if value is not None and (why := out_of_range(option, value, low, high, above=above)):
+            return why
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    if args.rate <= 0 or args.games < 1 or args.duration <= 0:
-        print("--rate, --games and --duration must be positive", file=sys.stderr)
-        return 2
-    if args.ai_games < 0 or (args.workers is not None and args.workers < 1):
-        print("--ai-games must be 0 or more and --workers 1 or more", file=sys.stderr)
+    p = parser()
+    args = p.parse_args(argv)
+    problem = range_problem(args)
+    if problem is not None:
+        print(f"{p.prog}: error: {problem} (--help shows the options)", file=sys.stderr)
         return 2
     if args.worker:
         from devtools.killtest import worker_main

@@ -33,6 +33,8 @@ from devtools.render_games import Snapshot, at_round, play, with_event
 from rules.brazil import get_catalog, view
 from rules.brazil.events import Event
 from rules.brazil.state import GameState
+from rules.cli import OneLineParser, refuse, seed, whole_number
+from terminal.local import folder_problem
 
 
 def _write(out: Path, name: str, data: bytes | None) -> None:
@@ -191,26 +193,45 @@ def golden(out: Path) -> None:
             _write(out, f"{lang}-{kind}.png", data)
 
 
+def language(code: str) -> str:
+    """argparse type: a language the catalogues serve (an unknown one: the list of them)."""
+    try:
+        return i18n.require(code)
+    except i18n.UnknownLanguage as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m devtools.render")
+    ap = OneLineParser(prog="python -m devtools.render")
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("demo", help="write every image kind to OUTDIR")
     d.add_argument("outdir", type=Path)
-    d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--lang", default="en", help="the language of the images (default en)")
+    d.add_argument("--seed", type=seed, default=1)
+    d.add_argument(
+        "--lang", type=language, default="en", help="the language of the images (default en)"
+    )
     g = sub.add_parser(
         "golden", help="write one mid-game state in every language (docs/images/languages/)"
     )
     g.add_argument("outdir", type=Path, nargs="?", default=GOLDEN)
     b = sub.add_parser("bench", help="median drawing and encoding times and sizes")
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--runs", type=int, default=9)
-    b.add_argument("--lang", default="de", help="the language timed beside English (default de)")
+    b.add_argument("--seed", type=seed, default=1)
+    b.add_argument("--runs", type=whole_number(1, 1000), default=9)
+    b.add_argument(
+        "--lang",
+        type=language,
+        default="de",
+        help="the language timed beside English (default de)",
+    )
     a = ap.parse_args(argv)
+    if a.cmd in ("demo", "golden"):  # OUTDIR: a folder this user can make and write
+        problem = folder_problem(a.outdir)
+        if problem is not None:
+            refuse(ap.prog, f"OUTDIR {a.outdir}: {problem}")
     if a.cmd == "golden":
         golden(a.outdir)
         return 0
-    lang = i18n.require(a.lang)
+    lang = a.lang
     if a.cmd == "demo":
         demo(a.outdir, a.seed, lang)
     else:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import aiohttp
 
+from rules.cli import OneLineParser, real_number, seed, whole_number
 from service import GameService
 from storage.sqlite import SqliteGameStore
 
@@ -171,16 +172,26 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m devtools.webbench",
         description="The game pages' speed: first load, a replay step, idle live viewers' CPU.",
     )
     p.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--rounds", type=int, default=40, help="play up to this round (default 40)")
-    p.add_argument("--viewers", type=int, default=100)
-    p.add_argument("--idle", type=float, default=20.0, help="seconds of idle CPU measured")
-    p.add_argument("--repeat", type=int, default=30)
+    p.add_argument("--seed", type=seed, default=7)
+    p.add_argument(
+        "--rounds",
+        type=whole_number(1, 1000),
+        default=40,
+        help="play up to this round (default 40)",
+    )
+    p.add_argument("--viewers", type=whole_number(1, 10_000), default=100)
+    p.add_argument(
+        "--idle",
+        type=real_number(0.0, 3600.0),
+        default=20.0,
+        help="seconds of idle CPU measured",
+    )
+    p.add_argument("--repeat", type=whole_number(1, 10_000), default=30)
     p.add_argument("--serve", nargs=2, metavar=("DB", "PORT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:

@@ -11,8 +11,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules.cli import OneLineParser, real_number, seed, whole_number
+
 if TYPE_CHECKING:
     from rules.games import Game
+
+MAX_GAMES = 100_000
+MAX_SECONDS = 3600.0
 
 
 def _describe(args: argparse.Namespace) -> int:
@@ -33,12 +38,22 @@ def _game(name: str) -> str:
 
 
 def _counts(g: Game, players: int) -> list[int]:
+    """The player counts to play: ``players`` (checked by :func:`check_players`), or each."""
     lo, hi = int(g.min_players), int(g.max_players)
-    if players:
-        if not lo <= players <= hi:
-            raise SystemExit(f"--players: {lo} to {hi} for this game, not {players}")
-        return [players]
-    return list(range(lo, hi + 1))
+    return [players] if players else list(range(lo, hi + 1))
+
+
+def check_players(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--players`` (0: each) must be a player count of ``--game``: else one line, exit 2."""
+    players = getattr(args, "players", 0)
+    if not players:
+        return
+    from rules.games import game
+
+    g = game(args.game)
+    lo, hi = int(g.min_players), int(g.max_players)
+    if not lo <= players <= hi:
+        parser.error(f"argument --players: {lo} to {hi} for {g.name}, not {players}")
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -82,7 +97,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m rules",
         description="The rules engines: Brazil: Imperial's component data (describe), and "
         "random self-play with invariant checks and a speed bench for every game (--game; "
@@ -98,9 +113,13 @@ def main(argv: list[str] | None = None) -> int:
         "views that leak nothing), and an exact replay at the end.",
     )
     sp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
-    sp.add_argument("--games", type=int, default=20, help="games per player count (20)")
-    sp.add_argument("--players", type=int, default=0, help="one player count (default: each)")
-    sp.add_argument("--seed", type=int, default=0, help="first seed (0)")
+    sp.add_argument(
+        "--games", type=whole_number(1, MAX_GAMES), default=20, help="games per player count (20)"
+    )
+    sp.add_argument(
+        "--players", type=whole_number(0), default=0, help="one player count (default: each)"
+    )
+    sp.add_argument("--seed", type=seed, default=0, help="first seed (0)")
     sp.add_argument("--no-check", action="store_true", help="play without the checks")
     sp.set_defaults(fn=_selfplay)
     bp = sub.add_parser(
@@ -109,8 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         description="Random self-play without checks, listing the legal actions at every step.",
     )
     bp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
-    bp.add_argument("--players", type=int, default=0, help="one player count (default: each)")
-    bp.add_argument("--seconds", type=float, default=5.0, help="seconds per player count (5)")
+    bp.add_argument(
+        "--players", type=whole_number(0), default=0, help="one player count (default: each)"
+    )
+    bp.add_argument(
+        "--seconds",
+        type=real_number(0.0, MAX_SECONDS),
+        default=5.0,
+        help=f"seconds per player count, more than 0, at most {MAX_SECONDS:g} (5)",
+    )
     bp.set_defaults(fn=_bench)
     dp = sub.add_parser(
         "describe",
@@ -122,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         "--data-pack", default=None, help="folder of a data pack to load on top of the defaults"
     )
     dp.set_defaults(fn=_describe)
-    return run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    check_players(parser, args)
+    return run(args)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -37,7 +37,7 @@ from storage.copy import BackupSource, CopyRefused, CopySource, copy_store
 from storage.dump import BACKUP_FORMAT, BackupFile
 from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
-from storage.location import Location, open_store, parse_location
+from storage.location import Location, open_readable, open_store, parse_location
 from storage.migrations import LATEST
 from storage.models import DEFAULT_GAME
 from storage.replay import DEFAULT_REPLAYER, Replayer, default_replayer, load_replayer
@@ -261,7 +261,7 @@ async def _backup(db: Location, target: Path, force: bool, out: TextIO) -> int:
     if db.kind == "sqlite" and target.resolve() == Path(db.target).resolve():
         print("error: the backup cannot overwrite the database itself", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(db.target, create=False) as store:
+    async with open_readable(db.target) as (store, _copied):  # a read-only one: in a copy
         await store.backup(target)  # verified before it replaces anything (DatabaseCorrupt)
     if db.kind == "postgres":
         written = BackupFile(target)
@@ -311,8 +311,10 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
                 f"the rules engine is not available ({exc}); only the integrity check ran, "
                 "so game states were not verified against their logs"
             )
-    async with open_store(db.target, create=False) as store:
-        print(f"database: {db.describe()} (schema version {LATEST})", file=out)
+    # a check only reads: a read-only database is checked in a copy (open_readable)
+    async with open_readable(db.target) as (store, copied):
+        note = "; read-only here, so a copy of it was checked" if copied else ""
+        print(f"database: {db.describe()} (schema version {LATEST}){note}", file=out)
         if replayer is not None:
             print(f"replay: with {args.replayer or DEFAULT_REPLAYER}", file=out)
         try:
@@ -388,7 +390,7 @@ async def _export(db: Location, ref: str, path: str, force: bool, out: TextIO) -
     if path != "-" and Path(path).exists() and not force:
         print(f"error: {path} exists (use --force to overwrite)", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(db.target, create=False) as store:
+    async with open_readable(db.target) as (store, _copied):  # a read-only one: in a copy
         game_id = await _resolve(store, ref)
         export = await store.export_game(game_id)
     text = dump_export(export)
@@ -454,7 +456,7 @@ async def _copy(source: str, dest: str, force: bool, out: TextIO) -> int:
     ):
         print("error: SRC and DEST are the same database", file=sys.stderr)
         return EXIT_ERROR
-    async with open_store(src.target, create=False) as store:
+    async with open_readable(src.target) as (store, _copied):  # a read-only one: in a copy
         return await _copy_into(store, src.describe(), to, force, out)
 
 

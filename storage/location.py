@@ -15,21 +15,47 @@ value                                        store
 Anything else with a ``scheme://`` (``mysql://``, ``sqlite://`` with no path, a typo such
 as ``postgresq://``) is refused with :class:`~storage.errors.InvalidData` naming what is
 accepted: it is never taken for a file name. Neither backend is imported until it is used.
+
+:func:`open_readable` opens a store only to read it (``check``, ``export-html``): an SQLite
+database this user may not write (the file, or the folder where SQLite keeps its journal) is
+read in a copy, and nothing is written beside it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from storage.errors import InvalidData
+from storage.errors import (
+    BackendError,
+    DatabaseCorrupt,
+    DatabaseMissing,
+    InvalidData,
+    NotAGameDatabase,
+    StorageError,
+)
 
 if TYPE_CHECKING:
     from storage.base import GameStore
 
-__all__ = ["Location", "is_postgres_url", "open_store", "parse_location"]
+__all__ = [
+    "Location",
+    "is_postgres_url",
+    "open_readable",
+    "open_store",
+    "parse_location",
+    "read_only",
+    "snapshot",
+]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -103,3 +129,84 @@ def open_store(location: str | Path, **options: Any) -> GameStore:
 
     kept = {k: v for k, v in options.items() if k not in _POSTGRES_OPTIONS}
     return SqliteGameStore(where.target, **kept)
+
+
+def read_only(path: str | Path) -> bool:
+    """True for an existing file this user may not write, or in a folder it may not write
+    (where SQLite cannot make the journal, ``-wal`` and ``-shm``, beside the database)."""
+    p = Path(path)
+    if not p.is_file():
+        return False
+    return not os.access(p, os.W_OK) or not os.access(p.parent, os.W_OK | os.X_OK)
+
+
+def snapshot(path: str | Path, copy: str | Path) -> None:
+    """Copy the SQLite database ``path`` into the new file ``copy`` without writing anything
+    at ``path``: SQLite's backup from a read-only connection (``immutable`` when no
+    write-ahead log is beside it: nobody has it open to write), else, when the log cannot be
+    read in place, the file and its log byte for byte (opening the copy replays the log).
+    :class:`~storage.errors.NotAGameDatabase` for a file that is not an SQLite one."""
+    source_path, copy_path = Path(path), Path(copy)
+    with source_path.open("rb") as handle:
+        header = handle.read(16)
+    if header and header != b"SQLite format 3\x00":
+        raise NotAGameDatabase.of("storage.error.not_sqlite_file", path=str(source_path))
+    wal = Path(f"{source_path}-wal")
+    logged = wal.is_file() and wal.stat().st_size > 0
+    uri = f"{source_path.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
+    try:
+        source = sqlite3.connect(uri, uri=True)
+        try:
+            target = sqlite3.connect(copy_path)
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+    except sqlite3.Error:
+        if not logged:
+            raise
+        copy_path.unlink(missing_ok=True)
+        shutil.copyfile(source_path, copy_path)
+        shutil.copyfile(wal, Path(f"{copy_path}-wal"))
+
+
+def _named_as_given(exc: StorageError, copy: Path, path: Path) -> StorageError:
+    """``exc`` about the copy, its text naming the database as given (its class kept)."""
+    text = str(exc).replace(str(copy), str(path))
+    for kind in (DatabaseCorrupt, NotAGameDatabase, DatabaseMissing, BackendError):
+        if isinstance(exc, kind):
+            return kind(text)
+    return StorageError(text)
+
+
+@asynccontextmanager
+async def open_readable(
+    location: str | Path, **options: Any
+) -> AsyncIterator[tuple[GameStore, bool]]:
+    """The store ``location`` names, opened to be read (never created), and whether it is a
+    copy: an SQLite database this user may not write (:func:`read_only`) is read in a copy
+    made by :func:`snapshot` in a temporary folder (removed afterwards), so nothing is
+    written beside it; an error names the database as given, not the copy. ``options``: as
+    :func:`open_store`'s."""
+    where = parse_location(location)
+    path = Path(where.target)
+    if where.kind != "sqlite" or not read_only(path):
+        async with open_store(location, create=False, **options) as store:
+            yield store, False
+        return
+    with tempfile.TemporaryDirectory(prefix="brazil-read-") as tmp:
+        copy = Path(tmp) / path.name
+        try:
+            await asyncio.to_thread(snapshot, path, copy)
+            store = open_store(copy, create=False, **options)
+            await store.open()
+        except StorageError as exc:
+            raise _named_as_given(exc, copy, path) from exc
+        except sqlite3.Error as exc:
+            raise BackendError(f"cannot read {path} without writing to it: {exc}") from exc
+        try:
+            yield store, True
+        finally:
+            await store.close()

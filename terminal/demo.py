@@ -41,6 +41,7 @@ from terminal.local import (
     check_web,
     chosen_language,
     fail,
+    folder_problem,
     language_of,
     os_error_text,
     start_web,
@@ -101,6 +102,9 @@ async def run_demo(
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(i18n.tr(lang, "terminal.error.outdir_file", path=outdir))
+    problem = folder_problem(outdir)  # made and written (its database too) before playing
+    if problem is not None:
+        raise BadArguments(f"OUTDIR {outdir}: {problem}")
     check_web(args, lang=lang)
     db = outdir / "demo.sqlite3"
     workers = worker_pool(args)
@@ -108,6 +112,8 @@ async def run_demo(
     svc = GameService(store, workers=workers)
     if game == DEFAULT_GAME:
         check_scenario(svc, args.scenario, lang=lang)
+    # a map for another player count, ...: refused before OUTDIR is made
+    GameService.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(

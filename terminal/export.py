@@ -28,6 +28,7 @@ from terminal.local import (
     chosen_language,
     default_db,
     fail,
+    folder_problem,
     language,
     language_of,
     no_game_text,
@@ -57,7 +58,7 @@ async def export(
 ) -> int:
     """Check the arguments, then write the page; prints where ``index.html`` is."""
     from storage import GameNotFound, GameStatus
-    from storage.location import open_store, parse_location
+    from storage.location import open_readable, parse_location
     from web.export import export_html
 
     lang = chosen_language(args)  # what the command prints (the system's without --lang)
@@ -72,9 +73,12 @@ async def export(
     outdir = Path(args.outdir)
     if outdir.exists() and not outdir.is_dir():
         raise BadArguments(L("terminal.error.outdir_file", path=outdir))
-    store = open_store(db, create=False)
-    svc = GameService(store)
-    async with store:
+    problem = folder_problem(outdir)  # made and written before the page is drawn
+    if problem is not None:
+        raise BadArguments(f"OUTDIR {outdir}: {problem}")
+    # export only reads: a database this user may not write is read in a copy
+    async with open_readable(db) as (store, _copied):
+        svc = GameService(store)
         try:
             rec = await store.get_game(args.game)
         except GameNotFound:

@@ -26,7 +26,10 @@ import asyncio
 import contextlib
 import os
 import re
+import shlex
 import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -178,10 +181,16 @@ def seat_specs(
 
 
 def check_db(
-    path: str, *, resume: int | None, label: str = "--db", lang: str = i18n.DEFAULT
+    path: str,
+    *,
+    resume: int | None,
+    label: str = "--db",
+    lang: str = i18n.DEFAULT,
+    write: bool = False,
 ) -> None:
     """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
-    that exists; to resume, an existing one. A PostgreSQL URL is checked when opened."""
+    that exists; to resume, an existing one; to play (``write``), a file and a folder this
+    user can write. A PostgreSQL URL is checked when opened."""
     from storage import InvalidData
     from storage.location import parse_location
 
@@ -203,6 +212,45 @@ def check_db(
         raise BadArguments(L(key, label=label, path=path, folder=parent))
     if resume is not None and not p.exists():
         raise BadArguments(L("terminal.error.resume_no_db", game=resume, path=path, label=label))
+    if write:
+        # SQLite writes the file and, beside it, its journal (-wal, -shm): both must be
+        # writable before anything is created (else it fails half-way, after the checks)
+        problem = folder_problem(parent)
+        if problem is None and p.exists() and not os.access(p, os.W_OK):
+            problem = "the file is read-only for this user"
+        if problem is not None:
+            raise BadArguments(f"{label} {path}: {problem}")
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why files cannot be written in ``folder`` (made, with its parents, when missing), or
+    None: a file where a folder is wanted, or a folder this user cannot write in (tried by
+    making and removing an empty file in the nearest existing one)."""
+    folder = Path(folder)
+    existing = folder
+    while not existing.is_dir():
+        if existing.exists() or existing.is_symlink():
+            if existing == folder:
+                return "a file is there, not a folder"
+            return f"{existing} is a file, not a folder"
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    try:
+        fd, probe = tempfile.mkstemp(dir=existing, prefix=".write-check-")
+    except OSError as e:
+        return f"cannot write in the folder {existing} ({e.strerror or e})"
+    os.close(fd)
+    os.unlink(probe)
+    return None
+
+
+def check_out(path: Path, label: str = "--out") -> None:
+    """``--out`` (or the default image folder): a folder that can be made and written,
+    checked before anything is played; :class:`BadArguments` naming what is wrong."""
+    problem = folder_problem(path)
+    if problem is not None:
+        raise BadArguments(f"{label} {path}: {problem}")
 
 
 def read_script(path: str, *, lang: str = i18n.DEFAULT) -> list[str]:
@@ -307,6 +355,67 @@ class PromptSource(LineSource):
         clear()
 
 
+class PlainSource(LineSource):
+    """Plain lines from standard input (``input()``), when prompt_toolkit is not installed
+    (the ``terminal`` extra): no tab completion, no history."""
+
+    interactive = True
+
+    async def read(self, prompt: str, seat: int | None) -> str | None:
+        try:
+            return await read_line(prompt)
+        except EOFError:
+            return None
+
+    async def pause(self, prompt: str) -> None:
+        with contextlib.suppress(EOFError):
+            await read_line(prompt)
+
+    def clear(self) -> None:
+        if sys.stdout.isatty():
+            print("\033[2J\033[H", end="", flush=True)
+
+
+async def read_line(prompt: str) -> str:
+    """``input(prompt)`` in a daemon thread: the event loop goes on meanwhile, and Ctrl-C or
+    the end of the game does not wait for a line that never comes."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(line or "")
+
+    def work() -> None:
+        try:
+            line, error = input(prompt), None
+        except (EOFError, OSError, ValueError) as e:  # the end of input, a closed stdin
+            line, error = None, EOFError(str(e))
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(settle, line, error)
+
+    threading.Thread(target=work, name="plain-input", daemon=True).start()
+    return await done
+
+
+def prompt_source(game: LocalGame) -> LineSource:
+    """The interactive source: prompt_toolkit's (:class:`PromptSource`) when it is
+    installed, else plain lines (:class:`PlainSource`, said in one line on stderr)."""
+    try:
+        return PromptSource(game)
+    except ImportError:
+        print(
+            "note: prompt_toolkit is not installed (the 'terminal' extra): reading plain "
+            "lines, without tab completion or history",
+            file=sys.stderr,
+        )
+        return PlainSource()
+
+
 class LocalGame:
     """One game played in the terminal through the service."""
 
@@ -331,6 +440,11 @@ class LocalGame:
         self.game_name = DEFAULT_GAME  # which game (rules.games), set from the record
         self.source: LineSource | None = None
         self.errors = 0
+        self.db: str | None = None  # the database (--db), for the resume command
+
+    def resume_command(self) -> str:
+        """The command that goes on with this game (:func:`resume_command`)."""
+        return resume_command(self.game_id, self.db, self.out_dir, self.game_name)
 
     def say(self, text: str = "") -> None:
         """Print a text of the terminal's own (made from its ``terminal.*`` messages)."""
@@ -420,7 +534,7 @@ class LocalGame:
             who = seat_label(g.state, g.seats, seat, self.lang)
             line = await source.read(f"{who}> ", seat)
             if line is None:
-                self.tell("terminal.saved", command=resume_command(self.game_id))
+                self.tell("terminal.saved", command=self.resume_command())
                 return 0
             line = line.strip()
             m = re.match(r"^([^:]+):\s+(.*)$", line)
@@ -430,7 +544,7 @@ class LocalGame:
             if not line:
                 continue
             if await self.command(line, seat) == "quit":
-                self.tell("terminal.saved", command=resume_command(self.game_id))
+                self.tell("terminal.saved", command=self.resume_command())
                 return 0
 
     async def run_ai(self) -> None:
@@ -557,9 +671,46 @@ class LocalGame:
             src.clear()
 
 
-def resume_command(game_id: int) -> str:
-    """The command line that goes on with a saved game."""
-    return f"python -m bot local --resume {game_id}"
+PROJECT = Path(__file__).resolve().parents[1]
+RUN_SH = PROJECT / "scripts" / "run.sh"
+"""Starts the project's own interpreter (.venv) from the repo root: ``bash scripts/run.sh``."""
+
+
+def resume_command(
+    game_id: int,
+    db: str | None = None,
+    out_dir: Path | None = None,
+    game: str = DEFAULT_GAME,
+) -> str:
+    """The command line that goes on with a saved game, as it works when typed in the current
+    folder: ``bash scripts/run.sh local --resume N`` (run.sh starts the project's
+    interpreter, which need not be on PATH, in the repo root), with ``--db`` (an absolute
+    path) unless ``db`` is what run.sh opens by default, and ``--out`` unless ``out_dir`` is
+    the folder it writes to by default. Without run.sh (the package installed elsewhere):
+    this interpreter's ``-m bot``."""
+    if RUN_SH.is_file():
+        here = Path.cwd().resolve()
+        run_sh = RUN_SH.relative_to(here) if RUN_SH.is_relative_to(here) else RUN_SH
+        argv, base = ["bash", str(run_sh)], PROJECT
+    else:
+        argv, base = [sys.executable, "-m", "bot"], Path.cwd()
+    argv += ["local", "--resume", str(game_id)]
+    if db is not None:
+        from storage.location import parse_location
+
+        where = parse_location(db)
+        if where.kind == "postgres":
+            argv += ["--db", db]
+        else:
+            path = Path(where.target).resolve()
+            default = os.environ.get("BRAZIL_DB") is None and path == base / "brazil.sqlite3"
+            if not default:
+                argv += ["--db", str(path)]
+    if out_dir is not None:
+        out = out_dir.resolve()
+        if out != base / f"{game}-local" / f"game-{game_id}":
+            argv += ["--out", str(out)]
+    return shlex.join(argv)
 
 
 def _grammar(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
@@ -739,7 +890,7 @@ async def play(
     lang = chosen_language(args)
     db = args.db or default_db()
     label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
-    check_db(db, resume=args.resume, label=label, lang=lang)
+    check_db(db, resume=args.resume, label=label, lang=lang, write=True)
     game = check_game(getattr(args, "game", None), lang=lang)
     if args.resume is None:
         seats = seat_specs(args.players, args.seats, lang=lang, game=game)
@@ -747,11 +898,14 @@ async def play(
         seats = []
     check_web(args, lang=lang)
     lines = read_script(args.script, lang=lang) if args.script and make_source is None else None
+    check_out(Path(args.out) if args.out else Path(f"{game}-local"))
     workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)
     svc = GameService(store, workers=workers)
     if game == DEFAULT_GAME:
         check_scenario(svc, args.scenario, lang=lang)
+    if args.resume is None:  # a map for another player count, ...: before the database
+        GameService.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(
@@ -811,6 +965,7 @@ async def _play(
         out_dir = Path(args.out) if args.out else Path(f"{game}-local") / f"game-{gid}"
         local = LocalGame(svc, gid, seats, out_dir, out=out, lang=lang)
         local.game_name = game
+        local.db = db
         if resumed is not None:
             local.tell("terminal.resuming", game=gid, version=resumed)
         for text in posts:
@@ -823,12 +978,12 @@ async def _play(
         elif lines is not None:
             source = ScriptSource(lines, out)
         else:
-            source = PromptSource(local)
+            source = prompt_source(local)
         try:
             return await local.run(source)
         except (KeyboardInterrupt, asyncio.CancelledError):
             local.say()
-            local.tell("terminal.saved", command=resume_command(gid))
+            local.tell("terminal.saved", command=local.resume_command())
             return 0
 
 

@@ -121,7 +121,7 @@ def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
         ("terminal.hand.say_one", {"names": ["Ana", "Bo"]}),
         ("terminal.rules.none", {}),
         ("terminal.score.row", {"who": "Bo", "vp": 0}),
-        ("terminal.saved", {"command": "python -m bot local --resume 1"}),
+        ("terminal.saved", {"command": game.resume_command()}),
     ]
     for key, params in own:
         assert L(key, **params) in text, key
@@ -137,7 +137,7 @@ def test_the_local_game_is_created_in_the_terminal_language(tmp_path: Path) -> N
 
     text, game = _play(tmp_path, "hu", ["score", "quit"])
     assert text.startswith("Új játék (#1), térkép: ")
-    assert "  Ana: 0 GYP" in text and "Mentve. Folytatás: python -m bot local --resume 1" in text
+    assert "  Ana: 0 GYP" in text and f"Mentve. Folytatás: {game.resume_command()}" in text
 
     async def language() -> str:
         async with SqliteGameStore(str(tmp_path / "hu.sqlite3")) as store:
@@ -186,7 +186,11 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     assert f"Bilder werden in {(tmp_path / 'img').resolve()}/ gespeichert" in out
     assert "  Ana (blau): 0 SP" in out  # the player named in German too (seat_label)
     assert "keine Regel gefunden: versuche eine ID (R-BUILD-4) oder ein Wort" in out
-    assert "Gespeichert. Weiter mit: python -m bot local --resume 1" in out
+    db = tmp_path / "g.sqlite3"
+    assert (
+        f"Gespeichert. Weiter mit: bash {ROOT / 'scripts' / 'run.sh'} local --resume 1 --db {db}"
+        in out
+    )
     for english in ("this text", "Images are written", "no rule found", "Saved.", " VP"):
         assert english not in out
 
