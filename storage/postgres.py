@@ -346,6 +346,7 @@ class PostgresGameStore(UndoRollback, GameStore):
         """The URL without its password: what messages name."""
         self._create = create
         self._replayer = replayer
+        self._replayers: dict[str, Replayer] = {}  # the default ones, by game
         self.snapshot_every = snapshot_every
         self.cache_reads = cache_reads
         self._cache: dict[int, tuple[int, GameRecord]] = {}
@@ -369,16 +370,18 @@ class PostgresGameStore(UndoRollback, GameStore):
     @property
     def replayer(self) -> Replayer:
         """The replayer given, else ``rules.brazil.replay_step`` (``ReplayerUnavailable`` if absent)."""
-        if self._replayer is None:
-            self._replayer = default_replayer()
-        return self._replayer
+        return self.replayer_for(DEFAULT_GAME)
 
     def replayer_for(self, game: str) -> Replayer:
         """The replayer of a record's ``game``: the one given to this store, else the
-        engine the game's name picks (:func:`storage.replay.default_replayer`)."""
-        if self._replayer is not None or game == DEFAULT_GAME:
-            return self.replayer
-        return default_replayer(game)
+        engine the game's name picks (:func:`storage.replay.default_replayer`), loaded once
+        per game (never another game's: one process serves every game)."""
+        if self._replayer is not None:
+            return self._replayer
+        found = self._replayers.get(game)
+        if found is None:
+            found = self._replayers[game] = default_replayer(game)
+        return found
 
     # -- lifecycle ------------------------------------------------------------------------
 
