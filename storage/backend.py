@@ -68,6 +68,7 @@ from storage.models import (
     HistoryItem,
     LogEntry,
     NewsItem,
+    PlayerPrefs,
     PlayerStats,
     Seat,
     SettingsChanges,
@@ -76,6 +77,7 @@ from storage.models import (
     is_pack_name,
     transition_allowed,
 )
+from storage.pacing import PREFS_COLUMNS, merge_prefs
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["ChannelTaken", "Db", "SqlGameStore"]
@@ -129,6 +131,8 @@ class SqlGameStore(UndoRollback, GameStore):
     """The statistics' select (the average as a float, the winners counted)."""
     _TEXT_ORDER: ClassVar[str] = ""
     """What makes a text column sort by its bytes (PostgreSQL: ``COLLATE "C"``)."""
+    _IS_DISTINCT: ClassVar[str]
+    """Null-safe "differs": ``IS NOT`` (SQLite) or ``IS DISTINCT FROM`` (PostgreSQL)."""
 
     def _init_common(
         self, replayer: Replayer | None, snapshot_every: int, cache_reads: bool
@@ -1033,6 +1037,335 @@ class SqlGameStore(UndoRollback, GameStore):
                 up_to,
             )
 
+    # -- pacing ---------------------------------------------------------------------------
+
+    def _ignoring(self, insert: str) -> str:
+        """``insert`` (``INSERT INTO ... VALUES (...)``) doing nothing on a conflict."""
+        raise NotImplementedError
+
+    async def _insert_id(self, db: Db, insert: str, *args: Any) -> int:
+        """Run ``insert`` (one row of a table with an ``id`` column); the new row's id."""
+        raise NotImplementedError
+
+    def _break_row(self, r: Sequence[Any]) -> Break:
+        return Break(
+            int(r[0]), int(r[1]), r[2], cast(datetime, self._from_time(r[3])),
+            self._from_time(r[4]), r[5], r[6],
+        )  # fmt: skip
+
+    def _clock_row(self, r: Sequence[Any]) -> DecisionClock:
+        started = cast(datetime, self._from_time(r[3]))
+        return DecisionClock(
+            int(r[0]), int(r[1]), int(r[2]), started, self._from_time(r[4]), bool(r[5])
+        )
+
+    def _timer_row(self, r: Sequence[Any]) -> Timer:
+        return Timer(
+            int(r[0]), int(r[1]), int(r[2]), str(r[3]), cast(datetime, self._from_time(r[4])),
+            self._from_time(r[5]), r[6],
+        )  # fmt: skip
+
+    def _stand_in_row(self, r: Sequence[Any]) -> StandIn:
+        since = cast(datetime, self._from_time(r[4]))
+        return StandIn(int(r[0]), int(r[1]), r[2], str(r[3]), since, self._from_time(r[5]))
+
+    async def get_pacing(self, game_id: int) -> GamePacing:
+        """The game's pacing settings JSON (``{}``: defaults) and pause votes (user ids)."""
+        rows = await self._query(
+            "SELECT settings_json, pause_votes_json FROM pacing_games WHERE game_id = $1",
+            game_id,
+        )
+        if not rows:
+            return GamePacing(game_id, "{}", ())
+        return GamePacing(game_id, str(rows[0][0]), tuple(int(v) for v in json.loads(rows[0][1])))
+
+    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
+        try:
+            json.loads(settings_json)
+        except (TypeError, ValueError) as exc:
+            raise InvalidData("pacing settings must be JSON") from exc
+        async with self._writing(game_id) as db:
+            await db.execute(
+                "INSERT INTO pacing_games (game_id, settings_json) VALUES ($1, $2) "
+                "ON CONFLICT (game_id) DO UPDATE SET settings_json = EXCLUDED.settings_json",
+                game_id,
+                settings_json,
+            )
+
+    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
+        text = json.dumps(sorted({int(v) for v in votes}))
+        async with self._writing(game_id) as db:
+            await db.execute(
+                "INSERT INTO pacing_games (game_id, pause_votes_json) VALUES ($1, $2) "
+                "ON CONFLICT (game_id) DO UPDATE SET pause_votes_json = EXCLUDED.pause_votes_json",
+                game_id,
+                text,
+            )
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        rows = await self._query(
+            f"SELECT {PREFS_COLUMNS} FROM pacing_players WHERE user_id = $1", user_id
+        )
+        if not rows:
+            return PlayerPrefs(user_id, None, None, None)
+        return PlayerPrefs(user_id, *rows[0])
+
+    async def set_player_prefs(
+        self,
+        user_id: int,
+        *,
+        tz: str | None = None,
+        quiet: tuple[str, str] | None = None,
+        clear_quiet: bool = False,
+        language: str | None = None,
+        clear_language: bool = False,
+        discord_locale: str | None = None,
+    ) -> PlayerPrefs:
+        """Set the player's time zone, quiet hours (``"22:00", "08:00"``), language and/or
+        last seen Discord locale."""
+        new = merge_prefs(
+            await self.get_player_prefs(user_id),
+            tz=tz,
+            quiet=quiet,
+            clear_quiet=clear_quiet,
+            language=language,
+            clear_language=clear_language,
+            discord_locale=discord_locale,
+        )
+        async with self._writing() as db:
+            await db.execute(
+                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
+                "discord_locale) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE "
+                "SET tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
+                "quiet_end = EXCLUDED.quiet_end, language = EXCLUDED.language, "
+                "discord_locale = EXCLUDED.discord_locale",
+                user_id,
+                new.tz,
+                new.quiet_start,
+                new.quiet_end,
+                new.language,
+                new.discord_locale,
+            )
+        return new
+
+    async def remember_locale(self, user_id: int, locale: str) -> bool:
+        """Keep the Discord locale the user was seen with; written only when it changed."""
+        if not locale:
+            raise InvalidData("a Discord locale is a non-empty text")
+        rows = await self._query(
+            "SELECT discord_locale FROM pacing_players WHERE user_id = $1", user_id
+        )
+        if rows and rows[0][0] == locale:
+            return False
+        async with self._writing() as db:
+            changed = await db.execute(
+                "INSERT INTO pacing_players (user_id, discord_locale) VALUES ($1, $2) "
+                "ON CONFLICT (user_id) DO UPDATE SET discord_locale = EXCLUDED.discord_locale "
+                f"WHERE pacing_players.discord_locale {self._IS_DISTINCT} "
+                "EXCLUDED.discord_locale",
+                user_id,
+                locale,
+            )
+        return changed > 0
+
+    async def add_break(
+        self,
+        game_id: int,
+        seat: int | None,
+        start: datetime,
+        end: datetime | None,
+        *,
+        by_user: int | None = None,
+        reason: str | None = None,
+    ) -> Break:
+        """An away period of ``seat`` (``end`` required) or a pause of the game (seat None)."""
+        if seat is not None and end is None:
+            raise InvalidData("an away period needs an end")
+        start_at, end_at = self._pacing_time(start), self._pacing_time(end)
+        async with self._writing(game_id) as db:
+            break_id = await self._insert_id(
+                db,
+                "INSERT INTO pacing_breaks (game_id, seat, start_at, end_at, by_user, reason) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                game_id,
+                seat,
+                start_at,
+                end_at,
+                by_user,
+                reason,
+            )
+        return Break(break_id, game_id, seat, start, end, by_user, reason)
+
+    async def end_break(self, break_id: int, at: datetime) -> None:
+        """End a break at ``at`` (an away period ended early, a pause resumed)."""
+        moment = self._pacing_time(at)
+        async with self._writing() as db:
+            await db.execute(
+                "UPDATE pacing_breaks SET end_at = $1 WHERE id = $2 AND "
+                "(end_at IS NULL OR end_at > $1)",
+                moment,
+                break_id,
+            )
+
+    async def breaks(self, game_id: int) -> list[Break]:
+        rows = await self._query(
+            f"SELECT {BREAK_COLUMNS} FROM pacing_breaks WHERE game_id = $1 ORDER BY start_at, id",
+            game_id,
+        )
+        return [self._break_row(r) for r in rows]
+
+    async def sync_decisions(
+        self, game_id: int, version: int, deciding: Sequence[int], at: datetime
+    ) -> list[DecisionClock]:
+        """The seats ``deciding`` now (game ``version``, time ``at``): each one's open clock
+        is kept, or started now; the clocks of seats no longer deciding are closed. Returns
+        the open clocks."""
+        moment = self._pacing_time(at)
+        async with self._writing(game_id) as db:
+            rows = await db.fetch(
+                f"SELECT {CLOCK_COLUMNS} FROM pacing_decisions "
+                "WHERE game_id = $1 AND closed_at IS NULL",
+                game_id,
+            )
+            open_ = {int(r[1]) for r in rows}
+            for seat in sorted(open_ - set(deciding)):
+                await db.execute(
+                    "UPDATE pacing_decisions SET closed_at = $1 WHERE game_id = $2 AND seat = $3 "
+                    "AND closed_at IS NULL",
+                    moment,
+                    game_id,
+                    seat,
+                )
+            for seat in sorted(set(deciding) - open_):
+                await db.execute(
+                    self._ignoring(
+                        "INSERT INTO pacing_decisions (game_id, seat, since_version, started_at) "
+                        "VALUES ($1, $2, $3, $4)"
+                    ),
+                    game_id,
+                    seat,
+                    version,
+                    moment,
+                )
+            rows = await db.fetch(
+                f"SELECT {CLOCK_COLUMNS} FROM pacing_decisions "
+                "WHERE game_id = $1 AND closed_at IS NULL ORDER BY seat",
+                game_id,
+            )
+        return [self._clock_row(r) for r in rows]
+
+    async def open_decisions(self, game_id: int) -> list[DecisionClock]:
+        rows = await self._query(
+            f"SELECT {CLOCK_COLUMNS} FROM pacing_decisions "
+            "WHERE game_id = $1 AND closed_at IS NULL ORDER BY seat",
+            game_id,
+        )
+        return [self._clock_row(r) for r in rows]
+
+    async def mute_decision(self, game_id: int, seat: int, since_version: int) -> bool:
+        """Mute the reminders of that decision (False: it is no longer open)."""
+        async with self._writing(game_id) as db:
+            changed = await db.execute(
+                "UPDATE pacing_decisions SET muted = TRUE WHERE game_id = $1 AND seat = $2 "
+                "AND since_version = $3 AND closed_at IS NULL",
+                game_id,
+                seat,
+                since_version,
+            )
+        return changed > 0
+
+    async def claim_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime
+    ) -> bool:
+        """Claim the timer ``(game, version, seat, kind)``, committed at once: True only for
+        the first claim ever (the caller then does the work), False if it was claimed."""
+        moment = self._pacing_time(at)
+        async with self._writing(game_id) as db:
+            claimed = await db.execute(
+                self._ignoring(
+                    "INSERT INTO pacing_timers (game_id, version, seat, kind, claimed_at) "
+                    "VALUES ($1, $2, $3, $4, $5)"
+                ),
+                game_id,
+                version,
+                seat,
+                kind,
+                moment,
+            )
+        return claimed == 1
+
+    async def finish_timer(
+        self, game_id: int, version: int, seat: int, kind: str, at: datetime, outcome: str
+    ) -> None:
+        moment = self._pacing_time(at)
+        async with self._writing(game_id) as db:
+            await db.execute(
+                "UPDATE pacing_timers SET done_at = $1, outcome = $2 WHERE game_id = $3 "
+                "AND version = $4 AND seat = $5 AND kind = $6",
+                moment,
+                outcome,
+                game_id,
+                version,
+                seat,
+                kind,
+            )
+
+    async def timers(self, game_id: int | None = None, *, unfinished: bool = False) -> list[Timer]:
+        """Claimed timers (of one game), oldest first; ``unfinished``: claimed, not done."""
+        where: list[str] = []
+        params: list[Any] = []
+        if game_id is not None:
+            params.append(game_id)
+            where.append("game_id = $1")
+        if unfinished:
+            where.append("done_at IS NULL")
+        sql = (
+            f"SELECT {TIMER_COLUMNS} FROM pacing_timers"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + f" ORDER BY claimed_at, game_id, version, seat, kind{self._TEXT_ORDER}"
+        )
+        return [self._timer_row(r) for r in await self._query(sql, *params)]
+
+    async def start_stand_in(
+        self, game_id: int, seat: int, user_id: int | None, ai_level: str, at: datetime
+    ) -> bool:
+        """Record that an AI plays ``seat`` for ``user_id`` from ``at`` (False: one already
+        does)."""
+        moment = self._pacing_time(at)
+        async with self._writing(game_id) as db:
+            started = await db.execute(
+                self._ignoring(
+                    "INSERT INTO pacing_standins (game_id, seat, user_id, ai_level, since) "
+                    "VALUES ($1, $2, $3, $4, $5)"
+                ),
+                game_id,
+                seat,
+                user_id,
+                ai_level,
+                moment,
+            )
+        return started == 1
+
+    async def stand_ins(self, game_id: int, *, open_only: bool = True) -> list[StandIn]:
+        rows = await self._query(
+            f"SELECT {STANDIN_COLUMNS} FROM pacing_standins WHERE game_id = $1"
+            + (" AND ended_at IS NULL" if open_only else "")
+            + " ORDER BY seat",
+            game_id,
+        )
+        return [self._stand_in_row(r) for r in rows]
+
+    async def all_player_prefs(self) -> list[PlayerPrefs]:
+        async with self._connected() as db:
+            return await self._prefs(db)
+
+    @staticmethod
+    async def _prefs(db: Db) -> list[PlayerPrefs]:
+        rows = await db.fetch(
+            f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
+        )
+        return [PlayerPrefs(int(r[0]), *list(r)[1:]) for r in rows]
+
     # -- statistics -----------------------------------------------------------------------
 
     @staticmethod
@@ -1163,9 +1496,6 @@ class SqlGameStore(UndoRollback, GameStore):
         record = self._record(await self._row(db, game_id, with_state=True))
         at = self._from_time
 
-        def on(value: Any) -> datetime:  # a NOT NULL time
-            return cast(datetime, at(value))
-
         async def rows(sql: str) -> list[Sequence[Any]]:
             return await db.fetch(sql, game_id)
 
@@ -1202,21 +1532,10 @@ class SqlGameStore(UndoRollback, GameStore):
             else GamePacing(
                 game_id, str(pacing[0][0]), tuple(int(v) for v in json.loads(pacing[0][1]))
             ),
-            breaks=tuple(
-                Break(int(r[0]), int(r[1]), r[2], on(r[3]), at(r[4]), r[5], r[6]) for r in breaks
-            ),
-            decisions=tuple(
-                DecisionClock(int(r[0]), int(r[1]), int(r[2]), on(r[3]), at(r[4]), bool(r[5]))
-                for r in clocks
-            ),
-            timers=tuple(
-                Timer(int(r[0]), int(r[1]), int(r[2]), str(r[3]), on(r[4]), at(r[5]), r[6])
-                for r in timers
-            ),
-            stand_ins=tuple(
-                StandIn(int(r[0]), int(r[1]), r[2], str(r[3]), on(r[4]), at(r[5]))
-                for r in stand_ins
-            ),
+            breaks=tuple(self._break_row(r) for r in breaks),
+            decisions=tuple(self._clock_row(r) for r in clocks),
+            timers=tuple(self._timer_row(r) for r in timers),
+            stand_ins=tuple(self._stand_in_row(r) for r in stand_ins),
             web_page=None if not page else WebPage(token=page[0][0], created_at=at(page[0][1])),
         )
 

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import secrets
@@ -88,15 +87,9 @@ from storage.errors import (
     SchemaTooNew,
 )
 from storage.models import (
-    Break,
-    DecisionClock,
-    GamePacing,
     IntegrityProblem,
-    PlayerPrefs,
     StandIn,
-    Timer,
 )
-from storage.pacing import PREFS_COLUMNS, merge_prefs
 from storage.pg_migrations import LATEST, TRIGGERS, PgConnection, migrate, schema_version
 from storage.replay import Replayer
 
@@ -159,22 +152,6 @@ def _aware(moment: datetime | None) -> datetime | None:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise InvalidData("pacing times must be aware datetimes")
     return moment.astimezone(UTC)
-
-
-def _break(r: asyncpg.Record) -> Break:
-    return Break(int(r[0]), int(r[1]), r[2], r[3], r[4], r[5], r[6])
-
-
-def _clock(r: asyncpg.Record) -> DecisionClock:
-    return DecisionClock(int(r[0]), int(r[1]), int(r[2]), r[3], r[4], bool(r[5]))
-
-
-def _timer(r: asyncpg.Record) -> Timer:
-    return Timer(int(r[0]), int(r[1]), int(r[2]), str(r[3]), r[4], r[5], r[6])
-
-
-def _stand_in(r: asyncpg.Record) -> StandIn:
-    return StandIn(int(r[0]), int(r[1]), r[2], str(r[3]), r[4], r[5])
 
 
 def _lock_key(game_id: int) -> int:
@@ -582,259 +559,13 @@ class PostgresGameStore(SqlGameStore):
 
     # -- pacing ---------------------------------------------------------------------------
 
-    async def get_pacing(self, game_id: int) -> GamePacing:
-        rows = await self._fetch(
-            "SELECT settings_json, pause_votes_json FROM pacing_games WHERE game_id = $1",
-            game_id,
-        )
-        if not rows:
-            return GamePacing(game_id, "{}", ())
-        return GamePacing(game_id, str(rows[0][0]), tuple(int(v) for v in json.loads(rows[0][1])))
+    def _ignoring(self, insert: str) -> str:
+        return f"{insert} ON CONFLICT DO NOTHING"
 
-    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
-        try:
-            json.loads(settings_json)
-        except (TypeError, ValueError) as exc:
-            raise InvalidData("pacing settings must be JSON") from exc
-        async with self._write(game_id) as db:
-            await db.execute(
-                "INSERT INTO pacing_games (game_id, settings_json) VALUES ($1, $2) "
-                "ON CONFLICT (game_id) DO UPDATE SET settings_json = EXCLUDED.settings_json",
-                game_id,
-                settings_json,
-            )
+    async def _insert_id(self, db: Db, insert: str, *args: Any) -> int:
+        return int(await db.fetchval(f"{insert} RETURNING id", *args))
 
-    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
-        text = json.dumps(sorted({int(v) for v in votes}))
-        async with self._write(game_id) as db:
-            await db.execute(
-                "INSERT INTO pacing_games (game_id, pause_votes_json) VALUES ($1, $2) "
-                "ON CONFLICT (game_id) DO UPDATE SET pause_votes_json = EXCLUDED.pause_votes_json",
-                game_id,
-                text,
-            )
-
-    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
-        rows = await self._fetch(
-            f"SELECT {PREFS_COLUMNS} FROM pacing_players WHERE user_id = $1", user_id
-        )
-        if not rows:
-            return PlayerPrefs(user_id, None, None, None)
-        return PlayerPrefs(user_id, *rows[0])
-
-    async def set_player_prefs(
-        self,
-        user_id: int,
-        *,
-        tz: str | None = None,
-        quiet: tuple[str, str] | None = None,
-        clear_quiet: bool = False,
-        language: str | None = None,
-        clear_language: bool = False,
-        discord_locale: str | None = None,
-    ) -> PlayerPrefs:
-        new = merge_prefs(
-            await self.get_player_prefs(user_id),
-            tz=tz,
-            quiet=quiet,
-            clear_quiet=clear_quiet,
-            language=language,
-            clear_language=clear_language,
-            discord_locale=discord_locale,
-        )
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
-                "discord_locale) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE "
-                "SET tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
-                "quiet_end = EXCLUDED.quiet_end, language = EXCLUDED.language, "
-                "discord_locale = EXCLUDED.discord_locale",
-                user_id,
-                new.tz,
-                new.quiet_start,
-                new.quiet_end,
-                new.language,
-                new.discord_locale,
-            )
-        return new
-
-    async def remember_locale(self, user_id: int, locale: str) -> bool:
-        if not locale:
-            raise InvalidData("a Discord locale is a non-empty text")
-        rows = await self._fetch(
-            "SELECT discord_locale FROM pacing_players WHERE user_id = $1", user_id
-        )
-        if rows and rows[0][0] == locale:
-            return False
-        async with self._write() as db:
-            status = await db.execute(
-                "INSERT INTO pacing_players (user_id, discord_locale) VALUES ($1, $2) "
-                "ON CONFLICT (user_id) DO UPDATE SET discord_locale = EXCLUDED.discord_locale "
-                "WHERE pacing_players.discord_locale IS DISTINCT FROM EXCLUDED.discord_locale",
-                user_id,
-                locale,
-            )
-        return not status.endswith(" 0")
-
-    async def add_break(
-        self,
-        game_id: int,
-        seat: int | None,
-        start: datetime,
-        end: datetime | None,
-        *,
-        by_user: int | None = None,
-        reason: str | None = None,
-    ) -> Break:
-        if seat is not None and end is None:
-            raise InvalidData("an away period needs an end")
-        start_at, end_at = _aware(start), _aware(end)
-        async with self._write(game_id) as db:
-            break_id = await db.fetchval(
-                "INSERT INTO pacing_breaks (game_id, seat, start_at, end_at, by_user, reason) "
-                "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                game_id,
-                seat,
-                start_at,
-                end_at,
-                by_user,
-                reason,
-            )
-        return Break(int(break_id), game_id, seat, start, end, by_user, reason)
-
-    async def end_break(self, break_id: int, at: datetime) -> None:
-        moment = _aware(at)
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE pacing_breaks SET end_at = $1 WHERE id = $2 AND "
-                "(end_at IS NULL OR end_at > $1)",
-                moment,
-                break_id,
-            )
-
-    async def breaks(self, game_id: int) -> list[Break]:
-        rows = await self._fetch(
-            f"SELECT {_BREAK_COLUMNS} FROM pacing_breaks WHERE game_id = $1 ORDER BY start_at, id",
-            game_id,
-        )
-        return [_break(r) for r in rows]
-
-    async def sync_decisions(
-        self, game_id: int, version: int, deciding: Sequence[int], at: datetime
-    ) -> list[DecisionClock]:
-        moment = _aware(at)
-        async with self._write(game_id) as db:
-            rows = await db.fetch(
-                f"SELECT {_CLOCK_COLUMNS} FROM pacing_decisions "
-                "WHERE game_id = $1 AND closed_at IS NULL",
-                game_id,
-            )
-            open_ = {int(r[1]) for r in rows}
-            for seat in sorted(open_ - set(deciding)):
-                await db.execute(
-                    "UPDATE pacing_decisions SET closed_at = $1 WHERE game_id = $2 AND seat = $3 "
-                    "AND closed_at IS NULL",
-                    moment,
-                    game_id,
-                    seat,
-                )
-            for seat in sorted(set(deciding) - open_):
-                await db.execute(
-                    "INSERT INTO pacing_decisions (game_id, seat, since_version, started_at) "
-                    "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                    game_id,
-                    seat,
-                    version,
-                    moment,
-                )
-            rows = await db.fetch(
-                f"SELECT {_CLOCK_COLUMNS} FROM pacing_decisions "
-                "WHERE game_id = $1 AND closed_at IS NULL ORDER BY seat",
-                game_id,
-            )
-        return [_clock(r) for r in rows]
-
-    async def open_decisions(self, game_id: int) -> list[DecisionClock]:
-        rows = await self._fetch(
-            f"SELECT {_CLOCK_COLUMNS} FROM pacing_decisions "
-            "WHERE game_id = $1 AND closed_at IS NULL ORDER BY seat",
-            game_id,
-        )
-        return [_clock(r) for r in rows]
-
-    async def mute_decision(self, game_id: int, seat: int, since_version: int) -> bool:
-        async with self._write(game_id) as db:
-            status = await db.execute(
-                "UPDATE pacing_decisions SET muted = TRUE WHERE game_id = $1 AND seat = $2 "
-                "AND since_version = $3 AND closed_at IS NULL",
-                game_id,
-                seat,
-                since_version,
-            )
-        return _count(status) > 0
-
-    async def claim_timer(
-        self, game_id: int, version: int, seat: int, kind: str, at: datetime
-    ) -> bool:
-        moment = _aware(at)
-        async with self._write(game_id) as db:
-            got = await db.fetchval(
-                "INSERT INTO pacing_timers (game_id, version, seat, kind, claimed_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1",
-                game_id,
-                version,
-                seat,
-                kind,
-                moment,
-            )
-        return got is not None
-
-    async def finish_timer(
-        self, game_id: int, version: int, seat: int, kind: str, at: datetime, outcome: str
-    ) -> None:
-        moment = _aware(at)
-        async with self._write(game_id) as db:
-            await db.execute(
-                "UPDATE pacing_timers SET done_at = $1, outcome = $2 WHERE game_id = $3 "
-                "AND version = $4 AND seat = $5 AND kind = $6",
-                moment,
-                outcome,
-                game_id,
-                version,
-                seat,
-                kind,
-            )
-
-    async def timers(self, game_id: int | None = None, *, unfinished: bool = False) -> list[Timer]:
-        where: list[str] = []
-        params: list[Any] = []
-        if game_id is not None:
-            params.append(game_id)
-            where.append("game_id = $1")
-        if unfinished:
-            where.append("done_at IS NULL")
-        sql = (
-            f"SELECT {_TIMER_COLUMNS} FROM pacing_timers"
-            + (" WHERE " + " AND ".join(where) if where else "")
-            + ' ORDER BY claimed_at, game_id, version, seat, kind COLLATE "C"'
-        )
-        return [_timer(r) for r in await self._fetch(sql, *params)]
-
-    async def start_stand_in(
-        self, game_id: int, seat: int, user_id: int | None, ai_level: str, at: datetime
-    ) -> bool:
-        moment = _aware(at)
-        async with self._write(game_id) as db:
-            got = await db.fetchval(
-                "INSERT INTO pacing_standins (game_id, seat, user_id, ai_level, since) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1",
-                game_id,
-                seat,
-                user_id,
-                ai_level,
-                moment,
-            )
-        return got is not None
+    _IS_DISTINCT = "IS DISTINCT FROM"
 
     async def end_stand_in(self, game_id: int, seat: int, at: datetime) -> StandIn | None:
         moment = _aware(at)
@@ -849,15 +580,6 @@ class PostgresGameStore(SqlGameStore):
         if row is None:
             return None
         return StandIn(int(row[0]), int(row[1]), row[2], str(row[3]), row[4], at)
-
-    async def stand_ins(self, game_id: int, *, open_only: bool = True) -> list[StandIn]:
-        rows = await self._fetch(
-            f"SELECT {_STANDIN_COLUMNS} FROM pacing_standins WHERE game_id = $1"
-            + (" AND ended_at IS NULL" if open_only else "")
-            + " ORDER BY seat",
-            game_id,
-        )
-        return [_stand_in(r) for r in rows]
 
     # -- statistics -----------------------------------------------------------------------
 
@@ -907,7 +629,7 @@ class PostgresGameStore(SqlGameStore):
         target = Path(path)
         async with self._read() as db:
             ids = [int(r[0]) for r in await db.fetch("SELECT id FROM games ORDER BY id")]
-            prefs = tuple(await self._prefs(db))
+            prefs = tuple(await self._prefs(_Db(db)))
 
             async def games() -> AsyncIterator[GameDump]:
                 for game_id in ids:
@@ -981,14 +703,3 @@ class PostgresGameStore(SqlGameStore):
             f"(SELECT COALESCE(MAX(id), 0) FROM {table}), "
             f"nextval(pg_get_serial_sequence('{table}', 'id'))))"
         )
-
-    async def all_player_prefs(self) -> list[PlayerPrefs]:
-        async with self._conn() as db:
-            return await self._prefs(db)
-
-    @staticmethod
-    async def _prefs(db: Conn) -> list[PlayerPrefs]:
-        rows = await db.fetch(
-            f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
-        )
-        return [PlayerPrefs(int(r[0]), *list(r)[1:]) for r in rows]

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-from storage.backend import Db, SqlGameStore
+from storage.backend import STANDIN_COLUMNS, Db, SqlGameStore
 from storage.base import SNAPSHOT_EVERY, Clock, utc_now
 from storage.common import seat_list
 from storage.dump import GameDump, check_dump
@@ -46,8 +46,8 @@ from storage.errors import (
     SchemaTooNew,
 )
 from storage.migrations import LATEST, check_ours, migrate, schema_version
-from storage.models import IntegrityProblem, PlayerPrefs, utc_iso
-from storage.pacing import PREFS_COLUMNS, PacingStore, pacing_iso
+from storage.models import IntegrityProblem, StandIn, utc_iso
+from storage.pacing import pacing_iso
 from storage.replay import Replayer
 
 __all__ = ["SNAPSHOT_EVERY", "SqliteGameStore"]
@@ -157,7 +157,7 @@ def _probe(path: Path) -> tuple[int, int] | None:
     return (version, app_id) if version > 0 else None
 
 
-class SqliteGameStore(PacingStore, SqlGameStore):
+class SqliteGameStore(SqlGameStore):
     """Games in one SQLite file.
 
     ``path``: the database file (created on first open unless ``create=False``, which raises
@@ -344,6 +344,37 @@ class SqliteGameStore(PacingStore, SqlGameStore):
 
     _GAME_COLUMNS = _GAME_COLUMNS
     _GREATEST = "MAX"
+    _IS_DISTINCT = "IS NOT"
+
+    def _ignoring(self, insert: str) -> str:
+        return insert.replace("INSERT INTO", "INSERT OR IGNORE INTO", 1)
+
+    async def _insert_id(self, db: Db, insert: str, *args: Any) -> int:
+        assert isinstance(db, _Db)
+        cursor = await db.conn.execute(_dialect(insert), args)
+        return int(cursor.lastrowid or 0)
+
+    async def end_stand_in(self, game_id: int, seat: int, at: datetime) -> StandIn | None:
+        """End the open stand-in of ``seat`` (None if there is none)."""
+        async with self._writing(game_id) as db:
+            row = await db.fetchrow(
+                f"SELECT {STANDIN_COLUMNS} FROM pacing_standins "
+                "WHERE game_id = $1 AND seat = $2 AND ended_at IS NULL",
+                game_id,
+                seat,
+            )
+            if row is None:
+                return None
+            await db.execute(
+                "UPDATE pacing_standins SET ended_at = $1 WHERE game_id = $2 AND seat = $3 "
+                "AND ended_at IS NULL",
+                pacing_iso(at),
+                game_id,
+                seat,
+            )
+        return StandIn(
+            int(row[0]), int(row[1]), row[2], str(row[3]), datetime.fromisoformat(row[4]), at
+        )
 
     # -- web pages ------------------------------------------------------------------------
 
@@ -489,9 +520,3 @@ class SqliteGameStore(PacingStore, SqlGameStore):
             )
             await self._insert_seats(db, game.id, game.seats)
             await self._load_rows(db, dump)
-
-    async def all_player_prefs(self) -> list[PlayerPrefs]:
-        rows = await self._fetch(
-            f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
-        )
-        return [PlayerPrefs(int(r[0]), *r[1:]) for r in rows]
