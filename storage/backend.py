@@ -30,7 +30,6 @@ from typing import Any, ClassVar, Protocol, Unpack, cast
 from storage.base import GameStore, apply_settings_changes
 from storage.common import (
     MAX_ID,
-    UndoRollback,
     check_game_name,
     check_id,
     check_result,
@@ -66,6 +65,7 @@ from storage.models import (
     GameStatus,
     GameSummary,
     HistoryItem,
+    IntegrityProblem,
     LogEntry,
     NewsItem,
     PlayerPrefs,
@@ -120,15 +120,17 @@ class ChannelTaken(Exception):
     """Another transaction put an active game in the channel first (unique index)."""
 
 
-class SqlGameStore(UndoRollback, GameStore):
+class SqlGameStore(GameStore):
     """The shared part of the SQL stores (see module doc); a backend adds its hooks."""
 
     _GAME_COLUMNS: ClassVar[str]
     """The summary columns of a game row ``g`` (``seats_json`` the backend's JSON array)."""
     _GREATEST: ClassVar[str]
     """The larger of two values: ``MAX`` (SQLite) or ``GREATEST`` (PostgreSQL)."""
-    _STATS_SELECT: ClassVar[str]
-    """The statistics' select (the average as a float, the winners counted)."""
+    _WON: ClassVar[str]
+    """A seat won: ``s.winner = 1`` (SQLite's integer) or ``s.winner`` (a boolean)."""
+    _AS_FLOAT: ClassVar[str] = ""
+    """What makes an average a float (PostgreSQL's is a numeric: ``::double precision``)."""
     _TEXT_ORDER: ClassVar[str] = ""
     """What makes a text column sort by its bytes (PostgreSQL: ``COLLATE "C"``)."""
     _IS_DISTINCT: ClassVar[str]
@@ -830,6 +832,50 @@ class SqlGameStore(UndoRollback, GameStore):
 
         return await self._append(game_id, expected_version, entry, state_json, check=on_line_only)
 
+    async def undo(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        expected_version: int,
+        description: str | None = None,
+    ) -> GameRecord:
+        check_seat_no(by, "by")
+        return await self._jump(
+            game_id,
+            EntryKind.UNDO,
+            to_version,
+            expected_version=expected_version,
+            seat=by,
+            actor_id=None,
+            reason=None,
+            description=description,
+        )
+
+    async def rollback(
+        self,
+        game_id: int,
+        to_version: int,
+        *,
+        by: int,
+        reason: str,
+        expected_version: int,
+    ) -> GameRecord:
+        check_id(by, "by (the moderator's user id)")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidData("a rollback needs a reason")
+        return await self._jump(
+            game_id,
+            EntryKind.ROLLBACK,
+            to_version,
+            expected_version=expected_version,
+            seat=None,
+            actor_id=by,
+            reason=reason.strip(),
+            description=None,
+        )
+
     # -- seats, status and settings -------------------------------------------------------
 
     async def _change(
@@ -1368,6 +1414,18 @@ class SqlGameStore(UndoRollback, GameStore):
 
     # -- statistics -----------------------------------------------------------------------
 
+    @property
+    def _stats_select(self) -> str:
+        return f"""
+        SELECT s.user_id,
+               COUNT(DISTINCT s.game_id),
+               COUNT(DISTINCT CASE WHEN {self._WON} THEN s.game_id END),
+               AVG(s.score){self._AS_FLOAT},
+               MAX(s.score)
+          FROM seats s JOIN games g ON g.id = s.game_id
+         WHERE g.status = 'finished' AND s.user_id IS NOT NULL
+    """
+
     @staticmethod
     def _stats(row: Sequence[Any]) -> PlayerStats:
         return PlayerStats(
@@ -1379,7 +1437,7 @@ class SqlGameStore(UndoRollback, GameStore):
         )
 
     async def player_stats(self, user_id: int, *, guild_id: int | None = None) -> PlayerStats:
-        sql = self._STATS_SELECT + " AND s.user_id = $1"
+        sql = self._stats_select + " AND s.user_id = $1"
         params: list[Any] = [user_id]
         if guild_id is not None:
             sql += " AND g.guild_id = $2"
@@ -1394,7 +1452,7 @@ class SqlGameStore(UndoRollback, GameStore):
     async def leaderboard(
         self, *, guild_id: int | None = None, limit: int = 10
     ) -> list[PlayerStats]:
-        sql = self._STATS_SELECT
+        sql = self._stats_select
         params: list[Any] = []
         if guild_id is not None:
             params.append(guild_id)
@@ -1407,6 +1465,22 @@ class SqlGameStore(UndoRollback, GameStore):
         return [self._stats(row) for row in await self._query(sql, *params)]
 
     # -- maintenance ----------------------------------------------------------------------
+
+    async def _database_problems(self) -> tuple[list[str], bool]:
+        """The database's own problems (not a game's), and whether its games can be read."""
+        raise NotImplementedError
+
+    async def check_integrity(self) -> list[IntegrityProblem]:
+        found, readable = await self._database_problems()
+        problems = [IntegrityProblem(game_id=None, message=message) for message in found]
+        if not readable:  # reading games from a damaged database would only raise
+            return problems
+        for game_id in await self.game_ids():
+            problems.extend(
+                IntegrityProblem(game_id=game_id, message=message)
+                for message in await self._check_game(game_id)
+            )
+        return problems
 
     async def _check_game(self, game_id: int) -> list[str]:
         async with self._reading() as db:

@@ -87,7 +87,6 @@ from storage.errors import (
     SchemaTooNew,
 )
 from storage.models import (
-    IntegrityProblem,
     StandIn,
 )
 from storage.pg_migrations import LATEST, TRIGGERS, PgConnection, migrate, schema_version
@@ -583,24 +582,12 @@ class PostgresGameStore(SqlGameStore):
 
     # -- statistics -----------------------------------------------------------------------
 
-    _STATS_SELECT = """
-        SELECT s.user_id,
-               COUNT(DISTINCT s.game_id),
-               COUNT(DISTINCT CASE WHEN s.winner THEN s.game_id END),
-               AVG(s.score)::double precision,
-               MAX(s.score)
-          FROM seats s JOIN games g ON g.id = s.game_id
-         WHERE g.status = 'finished' AND s.user_id IS NOT NULL
-    """
+    _WON = "s.winner"
+    _AS_FLOAT = "::double precision"
 
     # -- maintenance ----------------------------------------------------------------------
 
-    async def check_integrity(self) -> list[IntegrityProblem]:
-        problems: list[IntegrityProblem] = []
-
-        def db_problem(message: str) -> None:
-            problems.append(IntegrityProblem(game_id=None, message=message))
-
+    async def _database_problems(self) -> tuple[list[str], bool]:
         async with self._read() as db:
             version = await schema_version(db)
             rows = await db.fetch(
@@ -609,17 +596,13 @@ class PostgresGameStore(SqlGameStore):
                 "WHERE NOT t.tgisinternal AND t.tgenabled <> 'D' "
                 "AND c.relnamespace = current_schema()::regnamespace"
             )
+        found: list[str] = []
         if version != LATEST:
-            db_problem(f"schema version {version}, expected {LATEST}")
+            found.append(f"schema version {version}, expected {LATEST}")
         enabled = {(str(r[0]), str(r[1])) for r in rows}
         for table, trigger in sorted(TRIGGERS - enabled):
-            db_problem(f"the integrity trigger {trigger} on {table} is missing or disabled")
-        for game_id in await self.game_ids():
-            problems.extend(
-                IntegrityProblem(game_id=game_id, message=message)
-                for message in await self._check_game(game_id)
-            )
-        return problems
+            found.append(f"the integrity trigger {trigger} on {table} is missing or disabled")
+        return found, True
 
     async def backup(self, path: str | PathLike[str]) -> None:
         """A backup file of every game and every player's preferences (JSON Lines, see

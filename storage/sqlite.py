@@ -46,7 +46,7 @@ from storage.errors import (
     SchemaTooNew,
 )
 from storage.migrations import LATEST, check_ours, migrate, schema_version
-from storage.models import IntegrityProblem, StandIn, utc_iso
+from storage.models import StandIn, utc_iso
 from storage.pacing import pacing_iso
 from storage.replay import Replayer
 
@@ -404,41 +404,25 @@ class SqliteGameStore(SqlGameStore):
 
     # -- statistics -----------------------------------------------------------------------
 
-    _STATS_SELECT = """
-        SELECT s.user_id,
-               COUNT(DISTINCT s.game_id),
-               COUNT(DISTINCT CASE WHEN s.winner = 1 THEN s.game_id END),
-               AVG(s.score),
-               MAX(s.score)
-          FROM seats s JOIN games g ON g.id = s.game_id
-         WHERE g.status = 'finished' AND s.user_id IS NOT NULL
-    """
+    _WON = "s.winner = 1"
 
     # -- maintenance ----------------------------------------------------------------------
 
-    async def check_integrity(self) -> list[IntegrityProblem]:
-        problems: list[IntegrityProblem] = []
-
-        def db_problem(message: str) -> None:
-            problems.append(IntegrityProblem(game_id=None, message=message))
-
-        for (line,) in await self._fetch("PRAGMA integrity_check"):
-            if line != "ok":
-                db_problem(f"integrity_check: {line}")
-        if problems:  # reading games from a damaged file would only raise
-            return problems
+    async def _database_problems(self) -> tuple[list[str], bool]:
+        found = [
+            f"integrity_check: {line}"
+            for (line,) in await self._fetch("PRAGMA integrity_check")
+            if line != "ok"
+        ]
+        if found:  # reading games from a damaged file would only raise
+            return found, False
         for table, rowid, parent, _ in await self._fetch("PRAGMA foreign_key_check"):
-            db_problem(f"{table} row {rowid} points to a missing {parent} row")
+            found.append(f"{table} row {rowid} points to a missing {parent} row")
         async with self._locked() as db:
             version = await schema_version(db)
         if version != LATEST:
-            db_problem(f"schema version {version}, expected {LATEST}")
-        for game_id in await self.game_ids():
-            problems.extend(
-                IntegrityProblem(game_id=game_id, message=message)
-                for message in await self._check_game(game_id)
-            )
-        return problems
+            found.append(f"schema version {version}, expected {LATEST}")
+        return found, True
 
     async def backup(self, path: str | PathLike[str]) -> None:
         """Online backup (SQLite backup API) to ``path``, written atomically: a new temporary
