@@ -2,7 +2,8 @@
 
 :class:`SqlGameStore` holds every part of :class:`~storage.base.GameStore` that the two
 backends do the same way (the checks, the guarded writes, the log, restoring old versions,
-seats, news, statistics, dumps and imports), written once in SQL that both databases run.
+seats, news, pacing, statistics, the integrity check of each game, dumps and imports),
+written once in SQL that both databases run.
 A backend supplies:
 
 - a connection as a :class:`Db` (``fetch``/``fetchrow``/``fetchval``/``execute``/
@@ -15,13 +16,16 @@ A backend supplies:
   :meth:`~SqlGameStore._from_time`: ISO text on SQLite, ``timestamptz`` on PostgreSQL);
 - the few statements that differ: the game row's seats (``json_group_array`` /
   ``json_agg``), inserting a game and getting its id, locking a game row, telling other
-  processes of a change, a list parameter, ``MAX``/``GREATEST``, the statistics' average.
+  processes of a change, a list parameter, ``MAX``/``GREATEST``, ``INSERT OR IGNORE`` /
+  ``ON CONFLICT DO NOTHING``, the statistics' winner test and average, what is wrong with
+  the database itself (:meth:`~SqlGameStore._database_problems`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from abc import abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
@@ -155,29 +159,29 @@ class SqlGameStore(GameStore):
 
     # -- the backend's hooks --------------------------------------------------------------
 
+    @abstractmethod
     def _connected(self) -> AbstractAsyncContextManager[Db]:
         """A connection for one statement."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _reading(self) -> AbstractAsyncContextManager[Db]:
         """A connection for several statements read from one snapshot."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _writing(self, game_id: int | None = None) -> AbstractAsyncContextManager[Db]:
         """One write transaction (of game ``game_id``: the backend's lock of that game)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _time(self, moment: datetime) -> Any:
         """A timestamp as stored."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _from_time(self, value: Any) -> datetime | None:
         """A stored timestamp (or NULL) read back."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _pacing_time(self, moment: datetime | None) -> Any:
         """A pacing time as stored (``InvalidData`` for a naive one)."""
-        raise NotImplementedError
 
     async def _lock_row(self, db: Db, game_id: int) -> None:
         """Lock the game's row for this transaction's writes (``GameNotFound``)."""
@@ -185,15 +189,15 @@ class SqlGameStore(GameStore):
     async def _notify(self, db: Db, game_id: int, version: int) -> None:
         """Tell other processes, at COMMIT, that the game changed."""
 
+    @abstractmethod
     async def _insert_game(self, db: Db, values: tuple[Any, ...]) -> int:
         """INSERT a games row (``values``: channel_id, guild_id, status, version,
         settings_json, created_at, updated_at, finished_at, engine_version, data_pack,
         game); its id. A channel taken meanwhile may be :class:`ChannelTaken`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _in_list(self, param: Callable[[Any], str], column: str, values: list[str]) -> str:
         """``column`` is one of ``values`` (texts), with ``param`` making placeholders."""
-        raise NotImplementedError
 
     # -- replayers ------------------------------------------------------------------------
 
@@ -1085,13 +1089,13 @@ class SqlGameStore(GameStore):
 
     # -- pacing ---------------------------------------------------------------------------
 
+    @abstractmethod
     def _ignoring(self, insert: str) -> str:
         """``insert`` (``INSERT INTO ... VALUES (...)``) doing nothing on a conflict."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _insert_id(self, db: Db, insert: str, *args: Any) -> int:
         """Run ``insert`` (one row of a table with an ``id`` column); the new row's id."""
-        raise NotImplementedError
 
     def _break_row(self, r: Sequence[Any]) -> Break:
         return Break(
@@ -1466,9 +1470,9 @@ class SqlGameStore(GameStore):
 
     # -- maintenance ----------------------------------------------------------------------
 
+    @abstractmethod
     async def _database_problems(self) -> tuple[list[str], bool]:
         """The database's own problems (not a game's), and whether its games can be read."""
-        raise NotImplementedError
 
     async def check_integrity(self) -> list[IntegrityProblem]:
         found, readable = await self._database_problems()
