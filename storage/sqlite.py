@@ -302,8 +302,6 @@ class SqliteGameStore(SqlGameStore):
             finally:
                 self._generation += 1  # cached reads are stale from now on
 
-    # -- reading --------------------------------------------------------------------------
-
     # -- the shared code's hooks (storage.backend) ----------------------------------------
 
     @asynccontextmanager
@@ -344,6 +342,9 @@ class SqliteGameStore(SqlGameStore):
 
     _GAME_COLUMNS = _GAME_COLUMNS
     _GREATEST = "MAX"
+
+    # -- pacing ---------------------------------------------------------------------------
+
     _IS_DISTINCT = "IS NOT"
 
     def _ignoring(self, insert: str) -> str:
