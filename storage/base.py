@@ -8,8 +8,11 @@ computed from (optimistic concurrency: :class:`~storage.errors.VersionConflict` 
 
 Callers never see SQL: they call these methods and get the models of :mod:`storage.models`.
 :class:`storage.sqlite.SqliteGameStore` (one embedded file) and
-:class:`storage.postgres.PostgresGameStore` (a PostgreSQL server) implement it and pass the same
-tests; :func:`storage.open_store` picks one from a URL or a path.
+:class:`storage.postgres.PostgresGameStore` (a PostgreSQL server) implement it, both on the
+shared :class:`storage.backend.SqlGameStore`, and pass the same tests;
+:func:`storage.open_store` picks one from a URL or a path. :class:`GameStore` is made of
+smaller contracts (:class:`GameRecords`, :class:`NewsStore`, :class:`PlayerPrefsStore`,
+:class:`PacingStore`) for code that needs only one part.
 """
 
 from __future__ import annotations
@@ -57,7 +60,11 @@ __all__ = [
     "SNAPSHOT_EVERY",
     "Clock",
     "GameChange",
+    "GameRecords",
     "GameStore",
+    "NewsStore",
+    "PacingStore",
+    "PlayerPrefsStore",
     "apply_settings_changes",
     "utc_now",
 ]
@@ -104,48 +111,14 @@ def apply_settings_changes(settings: GameSettings, changes: Mapping[str, object]
         raise InvalidData(f"invalid settings ({where}): {first['msg']}") from exc
 
 
-class GameStore(ABC):
-    """Persistence of games keyed by an internal game id and a Discord channel id.
+class GameRecords(ABC):
+    """What a press needs (a button, a command): the games and their log. Load a game
+    (:meth:`get_game`), save a step (:meth:`save`), change its seats and status, go back
+    (:meth:`undo`, :meth:`rollback`, :meth:`state_at`) and read its history. Part of
+    :class:`GameStore`."""
 
-    Use as an async context manager (``async with SqliteGameStore(path) as store:``) or call
-    :meth:`open` / :meth:`close`. All methods are coroutines; writes are atomic.
-    """
-
-    def __init__(
-        self, *, clock: Clock = utc_now, engine_version: Callable[[], str] = current_engine_version
-    ) -> None:
-        self._clock = clock
-        self.engine_version = engine_version
-        """Returns the running rules engine's version (recorded with games and log entries)."""
-
-    def now(self) -> datetime:
-        """The store clock's current time, checked to be aware and converted to UTC."""
-        moment = self._clock()
-        if moment.tzinfo is None or moment.utcoffset() is None:
-            raise InvalidData("the clock must return an aware datetime (with a timezone)")
-        return moment.astimezone(UTC)
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    @abstractmethod
-    async def open(self) -> None:
-        """Connect, and bring the schema up to date (raises ``SchemaTooNew`` if it is newer)."""
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Close the connection. Idempotent."""
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
+    engine_version: Callable[[], str]
+    """Returns the running rules engine's version (recorded with games and log entries)."""
 
     # -- games ----------------------------------------------------------------------------
 
@@ -302,25 +275,6 @@ class GameStore(ABC):
         validated as :class:`GameSettings` (``InvalidData`` otherwise, nothing written). Any
         status; no version bump; ``GameNotFound`` if there is no such game."""
 
-    # -- private news ---------------------------------------------------------------------
-
-    @abstractmethod
-    async def add_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
-        """Keep private ``texts`` for seat number ``seat`` until it reads them (its inbox
-        survives restarts). One transaction; nothing is added for an empty ``texts``.
-        ``GameNotFound`` if there is no such game, ``InvalidData`` for a bad seat number or a
-        text that is not a string."""
-
-    @abstractmethod
-    async def unread_news(self, game_id: int, seat: int) -> list[NewsItem]:
-        """The seat's news after its read-up-to marker, oldest first (does not mark them
-        read: call :meth:`mark_news_read` once they were shown)."""
-
-    @abstractmethod
-    async def mark_news_read(self, game_id: int, seat: int, up_to: int) -> None:
-        """The seat has read its news up to id ``up_to`` (inclusive): its marker moves
-        forward to it, never back (an older ``up_to`` changes nothing)."""
-
     # -- undo, rollback, history ----------------------------------------------------------
 
     @abstractmethod
@@ -411,22 +365,35 @@ class GameStore(ABC):
             return f"recorded before engine versions were stored, this is engine {running}"
         return None
 
-    # -- pacing (the bot's deadlines) -----------------------------------------------------
-    # Storage does not understand pacing: it keeps what the bot's scheduler decides. Times are
-    # given by the caller (the pacing clock) as aware datetimes (``InvalidData`` if naive).
+
+class NewsStore(ABC):
+    """A seat's private news inbox. Part of :class:`GameStore`."""
+
+    # -- private news ---------------------------------------------------------------------
 
     @abstractmethod
-    async def get_pacing(self, game_id: int) -> GamePacing:
-        """The game's pacing settings JSON (``"{}"`` when never set: the defaults) and its
-        pause votes (user ids, ascending)."""
+    async def add_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
+        """Keep private ``texts`` for seat number ``seat`` until it reads them (its inbox
+        survives restarts). One transaction; nothing is added for an empty ``texts``.
+        ``GameNotFound`` if there is no such game, ``InvalidData`` for a bad seat number or a
+        text that is not a string."""
 
     @abstractmethod
-    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
-        """Replace the game's pacing settings JSON (``InvalidData`` if it is not JSON)."""
+    async def unread_news(self, game_id: int, seat: int) -> list[NewsItem]:
+        """The seat's news after its read-up-to marker, oldest first (does not mark them
+        read: call :meth:`mark_news_read` once they were shown)."""
 
     @abstractmethod
-    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
-        """Replace the game's pause votes (user ids; duplicates are dropped)."""
+    async def mark_news_read(self, game_id: int, seat: int, up_to: int) -> None:
+        """The seat has read its news up to id ``up_to`` (inclusive): its marker moves
+        forward to it, never back (an older ``up_to`` changes nothing)."""
+
+
+class PlayerPrefsStore(ABC):
+    """Each player's preferences: time zone, quiet hours, language, Discord locale. Part of
+    :class:`GameStore`."""
+
+    # -- players' preferences -------------------------------------------------------------
 
     @abstractmethod
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
@@ -457,6 +424,28 @@ class GameStore(ABC):
         is sent to them outside an interaction. Written only when it changed: True when it
         was written, False when the stored one was already ``locale``. ``InvalidData`` for
         an empty locale."""
+
+
+class PacingStore(ABC):
+    """The bot's pacing records of a game: settings, pause votes, breaks, decision clocks,
+    timers and AI stand-ins. Part of :class:`GameStore`."""
+
+    # -- pacing (the bot's deadlines) -----------------------------------------------------
+    # Storage does not understand pacing: it keeps what the bot's scheduler decides. Times are
+    # given by the caller (the pacing clock) as aware datetimes (``InvalidData`` if naive).
+
+    @abstractmethod
+    async def get_pacing(self, game_id: int) -> GamePacing:
+        """The game's pacing settings JSON (``"{}"`` when never set: the defaults) and its
+        pause votes (user ids, ascending)."""
+
+    @abstractmethod
+    async def set_pacing_settings(self, game_id: int, settings_json: str) -> None:
+        """Replace the game's pacing settings JSON (``InvalidData`` if it is not JSON)."""
+
+    @abstractmethod
+    async def set_pause_votes(self, game_id: int, votes: Sequence[int]) -> None:
+        """Replace the game's pause votes (user ids; duplicates are dropped)."""
 
     @abstractmethod
     async def add_break(
@@ -531,6 +520,56 @@ class GameStore(ABC):
     @abstractmethod
     async def stand_ins(self, game_id: int, *, open_only: bool = True) -> list[StandIn]:
         """The game's AI stand-ins by seat (``open_only=False``: the ended ones too)."""
+
+
+class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
+    """Persistence of games keyed by an internal game id and a Discord channel id.
+
+    The whole contract, in parts a caller may ask for alone: :class:`GameRecords` (what a
+    press needs: load, save, seats, undo, history), :class:`NewsStore`,
+    :class:`PlayerPrefsStore` and :class:`PacingStore`; and here the store's own side: its
+    lifecycle, statistics, web page tokens, other processes' changes, and what the operator
+    tools (``python -m storage``: check, backup, export, import, copy) use.
+
+    Use as an async context manager (``async with SqliteGameStore(path) as store:``) or call
+    :meth:`open` / :meth:`close`. All methods are coroutines; writes are atomic.
+    """
+
+    def __init__(
+        self, *, clock: Clock = utc_now, engine_version: Callable[[], str] = current_engine_version
+    ) -> None:
+        self._clock = clock
+        self.engine_version = engine_version
+        """Returns the running rules engine's version (recorded with games and log entries)."""
+
+    def now(self) -> datetime:
+        """The store clock's current time, checked to be aware and converted to UTC."""
+        moment = self._clock()
+        if moment.tzinfo is None or moment.utcoffset() is None:
+            raise InvalidData("the clock must return an aware datetime (with a timezone)")
+        return moment.astimezone(UTC)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect, and bring the schema up to date (raises ``SchemaTooNew`` if it is newer)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection. Idempotent."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
 
     # -- statistics -----------------------------------------------------------------------
 

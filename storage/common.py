@@ -15,8 +15,6 @@ from storage.errors import GameNotActive, InvalidData, VersionConflict
 from storage.jsonutil import state_hash
 from storage.models import (
     ACTIVE_STATUSES,
-    EntryKind,
-    GameRecord,
     GameResult,
     GameSettings,
     GameStatus,
@@ -28,7 +26,6 @@ from storage.models import (
 
 __all__ = [
     "MAX_ID",
-    "UndoRollback",
     "check_game_name",
     "check_id",
     "check_result",
@@ -205,67 +202,3 @@ def game_problems(
         if digest is not None and target_digest is not None and digest != target_digest:
             found.append(f"version {at} returns to version {target} but its state is not that one")
     return found
-
-
-class UndoRollback:
-    """``undo`` and ``rollback`` of :class:`storage.base.GameStore` (their checks, then the
-    backend's ``_jump``), shared by the SQLite and PostgreSQL stores: mixed in before
-    ``GameStore``."""
-
-    async def _jump(
-        self,
-        game_id: int,
-        kind: EntryKind,
-        to_version: int,
-        *,
-        expected_version: int,
-        seat: int | None,
-        actor_id: int | None,
-        reason: str | None,
-        description: str | None,
-    ) -> GameRecord:
-        raise NotImplementedError  # each backend writes the entry in one transaction
-
-    async def undo(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        expected_version: int,
-        description: str | None = None,
-    ) -> GameRecord:
-        check_seat_no(by, "by")
-        return await self._jump(
-            game_id,
-            EntryKind.UNDO,
-            to_version,
-            expected_version=expected_version,
-            seat=by,
-            actor_id=None,
-            reason=None,
-            description=description,
-        )
-
-    async def rollback(
-        self,
-        game_id: int,
-        to_version: int,
-        *,
-        by: int,
-        reason: str,
-        expected_version: int,
-    ) -> GameRecord:
-        check_id(by, "by (the moderator's user id)")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidData("a rollback needs a reason")
-        return await self._jump(
-            game_id,
-            EntryKind.ROLLBACK,
-            to_version,
-            expected_version=expected_version,
-            seat=None,
-            actor_id=by,
-            reason=reason.strip(),
-            description=None,
-        )

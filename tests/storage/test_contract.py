@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from storage import GameStore, PostgresGameStore, SqliteGameStore
+from storage.backend import SqlGameStore
+from storage.base import GameRecords, NewsStore, PacingStore, PlayerPrefsStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +65,31 @@ def test_interface_and_types_import_without_a_backend() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_contract_comes_in_parts() -> None:
+    """``GameStore`` is its parts (what a press needs, news, players' preferences, pacing)
+    plus its own side; each part declares its own operations, none twice, and both stores
+    are each part."""
+    parts = [GameRecords, NewsStore, PlayerPrefsStore, PacingStore]
+    declared = [
+        {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
+    ]
+    assert all(declared), "a part declares no operation"
+    for i, one in enumerate(declared):
+        for other in declared[i + 1 :]:
+            assert not one & other, one & other
+    assert {"get_game", "save", "history", "undo", "state_at"} <= declared[0]
+    assert declared[1] == {"add_news", "unread_news", "mark_news_read"}
+    assert declared[2] == {"get_player_prefs", "set_player_prefs", "remember_locale"}
+    assert {"get_pacing", "claim_timer", "stand_ins"} <= declared[3]
+    own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
+    assert own == {
+        "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
+        "game_of_web_token", "game_ids", "dump_game", "load_game", "all_player_prefs",
+        "check_integrity", "backup", "_insert_import",
+    }  # fmt: skip
+    assert set().union(own, *declared) == GameStore.__abstractmethods__
+    for store in (SqliteGameStore, PostgresGameStore):
+        assert all(issubclass(store, part) for part in parts)
+        assert issubclass(store, SqlGameStore)
