@@ -72,7 +72,6 @@ async def test_state_at_every_version_is_the_recorded_state(tmp_path: Path, case
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="replayer cache bug, fixed on branch storage")
 @pytest.mark.parametrize("first", GAMES)
 async def test_every_game_in_one_database_read_interleaved(tmp_path: Path, first: str) -> None:
     """Games of every registered game (``first``'s saved and read first) in one database:
