@@ -4,7 +4,7 @@ The features are extensions (:data:`EXTENSIONS`, each module's ``setup`` adds it
 registers its own persistent buttons and menus and the pacing cog runs the reminder loop).
 Slash-command failures are answered privately by the command tree (:class:`bot.errors.BrazilTree`).
 
-    python -m bot run [--config FILE] [--check-config]
+    python -m turnpost run [--config FILE] [--check-config]
 
 Intents: none privileged. ``guilds`` only (channels and threads the bot sees); slash
 commands, buttons and menus arrive as interactions whatever the intents, so neither
@@ -347,7 +347,7 @@ async def _run_bot(settings: BotSettings, token: str, store: GameStore) -> int:
 
 
 def main(config: str | None = None, *, check_only: bool = False) -> int:
-    """``python -m bot run``: load and check the settings, then run (or only check)."""
+    """``python -m turnpost run``: load and check the settings, then run (or only check)."""
     from pydantic import ValidationError
 
     from bot.settings import explain, load_settings

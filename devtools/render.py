@@ -17,19 +17,19 @@ from pathlib import Path
 from PIL import Image
 
 import i18n
-from bot.render.brazil import render_battle as _render_battle
-from bot.render.brazil import render_boards as _render_boards
-from bot.render.brazil import render_hand as _render_hand
-from bot.render.brazil import render_map as _render_map
-from bot.render.brazil import render_map_zoom as _render_map_zoom
-from bot.render.brazil import render_panel as _render_panel
-from bot.render.brazil import render_scores as _render_scores
-from bot.render.brazil import render_timeline as _render_timeline
-from bot.render.brazil.mapimg import draw_map, draw_map_indexed
-from bot.render.brazil.panels import draw_boards, draw_hand, draw_panel
-from bot.render.encode import encode
-from bot.render.theme import RenderOptions
 from devtools.render_games import Snapshot, at_round, play, with_event
+from render.brazil import render_battle as _render_battle
+from render.brazil import render_boards as _render_boards
+from render.brazil import render_hand as _render_hand
+from render.brazil import render_map as _render_map
+from render.brazil import render_map_zoom as _render_map_zoom
+from render.brazil import render_panel as _render_panel
+from render.brazil import render_scores as _render_scores
+from render.brazil import render_timeline as _render_timeline
+from render.brazil.mapimg import draw_map, draw_map_indexed
+from render.brazil.panels import draw_boards, draw_hand, draw_panel
+from render.encode import encode
+from render.theme import RenderOptions
 from rules.brazil import get_catalog, view
 from rules.brazil.events import Event
 from rules.brazil.state import GameState

@@ -169,7 +169,7 @@ def _reset() -> None:
         f()
 
 
-def _load_all() -> dict[str, Catalogue]:
+def load_all() -> dict[str, Catalogue]:
     global _catalogues
     if _catalogues is not None:
         return _catalogues
@@ -224,18 +224,18 @@ def _load_all() -> dict[str, Catalogue]:
 
 def languages() -> dict[str, Language]:
     """Every language served, the pseudo-language included, by code."""
-    return {c: cat.language for c, cat in _load_all().items()}
+    return {c: cat.language for c, cat in load_all().items()}
 
 
 def supported() -> list[str]:
     """The languages offered to users (English first, then by code)."""
-    codes = [c for c in _load_all() if c != PSEUDO]
+    codes = [c for c in load_all() if c != PSEUDO]
     return sorted(codes, key=lambda c: (c != DEFAULT, c))
 
 
 def catalogue(code: str) -> Catalogue:
     """The catalogue of a served language (:class:`UnknownLanguage` otherwise)."""
-    cats = _load_all()
+    cats = load_all()
     try:
         return cats[code]
     except KeyError:
@@ -248,7 +248,7 @@ def resolve(code: str | None) -> str | None:
     name — or None."""
     if not code:
         return None
-    cats = _load_all()
+    cats = load_all()
     raw = code.strip()
     if raw in cats:
         return raw
@@ -277,7 +277,7 @@ def require(code: str) -> str:
 def discord_locales() -> dict[str, str]:
     """Discord client locale -> served language, for every locale a catalogue claims."""
     out: dict[str, str] = {}
-    for c, cat in _load_all().items():
+    for c, cat in load_all().items():
         for d in cat.language.discord:
             out[d] = c
     return out

@@ -19,7 +19,7 @@ from i18n.catalogue import DEFAULT, Catalogue, catalogue, supported
 from i18n.render import categories, placeholders, plural_forms, terms
 
 
-def _same_ok(cat: Catalogue) -> set[str]:
+def same_ok(cat: Catalogue) -> set[str]:
     keys: set[str] = set()
     for path in set(cat.sources.values()):
         with path.open("rb") as f:
@@ -34,7 +34,7 @@ def problems(code: str, prefixes: tuple[str, ...] = ()) -> list[str]:
     en = catalogue(DEFAULT)
     cat = catalogue(code)
     out: list[str] = []
-    same_ok = _same_ok(cat) if code != DEFAULT else set()
+    same = same_ok(cat) if code != DEFAULT else set()
     cats = categories(code)
     for key, etext in sorted(en.messages.items()):
         if prefixes and not key.startswith(prefixes):
@@ -49,7 +49,7 @@ def problems(code: str, prefixes: tuple[str, ...] = ()) -> list[str]:
         if (
             code != DEFAULT
             and text == etext
-            and key not in same_ok
+            and key not in same
             and any(c.isalpha() for c in etext)
         ):
             out.append(

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from i18n.catalogue import DEFAULT, Catalogue, _load_all, catalogue
+from i18n.catalogue import DEFAULT, Catalogue, catalogue, load_all
 from rules.registry import default_name, registration, registrations
 
 WORD = "word."
@@ -112,7 +112,7 @@ def words(lang: str, game: str = DEFAULT_GAME) -> Words:
     """The words of ``lang`` for ``game``'s notation (English — the canonical notation — for an
     unknown language)."""
     prefix = _prefix(game)
-    cats = _load_all()
+    cats = load_all()
     code = lang if lang in cats else DEFAULT
     if prefix is None:
         return Words(code)

@@ -15,7 +15,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, _load_all, catalogue, on_reset, warn_once
+from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all, on_reset, warn_once
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -204,7 +204,7 @@ on_reset.append(_renderers.clear)  # catalogues loaded anew (a folder added): ne
 def _renderer(code: str) -> _Renderer:
     r = _renderers.get(code)
     if r is None:
-        cats = _load_all()
+        cats = load_all()
         r = _Renderer(cats.get(code) or cats[DEFAULT])
         if len(_renderers) < 64:
             _renderers[code] = r
@@ -270,7 +270,7 @@ class Translator:
     ``L.number(n)``, ``L.duration(seconds)``."""
 
     def __init__(self, lang: str) -> None:
-        self.lang = lang if lang in _load_all() else DEFAULT
+        self.lang = lang if lang in load_all() else DEFAULT
         self._r = _renderer(self.lang)
 
     def __call__(self, key: str, /, **params: Any) -> str:

@@ -74,7 +74,7 @@ PRELOAD = [
     "service.workers",
     "rules",
     "ai",
-    "bot.render",
+    "render",
     *(m for reg in registrations().values() for m in reg.preload),
 ]
 """Imported once by the fork server the workers are forked from: a new worker starts warm

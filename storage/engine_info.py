@@ -12,7 +12,7 @@ from importlib import metadata
 
 __all__ = ["PACKAGE_NAME", "UNKNOWN_ENGINE", "current_engine_version"]
 
-PACKAGE_NAME = "brazil-imperial-bot"
+PACKAGE_NAME = "turnpost"
 UNKNOWN_ENGINE = "unknown"
 """Recorded when neither ``rules.__version__`` nor the package metadata is available."""
 
@@ -27,7 +27,7 @@ def _package_version() -> str:
 
 def current_engine_version() -> str:
     """``rules.__version__`` if the engine is loaded and defines it, else the installed
-    package's version (``brazil-imperial-bot``), else ``"unknown"``. Read each time (cheap);
+    package's version (``turnpost``), else ``"unknown"``. Read each time (cheap);
     never imports the engine (a process that saves games has it loaded already)."""
     # game: the version of the loaded ``rules`` package, the same for every game; with the
     # rules registry, each game's engine version may be looked up by the record's game name.

@@ -47,7 +47,7 @@ PgConnection: TypeAlias = (
 )
 """A connection of its own or one of a pool's."""
 
-APPLICATION = "brazil-imperial-bot"
+APPLICATION = "brazil-imperial-bot"  # frozen: stored in every database (docs/dev/frozen.md)
 """Written to ``brazil_schema.application``: the mark of our databases."""
 
 MIGRATION_LOCK = 0x42524149

@@ -1,6 +1,6 @@
 """A whole game between computer players, with its pictures.
 
-    python -m bot demo [--players 4] [--seed 7] [--agents heuristic] [--lang LANG]
+    python -m turnpost demo [--players 4] [--seed 7] [--agents heuristic] [--lang LANG]
                        [--web [--web-port N]] OUTDIR
 
 Plays through the game service (saved in ``OUTDIR/demo.sqlite3``), writes each turn's map
@@ -232,7 +232,7 @@ async def _play(
                 L("terminal.demo.missing", n=len(missing), names=", ".join(missing[:5])), file=err
             )
         if page is not None:
-            command = f"python -m bot export-html {gid} {outdir / 'page'} --db {db}"
+            command = f"python -m turnpost export-html {gid} {outdir / 'page'} --db {db}"
             print(L("terminal.demo.copy", command=command), file=out)
             print(L("terminal.demo.stays_up", url=page), file=out, flush=True)
             await serve_until_interrupted()

@@ -1,6 +1,6 @@
 """A game's web page as a folder of static files, to keep or to host anywhere.
 
-    python -m bot export-html GAME OUTDIR [--db PATH] [--lang LANG]
+    python -m turnpost export-html GAME OUTDIR [--db PATH] [--lang LANG]
 
 Reads the game from the database (the same default as ``local``: ``$BRAZIL_DB`` or
 ``./brazil.sqlite3``) and writes its page (:func:`web.export.export_html`): ``index.html``

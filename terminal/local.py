@@ -1,6 +1,6 @@
 """Local play in the terminal: hot-seat for several people plus AI seats, no Discord.
 
-    python -m bot local [--players N] [--seats "Ana,Bo,ai:heuristic"] [--scenario MAP]
+    python -m turnpost local [--players N] [--seats "Ana,Bo,ai:heuristic"] [--scenario MAP]
                         [--seed S] [--db PATH] [--resume GAME] [--script FILE] [--out DIR]
                         [--lang LANG] [--web [--web-port N] [--web-host H]]
 
@@ -693,7 +693,7 @@ def resume_command(
         run_sh = RUN_SH.relative_to(here) if RUN_SH.is_relative_to(here) else RUN_SH
         argv, base = ["bash", str(run_sh)], PROJECT
     else:
-        argv, base = [sys.executable, "-m", "bot"], Path.cwd()
+        argv, base = [sys.executable, "-m", "turnpost"], Path.cwd()
     argv += ["local", "--resume", str(game_id)]
     if db is not None:
         from storage.location import parse_location

@@ -1,7 +1,7 @@
 """Issue 22: a bad command line ends in one clear line on stderr and a non-zero exit, never a
 Python traceback, and is refused before anything is created (no game row, no folder).
 
-Each command runs as a new user would type it (``python -m bot ...`` from the repo root, a
+Each command runs as a new user would type it (``python -m turnpost ...`` from the repo root, a
 tmp database); ``run`` against an unreachable Discord is tested in-process (no network)."""
 
 from __future__ import annotations
@@ -61,28 +61,32 @@ def notdb(tmp_path: Path) -> Path:
 
 
 def test_local_db_not_sqlite(tmp_path: Path, notdb: Path) -> None:
-    p = _run("bot", ["local", "--db", str(notdb), "--script", os.devnull])
+    p = _run("turnpost", ["local", "--db", str(notdb), "--script", os.devnull])
     _one_line(p, "is not an SQLite database")
     assert notdb.read_text().startswith("these are my notes")
 
 
 def test_local_db_is_a_folder(tmp_path: Path) -> None:
-    _one_line(_run("bot", ["local", "--db", str(tmp_path), "--script", os.devnull]), "folder")
+    _one_line(_run("turnpost", ["local", "--db", str(tmp_path), "--script", os.devnull]), "folder")
 
 
 def test_local_resume_unknown_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    _one_line(_run("bot", ["local", "--db", str(db), "--resume", "999"]), "no game #999")
+    _one_line(_run("turnpost", ["local", "--db", str(db), "--resume", "999"]), "no game #999")
     assert not db.exists()  # nothing to resume: no empty database made
-    made = _run("bot", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
+    made = _run("turnpost", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
     assert made.returncode == 0, made.stderr
-    line = _one_line(_run("bot", ["local", "--db", str(db), "--resume", "999"]), "no game #999")
+    line = _one_line(
+        _run("turnpost", ["local", "--db", str(db), "--resume", "999"]), "no game #999"
+    )
     assert "1" in line.split("999", 1)[1]  # names the saved games there
 
 
 def test_local_unknown_ai_level_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    p = _run("bot", ["local", "--db", str(db), "--seats", "Ana,ai:genius", "--script", os.devnull])
+    p = _run(
+        "turnpost", ["local", "--db", str(db), "--seats", "Ana,ai:genius", "--script", os.devnull]
+    )
     line = _one_line(p, "unknown AI level 'genius'")
     assert LEVELS in line
     assert _games(db) == 0
@@ -107,7 +111,7 @@ def test_local_unknown_ai_level_creates_nothing(tmp_path: Path) -> None:
 def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:
     db = tmp_path / "g.sqlite3"
     script = [] if "--script" in args else ["--script", os.devnull]
-    _one_line(_run("bot", ["local", "--db", str(db), *args, *script]), expected)
+    _one_line(_run("turnpost", ["local", "--db", str(db), *args, *script]), expected)
     assert _games(db) == 0
 
 
@@ -125,7 +129,7 @@ def test_local_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> 
 )
 def test_demo_bad_arguments(tmp_path: Path, args: list[str], expected: str) -> None:
     out = tmp_path / "demo-out"
-    line = _one_line(_run("bot", ["demo", *args, str(out)]), expected)
+    line = _one_line(_run("turnpost", ["demo", *args, str(out)]), expected)
     if "AI level" in expected:
         assert LEVELS in line
     if "map" not in expected:
@@ -147,59 +151,68 @@ def test_web_port_taken_creates_nothing(tmp_path: Path, taken_port: int) -> None
     for args in ([*local, "--web-port", str(taken_port)], ["demo", "--web-port", str(taken_port)]):
         if args[0] == "demo":
             args.append(str(out))
-        line = _one_line(_run("bot", args), f"cannot serve the game page on 127.0.0.1:{taken_port}")
+        line = _one_line(
+            _run("turnpost", args), f"cannot serve the game page on 127.0.0.1:{taken_port}"
+        )
         assert "in use" in line
     assert not db.exists() and not out.exists()
 
 
 def test_export_html_refusals(tmp_path: Path, notdb: Path) -> None:
     db, out = tmp_path / "g.sqlite3", tmp_path / "page"
-    _one_line(_run("bot", ["export-html", "1", str(out), "--db", str(db)]), "no game #1 to export")
     _one_line(
-        _run("bot", ["export-html", "1", str(out), "--db", str(notdb)]), "is not an SQLite database"
+        _run("turnpost", ["export-html", "1", str(out), "--db", str(db)]), "no game #1 to export"
     )
-    made = _run("bot", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
+    _one_line(
+        _run("turnpost", ["export-html", "1", str(out), "--db", str(notdb)]),
+        "is not an SQLite database",
+    )
+    made = _run("turnpost", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
     assert made.returncode == 0, made.stderr
-    line = _one_line(_run("bot", ["export-html", "999", str(out), "--db", str(db)]), "no game #999")
+    line = _one_line(
+        _run("turnpost", ["export-html", "999", str(out), "--db", str(db)]), "no game #999"
+    )
     assert "saved games: 1" in line
-    _one_line(_run("bot", ["export-html", "1", str(notdb), "--db", str(db)]), "is a file")
+    _one_line(_run("turnpost", ["export-html", "1", str(notdb), "--db", str(db)]), "is a file")
     assert not out.exists()
 
 
 def test_check_config_web_settings() -> None:
-    bad = _run("bot", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="ftp://x", DISCORD_TOKEN="x.y.z")
+    bad = _run(
+        "turnpost", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="ftp://x", DISCORD_TOKEN="x.y.z"
+    )
     _one_line(bad, "BRAZIL_WEB_PUBLIC_URL (web_public_url): an http:// or https:// address")
-    port = _run("bot", ["--check-config"], BRAZIL_WEB_PORT="99999", DISCORD_TOKEN="x.y.z")
+    port = _run("turnpost", ["--check-config"], BRAZIL_WEB_PORT="99999", DISCORD_TOKEN="x.y.z")
     _one_line(port, "BRAZIL_WEB_PORT")
     half = _run(
-        "bot", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="https://x.org", DISCORD_TOKEN="x.y.z"
+        "turnpost", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="https://x.org", DISCORD_TOKEN="x.y.z"
     )
     _one_line(half, "BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
-    ok = _run("bot", ["--check-config"], BRAZIL_WEB_PORT="8080", DISCORD_TOKEN="x.y.z")
+    ok = _run("turnpost", ["--check-config"], BRAZIL_WEB_PORT="8080", DISCORD_TOKEN="x.y.z")
     assert ok.returncode == 0 and "game pages: on 127.0.0.1, port 8080" in ok.stdout, ok.stdout
 
 
 def test_demo_outdir_is_a_file(notdb: Path) -> None:
-    _one_line(_run("bot", ["demo", "--no-images", str(notdb)]), str(notdb))
+    _one_line(_run("turnpost", ["demo", "--no-images", str(notdb)]), str(notdb))
 
 
 @pytest.mark.parametrize("where", ["missing", "in-a-file"])
 def test_check_config_bad_db_folder(tmp_path: Path, notdb: Path, where: str) -> None:
     db = tmp_path / "nowhere" / "g.sqlite3" if where == "missing" else notdb / "g.sqlite3"
     for args in (["--check-config"], ["run"]):
-        p = _run("bot", args, BRAZIL_DB=str(db), DISCORD_TOKEN="x.y.z")
+        p = _run("turnpost", args, BRAZIL_DB=str(db), DISCORD_TOKEN="x.y.z")
         line = _one_line(p, "BRAZIL_DB")
         assert "validation error" not in p.stderr and "pydantic" not in p.stderr, line
 
 
 def test_run_refuses_a_db_that_is_not_sqlite_before_contacting_discord(notdb: Path) -> None:
-    p = _run("bot", ["run"], BRAZIL_DB=str(notdb), DISCORD_TOKEN="x.y.z", BRAZIL_SYNC="none")
+    p = _run("turnpost", ["run"], BRAZIL_DB=str(notdb), DISCORD_TOKEN="x.y.z", BRAZIL_SYNC="none")
     _one_line(p, "is not an SQLite database")
     assert notdb.read_text().startswith("these are my notes")
 
 
 def test_check_config_bad_number_is_one_line() -> None:
-    p = _run("bot", ["--check-config"], BRAZIL_DEFAULT_PLAYERS="9", DISCORD_TOKEN="x.y.z")
+    p = _run("turnpost", ["--check-config"], BRAZIL_DEFAULT_PLAYERS="9", DISCORD_TOKEN="x.y.z")
     _one_line(p, "BRAZIL_DEFAULT_PLAYERS")
 
 
@@ -214,7 +227,7 @@ def test_storage_check_on_a_text_file(notdb: Path) -> None:
 def test_run_when_discord_is_unreachable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``python -m bot run`` with Discord out of reach (a closed local port): one line."""
+    """``python -m turnpost run`` with Discord out of reach (a closed local port): one line."""
     import discord.http
 
     from bot import app

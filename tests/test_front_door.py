@@ -69,7 +69,7 @@ def read_only() -> Iterator[ReadOnly]:
 def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A game database holding game 1 (Ana and an AI, as ``local`` saves it)."""
     db = tmp_path_factory.mktemp("saved") / "game.sqlite3"
-    made = _run("bot", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
+    made = _run("turnpost", ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull])
     assert made.returncode == 0, made.stderr
     assert _listing(db.parent) == ["game.sqlite3"]
     return db
@@ -96,40 +96,44 @@ class Case:
 def _local_db_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
     db = folder / "new.sqlite3"
-    return Case("bot", ["local", "--db", str(db), "--script", os.devnull], [str(db), str(folder)])
+    return Case(
+        "turnpost", ["local", "--db", str(db), "--script", os.devnull], [str(db), str(folder)]
+    )
 
 
 def _local_db_read_only_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     db = ro(_copy_game(saved, tmp / "games"))
     args = ["local", "--db", str(db), "--resume", "1", "--script", os.devnull]
-    return Case("bot", args, [f"--db {db}"])
+    return Case("turnpost", args, [f"--db {db}"])
 
 
 def _local_resume_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     db = _copy_game(saved, tmp / "games")
     ro(db.parent)
     args = ["local", "--db", str(db), "--resume", "1", "--script", os.devnull]
-    return Case("bot", args, [f"--db {db}", str(db.parent)])
+    return Case("turnpost", args, [f"--db {db}", str(db.parent)])
 
 
 def _local_scenario_for_other_players(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     db = tmp / "g.sqlite3"
     args = ["local", "--db", str(db), "--scenario", "amazon", "--players", "2"]
-    return Case("bot", [*args, "--script", os.devnull, "--lang", "en"], ["Amazon", "3 players"])
+    return Case(
+        "turnpost", [*args, "--script", os.devnull, "--lang", "en"], ["Amazon", "3 players"]
+    )
 
 
 def _local_out_is_a_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     notes = tmp / "notes.txt"
     notes.write_text("my notes\n")
     args = ["local", "--db", str(tmp / "g.sqlite3"), "--seats", "ai,ai", "--out", str(notes)]
-    return Case("bot", [*args, "--script", os.devnull], [f"--out {notes}"])
+    return Case("turnpost", [*args, "--script", os.devnull], [f"--out {notes}"])
 
 
 def _local_out_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
     out = folder / "images"
     args = ["local", "--db", str(tmp / "g.sqlite3"), "--seats", "ai,ai", "--out", str(out)]
-    return Case("bot", [*args, "--script", os.devnull], [f"--out {out}", str(folder)])
+    return Case("turnpost", [*args, "--script", os.devnull], [f"--out {out}", str(folder)])
 
 
 def _local_out_inside_a_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
@@ -137,29 +141,29 @@ def _local_out_inside_a_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     notes.write_text("my notes\n")
     out = notes / "images"
     args = ["local", "--db", str(tmp / "g.sqlite3"), "--seats", "ai,ai", "--out", str(out)]
-    return Case("bot", [*args, "--script", os.devnull], [f"--out {out}", str(notes)])
+    return Case("turnpost", [*args, "--script", os.devnull], [f"--out {out}", str(notes)])
 
 
 def _demo_outdir_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
-    return Case("bot", ["demo", "--players", "2", str(folder / "outdir")], [str(folder)])
+    return Case("turnpost", ["demo", "--players", "2", str(folder / "outdir")], [str(folder)])
 
 
 def _demo_outdir_read_only(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     out = ro(_mkdir(tmp / "outdir"))
-    return Case("bot", ["demo", "--players", "2", str(out)], [str(out)])
+    return Case("turnpost", ["demo", "--players", "2", str(out)], [str(out)])
 
 
 def _demo_scenario_for_other_players(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     args = ["demo", "--players", "2", "--scenario", "amazon", "--lang", "en", str(tmp / "out")]
-    return Case("bot", args, ["Amazon", "3 players"])
+    return Case("turnpost", args, ["Amazon", "3 players"])
 
 
 def _export_outdir_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     db = _copy_game(saved, tmp / "games")
     folder = ro(_mkdir(tmp / "ro"))
     args = ["export-html", "1", str(folder / "page"), "--db", str(db)]
-    return Case("bot", args, [str(folder)])
+    return Case("turnpost", args, [str(folder)])
 
 
 def _render_demo_into_a_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
@@ -184,7 +188,7 @@ def _render_demo_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Ca
 def _run_db_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
     env = {"BRAZIL_DB": str(folder / "bot.sqlite3"), "DISCORD_TOKEN": "x.y.z"}
-    return Case("bot", ["run"], ["BRAZIL_DB", str(folder)], {**env, "BRAZIL_SYNC": "none"})
+    return Case("turnpost", ["run"], ["BRAZIL_DB", str(folder)], {**env, "BRAZIL_SYNC": "none"})
 
 
 def _mkdir(path: Path) -> Path:
@@ -284,11 +288,11 @@ def _listing_top(root: Path) -> list[str]:
 def test_run_leaves_no_database_when_discord_is_unreachable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``python -m bot run`` opens its database before it contacts Discord (a bad one is
+    """``python -m turnpost run`` opens its database before it contacts Discord (a bad one is
     refused without the network); Discord out of reach leaves no new database behind."""
     import discord.http
 
-    from bot import __main__ as front
+    from turnpost import __main__ as front
     from bot import app
 
     monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
@@ -363,7 +367,7 @@ def test_export_html_from_a_read_only_database(
     read_only(db)
     read_only(db.parent)
     page = tmp_path / "page"
-    p = _run("bot", ["export-html", "1", str(page), "--db", str(db), "--lang", "en"])
+    p = _run("turnpost", ["export-html", "1", str(page), "--db", str(db), "--lang", "en"])
     out = p.stdout + p.stderr
     assert "Traceback" not in out, out
     assert p.returncode == 0, out
@@ -394,7 +398,7 @@ def test_the_resume_hint_works_as_printed(tmp_path: Path) -> None:
     db = tmp_path / "games" / "mine.sqlite3"
     db.parent.mkdir()
     played = _run(
-        "bot",
+        "turnpost",
         ["local", "--db", str(db), "--seats", "Ana,ai", "--script", os.devnull, "--lang", "en"],
     )
     assert played.returncode == 0, played.stderr
@@ -403,12 +407,12 @@ def test_the_resume_hint_works_as_printed(tmp_path: Path) -> None:
     run_sh = (ROOT / argv[1]).resolve()  # as typed in the folder the game was played in
     assert run_sh == ROOT / "scripts" / "run.sh", argv
     text = run_sh.read_text()
-    assert 'cd "$(dirname "$0")/.."' in text and 'exec .venv/bin/python -m bot "$@"' in text
+    assert 'cd "$(dirname "$0")/.."' in text and 'exec .venv/bin/python -m turnpost "$@"' in text
     # what run.sh runs: the project's interpreter, in the repo root, with the hint's arguments
     # (run.sh itself also sets the environment up with pip, which tests do not run)
     assert argv[2:5] == ["local", "--resume", "1"], argv
     resumed = subprocess.run(
-        [sys.executable, "-m", "bot", *argv[2:], "--script", os.devnull, "--lang", "en"],
+        [sys.executable, "-m", "turnpost", *argv[2:], "--script", os.devnull, "--lang", "en"],
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))},
         capture_output=True,
@@ -438,7 +442,7 @@ def test_local_without_prompt_toolkit_reads_plain_lines(tmp_path: Path) -> None:
     assert check.returncode != 0 and "ImportError" in check.stderr  # the blocker blocks
     args = ["local", "--db", str(tmp_path / "g.sqlite3"), "--seats", "Ana,ai", "--lang", "en"]
     p = subprocess.run(
-        [sys.executable, "-m", "bot", *args, "--out", str(tmp_path / "img")],
+        [sys.executable, "-m", "turnpost", *args, "--out", str(tmp_path / "img")],
         cwd=ROOT,
         env=env,
         input="help\nquit\n",

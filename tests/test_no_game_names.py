@@ -1,5 +1,5 @@
 """Issue 28: the house names no game. A game's folders (the packages its registration names:
-``rules.brazil``, ``service.games.brazil``, ``ai.brazil``, ``bot.render.brazil``…) are the only
+``rules.brazil``, ``service.games.brazil``, ``ai.brazil``, ``render.brazil``…) are the only
 modules that import a game's modules or name a game; every platform module reaches a game
 through the registry (:mod:`rules.registry`).
 
@@ -27,7 +27,7 @@ KNOWN_ARROWS: dict[str, set[str]] = {
     "devtools.loadtest": {"rules.brazil"},
     "devtools.peer_tigris.compare": {"rules.tigris"},
     "devtools.peer_tigris.trace": {"rules.tigris"},
-    "devtools.render": {"bot.render.brazil", "rules.brazil"},
+    "devtools.render": {"render.brazil", "rules.brazil"},
     "devtools.render_games": {"rules.brazil"},
     "devtools.scramble": {"rules.brazil"},
     "devtools.selfplay": {"rules.brazil"},

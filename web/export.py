@@ -1,4 +1,4 @@
-"""A game's page as a folder of static files (``python -m bot export-html GAME OUTDIR``): the
+"""A game's page as a folder of static files (``python -m turnpost export-html GAME OUTDIR``): the
 same page with its data embedded, its script and style, and the map of every step, so that
 anyone can host it or open ``index.html`` from disk. Public things only, as on the live page,
 in the game's language.

@@ -277,8 +277,8 @@ class KuhnAdapter(GameAdapter):
     # ------------------------------------------------------------ images
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
-        from bot.render.theme import DEFAULT as DEFAULT_OPTIONS
         from examples.kuhn.render import draw_hand, draw_players, draw_scores, draw_table, png
+        from render.theme import DEFAULT as DEFAULT_OPTIONS
 
         opts = options if options is not None else DEFAULT_OPTIONS
         st: KuhnState = frame.state

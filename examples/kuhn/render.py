@@ -19,10 +19,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.encode import encode
-from bot.render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, Weight, font
 from examples.kuhn.state import CARDS, NO_CARD, KuhnState
 from i18n import tr
+from render.encode import encode
+from render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, Weight, font
 
 RGB = tuple[int, int, int]
 FELT: RGB = (22, 110, 64)
@@ -246,7 +246,7 @@ def render_timeline(
     frames: Sequence[tuple[KuhnState, Sequence[Any]]], *, lang: str = "en", ms_per_frame: int = 600
 ) -> bytes:
     """An animated GIF of the table after every hand (spectators' views)."""
-    from bot.render.animate import TIMELINE_WIDTH, animate
+    from render.animate import TIMELINE_WIDTH, animate
 
     if not frames:
         raise ValueError("no frames")

@@ -4,7 +4,7 @@ engine's own messages (:mod:`examples.kuhn.messages`): the registration's
 ``engine_messages``, the fallback of every catalogue.
 
 Why not a ``locales`` folder (``locales/en/kuhn.toml``): :mod:`i18n.catalogue` serves a
-game's folder *instead of* the platform's for a language both have (``_load_all`` makes one
+game's folder *instead of* the platform's for a language both have (``load_all`` makes one
 catalogue per folder and language, and the later folder's replaces the earlier's), so a
 game's ``en`` catalogue would hide every platform message. The engine messages are merged
 key by key into English instead."""

@@ -19,5 +19,5 @@ REGISTRATION = Registration(
     words_prefix="tigris.word.",
     compound_words=True,
     rulebook="service:data/tigris/rules.md",
-    preload=("service.games.tigris", "bot.render.tigris"),
+    preload=("service.games.tigris", "render.tigris"),
 )

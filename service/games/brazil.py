@@ -2,7 +2,7 @@
 status line (era and round, the map), the hand (missions, combat and gold cards, peeks,
 reserve), the score sheet, the events' sentences with the players named, the payment
 chooser, the menus (:mod:`service.labels`), the undo check's reasons
-(:mod:`service.undo`) and its pictures (``bot.render``: map, boards, battle, scores)."""
+(:mod:`service.undo`) and its pictures (``render``: map, boards, battle, scores)."""
 
 from __future__ import annotations
 
@@ -464,7 +464,7 @@ class BrazilAdapter(GameAdapter):
                 who = brazil_seat_label(st, seats, s, lang)
                 rows.append(ScoreRow(s, who, int(r["total"]), cats, s in winners))
             return rows
-        from bot.render.brazil.panels import public_vps
+        from render.brazil.panels import public_vps
 
         vps = public_vps(view(st, None))
         return [
@@ -616,7 +616,7 @@ class BrazilAdapter(GameAdapter):
         return None  # web.decision.<kind>
 
     def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
-        from bot.render.brazil import render_timeline
+        from render.brazil import render_timeline
 
         return render_timeline(frames, lang=lang)
 
@@ -631,7 +631,7 @@ class BrazilAdapter(GameAdapter):
         return refusal_why(before, seat, after, events, seats)
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
-        from bot.render.brazil import (
+        from render.brazil import (
             RenderOptions,
             render_battle,
             render_boards,

@@ -4,7 +4,7 @@ seat's own points per colour: private, T-INFO-1/2), the score rows (public: what
 spectator's view shows; final: the weakest colour, treasures wild, T-FINAL), the events'
 sentences in the reader's language (:func:`i18n.tr` of the engine's ``tigris.*`` keys) with
 the dynasties replaced by the seats' names, the undo check's reasons, and the pictures
-(``bot.render.tigris``): the board after each turn with the turn's squares ringed, the
+(``render.tigris``): the board after each turn with the turn's squares ringed, the
 conflict report after a revolt or war, the players' public panels, each player's hand
 privately when they drew, the final scoring."""
 
@@ -395,7 +395,7 @@ class TigrisAdapter(GameAdapter):
         return tr(lang, key, turn=status.round)
 
     def render_timeline(self, frames: Sequence[tuple[Any, Sequence[Any]]], lang: str) -> bytes:
-        from bot.render.tigris import render_timeline
+        from render.tigris import render_timeline
 
         return render_timeline(frames, lang=lang)
 
@@ -431,8 +431,8 @@ class TigrisAdapter(GameAdapter):
     # ------------------------------------------------------------ images
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
-        from bot.render.theme import DEFAULT as DEFAULT_OPTIONS
-        from bot.render.tigris import (
+        from render.theme import DEFAULT as DEFAULT_OPTIONS
+        from render.tigris import (
             changed_squares,
             render_board,
             render_conflict,

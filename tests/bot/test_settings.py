@@ -22,7 +22,7 @@ def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[
     e = {k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))}
     e.update(PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        [sys.executable, "-m", "turnpost", *args],
         cwd=cwd,
         env=e,
         capture_output=True,

@@ -191,7 +191,7 @@ async def test_a_taken_port_is_one_clear_error(fake: FakeDiscord, tmp_path: Path
 async def test_run_with_the_port_taken_says_so_in_one_line(
     fake: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``python -m bot run`` whose page port is taken: one line on stderr, exit 2."""
+    """``python -m turnpost run`` whose page port is taken: one line on stderr, exit 2."""
     import socket
     import sys
 

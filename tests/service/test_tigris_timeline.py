@@ -8,9 +8,9 @@ import io
 
 from PIL import Image, ImageChops
 
-from bot.render.animate import TIMELINE_WIDTH
-from bot.render.theme import RenderOptions
-from bot.render.tigris.board import changed_squares, draw_board, geometry
+from render.animate import TIMELINE_WIDTH
+from render.theme import RenderOptions
+from render.tigris.board import changed_squares, draw_board, geometry
 from rules.tigris.state import TigrisState
 from service import GameService
 from service.games import adapter

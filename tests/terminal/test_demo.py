@@ -1,4 +1,4 @@
-"""``python -m bot demo`` with its pictures drawn in worker processes (issue 19): a worker
+"""``python -m turnpost demo`` with its pictures drawn in worker processes (issue 19): a worker
 killed at every picture leaves those pictures out, says so in one line and exits 1 — the
 game is still played and saved, no traceback; ``--workers 0`` draws in threads."""
 

@@ -1,4 +1,4 @@
-"""`--lang` for `python -m bot local|demo` (issue #17): the system locale's language by
+"""`--lang` for `python -m turnpost local|demo` (issue #17): the system locale's language by
 default, an unknown one refused with the list of supported languages (no traceback), and the
 terminal's `rules` command answering from the rules reference in the chosen language."""
 
@@ -34,7 +34,7 @@ def _env(lang: str | None = None) -> dict[str, str]:
 
 def _bot(tmp_path: Path, *argv: str, lang: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PY, "-m", "bot", *argv],
+        [PY, "-m", "turnpost", *argv],
         cwd=tmp_path,
         env=_env(lang),
         capture_output=True,

@@ -34,7 +34,7 @@ async def _record(db: Path, seed: int, max_steps: int = 4000) -> list[str] | Non
     """Play Ana's seat with a uniform agent against the service's own `ai:random` seat and
     return her commands as typed text, or None if the game did not end within max_steps."""
     async with SqliteGameStore(str(db)) as store:
-        svc = GameService(store)  # the same AI factory as `python -m bot local`
+        svc = GameService(store)  # the same AI factory as `python -m turnpost local`
         res = await svc.new_game(["Ana", "ai:random"], seed=seed)
         ana = UniformAgent(seed)
         lines: list[str] = []
@@ -68,7 +68,7 @@ def test_script_plays_a_whole_game(tmp_path: Path) -> None:
     db, out = tmp_path / "play.sqlite3", tmp_path / "images"
     args = ["--seats", "Ana,ai:random", "--seed", str(seed), "--db", str(db), "--out", str(out)]
     proc = subprocess.run(
-        [PY, "-m", "bot", "local", *args, "--script", str(script)],
+        [PY, "-m", "turnpost", "local", *args, "--script", str(script)],
         cwd=tmp_path,
         env=_env(),
         capture_output=True,
@@ -138,7 +138,7 @@ class Pty:
 
 def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
     db, out = tmp_path / "pty.sqlite3", tmp_path / "images"
-    base = [PY, "-m", "bot", "local", "--db", str(db), "--out", str(out)]
+    base = [PY, "-m", "turnpost", "local", "--db", str(db), "--out", str(out)]
     t = Pty([*base, "--seats", "Ana,Bo", "--seed", "1"], tmp_path)
     t.expect("Ana>")
     t.send("legal\r")

@@ -1,4 +1,4 @@
-"""The terminal's own texts in the chosen language (issue #17): `python -m bot local`, `demo` and
+"""The terminal's own texts in the chosen language (issue #17): `python -m turnpost local`, `demo` and
 `export-html` print every text of their own from the catalogue's `terminal.*` messages in
 `--lang`, the service's refusals in that language too (`Refused.text(lang)`), and English
 exactly as before.
@@ -169,7 +169,7 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     argv = ["local", "--lang", "de", "--seats", "Ana,Bo", "--seed", "1", "--script", str(script)]
     argv += ["--db", str(tmp_path / "g.sqlite3"), "--out", str(tmp_path / "img")]
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", *argv],
+        [sys.executable, "-m", "turnpost", *argv],
         cwd=tmp_path,
         env=env,
         capture_output=True,

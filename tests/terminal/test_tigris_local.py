@@ -1,4 +1,4 @@
-"""Tigris & Euphrates in the terminal: ``python -m bot local --game tigris`` played from a
+"""Tigris & Euphrates in the terminal: ``python -m turnpost local --game tigris`` played from a
 script (hot-seat, commands in English and in Hungarian words), ``demo --game tigris`` writing
 its pictures (and its timeline), and ``--game chess`` refused in one line."""
 
@@ -28,7 +28,7 @@ def _env() -> dict[str, str]:
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PY, "-m", "bot", *args],
+        [PY, "-m", "turnpost", *args],
         cwd=cwd,
         env=_env(),
         capture_output=True,
@@ -40,7 +40,7 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 async def _record(db: Path, seed: int, steps: int, lang: str) -> list[str]:
     """The first ``steps`` commands of Ana and Bo (hot-seat) against an ``ai:random`` seat,
     each the first legal command in ``lang``'s words, prefixed with who types it; the AI seat
-    decides as ``python -m bot local`` would (the same seeds)."""
+    decides as ``python -m turnpost local`` would (the same seeds)."""
     async with SqliteGameStore(str(db)) as store:
         svc = GameService(store)
         res = await svc.new_game(["Ana", "Bo", "ai:random"], game="tigris", seed=seed)

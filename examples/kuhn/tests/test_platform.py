@@ -266,7 +266,7 @@ def test_the_catalogues_keep_the_platform_s_words_and_add_the_game_s() -> None:
 
 
 def test_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.__main__ import main
+    from turnpost.__main__ import main
 
     script = tmp_path / "script.txt"
     script.write_text("legal\nraise\nbet\nhand\nscore\nrules K-BET-1\nquit\n", encoding="utf-8")
@@ -300,7 +300,7 @@ def test_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 async def test_the_demo(tmp_path: Path) -> None:
-    # terminal.demo.run_demo as `python -m bot demo` calls it, with its own output streams
+    # terminal.demo.run_demo as `python -m turnpost demo` calls it, with its own output streams
     # (its default `err=sys.stderr` is bound when the module is imported: a closed capture)
     from terminal import demo
 

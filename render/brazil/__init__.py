@@ -5,7 +5,7 @@ bytes; ``lang`` (default English) is the language of every text drawn. Pass
 ``view(state, seat)`` (or ``view(state, None)`` for a spectator) and the same ``seat``; events
 the seat may not see are ignored. Nothing here reads files other than the packaged font.
 
-    from bot.render.brazil import render_map, RenderOptions
+    from render.brazil import render_map, RenderOptions
     png = render_map(view(state, None), events, options=RenderOptions(high_contrast=True))
 """
 
@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from bot.render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
-from bot.render.brazil.mapimg import draw_map, draw_map_indexed, focus_box, geometry, header
-from bot.render.brazil.panels import draw_boards, draw_hand, draw_panel
-from bot.render.brazil.reports import draw_battle, draw_scores
-from bot.render.encode import encode
-from bot.render.theme import DEFAULT, RenderOptions
+from render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
+from render.brazil.mapimg import draw_map, draw_map_indexed, focus_box, geometry, header
+from render.brazil.panels import draw_boards, draw_hand, draw_panel
+from render.brazil.reports import draw_battle, draw_scores
+from render.encode import encode
+from render.theme import DEFAULT, RenderOptions
 from rules.brazil.events import Event
 from rules.brazil.state import GameState
 

@@ -11,10 +11,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render import draw as D
-from bot.render.theme import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, RenderOptions, Weight, font
-from bot.render.tigris import glyphs as G
-from bot.render.tigris.style import (
+from render import draw as D
+from render.theme import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, RenderOptions, Weight, font
+from render.tigris import glyphs as G
+from render.tigris.style import (
     CORNER_FRAME,
     GRID,
     KINGDOM,
@@ -27,7 +27,7 @@ from bot.render.tigris.style import (
     dynasty_name,
     tile_name,
 )
-from bot.render.words import Words, words
+from render.words import Words, words
 from rules.tigris.data import BOARD, LABELS, MONUMENT_COLOURS, MONUMENTS
 from rules.tigris.engine import label_regions
 from rules.tigris.events import Event

@@ -9,7 +9,7 @@ import io
 
 from PIL import Image
 
-from bot.render.theme import RenderOptions
+from render.theme import RenderOptions
 
 PNG_LEVEL = 1
 

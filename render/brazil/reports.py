@@ -8,11 +8,11 @@ from typing import Any
 
 from PIL import Image
 
-from bot.render.brazil.common import catalog, colour_of, seat_name, title_line, winners_names
-from bot.render.brazil.panels import tint
-from bot.render.canvas import Canvas
-from bot.render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
-from bot.render.words import Words, message, words
+from render.brazil.common import catalog, colour_of, seat_name, title_line, winners_names
+from render.brazil.panels import tint
+from render.canvas import Canvas
+from render.theme import INK, MUTED, RGB, WHITE, RenderOptions, player_fill
+from render.words import Words, message, words
 from rules.brazil.events import Event
 from rules.brazil.state import ENEMY, GameState
 

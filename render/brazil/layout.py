@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.render.draw import hex_corners
+from render.draw import hex_corners
 from rules.brazil.hexgrid import Hex
 
 SQRT3 = math.sqrt(3.0)

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from bot.render import draw as D
-from bot.render.canvas import Canvas
-from bot.render.theme import HIGHLIGHT, INK, MUTED, WHITE, RenderOptions
-from bot.render.tigris import glyphs as G
-from bot.render.tigris.panels import X0, W, place_sprite
-from bot.render.tigris.style import colour_name, dynasty_name
-from bot.render.words import Words, words
+from render import draw as D
+from render.canvas import Canvas
+from render.theme import HIGHLIGHT, INK, MUTED, WHITE, RenderOptions
+from render.tigris import glyphs as G
+from render.tigris.panels import X0, W, place_sprite
+from render.tigris.style import colour_name, dynasty_name
+from render.words import Words, words
 from rules.tigris.data import COLOURS
 from rules.tigris.events import Event
 from rules.tigris.scoring import final_scores

@@ -9,9 +9,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render import draw as D
-from bot.render.theme import INK, RGB, WHITE
-from bot.render.tigris.style import (
+from render import draw as D
+from render.theme import INK, RGB, WHITE
+from render.tigris.style import (
     CATASTROPHE,
     DOWN_FILL,
     ICON,

@@ -1,4 +1,4 @@
-"""Timings of the Tigris & Euphrates images: ``python -m bot.render.tigris.bench``.
+"""Timings of the Tigris & Euphrates images: ``python -m render.tigris.bench``.
 
 Plays a seeded random 4-player game (rules only) and prints, per image kind, the median
 time to draw and encode it (PNG), the image's size and bytes. The board must stay under
@@ -68,7 +68,7 @@ def _time(f: Callable[[], bytes | None], n: int) -> tuple[float, bytes]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from bot.render.tigris import (
+    from render.tigris import (
         changed_squares,
         render_board,
         render_conflict,

@@ -3,7 +3,7 @@
 Players are told apart by colour (Okabe–Ito palette) *and* by a shape and a letter, so every
 piece stays readable for colour-blind players. The font is Open Sans from the ``ttf-opensans``
 package, never a system path: it has every letter of the six languages (ő ű ł ą ę ć ń ś ź ż
-ã õ ç é è ê ä ö ü ß, checked by tests/bot/render/test_languages.py). The letters on pieces,
+ã õ ç é è ê ä ö ü ß, checked by tests/render/test_languages.py). The letters on pieces,
 pips and players (B2, S, "B") are symbols, the same in every language; the legend says what
 they stand for.
 """

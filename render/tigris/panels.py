@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.render import draw as D
-from bot.render.canvas import Canvas
-from bot.render.theme import HIGHLIGHT, INK, MUTED, PAPER, WHITE, RenderOptions
-from bot.render.tigris import glyphs as G
-from bot.render.tigris.board import status_text
-from bot.render.tigris.style import colour_name, dynasty_name, leader_name, tile_name
-from bot.render.words import Words, words
+from render import draw as D
+from render.canvas import Canvas
+from render.theme import HIGHLIGHT, INK, MUTED, PAPER, WHITE, RenderOptions
+from render.tigris import glyphs as G
+from render.tigris.board import status_text
+from render.tigris.style import colour_name, dynasty_name, leader_name, tile_name
+from render.words import Words, words
 from rules.tigris.data import CATASTROPHES, LABELS
 from rules.tigris.scoring import allocate
 from rules.tigris.state import Player, TigrisState

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render import draw as D
-from bot.render import words as T
-from bot.render.theme import (
+from render import draw as D
+from render import words as T
+from render.theme import (
     INK,
     PAPER,
     RGB,

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render import words as T
-from bot.render.theme import INK, RGB, WHITE, Shape, Weight, font, text_on
+from render import words as T
+from render.theme import INK, RGB, WHITE, Shape, Weight, font, text_on
 
 SS = 4  # supersampling factor of sprites
 Pt = tuple[float, float]

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 import i18n
-from bot.render.theme import HIGHLIGHT, RenderOptions
-from bot.render.tigris import board as B
-from bot.render.tigris import (
+from render.theme import HIGHLIGHT, RenderOptions
+from render.tigris import board as B
+from render.tigris import (
     changed_squares,
     render_board,
     render_conflict,
@@ -21,8 +21,8 @@ from bot.render.tigris import (
     render_players,
     render_scores,
 )
-from bot.render.tigris.bench import Snapshot, play, with_event
-from bot.render.words import Drawn, english_words, recording
+from render.tigris.bench import Snapshot, play, with_event
+from render.words import Drawn, english_words, recording
 from rules import tigris as T
 from rules.tigris.data import BLUE, RED, SQUARE
 from rules.tigris.state import LEADER, UP, TigrisState
@@ -345,7 +345,7 @@ def test_each_language_draws_its_own_words(
 
 
 def test_the_board_draws_within_its_time_budget(game: list[Snapshot]) -> None:
-    """Under 100 ms on this machine with the encoding (``python -m bot.render.tigris.bench``);
+    """Under 100 ms on this machine with the encoding (``python -m render.tigris.bench``);
     here a generous bound, since the tests share the CPU."""
     sn = game[len(game) // 2]
     v = T.view(sn.state, None)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.theme import ROMAN, player_letter
-from bot.render.words import Words, words
+from render.theme import ROMAN, player_letter
+from render.words import Words, words
 from rules.brazil import deciders, get_catalog
 from rules.brazil.catalog import Catalog
 from rules.brazil.events import Event

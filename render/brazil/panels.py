@@ -6,7 +6,8 @@ from typing import Any
 
 from PIL import Image
 
-from bot.render.brazil.common import (
+from i18n.texts import component_text
+from render.brazil.common import (
     HIDDEN,
     catalog,
     seat_name,
@@ -15,8 +16,8 @@ from bot.render.brazil.common import (
     to_play,
     unit_glyph,
 )
-from bot.render.canvas import Canvas
-from bot.render.theme import (
+from render.canvas import Canvas
+from render.theme import (
     GOOD_FILL,
     GOOD_LETTER,
     INK,
@@ -29,8 +30,7 @@ from bot.render.theme import (
     player_fill,
     text_on,
 )
-from bot.render.words import Words, nfc, words
-from i18n.texts import component_text
+from render.words import Words, nfc, words
 from rules.brazil import score
 from rules.brazil.catalog import Objective
 from rules.brazil.state import GameState, Player

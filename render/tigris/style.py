@@ -9,8 +9,8 @@ word comes from the ``render.tigris.*`` keys (``i18n/locales/<lang>/tigris_rende
 
 from __future__ import annotations
 
-from bot.render.theme import RGB
-from bot.render.words import Words
+from render.theme import RGB
+from render.words import Words
 from rules.tigris.data import COLOURS, DYNASTIES, LEADERS, MONUMENTS, TILE_NAMES
 
 # tile colours (index = the engine's colour number: 0 black, 1 red, 2 blue, 3 green)

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-import bot.render.theme as TH
 import i18n
-from bot.render import draw as D
-from bot.render.brazil import (
+import render.theme as TH
+from devtools.render_games import Snapshot, with_event
+from render import draw as D
+from render.brazil import (
     render_battle,
     render_boards,
     render_hand,
@@ -25,10 +26,9 @@ from bot.render.brazil import (
     render_panel,
     render_scores,
 )
-from bot.render.canvas import Canvas
-from bot.render.theme import PAPER, RenderOptions
-from bot.render.words import Drawn, english_words, recording
-from devtools.render_games import Snapshot, with_event
+from render.canvas import Canvas
+from render.theme import PAPER, RenderOptions
+from render.words import Drawn, english_words, recording
 from rules.brazil import get_catalog, view
 
 BEARING = 4  # px: how far a glyph may reach left of its origin (J, j at 30 px)
@@ -338,7 +338,7 @@ def test_longer_texts_stay_readable_on_a_phone(
 ) -> None:
     """Shrinking to fit stops where English's own bar is (issue 9): no page text under
     15 px, no map text under 14 px; past that a text is shortened instead."""
-    import bot.render.canvas as C
+    import render.canvas as C
 
     seen: list[tuple[str, int]] = []
     real_mask, real_sprite = C.text_mask, D.text_sprite
@@ -370,9 +370,9 @@ def test_hidden_cards_are_never_drawn_in_any_language(
 ) -> None:
     """A spectator's images name no card in a hand and no face-down tile, in their language
     too (the names drawn are the language's terms); the owner's hand names its own."""
-    import bot.render.brazil.mapimg as M
-    import bot.render.canvas as C
-    from bot.render.words import words
+    import render.brazil.mapimg as M
+    import render.canvas as C
+    from render.words import words
 
     t = words(lang)
     sn = mid(game4)

@@ -3,7 +3,7 @@
 Every function is pure: a view (``rules.tigris.view(state, seat)``, ``None`` for everybody),
 options and a language in, image bytes out; the texts come from the ``render.tigris.*`` keys.
 
-    from bot.render.tigris import render_board, changed_squares
+    from render.tigris import render_board, changed_squares
     png = render_board(view(state, None), changed_squares(events))
 
 - :func:`render_board`: the 16 × 11 board, the last turn's squares ringed in magenta.
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.render.encode import encode
-from bot.render.theme import DEFAULT, RenderOptions
-from bot.render.tigris.board import changed_squares, draw_board
-from bot.render.tigris.panels import draw_hand, draw_players
-from bot.render.tigris.reports import draw_conflict, draw_scores
+from render.encode import encode
+from render.theme import DEFAULT, RenderOptions
+from render.tigris.board import changed_squares, draw_board
+from render.tigris.panels import draw_hand, draw_players
+from render.tigris.reports import draw_conflict, draw_scores
 from rules.tigris.events import Event
 from rules.tigris.state import TigrisState
 
@@ -83,9 +83,9 @@ def render_timeline(
 ) -> bytes:
     """An animated GIF of the board after each turn (views, with each turn's squares ringed),
     about 640 px wide (every k-th turn past ``max_frames``; thinned out past 7.5 MB), like
-    Brazil: Imperial's timeline (:func:`bot.render.render_timeline`)."""
-    from bot.render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
-    from bot.render.tigris.board import geometry
+    Brazil: Imperial's timeline (:func:`render.render_timeline`)."""
+    from render.animate import TIMELINE_LIMIT, TIMELINE_WIDTH, animate
+    from render.tigris.board import geometry
 
     if not frames:
         raise ValueError("no frames")

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-import bot.render.brazil.mapimg as M
-import bot.render.canvas as C
-import bot.render.draw as D
-from bot.render.brazil import (
+import render.brazil.mapimg as M
+import render.canvas as C
+import render.draw as D
+from devtools.render import main as cli
+from devtools.render_games import Snapshot, at_round, play, with_event
+from render.brazil import (
     RenderOptions,
     render_battle,
     render_boards,
@@ -26,10 +28,8 @@ from bot.render.brazil import (
     render_scores,
     render_timeline,
 )
-from bot.render.brazil.common import changes, colour_of, pieces_by_hex
-from bot.render.theme import HIGHLIGHT, font, player_fill
-from devtools.render import main as cli
-from devtools.render_games import Snapshot, at_round, play, with_event
+from render.brazil.common import changes, colour_of, pieces_by_hex
+from render.theme import HIGHLIGHT, font, player_fill
 from rules.brazil import get_catalog, view
 from rules.brazil.state import GameState
 
@@ -360,7 +360,7 @@ def test_timeline_is_an_animation() -> None:
     assert len(data) < 8_000_000
     # frames store only what changed (the rest is transparent over the previous frame):
     # every decoded frame must still be the whole map after that turn
-    from bot.render.brazil import TIMELINE_WIDTH
+    from render.brazil import TIMELINE_WIDTH
 
     for i in (1, len(snaps) // 2, len(snaps) - 1):
         im.seek(i)
@@ -429,7 +429,7 @@ def _golden_cases() -> Iterator[tuple[str, bytes]]:
 
 @pytest.mark.parametrize("name", ["cisplatine-map.png", "cisplatine-panel.png"])
 def test_golden_images(name: str) -> None:
-    """Regenerate with ``RENDER_UPDATE_GOLDEN=1 pytest tests/bot/render``."""
+    """Regenerate with ``RENDER_UPDATE_GOLDEN=1 pytest tests/render``."""
     data = dict(_golden_cases())[name]
     path = GOLDEN / name
     if os.environ.get("RENDER_UPDATE_GOLDEN"):

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render import draw as D
-from bot.render.brazil.common import (
+from render import draw as D
+from render.brazil.common import (
     HIDDEN,
     Changes,
     Piece,
@@ -22,8 +22,8 @@ from bot.render.brazil.common import (
     status_line,
     title_line,
 )
-from bot.render.brazil.layout import SQRT3, Layout
-from bot.render.theme import (
+from render.brazil.layout import SQRT3, Layout
+from render.theme import (
     BUILDING_CODE,
     FOG,
     GOOD_FILL,
@@ -42,7 +42,7 @@ from bot.render.theme import (
     terrain_fill,
     text_on,
 )
-from bot.render.words import Words, words
+from render.words import Words, words
 from rules.brazil.events import Event
 from rules.brazil.state import GameState, Tile
 
@@ -274,7 +274,7 @@ def record_legend(
     img: Image.Image | None, text: str, f: ImageFont.FreeTypeFont, x0: int, width: int
 ) -> None:
     """The legend's texts for the tests' record (they flow within the page's margins)."""
-    from bot.render import words as T
+    from render import words as T
 
     if img is not None and T.recording_now():
         T.record(text, None, (x0, 0, width - x0, img.height), img.size)

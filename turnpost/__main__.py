@@ -1,6 +1,7 @@
-"""``python -m bot COMMAND``: ``local`` (play in the terminal), ``demo`` (an all-AI game with
-its pictures), ``export-html`` (a game's web page as static files), ``run`` (the Discord bot).
-``python -m bot --check-config`` checks the bot's settings offline."""
+"""The front door of every surface, ``python -m turnpost COMMAND`` (the console script
+``turnpost``): ``local`` (play in the terminal), ``demo`` (an all-AI game with its pictures),
+``export-html`` (a game's web page as static files), ``run`` (the Discord bot).
+``python -m turnpost --check-config`` checks the bot's settings offline."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Brazil: Imperial. local: play in the terminal (hot-seat and computer "
+        prog="python -m turnpost",
+        description="Slow board games by chat. local: play in the terminal (hot-seat and computer "
         "players, no Discord); demo: an all-AI game with its pictures; export-html: a game's "
         "web page as static files; run: the Discord bot. "
         "--check-config checks the bot's settings offline.",
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(config: str | None) -> int:
-    """``python -m bot run``: the bot (:func:`bot.app.main`). Its SQLite database must be
+    """``python -m turnpost run``: the bot (:func:`bot.app.main`). Its SQLite database must be
     writable (file and folder: one line, exit 2, before anything is made); one it creates is
     removed again when the bot stops before any game was saved in it (Discord out of reach,
     the token refused): a refused start leaves nothing behind."""
