@@ -2,7 +2,7 @@
 
 The features are extensions (:data:`EXTENSIONS`, each module's ``setup`` adds its cog; a cog
 registers its own persistent buttons and menus and the pacing cog runs the reminder loop).
-Slash-command failures are answered privately by the command tree (:class:`bot.errors.BrazilTree`).
+Slash-command failures are answered privately by the command tree (:class:`bot.errors.TurnpostTree`).
 
     python -m turnpost run [--config FILE] [--check-config]
 
@@ -26,7 +26,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.errors import BrazilTree
+from bot.errors import TurnpostTree
 from bot.settings import BotSettings
 from bot.tables import Tables
 from bot.translator import CatalogueTranslator
@@ -48,7 +48,7 @@ EXTENSIONS = (
     "bot.cogs.language",
     "bot.cogs.pacing",
 )
-"""Loaded in this order by :meth:`BrazilBot.setup_hook` (the pacing extension last: its
+"""Loaded in this order by :meth:`TurnpostBot.setup_hook` (the pacing extension last: its
 pacer reads the tables)."""
 
 SWITCH_INTERVAL = 0.001
@@ -69,7 +69,7 @@ class WebStartError(RuntimeError):
     machine's): one line, said at start-up."""
 
 
-class BrazilBot(commands.Bot):
+class TurnpostBot(commands.Bot):
     """The bot: one game service over one store, the extensions, and the game pages' server
     when ``settings.web_port`` is set (:attr:`web`)."""
 
@@ -84,7 +84,7 @@ class BrazilBot(commands.Bot):
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
-            tree_cls=BrazilTree,
+            tree_cls=TurnpostTree,
             **shard_options(settings, sharded=isinstance(self, commands.AutoShardedBot)),
         )
         self.settings = settings
@@ -156,8 +156,8 @@ class BrazilBot(commands.Bot):
         log.info("closed")
 
 
-class ShardedBrazilBot(BrazilBot, commands.AutoShardedBot):
-    """The bot running several Discord shards in one process (``BRAZIL_SHARD_IDS`` with more
+class ShardedTurnpostBot(TurnpostBot, commands.AutoShardedBot):
+    """The bot running several Discord shards in one process (``TURNPOST_SHARD_IDS`` with more
     than one id): one gateway connection per shard, one game service and store."""
 
 
@@ -170,21 +170,21 @@ def shard_options(settings: BotSettings, *, sharded: bool) -> dict[str, Any]:
     if sharded:
         return {"shard_count": settings.shard_count, "shard_ids": list(shards)}
     if len(shards) != 1:
-        raise ValueError("several shards in one process need ShardedBrazilBot (make_bot)")
+        raise ValueError("several shards in one process need ShardedTurnpostBot (make_bot)")
     return {"shard_count": settings.shard_count, "shard_id": shards[0]}
 
 
-def make_bot(settings: BotSettings, *, store: GameStore | None = None) -> BrazilBot:
-    """The bot for these settings: :class:`ShardedBrazilBot` when this process runs several
-    shards, else :class:`BrazilBot` (one shard of several, or no sharding)."""
+def make_bot(settings: BotSettings, *, store: GameStore | None = None) -> TurnpostBot:
+    """The bot for these settings: :class:`ShardedTurnpostBot` when this process runs several
+    shards, else :class:`TurnpostBot` (one shard of several, or no sharding)."""
     shards = settings.shards
     if shards is not None and len(shards) > 1:
-        return ShardedBrazilBot(settings, store=store)
-    return BrazilBot(settings, store=store)
+        return ShardedTurnpostBot(settings, store=store)
+    return TurnpostBot(settings, store=store)
 
 
 def open_bot_store(settings: BotSettings) -> GameStore:
-    """The bot's store (``BRAZIL_DB``: an SQLite file or a PostgreSQL URL), not yet opened.
+    """The bot's store (``TURNPOST_DB``: an SQLite file or a PostgreSQL URL), not yet opened.
     SQLite keeps recent reads in memory (one process owns the file); PostgreSQL does not,
     since other bot processes may write the same games."""
     from storage.location import open_store, parse_location
@@ -206,13 +206,13 @@ async def start_web(service: GameService, settings: BotSettings) -> WebServer:
         await server.start()
     except OSError as e:
         raise WebStartError(
-            f"BRAZIL_WEB_PORT (web_port): cannot serve the game pages on "
+            f"TURNPOST_WEB_PORT (web_port): cannot serve the game pages on "
             f"{settings.web_host}:{port} ({bind_error(e)})"
         ) from None
     return server
 
 
-async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
+async def start_ops(bot: TurnpostBot, settings: BotSettings) -> OpsServer:
     """Serve /healthz and /metrics (``settings.ops_*``); :class:`WebStartError` in one line
     when the address cannot be bound."""
     from bot.ops import OpsServer
@@ -223,7 +223,7 @@ async def start_ops(bot: BrazilBot, settings: BotSettings) -> OpsServer:
         await ops.start()
     except OSError as e:
         raise WebStartError(
-            f"BRAZIL_OPS_PORT (ops_port): cannot serve /healthz and /metrics on "
+            f"TURNPOST_OPS_PORT (ops_port): cannot serve /healthz and /metrics on "
             f"{settings.ops_host}:{settings.ops_port} ({bind_error(e)})"
         ) from None
     return ops
@@ -295,7 +295,7 @@ async def run_bot(settings: BotSettings) -> int:
     try:
         await store.open()
     except StorageError as e:
-        print(f"error: BRAZIL_DB (db): {e}", file=sys.stderr)
+        print(f"error: TURNPOST_DB (db): {e}", file=sys.stderr)
         return 2
     try:
         return await _run_bot(settings, token, store)
@@ -367,9 +367,9 @@ def main(config: str | None = None, *, check_only: bool = False) -> int:
         if settings.discord_token is None:
             problems.append("DISCORD_TOKEN is not set (environment or .env)")
         if settings.sync_mode == "guild" and not settings.test_guild:
-            problems.append("sync = guild needs BRAZIL_TEST_GUILD")
+            problems.append("sync = guild needs TURNPOST_TEST_GUILD")
         if settings.web_public_url and settings.web_port is None:
-            problems.append("BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
+            problems.append("TURNPOST_WEB_PUBLIC_URL is set but TURNPOST_WEB_PORT is not")
         for p in problems:
             print(f"problem: {p}", file=sys.stderr)
         print("configuration OK" if not problems else "configuration has problems")

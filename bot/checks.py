@@ -8,7 +8,7 @@
   :func:`seat_of` (in_game) or :func:`my_seat` (seated).
 
 A check that fails raises an :class:`app_commands.CheckFailure` subclass of
-:mod:`bot.errors`; :class:`bot.errors.BrazilTree` answers it privately.
+:mod:`bot.errors`; :class:`bot.errors.TurnpostTree` answers it privately.
 
 **Moderators** are members with Manage Channel in the channel (the permissions Discord
 resolved for the interaction: :attr:`discord.Interaction.permissions`), or with the role
@@ -29,7 +29,7 @@ from bot.moderators import interaction_is_moderator
 from i18n import msg
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from service.game import GameSession
 
 T = TypeVar("T")
@@ -42,7 +42,7 @@ class NotModerator(Refusal):
         super().__init__(msg("svc.mod.not_moderator"))
 
 
-def is_moderator(interaction: discord.Interaction[BrazilBot]) -> bool:
+def is_moderator(interaction: discord.Interaction[TurnpostBot]) -> bool:
     """A moderator of this channel's games, by the bot's settings."""
     return interaction_is_moderator(interaction, interaction.client.settings.moderator_role_id)
 
@@ -50,7 +50,7 @@ def is_moderator(interaction: discord.Interaction[BrazilBot]) -> bool:
 def moderator() -> Callable[[T], T]:
     """Only moderators (:class:`NotModerator` otherwise)."""
 
-    def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+    def predicate(interaction: discord.Interaction[TurnpostBot]) -> bool:
         if not is_moderator(interaction):
             raise NotModerator()
         return True
@@ -59,7 +59,7 @@ def moderator() -> Callable[[T], T]:
 
 
 def _reads_game(seated_only: bool) -> Callable[[T], T]:
-    async def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+    async def predicate(interaction: discord.Interaction[TurnpostBot]) -> bool:
         tables = interaction.client.tables
         try:
             found = await (

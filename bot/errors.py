@@ -9,7 +9,7 @@ Two kinds of failure reach here:
   answered privately with :data:`GONE_WRONG`. The game service saves a turn in one
   transaction, so a fault before the save changed nothing.
 
-:class:`BrazilTree` is the bot's command tree (``tree_cls``): its :meth:`on_error` handles the
+:class:`TurnpostTree` is the bot's command tree (``tree_cls``): its :meth:`on_error` handles the
 slash commands; the persistent buttons and menus (:class:`bot.discord_views.GameItem`) share
 :func:`report_fault`.
 """
@@ -100,7 +100,7 @@ async def report_fault(
     await answer_privately(interaction, tr(await language_of(interaction), "bot.error.gone_wrong"))
 
 
-class BrazilTree(app_commands.CommandTree[discord.Client]):
+class TurnpostTree(app_commands.CommandTree[discord.Client]):
     """The command tree: failures of slash commands are answered privately (see module doc)."""
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:

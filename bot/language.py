@@ -30,7 +30,7 @@ from service.language import game_language_of
 from storage import GameRecord, GameStatus
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from service.language import Languages
 
 log = logging.getLogger("bot.language")
@@ -39,7 +39,7 @@ DISCORD = "discord"
 """The ``/language`` choice that clears the user's own choice (follow Discord's)."""
 
 
-def languages_of(bot: BrazilBot) -> Languages:
+def languages_of(bot: TurnpostBot) -> Languages:
     langs: Languages = bot.tables.svc.languages
     return langs
 
@@ -50,7 +50,7 @@ def locale_text(locale: discord.Locale | str | None) -> str | None:
 
 
 async def user_language(
-    bot: BrazilBot,
+    bot: TurnpostBot,
     user_id: int | None,
     interaction_locale: discord.Locale | str | None,
     *,
@@ -65,14 +65,14 @@ async def user_language(
 
 
 async def interaction_language(
-    interaction: discord.Interaction[BrazilBot], *, game: GameRecord | str | None = None
+    interaction: discord.Interaction[TurnpostBot], *, game: GameRecord | str | None = None
 ) -> str:
     """:func:`user_language` of the interaction's user, in the interaction
     (:meth:`bot.hub.Hub.lang_of`)."""
     return await interaction.client.tables.lang_of(interaction, game)
 
 
-async def game_language(bot: BrazilBot, game: int | GameRecord) -> str:
+async def game_language(bot: TurnpostBot, game: int | GameRecord) -> str:
     """The language of a game's public posts (``game``: its id or its record;
     :meth:`bot.hub.Hub.game_lang`)."""
     return await bot.tables.game_lang(game)
@@ -87,7 +87,7 @@ def guild_language(interaction: discord.Interaction[Any]) -> str:
     return i18n.discord_locales().get(locale or "") or i18n.resolve(locale) or i18n.DEFAULT
 
 
-async def seen(interaction: discord.Interaction[BrazilBot]) -> None:
+async def seen(interaction: discord.Interaction[TurnpostBot]) -> None:
     """Remember the Discord locale the interaction's user was seen with (written only when
     it changed); a storage failure is logged, never in the user's way."""
     try:
@@ -129,7 +129,7 @@ def name_of(code: str) -> str:
 # ---------------------------------------------------------------------- /language
 
 
-async def language_command(interaction: discord.Interaction[BrazilBot], value: str | None) -> None:
+async def language_command(interaction: discord.Interaction[TurnpostBot], value: str | None) -> None:
     """``/language [language]``: without a value, the language the bot answers the user in
     and why; with one, the user's choice (:data:`DISCORD`: follow Discord's again)."""
     t = interaction.client.tables
@@ -158,14 +158,14 @@ async def language_command(interaction: discord.Interaction[BrazilBot], value: s
 # ---------------------------------------------------------------------- /game language
 
 
-def may_change_game_language(interaction: discord.Interaction[BrazilBot], rec: GameRecord) -> bool:
+def may_change_game_language(interaction: discord.Interaction[TurnpostBot], rec: GameRecord) -> bool:
     """A seated player of the game (lobby or running) or a moderator."""
     if rec.seats_of(interaction.user.id):
         return True
     return interaction_is_moderator(interaction, interaction.client.settings.moderator_role_id)
 
 
-async def game_language_command(interaction: discord.Interaction[BrazilBot], value: str) -> None:
+async def game_language_command(interaction: discord.Interaction[TurnpostBot], value: str) -> None:
     """``/game language <language>``: the channel's game (a lobby or a running game) writes
     its public posts in another language; said publicly in the new language."""
     bot = interaction.client

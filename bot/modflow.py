@@ -22,7 +22,7 @@ from storage import GameRecord, GameStatus
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
 log = logging.getLogger("bot.mod")
 
@@ -51,7 +51,7 @@ def confirm_view(game_id: int, token: str, label: str, lang: str = "en") -> ui.V
     return view
 
 
-async def abandon(interaction: discord.Interaction[BrazilBot]) -> None:
+async def abandon(interaction: discord.Interaction[TurnpostBot]) -> None:
     """``/game abandon``: a moderator (or a lobby's creator) after a confirmation; else
     every seated human asks in turn, the last one confirms."""
     t = interaction.client.tables
@@ -100,7 +100,7 @@ async def abandon(interaction: discord.Interaction[BrazilBot]) -> None:
 
 
 async def confirmed(
-    interaction: discord.Interaction[BrazilBot], game_id: int, token: str, ok: bool
+    interaction: discord.Interaction[TurnpostBot], game_id: int, token: str, ok: bool
 ) -> None:
     t = interaction.client.tables
     uid = interaction.user.id
@@ -132,7 +132,7 @@ async def confirmed(
 
 
 async def _do_rollback(
-    interaction: discord.Interaction[BrazilBot],
+    interaction: discord.Interaction[TurnpostBot],
     rec: GameRecord,
     req: dict[str, Any],
     lang: str,
@@ -159,7 +159,7 @@ async def _do_rollback(
 
 
 async def _do_abandon(
-    interaction: discord.Interaction[BrazilBot], rec: GameRecord, lang: str, *, voted: bool
+    interaction: discord.Interaction[TurnpostBot], rec: GameRecord, lang: str, *, voted: bool
 ) -> None:
     t = interaction.client.tables
     if voted:

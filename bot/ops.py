@@ -1,5 +1,5 @@
 """The bot's health and metrics for its operators: ``/healthz`` and ``/metrics`` on a small
-aiohttp server inside the bot process (``BRAZIL_OPS_PORT``; 127.0.0.1 by default; apart from
+aiohttp server inside the bot process (``TURNPOST_OPS_PORT``; 127.0.0.1 by default; apart from
 the game pages, which may face the internet).
 
 - ``GET /healthz``: 200 and ``ok`` lines when the gateway is connected (ready, heartbeats
@@ -31,7 +31,7 @@ STORE_TIMEOUT = 2.0
 
 
 class Watched(Protocol):
-    """What the health checks read of the bot (:class:`bot.app.BrazilBot`)."""
+    """What the health checks read of the bot (:class:`bot.app.TurnpostBot`)."""
 
     settings: BotSettings
     store: GameStore | None

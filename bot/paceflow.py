@@ -16,7 +16,7 @@ from i18n import exact_duration, tr
 from service.results import Refused
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from bot.tables import Tables
 
 Policy = Literal["wait", "default", "ai"]
@@ -40,7 +40,7 @@ async def update_status(t: Tables, game_id: int) -> None:
     await t.publisher.update_status(s)
 
 
-async def may_set(interaction: discord.Interaction[BrazilBot], gid: int) -> bool:
+async def may_set(interaction: discord.Interaction[TurnpostBot], gid: int) -> bool:
     """The game's creator or a moderator; says why not otherwise."""
     t = interaction.client.tables
     if is_moderator(interaction) or await creator(t, gid) == interaction.user.id:
@@ -50,7 +50,7 @@ async def may_set(interaction: discord.Interaction[BrazilBot], gid: int) -> bool
 
 
 async def set_deadline(
-    interaction: discord.Interaction[BrazilBot], gid: int, duration: str
+    interaction: discord.Interaction[TurnpostBot], gid: int, duration: str
 ) -> None:
     """``/game deadline``: the time per decision of game ``gid``."""
     t = interaction.client.tables
@@ -76,7 +76,7 @@ async def set_deadline(
 
 
 async def set_policy(
-    interaction: discord.Interaction[BrazilBot], gid: int, policy: Policy, level: Level | None
+    interaction: discord.Interaction[TurnpostBot], gid: int, policy: Policy, level: Level | None
 ) -> None:
     """``/game policy``: what happens in game ``gid`` when a player's time is up, said with
     the AI's level whenever one may stand in (``ai``; ``default`` where a decision has no

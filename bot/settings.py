@@ -1,24 +1,24 @@
 """The Discord bot's settings: environment variables, a ``.env`` file, an optional TOML file.
 
-Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, ``BRAZIL_*``),
-``.env`` in the working directory, the TOML file (``BRAZIL_CONFIG`` or ``--config``), defaults.
+Precedence (highest first): keyword arguments, environment (``DISCORD_TOKEN``, ``TURNPOST_*``),
+``.env`` in the working directory, the TOML file (``TURNPOST_CONFIG`` or ``--config``), defaults.
 
     DISCORD_TOKEN=...              the bot token (required to run; never logged or echoed)
-    BRAZIL_DB=brazil.sqlite3       the SQLite database
-    BRAZIL_PACKS_DIR=packs         the data packs folder (optional)
-    BRAZIL_TEST_GUILD=1234         sync the slash commands to this guild (instant) ...
-    BRAZIL_SYNC=guild|global|none  ... or globally (up to an hour), or not at all
-    BRAZIL_DEFAULT_AI=heuristic    the level of "Add AI" seats
-    BRAZIL_LOG_LEVEL=INFO, BRAZIL_LOG_JSON=false
-    BRAZIL_PACING_TICK_SECONDS=30  how often due reminders and deadlines are fired
-    BRAZIL_WORKERS=2               processes drawing images and running computer players
+    TURNPOST_DB=turnpost.sqlite3       the SQLite database
+    TURNPOST_PACKS_DIR=packs         the data packs folder (optional)
+    TURNPOST_TEST_GUILD=1234         sync the slash commands to this guild (instant) ...
+    TURNPOST_SYNC=guild|global|none  ... or globally (up to an hour), or not at all
+    TURNPOST_DEFAULT_AI=heuristic    the level of "Add AI" seats
+    TURNPOST_LOG_LEVEL=INFO, TURNPOST_LOG_JSON=false
+    TURNPOST_PACING_TICK_SECONDS=30  how often due reminders and deadlines are fired
+    TURNPOST_WORKERS=2               processes drawing images and running computer players
                                    (default: the CPU count; 0: threads of the bot's process)
-    BRAZIL_MODERATOR_ROLE_ID=..., BRAZIL_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
-    BRAZIL_WEB_PORT=8080           serve the game pages on this port (unset: off)
-    BRAZIL_WEB_HOST=127.0.0.1      ... on this address
-    BRAZIL_WEB_PUBLIC_URL=https://brazil.example.org  the pages' address as players reach them
+    TURNPOST_MODERATOR_ROLE_ID=..., TURNPOST_MOD_LOG_CHANNEL=...  moderators (stalled games are flagged)
+    TURNPOST_WEB_PORT=8080           serve the game pages on this port (unset: off)
+    TURNPOST_WEB_HOST=127.0.0.1      ... on this address
+    TURNPOST_WEB_PUBLIC_URL=https://brazil.example.org  the pages' address as players reach them
                                    (behind a reverse proxy); default http://WEB_HOST:WEB_PORT
-    BRAZIL_SHARD_COUNT=4, BRAZIL_SHARD_IDS=0,1  run these Discord shards of that many (several
+    TURNPOST_SHARD_COUNT=4, TURNPOST_SHARD_IDS=0,1  run these Discord shards of that many (several
                                    processes on one PostgreSQL database); unset: one process,
                                    no sharding
 
@@ -48,6 +48,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from storage.environ import adopt_legacy
+
 SyncMode = Literal["guild", "global", "none"]
 
 MAX_SHARDS = 4096
@@ -62,7 +64,7 @@ class BotSettings(BaseSettings):
     """Everything the bot reads at start-up (see module doc)."""
 
     model_config = SettingsConfigDict(
-        env_prefix="BRAZIL_",
+        env_prefix="TURNPOST_",
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
@@ -73,7 +75,7 @@ class BotSettings(BaseSettings):
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token")
     )
     db: str = Field(
-        default="brazil.sqlite3",
+        default="turnpost.sqlite3",
         description="the database: an SQLite file (a path or sqlite:///path) or a "
         "postgresql://user:password@host/database URL",
     )
@@ -171,11 +173,11 @@ class BotSettings(BaseSettings):
             ) from None
         count = info.data.get("shard_count")
         if count is None:
-            raise ValueError("shard ids need BRAZIL_SHARD_COUNT (how many shards in all)")
+            raise ValueError("shard ids need TURNPOST_SHARD_COUNT (how many shards in all)")
         bad = [i for i in ids if not 0 <= i < count]
         if bad:
             raise ValueError(
-                f"shard ids must be from 0 to {count - 1} (BRAZIL_SHARD_COUNT={count}), not "
+                f"shard ids must be from 0 to {count - 1} (TURNPOST_SHARD_COUNT={count}), not "
                 + ", ".join(str(i) for i in bad)
             )
         if len(set(ids)) != len(ids):
@@ -220,7 +222,7 @@ class BotSettings(BaseSettings):
         path = Path(where.target)
         if path.is_dir():
             raise ValueError(
-                f"{path} is a folder: give a database file, e.g. {path / 'brazil.sqlite3'}"
+                f"{path} is a folder: give a database file, e.g. {path / 'turnpost.sqlite3'}"
             )
         parent = path.parent
         if not parent.is_dir():
@@ -283,8 +285,10 @@ class BotSettings(BaseSettings):
         """The game pages' setting in one line (``describe``)."""
         if self.web_port is None:
             if self.web_public_url:
-                return "game pages: off (BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not)"
-            return "game pages: off (set BRAZIL_WEB_PORT to serve them)"
+                return (
+                    "game pages: off (TURNPOST_WEB_PUBLIC_URL is set but TURNPOST_WEB_PORT is not)"
+                )
+            return "game pages: off (set TURNPOST_WEB_PORT to serve them)"
         port = "any free port" if self.web_port == 0 else f"port {self.web_port}"
         where = f"game pages: on {self.web_host}, {port}"
         return where + (f", linked as {self.web_public_url}" if self.web_public_url else "")
@@ -319,7 +323,7 @@ class BotSettings(BaseSettings):
             self.shard_text(),
             "health and metrics: "
             + (
-                "off (set BRAZIL_OPS_PORT to serve /healthz and /metrics)"
+                "off (set TURNPOST_OPS_PORT to serve /healthz and /metrics)"
                 if self.ops_port is None
                 else f"on {self.ops_host}, port {self.ops_port or 'any free one'}"
             ),
@@ -338,7 +342,7 @@ class BotSettings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         sources = [init_settings, env_settings, dotenv_settings]
-        toml = _CONFIG_FILE or os.environ.get("BRAZIL_CONFIG")
+        toml = _CONFIG_FILE or os.environ.get("TURNPOST_CONFIG")  # BRAZIL_CONFIG: adopt_legacy
         if toml:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(toml)))
         return tuple(sources)
@@ -352,12 +356,12 @@ def _env_name(field: str) -> str:
     if f is not None and isinstance(f.validation_alias, AliasChoices):
         first = f.validation_alias.choices[0]
         return first if isinstance(first, str) else field.upper()
-    return f"BRAZIL_{field.upper()}"
+    return f"TURNPOST_{field.upper()}"
 
 
 def explain(error: ValidationError) -> str:
     """A settings error in one line, naming each bad setting by its environment variable and
-    its TOML name (``BRAZIL_DB (db): ...``), without pydantic's dump; never a token's value."""
+    its TOML name (``TURNPOST_DB (db): ...``), without pydantic's dump; never a token's value."""
     parts = []
     for e in error.errors(include_url=False):
         loc = [str(x) for x in e.get("loc", ())]
@@ -391,6 +395,7 @@ def load_settings(config_file: str | os.PathLike[str] | None = None, **values: A
         if any(k.lower() in ("discord_token", "token") for k in data):
             raise ValueError(f"{path}: keep the token out of config files (use DISCORD_TOKEN)")
     _CONFIG_FILE = str(config_file) if config_file is not None else None
+    adopt_legacy()  # the deprecated BRAZIL_* names, read as TURNPOST_*
     try:
         return BotSettings(**values)
     finally:

@@ -2,11 +2,11 @@
 server, SIGKILLed K times and restarted, and what was tried and lost.
 
 The parent runs the fake server and the simulated players; the subprocess (``--worker``, a
-test-only mode) runs a real :class:`~bot.app.BrazilBot` over the SQLite file and pulls the
+test-only mode) runs a real :class:`~bot.app.TurnpostBot` over the SQLite file and pulls the
 players' interactions from the fake server (``GET /fake/next``: the gateway's part). Kills
 alternate between two moments:
 
-- **during a save**: the worker runs with ``BRAZIL_LOADTEST_SAVE_HOOK=1``, a test-only
+- **during a save**: the worker runs with ``TURNPOST_LOADTEST_SAVE_HOOK=1``, a test-only
   store (:class:`PausingStore`) that, inside a save's transaction (before COMMIT), tells the
   parent (``POST /fake/saving``) and waits; the parent kills it there;
 - **at a random moment** while several games are playing.
@@ -44,8 +44,8 @@ from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_se
 from rules.brazil import GameState, deciders, format_action, legal_actions
 from storage import GameStore, SqliteGameStore
 
-SAVE_HOOK = "BRAZIL_LOADTEST_SAVE_HOOK"
-CLOCK_FILE = "BRAZIL_LOADTEST_CLOCK_FILE"
+SAVE_HOOK = "TURNPOST_LOADTEST_SAVE_HOOK"
+CLOCK_FILE = "TURNPOST_LOADTEST_CLOCK_FILE"
 """Test-only: the worker's pacing clock runs this file's number of seconds ahead of real time
 (the parent moves it to make reminders due)."""
 IN_SAVE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_save", default=False)
@@ -96,7 +96,7 @@ class PausingStore(SqliteGameStore):
 async def _worker(base: str, db: str) -> None:
     import discord
 
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from devtools.harness import bot_settings
 
     discord.http.Route.BASE = base
@@ -112,7 +112,7 @@ async def _worker(base: str, db: str) -> None:
 
             store.on_open_save = saving
         settings = bot_settings(Path(db)).model_copy(update={"pacing_tick_seconds": 0.25})
-        bot = BrazilBot(settings, store=store)
+        bot = TurnpostBot(settings, store=store)
         await bot.login("fake-token")
         if os.environ.get(CLOCK_FILE):
             bot.pacer.clock = FileClock(Path(os.environ[CLOCK_FILE]))

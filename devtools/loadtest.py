@@ -567,7 +567,7 @@ def compare_table(args: argparse.Namespace, figures: Sequence[dict[str, Any]]) -
 async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> dict[str, Any]:
     """One load test with the bot's worker pool of ``workers`` processes (0: threads;
     None: the CPU count)."""
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
     def say(*parts: Any) -> None:
         print(*parts, file=out, flush=True)
@@ -580,7 +580,7 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
     with tempfile.TemporaryDirectory(prefix="brazil-load-") as tmp:
         async with fake_server(faults) as fake:
             settings = bot_settings(Path(tmp) / "load.sqlite3")
-            bot = BrazilBot(settings.model_copy(update={"workers": workers}))
+            bot = TurnpostBot(settings.model_copy(update={"workers": workers}))
             await bot.login("fake-token")
             if args.no_images:
 

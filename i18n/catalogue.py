@@ -14,7 +14,7 @@ A language is found in a locale folder: ``<dir>/<code>/*.toml`` (several files, 
     "lobby.joined" = "{who} csatlakozott."
 
 The project's own folder is ``i18n/locales``; :func:`add_locale_dir` (or the
-``BRAZIL_LOCALES`` environment variable, folders separated by the path separator) adds more:
+``TURNPOST_LOCALES`` environment variable, folders separated by the path separator) adds more:
 adding a language is one catalogue file, no code.
 """
 
@@ -100,8 +100,10 @@ def clear_locale_dirs() -> None:
 
 def _dirs() -> list[Path]:
     """The folders whose languages are served, a later folder's language replacing an
-    earlier one's (the platform's, then ``BRAZIL_LOCALES``', then :func:`add_locale_dir`'s)."""
-    env = [Path(x) for x in os.environ.get("BRAZIL_LOCALES", "").split(os.pathsep) if x]
+    earlier one's (the platform's, then ``TURNPOST_LOCALES``', then :func:`add_locale_dir`'s)."""
+    # (the deprecated BRAZIL_LOCALES too: i18n sits below storage.environ)
+    value = os.environ.get("TURNPOST_LOCALES", os.environ.get("BRAZIL_LOCALES", ""))
+    env = [Path(x) for x in value.split(os.pathsep) if x]
     return [LOCALES, *env, *_extra_dirs]
 
 

@@ -1,7 +1,7 @@
 """The bot's metrics (prometheus-client), surface-neutral: what the service counts and times,
 exposed by the surface that serves ``/metrics`` (the Discord bot's ops server).
 
-Names start with ``brazil_``. Labels take few values (an operation's name, a kind), never a
+Names start with ``turnpost_``. Labels take few values (an operation's name, a kind), never a
 game, a user or anything hidden.
 """
 
@@ -19,44 +19,44 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 _SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
 
-STEPS = Counter("brazil_steps_applied", "Actions applied and saved", registry=REGISTRY)
+STEPS = Counter("turnpost_steps_applied", "Actions applied and saved", registry=REGISTRY)
 CONFLICTS = Counter(
-    "brazil_version_conflicts",
+    "turnpost_version_conflicts",
     "Saves refused because the game changed meanwhile (another writer)",
     registry=REGISTRY,
 )
 STORE_SECONDS = Histogram(
-    "brazil_store_seconds",
+    "turnpost_store_seconds",
     "Time of the service's store calls, by operation",
     ["op"],
     buckets=_FAST,
     registry=REGISTRY,
 )
 RENDER_SECONDS = Histogram(
-    "brazil_render_seconds",
+    "turnpost_render_seconds",
     "Time to draw one image, by kind",
     ["kind"],
     buckets=_SLOW,
     registry=REGISTRY,
 )
 AI_SECONDS = Histogram(
-    "brazil_ai_decision_seconds",
+    "turnpost_ai_decision_seconds",
     "Time of one computer player's decision, by level",
     ["level"],
     buckets=_SLOW,
     registry=REGISTRY,
 )
 ACTIVE_GAMES = Gauge(
-    "brazil_active_games", "Running games (as the last pacing tick saw them)", registry=REGISTRY
+    "turnpost_active_games", "Running games (as the last pacing tick saw them)", registry=REGISTRY
 )
 INTERACTION_ERRORS = Counter(
-    "brazil_interaction_errors",
+    "turnpost_interaction_errors",
     "Interactions that failed with an unexpected error (answered privately), by kind",
     ["kind"],
     registry=REGISTRY,
 )
 REMINDER_LATENESS = Histogram(
-    "brazil_reminder_lateness_seconds",
+    "turnpost_reminder_lateness_seconds",
     "How late a reminder or deadline action fired after it was due",
     buckets=(1, 5, 15, 30, 60, 120, 300, 900, 3600),
     registry=REGISTRY,

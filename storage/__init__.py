@@ -3,7 +3,7 @@ Brazil: Imperial unless another is given), one active game per Discord channel.
 
 The interface is :class:`GameStore` (async); :class:`SqliteGameStore` implements it on an
 embedded SQLite file and :class:`PostgresGameStore` on a PostgreSQL server;
-:func:`open_store` picks one from a path or a URL (``BRAZIL_DB``). Callers never see SQL. See
+:func:`open_store` picks one from a path or a URL (``TURNPOST_DB``). Callers never see SQL. See
 ``storage/README.md``.
 
 Importing this package loads neither backend (nor ``aiosqlite`` or ``asyncpg``): the

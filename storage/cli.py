@@ -12,7 +12,7 @@ No command ever damages a file: outputs are written to a new temporary name and 
 place once complete (and, for backups, verified); a file that is not a game database is only
 ever opened read-only.
 
-``--db`` (default ``$BRAZIL_DB``, else ``./brazil.sqlite3``) is an SQLite file or a
+``--db`` (default ``$TURNPOST_DB``, else ``./turnpost.sqlite3``) is an SQLite file or a
 ``postgresql://`` URL (:func:`storage.open_store`): every command but ``bench`` works on
 both. ``copy SRC DEST`` moves every game from one to the other (:mod:`storage.copy`).
 """
@@ -35,6 +35,7 @@ from storage.bench import RESTORE_STEPS_BACK, RestoreGame, run_bench, synthetic_
 from storage.check import check_store
 from storage.copy import BackupSource, CopyRefused, CopySource, copy_store
 from storage.dump import BACKUP_FORMAT, BackupFile
+from storage.environ import env
 from storage.errors import DatabaseCorrupt, ReplayerUnavailable, StorageError
 from storage.export import dump_export, load_export
 from storage.location import Location, open_readable, open_store, parse_location
@@ -50,8 +51,8 @@ EXIT_ERROR = 2
 
 
 def default_db_path() -> str:
-    """``$BRAZIL_DB`` if set, else ``./brazil.sqlite3``."""
-    return os.environ.get("BRAZIL_DB") or "brazil.sqlite3"
+    """``$TURNPOST_DB`` if set, else ``./turnpost.sqlite3``."""
+    return env("DB") or "turnpost.sqlite3"
 
 
 def _count(text: str) -> int:
@@ -68,7 +69,7 @@ def _count(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     db_help = (
         "the database: an SQLite file or a postgresql://user:password@host/database URL "
-        "(default: $BRAZIL_DB or ./brazil.sqlite3)"
+        "(default: $TURNPOST_DB or ./turnpost.sqlite3)"
     )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", metavar="PATH|URL", default=argparse.SUPPRESS, help=db_help)

@@ -1,4 +1,4 @@
-"""Which store a setting names: :func:`open_store` takes ``BRAZIL_DB``'s value (a URL or a
+"""Which store a setting names: :func:`open_store` takes ``TURNPOST_DB``'s value (a URL or a
 path) and returns the store for it, not yet opened.
 
 ===========================================  ============================================
@@ -7,8 +7,8 @@ value                                        store
 ``postgresql://user:pw@host:5432/brazil``    :class:`~storage.postgres.PostgresGameStore`
 ``postgres://…`` (the same)                  (asyncpg URL: a Unix socket is
                                              ``postgresql:///brazil?host=/run/postgresql``)
-``brazil.sqlite3``, ``/var/lib/brazil.db``   :class:`~storage.sqlite.SqliteGameStore`
-``sqlite:///brazil.sqlite3`` (relative)      (the SQLAlchemy form: three slashes and a
+``turnpost.sqlite3``, ``/var/lib/brazil.db``   :class:`~storage.sqlite.SqliteGameStore`
+``sqlite:///turnpost.sqlite3`` (relative)      (the SQLAlchemy form: three slashes and a
 ``sqlite:////var/lib/brazil.db`` (absolute)  relative path, four and an absolute one)
 ===========================================  ============================================
 
@@ -112,7 +112,7 @@ def parse_location(text: str | Path) -> Location:
 
 def open_store(location: str | Path, **options: Any) -> GameStore:
     """The store ``location`` names (a path or a URL, see the module doc), not yet opened:
-    ``async with open_store(os.environ["BRAZIL_DB"]) as store: ...``.
+    ``async with open_store(os.environ["TURNPOST_DB"]) as store: ...``.
 
     ``options`` go to the store's constructor: those both take (``clock``, ``create``,
     ``replayer``, ``snapshot_every``, ``engine_version``, ``cache_reads``) always; the

@@ -2,8 +2,8 @@
 
     python -m turnpost export-html GAME OUTDIR [--db PATH] [--lang LANG]
 
-Reads the game from the database (the same default as ``local``: ``$BRAZIL_DB`` or
-``./brazil.sqlite3``) and writes its page (:func:`web.export.export_html`): ``index.html``
+Reads the game from the database (the same default as ``local``: ``$TURNPOST_DB`` or
+``./turnpost.sqlite3``) and writes its page (:func:`web.export.export_html`): ``index.html``
 (open it from disk), ``page.js``, ``page.css`` and the map of every step in ``map/``. Only
 public things, as on the live page. A missing database, an unknown game or an OUTDIR that is
 a file are refused in one line (exit 2), before anything is written. ``--lang`` is the
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import TextIO
 
 import i18n
 from service import GameService, Refused
+from storage.environ import env
 from terminal.local import (
     BadArguments,
     check_db,
@@ -41,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", type=int, metavar="GAME", help="the game's number")
     p.add_argument("outdir", metavar="OUTDIR", help="the folder to write the page into (created)")
     p.add_argument(
-        "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
+        "--db", default=None, help="SQLite file (default $TURNPOST_DB or ./turnpost.sqlite3)"
     )
     p.add_argument(
         "--lang",
@@ -65,7 +65,7 @@ async def export(
     page_lang: str | None = lang if args.lang else None  # None: the game's language
     L = i18n.translator(lang)
     db = args.db or default_db()
-    label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
+    label = "--db" if args.db else "TURNPOST_DB" if env("DB") is not None else "--db"
     check_db(db, resume=None, label=label, lang=lang)
     sqlite = parse_location(db)
     if sqlite.kind == "sqlite" and not Path(sqlite.target).exists():

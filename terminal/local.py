@@ -51,6 +51,7 @@ from service.game import GameSession
 from service.games import seat_label
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
+from storage.environ import env
 
 if TYPE_CHECKING:
     from storage.base import GameStore
@@ -76,7 +77,7 @@ def help_text(lang: str = i18n.DEFAULT) -> str:
 
 
 def default_db() -> str:
-    return os.environ.get("BRAZIL_DB", "brazil.sqlite3")
+    return env("DB") or "turnpost.sqlite3"
 
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
@@ -188,7 +189,7 @@ def check_db(
     lang: str = i18n.DEFAULT,
     write: bool = False,
 ) -> None:
-    """``--db`` (or ``BRAZIL_DB``, named by ``label``): a file, not a folder, in a folder
+    """``--db`` (or ``TURNPOST_DB``, named by ``label``): a file, not a folder, in a folder
     that exists; to resume, an existing one; to play (``write``), a file and a folder this
     user can write. A PostgreSQL URL is checked when opened."""
     from storage import InvalidData
@@ -204,7 +205,7 @@ def check_db(
     path = where.target
     p = Path(path)
     if p.is_dir():
-        eg = p / "brazil.sqlite3"
+        eg = p / "turnpost.sqlite3"
         raise BadArguments(L("terminal.error.db_folder", label=label, path=path, example=eg))
     parent = p.parent
     if not parent.is_dir():
@@ -703,7 +704,7 @@ def resume_command(
             argv += ["--db", db]
         else:
             path = Path(where.target).resolve()
-            default = os.environ.get("BRAZIL_DB") is None and path == base / "brazil.sqlite3"
+            default = env("DB") is None and path == base / "turnpost.sqlite3"
             if not default:
                 argv += ["--db", str(path)]
     if out_dir is not None:
@@ -813,7 +814,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", default=None, help="map id (default: the player count's)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument(
-        "--db", default=None, help="SQLite file (default $BRAZIL_DB or ./brazil.sqlite3)"
+        "--db", default=None, help="SQLite file (default $TURNPOST_DB or ./turnpost.sqlite3)"
     )
     p.add_argument("--resume", type=int, default=None, metavar="GAME", help="a saved game id")
     p.add_argument("--script", default=None, metavar="FILE", help="play the commands in FILE")
@@ -889,7 +890,7 @@ async def play(
 
     lang = chosen_language(args)
     db = args.db or default_db()
-    label = "--db" if args.db else "BRAZIL_DB" if "BRAZIL_DB" in os.environ else "--db"
+    label = "--db" if args.db else "TURNPOST_DB" if env("DB") is not None else "--db"
     check_db(db, resume=args.resume, label=label, lang=lang, write=True)
     game = check_game(getattr(args, "game", None), lang=lang)
     if args.resume is None:

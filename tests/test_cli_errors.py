@@ -21,7 +21,7 @@ LEVELS = "choose random, heuristic or search"
 
 
 def _run(mod: str, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))}
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("TURNPOST_", "DISCORD_"))}
     e.update(PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
         [sys.executable, "-m", mod, *args],
@@ -179,16 +179,19 @@ def test_export_html_refusals(tmp_path: Path, notdb: Path) -> None:
 
 def test_check_config_web_settings() -> None:
     bad = _run(
-        "turnpost", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="ftp://x", DISCORD_TOKEN="x.y.z"
+        "turnpost", ["--check-config"], TURNPOST_WEB_PUBLIC_URL="ftp://x", DISCORD_TOKEN="x.y.z"
     )
-    _one_line(bad, "BRAZIL_WEB_PUBLIC_URL (web_public_url): an http:// or https:// address")
-    port = _run("turnpost", ["--check-config"], BRAZIL_WEB_PORT="99999", DISCORD_TOKEN="x.y.z")
-    _one_line(port, "BRAZIL_WEB_PORT")
+    _one_line(bad, "TURNPOST_WEB_PUBLIC_URL (web_public_url): an http:// or https:// address")
+    port = _run("turnpost", ["--check-config"], TURNPOST_WEB_PORT="99999", DISCORD_TOKEN="x.y.z")
+    _one_line(port, "TURNPOST_WEB_PORT")
     half = _run(
-        "turnpost", ["--check-config"], BRAZIL_WEB_PUBLIC_URL="https://x.org", DISCORD_TOKEN="x.y.z"
+        "turnpost",
+        ["--check-config"],
+        TURNPOST_WEB_PUBLIC_URL="https://x.org",
+        DISCORD_TOKEN="x.y.z",
     )
-    _one_line(half, "BRAZIL_WEB_PUBLIC_URL is set but BRAZIL_WEB_PORT is not")
-    ok = _run("turnpost", ["--check-config"], BRAZIL_WEB_PORT="8080", DISCORD_TOKEN="x.y.z")
+    _one_line(half, "TURNPOST_WEB_PUBLIC_URL is set but TURNPOST_WEB_PORT is not")
+    ok = _run("turnpost", ["--check-config"], TURNPOST_WEB_PORT="8080", DISCORD_TOKEN="x.y.z")
     assert ok.returncode == 0 and "game pages: on 127.0.0.1, port 8080" in ok.stdout, ok.stdout
 
 
@@ -200,20 +203,22 @@ def test_demo_outdir_is_a_file(notdb: Path) -> None:
 def test_check_config_bad_db_folder(tmp_path: Path, notdb: Path, where: str) -> None:
     db = tmp_path / "nowhere" / "g.sqlite3" if where == "missing" else notdb / "g.sqlite3"
     for args in (["--check-config"], ["run"]):
-        p = _run("turnpost", args, BRAZIL_DB=str(db), DISCORD_TOKEN="x.y.z")
-        line = _one_line(p, "BRAZIL_DB")
+        p = _run("turnpost", args, TURNPOST_DB=str(db), DISCORD_TOKEN="x.y.z")
+        line = _one_line(p, "TURNPOST_DB")
         assert "validation error" not in p.stderr and "pydantic" not in p.stderr, line
 
 
 def test_run_refuses_a_db_that_is_not_sqlite_before_contacting_discord(notdb: Path) -> None:
-    p = _run("turnpost", ["run"], BRAZIL_DB=str(notdb), DISCORD_TOKEN="x.y.z", BRAZIL_SYNC="none")
+    p = _run(
+        "turnpost", ["run"], TURNPOST_DB=str(notdb), DISCORD_TOKEN="x.y.z", TURNPOST_SYNC="none"
+    )
     _one_line(p, "is not an SQLite database")
     assert notdb.read_text().startswith("these are my notes")
 
 
 def test_check_config_bad_number_is_one_line() -> None:
-    p = _run("turnpost", ["--check-config"], BRAZIL_DEFAULT_PLAYERS="9", DISCORD_TOKEN="x.y.z")
-    _one_line(p, "BRAZIL_DEFAULT_PLAYERS")
+    p = _run("turnpost", ["--check-config"], TURNPOST_DEFAULT_PLAYERS="9", DISCORD_TOKEN="x.y.z")
+    _one_line(p, "TURNPOST_DEFAULT_PLAYERS")
 
 
 def test_rules_describe_missing_data_pack() -> None:
@@ -234,12 +239,12 @@ def test_run_when_discord_is_unreachable(
 
     monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
     for k in list(os.environ):
-        if k.startswith(("BRAZIL_", "DISCORD_")):
+        if k.startswith(("TURNPOST_", "DISCORD_")):
             monkeypatch.delenv(k)
     monkeypatch.chdir(tmp_path)  # no .env
     monkeypatch.setenv("DISCORD_TOKEN", "x.y.z")
-    monkeypatch.setenv("BRAZIL_DB", str(tmp_path / "bot.sqlite3"))
-    monkeypatch.setenv("BRAZIL_SYNC", "none")
+    monkeypatch.setenv("TURNPOST_DB", str(tmp_path / "bot.sqlite3"))
+    monkeypatch.setenv("TURNPOST_SYNC", "none")
     monkeypatch.setattr(app, "setup_logging", lambda settings: None)
     code = app.main(None)
     err = capsys.readouterr().err

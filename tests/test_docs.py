@@ -108,9 +108,9 @@ def commands(block: Block) -> list[Command]:
 def run(
     args: list[str], cwd: Path, timeout: float, settings: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAZIL_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNPOST_")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env["BRAZIL_DB"] = str(cwd / "brazil.sqlite3")  # never the reader's own database
+    env["TURNPOST_DB"] = str(cwd / "turnpost.sqlite3")  # never the reader's own database
     env.pop("DISCORD_TOKEN", None)
     env.update(settings or {})
     return subprocess.run(

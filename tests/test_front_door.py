@@ -187,8 +187,8 @@ def _render_demo_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Ca
 
 def _run_db_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
-    env = {"BRAZIL_DB": str(folder / "bot.sqlite3"), "DISCORD_TOKEN": "x.y.z"}
-    return Case("turnpost", ["run"], ["BRAZIL_DB", str(folder)], {**env, "BRAZIL_SYNC": "none"})
+    env = {"TURNPOST_DB": str(folder / "bot.sqlite3"), "DISCORD_TOKEN": "x.y.z"}
+    return Case("turnpost", ["run"], ["TURNPOST_DB", str(folder)], {**env, "TURNPOST_SYNC": "none"})
 
 
 def _mkdir(path: Path) -> Path:
@@ -215,7 +215,7 @@ CASES: dict[str, Callable[[Path, ReadOnly, Path], Case]] = {
     "demo OUTDIR read-only": _demo_outdir_read_only,
     "demo --scenario amazon --players 2": _demo_scenario_for_other_players,
     "export-html OUTDIR in a read-only folder": _export_outdir_in_read_only_folder,
-    "run with BRAZIL_DB in a read-only folder": _run_db_in_read_only_folder,
+    "run with TURNPOST_DB in a read-only folder": _run_db_in_read_only_folder,
     "devtools.render demo FILE": _render_demo_into_a_file,
     "devtools.render demo --lang xx": _render_demo_unknown_language,
     "devtools.render bench --runs 0": _render_bench_no_runs,
@@ -292,17 +292,17 @@ def test_run_leaves_no_database_when_discord_is_unreachable(
     refused without the network); Discord out of reach leaves no new database behind."""
     import discord.http
 
-    from turnpost import __main__ as front
     from bot import app
+    from turnpost import __main__ as front
 
     monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
     for k in list(os.environ):
-        if k.startswith(("BRAZIL_", "DISCORD_")):
+        if k.startswith(("TURNPOST_", "DISCORD_")):
             monkeypatch.delenv(k)
     monkeypatch.chdir(tmp_path)  # no .env
     monkeypatch.setenv("DISCORD_TOKEN", "x.y.z")
-    monkeypatch.setenv("BRAZIL_DB", str(tmp_path / "bot.sqlite3"))
-    monkeypatch.setenv("BRAZIL_SYNC", "none")
+    monkeypatch.setenv("TURNPOST_DB", str(tmp_path / "bot.sqlite3"))
+    monkeypatch.setenv("TURNPOST_SYNC", "none")
     monkeypatch.setattr(app, "setup_logging", lambda settings: None)
     before = _listing(tmp_path)
     code = front.main(["run"])
@@ -414,7 +414,7 @@ def test_the_resume_hint_works_as_printed(tmp_path: Path) -> None:
     resumed = subprocess.run(
         [sys.executable, "-m", "turnpost", *argv[2:], "--script", os.devnull, "--lang", "en"],
         cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))},
+        env={k: v for k, v in os.environ.items() if not k.startswith(("TURNPOST_", "DISCORD_"))},
         capture_output=True,
         text=True,
         timeout=60,
@@ -434,7 +434,7 @@ def test_local_without_prompt_toolkit_reads_plain_lines(tmp_path: Path) -> None:
     shim = tmp_path / "shim" / "prompt_toolkit"
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text("raise ImportError(\"No module named 'prompt_toolkit'\")\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURNPOST_", "DISCORD_"))}
     env["PYTHONPATH"] = os.pathsep.join([str(shim.parent), str(ROOT)])
     check = subprocess.run(
         [sys.executable, "-c", "import prompt_toolkit"], env=env, capture_output=True, text=True

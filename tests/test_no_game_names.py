@@ -36,7 +36,9 @@ KNOWN_ARROWS: dict[str, set[str]] = {
     "service.labels": {"rules.brazil"},
     "storage.cli": {"rules.brazil"},
 }
-MOST_NAMES = 299  # "brazil" 270, "tigris" 29: mostly the platform's own name (BRAZIL_*, BrazilBot)
+MOST_NAMES = (
+    299  # "brazil" 270, "tigris" 29: mostly the platform's own name (TURNPOST_*, TurnpostBot)
+)
 
 
 def _folders(reg: Registration) -> set[str]:

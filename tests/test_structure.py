@@ -254,7 +254,7 @@ def test_circles_finds_every_group_once() -> None:
 
 
 def test_no_import_circle_inside_bot() -> None:
-    # Today's only circle in bot/ is type-only (bot.app <-> bot.cogs.*, whose `BrazilBot`
+    # Today's only circle in bot/ is type-only (bot.app <-> bot.cogs.*, whose `TurnpostBot`
     # annotations sit under `if TYPE_CHECKING:`), so it does not count. If a change in bot/
     # brings a circle back, the message names it; mark this test
     # `@pytest.mark.xfail(strict=False, reason=...)` only while that circle is being undone.

@@ -63,7 +63,7 @@ def run(config: str | None) -> int:
     new = _new_database(db)
     if db is not None:
         try:
-            check_db(str(db), resume=None, label="BRAZIL_DB", write=True)
+            check_db(str(db), resume=None, label="TURNPOST_DB", write=True)
         except BadArguments as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
@@ -74,7 +74,7 @@ def run(config: str | None) -> int:
 
 
 def _sqlite_path(config: str | None) -> Path | None:
-    """The bot's SQLite file (``BRAZIL_DB``), None for PostgreSQL or settings that do not load
+    """The bot's SQLite file (``TURNPOST_DB``), None for PostgreSQL or settings that do not load
     (:func:`bot.app.main` says why)."""
     from bot.settings import load_settings
     from storage.location import parse_location

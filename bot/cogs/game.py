@@ -31,7 +31,7 @@ from service.lobby import lobby_text
 from storage import GameStatus
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
 T = TypeVar("T")
 
@@ -43,7 +43,7 @@ NOT_PAGE_RESETTER = tr("en", "bot.web.not_resetter")
 def pages_on() -> Callable[[T], T]:
     """The bot serves game pages (:data:`PAGES_OFF` otherwise, privately)."""
 
-    def predicate(interaction: discord.Interaction[BrazilBot]) -> bool:
+    def predicate(interaction: discord.Interaction[TurnpostBot]) -> bool:
         if interaction.client.web is None:
             raise Refusal(msg("bot.web.off"))
         return True
@@ -52,7 +52,7 @@ def pages_on() -> Callable[[T], T]:
 
 
 async def scenario_autocomplete(
-    interaction: discord.Interaction[BrazilBot], current: str
+    interaction: discord.Interaction[TurnpostBot], current: str
 ) -> list[app_commands.Choice[str]]:
     cur = current.lower()
     out = []
@@ -63,7 +63,7 @@ async def scenario_autocomplete(
 
 
 async def game_autocomplete(
-    interaction: discord.Interaction[BrazilBot], current: str
+    interaction: discord.Interaction[TurnpostBot], current: str
 ) -> list[app_commands.Choice[str]]:
     """The games the bot plays (the service's list, the default first), by their titles in
     the user's language; what was typed matches a title or a name."""
@@ -85,7 +85,7 @@ class GameCog(commands.Cog):
     games = app_commands.Group(**named("games"))
     web = app_commands.Group(**named("game.web"), parent=game)
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -104,7 +104,7 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(scenario=scenario_autocomplete, game=game_autocomplete)
     async def game_new(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         game: str | None = None,
         scenario: str | None = None,
         players: app_commands.Range[int, 1, 4] | None = None,
@@ -144,7 +144,7 @@ class GameCog(commands.Cog):
         )
 
     @game.command(**named("game.status"))
-    async def game_status(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def game_status(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         t = self.bot.tables
         rec = await t.channel_game(interaction.channel_id)
         lang = await t.lang_of(interaction, rec)
@@ -168,14 +168,14 @@ class GameCog(commands.Cog):
         await t.reply(interaction, f"{head}\n{text}")
 
     @game.command(**named("game.abandon"))
-    async def game_abandon(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def game_abandon(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         await modflow.abandon(interaction)
 
     @game.command(**named("game.deadline"))
     @options("game.deadline", "duration")
     @in_game()
     async def game_deadline(
-        self, interaction: discord.Interaction[BrazilBot], duration: str
+        self, interaction: discord.Interaction[TurnpostBot], duration: str
     ) -> None:
         await paceflow.set_deadline(interaction, game_of(interaction), duration)
 
@@ -188,7 +188,7 @@ class GameCog(commands.Cog):
     @in_game()
     async def game_policy(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         policy: paceflow.Policy,
         level: paceflow.Level | None = None,
     ) -> None:
@@ -198,13 +198,13 @@ class GameCog(commands.Cog):
     @options("game.language", "language")
     @app_commands.choices(language=languages.language_choices(follow_discord=False))
     async def game_language(
-        self, interaction: discord.Interaction[BrazilBot], language: str
+        self, interaction: discord.Interaction[TurnpostBot], language: str
     ) -> None:
         await languages.game_language_command(interaction, language)
 
     @web.command(**named("game.web.link"))
     @pages_on()
-    async def web_link(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def web_link(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         assert self.bot.web is not None  # pages_on() made sure
         t = self.bot.tables
         # the running game, else the channel's last one: a finished game's page is its archive
@@ -221,7 +221,7 @@ class GameCog(commands.Cog):
     @web.command(**named("game.web.reset"))
     @in_game()
     @pages_on()
-    async def web_reset(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def web_reset(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         assert self.bot.web is not None  # pages_on() made sure
         t = self.bot.tables
         s = session_of(interaction)
@@ -244,7 +244,7 @@ class GameCog(commands.Cog):
         await paceflow.update_status(t, s.game_id)
 
     @games.command(**named("games.mine"))
-    async def games_mine(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def games_mine(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         t = self.bot.tables
         lang = await t.lang_of(interaction)
         lines = []
@@ -257,5 +257,5 @@ class GameCog(commands.Cog):
         await t.reply(interaction, "\n".join(lines) or tr(lang, "bot.games.none"))
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(GameCog(bot))

@@ -17,17 +17,17 @@ from i18n import tr
 from service import ImageRequest
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
 
 class InfoCog(commands.Cog):
     """Ephemeral answers: nothing here changes a game."""
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     async def _images(
-        self, interaction: discord.Interaction[BrazilBot], kinds: tuple[str, ...]
+        self, interaction: discord.Interaction[TurnpostBot], kinds: tuple[str, ...]
     ) -> None:
         t = self.bot.tables
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -44,17 +44,17 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(**named("board"))
     @in_game()
-    async def board(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def board(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         await self._images(interaction, ("map",))
 
     @app_commands.command(**named("boards"))
     @in_game()
-    async def boards(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def boards(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         await self._images(interaction, ("boards",))
 
     @app_commands.command(**named("score"))
     @in_game()
-    async def score(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def score(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
@@ -67,7 +67,7 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(**named("log"))
     @in_game()
-    async def log(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def log(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
@@ -76,7 +76,7 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(**named("rules"))
     @options("rules", "query")
-    async def rules(self, interaction: discord.Interaction[BrazilBot], query: str) -> None:
+    async def rules(self, interaction: discord.Interaction[TurnpostBot], query: str) -> None:
         t = self.bot.tables
         lang = await t.lang_of(interaction)
         found = t.svc.rules(query, limit=2, lang=lang)
@@ -86,7 +86,7 @@ class InfoCog(commands.Cog):
     @app_commands.command(**named("stats"))
     @options("stats", "player")
     async def stats(
-        self, interaction: discord.Interaction[BrazilBot], player: discord.User | None = None
+        self, interaction: discord.Interaction[TurnpostBot], player: discord.User | None = None
     ) -> None:
         t = self.bot.tables
         lang = await t.lang_of(interaction)
@@ -109,5 +109,5 @@ class InfoCog(commands.Cog):
         )
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(InfoCog(bot))

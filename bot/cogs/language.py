@@ -15,17 +15,17 @@ from bot import language as languages
 from bot.translator import named, options
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
 
 class LanguageCog(commands.Cog):
     """Each user's language."""
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         """Every interaction: remember the user's Discord locale (written when it changed)."""
         await languages.seen(interaction)
 
@@ -33,12 +33,12 @@ class LanguageCog(commands.Cog):
     @options("language", "language")
     @app_commands.choices(language=languages.language_choices(follow_discord=True))
     async def language(
-        self, interaction: discord.Interaction[BrazilBot], language: str | None = None
+        self, interaction: discord.Interaction[TurnpostBot], language: str | None = None
     ) -> None:
         await languages.language_command(interaction, language)
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(LanguageCog(bot))
 
 

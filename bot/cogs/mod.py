@@ -30,7 +30,7 @@ from service.language import game_language_of
 from storage import GameRecord, GameStatus
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from bot.tables import Tables
 
 log = logging.getLogger("bot.mod")
@@ -44,7 +44,7 @@ class ModCog(commands.Cog):
 
     mod_group = app_commands.Group(**named("mod"), guild_only=True)
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -57,7 +57,7 @@ class ModCog(commands.Cog):
     def t(self) -> Tables:
         return self.bot.tables
 
-    async def _mod_game(self, interaction: discord.Interaction[BrazilBot]) -> GameRecord | None:
+    async def _mod_game(self, interaction: discord.Interaction[TurnpostBot]) -> GameRecord | None:
         """The channel's running game; says why not otherwise."""
         rec = await self.t.channel_game(interaction.channel_id)
         if rec is None or rec.status is GameStatus.LOBBY:
@@ -68,7 +68,7 @@ class ModCog(commands.Cog):
     # ------------------------------------------------------------------ rollback
 
     async def version_autocomplete(
-        self, interaction: discord.Interaction[BrazilBot], current: str
+        self, interaction: discord.Interaction[TurnpostBot], current: str
     ) -> list[app_commands.Choice[int]]:
         """The game's history, newest first, filtered by what was typed (moderators only)."""
         if not is_moderator(interaction):  # checks do not run for autocompletion
@@ -85,7 +85,7 @@ class ModCog(commands.Cog):
     @moderator()
     async def rollback(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         version: app_commands.Range[int, 0],
         reason: app_commands.Range[str, 1, mod.MAX_REASON],
     ) -> None:
@@ -128,7 +128,7 @@ class ModCog(commands.Cog):
     @moderator()
     async def replace(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         seat: app_commands.Range[int, 1, 4],
         user: discord.User,
     ) -> None:
@@ -159,7 +159,7 @@ class ModCog(commands.Cog):
     @moderator()
     async def kick(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         seat: app_commands.Range[int, 1, 4],
         level: Literal["random", "heuristic", "search"] = "heuristic",
     ) -> None:
@@ -180,7 +180,7 @@ class ModCog(commands.Cog):
         )
 
     async def _seat_change(
-        self, interaction: discord.Interaction[BrazilBot], rec: GameRecord, change: Any
+        self, interaction: discord.Interaction[TurnpostBot], rec: GameRecord, change: Any
     ) -> None:
         lang = await self.t.lang_of(interaction, rec)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -197,7 +197,7 @@ class ModCog(commands.Cog):
 
     @mod_group.command(**named("mod.export"))
     @moderator()
-    async def export(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def export(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         rec = await self.t.svc.latest_game(interaction.channel_id)
         lang = await self.t.lang_of(interaction)
         if rec is None or rec.status is GameStatus.LOBBY:
@@ -215,7 +215,7 @@ class ModCog(commands.Cog):
     @options("mod.import", "file")
     @moderator()
     async def import_(
-        self, interaction: discord.Interaction[BrazilBot], file: discord.Attachment
+        self, interaction: discord.Interaction[TurnpostBot], file: discord.Attachment
     ) -> None:
         lang = await self.t.lang_of(interaction)
         if interaction.channel_id is None:
@@ -255,7 +255,7 @@ class ModCog(commands.Cog):
         await interaction.followup.send(tr(lang, "bot.mod.imported", game=rec.id), ephemeral=True)
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(ModCog(bot))
 
 

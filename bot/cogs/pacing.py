@@ -23,7 +23,7 @@ from service.pacing import timezones, ts
 from service.results import Refused
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
     from bot.tables import Tables
 
 
@@ -32,7 +32,7 @@ class PacingCog(commands.Cog):
 
     seat = app_commands.Group(**named("seat"))
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -62,7 +62,7 @@ class PacingCog(commands.Cog):
     @app_commands.command(**named("away"))
     @options("away", "duration")
     @seated()
-    async def away(self, interaction: discord.Interaction[BrazilBot], duration: str) -> None:
+    async def away(self, interaction: discord.Interaction[TurnpostBot], duration: str) -> None:
         t = self.t
         s = session_of(interaction)
         gid, seat = s.game_id, my_seat(interaction)
@@ -86,7 +86,7 @@ class PacingCog(commands.Cog):
 
     @seat.command(**named("seat.back"))
     @in_game()
-    async def seat_back(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def seat_back(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         t = self.t
         s = session_of(interaction)
         gid = s.game_id
@@ -105,7 +105,7 @@ class PacingCog(commands.Cog):
     # ------------------------------------------------------------------ pause / resume
 
     async def _vote(
-        self, interaction: discord.Interaction[BrazilBot], pause: bool, now_: bool
+        self, interaction: discord.Interaction[TurnpostBot], pause: bool, now_: bool
     ) -> None:
         t = self.t
         s = session_of(interaction)
@@ -154,20 +154,20 @@ class PacingCog(commands.Cog):
     @app_commands.command(**named("pause"))
     @options("pause", "now")
     @in_game()
-    async def pause(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
+    async def pause(self, interaction: discord.Interaction[TurnpostBot], now: bool = False) -> None:
         await self._vote(interaction, True, now)
 
     @app_commands.command(**named("resume"))
     @options("resume", "now")
     @in_game()
-    async def resume(self, interaction: discord.Interaction[BrazilBot], now: bool = False) -> None:
+    async def resume(self, interaction: discord.Interaction[TurnpostBot], now: bool = False) -> None:
         await self._vote(interaction, False, now)
 
     # ------------------------------------------------------------------ time zone, quiet hours
 
     @app_commands.command(**named("timezone"))
     @options("timezone", "zone")
-    async def timezone(self, interaction: discord.Interaction[BrazilBot], zone: str) -> None:
+    async def timezone(self, interaction: discord.Interaction[TurnpostBot], zone: str) -> None:
         lang = await self.t.lang_of(interaction)
         try:
             p = await self.t.svc.pacing.set_timezone(interaction.user.id, zone)
@@ -182,13 +182,13 @@ class PacingCog(commands.Cog):
 
     @timezone.autocomplete("zone")
     async def zone_autocomplete(
-        self, interaction: discord.Interaction[BrazilBot], current: str
+        self, interaction: discord.Interaction[TurnpostBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in timezones(current)]
 
     @app_commands.command(**named("quiet_hours"))
     @options("quiet_hours", "hours")
-    async def quiet_hours(self, interaction: discord.Interaction[BrazilBot], hours: str) -> None:
+    async def quiet_hours(self, interaction: discord.Interaction[TurnpostBot], hours: str) -> None:
         t = self.t
         lang = await t.lang_of(interaction)
         try:
@@ -206,7 +206,7 @@ class PacingCog(commands.Cog):
         await t.reply(interaction, text)
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(PacingCog(bot))
 
 

@@ -15,7 +15,7 @@ from bot.translator import choices, named, options
 from i18n import tr
 
 if TYPE_CHECKING:
-    from bot.app import BrazilBot
+    from bot.app import TurnpostBot
 
 MAX_CHOICES = 25
 
@@ -23,11 +23,11 @@ MAX_CHOICES = 25
 class PlayCog(commands.Cog):
     """Typed commands and private looks."""
 
-    def __init__(self, bot: BrazilBot) -> None:
+    def __init__(self, bot: TurnpostBot) -> None:
         self.bot = bot
 
     async def command_autocomplete(
-        self, interaction: discord.Interaction[BrazilBot], current: str
+        self, interaction: discord.Interaction[TurnpostBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """The decider's legal commands starting with what was typed (at most 25), in the
         words of the user's language."""
@@ -47,7 +47,7 @@ class PlayCog(commands.Cog):
     @app_commands.command(**named("play"))
     @options("play", "command")
     @seated()
-    async def play(self, interaction: discord.Interaction[BrazilBot], command: str) -> None:
+    async def play(self, interaction: discord.Interaction[TurnpostBot], command: str) -> None:
         t = self.bot.tables
         s, seat = session_of(interaction), my_seat(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -65,7 +65,7 @@ class PlayCog(commands.Cog):
     @in_game()
     async def hand(
         self,
-        interaction: discord.Interaction[BrazilBot],
+        interaction: discord.Interaction[TurnpostBot],
         where: Literal["thread", "dm", "here"] | None = None,
     ) -> None:
         t = self.bot.tables
@@ -79,9 +79,9 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(**named("undo"))
     @seated()
-    async def undo(self, interaction: discord.Interaction[BrazilBot]) -> None:
+    async def undo(self, interaction: discord.Interaction[TurnpostBot]) -> None:
         await self.bot.tables.turns.undo(interaction, game_of(interaction))
 
 
-async def setup(bot: BrazilBot) -> None:
+async def setup(bot: TurnpostBot) -> None:
     await bot.add_cog(PlayCog(bot))

@@ -693,7 +693,7 @@ _packs_folder: Path | None = None
 def set_packs_folder(folder: str | Path | None) -> None:
     """Set the folder where data packs are looked up by name (``folder/NAME/``).
 
-    The application calls this at start-up (e.g. with the ``BRAZIL_PACKS_DIR`` setting it
+    The application calls this at start-up (e.g. with the ``TURNPOST_PACKS_DIR`` setting it
     reads); the rules engine reads no environment. ``None``: no packs, only the defaults.
     Setting it (again) drops the cached catalogs, so changed packs are re-read and checked
     against the hashes recorded in games.

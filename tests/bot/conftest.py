@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from bot.settings import BotSettings
 from tests.bot.fakediscord import GUILD_ID, FakeDiscord, Harness
 
@@ -35,12 +35,12 @@ async def bot_maker(
     fake: FakeDiscord,
     db: Path,
     *,
-    after_login: Callable[[BrazilBot], None] | None = None,
+    after_login: Callable[[TurnpostBot], None] | None = None,
     **settings: Any,
 ) -> AsyncIterator[BotMaker]:
     """Start a bot (a new client each call, same database ``db``): a restart is two calls.
     ``settings`` override the test defaults; ``after_login`` adjusts each new bot."""
-    bots: list[BrazilBot] = []
+    bots: list[TurnpostBot] = []
 
     async def make() -> Harness:
         for b in bots:
@@ -54,7 +54,7 @@ async def bot_maker(
             "auto_answer_delay": (0.0, 0.0),
             **settings,
         }
-        bot = BrazilBot(BotSettings(**values, _env_file=None))
+        bot = TurnpostBot(BotSettings(**values, _env_file=None))
         await bot.login("fake-token")
         if after_login is not None:
             after_login(bot)

@@ -26,7 +26,7 @@ import pytest
 
 import i18n
 import i18n.notation
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from rules.brazil import format_action, legal_actions
 from service.pacing import POLICY_KEY, FakeClock
 from tests.bot.conftest import BotMaker, bot_maker
@@ -236,7 +236,7 @@ def clock() -> FakeClock:
 async def pbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIterator[BotMaker]:
     """A bot whose scheduler is ticked by hand on ``clock``, with a moderators' log."""
 
-    def set_clock(bot: BrazilBot) -> None:
+    def set_clock(bot: TurnpostBot) -> None:
         bot.pacer.clock = clock
 
     async with bot_maker(

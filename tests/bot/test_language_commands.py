@@ -22,7 +22,7 @@ import discord
 import pytest
 
 import i18n
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from bot.language import game_language, user_language
 from bot.translator import CatalogueTranslator, ls, translate
 from tests.bot.conftest import BotMaker
@@ -159,7 +159,7 @@ def command_size(node: dict[str, Any], locale: str | None) -> int:
     return size + sum(command_size(o, locale) for o in node.get("options") or [])
 
 
-async def translated_payload(bot: BrazilBot) -> list[dict[str, Any]]:
+async def translated_payload(bot: TurnpostBot) -> list[dict[str, Any]]:
     """The whole command payload as :meth:`CommandTree.sync` builds it, built offline."""
     translator = CatalogueTranslator()
     return [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
@@ -346,7 +346,7 @@ async def test_the_order_a_users_language_is_decided_in(
     """The /language choice, else the interaction's locale, else the remembered locale,
     else the game's language, else English."""
     h = await make_bot()
-    bot: BrazilBot = h.client  # type: ignore[assignment]
+    bot: TurnpostBot = h.client  # type: ignore[assignment]
     langs = bot.tables.svc.languages
     assert await user_language(bot, ANA, None) == "en"
     assert await user_language(bot, ANA, None, game="hu") == "hu"

@@ -41,7 +41,7 @@ def lines() -> Iterator[Lines]:
     old = root.level, {n: logging.getLogger(n).level for n in LIBRARY_LOGGERS}
     root.addHandler(h)
     root.setLevel(logging.DEBUG)
-    quiet_libraries(logging.DEBUG)  # as the bot's setup_logging does at BRAZIL_LOG_LEVEL=DEBUG
+    quiet_libraries(logging.DEBUG)  # as the bot's setup_logging does at TURNPOST_LOG_LEVEL=DEBUG
     try:
         yield h
     finally:

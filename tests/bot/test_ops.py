@@ -1,4 +1,4 @@
-"""The bot's /healthz and /metrics (BRAZIL_OPS_PORT), end to end: real discord.py against the
+"""The bot's /healthz and /metrics (TURNPOST_OPS_PORT), end to end: real discord.py against the
 fake Discord server, the ops server on a free port of 127.0.0.1."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_game import ANA, CH, start_against_ai
@@ -22,7 +22,7 @@ async def ops_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotMaker]:
         yield make
 
 
-async def get(bot: BrazilBot, path: str) -> tuple[int, str]:
+async def get(bot: TurnpostBot, path: str) -> tuple[int, str]:
     assert bot.ops is not None
     async with (
         aiohttp.ClientSession() as http,
@@ -31,7 +31,7 @@ async def get(bot: BrazilBot, path: str) -> tuple[int, str]:
         return r.status, await r.text()
 
 
-def connected(bot: BrazilBot, monkeypatch: pytest.MonkeyPatch) -> None:
+def connected(bot: TurnpostBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fake server has no gateway: say the bot's is up, with a fresh heartbeat."""
     monkeypatch.setattr(type(bot), "is_ready", lambda self: True)
     monkeypatch.setattr(type(bot), "latency", property(lambda self: 0.05))
@@ -41,7 +41,7 @@ async def test_healthz_says_what_is_wrong(
     fake: FakeDiscord, ops_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = await ops_bot()
-    bot: BrazilBot = h.client  # type: ignore[assignment]
+    bot: TurnpostBot = h.client  # type: ignore[assignment]
     status, text = await get(bot, "/healthz")
     assert status == 503 and "gateway: the gateway is not ready yet" in text
     assert "store: ok" in text and "scheduler: ok" in text
@@ -69,7 +69,7 @@ async def test_metrics_count_steps_store_time_and_active_games(
     fake: FakeDiscord, ops_bot: BotMaker
 ) -> None:
     h = await ops_bot()
-    bot: BrazilBot = h.client  # type: ignore[assignment]
+    bot: TurnpostBot = h.client  # type: ignore[assignment]
 
     def value(text: str, name: str) -> float:
         line = next(ln for ln in text.splitlines() if ln.startswith(name + " "))
@@ -81,15 +81,15 @@ async def test_metrics_count_steps_store_time_and_active_games(
     await bot.pacer.tick()
     status, text = await get(bot, "/metrics")
     assert status == 200
-    assert value(text, "brazil_steps_applied_total") > value(before, "brazil_steps_applied_total")
-    assert value(text, "brazil_active_games") >= 1
-    assert 'brazil_store_seconds_count{op="save"}' in text
-    assert 'brazil_store_seconds_count{op="load"}' in text
+    assert value(text, "turnpost_steps_applied_total") > value(before, "turnpost_steps_applied_total")
+    assert value(text, "turnpost_active_games") >= 1
+    assert 'turnpost_store_seconds_count{op="save"}' in text
+    assert 'turnpost_store_seconds_count{op="load"}' in text
     for name in (
-        "brazil_version_conflicts_total",
-        "brazil_render_seconds",
-        "brazil_ai_decision_seconds",
-        "brazil_interaction_errors_total",
-        "brazil_reminder_lateness_seconds",
+        "turnpost_version_conflicts_total",
+        "turnpost_render_seconds",
+        "turnpost_ai_decision_seconds",
+        "turnpost_interaction_errors_total",
+        "turnpost_reminder_lateness_seconds",
     ):
         assert f"# HELP {name.removesuffix('_total')}" in text, name

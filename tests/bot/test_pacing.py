@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from rules.brazil import deciders, format_action, legal_actions
 from service.pacing import FakeClock
 from storage import GameSettings
@@ -40,7 +40,7 @@ async def pbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIter
     """A bot whose scheduler does not loop (ticked by hand) and whose pacer reads ``clock``;
     each call is a restart over the same database."""
 
-    def set_clock(bot: BrazilBot) -> None:
+    def set_clock(bot: TurnpostBot) -> None:
         bot.pacer.clock = clock
 
     async with bot_maker(

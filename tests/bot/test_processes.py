@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import BrazilBot
+from bot.app import TurnpostBot
 from bot.settings import BotSettings
 from rules.brazil import GameState, apply, deciders, format_action, legal_actions
 from storage import PostgresGameStore
@@ -45,7 +45,7 @@ def pg_db(pg_admin: PgServer) -> Iterator[str]:
 
 @pytest.fixture
 async def two_bots(fake: FakeDiscord, pg_db: str) -> AsyncIterator[tuple[Harness, Harness]]:
-    bots: list[BrazilBot] = []
+    bots: list[TurnpostBot] = []
     try:
         for _ in range(2):
             settings = BotSettings(
@@ -57,7 +57,7 @@ async def two_bots(fake: FakeDiscord, pg_db: str) -> AsyncIterator[tuple[Harness
                 pacing_tick_seconds=0,
                 _env_file=None,
             )
-            bot = BrazilBot(settings)
+            bot = TurnpostBot(settings)
             await bot.login("fake-token")
             bots.append(bot)
         for bot in bots:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("BRAZIL_", "DISCORD_"))}
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("TURNPOST_", "DISCORD_"))}
     e.update(PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
         [sys.executable, "-m", "turnpost", *args],
@@ -38,11 +38,11 @@ def test_check_config_never_echoes_the_token(tmp_path: Path) -> None:
     assert secret not in ok.stdout + ok.stderr and "token: set" in ok.stdout
     missing = _run(["--check-config"], tmp_path)
     assert missing.returncode == 2 and "DISCORD_TOKEN is not set" in missing.stderr
-    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={secret}\nBRAZIL_TEST_GUILD=42\n")
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={secret}\nTURNPOST_TEST_GUILD=42\n")
     dotenv = _run(["--check-config"], tmp_path)
     assert dotenv.returncode == 0 and "guild 42" in dotenv.stdout
     assert secret not in dotenv.stdout + dotenv.stderr
-    bad = _run(["--check-config"], tmp_path, BRAZIL_DEFAULT_PLAYERS="9")
+    bad = _run(["--check-config"], tmp_path, TURNPOST_DEFAULT_PLAYERS="9")
     assert bad.returncode == 2 and "default_players" in bad.stderr
 
 
@@ -79,14 +79,14 @@ def test_auto_answer_delay_range(tmp_path: Path) -> None:
 
     s = BotSettings(db=tmp_path / "x.sqlite3", _env_file=None)
     assert s.auto_answer_delay[0] > 0  # by default the bot never answers at once
-    os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[1, 5]"
+    os.environ["TURNPOST_AUTO_ANSWER_DELAY"] = "[1, 5]"
     try:
         assert BotSettings(_env_file=None).auto_answer_delay == (1.0, 5.0)
-        os.environ["BRAZIL_AUTO_ANSWER_DELAY"] = "[5, 1]"
+        os.environ["TURNPOST_AUTO_ANSWER_DELAY"] = "[5, 1]"
         with pytest.raises(ValidationError):
             BotSettings(_env_file=None)
     finally:
-        del os.environ["BRAZIL_AUTO_ANSWER_DELAY"]
+        del os.environ["TURNPOST_AUTO_ANSWER_DELAY"]
 
 
 def test_the_database_is_a_file_or_a_postgresql_url(tmp_path: Path) -> None:
@@ -105,28 +105,28 @@ def test_the_database_is_a_file_or_a_postgresql_url(tmp_path: Path) -> None:
 
 
 def test_shards_unset_keep_one_unsharded_process() -> None:
-    from bot.app import BrazilBot, make_bot
+    from bot.app import TurnpostBot, make_bot
 
     s = BotSettings(discord_token="x", _env_file=None)
     assert s.shards is None and "none" in s.shard_text()
     bot = make_bot(s)
-    assert type(bot) is BrazilBot and bot.shard_id is None and bot.shard_count is None
+    assert type(bot) is TurnpostBot and bot.shard_id is None and bot.shard_count is None
 
 
 def test_shard_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.app import ShardedBrazilBot, make_bot
+    from bot.app import ShardedTurnpostBot, make_bot
 
-    monkeypatch.setenv("BRAZIL_SHARD_COUNT", "4")
-    monkeypatch.setenv("BRAZIL_SHARD_IDS", "3, 1")
+    monkeypatch.setenv("TURNPOST_SHARD_COUNT", "4")
+    monkeypatch.setenv("TURNPOST_SHARD_IDS", "3, 1")
     s = BotSettings(discord_token="x", _env_file=None)
     assert s.shards == (1, 3) and s.shard_text() == "shards: 1, 3 of 4"
     bot = make_bot(s)
-    assert isinstance(bot, ShardedBrazilBot)
+    assert isinstance(bot, ShardedTurnpostBot)
     assert bot.shard_ids == [1, 3] and bot.shard_count == 4
     one = make_bot(BotSettings(discord_token="x", shard_count=4, shard_ids="2", _env_file=None))
-    assert not isinstance(one, ShardedBrazilBot)
+    assert not isinstance(one, ShardedTurnpostBot)
     assert (one.shard_id, one.shard_count) == (2, 4)
-    monkeypatch.delenv("BRAZIL_SHARD_IDS")
+    monkeypatch.delenv("TURNPOST_SHARD_IDS")
     every = BotSettings(discord_token="x", shard_count=2, _env_file=None)
     assert every.shards == (0, 1)
 
@@ -134,11 +134,11 @@ def test_shard_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize(
     ("values", "said"),
     [
-        ({"shard_ids": "0"}, "BRAZIL_SHARD_IDS (shard_ids): shard ids need BRAZIL_SHARD_COUNT"),
-        ({"shard_count": 2, "shard_ids": "0,2"}, "must be from 0 to 1 (BRAZIL_SHARD_COUNT=2)"),
+        ({"shard_ids": "0"}, "TURNPOST_SHARD_IDS (shard_ids): shard ids need TURNPOST_SHARD_COUNT"),
+        ({"shard_count": 2, "shard_ids": "0,2"}, "must be from 0 to 1 (TURNPOST_SHARD_COUNT=2)"),
         ({"shard_count": 2, "shard_ids": "0,x"}, "numbers separated by commas"),
         ({"shard_count": 2, "shard_ids": "1,1"}, "given twice"),
-        ({"shard_count": 0}, "BRAZIL_SHARD_COUNT (shard_count)"),
+        ({"shard_count": 0}, "TURNPOST_SHARD_COUNT (shard_count)"),
     ],
 )
 def test_bad_shard_settings_are_one_line(values: dict[str, object], said: str) -> None:

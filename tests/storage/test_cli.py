@@ -98,12 +98,12 @@ def test_explicit_replayer_must_load(db_path: Path) -> None:
 
 def test_database_from_environment(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     populate(db_path)
-    monkeypatch.setenv("BRAZIL_DB", str(db_path))
+    monkeypatch.setenv("TURNPOST_DB", str(db_path))
     assert cli.default_db_path() == str(db_path)
     code, out = run("check", "--replayer", TOY)
     assert code == 0 and str(db_path) in out
-    monkeypatch.delenv("BRAZIL_DB")
-    assert cli.default_db_path() == "brazil.sqlite3"
+    monkeypatch.delenv("TURNPOST_DB")
+    assert cli.default_db_path() == "turnpost.sqlite3"
 
 
 def test_backup(db_path: Path, tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def _env(lang: str | None = None) -> dict[str, str]:
     """The environment of a child process with the system locale `lang` (None: C)."""
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
     env["PYTHONPATH"] = str(ROOT)
-    env.pop("BRAZIL_DB", None)
+    env.pop("TURNPOST_DB", None)
     env["LANG"] = lang or "C"
     return env
 
@@ -64,7 +64,7 @@ def test_an_unknown_lang_lists_the_supported_languages(tmp_path: Path, command: 
     assert "error: argument --lang: Unknown language 'klingon'. Supported:" in proc.stderr
     for code in i18n.supported():
         assert f"{code} ({i18n.languages()[code].name})" in proc.stderr
-    assert not (tmp_path / "OUT").exists() and not (tmp_path / "brazil.sqlite3").exists()
+    assert not (tmp_path / "OUT").exists() and not (tmp_path / "turnpost.sqlite3").exists()
 
 
 @pytest.mark.parametrize("add", [local.add_arguments, demo.add_arguments])

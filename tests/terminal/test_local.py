@@ -26,7 +26,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)
-    env.pop("BRAZIL_DB", None)
+    env.pop("TURNPOST_DB", None)
     return env
 
 

@@ -165,7 +165,7 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     script.write_text("help\ncolour blue\nscore\nrules xyzzy\nquit\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
     env |= {"PYTHONPATH": str(ROOT), "LANG": "C"}
-    env.pop("BRAZIL_DB", None)
+    env.pop("TURNPOST_DB", None)
     argv = ["local", "--lang", "de", "--seats", "Ana,Bo", "--seed", "1", "--script", str(script)]
     argv += ["--db", str(tmp_path / "g.sqlite3"), "--out", str(tmp_path / "img")]
     proc = subprocess.run(

@@ -22,7 +22,7 @@ PY = sys.executable
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)
-    env.pop("BRAZIL_DB", None)
+    env.pop("TURNPOST_DB", None)
     return env
 
 
