@@ -129,7 +129,9 @@ def name_of(code: str) -> str:
 # ---------------------------------------------------------------------- /language
 
 
-async def language_command(interaction: discord.Interaction[TurnpostBot], value: str | None) -> None:
+async def language_command(
+    interaction: discord.Interaction[TurnpostBot], value: str | None
+) -> None:
     """``/language [language]``: without a value, the language the bot answers the user in
     and why; with one, the user's choice (:data:`DISCORD`: follow Discord's again)."""
     t = interaction.client.tables
@@ -158,7 +160,9 @@ async def language_command(interaction: discord.Interaction[TurnpostBot], value:
 # ---------------------------------------------------------------------- /game language
 
 
-def may_change_game_language(interaction: discord.Interaction[TurnpostBot], rec: GameRecord) -> bool:
+def may_change_game_language(
+    interaction: discord.Interaction[TurnpostBot], rec: GameRecord
+) -> bool:
     """A seated player of the game (lobby or running) or a moderator."""
     if rec.seats_of(interaction.user.id):
         return True

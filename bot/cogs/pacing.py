@@ -160,7 +160,9 @@ class PacingCog(commands.Cog):
     @app_commands.command(**named("resume"))
     @options("resume", "now")
     @in_game()
-    async def resume(self, interaction: discord.Interaction[TurnpostBot], now: bool = False) -> None:
+    async def resume(
+        self, interaction: discord.Interaction[TurnpostBot], now: bool = False
+    ) -> None:
         await self._vote(interaction, False, now)
 
     # ------------------------------------------------------------------ time zone, quiet hours

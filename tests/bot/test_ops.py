@@ -81,7 +81,9 @@ async def test_metrics_count_steps_store_time_and_active_games(
     await bot.pacer.tick()
     status, text = await get(bot, "/metrics")
     assert status == 200
-    assert value(text, "turnpost_steps_applied_total") > value(before, "turnpost_steps_applied_total")
+    assert value(text, "turnpost_steps_applied_total") > value(
+        before, "turnpost_steps_applied_total"
+    )
     assert value(text, "turnpost_active_games") >= 1
     assert 'turnpost_store_seconds_count{op="save"}' in text
     assert 'turnpost_store_seconds_count{op="load"}' in text
