@@ -1,7 +1,8 @@
-"""Command-line tool of the rules engines: ``python -m rules describe`` (Brazil: Imperial's
-component data), ``python -m rules selfplay [--game G]`` and ``python -m rules bench [--game
-G]`` for any game of the registry (:mod:`rules.games`; Brazil: Imperial's deeper self-play,
-benchmarks and transcripts are developer tools: ``python -m devtools``)."""
+"""Command-line tool of the rules engines, for any registered game (:mod:`rules.games`):
+``python -m rules describe [--game G]`` (the game's component data, where its registration
+has a ``describe``), ``python -m rules selfplay [--game G]`` and ``python -m rules bench
+[--game G]`` (deeper self-play, benchmarks and transcripts are developer tools:
+``python -m devtools``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules.cli import OneLineParser, real_number, seed, whole_number
+from rules.errors import DataError
 
 if TYPE_CHECKING:
     from rules.games import Game
@@ -21,9 +23,14 @@ MAX_SECONDS = 3600.0
 
 
 def _describe(args: argparse.Namespace) -> int:
-    from rules.brazil.describe import describe
+    from rules.registry import default_name, registration
 
-    print(describe(Path(args.data_pack) if args.data_pack else None))
+    name = args.game or default_name()
+    reg = registration(name)
+    if reg is None or not reg.describe:
+        print(f"error: {name} has no component data to describe", file=sys.stderr)
+        return 2
+    print(reg.load("describe")(Path(args.data_pack) if args.data_pack else None))
     return 0
 
 
@@ -99,9 +106,9 @@ def _bench(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(
         prog="python -m rules",
-        description="The rules engines: Brazil: Imperial's component data (describe), and "
-        "random self-play with invariant checks and a speed bench for every game (--game; "
-        "Brazil: Imperial's deeper tools: python -m devtools).",
+        description="The rules engines: a game's component data (describe), and random "
+        "self-play with invariant checks and a speed bench for every game (--game; the "
+        "deeper tools: python -m devtools).",
     )
     sub = parser.add_subparsers(dest="cmd", required=True)
     sp = sub.add_parser(
@@ -112,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "invariants (Tigris & Euphrates: tile conservation, one leader of a colour per kingdom, "
         "views that leak nothing), and an exact replay at the end.",
     )
-    sp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
+    sp.add_argument("--game", type=_game, default=None, help="the game (default: the default)")
     sp.add_argument(
         "--games", type=whole_number(1, MAX_GAMES), default=20, help="games per player count (20)"
     )
@@ -127,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         help="actions per second of random self-play",
         description="Random self-play without checks, listing the legal actions at every step.",
     )
-    bp.add_argument("--game", type=_game, default="brazil", help="brazil (default) or tigris")
+    bp.add_argument("--game", type=_game, default=None, help="the game (default: the default)")
     bp.add_argument(
         "--players", type=whole_number(0), default=0, help="one player count (default: each)"
     )
@@ -144,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Load and validate the component data (and a data pack on top, if given) and "
         "print it as readable tables with each value's source.",
     )
+    dp.add_argument("--game", type=_game, default=None, help="the game (default: the default)")
     dp.add_argument(
         "--data-pack", default=None, help="folder of a data pack to load on top of the defaults"
     )
@@ -158,13 +166,9 @@ def run(args: argparse.Namespace) -> int:
     file, entry and field), exit status 2, never a bare traceback."""
     try:
         return int(args.fn(args))
-    except Exception as e:
-        from rules.brazil.catalog import DataError
-
-        if isinstance(e, DataError):
-            print(f"data error: {e}", file=sys.stderr)
-            return 2
-        raise
+    except DataError as e:
+        print(f"data error: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

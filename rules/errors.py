@@ -82,3 +82,8 @@ def or_list(items: list[Param]) -> Param:
     if len(items) <= 1:
         return items[0] if items else ""
     return {"key": "error.part.or", "params": {"head": list(items[:-1]), "last": items[-1]}}
+
+
+class DataError(ValueError):
+    """A game's component data (a data file, a data pack) is missing, unreadable or invalid.
+    The message names the file, the entry and the field."""

@@ -97,6 +97,9 @@ class Registration:
     rulebook: str | None = None
     """The English rules reference, ``"package:relative/path.md"`` (its translations beside it
     as ``<stem>.<lang>.md``)."""
+    describe: str | None = None
+    """``describe(data_pack: Path | None) -> str``: a readable dump of the game's component
+    data (``python -m rules describe --game NAME``)."""
     preload: tuple[str, ...] = ()
     """Modules a worker process imports ahead (the game's drawing and adapter)."""
     default: bool = False

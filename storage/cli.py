@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import sqlite3
@@ -103,7 +104,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run SQLite's integrity check and the log checks, then replay every "
         "game's log from its initial state with the rules engine and compare each step with "
         "the recorded state hashes and the final result with the stored state. Prints one "
-        "line per game (OK or what differs). If the rules engine (rules.brazil.replay_step) is not "
+        "line per game (OK or what differs). If the rules engine (each game's replay_step) is not "
         "importable, the replay is skipped with a clear message and only the integrity check "
         "counts. Exit code 1 if anything is wrong.",
     )
@@ -476,41 +477,36 @@ async def _copy_into(source: CopySource, name: str, to: Location, force: bool, o
 
 
 def _rules_late_game_state(seed: int = 11) -> tuple[str, str, RestoreGame] | None:
-    """A real late-game 4-player state (seeded random self-play until era III or round 45),
-    and the self-played game continued to over 500 steps, to time restores with
-    ``rules.brazil.replay_step``."""
+    """A real late state of the default game with its most players (seeded random self-play
+    through the rules registry, over 500 steps), and the self-played game, to time restores
+    with the game's replayer (:func:`rules.games.replay_step`)."""
     try:
         import random
 
-        # game: Brazil-only. The benchmark's real state comes from Brazil's self-play; with
-        # the rules registry, a --game option would pick the engine by name.
-        from rules.brazil import apply, legal_actions, new_game, replay_step
+        from rules.games import game, replay_step
     except ImportError:
         return None
+    g = game()
     rng = random.Random(seed)
-    state = new_game(4, seed)
-    initial = state.model_dump_json()
+    state = g.new_game(g.max_players, seed=seed)
+    initial = g.dump(state)
     steps: list[tuple[str, str]] = []
-    late: tuple[str, str] | None = None
-    while state.phase != "ended" and len(steps) < RESTORE_STEPS_BACK + 40:
-        action = rng.choice(legal_actions(state))
-        state, _ = apply(state, action)
-        steps.append((action.to_json(), state.model_dump_json()))
-        if late is None and (state.era >= 3 or state.round >= 45):
-            late = (
-                steps[-1][1],
-                f"late-game 4-player state from rules self-play (seed {seed}, era {state.era}, "
-                f"round {state.round})",
-            )
-    if late is None:
-        late = (steps[-1][1], f"4-player state from rules self-play (seed {seed}, game ended)")
-    game = RestoreGame(
-        f"real game from rules self-play, replayed with rules.brazil.replay_step ({len(steps)} steps)",
+    while not g.is_over(state) and len(steps) < RESTORE_STEPS_BACK + 40:
+        action = rng.choice(g.legal_actions(state, None))
+        state, _ = g.apply(state, action)
+        steps.append((g.action_to_json(action), g.dump(state)))
+    late = (
+        steps[-1][1],
+        f"{g.max_players}-player {g.name} state after {len(steps)} steps of rules self-play "
+        f"(seed {seed})",
+    )
+    restore = RestoreGame(
+        f"real game from rules self-play, replayed by its engine ({len(steps)} steps)",
         initial,
         steps,
-        replay_step,
+        functools.partial(replay_step, g.name),
     )
-    return (*late, game)
+    return (*late, restore)
 
 
 async def _bench(args: argparse.Namespace, out: TextIO) -> int:

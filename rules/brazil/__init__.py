@@ -17,7 +17,7 @@ redacts what a seat (or a spectator, ``None``) may not see.
 from __future__ import annotations
 
 from rules.brazil.actions import Action, ActionAdapter, PayItem, parse_action
-from rules.brazil.catalog import Catalog, DataError, get_catalog, load_catalog
+from rules.brazil.catalog import Catalog, get_catalog, load_catalog
 from rules.brazil.decisions import DECISIONS, DecisionKind
 from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, deciders, is_over, legal_actions, pending_for
@@ -47,7 +47,7 @@ from rules.brazil.setup import new_game
 from rules.brazil.state import GameState, Pending, PendingKind
 from rules.brazil.undo import undo_depth, undoable
 from rules.brazil.view import view
-from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
+from rules.errors import DataError, IllegalAction, InvalidAction, NotYourDecision, RulesError
 
 
 def replay_step(state_json: str, action_json: str) -> str:

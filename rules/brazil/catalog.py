@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from rules.brazil.hexgrid import Hex
+from rules.errors import DataError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "brazil"
 
@@ -54,10 +55,6 @@ FRAMES: tuple[str, ...] = ("red", "pink", "blue")
 # A sane bound on any count in the data (copies of a card, tiles, objectives): the game's
 # components number in the tens; a huge count would only exhaust memory when decks are built.
 MAX_COUNT = 1000
-
-
-class DataError(ValueError):
-    """A data file is missing, unreadable or invalid. The message names file, entry, field."""
 
 
 class _Model(BaseModel):

@@ -18,6 +18,7 @@ REGISTRATION = Registration(
     engine_messages="rules.brazil.messages:EN",
     words_prefix="word.",
     rulebook="service:data/rules.md",
+    describe="rules.brazil.describe:describe",
     preload=("render.brazil.mapimg", "service.games.brazil"),
     # every game record stored before games had names is Brazil: Imperial's
     default=True,

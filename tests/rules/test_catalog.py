@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.brazil.catalog import DataError, load_catalog
+from rules.brazil.catalog import load_catalog
+from rules.errors import DataError
 
 
 def test_defaults_load_with_every_component():
