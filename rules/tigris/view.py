@@ -46,8 +46,10 @@ def board_tiles(state: TigrisState) -> list[int]:
 
 
 def determinize(view_state: TigrisState, seat: int, rng: random.Random) -> TigrisState:
-    """A full state consistent with ``seat``'s view, the unseen tiles dealt at random."""
-    s = view_state.clone()
+    """A full state consistent with ``seat``'s view, the unseen tiles dealt at random. Given a
+    full state, it deals from that state's view of ``seat`` (nothing hidden from the seat is
+    kept); the dealt state's RNG has a fresh seed and the view's counter."""
+    s = view(view_state, seat)
     on_board = board_tiles(s)
     own = s.players[seat].hand
     pool: list[int] = []
@@ -73,6 +75,6 @@ def determinize(view_state: TigrisState, seat: int, rng: random.Random) -> Tigri
         s.bag[c] += 1
     if len(pool) - i != s.bag_size:
         raise ValueError("the view's counts do not add up to the components")
-    s.rng = Rng(seed=rng.randrange(2**62))
+    s.rng = Rng(seed=rng.randrange(2**62), counter=view_state.rng.counter)
     s.view_of = -1
     return s

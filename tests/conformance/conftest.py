@@ -12,14 +12,6 @@ from __future__ import annotations
 import pytest
 
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("test_determinize_agrees_with_the_view", "tigris"): (
-        "rules.tigris.view.determinize deals a fresh Rng(seed=…) whose counter is 0: the "
-        "seat's view of the dealt state shows another rng.counter than its view of the game"
-    ),
-    ("test_determinize_depends_only_on_the_view", "tigris"): (
-        "rules.tigris.view.determinize deals from a view: given the full state it keeps the "
-        "other players' hidden points (its callers pass a view; Brazil's takes either)"
-    ),
     ("test_a_random_game_ends_with_consistent_scores", "brazil-4p-seed2"): (
         "this random 4-player game never reveals an era III mission (R-END-1): not over "
         "after 20 000 steps either (rules.selfplay's bound)"
