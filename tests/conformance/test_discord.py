@@ -13,7 +13,10 @@ spectator) sees; every interaction was answered; nothing was logged as an error.
 The secrets are derived from the game itself: a line of a seat's hand (the adapter's
 ``hand_text``) that is not the same in every full state dealt at random from what another
 seat sees (``face.determinize`` of that seat's ``face.view``) depends on what that other seat
-may not know. The scan is shown able to fail (a probe post holding a secret is caught).
+may not know; so does a distinctive item of such a line (a card's name) missing from one of
+those dealt hands. Each step's requests are scanned for what is still hidden after the step
+(a step may reveal what was hidden before it). The scan is shown able to fail: a probe post
+holding any one secret seen is caught.
 """
 
 from __future__ import annotations
@@ -48,11 +51,19 @@ MAX_STEPS = 3000
 GUIDED_EVERY = 5
 """Every so many of Ana's decisions goes through the guided menus (the others are typed)."""
 SAMPLES = 3
+MIN_ITEM = 10
 """Full states dealt per observer when deriving a seat's secrets."""
 
 
 def lines(text: str) -> set[str]:
     return {ln.strip() for ln in text.splitlines() if ln.strip()}
+
+
+def items(line: str) -> list[str]:
+    """The distinctive items of a hand's line ``what: a, b; c``: those of several words and
+    ten characters or more (``Hereditary Captaincies [I-2]``, not ``2 red``)."""
+    listed = line.split(": ", 1)[-1].replace("; ", ", ").split(", ")
+    return [x.strip() for x in listed if len(x.strip()) >= MIN_ITEM and " " in x.strip()]
 
 
 class Table:
@@ -63,7 +74,8 @@ class Table:
         self.name, self.fake, self.h = name, fake, h
         self.A: GameAdapter = adapter(name)
         self.rng = random.Random(SEED)
-        self.secrets: dict[str, str] = {}  # secret text -> whose
+        self.secrets: dict[str, str] = {}  # secret text -> whose (every one seen)
+        self.current: dict[str, str] = {}  # the secrets of the state now
         self.leaks: list[str] = []
         self.unanswered: list[str] = []
         self.scanned = 0
@@ -125,21 +137,32 @@ class Table:
     # ------------------------------------------------------------ secrets and the scan
 
     def learn(self, st: Any, seats: list[SeatSpec]) -> None:
-        """The secrets of ``st``: each seat's hand lines that another seat may not know."""
+        """The secrets of ``st`` (:attr:`current`; :attr:`secrets`: all seen so far): each
+        seat's hand lines that another seat may not know, and the distinctive items of such
+        a line (a card's name of several words, not a count like ``2 red``)."""
+        self.current = {}
         if self.A.over(st):
             return  # the game's end may lift what was hidden
         g = self.A.face
         n = self.A.seat_count(st)
         for seat in range(n):
-            mine = lines(self.A.hand_text(st, seats, seat))
+            text = self.A.hand_text(st, seats, seat)
             for other in range(n):
                 if other == seat:
                     continue
                 seen = g.view(st, other)
-                for _ in range(SAMPLES):
-                    dealt = g.determinize(seen, other, self.rng)
-                    for ln in mine - lines(self.A.hand_text(dealt, seats, seat)):
-                        self.secrets[ln] = f"seat {seat}'s (hidden from seat {other})"
+                dealt = [
+                    self.A.hand_text(g.determinize(seen, other, self.rng), seats, seat)
+                    for _ in range(SAMPLES)
+                ]
+                whose = f"seat {seat}'s (hidden from seat {other})"
+                common = lines(dealt[0]).intersection(*(lines(d) for d in dealt[1:]))
+                for line in lines(text) - common:
+                    self.current[line] = whose
+                    for item in items(line):
+                        if not all(item in d for d in dealt):
+                            self.current[item] = whose
+        self.secrets.update(self.current)
 
     def private_channels(self) -> set[str]:
         return {str(c) for c in self.fake.dms.values()} | {str(t) for t in self.fake.threads}
@@ -159,7 +182,7 @@ class Table:
                 continue  # DMs and private threads: the player's own place
             body = r.text()
             self.scanned += 1
-            for text, whose in self.secrets.items():
+            for text, whose in self.current.items():
                 if text in body:
                     self.leaks.append(f"{whose} {text!r} in {r.method} {r.path}: {body[:200]}")
 
@@ -311,16 +334,13 @@ async def play_whole_game(g: Table, game: str) -> None:
         gid, st = await g.state()
         if A.over(st):
             break
-        g.learn(st, seats)
         deciders = A.face.deciders(st)
         assert 0 in deciders, f"the computer players play by themselves: {deciders}"
-        if not hand_checked and any(
-            w.startswith(s) for w in g.secrets.values() for s in ["seat 0"]
-        ):
+        mine = [t for t, w in g.current.items() if w.startswith("seat 0'")]
+        if not hand_checked and mine:
             # Ana's hand, privately: it holds her secrets (the scan would see them)
             hand = await g.command(ANA, "hand")
             assert all(r.ephemeral for r in hand if r.interaction_user == ANA)
-            mine = [t for t, w in g.secrets.items() if w.startswith("seat 0")]
             said = " ".join(r.text() for r in hand)
             assert any(t in said for t in mine), (mine, said[:500])
             hand_checked = True
@@ -335,6 +355,7 @@ async def play_whole_game(g: Table, game: str) -> None:
             reqs = await g.guided_play(st, action)
         else:
             reqs = await g.typed_play(st, action)
+        g.learn((await g.state())[1], seats)  # what is still hidden after the step
         g.scan(reqs)
     else:
         raise AssertionError(f"{game}: not over after {MAX_STEPS} of Ana's decisions")
@@ -350,9 +371,11 @@ async def play_whole_game(g: Table, game: str) -> None:
     assert g.scanned > 0
     if g.secrets:  # the scan sees what it looks for: a secret in a channel post is a leak
         assert hand_checked
-        probe = Request("POST", f"/channels/{CH}/messages", {}, {"content": next(iter(g.secrets))})
-        g.scan([probe])
-        assert g.leaks, "the scan misses a secret in a channel post"
+        for text, whose in g.secrets.items():
+            g.current = {text: whose}
+            probe = Request("POST", f"/channels/{CH}/messages", {}, {"content": f"… {text} …"})
+            g.scan([probe])
+        assert len(g.leaks) == len(g.secrets), "the scan misses a secret in a channel post"
     status = fake.messages[int(rec.settings.status_message_id or 0)]
     assert "The game is over" in str(status["components"])
 
