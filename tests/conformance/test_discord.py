@@ -8,7 +8,11 @@ plays every decision of hers through the bot's interactions — typed ``/play co
 a legal command, and now and then the guided "Take my turn" menus narrowed down to the
 command and confirmed — while the computer players play by themselves, until the game is
 over. Then: the game is finished in storage; no secret was in any post the channel (or a
-spectator) sees; every interaction was answered; nothing was logged as an error.
+spectator) sees; every interaction was answered; nothing was logged as an error. On the way,
+what the bot offers for the game: ``/game new``'s menus (the game among the games, its own
+maps or boards only), the lobby's colour menu exactly when the game has colour wishes, Ana's
+hand privately and in her DMs, ``/play``'s autocomplete (her legal commands), ``/game
+status``, ``/rules`` of the channel's game, ``/undo`` (taken back or refused: answered).
 
 The secrets are derived from the game itself: a line of a seat's hand (the adapter's
 ``hand_text``) that is not the same in every full state dealt at random from what another
@@ -325,6 +329,8 @@ async def play_whole_game(g: Table, game: str) -> None:
     seats = list((await g.tables.svc.peek(gid)).seats)
     g.learn(st, seats)
     g.scan(reqs)
+    g.scan(await g.command(ANA, "hand", where="dm"))  # her private news: in her DMs now
+    dm = fake.dms[ANA]
     assert [r for r in reqs if r.method == "POST" and r.path == f"/channels/{CH}/messages"], (
         "the game's first post"
     )
@@ -378,6 +384,11 @@ async def play_whole_game(g: Table, game: str) -> None:
         assert len(g.leaks) == len(g.secrets), "the scan misses a secret in a channel post"
     status = fake.messages[int(rec.settings.status_message_id or 0)]
     assert "The game is over" in str(status["components"])
+    in_dm = [
+        r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{dm}/messages"
+    ]
+    assert in_dm and all(r.interaction_user is None for r in in_dm)
+    assert any("hand.png" in r.files for r in in_dm), "her hand's picture in her DMs"
 
 
 async def look_around(g: Table, game: str, st: Any) -> None:
