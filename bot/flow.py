@@ -145,7 +145,7 @@ class GuidedFlow:
             await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
             return
         action, step = found
-        head = f"**{action_label(s.state, action, lang=lang).text}** (`{typed(s.describe(action), lang)}`)"
+        head = f"**{action_label(s.state, action, lang=lang).text}** (`{typed(s.describe(action), lang, s.game)}`)"
         head += f" — {cost_text(step.cost, lang=lang)}"
         paid = ", ".join(pay_item_text(s.state, seat, p, lang=lang) for p in step.chosen)
         lines = [
@@ -217,13 +217,13 @@ class GuidedFlow:
             await interaction.edit_original_response(content=tr(lang, "bot.flow.done"), view=None)
 
 
-def typed(command: str, lang: str, game: str = "brazil") -> str:
+def typed(command: str, lang: str, game: str) -> str:
     """A command of ``game``'s notation as the reader may type it: in their language's
     words."""
     return command if lang in (i18n.DEFAULT, i18n.PSEUDO) else localize(command, lang, game)
 
 
-def confirm_text(choice: Choice, lang: str = "en", game: str = "brazil") -> str:
+def confirm_text(choice: Choice, lang: str, game: str) -> str:
     """A chosen action before Confirm: its name first, the command one may type after (in
     code, in the reader's words), then what it is worth or does."""
     desc = f"\n{choice.label.description}" if choice.label.description else ""

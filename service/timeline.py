@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.games import adapter
-from storage.models import LogEntry
+from storage.models import EntryKind, LogEntry
 
 
 def timeline_frames(
@@ -20,7 +20,7 @@ def timeline_frames(
     st: Any = None
     turn: list[Any] = []
     for e in entries:
-        if e.action_json is None:
+        if e.action_json is None or e.kind in (EntryKind.UNDO, EntryKind.ROLLBACK):
             if e.snapshot_json:
                 st, turn = A.load(e.snapshot_json), []
             continue

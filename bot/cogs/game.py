@@ -51,12 +51,32 @@ def pages_on() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
+def chosen_game(titles: list[tuple[str, str]], typed: str | None, lang: str) -> str | None:
+    """The game ``typed`` in ``/game new``'s ``game`` option (its name, or its title in
+    ``lang`` or in English; ``titles``: the service's ``game_titles``): its name; None when
+    nothing was typed (the default game), "" when it names no game."""
+    name = (typed or "").strip().lower()
+    if not name:
+        return None
+    for known, key in titles:
+        if name in (known, tr(lang, key).lower(), tr("en", key).lower()):
+            return known
+    return ""
+
+
 async def scenario_autocomplete(
     interaction: discord.Interaction[TurnpostBot], current: str
 ) -> list[app_commands.Choice[str]]:
+    """The maps or boards of the game chosen in the ``game`` option (none chosen: the
+    default game's; an unknown game has none)."""
+    t = interaction.client.tables
+    typed = getattr(interaction.namespace, "game", None)
+    game = chosen_game(t.svc.game_titles(), typed, await t.lang_of(interaction))
+    if game == "":
+        return []
     cur = current.lower()
     out = []
-    for mid, name in interaction.client.tables.svc.scenarios():
+    for mid, name in interaction.client.tables.svc.scenarios(game):
         if cur in mid.lower() or cur in name.lower():
             out.append(app_commands.Choice(name=name[:100], value=mid))
     return out[:25]

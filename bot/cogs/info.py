@@ -79,7 +79,11 @@ class InfoCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction[TurnpostBot], query: str) -> None:
         t = self.bot.tables
         lang = await t.lang_of(interaction)
-        found = t.svc.rules(query, limit=2, lang=lang)
+        g = await t.svc.latest_game(interaction.channel_id)  # the channel's game's rules
+        if g is None:
+            found = t.svc.rules(query, limit=2, lang=lang)
+        else:
+            found = t.svc.rules(query, limit=2, lang=lang, game=g.game)
         text = "\n\n".join(found) or tr(lang, "bot.rules.none")
         await t.reply(interaction, text[:1990])
 
