@@ -10,8 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from service import GameService
 from storage import SqliteGameStore
+
+pytestmark = pytest.mark.slow  # games and pictures in child processes (tests/README.md)
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable

@@ -104,6 +104,7 @@ def _mask(f: ImageFont.FreeTypeFont, ch: str) -> bytes:
     return im.tobytes()
 
 
+@pytest.mark.slow
 def test_every_font_used_has_every_letter_of_the_languages(
     game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,6 +146,7 @@ def test_the_english_images_are_the_default(game4: list[Snapshot]) -> None:
     assert render_boards(v, lang="xx") == render_boards(v)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
