@@ -41,6 +41,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.requires("module", ...)``: the test is skipped, saying why, when a module
+    of an optional extra does not import (the ``terminal`` extra's prompt_toolkit, the ``dev``
+    extra's playwright). PostgreSQL skips in its own fixture (tests/storage/pg_server.py)."""
+    for mark in item.iter_markers("requires"):
+        for module in mark.args:
+            pytest.importorskip(module, reason=f"{module} is not installed (an optional extra)")
+
+
 @pytest.fixture(autouse=True)
 def tests_packs_folder() -> Iterator[None]:
     """Every test starts with tests/data as the packs folder (a test may change it)."""

@@ -140,6 +140,7 @@ class Pty:
 
 
 @pytest.mark.slow
+@pytest.mark.requires("prompt_toolkit")
 def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
     db, out = tmp_path / "pty.sqlite3", tmp_path / "images"
     base = [PY, "-m", "bot", "local", "--db", str(db), "--out", str(out)]

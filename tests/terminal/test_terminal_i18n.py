@@ -396,6 +396,7 @@ def test_the_terminal_catalogue_is_whole_in_every_language() -> None:
     assert [p for code in i18n.supported() for p in problems(code, ("terminal.",))] == []
 
 
+@pytest.mark.requires("prompt_toolkit")
 def test_commands_are_typed_and_completed_in_the_terminal_language(tmp_path: Path) -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

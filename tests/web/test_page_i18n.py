@@ -473,6 +473,7 @@ async def _open(
 
 @pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_a_page_in_german_shows_german_controls(game: Game, browser: Any) -> None:
     L = translator("de")
     live, steps = game.pages["de"]
@@ -511,6 +512,7 @@ async def test_a_page_in_german_shows_german_controls(game: Game, browser: Any) 
 
 @pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_the_script_writes_numbers_plurals_and_times_in_the_page_s_language(
     browser: Any,
 ) -> None:
@@ -543,6 +545,7 @@ async def test_the_script_writes_numbers_plurals_and_times_in_the_page_s_languag
 
 @pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_the_script_shows_no_text_outside_the_pseudo_language(
     game: Game, browser: Any
 ) -> None:
@@ -597,6 +600,7 @@ async def test_the_script_shows_no_text_outside_the_pseudo_language(
 
 @pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 @pytest.mark.parametrize("lang", ["de", "hu", PSEUDO])
 async def test_longer_words_still_fit_a_phone(game: Game, browser: Any, lang: str) -> None:
     # German and Hungarian run longer than English, the pseudo-language 35 % longer: the
