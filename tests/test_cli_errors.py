@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a Python process per command (tests/README.md)
+
 ROOT = Path(__file__).resolve().parents[1]
 LEVELS = "choose random, heuristic or search"
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = (
     "rules",
@@ -80,6 +82,7 @@ def test_rules_modules_import_without_a_cycle() -> None:
     assert not cycles, " ; ".join(" -> ".join(c) for c in cycles)
 
 
+@pytest.mark.slow
 def test_no_module_imports_another_modules_private_names() -> None:
     bad = []
     for pkg in (*PACKAGES, "tests"):
@@ -239,6 +242,7 @@ def _unit(module: str) -> str:
     return module.split(".")[0]
 
 
+@pytest.mark.slow
 def test_no_import_circle_between_the_top_level_packages() -> None:
     units: dict[str, set[str]] = {}
     for mod, deps in _module_graph().items():
@@ -253,6 +257,7 @@ def test_circles_finds_every_group_once() -> None:
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow
 def test_no_import_circle_inside_bot() -> None:
     # Today's only circle in bot/ is type-only (bot.app <-> bot.cogs.*, whose `TurnpostBot`
     # annotations sit under `if TYPE_CHECKING:`), so it does not count. If a change in bot/

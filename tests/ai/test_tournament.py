@@ -29,6 +29,7 @@ def test_bad_arguments_are_refused(args: list[str], capsys: pytest.CaptureFixtur
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_tournament_prints_win_rates_scores_ends_and_times(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -63,6 +64,7 @@ def test_tournament_prints_win_rates_scores_ends_and_times(
         assert word in out
 
 
+@pytest.mark.slow
 def test_seats_rotate_and_every_game_counts() -> None:
     rep = run_tournament(["random", "random", "heuristic"], 3, seed=1, max_rounds=2)
     assert rep.games == 3

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from rules.brazil import (
     GameState,
     apply,
@@ -72,6 +74,7 @@ def pick(st: GameState, seat: int, rng: random.Random) -> str:
     return format_action(st, best if best is not None else rng.choice(acts))
 
 
+@pytest.mark.slow
 async def test_battle_between_two_players_R_COMBAT_4(fake: FakeDiscord, make_bot: BotMaker) -> None:
     h: Harness = await make_bot()
     tables = h.client.tables  # type: ignore[attr-defined]
@@ -192,6 +195,7 @@ def pick_vs_ai(st: GameState, rng: random.Random) -> str:
     return format_action(st, best if best is not None else rng.choice(acts))
 
 
+@pytest.mark.slow
 async def test_ai_defender_answers_after_a_random_delay_R_COMBAT_4(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

@@ -276,6 +276,7 @@ def english_phrases() -> re.Pattern[str]:
     return alternatives(runs)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_in_the_pseudo_language_has_no_hard_coded_english(
     fake: FakeDiscord, pbot: BotMaker, clock: FakeClock
 ) -> None:
@@ -412,6 +413,7 @@ def english_only(lang: str) -> set[str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", list(OTHER))
 async def test_a_whole_game_in_each_language_public_posts_in_the_games_private_in_the_players(
     fake: FakeDiscord, pbot: BotMaker, clock: FakeClock, lang: str

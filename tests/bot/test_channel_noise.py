@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from storage.models import EntryKind
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Request
@@ -25,6 +27,7 @@ def pinged(r: Request) -> list[int]:
     return [int(u) for u in users]
 
 
+@pytest.mark.slow
 async def test_a_whole_game_makes_about_one_post_and_one_ping_per_turn(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from rules.brazil import deciders, format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Faults, Request, custom_ids
@@ -51,6 +53,7 @@ FAULTS = [
 ]
 
 
+@pytest.mark.slow
 async def test_bot_recovers_from_429_500_and_slow_answers(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

@@ -10,6 +10,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from rules.brazil import GameState, deciders, format_action, get_catalog, legal_actions, pending_for
 from storage import GameStatus, PrivatePlace
 from tests.bot.conftest import BotMaker
@@ -169,6 +171,7 @@ class Game:
         return components_of(msg)
 
 
+@pytest.mark.slow
 async def test_whole_game_through_interactions_R_SETUP_5(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -291,6 +294,7 @@ async def start_against_ai(fake: FakeDiscord, h: Harness, seed: int = SEED) -> l
     return await h.click(ANA, lobby, "brz:l:1:start")
 
 
+@pytest.mark.slow
 async def test_one_status_message_edited_in_place(fake: FakeDiscord, make_bot: BotMaker) -> None:
     """Posted (and pinned) when the game starts, its id kept in the game's settings, then
     edited in place (PATCH) after every turn: scenario, era, round, whose turn, deadline."""
@@ -329,6 +333,7 @@ def channel_posts(fake: FakeDiscord, channel: int) -> list[Request]:
     ]
 
 
+@pytest.mark.slow
 async def test_hand_in_a_private_thread_or_dms_R_SETUP_5(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -461,6 +466,7 @@ async def guide_to_a_payment_choice(
     return index, path, payment, st, msg
 
 
+@pytest.mark.slow
 async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -495,6 +501,7 @@ async def test_change_payment_walks_the_engine_chooser_R_VOC_2(
     assert g.leaks == []
 
 
+@pytest.mark.slow
 async def test_colour_wish_after_a_player_who_chooses_in_game_R_SETUP_4(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

@@ -201,6 +201,7 @@ async def test_every_command_in_every_locale_obeys_discords_rules(
             assert synced[name][key] == command[key], (name, key)
 
 
+@pytest.mark.slow
 def test_the_checks_catch_what_discord_refuses() -> None:
     """The payload check fails on a bad payload (it can fail)."""
     good = {

@@ -59,6 +59,7 @@ async def test_the_game_keeps_the_lobby_number(fake: FakeDiscord, make_bot: BotM
     assert len(await tables.store.list_games(channel_id=CH, limit=None)) == 1
 
 
+@pytest.mark.slow
 async def test_a_lobby_wish_is_not_lost_to_an_ai_seat_R_SETUP_4(
     fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:

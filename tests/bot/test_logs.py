@@ -51,6 +51,7 @@ def lines() -> Iterator[Lines]:
             logging.getLogger(n).setLevel(level)
 
 
+@pytest.mark.slow
 async def test_log_lines_name_their_game_and_leak_nothing(
     fake: FakeDiscord, make_bot: BotMaker, lines: Lines
 ) -> None:

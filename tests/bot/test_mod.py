@@ -146,6 +146,7 @@ async def two_humans(fake: FakeDiscord, h: Harness) -> int:
 # ============================================================================ undo
 
 
+@pytest.mark.slow
 async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -205,6 +206,7 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
 # ============================================================================ rollback
 
 
+@pytest.mark.slow
 async def test_rollback_with_autocomplete_reason_and_confirmation(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -268,6 +270,7 @@ async def test_rollback_with_autocomplete_reason_and_confirmation(
 # ============================================================================ seats, files
 
 
+@pytest.mark.slow
 async def test_replace_kick_export_import(fake: FakeDiscord, make_bot: BotMaker) -> None:
     h = await make_bot()
     gid = await two_humans(fake, h)
@@ -354,6 +357,7 @@ class serve:
 # ============================================================================ abandon
 
 
+@pytest.mark.slow
 async def test_abandon_by_all_players_or_a_moderator(fake: FakeDiscord, make_bot: BotMaker) -> None:
     h = await make_bot()
     gid = await two_humans(fake, h)
@@ -423,6 +427,7 @@ CASES: list[tuple[str, int, str]] = [
 ]
 
 
+@pytest.mark.slow
 async def test_the_moderator_role_is_read_from_the_guild_the_gateway_delivered(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -451,6 +456,7 @@ async def test_the_moderator_role_is_read_from_the_guild_the_gateway_delivered(
     assert any(r.files for r in await cmd(h, MOD, "mod", "export")), "Manage Channel"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("what", "who", "refusal"), CASES)
 async def test_the_wrong_user_is_refused_privately(
     fake: FakeDiscord, make_bot: BotMaker, what: str, who: int, refusal: str
@@ -531,6 +537,7 @@ async def test_the_wrong_user_is_refused_privately(
     assert not channel_writes(fake, start), "a refusal posted or edited in the channel"
 
 
+@pytest.mark.slow
 async def test_undo_button_on_the_turn_post_R_TURN_1(fake: FakeDiscord, make_bot: BotMaker) -> None:
     """UX: "an Undo while the engine allows it" — the turn post carries an Undo button exactly
     when the decider may take back their last step; pressing it takes the step back (public

@@ -10,6 +10,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from rules.brazil import deciders, get_catalog
 from rules.brazil.catalog import GOODS
 from tests.bot.conftest import BotMaker
@@ -121,6 +123,7 @@ async def play_guided(g: Game, rng: random.Random, scan: Scanner) -> None:
     raise AssertionError("the guided flow did not reach Confirm")
 
 
+@pytest.mark.slow
 async def test_menus_and_confirmations_name_things_not_ids(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

@@ -148,6 +148,7 @@ def _deciders(st: GameState) -> list[int]:
     return deciders(st)
 
 
+@pytest.mark.slow
 async def test_confirm_press_reads_the_game_once(
     fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -192,6 +193,7 @@ async def test_confirm_press_reads_the_game_once(
     assert lock.acquisitions - taken == 1
 
 
+@pytest.mark.slow
 async def test_play_command_reads_the_game_once(
     fake: FakeDiscord, make_bot: BotMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -113,6 +113,7 @@ async def test_reminders_ping_only_the_decider_once_and_escalate(
     assert f"<t:{due}:R>" in status_of(fake, h, rec.settings)
 
 
+@pytest.mark.slow
 async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -157,6 +158,7 @@ async def test_no_reminder_after_acting_in_quiet_hours_or_when_muted(
     assert f"brz:r:{gid}:0:{version}" in custom_ids(posts(reqs)[0].json)
 
 
+@pytest.mark.slow
 async def test_reminder_fires_once_across_a_restart(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -173,6 +175,7 @@ async def test_reminder_fires_once_across_a_restart(
     assert len(reminders) == 1
 
 
+@pytest.mark.slow
 async def test_away_extends_the_deadline_and_pause_stops_the_clock(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -205,6 +208,7 @@ async def test_away_extends_the_deadline_and_pause_stops_the_clock(
     assert tables.due[(gid, 0)] == int((t0 + 129 * H).timestamp())
 
 
+@pytest.mark.slow
 async def test_policy_wait_flags_once_then_overdue_and_stalled(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -251,6 +255,7 @@ async def _to_end_turn(h: Harness, gid: int) -> None:
     raise AssertionError("never reached the end of a turn")
 
 
+@pytest.mark.slow
 async def test_policy_default_plays_the_engines_pass(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -271,6 +276,7 @@ async def test_policy_default_plays_the_engines_pass(
     assert any("default answer" in r.text() for r in posts(reqs))
 
 
+@pytest.mark.slow
 async def test_policy_ai_stands_in_until_seat_back(
     fake: FakeDiscord, pbot: Maker, clock: FakeClock
 ) -> None:
@@ -303,6 +309,7 @@ async def test_policy_ai_stands_in_until_seat_back(
     assert any("No AI is playing" in r.text() for r in again)
 
 
+@pytest.mark.slow
 async def test_refusals_are_private_and_specific(fake: FakeDiscord, pbot: Maker) -> None:
     h = await pbot()
     await start(fake, h)

@@ -14,6 +14,7 @@ from tests.bot.test_game import ANA, Game, guide_to_a_payment_choice, start_agai
 from tests.i18n.pseudo import unbracketed_words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["hu", i18n.PSEUDO])
 async def test_change_payment_speaks_the_readers_language(
     fake: FakeDiscord, make_bot: BotMaker, lang: str

@@ -22,6 +22,8 @@ from tests.bot.fakediscord import GUILD_ID, FakeDiscord, Harness
 from tests.bot.test_mod import ANA, CH, CY, channel_writes, cmd, two_humans
 from tests.storage.pg_server import PgServer, start_server
 
+pytestmark = pytest.mark.slow  # PostgreSQL (tests/README.md)
+
 USERS = {0: ANA, 1: CY}
 
 

@@ -4,12 +4,15 @@ second restart posts nothing more (issue #12: nothing acknowledged lost, no dupl
 
 from __future__ import annotations
 
+import pytest
+
 from rules.brazil import format_action, legal_actions
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_mod import channel_writes, game_of, turn_posts, two_humans
 
 
+@pytest.mark.slow
 async def test_restart_posts_the_steps_saved_but_never_posted(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
@@ -46,6 +49,7 @@ async def test_restart_posts_the_steps_saved_but_never_posted(
     assert not [r for r in channel_writes(fake, start) if r.method == "POST"]
 
 
+@pytest.mark.slow
 async def test_restart_after_the_post_but_before_its_mark_posts_nothing_twice(
     fake: FakeDiscord, make_bot: BotMaker
 ) -> None:

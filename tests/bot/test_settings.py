@@ -31,6 +31,7 @@ def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[
     )
 
 
+@pytest.mark.slow
 def test_check_config_never_echoes_the_token(tmp_path: Path) -> None:
     secret = "MTIzNDU2Nzg5.secret-token-value"
     ok = _run(["run", "--check-config"], tmp_path, DISCORD_TOKEN=secret)

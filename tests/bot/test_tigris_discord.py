@@ -14,6 +14,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rules.games import game as rules_game
 from rules.games import names
 from rules.tigris.data import COLOURS
@@ -192,6 +194,7 @@ def lobby_id(lobby: dict[str, Any]) -> int:
     return int(next(c for c in custom_ids(lobby) if c.startswith("brz:l:")).split(":")[2])
 
 
+@pytest.mark.slow
 async def test_whole_tigris_game_in_discord_T_INFO_1_T_CONFLICT_3(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

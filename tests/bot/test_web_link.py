@@ -76,6 +76,7 @@ async def started(fake: FakeDiscord, h: Harness) -> int:
     return int(rec.id)
 
 
+@pytest.mark.slow
 async def test_status_message_links_the_page_and_reset_moves_it(
     fake: FakeDiscord, web_bot: BotMaker
 ) -> None:
@@ -148,6 +149,7 @@ async def test_a_finished_games_page_stays_its_archive(
     assert status == 200 and "Abandoned" in body
 
 
+@pytest.mark.slow
 async def test_pages_off_the_commands_say_so(fake: FakeDiscord, make_bot: BotMaker) -> None:
     h = await make_bot()
     assert h.client.web is None  # type: ignore[attr-defined]

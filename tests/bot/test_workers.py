@@ -19,6 +19,7 @@ from tests.bot.test_game import ANA, CH, SEED, Game, public, turn_writes
 from tests.service import pool_jobs
 
 
+@pytest.mark.slow
 async def test_a_map_not_drawn_is_left_out_with_a_note_and_the_game_goes_on(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

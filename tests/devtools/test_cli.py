@@ -36,6 +36,7 @@ def test_help_lists_the_commands():
     assert "invariants" in run("selfplay", "--help").stdout
 
 
+@pytest.mark.slow
 def test_selfplay_prints_a_summary_and_exits_zero():
     r = run("selfplay", "--players", "2", "--games", "2", "--seed", "4", "--max-rounds", "8")
     assert r.returncode == 0, r.stderr

@@ -12,6 +12,7 @@ from devtools.killtest import kill_run
 from devtools.loadtest import main, parser, percentile, run
 
 
+@pytest.mark.slow
 async def test_loadtest_runs_a_tiny_configuration_with_faults() -> None:
     args = parser().parse_args(
         ["--games", "3", "--rate", "3", "--duration", "4", "--seed", "2", "--no-ramp",
@@ -32,6 +33,7 @@ async def test_loadtest_runs_a_tiny_configuration_with_faults() -> None:
     assert figures["maps"] > 0 and figures["faulted"] > 0
 
 
+@pytest.mark.slow
 async def test_loadtest_ramp_runs() -> None:
     args = parser().parse_args(
         ["--games", "2", "--rate", "2", "--duration", "2", "--ramp", "2,4",
@@ -43,6 +45,7 @@ async def test_loadtest_ramp_runs() -> None:
     assert figures["errors"] == [] and figures["mismatched"] == []
 
 
+@pytest.mark.slow
 async def test_loadtest_compares_threads_and_the_pool_with_ai_games_thinking() -> None:
     """``--compare-pool --ai-games``: the same test twice in one run (threads, then the
     process pool), computer players thinking during the main run, the figures side by side."""
@@ -61,6 +64,7 @@ async def test_loadtest_compares_threads_and_the_pool_with_ai_games_thinking() -
     assert figures["errors"] == [] and figures["mismatched"] == [] and figures["duplicates"] == 0
 
 
+@pytest.mark.slow
 async def test_kill_inside_a_save_and_at_random_loses_nothing() -> None:
     out = io.StringIO()
     res = await kill_run(kills=2, games=2, seed=3, out=out)

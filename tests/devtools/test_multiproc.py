@@ -15,6 +15,7 @@ from devtools.multiproc import guild_for, multi_run
 from devtools.pgserver import NoServer
 
 
+@pytest.mark.slow
 async def test_two_processes_killed_in_turn_lose_nothing() -> None:
     out = io.StringIO()
     try:

@@ -195,6 +195,7 @@ def provoked() -> list[RulesError]:
     return _provoked()
 
 
+@pytest.mark.slow
 def test_provoked_errors_are_keyed_and_their_english_is_the_message(
     provoked: list[RulesError],
 ) -> None:
@@ -215,6 +216,7 @@ def test_provoked_errors_are_keyed_and_their_english_is_the_message(
         assert i18n.tr("en", e.key, **e.params) == e.message, (e.key, e.message)
 
 
+@pytest.mark.slow
 def test_provoked_errors_render_in_every_language_and_the_pseudo_language(
     provoked: list[RulesError], caplog: pytest.LogCaptureFixture
 ) -> None:

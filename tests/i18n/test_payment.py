@@ -185,6 +185,7 @@ def _keys(m: Any) -> Iterator[str]:
             yield from _keys(x)
 
 
+@pytest.mark.slow
 def test_the_sample_is_wide() -> None:
     walks, actions = _walks()
     steps = [s for _st, _a, ss in walks for s in ss]
@@ -277,6 +278,7 @@ def _texts(lang: str) -> Iterator[str]:
             yield line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", [*LANGS, i18n.PSEUDO])
 def test_every_payment_text_renders_in_every_language(
     lang: str, caplog: pytest.LogCaptureFixture

@@ -72,6 +72,7 @@ def test_word_keys_pass_the_catalogue_check(lang: str) -> None:
 # ---------------------------------------------------------------- round trips over whole games
 
 
+@pytest.mark.slow
 def test_every_legal_action_round_trips_in_every_language() -> None:
     """Every legal action of every decision of the seeded games, in every language (and the
     pseudo-language): the localized command reads back to the canonical one, the canonical
@@ -232,6 +233,7 @@ _PIECES = [*"abcdeéőłßzZ019", " ", "+", "@", ":", ",", "-", "_", ".", "'", "
 _TYPED = st.lists(st.sampled_from(_PIECES), max_size=25).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(text=_TYPED, lang=st.sampled_from(LANGS))
 def test_any_typed_text_reads_without_error(text: str, lang: str) -> None:

@@ -13,6 +13,7 @@ import i18n
 from devtools.render import GOLDEN, golden_images
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", i18n.supported())
 def test_golden_images_match(lang: str) -> None:
     for kind, data in golden_images(lang).items():

@@ -104,6 +104,7 @@ def _mask(f: ImageFont.FreeTypeFont, ch: str) -> bytes:
     return im.tobytes()
 
 
+@pytest.mark.slow
 def test_every_font_used_has_every_letter_of_the_languages(
     game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,6 +146,7 @@ def test_the_english_images_are_the_default(game4: list[Snapshot]) -> None:
     assert render_boards(v, lang="xx") == render_boards(v)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
@@ -194,6 +196,7 @@ def _untranslated_names() -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
+@pytest.mark.slow
 def test_the_pseudo_language_images_hold_no_english(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]],
 ) -> None:
@@ -224,6 +227,7 @@ def test_the_pseudo_language_images_hold_no_english(
 # ---------------------------------------------------------------------------- fit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_crosses_its_box_or_the_image_edge(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]], lang: str
@@ -249,6 +253,7 @@ def test_no_text_crosses_its_box_or_the_image_edge(
     assert not bad, bad[:10]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_two_texts_overlap(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]], lang: str
@@ -269,6 +274,7 @@ def test_no_two_texts_overlap(
     assert not bad, bad[:10]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_image_edges_are_background(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]], lang: str
@@ -288,6 +294,7 @@ def test_the_image_edges_are_background(
         assert not off, (name, len(off))
 
 
+@pytest.mark.slow
 def test_longer_languages_only_add_legend_rows(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]],
 ) -> None:
@@ -301,6 +308,7 @@ def test_longer_languages_only_add_legend_rows(
 # ---------------------------------------------------------------------------- catalogue
 
 
+@pytest.mark.slow
 def test_card_texts_are_drawn_in_the_language(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]], game4: list[Snapshot]
 ) -> None:

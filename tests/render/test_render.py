@@ -61,6 +61,7 @@ def late(game4: list[Snapshot]) -> Snapshot:
     return game4[-2]
 
 
+@pytest.mark.slow
 def test_building_owner_colour_at_its_hex(game4: list[Snapshot]) -> None:
     sn = late(game4)
     v = view(sn.state, None)
@@ -196,6 +197,7 @@ def _secret_names(state: GameState) -> set[str]:
     return names - public
 
 
+@pytest.mark.slow
 def test_hidden_cards_never_drawn_for_a_spectator(
     game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -238,6 +240,7 @@ def test_same_view_same_bytes(game4: list[Snapshot]) -> None:
     assert a == b
 
 
+@pytest.mark.slow
 def test_every_image_kind_exists_and_is_small(game4: list[Snapshot]) -> None:
     sn = late(game4)
     v = view(sn.state, None)
@@ -373,6 +376,7 @@ def test_timeline_is_an_animation() -> None:
         assert sum(diff.histogram()[40:]) < 0.002 * got.width * got.height, i
 
 
+@pytest.mark.slow
 def test_long_timeline_is_small(game4: list[Snapshot]) -> None:
     frames = [(view(s.state, None), s.events) for s in game4]
     data = render_timeline(frames)
@@ -402,6 +406,7 @@ def test_layout_round_trips_every_hex() -> None:
             assert lay.pixel_to_label(x + 0.3 * lay.size, y - 0.2 * lay.size) == lab
 
 
+@pytest.mark.slow
 def test_bench_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["bench", "--runs", "1"]) == 0
     out = capsys.readouterr().out
@@ -409,6 +414,7 @@ def test_bench_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert "de / en" in out  # English and another language side by side (issue 17)
 
 
+@pytest.mark.slow
 def test_bench_times_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["bench", "--runs", "1", "--lang", "hu"]) == 0
     out = capsys.readouterr().out

@@ -287,6 +287,7 @@ def drawn(game: list[Snapshot]) -> dict[str, tuple[dict[str, bytes], list[Drawn]
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_image_renders_in_every_language(
     drawn: dict[str, tuple[dict[str, bytes], list[Drawn]]], lang: str

@@ -19,6 +19,7 @@ def _events_json(events: list[Event]) -> list[str]:
     return [e.model_dump_json() for e in events]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_trusted_apply_equals_checked_apply_on_listed_actions(players: int) -> None:
     kinds: Counter[str] = Counter()

@@ -232,6 +232,7 @@ def test_a_view_for_another_seat_is_refused():
         determinize(view(st, 1), 0, random.Random(1))
 
 
+@pytest.mark.slow
 def test_removed_exploration_tiles_are_recorded_R_EXPLORE_2():
     # A tile seen by all (revealed) and then taken off the map without a player keeping it
     # is recorded in the public state, so the unseen tiles are computed from the box without

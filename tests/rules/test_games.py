@@ -23,6 +23,7 @@ def test_the_registry_names_every_registered_game_the_default_first() -> None:
         game("chess")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_plays_seeded_self_play_with_its_invariants(name: str) -> None:
     """Listing changes nothing, notation and JSON round trips, the game's own invariants
@@ -57,6 +58,7 @@ def test_a_seat_that_does_not_decide_has_no_legal_action() -> None:
             assert g.legal_actions(state, seat) == []
 
 
+@pytest.mark.slow
 def test_the_rules_cli_plays_and_benches_tigris() -> None:
     run = [sys.executable, "-m", "rules"]
     out = subprocess.run(

@@ -109,6 +109,7 @@ def test_build_listing_under_a_city_limit_R_BUILD_10(limit: int) -> None:
     assert checked > 10
 
 
+@pytest.mark.slow
 def test_build_listing_on_occupied_buildings_R_COMBAT_11() -> None:
     """A unit of another seat put on each of the seat's buildings in turn: the listing
     never builds over it, exactly as build_problem says."""

@@ -54,6 +54,7 @@ def _permuted(a: Any) -> Any:
 # ============================================================================ round trips
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_every_legal_action_round_trips_over_whole_games(players: int) -> None:
     # Every decision: all legal commands are distinct. A sample of decisions (and every
@@ -344,6 +345,7 @@ def _revealed_by(a: Any) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 def test_spectator_descriptions_never_name_hidden_cards_or_missions() -> None:
     cat = get_catalog()
     hidden_books = {**cat.gold_cards, **cat.combat_cards, **cat.missions}

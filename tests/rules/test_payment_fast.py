@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,7 @@ def _states(players: int, seed: int) -> list[GameState]:
     return out
 
 
+@pytest.mark.slow
 def test_listing_payability_matches_the_search_over_self_play_R_VOC_2() -> None:
     """PayabilityCache.payable (the listing's) == the plain search, every seat, several
     contexts and costs, default and safe sources, over states of seeded games."""

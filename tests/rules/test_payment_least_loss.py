@@ -13,6 +13,8 @@ from collections import Counter
 from itertools import product
 from typing import Any
 
+import pytest
+
 from rules.brazil import apply, cost_of, legal_actions, new_game, payment_note
 from rules.brazil.catalog import get_catalog
 from rules.brazil.payment import can_pay
@@ -72,6 +74,7 @@ def _states(n_games: int, seed0: int) -> Any:
             state, _ = apply(state, rng.choice(legal_actions(state)))
 
 
+@pytest.mark.slow
 def test_listed_payment_loses_the_fewest_vp__R_VOC_2_R_END_2() -> None:
     vp: dict[str, int] = {}
     checked = with_card = 0

@@ -48,6 +48,7 @@ def readers_leave_state_alone(state: GameState) -> None:
     assert state.model_dump_json() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 4), st.integers(0, 100_000), st.integers(0, 250))
 def test_listing_viewing_scoring_change_nothing(players: int, seed: int, steps: int) -> None:
@@ -120,6 +121,7 @@ async def play_bot_style(store: SqliteGameStore, channel: int, players: int, see
     return record.id
 
 
+@pytest.mark.slow
 async def test_bot_style_games_replay_exactly_from_storage(tmp_path: Path) -> None:
     async with SqliteGameStore(tmp_path / "games.sqlite3") as store:
         # Before the fix, the 2-player seeds 25 and 27 and the 3-player seed 27 diverged on replay.

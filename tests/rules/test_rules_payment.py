@@ -214,6 +214,7 @@ def _games(n_games: int, seed0: int) -> Any:
             state, _ = apply(state, rng.choice(acts))
 
 
+@pytest.mark.slow
 def test_every_default_payment_is_accepted_explicitly__R_VOC_2() -> None:
     # The payment the engine takes (read from the pay event) is accepted when given
     # explicitly, with the same resulting state; a listed action without a payment always
@@ -238,6 +239,7 @@ def test_every_default_payment_is_accepted_explicitly__R_VOC_2() -> None:
     assert checked > 300
 
 
+@pytest.mark.slow
 def test_chooser_walks_complete_and_apply__R_VOC_2_R_VOC_6() -> None:
     # Walking random options always ends complete, and apply accepts the payment.
     sizes: list[int] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,7 @@ def junk_actions(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 50), junk_actions())
 def test_bad_input_is_rejected_cleanly_and_changes_nothing(seed: int, data: dict[str, Any]):
@@ -125,6 +127,7 @@ def test_bad_input_is_rejected_cleanly_and_changes_nothing(seed: int, data: dict
     assert state.model_dump_json() == before  # apply never mutates its input
 
 
+@pytest.mark.slow
 def test_short_selfplay_every_player_count():
     for n in (1, 2, 3, 4):
         s = run_selfplay(n, games=2, seed=100 + n, max_rounds=25)
@@ -132,6 +135,7 @@ def test_short_selfplay_every_player_count():
         assert s.games == 2 and s.actions > 0
 
 
+@pytest.mark.slow
 def test_random_game_reaches_the_natural_end__R_END_1():
     # Random play reaches an era III reveal in most 3-player games (about 70%, see the
     # self-play figures); the first of a few fixed seeds that does is checked to the end.

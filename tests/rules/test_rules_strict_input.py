@@ -91,6 +91,7 @@ def test_non_action_input_is_an_invalid_action(data: Any) -> None:
         parse_action(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.dictionaries(

@@ -9,6 +9,8 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from rules.brazil import GameState, apply, legal_actions, undo_depth, undoable, view
 from rules.brazil.catalog import get_catalog
 from rules.brazil.undo import Step
@@ -59,6 +61,7 @@ def _visible_secret_ids(state: GameState) -> Counter[str]:
     return out
 
 
+@pytest.mark.slow
 def test_every_step_that_uses_the_rng_or_shows_something_hidden_has_a_revealing_event():
     """For every observer (each seat and a spectator): if a card, mission, tile, painting,
     city or capital id becomes visible that was not before, or the RNG was used, one of the
@@ -114,6 +117,7 @@ def _views(state: GameState) -> list[str]:
     return [view(state, o).model_dump_json() for o in [None, *range(state.n)]]
 
 
+@pytest.mark.slow
 def test_undoable_steps_replay_exactly_and_depend_on_nothing_hidden():
     """An undoable step: restoring ``before`` and re-applying the action gives ``after``
     again; and with everything hidden from all seats re-dealt, every seat sees the same

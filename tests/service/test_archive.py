@@ -14,6 +14,7 @@ from storage.models import EntryKind
 from tests.service.test_moderation import CY, play_random, two_humans
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [21, 22, 23])
 async def test_the_archive_replays_every_step_of_whole_games(
     service: GameService, seed: int

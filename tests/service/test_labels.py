@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
+import pytest
+
 from rules.brazil import GameState, apply, deciders, get_catalog, legal_actions, new_game, view
 from service.labels import Choice, action_label, choices, clip, cost_line, group_label
 from tests.selfplay_steps import GAMES, recorded
@@ -33,6 +35,7 @@ def _all_choices() -> Iterator[tuple[GameState, int, Choice]]:
             yield st, seat, c
 
 
+@pytest.mark.slow
 def test_every_word_of_a_command_is_named_and_fits_a_menu() -> None:
     kinds = set()
     for _, _, c in _all_choices():

@@ -89,6 +89,7 @@ async def test_undo_posts_the_public_description_R_TURN_1(service: GameService) 
     pytest.fail("no undoable step in 600 steps")
 
 
+@pytest.mark.slow
 async def test_a_step_says_whether_it_may_be_taken_back_R_TURN_1(service: GameService) -> None:
     """R-TURN-1: a step's result says ``undo_allowed`` exactly when the undo check (``/undo``,
     the Undo button) would take it back, over random play: both answers seen."""

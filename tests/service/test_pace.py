@@ -109,6 +109,7 @@ async def to_turn_start(svc: GameService, gid: int) -> None:
     raise AssertionError("never reached the start of a turn")
 
 
+@pytest.mark.slow
 async def test_default_policy_at_the_start_of_a_turn_falls_through_to_an_ai(
     service: GameService, clock: FakeClock
 ) -> None:

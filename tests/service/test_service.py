@@ -79,6 +79,7 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
+@pytest.mark.slow
 async def test_no_secret_in_public_posts_whole_game__R_SETUP_5(service: GameService) -> None:
     # R-SETUP-5 (missions are kept secret), R-COMBAT-4 (cards face down): public posts are made only of public events
     res = await service.new_game(["ai:random", "ai:random", "ai:random"], seed=11)

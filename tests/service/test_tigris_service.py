@@ -29,6 +29,7 @@ async def _new(service: GameService, seats: list[str], seed: int = 7) -> int:
     return res.game_id
 
 
+@pytest.mark.slow
 async def test_a_whole_3_player_game_with_ai_seats_reaches_the_end(
     service: GameService, store: SqliteGameStore
 ) -> None:
@@ -253,6 +254,7 @@ async def test_brazil_stays_the_default(service: GameService, store: SqliteGameS
     assert adapter_of(await service.state(res.game_id)).name == "brazil"
 
 
+@pytest.mark.slow
 async def test_ai_seats_decide_in_worker_processes(tmp_path: Path) -> None:
     """The jobs carry the game's name: a worker process loads a Tigris state."""
     from service import WorkerPool

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, ImageChops
 
 from render.animate import TIMELINE_WIDTH
@@ -18,6 +19,7 @@ from service.timeline import timeline_frames
 from service.workers import WorkerPool
 
 
+@pytest.mark.slow
 async def test_the_timeline_of_a_tigris_game_is_its_board_after_every_turn(
     service: GameService,
 ) -> None:

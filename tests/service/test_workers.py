@@ -116,6 +116,7 @@ async def test_a_job_stuck_twice_is_reported(tmp_path: Path) -> None:
         assert pool.replaced == 2
 
 
+@pytest.mark.slow
 async def test_the_time_limit_counts_from_the_jobs_start_not_its_queueing() -> None:
     """Six 0.4 s jobs on one worker with a 1 s limit: each waits its turn, none times out."""
     async with WorkerPool(1) as pool:
@@ -158,6 +159,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 async def test_the_workers_end_when_their_parent_is_sigkilled(tmp_path: Path) -> None:
     """A bot process SIGKILLed (the kill test does it) leaves no worker behind: each worker
     watches its parent."""
@@ -200,6 +202,7 @@ async def test_workers_zero_is_the_in_thread_way() -> None:
 # ---------------------------------------------------------------- the same results
 
 
+@pytest.mark.slow
 async def test_images_drawn_in_a_worker_are_the_same_bytes(game4: list[Snapshot]) -> None:
     battle = with_event(game4, "battle_result")
     assert battle is not None
@@ -219,6 +222,7 @@ async def test_images_drawn_in_a_worker_are_the_same_bytes(game4: list[Snapshot]
         assert png is not None and png == render_image(req, frame), req
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "heuristic", "search"])
 async def test_a_decision_in_a_worker_is_the_threads_decision(
     game4: list[Snapshot], level: str
@@ -331,6 +335,7 @@ def drawn_maps() -> float:
     return n or 0.0
 
 
+@pytest.mark.slow
 async def test_the_service_draws_through_its_pool(game4: list[Snapshot], tmp_path: Path) -> None:
     sn = game4[5]
     frame = Frame(3, sn.state, tuple(sn.events))

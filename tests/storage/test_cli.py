@@ -187,6 +187,7 @@ def test_export_ambiguous_number(db_path: Path, tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["game"]["channel_id"] == 500
 
 
+@pytest.mark.slow
 def test_bench_tiny(tmp_path: Path) -> None:
     state = synthetic_late_game_state()
     size = len(json.dumps(state))

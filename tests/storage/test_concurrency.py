@@ -94,6 +94,7 @@ async def test_metadata_changes_are_version_guarded(store: GameStore) -> None:
     assert done.winners == [0]
 
 
+@pytest.mark.slow
 def test_two_processes_contending(db_path: Path) -> None:
     async def setup() -> int:
         async with SqliteGameStore(db_path) as store:

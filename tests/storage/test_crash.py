@@ -29,7 +29,10 @@ from tests.storage.crash_worker import PADDING
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 24
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+pytestmark = [
+    pytest.mark.slow,  # a writer process SIGKILLed again and again (tests/README.md)
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL"),
+]
 
 
 def run_and_kill(db_path: Path, rng: random.Random, seed: int) -> tuple[str, int]:

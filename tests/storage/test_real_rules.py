@@ -67,6 +67,7 @@ async def play_real_game(store: SqliteGameStore, channel: int, seed: int) -> int
     return record.id
 
 
+@pytest.mark.slow
 async def test_real_games_replay_and_check(db_path: Path, tmp_path: Path) -> None:
     replayer: Replayer = default_replayer()
     assert replayer is rules.replay_step  # rules: the rules.brazil package

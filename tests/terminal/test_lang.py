@@ -55,6 +55,7 @@ def _clear_locale(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     monkeypatch.setenv("LANG", lang)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["local", "demo"])
 def test_an_unknown_lang_lists_the_supported_languages(tmp_path: Path, command: str) -> None:
     argv = [command, "--lang", "klingon"] + (["OUT"] if command == "demo" else [])
@@ -95,6 +96,7 @@ def test_chosen_language_of_arguments_made_in_code(monkeypatch: pytest.MonkeyPat
 SCRIPT = "rules R-BUILD-4\nrules {word} 4\nrules {search}\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("argv", "system", "word", "search", "title", "found"),
     [

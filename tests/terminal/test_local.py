@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from rules.brazil import format_action
 from service import GameService
 from storage import GameStatus, SqliteGameStore
@@ -51,6 +53,7 @@ async def _record(db: Path, seed: int, max_steps: int = 4000) -> list[str] | Non
     return None
 
 
+@pytest.mark.slow
 def test_script_plays_a_whole_game(tmp_path: Path) -> None:
     lines = None
     seed = 0
@@ -136,6 +139,8 @@ class Pty:
             os.close(self.master)
 
 
+@pytest.mark.slow
+@pytest.mark.requires("prompt_toolkit")
 def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
     db, out = tmp_path / "pty.sqlite3", tmp_path / "images"
     base = [PY, "-m", "turnpost", "local", "--db", str(db), "--out", str(out)]

@@ -28,6 +28,8 @@ from terminal import local
 from terminal.local import LOCAL_WORDS, LineSource, LocalGame
 from tests.i18n.pseudo import unbracketed_words
 
+pytestmark = pytest.mark.slow  # whole games (tests/README.md)
+
 LANGS = ["pt-BR", "fr", "de", "hu", "pl"]
 SEED = 11
 # a line with nothing to translate: names, hex labels, numbers, paths, punctuation

@@ -101,6 +101,7 @@ def _play(tmp_path: Path, lang: str, lines: list[str]) -> tuple[str, LocalGame]:
     return out.getvalue(), games[0]
 
 
+@pytest.mark.slow
 def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -160,6 +161,7 @@ def test_the_terminal_help_in_every_language(lang: str) -> None:
         assert "this text" not in text and "Commands (" not in text
 
 
+@pytest.mark.slow
 def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path) -> None:
     script = tmp_path / "moves.txt"
     script.write_text("help\ncolour blue\nscore\nrules xyzzy\nquit\n", encoding="utf-8")
@@ -283,6 +285,7 @@ def test_the_service_s_storage_s_and_the_web_server_s_refusals_in_hungarian(
     )
 
 
+@pytest.mark.slow
 def test_export_html_writes_the_page_in_the_language_asked_for_else_the_game_s(
     tmp_path: Path,
 ) -> None:
@@ -348,6 +351,7 @@ def test_the_demo_score_table_in_every_language(lang: str) -> None:
             assert not unbracketed_words(line, ["Ana", "Bo", "blue", "red"]), line
 
 
+@pytest.mark.slow
 def test_the_demo_in_the_pseudo_language_prints_no_hard_coded_english(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     argv = [str(tmp_path / "d"), "--players", "2", "--max-rounds", "1", "--no-images"]
@@ -396,6 +400,7 @@ def test_the_terminal_catalogue_is_whole_in_every_language() -> None:
     assert [p for code in i18n.supported() for p in problems(code, ("terminal.",))] == []
 
 
+@pytest.mark.requires("prompt_toolkit")
 def test_commands_are_typed_and_completed_in_the_terminal_language(tmp_path: Path) -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -10,10 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules.games import names
 from service import GameService
 from storage import SqliteGameStore
 from terminal.local import choices_text
+
+pytestmark = pytest.mark.slow  # games and pictures in child processes (tests/README.md)
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable

@@ -31,6 +31,7 @@ from tests.tigris.helpers import leader, position, sq, support
 GAMES = 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_selfplay_invariants_T_COMP_1_T_VOC_6_T_INFO_1(players: int) -> None:
     natural = 0
@@ -40,6 +41,7 @@ def test_selfplay_invariants_T_COMP_1_T_VOC_6_T_INFO_1(players: int) -> None:
     assert natural == (GAMES if players == 2 else GAMES // 3)
 
 
+@pytest.mark.slow
 def test_selfplay_unchecked_many_games_reach_the_end() -> None:
     for players in (2, 3, 4):
         for seed in range(100, 110):
@@ -47,6 +49,7 @@ def test_selfplay_unchecked_many_games_reach_the_end() -> None:
             assert r.natural_end and r.end_reason in ("bag", "treasures")
 
 
+@pytest.mark.slow
 def test_notation_round_trip_every_legal_action() -> None:
     s = new_game(3, seed=11)
     rng = random.Random(0)

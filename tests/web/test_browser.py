@@ -43,10 +43,14 @@ def _chromium() -> str | None:
 
 
 CHROMIUM = _chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium found (install Debian's chromium, or set CHROMIUM to a browser's path)",
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser (tests/README.md)
+    pytest.mark.requires("playwright"),
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium found (install Debian's chromium, or set CHROMIUM to a browser's path)",
+    ),
+]
 
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},

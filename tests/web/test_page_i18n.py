@@ -208,6 +208,7 @@ def test_the_script_writes_no_english_of_its_own() -> None:
             assert f'"{words}"' not in code and f'"{words} ' not in code, words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", OTHERS)
 def test_a_page_in_another_language_shows_none_of_the_english_page(game: Game, lang: str) -> None:
     same = {tr(DEFAULT, k) for k in _same_as_english(lang) if k.startswith("web.")}
@@ -470,7 +471,9 @@ async def _open(
     return page, errors
 
 
+@pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_a_page_in_german_shows_german_controls(game: Game, browser: Any) -> None:
     L = translator("de")
     live, steps = game.pages["de"]
@@ -507,7 +510,9 @@ async def test_a_page_in_german_shows_german_controls(game: Game, browser: Any) 
     assert errors == []
 
 
+@pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_the_script_writes_numbers_plurals_and_times_in_the_page_s_language(
     browser: Any,
 ) -> None:
@@ -538,7 +543,9 @@ async def test_the_script_writes_numbers_plurals_and_times_in_the_page_s_languag
     assert errors == []
 
 
+@pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 async def test_the_script_shows_no_text_outside_the_pseudo_language(
     game: Game, browser: Any
 ) -> None:
@@ -591,7 +598,9 @@ async def test_the_script_shows_no_text_outside_the_pseudo_language(
     assert errors == []
 
 
+@pytest.mark.slow
 @needs_chromium
+@pytest.mark.requires("playwright")
 @pytest.mark.parametrize("lang", ["de", "hu", PSEUDO])
 async def test_longer_words_still_fit_a_phone(game: Game, browser: Any, lang: str) -> None:
     # German and Hungarian run longer than English, the pseudo-language 35 % longer: the

@@ -43,6 +43,7 @@ def _leaks(body: str, state: GameState, where: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 async def test_pages_show_nothing_hidden_over_whole_games__R_SETUP_5(svc: GameService) -> None:
     # R-SETUP-5 (kept missions are secret), R-VOC-5 / R-COMBAT-4 (cards in hand are secret):
     # every step's live JSON and page, and the archive at the end, hold public things only

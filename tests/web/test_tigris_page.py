@@ -77,6 +77,7 @@ def _embedded(html: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 async def test_a_whole_tigris_game_served_shows_nothing_behind_the_screens_T_INFO_1(
     svc: GameService,
 ) -> None:
@@ -191,6 +192,7 @@ async def test_open_scoring_shows_the_points(svc: GameService) -> None:
     assert any(r.categories for r in live.scores)
 
 
+@pytest.mark.slow
 async def test_the_static_export_of_a_tigris_game_in_hungarian(
     svc: GameService, tmp_path: Path
 ) -> None:

@@ -64,6 +64,7 @@ def test_agents_choose_legal_actions(name: str) -> None:
     assert n >= 100
 
 
+@pytest.mark.slow
 def test_search_chooses_legal_actions() -> None:
     agent = SearchAgent(5, iterations=6, horizon=6)
     for s, seat in _cases(25):
@@ -175,6 +176,7 @@ def _no_peek_pairs(limit: int) -> list[tuple[GameState, GameState, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_no_peeking_same_view_same_decision(name: str) -> None:
     pairs = _no_peek_pairs(80)
@@ -186,6 +188,7 @@ def test_no_peeking_same_view_same_decision(name: str) -> None:
         )
 
 
+@pytest.mark.slow
 def test_no_peeking_search() -> None:
     # Issue 10: two states differing only in what the seat may not see (deck orders, others'
     # hands and missions, unpeeked tiles, the RNG seed) give the same decision for the same
@@ -199,6 +202,7 @@ def test_no_peeking_search() -> None:
         assert one == two
 
 
+@pytest.mark.slow
 def test_search_is_deterministic_given_its_seed_in_iterations_mode() -> None:
     cases = _cases(10)
     first = _decisions(lambda: SearchAgent(8, iterations=4, horizon=4), cases)
@@ -209,6 +213,7 @@ def test_search_is_deterministic_given_its_seed_in_iterations_mode() -> None:
 # ------------------------------------------------------------------------ whole games
 
 
+@pytest.mark.slow
 def test_all_heuristic_game_reaches_its_natural_end_R_END_1() -> None:
     # R-END-1: someone reveals an era III mission and the round is finished.
     agents = [HeuristicAgent(7), HeuristicAgent(8)]

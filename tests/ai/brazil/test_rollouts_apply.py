@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from ai.brazil.agents import HeuristicAgent
 from rules.brazil import apply, deciders, legal_actions, new_game, view
 from rules.brazil.catalog import get_catalog
@@ -21,6 +23,8 @@ from rules.brazil.determinize import determinize
 from rules.brazil.state import Exploration, GameState
 from rules.errors import RulesError
 from tests.helpers import start, to_movement
+
+pytestmark = pytest.mark.slow  # whole games and their rollouts (tests/README.md)
 
 FOG = ("F3", "E5", "C7")  # the test map's fog hexes
 

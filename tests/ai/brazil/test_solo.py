@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from ai import make_agent
 from ai.brazil.evaluate import evaluate
 from ai.brazil.solo import (
@@ -214,6 +216,7 @@ def test_search_solo_width_and_prior_are_its_own_R_SOLO_2() -> None:
     assert wide.last_iterations == 6
 
 
+@pytest.mark.slow
 def test_search_solo_compares_candidates_on_the_same_deals_R_SOLO_2() -> None:
     # Common random numbers: in the solo game every candidate is rolled out on each deal
     # (the iterations count rollouts, rounded up to whole deals), so all get the same

@@ -37,6 +37,7 @@ def line_up(players: int, seed: int) -> list[Agent]:
     return [kinds[i % 3] if i < 3 else RandomAgent(seed + i) for i in range(players)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_agent_plays_only_legal_actions_over_a_whole_game(players: int) -> None:
     """T-TURN-5: the decider's action is one of the legal ones, every step to the end."""
@@ -86,6 +87,7 @@ def hidden_twin(state: TigrisState, seat: int, rng: random.Random) -> TigrisStat
     return twin
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["random", "heuristic", "search"])
 def test_agents_decide_from_the_view_only(name: str) -> None:
     """T-INFO-1, T-INFO-2: states differing only in what the seat cannot see (other hands,
@@ -103,6 +105,7 @@ def test_agents_decide_from_the_view_only(name: str) -> None:
         assert a == b
 
 
+@pytest.mark.slow
 def test_agents_are_deterministic_for_a_seed() -> None:
     for players in (2, 4):
         runs = []
@@ -133,6 +136,7 @@ def test_search_with_a_time_budget_returns_a_legal_action() -> None:
     assert agent.decide(state, seat) in legal_actions(state)
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random() -> None:
     """A seeded handful of 2-player games: the heuristic wins them all."""
     rep = run_tournament(["heuristic", "random"], 3, seed=8)
@@ -140,6 +144,7 @@ def test_heuristic_beats_random() -> None:
     assert min(rep.totals["heuristic"]) > max(rep.totals["random"])
 
 
+@pytest.mark.slow
 def test_support_follows_the_odds() -> None:
     """T-CONFLICT-3, T-REVOLT-3: the hypergeometric odds, and a defender commits just what
     holds (ties go to the defender) — or nothing when it cannot hold."""
@@ -180,6 +185,7 @@ def test_make_agent_picks_the_game() -> None:
         ai.make_agent("oracle", game="tigris")
 
 
+@pytest.mark.slow
 def test_play_game_records_decision_times() -> None:
     times: dict[str, list[float]] = {}
     times.setdefault("random", [])
@@ -188,6 +194,7 @@ def test_play_game_records_decision_times() -> None:
     assert len(times["random"]) > 50
 
 
+@pytest.mark.slow
 def test_tournament_cli_for_tigris(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
