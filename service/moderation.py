@@ -413,6 +413,8 @@ async def import_file(
             guild_id=guild_id,
             replayer=functools.partial(replay_step, A.name),
         )
+    except Refused:
+        raise
     except ChannelBusy as e:
         raise Refused(msg("svc.mod.import.channel_taken")) from e
     except InvalidExport as e:

@@ -234,13 +234,14 @@ class Status:
         return tr(lang, "svc.status.line", where=self.where(lang), who=ds)
 
 
-class Refused(Exception):
+class Refused(ValueError):
     """The one refusal of the service (``docs/errors.md``): a request that cannot be done —
     a lobby button pressed by the wrong person, a game the engine cannot set up, a seat's text
     that names nobody, an undo the rules forbid. The reason is a message (a :class:`i18n.Msg`:
     its key and parameters; a plain text only where no catalogue can say it): :meth:`text`
     renders it in the reader's language, ``str()`` is English. A game move the rules refuse is
-    no exception of the service: it is an error in the call's result (``Result.errors``)."""
+    no exception of the service: it is an error in the call's result (``Result.errors``). It
+    is a ``ValueError`` (a request the service cannot take), as the seat parser's was."""
 
     def __init__(self, reason: str | Msg) -> None:
         self.reason = reason

@@ -89,9 +89,11 @@ def demo_seats(
 
 
 async def run_demo(
-    args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Check the arguments (nothing is created before), then play and draw."""
+    out = sys.stdout if out is None else out  # the streams of the moment (a test's)
+    err = sys.stderr if err is None else err
     from storage import SqliteGameStore
 
     lang = chosen_language(args)

@@ -54,9 +54,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 async def export(
-    args: argparse.Namespace, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Check the arguments, then write the page; prints where ``index.html`` is."""
+    out = sys.stdout if out is None else out  # the streams of the moment (a test's)
+    err = sys.stderr if err is None else err
     from storage import GameNotFound, GameStatus
     from storage.location import open_readable, parse_location
     from web.export import export_html

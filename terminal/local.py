@@ -427,9 +427,10 @@ class LocalGame:
         seats: Sequence[SeatSpec],
         out_dir: Path,
         *,
-        out: TextIO = sys.stdout,
+        out: TextIO | None = None,
         lang: str = i18n.DEFAULT,
     ) -> None:
+        out = sys.stdout if out is None else out  # the streams of the moment (a test's)
         self.svc = service
         self.lang = lang  # the language of this terminal: every text it prints itself
         self.L = i18n.translator(lang)
@@ -881,11 +882,12 @@ def chosen_language(args: argparse.Namespace) -> str:
 async def play(
     args: argparse.Namespace,
     *,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     make_source: Callable[[LocalGame], LineSource] | None = None,
 ) -> int:
     """Check the arguments (nothing is created before), then open the database and play.
     Raises :class:`BadArguments`, :class:`Refused` or a storage error on refusal."""
+    out = sys.stdout if out is None else out  # the streams of the moment (a test's)
     from storage.location import open_store
 
     lang = chosen_language(args)

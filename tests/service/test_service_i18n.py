@@ -489,7 +489,7 @@ def test_the_service_s_and_the_storage_s_refusals_carry_their_message() -> None:
     # a seat's text that names nobody
     with pytest.raises(Refused) as seat:
         SeatSpec.parse("  ")
-    assert isinstance(seat.value, Refused) and str(seat.value) == "empty seat name"
+    assert isinstance(seat.value, ValueError) and str(seat.value) == "empty seat name"
     assert seat.value.text("fr") == "une place sans nom"
     # storage: the English texts as they were, every language from the keys
     lost = GameNotFound(7)
