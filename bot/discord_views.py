@@ -33,7 +33,8 @@ from discord import ui
 
 from bot.errors import report_fault
 from i18n import tr
-from service.labels import Choice, Label, group_label
+from service.games.brazil.labels import group_label
+from service.labels import Choice, Label
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40

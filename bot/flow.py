@@ -30,8 +30,7 @@ from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
 from service.games import choices_at
-from service.labels import (
-    Choice,
+from service.games.brazil.labels import (
     action_label,
     cost_line,
     cost_text,
@@ -39,6 +38,7 @@ from service.labels import (
     pay_options,
     pay_prompt,
 )
+from service.labels import Choice
 
 if TYPE_CHECKING:
     from service.game import GameSession

@@ -22,6 +22,8 @@ PLATFORM = ("rules", "i18n", "storage", "ai", "service", "web", "bot", "terminal
 
 # platform module -> the game folders it still imports (to be emptied)
 KNOWN_ARROWS: dict[str, set[str]] = {
+    "bot.discord_views": {"service.games.brazil"},
+    "bot.flow": {"service.games.brazil"},
     "devtools.bench": {"rules.brazil"},
     "devtools.killtest": {"rules.brazil"},
     "devtools.loadtest": {"rules.brazil"},
@@ -33,7 +35,7 @@ KNOWN_ARROWS: dict[str, set[str]] = {
     "devtools.selfplay": {"rules.brazil"},
     "devtools.transcript": {"rules.brazil"},
     "rules.__main__": {"rules.brazil"},
-    "service.labels": {"rules.brazil"},
+    "service.games": {"service.games.brazil"},
     "storage.cli": {"rules.brazil"},
 }
 # "brazil" 125, "tigris" 29 (from 305 before issue 28): the PostgreSQL migrations' frozen

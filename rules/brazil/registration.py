@@ -11,14 +11,14 @@ REGISTRATION = Registration(
     min_players=1,
     max_players=4,
     face="rules.brazil.face:GAME",
-    adapter="service.games.brazil:ADAPTER",
+    adapter="service.games.brazil.adapter:ADAPTER",
     agents="ai.brazil:make_agent",
     agent_levels=("random", "heuristic", "search"),
     tournament="ai.brazil.tournament:run_tournament",
     engine_messages="rules.brazil.messages:EN",
     words_prefix="word.",
     rulebook="service:data/rules.md",
-    preload=("render.brazil.mapimg", "service.games.brazil"),
+    preload=("render.brazil.mapimg", "service.games.brazil.adapter"),
     # every game record stored before games had names is Brazil: Imperial's
     default=True,
 )

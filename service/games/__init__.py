@@ -5,9 +5,10 @@ actions, apply, view, notation, scores, undo points); the service needs more tha
 knows about a game — its words for a status line, a hand, a score sheet, the sentences of its
 events with the players named, which pictures a step posts and how they are drawn. Each game
 has an adapter (:class:`GameAdapter`), named by the game's registration
-(:mod:`rules.registry`; Brazil: Imperial's and Tigris & Euphrates' are ``service/games/brazil.py``
-and ``service/games/tigris.py``). They are the only modules of the service that import a
-game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
+(:mod:`rules.registry`; Brazil: Imperial's and Tigris & Euphrates' are
+``service/games/brazil/adapter.py`` and ``service/games/tigris/adapter.py``: each game's folder
+holds its parts under the same module names). They are the only modules of the service that
+import a game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
 :mod:`service.workers`, :mod:`service.undo`) picks the adapter by the game's name (a stored
 record's ``game``) or by the state it holds (:func:`adapter_of`), and otherwise acts through
 the rules registry's face::
@@ -311,8 +312,9 @@ class GameAdapter(ABC):
         self, members: Sequence[Choice], prefix: str, *, cut: bool = False, lang: str = "en"
     ) -> Any:
         """The label of a guided menu's group: the choices ``members`` whose commands start
-        with ``prefix`` (:func:`service.labels.group_label`: Brazil: Imperial's words)."""
-        from service.labels import group_label
+        with ``prefix`` (:func:`service.games.brazil.labels.group_label`: Brazil: Imperial's
+        words)."""
+        from service.games.brazil.labels import group_label
 
         return group_label(members, prefix, cut=cut, lang=lang)
 

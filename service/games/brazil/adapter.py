@@ -1,7 +1,7 @@
 """Brazil: Imperial's adapter in the service (:mod:`service.games`): its words for the
 status line (era and round, the map), the hand (missions, combat and gold cards, peeks,
 reserve), the score sheet, the events' sentences with the players named, the payment
-chooser, the menus (:mod:`service.labels`), the undo check's reasons
+chooser, the menus (:mod:`service.games.brazil.labels`), the undo check's reasons
 (:mod:`service.undo`) and its pictures (``render``: map, boards, battle, scores)."""
 
 from __future__ import annotations
@@ -484,7 +484,7 @@ class BrazilAdapter(GameAdapter):
     def choices(
         self, st: GameState, seat: int, legal: Sequence[Any], lang: str = "en"
     ) -> list[Any]:
-        from service.labels import choices as label_choices
+        from service.games.brazil.labels import choices as label_choices
 
         return label_choices(st, seat, list(legal), lang=lang)
 
