@@ -22,8 +22,6 @@ PLATFORM = ("rules", "i18n", "storage", "ai", "service", "web", "bot", "terminal
 
 # platform module -> the game folders it still imports (to be emptied)
 KNOWN_ARROWS: dict[str, set[str]] = {
-    "bot.discord_views": {"service.games.brazil"},
-    "bot.flow": {"service.games.brazil"},
     "devtools.bench": {"rules.brazil"},
     "devtools.killtest": {"rules.brazil"},
     "devtools.loadtest": {"rules.brazil"},
@@ -35,7 +33,6 @@ KNOWN_ARROWS: dict[str, set[str]] = {
     "devtools.selfplay": {"rules.brazil"},
     "devtools.transcript": {"rules.brazil"},
     "rules.__main__": {"rules.brazil"},
-    "service.games": {"service.games.brazil"},
     "storage.cli": {"rules.brazil"},
 }
 # "brazil" 125, "tigris" 29 (from 305 before issue 28): the PostgreSQL migrations' frozen
