@@ -33,7 +33,7 @@ from discord import ui
 
 from bot.errors import report_fault
 from i18n import tr
-from service.labels import Choice, Label, group_label
+from service.labels import Choice, Label
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -177,7 +177,7 @@ class Step:
     """One step of the guided flow: a prompt and up to 25 menu options. An option's value
     is ``i:N`` (the decider's legal action number N) or ``p:PREFIX`` (narrow the list to the
     commands starting with PREFIX); its label and description speak the game's words (the
-    names of :mod:`service.labels`), never the notation's ids."""
+    names of its adapter's ``choices`` and ``group_label``), never the notation's ids."""
 
     prompt: str
     options: tuple[Option, ...]
@@ -193,14 +193,14 @@ def guided_step(
     prefix: str = "",
     lang: str = "en",
     *,
-    group: Callable[..., Label] = group_label,
+    group: Callable[..., Label],
 ) -> Step:
     """The options at ``prefix`` for the legal ``choices`` (in the engine's order), grouped
     by their commands: the choices themselves when at most 25 commands match, else their
     next words (the action kinds at the top), else the first letters of the next word (e.g.
     a map column). Each group is labelled by what its words name ("Build: Sawmill"), in
     ``lang`` (the reader's: ``choices`` are labelled in it too); ``group``: the game's
-    labeller of a group (its adapter's ``group_label``; Brazil: Imperial's by default)."""
+    labeller of a group (its adapter's ``group_label``)."""
     seen: set[str] = set()
     cands: list[Choice] = []
     for c in choices:

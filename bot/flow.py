@@ -29,16 +29,8 @@ from bot.hub import Hub
 from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
-from service.games import choices_at
-from service.labels import (
-    Choice,
-    action_label,
-    cost_line,
-    cost_text,
-    pay_item_text,
-    pay_options,
-    pay_prompt,
-)
+from service.games import PaymentChooser, choices_at
+from service.labels import Choice
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -101,7 +93,9 @@ class GuidedFlow:
         chosen = self.choices(s, seat, lang)
         if value.startswith("i:") and value[2:].isdigit() and int(value[2:]) < len(chosen):
             i = int(value[2:])
-            cost = cost_line(s.state, chosen[i].action, lang=lang) if s.A.has_payments else ""
+            cost = ""
+            if s.A.has_payments and isinstance(s.A, PaymentChooser):
+                cost = s.A.cost_line(s.state, chosen[i].action, lang)
             text = confirm_text(chosen[i], lang, s.game)
             text += "\n" + tr(lang, "bot.flow.confirm_q", cost=cost)
             await interaction.response.edit_message(
@@ -141,13 +135,14 @@ class GuidedFlow:
             return
         seat, s, lang = got
         found = self.paid_action(s, seat, index, path)
-        if found is None:
+        A = s.A  # the game's adapter: its words for the action and the payment
+        if found is None or not isinstance(A, PaymentChooser):
             await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
             return
         action, step = found
-        head = f"**{action_label(s.state, action, lang=lang).text}** (`{typed(s.describe(action), lang, s.game)}`)"
-        head += f" — {cost_text(step.cost, lang=lang)}"
-        paid = ", ".join(pay_item_text(s.state, seat, p, lang=lang) for p in step.chosen)
+        head = f"**{A.action_label(s.state, action, lang).text}** (`{typed(s.describe(action), lang, s.game)}`)"
+        head += f" — {A.cost_text(step.cost, lang)}"
+        paid = ", ".join(A.pay_item_text(s.state, seat, p, lang) for p in step.chosen)
         lines = [
             head,
             tr(lang, "bot.pay.so_far", paid=paid) if paid else tr(lang, "bot.pay.nothing_yet"),
@@ -155,7 +150,7 @@ class GuidedFlow:
         if step.complete:
             lines.append(tr(lang, "bot.pay.confirm_q"))
         else:
-            lines.append(pay_prompt(step, lang=lang))
+            lines.append(A.pay_prompt(step, lang))
             if len(step.options) > 25:
                 lines.append(tr(lang, "bot.pay.more_sources"))
         await interaction.response.edit_message(
@@ -165,7 +160,7 @@ class GuidedFlow:
                 version,
                 index,
                 path,
-                pay_options(step, lang=lang),
+                A.pay_options(step, lang),
                 complete=step.complete,
                 lang=lang,
             ),

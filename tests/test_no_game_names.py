@@ -32,7 +32,6 @@ KNOWN_ARROWS: dict[str, set[str]] = {
     "devtools.scramble": {"rules.brazil"},
     "devtools.selfplay": {"rules.brazil"},
     "devtools.transcript": {"rules.brazil"},
-    "service.labels": {"rules.brazil"},
 }
 # "brazil" 125, "tigris" 29 (from 305 before issue 28): the PostgreSQL migrations' frozen
 # names, the developer tools, the rules command line

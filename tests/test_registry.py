@@ -77,7 +77,7 @@ def extra() -> Iterator[Registration]:
         min_players=2,
         max_players=4,
         face="rules.tigris.game:GAME",
-        adapter="service.games.tigris:ADAPTER",
+        adapter="service.games.tigris.adapter:ADAPTER",
     )
     register(reg)
     yield reg

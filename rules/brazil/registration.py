@@ -11,7 +11,7 @@ REGISTRATION = Registration(
     min_players=1,
     max_players=4,
     face="rules.brazil.face:GAME",
-    adapter="service.games.brazil:ADAPTER",
+    adapter="service.games.brazil.adapter:ADAPTER",
     agents="ai.brazil:make_agent",
     agent_levels=("random", "heuristic", "search"),
     tournament="ai.brazil.tournament:run_tournament",
@@ -19,7 +19,7 @@ REGISTRATION = Registration(
     words_prefix="word.",
     rulebook="service:data/rules.md",
     describe="rules.brazil.describe:describe",
-    preload=("render.brazil.mapimg", "service.games.brazil"),
+    preload=("render.brazil.mapimg", "service.games.brazil.adapter"),
     # every game record stored before games had names is Brazil: Imperial's
     default=True,
 )

@@ -11,7 +11,7 @@ REGISTRATION = Registration(
     min_players=2,
     max_players=4,
     face="rules.tigris.game:GAME",
-    adapter="service.games.tigris:ADAPTER",
+    adapter="service.games.tigris.adapter:ADAPTER",
     agents="ai.tigris:make_agent",
     agent_levels=("random", "heuristic", "search"),
     tournament="ai.tigris.tournament:run_tournament",
@@ -19,5 +19,5 @@ REGISTRATION = Registration(
     words_prefix="tigris.word.",
     compound_words=True,
     rulebook="service:data/tigris/rules.md",
-    preload=("service.games.tigris", "render.tigris"),
+    preload=("service.games.tigris.adapter", "render.tigris"),
 )

@@ -5,9 +5,10 @@ actions, apply, view, notation, scores, undo points); the service needs more tha
 knows about a game — its words for a status line, a hand, a score sheet, the sentences of its
 events with the players named, which pictures a step posts and how they are drawn. Each game
 has an adapter (:class:`GameAdapter`), named by the game's registration
-(:mod:`rules.registry`; Brazil: Imperial's and Tigris & Euphrates' are ``service/games/brazil.py``
-and ``service/games/tigris.py``). They are the only modules of the service that import a
-game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
+(:mod:`rules.registry`; Brazil: Imperial's and Tigris & Euphrates' are
+``service/games/brazil/adapter.py`` and ``service/games/tigris/adapter.py``: each game's folder
+holds its parts under the same module names). They are the only modules of the service that
+import a game's own modules; the service (:mod:`service.core`, :mod:`service.images`,
 :mod:`service.workers`, :mod:`service.undo`) picks the adapter by the game's name (a stored
 record's ``game``) or by the state it holds (:func:`adapter_of`), and otherwise acts through
 the rules registry's face::
@@ -33,7 +34,7 @@ from rules.registry import registration
 
 if TYPE_CHECKING:
     from rules.games import Game
-    from service.labels import Choice
+    from service.labels import Choice, Label
     from service.results import Decision, Frame, ImageRequest, Post, ScoreRow, SeatSpec, Status
 
 __all__ = [
@@ -307,14 +308,30 @@ class GameAdapter(ABC):
         """The legal actions as menu choices (the guided turn), labelled in ``lang``."""
         raise NotImplementedError
 
+    def action_label(self, st: Any, action: Any, lang: str = "en") -> Label:
+        """``action`` as a menu names it, from what its own seat (the one deciding it) sees,
+        in ``lang``: by default the label of its menu choice (:meth:`choices`)."""
+        return self.choices(st, int(action.seat), [action], lang)[0].label
+
     def group_label(
         self, members: Sequence[Choice], prefix: str, *, cut: bool = False, lang: str = "en"
-    ) -> Any:
+    ) -> Label:
         """The label of a guided menu's group: the choices ``members`` whose commands start
-        with ``prefix`` (:func:`service.labels.group_label`: Brazil: Imperial's words)."""
-        from service.labels import group_label
+        with ``prefix`` (``cut``: its last word is only the first letters of the next word).
+        By default the command's words as typed (a cut word lists the words it stands for:
+        ``raise 1`` -> "raise 1: 10, 15"), described by how many choices the group holds; a
+        game names them in its own words."""
+        from i18n import tr
+        from service.labels import Label, clip
 
-        return group_label(members, prefix, cut=cut, lang=lang)
+        head = prefix.strip()
+        if cut and members:
+            k = len(head.split())
+            nxt = dict.fromkeys(
+                m.command.split()[k - 1] for m in members if len(m.command.split()) >= k
+            )
+            head += ": " + ", ".join(nxt)
+        return Label(clip(head), clip(tr(lang, "svc.choices", n=len(members))))
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         """The typed commands' grammar: (command, action type, example) per command."""
@@ -424,11 +441,30 @@ class GameAdapter(ABC):
 @runtime_checkable
 class PaymentChooser(Protocol):
     """The capability of an adapter whose game's costs may be paid in several ways
-    (:attr:`GameAdapter.has_payments`): the payment chooser's steps, one token at a time."""
+    (:attr:`GameAdapter.has_payments`): the payment chooser's steps, one token at a time, and
+    their words in the reader's language (the guided turn's cost line and payment menus)."""
 
     def payment_path(self, st: Any, action: Any, path: Sequence[int]) -> Any | None:
         """The payment step that the option numbers ``path`` lead to (the game's own record
-        of it: prompt, options, complete, payment), or None if they no longer make sense."""
+        of it: prompt, options, complete, payment, cost, chosen), or None if they no longer
+        make sense."""
+
+    def cost_line(self, st: Any, action: Any, lang: str = "en") -> str:
+        """What ``action`` costs and the payment the game lists for it (a line ending in a
+        newline, saying when the payment costs points); "" when it is free."""
+
+    def cost_text(self, cost: Any, lang: str = "en") -> str:
+        """A payment step's ``cost`` in words (``1 gold + 2 coffee``)."""
+
+    def pay_prompt(self, step: Any, lang: str = "en") -> str:
+        """A payment step's sentence for its next token to pay."""
+
+    def pay_options(self, step: Any, lang: str = "en") -> list[str]:
+        """The labels of the sources that may pay a payment step's next token (in the order
+        of its options)."""
+
+    def pay_item_text(self, st: Any, seat: int, item: Any, lang: str = "en") -> str:
+        """One item of a payment (a step's ``chosen``) in words, as ``seat`` sees the game."""
 
 
 def adapter(name: str | None = None) -> GameAdapter:

@@ -21,7 +21,7 @@ from rules.brazil import (
     parse_text,
 )
 from rules.brazil.hexgrid import distance
-from service.labels import action_label
+from service.games.brazil.labels import action_label
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids
 from tests.bot.test_game import _mentions, public, status_writes, texts_to, turn_writes

@@ -19,7 +19,7 @@ from rules.brazil.catalog import get_catalog
 from rules.brazil.events import Event
 from rules.brazil.messages import EN, msg
 from service.games import seat_label
-from service.games.brazil import named_description, named_text
+from service.games.brazil.adapter import named_description, named_text
 from service.results import SeatSpec
 from tests.selfplay_steps import all_steps
 

@@ -33,7 +33,7 @@ from rules.brazil.paying import (
 )
 from rules.brazil.payment import describe_cost, find_payment, gold_card_vp, good_name
 from rules.brazil.state import GameState
-from service import labels
+from service.games.brazil import labels
 from tests.i18n.pseudo import unbracketed_words
 from tests.selfplay_steps import all_steps
 

@@ -135,7 +135,7 @@ async def test_the_confirmation_says_what_a_payment_costs_in_points_R_END_2(
     """Issue 22: the listed payment of an action with no safe default spends what loses the
     fewest VP, and the guided turn's confirmation says when it loses some."""
     from rules.brazil import PayItem
-    from service.labels import cost_line
+    from service.games.brazil.labels import cost_line
     from tests.helpers import listed, start
 
     gid = (await service.new_game(["Ana", "Bo"], seed=1)).game_id

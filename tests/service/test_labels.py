@@ -1,4 +1,4 @@
-"""Menus speak the game's words (issue 22): :mod:`service.labels` names a legal action and a
+"""Menus speak the game's words (issue 22): :mod:`service.games.brazil.labels` names a legal action and a
 menu group with the catalog's names, within Discord's 100 characters, and from what the
 deciding seat sees only."""
 
@@ -11,7 +11,8 @@ from functools import cache
 import pytest
 
 from rules.brazil import GameState, apply, deciders, get_catalog, legal_actions, new_game, view
-from service.labels import Choice, action_label, choices, clip, cost_line, group_label
+from service.games.brazil.labels import action_label, choices, cost_line, group_label
+from service.labels import Choice, clip
 from tests.selfplay_steps import GAMES, recorded
 
 STRIDE = 7  # every 7th recorded state of each game (and its setup): all action kinds

@@ -9,7 +9,8 @@ import re
 import pytest
 
 import i18n
-from service.labels import MAX_TEXT, choices, cost_line, group_label
+from service.games.brazil.labels import choices, cost_line, group_label
+from service.labels import MAX_TEXT
 from tests.i18n.pseudo import outside_brackets
 from tests.service.test_labels import _menus
 

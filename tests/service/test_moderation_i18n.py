@@ -20,7 +20,7 @@ from rules.brazil import apply, deciders, legal_actions, new_game
 from rules.brazil.events import Event
 from service import GameService, SeatSpec
 from service import moderation as mod
-from service.games import brazil as brazil_adapter
+from service.games.brazil import adapter as brazil_adapter
 from service.results import Refused
 
 ANA, BO, MOD = 101, 102, 900

@@ -13,7 +13,7 @@ import pytest
 
 from rules.brazil import deciders, format_action, legal_actions, pending_for
 from service import GameService, SeatSpec
-from service.games.brazil import default_answer
+from service.games.brazil.adapter import default_answer
 from service.pace import GAME, Notice, Tick
 from service.pacing import FakeClock
 from service.results import Refused

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.games.brazil import default_answer
+from service.games.brazil.adapter import default_answer
 from service.pacing import (
     FakeClock,
     PacingSettings,

@@ -1,6 +1,6 @@
 """Tigris & Euphrates through the game service: the same service as Brazil: Imperial, the game
 chosen by name at ``new_game(game="tigris")``, recorded with the game and acted on through its
-adapter (``service/games/tigris.py``)."""
+adapter (``service/games/tigris/adapter.py``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Brazil: Imperial's adapter in the service (:mod:`service.games`): its words for the
 status line (era and round, the map), the hand (missions, combat and gold cards, peeks,
 reserve), the score sheet, the events' sentences with the players named, the payment
-chooser, the menus (:mod:`service.labels`), the undo check's reasons
+chooser, the menus (:mod:`service.games.brazil.labels`), the undo check's reasons
 (:mod:`service.undo`) and its pictures (``render``: map, boards, battle, scores)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from i18n import tr, translator
 from rules.brazil import (
+    Cost,
     GameState,
     PaymentStep,
     RulesError,
@@ -29,6 +30,8 @@ from rules.brazil.events import Event, for_seat
 from rules.brazil.messages import render_message
 from rules.brazil.notation import GRAMMAR, describe_action
 from service.games import GameAdapter, Why
+from service.games.brazil import labels
+from service.labels import Choice, Label
 from service.results import (
     Decision,
     Frame,
@@ -484,9 +487,34 @@ class BrazilAdapter(GameAdapter):
     def choices(
         self, st: GameState, seat: int, legal: Sequence[Any], lang: str = "en"
     ) -> list[Any]:
-        from service.labels import choices as label_choices
+        return labels.choices(st, seat, list(legal), lang=lang)
 
-        return label_choices(st, seat, list(legal), lang=lang)
+    def action_label(self, st: GameState, action: Any, lang: str = "en") -> Label:
+        return labels.action_label(st, action, lang=lang)
+
+    def group_label(
+        self, members: Sequence[Choice], prefix: str, *, cut: bool = False, lang: str = "en"
+    ) -> Label:
+        """A group of the guided menu in the game's words: ``build sawmill`` reads "Build:
+        Sawmill" (:func:`service.games.brazil.labels.group_label`)."""
+        return labels.group_label(members, prefix, cut=cut, lang=lang)
+
+    # ------------------------------------------------------------ the payment chooser
+
+    def cost_line(self, st: GameState, action: Any, lang: str = "en") -> str:
+        return labels.cost_line(st, action, lang=lang)
+
+    def cost_text(self, cost: Cost, lang: str = "en") -> str:
+        return labels.cost_text(cost, lang=lang)
+
+    def pay_prompt(self, step: PaymentStep, lang: str = "en") -> str:
+        return labels.pay_prompt(step, lang=lang)
+
+    def pay_options(self, step: PaymentStep, lang: str = "en") -> list[str]:
+        return labels.pay_options(step, lang=lang)
+
+    def pay_item_text(self, st: GameState, seat: int, item: Any, lang: str = "en") -> str:
+        return labels.pay_item_text(st, seat, item, lang=lang)
 
     def payment_path(self, st: GameState, action: Any, path: Sequence[int]) -> PaymentStep | None:
         """The payment step that the option numbers ``path`` lead to, paying ``action`` one

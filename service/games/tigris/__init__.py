@@ -1,0 +1,1 @@
+"""Tigris & Euphrates in the service: its adapter (:mod:`service.games.tigris.adapter`)."""
