@@ -235,6 +235,21 @@ def test_run_when_discord_is_unreachable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``python -m turnpost run`` with Discord out of reach (a closed local port): one line."""
+
+    from bot import app
+
+    unreachable_discord(monkeypatch, tmp_path)
+    code = app.main(None)
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "cannot reach Discord" in lines[0], err
+    assert "127.0.0.1:9" in lines[0]
+
+
+def unreachable_discord(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The bot's settings for a run against a Discord out of reach (a closed local port): a
+    token, a database in ``tmp_path``, no command sync, no other setting, no log set-up."""
     import discord.http
 
     from bot import app
@@ -248,9 +263,3 @@ def test_run_when_discord_is_unreachable(
     monkeypatch.setenv("TURNPOST_DB", str(tmp_path / "bot.sqlite3"))
     monkeypatch.setenv("TURNPOST_SYNC", "none")
     monkeypatch.setattr(app, "setup_logging", lambda settings: None)
-    code = app.main(None)
-    err = capsys.readouterr().err
-    assert code == 1 and "Traceback" not in err, err
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "cannot reach Discord" in lines[0], err
-    assert "127.0.0.1:9" in lines[0]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_errors import ROOT, _one_line, _run
+from tests.test_cli_errors import ROOT, _one_line, _run, unreachable_discord
 
 ReadOnly = Callable[[Path], Path]
 
@@ -290,20 +290,10 @@ def test_run_leaves_no_database_when_discord_is_unreachable(
 ) -> None:
     """``python -m turnpost run`` opens its database before it contacts Discord (a bad one is
     refused without the network); Discord out of reach leaves no new database behind."""
-    import discord.http
 
-    from bot import app
     from turnpost import __main__ as front
 
-    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
-    for k in list(os.environ):
-        if k.startswith(("TURNPOST_", "DISCORD_")):
-            monkeypatch.delenv(k)
-    monkeypatch.chdir(tmp_path)  # no .env
-    monkeypatch.setenv("DISCORD_TOKEN", "x.y.z")
-    monkeypatch.setenv("TURNPOST_DB", str(tmp_path / "bot.sqlite3"))
-    monkeypatch.setenv("TURNPOST_SYNC", "none")
-    monkeypatch.setattr(app, "setup_logging", lambda settings: None)
+    unreachable_discord(monkeypatch, tmp_path)
     before = _listing(tmp_path)
     code = front.main(["run"])
     err = capsys.readouterr().err

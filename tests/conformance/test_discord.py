@@ -29,11 +29,9 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from rules.games import names
@@ -42,7 +40,9 @@ from service.games import GameAdapter, adapter
 from service.results import SeatSpec
 from storage import GameStatus
 from tests.bot.conftest import bot_maker
+from tests.bot.conftest import fake as fake  # the fake Discord server, as tests/bot has it
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, components_of, custom_ids
+from tests.bot.test_game import texts_to
 
 GAMES: list[str] = names()
 """Every registered game, the default first (read at collection time)."""
@@ -241,32 +241,6 @@ class Table:
             )
             out += await self.select(ANA, msg, menu["custom_id"], value)
         raise AssertionError(f"the guided menus did not reach {target!r}")
-
-
-def texts_to(reqs: list[Request], uid: int) -> list[str]:
-    """What the bot answered the interactions of ``uid``."""
-    out = []
-    for r in reqs:
-        if r.interaction_user != uid or r.json is None:
-            continue
-        body = r.json.get("data", r.json) if "/callback" in r.path else r.json
-        if body:
-            out.append(str(body.get("content") or "") + r.text())
-    return out
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    """The fake Discord server, discord.py's requests pointed at it (as ``tests/bot``)."""
-    f = FakeDiscord()
-    base = await f.start()
-    old = discord.http.Route.BASE
-    discord.http.Route.BASE = base
-    try:
-        yield f
-    finally:
-        discord.http.Route.BASE = old
-        await f.stop()
 
 
 def players_of(name: str) -> int:
