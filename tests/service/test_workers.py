@@ -330,8 +330,8 @@ async def test_a_worker_killed_at_every_decision_falls_back_to_the_heuristic(
 
 
 def drawn_maps() -> float:
-    """The maps whose drawing time /metrics observed (brazil_render_seconds)."""
-    n = metrics.REGISTRY.get_sample_value("brazil_render_seconds_count", {"kind": "map"})
+    """The maps whose drawing time /metrics observed (turnpost_render_seconds)."""
+    n = metrics.REGISTRY.get_sample_value("turnpost_render_seconds_count", {"kind": "map"})
     return n or 0.0
 
 
