@@ -232,21 +232,6 @@ class KuhnAdapter(GameAdapter):
     def page_marks(self, st: KuhnState) -> tuple[str, int, int]:
         return ("ended" if st.phase == "over" else "play"), 0, st.hand
 
-    def page_text(
-        self,
-        before: KuhnState,
-        action: Any,
-        after: KuhnState,
-        events: Sequence[Any],
-        seats: Sequence[SeatSpec],
-        lang: str,
-    ) -> str:
-        public = [self.named_text(e, after, seats, lang) for e in for_seat(list(events), None)]
-        if public:
-            return " ".join(public)
-        who = self.seat_label(after, seats, int(action.seat), lang)
-        return f"{who}: {self.face.describe_action(before, action)}"
-
     def page_where(self, status: Status, lang: str) -> str | None:
         key = "svc.kuhn.page.over" if status.over else "svc.kuhn.page.where"
         return tr(lang, key, hand=status.round)

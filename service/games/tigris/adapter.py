@@ -370,21 +370,6 @@ class TigrisAdapter(GameAdapter):
     def page_marks(self, st: TigrisState) -> tuple[str, int, int]:
         return ("ended" if st.phase == "over" else "play"), 0, st.turn
 
-    def page_text(
-        self,
-        before: TigrisState,
-        action: Any,
-        after: TigrisState,
-        events: Sequence[Any],
-        seats: Sequence[SeatSpec],
-        lang: str,
-    ) -> str:
-        public = [self.named_text(e, after, seats, lang) for e in for_seat(list(events), None)]
-        if public:
-            return " ".join(public)
-        who = self.seat_label(after, seats, int(action.seat), lang)
-        return f"{who}: {self.face.describe_action(before, action)}"
-
     def page_battle(self, events: Sequence[Any]) -> bool:
         """A revolt or war decided (its report is drawn)."""
         return any(e.key in CONFLICT_OVER for e in events)
