@@ -11,11 +11,13 @@ that may see it (a dealt card); ``reveals`` marks events that show somebody some
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from examples.kuhn.messages import Param, render
+from examples.kuhn.messages import render
 from rules.errors import InvalidAction
+from rules.events import Event as GameEvent
+from rules.events import for_seat as for_seat
 
 KINDS: tuple[str, ...] = ("check", "bet", "call", "fold")
 
@@ -39,39 +41,11 @@ class Action(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    key: str
-    params: dict[str, Param] = field(default_factory=dict)
-    visible_to: tuple[int, ...] | None = None
-    reveals: bool = False
+class Event(GameEvent):
+    """What an action did (:class:`rules.events.Event`), its sentence from this game's
+    messages."""
 
     @property
     def text(self) -> str:
         """The English sentence."""
         return render(self.key, self.params)
-
-    def visible(self, seat: int | None) -> bool:
-        return self.visible_to is None or (seat is not None and seat in self.visible_to)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "params": self.params,
-            "visible_to": list(self.visible_to) if self.visible_to is not None else None,
-            "reveals": self.reveals,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Event:
-        vis = d.get("visible_to")
-        return cls(
-            str(d["key"]),
-            dict(d.get("params") or {}),
-            tuple(int(s) for s in vis) if vis is not None else None,
-            bool(d.get("reveals", False)),
-        )
-
-
-def for_seat(events: list[Event], seat: int | None) -> list[Event]:
-    """The events ``seat`` may see (None: a spectator, the public ones)."""
-    return [e for e in events if e.visible(seat)]

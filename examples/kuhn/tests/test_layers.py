@@ -10,7 +10,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PURE = ("state", "actions", "engine", "notation", "view", "game", "messages")
-SHARED = {"rules.games", "rules.errors", "rules.text", "rules.registry"}
+SHARED = {"rules.games", "rules.errors", "rules.events", "rules.text", "rules.registry"}
 STDLIB = {"__future__", "collections", "collections.abc", "dataclasses", "json", "random", "typing"}
 THIRD_PARTY = {"pydantic"}
 

@@ -104,18 +104,7 @@ class TigrisAdapter(GameAdapter):
     def events_from_json(self, events_json: str | bytes | None) -> list[Event]:
         import json
 
-        out = []
-        for d in json.loads(events_json or "[]"):
-            vis = d.get("visible_to")
-            out.append(
-                Event(
-                    str(d["key"]),
-                    dict(d.get("params") or {}),
-                    tuple(vis) if vis is not None else None,
-                    bool(d.get("reveals", False)),
-                )
-            )
-        return out
+        return [Event.from_dict(d) for d in json.loads(events_json or "[]")]
 
     def event_text(self, event: Event, lang: str) -> str:
         try:
