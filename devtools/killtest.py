@@ -41,7 +41,7 @@ from aiohttp import ClientSession, web
 
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, duplicate_posts, fake_server
-from rules.brazil import GameState, deciders, format_action, legal_actions
+from rules.games import game, game_of
 from storage import GameStore, SqliteGameStore
 
 SAVE_HOOK = "TURNPOST_LOADTEST_SAVE_HOOK"
@@ -295,19 +295,21 @@ class KillRun:
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
         return await self.send(2, uid, channel, data)
 
-    async def state(self, channel: int) -> GameState:
+    async def state(self, channel: int) -> Any:
+        """The channel's game's state (read by its game's face)."""
         assert self.store is not None
         rec = await self.store.get_game(self.games[channel])
-        return GameState.model_validate_json(rec.state_json)
+        return game(rec.game).load(rec.state_json)
 
     async def play(self, channel: int, timeout: float = 20.0) -> bool:
         """The decider plays a random legal step with /play; True when it was done."""
         st = await self.state(channel)
-        ds = deciders(st)
-        if not ds or st.phase == "ended":
+        g = game_of(st)
+        ds = g.deciders(st)
+        if not ds or g.is_over(st):
             return True
         seat = self.rng.choice(ds)
-        text = format_action(st, self.rng.choice(legal_actions(st, seat)))
+        text = g.format_action(st, self.rng.choice(g.legal_actions(st, seat)))
         tok = await self.command(self.users[channel][seat], channel, "play", command=text)
         answered = await self.wait(f"fu:{tok}", timeout)
         if not answered or tok not in self.done_text:
@@ -370,7 +372,7 @@ class KillRun:
         due: set[tuple[int, int]] = set()
         for ch, gid in self.games.items():
             st = await self.state(ch)
-            due |= {(gid, s) for s in deciders(st)}
+            due |= {(gid, s) for s in game_of(st).deciders(st)}
         before = self.reminders()
         self.clock_file.write_text(str(13 * 3600))
         end = time.monotonic() + 20
@@ -448,7 +450,7 @@ class KillRun:
         if not posts:
             return True
         st = await self.state(channel)
-        ds = deciders(st) or [0]
+        ds = game_of(st).deciders(st) or [0]
         post = posts[-1]
         cid = next(c for c in custom_ids(post) if c.startswith("brz:t:"))
         tok = await self.send(
@@ -471,7 +473,7 @@ async def kill_run(kills: int, games: int, seed: int, out: Any = sys.stdout) -> 
     rng = random.Random(seed)
     lost = stuck = bad_buttons = extra = unposted = 0
     problems: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="brazil-kill-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="turnpost-kill-") as tmp:
         db = Path(tmp) / "kill.sqlite3"
         async with fake_server(Faults()) as fake:
             k = KillRun(fake, db, rng)

@@ -62,8 +62,8 @@ import discord
 
 from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
-from rules.brazil import GameState, apply, deciders, format_action, legal_actions
 from rules.cli import OneLineParser, finite_number, finite_numbers, out_of_range, seed
+from rules.games import game, game_of
 
 log = logging.getLogger("devtools.loadtest")
 
@@ -88,7 +88,7 @@ class Table:
     channel: int
     users: tuple[int, int]
     game_id: int = 0
-    state: GameState | None = None
+    state: Any = None  # the game's state (the registry's face reads it)
     busy: bool = False
     steps: int = 0
 
@@ -256,7 +256,7 @@ async def open_games(d: Driver, n: int, seed: int) -> list[Table]:
         bot_tables.next_seed = seed * 100_003 + k
         await d.press(a, lobby, f"brz:l:{gid}:start")
         rec = await bot_tables.store.get_active_game(ch)
-        st = GameState.model_validate_json(rec.state_json)
+        st = game(rec.game).load(rec.state_json)
         tables.append(Table(ch, (a, b), rec.id, st))
     return tables
 
@@ -318,12 +318,13 @@ async def step(d: Driver, t: Table, rng: random.Random) -> None:
     """The decider of ``t`` plays one random legal step (typed, or with the buttons)."""
     st = t.state
     assert st is not None
-    ds = deciders(st)
-    if st.phase == "ended" or not ds:
+    g = game_of(st)
+    ds = g.deciders(st)
+    if g.is_over(st) or not ds:
         return
     seat = rng.choice(ds)
     uid = t.users[seat]
-    acts = legal_actions(st, seat)
+    acts = g.legal_actions(st, seat)
     post = d.last_message(t.channel, "brz:t:")
     if rng.random() < 0.25 and post is not None:
         index = await guided(d, t, uid, post, rng)
@@ -333,13 +334,13 @@ async def step(d: Driver, t: Table, rng: random.Random) -> None:
         action = acts[index]
     else:
         action = rng.choice(acts)
-        reqs = await d.command(uid, t.channel, "play", command=format_action(st, action))
+        reqs = await d.command(uid, t.channel, "play", command=g.format_action(st, action))
         if "Done:" not in answer_text(reqs):
             d.refused += 1
-            d.errors.append(f"game {t.game_id}: {format_action(st, action)!r} not done")
+            d.errors.append(f"game {t.game_id}: {g.format_action(st, action)!r} not done")
             await resync(d, t)
             return
-    t.state, _ = apply(st, action)
+    t.state, _ = g.apply(st, action)
     t.steps += 1
 
 
@@ -347,7 +348,7 @@ async def resync(d: Driver, t: Table) -> None:
     """After a step the player was not told was done: take the stored game as it is (a step
     saved without its acknowledgement is counted, not lost)."""
     rec = await d.client.tables.store.get_game(t.game_id)  # type: ignore[attr-defined]
-    stored = GameState.model_validate_json(rec.state_json)
+    stored = game(rec.game).load(rec.state_json)
     if stored != t.state:
         d.unacknowledged += 1
         t.state = stored
@@ -468,7 +469,7 @@ async def check_states(d: Driver, tables: list[Table]) -> list[str]:
     bad = []
     for t in tables:
         rec = await store.get_game(t.game_id)
-        if t.state is None or GameState.model_validate_json(rec.state_json) != t.state:
+        if t.state is None or game(rec.game).load(rec.state_json) != t.state:
             bad.append(f"game {t.game_id}")
     return bad
 
@@ -577,7 +578,7 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
     logging.getLogger().addHandler(errors)
     logging.getLogger("discord").setLevel(logging.ERROR)
     faults = Faults.parse(args.faults) if args.faults else Faults()
-    with tempfile.TemporaryDirectory(prefix="brazil-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="turnpost-load-") as tmp:
         async with fake_server(faults) as fake:
             settings = bot_settings(Path(tmp) / "load.sqlite3")
             bot = TurnpostBot(settings.model_copy(update={"workers": workers}))

@@ -1,4 +1,4 @@
-"""Image encoding, chosen by measurement (``python -m devtools.render bench`` prints the figures):
+"""Image encoding, chosen by measurement (``python -m devtools.brazil.render bench`` prints the figures):
 a 256-colour palette (see :func:`quantized`, no dithering) saved as PNG at zlib level 1 is ~3× smaller
 and several times faster than an RGB PNG at any level (level 6: -20 % bytes, 3× the time), and the flat-coloured drawings lose nothing visible.
 WebP (lossless) is available as an option."""

@@ -2,7 +2,7 @@
 ``python -m rules describe [--game G]`` (the game's component data, where its registration
 has a ``describe``), ``python -m rules selfplay [--game G]`` and ``python -m rules bench
 [--game G]`` (deeper self-play, benchmarks and transcripts are developer tools:
-``python -m devtools``)."""
+``python -m devtools.brazil``)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m rules",
         description="The rules engines: a game's component data (describe), and random "
         "self-play with invariant checks and a speed bench for every game (--game; the "
-        "deeper tools: python -m devtools).",
+        "deeper tools: python -m devtools.brazil).",
     )
     sub = parser.add_subparsers(dest="cmd", required=True)
     sp = sub.add_parser(

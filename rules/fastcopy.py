@@ -7,7 +7,7 @@ and ``Any`` values are copied as JSON-like data. No validation runs: the copy of
 model is valid. The copier's source is generated once per class from the annotations (one
 flat function per model, no per-field calls), so nothing is written by hand per field and a
 new field is copied as soon as it is declared. Measured mid-game (4 players): about 2x faster
-than ``model_validate(model_dump())`` (``python -m devtools bench`` prints clones per second).
+than ``model_validate(model_dump())`` (``python -m devtools.brazil bench`` prints clones per second).
 """
 
 from __future__ import annotations

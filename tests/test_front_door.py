@@ -169,20 +169,22 @@ def _export_outdir_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> 
 def _render_demo_into_a_file(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     notes = tmp / "notes.txt"
     notes.write_text("my notes\n")
-    return Case("devtools.render", ["demo", str(notes)], [str(notes)])
+    return Case("devtools.brazil.render", ["demo", str(notes)], [str(notes)])
 
 
 def _render_demo_unknown_language(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
-    return Case("devtools.render", ["demo", str(tmp / "out"), "--lang", "xx"], ["'xx'", "en"])
+    return Case(
+        "devtools.brazil.render", ["demo", str(tmp / "out"), "--lang", "xx"], ["'xx'", "en"]
+    )
 
 
 def _render_bench_no_runs(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
-    return Case("devtools.render", ["bench", "--runs", "0"], ["--runs", "0"])
+    return Case("devtools.brazil.render", ["bench", "--runs", "0"], ["--runs", "0"])
 
 
 def _render_demo_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
     folder = ro(_mkdir(tmp / "ro"))
-    return Case("devtools.render", ["demo", str(folder / "out")], [str(folder)])
+    return Case("devtools.brazil.render", ["demo", str(folder / "out")], [str(folder)])
 
 
 def _run_db_in_read_only_folder(tmp: Path, ro: ReadOnly, saved: Path) -> Case:
@@ -216,10 +218,10 @@ CASES: dict[str, Callable[[Path, ReadOnly, Path], Case]] = {
     "demo --scenario amazon --players 2": _demo_scenario_for_other_players,
     "export-html OUTDIR in a read-only folder": _export_outdir_in_read_only_folder,
     "run with TURNPOST_DB in a read-only folder": _run_db_in_read_only_folder,
-    "devtools.render demo FILE": _render_demo_into_a_file,
-    "devtools.render demo --lang xx": _render_demo_unknown_language,
-    "devtools.render bench --runs 0": _render_bench_no_runs,
-    "devtools.render demo in a read-only folder": _render_demo_in_read_only_folder,
+    "devtools.brazil.render demo FILE": _render_demo_into_a_file,
+    "devtools.brazil.render demo --lang xx": _render_demo_unknown_language,
+    "devtools.brazil.render bench --runs 0": _render_bench_no_runs,
+    "devtools.brazil.render demo in a read-only folder": _render_demo_in_read_only_folder,
     "devtools.loadtest --processes -2": _simple("devtools.loadtest", ["--processes", "-2"], "-2"),
     "devtools.loadtest --rate nan": _simple("devtools.loadtest", ["--rate", "nan"], "nan"),
     "devtools.loadtest --duration inf": _simple("devtools.loadtest", ["--duration", "inf"], "inf"),
@@ -254,8 +256,12 @@ CASES: dict[str, Callable[[Path, ReadOnly, Path], Case]] = {
     "ai tournament --agents genius": _simple(
         "ai", ["tournament", "--agents", "genius,random"], "genius"
     ),
-    "devtools selfplay --games 0": _simple("devtools", ["selfplay", "--games", "0"], "--games"),
-    "devtools transcript --seed -1": _simple("devtools", ["transcript", "--seed", "-1"], "--seed"),
+    "devtools.brazil selfplay --games 0": _simple(
+        "devtools.brazil", ["selfplay", "--games", "0"], "--games"
+    ),
+    "devtools.brazil transcript --seed -1": _simple(
+        "devtools.brazil", ["transcript", "--seed", "-1"], "--seed"
+    ),
     "devtools.webbench --idle inf": _simple("devtools.webbench", ["--idle", "inf"], "inf"),
     "devtools.webbench --viewers 0": _simple("devtools.webbench", ["--viewers", "0"], "--viewers"),
 }

@@ -22,16 +22,6 @@ PLATFORM = ("rules", "i18n", "storage", "ai", "service", "web", "bot", "terminal
 
 # platform module -> the game folders it still imports (to be emptied)
 KNOWN_ARROWS: dict[str, set[str]] = {
-    "devtools.bench": {"rules.brazil"},
-    "devtools.killtest": {"rules.brazil"},
-    "devtools.loadtest": {"rules.brazil"},
-    "devtools.peer_tigris.compare": {"rules.tigris"},
-    "devtools.peer_tigris.trace": {"rules.tigris"},
-    "devtools.render": {"render.brazil", "rules.brazil"},
-    "devtools.render_games": {"rules.brazil"},
-    "devtools.scramble": {"rules.brazil"},
-    "devtools.selfplay": {"rules.brazil"},
-    "devtools.transcript": {"rules.brazil"},
 }
 # "brazil" 125, "tigris" 29 (from 305 before issue 28): the PostgreSQL migrations' frozen
 # names, the developer tools, the rules command line
@@ -55,7 +45,12 @@ FOLDERS = {f: name for name, reg in registrations().items() for f in _folders(re
 
 
 def _in_game(module: str) -> bool:
-    return any(module == f or module.startswith(f + ".") for f in FOLDERS)
+    """A module of a game's own folder: one its registration names, or any package of a
+    platform layer named after the game (``devtools.brazil``, ``devtools.peer_tigris``)."""
+    if any(module == f or module.startswith(f + ".") for f in FOLDERS):
+        return True
+    games = registrations()
+    return any(p in games or p.rpartition("_")[2] in games for p in module.split("."))
 
 
 def _platform_files() -> dict[str, Path]:

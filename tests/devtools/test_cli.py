@@ -1,4 +1,4 @@
-"""The command-line tools: python -m devtools {selfplay, bench, transcript} and python -m rules
+"""The command-line tools: python -m devtools.brazil {selfplay, bench, transcript} and python -m rules
 describe: --help and runs."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    tool = "rules" if args[:1] == ("describe",) else "devtools"
+    tool = "rules" if args[:1] == ("describe",) else "devtools.brazil"
     return subprocess.run(
         [sys.executable, "-m", tool, *args],
         cwd=ROOT,
@@ -72,7 +72,7 @@ def test_describe_reports_a_broken_pack(tmp_path: Path):
 )
 def test_counts_must_be_positive(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     # Issue 7, defect 6: refused by argparse with a clear message, no traceback.
-    from devtools.__main__ import main
+    from devtools.brazil.__main__ import main
 
     with pytest.raises(SystemExit) as e:
         main(argv)

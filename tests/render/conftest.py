@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from devtools.render_games import Snapshot, play
+from devtools.brazil.render_games import Snapshot, play
 
 
 @pytest.fixture(scope="session")

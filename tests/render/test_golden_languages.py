@@ -1,6 +1,6 @@
 """The golden images of one mid-game state in every language (docs/images/languages/, issue
 17) still match what the renderer draws: pixels, not only sizes. After an intended change to
-the images, write them anew with ``python -m devtools.render golden`` and look at them."""
+the images, write them anew with ``python -m devtools.brazil.render golden`` and look at them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import i18n
-from devtools.render import GOLDEN, golden_images
+from devtools.brazil.render import GOLDEN, golden_images
 
 
 @pytest.mark.slow
@@ -18,7 +18,7 @@ from devtools.render import GOLDEN, golden_images
 def test_golden_images_match(lang: str) -> None:
     for kind, data in golden_images(lang).items():
         path = GOLDEN / f"{lang}-{kind}.png"
-        assert path.exists(), f"{path} missing: python -m devtools.render golden"
+        assert path.exists(), f"{path} missing: python -m devtools.brazil.render golden"
         want = Image.open(path).convert("RGB")
         got = Image.open(io.BytesIO(data)).convert("RGB")
         assert got.size == want.size, (kind, got.size, want.size)

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import i18n
 import render.theme as TH
-from devtools.render_games import Snapshot, with_event
+from devtools.brazil.render_games import Snapshot, with_event
 from render import draw as D
 from render.brazil import (
     render_battle,

@@ -15,8 +15,8 @@ from PIL import Image, ImageChops, ImageDraw
 import render.brazil.mapimg as M
 import render.canvas as C
 import render.draw as D
-from devtools.render import main as cli
-from devtools.render_games import Snapshot, at_round, play, with_event
+from devtools.brazil.render import main as cli
+from devtools.brazil.render_games import Snapshot, at_round, play, with_event
 from render.brazil import (
     RenderOptions,
     render_battle,

@@ -9,7 +9,7 @@ from typing import get_args
 import pytest
 from pydantic import ValidationError
 
-from devtools.selfplay import play_random_game
+from devtools.brazil.selfplay import play_random_game
 from rules.brazil import DECISIONS, DecisionKind
 from rules.brazil.actions import ACTION_TYPES
 from rules.brazil.engine import DECISION_HANDLERS

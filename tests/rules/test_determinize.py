@@ -134,7 +134,7 @@ def test_selfplay_invariant_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch
     view_module = sys.modules[
         "rules.brazil.view"
     ]  # (rules.brazil.view is also the function's name)
-    from devtools.selfplay import InvariantError, check_views_leak_nothing
+    from devtools.brazil.selfplay import InvariantError, check_views_leak_nothing
 
     st = _states(2, 3)[-1]
     check_views_leak_nothing(st)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from devtools.transcript import transcript
+from devtools.brazil.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 
 CASES = [
-    # file, players, seed, steps  (python -m devtools transcript --players P --seed S --steps K)
+    # file, players, seed, steps  (python -m devtools.brazil transcript --players P --seed S --steps K)
     ("playthrough_2p_seed7.txt", 2, 7, 250),
     ("playthrough_solo_seed3.txt", 1, 3, 120),
 ]
@@ -32,6 +32,6 @@ def test_playthrough_matches_golden_file(name: str, players: int, seed: int, ste
             if a != b
         ][:5]
         pytest.fail(
-            f"{name} differs (regenerate: python -m devtools transcript --players {players} "
+            f"{name} differs (regenerate: python -m devtools.brazil transcript --players {players} "
             f"--seed {seed} --steps {steps} > tests/golden/{name}):\n" + "\n".join(diff)
         )

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import devtools.selfplay as sp
-from devtools.selfplay import InvariantError, check_readers_pure
+import devtools.brazil.selfplay as sp
+from devtools.brazil.selfplay import InvariantError, check_readers_pure
 from rules.brazil import (
     GameState,
     apply,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from devtools.selfplay import check_invariants, play_random_game, run_selfplay
+from devtools.brazil.selfplay import check_invariants, play_random_game, run_selfplay
 from rules.brazil import (
     GameState,
     RulesError,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from devtools.render_games import Snapshot, play, with_event
+from devtools.brazil.render_games import Snapshot, play, with_event
 from rules.brazil import legal_actions, parse_action, view
 from service import Frame, GameService, ImageRequest, metrics, render_image
 from service.workers import WorkerError, WorkerPool, decision_seed, make_agent

@@ -1,7 +1,7 @@
 """A readable transcript of a seeded random game: every action and the events it caused.
 
 Golden transcripts in ``tests/rules/golden/`` are regenerated with
-``python -m devtools transcript --players N --seed S --steps K > tests/rules/golden/FILE`` and
+``python -m devtools.brazil transcript --players N --seed S --steps K > tests/rules/golden/FILE`` and
 diffed by a test, so any change in behaviour shows up as a reviewable text diff.
 """
 

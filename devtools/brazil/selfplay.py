@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from devtools.scramble import scramble_hidden
+from devtools.brazil.scramble import scramble_hidden
 from rules.brazil.catalog import get_catalog
 from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, deciders, legal_actions
@@ -181,7 +181,7 @@ def check_views_leak_nothing(
     read: dict[str, object] | None = None,
 ) -> None:
     """Views leak nothing: the hidden parts of the full state scrambled from a seat's (or a
-    spectator's) point of view (:func:`devtools.scramble.scramble_hidden`, driven by the table of
+    spectator's) point of view (:func:`devtools.brazil.scramble.scramble_hidden`, driven by the table of
     hidden fields but not by the masks) leave that seat's view unchanged; and a state dealt
     from the view (:func:`rules.brazil.determinize.determinize`) shows the same view and, for the
     spectator, keeps every invariant. ``seats``: whose views to check (default: the

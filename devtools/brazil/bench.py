@@ -1,4 +1,4 @@
-"""Benchmarks (figures printed, never asserted): ``python -m devtools bench``."""
+"""Benchmarks (figures printed, never asserted): ``python -m devtools.brazil bench``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 
-from devtools.selfplay import play_random_game
+from devtools.brazil.selfplay import play_random_game
 from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, legal_actions
 from rules.brazil.setup import new_game
@@ -86,7 +86,7 @@ def main(seed: int = 7, games: int = 20) -> int:
         t0 = _clock()
         actions = 0
         finished = 0
-        from devtools.selfplay import Summary
+        from devtools.brazil.selfplay import Summary
 
         s = Summary()
         for i in range(games):

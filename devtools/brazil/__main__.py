@@ -1,7 +1,7 @@
-"""Developer tools of the rules engine: ``python -m devtools {selfplay,bench,transcript}``.
+"""Brazil: Imperial's developer tools: ``python -m devtools.brazil {selfplay,bench,transcript}``.
 
 The fake Discord server, load and kill tests: ``devtools.fakediscord``, ``python -m
-devtools.loadtest``; every image kind and the drawing bench: ``python -m devtools.render``."""
+devtools.loadtest``; every image kind and the drawing bench: ``python -m devtools.brazil.render``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def positive_int(text: str) -> int:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    from devtools.selfplay import run_selfplay
+    from devtools.brazil.selfplay import run_selfplay
 
     counts = [args.players] if args.players else [1, 2, 3, 4]
     ok = True
@@ -37,13 +37,13 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from devtools.bench import main as bench_main
+    from devtools.brazil.bench import main as bench_main
 
     return bench_main(args.seed, args.games)
 
 
 def _transcript(args: argparse.Namespace) -> int:
-    from devtools.transcript import transcript
+    from devtools.brazil.transcript import transcript
 
     sys.stdout.write(transcript(args.players, args.seed, args.steps))
     return 0
@@ -51,7 +51,7 @@ def _transcript(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(
-        prog="python -m devtools",
+        prog="python -m devtools.brazil",
         description="Brazil: Imperial developer tools: random self-play with invariant "
         "checks, the engine's benchmarks, and seeded transcripts.",
     )

@@ -5,7 +5,7 @@ see (deck orders, others' hands among themselves and the decks, unpeeked face-do
 committed battle cards, the RNG seed), keeping what the seat knows. It is driven by the names
 of :data:`rules.brazil.view.HIDDEN_FIELDS` but not by the masks, so a view that fails to hide a
 field shows a difference between ``view(state, seat)`` and ``view(scrambled, seat)``: the
-self-play invariant "views leak nothing" (:func:`devtools.selfplay.check_views_leak_nothing`).
+self-play invariant "views leak nothing" (:func:`devtools.brazil.selfplay.check_views_leak_nothing`).
 
 It reads hidden data (it permutes it), so it is for checks only: an AI uses
 :func:`rules.brazil.determinize.determinize`, which deals from the seat's view.

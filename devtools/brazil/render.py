@@ -1,6 +1,6 @@
-"""``python -m devtools.render demo OUTDIR [--seed S] [--lang L]`` writes every image kind for a
+"""``python -m devtools.brazil.render demo OUTDIR [--seed S] [--lang L]`` writes every image kind for a
 few states of a self-played game (and the map of all nine scenarios) in a language;
-``python -m devtools.render bench [--lang L]`` prints median drawing and encoding times and
+``python -m devtools.brazil.render bench [--lang L]`` prints median drawing and encoding times and
 sizes, English and another language (default German) side by side."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 import i18n
-from devtools.render_games import Snapshot, at_round, play, with_event
+from devtools.brazil.render_games import Snapshot, at_round, play, with_event
 from render.brazil import render_battle as _render_battle
 from render.brazil import render_boards as _render_boards
 from render.brazil import render_hand as _render_hand
@@ -202,7 +202,7 @@ def language(code: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = OneLineParser(prog="python -m devtools.render")
+    ap = OneLineParser(prog="python -m devtools.brazil.render")
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("demo", help="write every image kind to OUTDIR")
     d.add_argument("outdir", type=Path)
