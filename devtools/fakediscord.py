@@ -179,7 +179,7 @@ class FakeDiscord:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self.messages: dict[int, dict[str, Any]] = {}
-        self.users: dict[int, str] = {BOT_ID: "Brazil Bot"}
+        self.users: dict[int, str] = {BOT_ID: "Turnpost Bot"}
         self.ids = itertools.count(1_000_000_000_000_000_000)
         self.tokens: dict[str, int] = {}  # interaction token -> user id
         self.originals: dict[str, int] = {}  # interaction token -> original message id
@@ -224,7 +224,7 @@ class FakeDiscord:
         ]
         return {
             "id": str(GUILD_ID),
-            "name": "Brazil test guild",
+            "name": "Turnpost test guild",
             "icon": None,
             "owner_id": "1",
             "unavailable": False,
@@ -411,7 +411,7 @@ class FakeDiscord:
             if method in (m, "*") and (g := re.fullmatch(pattern, p)):
                 return await handler(r, g)  # type: ignore[no-any-return]
         if m == "GET" and p == "/users/@me":
-            return self.reply(user(BOT_ID, "Brazil Bot"))
+            return self.reply(user(BOT_ID, "Turnpost Bot"))
         if m == "GET" and (g := re.fullmatch(r"/users/(\d+)", p)):
             uid = int(g[1])
             return self.reply(user(uid, self.users.get(uid, f"user{uid}")))
@@ -419,7 +419,7 @@ class FakeDiscord:
             return self.reply(
                 {
                     "id": str(APP_ID),
-                    "name": "Brazil",
+                    "name": "Turnpost",
                     "icon": None,
                     "description": "",
                     "bot_public": True,

@@ -295,7 +295,7 @@ async def multi_run(
     lost = stuck = bad_buttons = extra = unposted = 0
     problems: list[str] = []
     began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="brazil-multi-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="turnpost-multi-") as tmp:
         async with postgres_database() as url, fake_server(Faults()) as fake:
             say(f"PostgreSQL ready ({time.monotonic() - began:.1f} s); {processes} workers")
             k = MultiRun(fake, url, Path(tmp), rng, processes)

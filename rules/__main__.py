@@ -2,7 +2,7 @@
 ``python -m rules describe [--game G]`` (the game's component data, where its registration
 has a ``describe``), ``python -m rules selfplay [--game G]`` and ``python -m rules bench
 [--game G]`` (deeper self-play, benchmarks and transcripts are developer tools:
-``python -m devtools.brazil``)."""
+``python -m devtools.GAME``)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m rules",
         description="The rules engines: a game's component data (describe), and random "
         "self-play with invariant checks and a speed bench for every game (--game; the "
-        "deeper tools: python -m devtools.brazil).",
+        "deeper tools: python -m devtools.GAME).",
     )
     sub = parser.add_subparsers(dest="cmd", required=True)
     sp = sub.add_parser(
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         help="seeded random games with invariant checks after every step",
         description="Play seeded random games through the game's face and check after every "
         "step: listing changes nothing, notation and JSON round trips, the game's own "
-        "invariants (Tigris & Euphrates: tile conservation, one leader of a colour per kingdom, "
+        "invariants (for instance tile conservation, one leader of a colour per kingdom, "
         "views that leak nothing), and an exact replay at the end.",
     )
     sp.add_argument("--game", type=_game, default=None, help="the game (default: the default)")

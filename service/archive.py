@@ -35,6 +35,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from i18n import DEFAULT, Translator, resolve, translator
+from rules.registry import default_name
 from service.games import GameAdapter, adapter, adapter_of
 from service.results import Frame, ImageRequest, ScoreRow, SeatSpec, Status
 from storage.models import EntryKind, GameRecord, GameStatus, LogEntry
@@ -120,7 +121,7 @@ class Archive:
     events: tuple[tuple[Any, ...], ...] = field(repr=False, default=())
     """Per step, the events the map at that step highlights (the turn's so far)."""
     lang: str = DEFAULT
-    game: str = "brazil"
+    game: str = field(default_factory=default_name)
     """The game's name (:mod:`service.games`)."""
     eras: bool = True
     """Whether the game has eras (the era menu)."""
@@ -156,7 +157,7 @@ class LiveView:
     colours: dict[int, str] = field(default_factory=dict)
     where: str | None = None
     """Where the game stands in its own words (None: the era and round's)."""
-    game: str = "brazil"
+    game: str = field(default_factory=default_name)
 
 
 def build_archive(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from i18n import Msg, text_of, tr, translator
+from rules.registry import default_name
 
 Audience = int | Literal["public"]
 ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "scores"]
@@ -35,7 +36,7 @@ class ImageRequest:
     version: int
     player: int | None = None
     lang: str = "en"
-    game: str = "brazil"
+    game: str = field(default_factory=default_name)  # the default game's, unless named
 
     def filename(self) -> str:
         who = "public" if self.seat is None else f"seat{self.seat}"

@@ -11,7 +11,7 @@ from storage.models import EntryKind, LogEntry
 
 
 def timeline_frames(
-    entries: Sequence[LogEntry], game: str = "brazil"
+    entries: Sequence[LogEntry], game: str | None = None
 ) -> list[tuple[Any, list[Any]]]:
     """The spectator's view of the state after every turn, and that turn's events, replayed
     from a game's log (undo and rollback entries restore their snapshot)."""

@@ -154,7 +154,7 @@ def synthetic_late_game_state(*, seed: int = 1822, hexes: int = 170) -> dict[str
         "phase": "action",
         "active_seat": "blue",
         "seed": seed,
-        "map": {"name": "brazil-standard", "hexes": board},
+        "map": {"name": "standard", "hexes": board},
         "players": players,
         "decks": {
             "market": [card("k") for _ in range(6)],

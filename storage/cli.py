@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="python -m storage",
-        description="Maintenance tools for the Brazil: Imperial bot's game database "
+        description="Maintenance tools for the bot's game database "
         f"(SQLite or PostgreSQL, schema version {LATEST}).",
         epilog="Exit codes: 0 success, 1 problems found (check) or the database is corrupt, "
         "2 the command could not run.",
@@ -285,12 +285,12 @@ async def _backup(db: Location, target: Path, force: bool, out: TextIO) -> int:
     return EXIT_OK if status == "ok" else EXIT_PROBLEMS
 
 
-def _by_game(brazil: Replayer) -> Callable[[str], Replayer]:
-    """Each record's replayer by its game: ``brazil`` for the default game, the rules
+def _by_game(default: Replayer) -> Callable[[str], Replayer]:
+    """Each record's replayer by its game: ``default`` for the default game, the rules
     registry's engine of the record's game for another (:func:`default_replayer`)."""
 
     def pick(game: str) -> Replayer:
-        return brazil if game == DEFAULT_GAME else default_replayer(game)
+        return default if game == DEFAULT_GAME else default_replayer(game)
 
     return pick
 
@@ -527,7 +527,7 @@ async def _bench(args: argparse.Namespace, out: TextIO) -> int:
         else:
             state_json = json.dumps(synthetic_late_game_state())
             source = "SYNTHETIC late-game 4-player state"
-    with tempfile.TemporaryDirectory(prefix="brazil-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="turnpost-bench-") as tmp:
         result = await run_bench(
             Path(tmp) / "bench.sqlite3",
             state_json=state_json,

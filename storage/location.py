@@ -196,7 +196,7 @@ async def open_readable(
         async with open_store(location, create=False, **options) as store:
             yield store, False
         return
-    with tempfile.TemporaryDirectory(prefix="brazil-read-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="turnpost-read-") as tmp:
         copy = Path(tmp) / path.name
         try:
             await asyncio.to_thread(snapshot, path, copy)

@@ -313,7 +313,7 @@ class PostgresGameStore(SqlGameStore):
     def _start_listening(self) -> None:
         if self._listener is None or self._listener.done():
             self._listener = asyncio.get_running_loop().create_task(
-                self._listen(), name="brazil-store-listener"
+                self._listen(), name="store-listener"
             )
 
     def _emit(self, change: GameChange) -> None:

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, TextIO
 
 import i18n
 from service import Frame, GameService, ImageRequest, Refused, Result, ScoreRow, SeatSpec
+from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
 from service.workers import WorkerError
 from terminal.local import (
-    DEFAULT_GAME,
     BadArguments,
     add_game_argument,
     add_lang_argument,
@@ -112,8 +112,7 @@ async def run_demo(
     workers = worker_pool(args)
     store = SqliteGameStore(str(db))
     svc = GameService(store, workers=workers)
-    if game == DEFAULT_GAME:
-        check_scenario(svc, args.scenario, lang=lang)
+    check_scenario(svc, args.scenario, lang=lang, game=game)
     # a map for another player count, ...: refused before OUTDIR is made
     GameService.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created

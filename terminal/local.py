@@ -48,6 +48,7 @@ from service import (
     WorkerPool,
 )
 from service.game import GameSession
+from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
@@ -108,9 +109,6 @@ def check_level(level: str, *, lang: str = i18n.DEFAULT) -> None:
         )
 
 
-DEFAULT_GAME = "brazil"
-
-
 def check_game(game: str | None, *, lang: str = i18n.DEFAULT) -> str:
     """``--game``: a game the service plays (its name, lower case), else
     :class:`BadArguments` naming the known ones."""
@@ -135,11 +133,14 @@ def check_players(
         )
 
 
-def check_scenario(svc: GameService, scenario: str | None, *, lang: str = i18n.DEFAULT) -> None:
-    """A map id the service knows (``--scenario``), checked before the database is opened."""
-    if scenario is None:
+def check_scenario(
+    svc: GameService, scenario: str | None, *, lang: str = i18n.DEFAULT, game: str | None = None
+) -> None:
+    """A map id of ``game`` the service knows (``--scenario``), checked before the database is
+    opened (a game played on one board has none to check)."""
+    ids = [mid for mid, _ in svc.scenarios(game)]
+    if scenario is None or not ids:
         return
-    ids = [mid for mid, _ in svc.scenarios()]
     if scenario not in ids:
         raise BadArguments(
             i18n.tr(lang, "terminal.error.map", map=repr(scenario), maps=choices_text(ids, lang))
@@ -905,8 +906,7 @@ async def play(
     workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)
     svc = GameService(store, workers=workers)
-    if game == DEFAULT_GAME:
-        check_scenario(svc, args.scenario, lang=lang)
+    check_scenario(svc, args.scenario, lang=lang, game=game)
     if args.resume is None:  # a map for another player count, ...: before the database
         GameService.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created

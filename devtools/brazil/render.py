@@ -169,7 +169,7 @@ def bench(seed: int, n: int, lang: str = "de") -> None:
         print(f"  {label:24s} {ms:7.1f} ms {len(enc()) / 1024:8.1f} KiB")
 
 
-GOLDEN = Path(__file__).resolve().parent.parent / "docs" / "images" / "languages"
+GOLDEN = Path(__file__).resolve().parents[2] / "docs" / "images" / "languages"
 GOLDEN_SEED, GOLDEN_ROUND = 7, 15
 
 

@@ -23,10 +23,8 @@ from render.brazil.common import (
     title_line,
 )
 from render.brazil.layout import SQRT3, Layout
+from render.brazil.style import BUILDING_CODE, FOG, GOOD_FILL, terrain_fill
 from render.theme import (
-    BUILDING_CODE,
-    FOG,
-    GOOD_FILL,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -39,7 +37,6 @@ from render.theme import (
     player_fill,
     player_letter,
     player_shape,
-    terrain_fill,
     text_on,
 )
 from render.words import Words, words

@@ -16,10 +16,9 @@ from render.brazil.common import (
     to_play,
     unit_glyph,
 )
+from render.brazil.style import GOOD_FILL, GOOD_LETTER
 from render.canvas import Canvas
 from render.theme import (
-    GOOD_FILL,
-    GOOD_LETTER,
     INK,
     MUTED,
     PAPER,
