@@ -185,8 +185,24 @@ def failures() -> dict[str, str]:
     return dict(_FAILED)
 
 
+_ALL: dict[str, Registration] | None = None
+"""The answer of :func:`registrations`, kept until :func:`register` or :func:`unregister`
+change it (the rules registry asks for it on every lookup of a game)."""
+
+
+def _table() -> dict[str, Registration]:
+    global _ALL
+    if _ALL is None:
+        _ALL = _ordered()
+    return _ALL
+
+
 def registrations() -> dict[str, Registration]:
-    """Every registered game by name, the default first, then by name."""
+    """Every registered game by name, the default first, then by name (a copy)."""
+    return dict(_table())
+
+
+def _ordered() -> dict[str, Registration]:
     global _FOUND
     if _FOUND is None:
         _FOUND = _discover()
@@ -201,12 +217,12 @@ def registrations() -> dict[str, Registration]:
 
 def registration(name: str) -> Registration | None:
     """The registration of game ``name`` (None: no such game)."""
-    return registrations().get(name)
+    return _table().get(name)
 
 
 def default_name() -> str:
     """The default game's name (the registration marked ``default``, else the first)."""
-    regs = registrations()
+    regs = _table()
     if not regs:
         raise RegistrationError(f"no game is registered (entry points {ENTRY_POINT_GROUP!r})")
     return next(iter(regs))
@@ -219,9 +235,16 @@ def register(reg: Registration) -> None:
         raise RegistrationError(f"a game named {reg.name!r} is registered already")
     _REMOVED.discard(reg.name)
     _ADDED[reg.name] = reg
+    _forget()
 
 
 def unregister(name: str) -> None:
     """Forget a game registered with :func:`register` (or hide an installed one)."""
     _ADDED.pop(name, None)
     _REMOVED.add(name)
+    _forget()
+
+
+def _forget() -> None:
+    global _ALL
+    _ALL = None
