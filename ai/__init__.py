@@ -12,7 +12,8 @@ that game is asked for; Brazil: Imperial is the default argument.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.registry import Registration, default_name, registrations
 
@@ -24,6 +25,7 @@ AGENT_NAMES = ("random", "heuristic", "search")
 own, ``agent_levels``)."""
 GAMES = tuple(name for name, reg in registrations().items() if reg.agents)
 """The registered games that have computer players."""
+A = TypeVar("A")
 DEFAULT_BUDGET = 2.0
 """The search's default seconds per decision, in every game (:mod:`ai.brazil.search`,
 :mod:`ai.tigris.search`)."""
@@ -36,6 +38,19 @@ class Agent(Protocol):
     name: str
 
     def decide(self, state: Any, seat: int) -> Any: ...
+
+
+def by_level(
+    name: str, seed: int, options: Mapping[str, Any], levels: Mapping[str, Callable[..., A]]
+) -> A:
+    """A game's agent of level ``name`` from its classes by level (the way every game's
+    ``make_agent`` picks one): the ``random`` level takes the seed alone, the others
+    ``options`` too (``budget=0.5``, ``iterations=20``…); a ``ValueError`` naming the levels
+    otherwise."""
+    make = levels.get(name)
+    if make is None:
+        raise ValueError(f"unknown agent {name!r}: choose from {', '.join(levels)}")
+    return make(seed) if name == "random" else make(seed, **options)
 
 
 def _registered(game: str | None, ref: str) -> Registration:
@@ -79,6 +94,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "GAMES",
     "Agent",
+    "by_level",
     "make_agent",
     "run_tournament",
 ]

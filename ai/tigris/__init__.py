@@ -8,27 +8,26 @@ seed=…)`` returns an agent — ``random``, ``heuristic`` or ``search`` — who
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ai import DEFAULT_BUDGET
+from ai import DEFAULT_BUDGET, by_level
 from ai.tigris.agents import HeuristicAgent, NoDecision, RandomAgent
 from ai.tigris.search import SearchAgent
 
-AGENT_NAMES = ("random", "heuristic", "search")
-
 Agent = RandomAgent | HeuristicAgent | SearchAgent
+LEVELS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "search": SearchAgent,
+}
+AGENT_NAMES = tuple(LEVELS)
 
 
 def make_agent(name: str, seed: int = 0, **options: Any) -> Agent:
     """A new Tigris & Euphrates agent by name; ``options`` go to its constructor (e.g.
     ``budget=0.5`` or ``iterations=20`` for ``search``)."""
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "heuristic":
-        return HeuristicAgent(seed, **options)
-    if name == "search":
-        return SearchAgent(seed, **options)
-    raise ValueError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
+    return by_level(name, seed, options, LEVELS)
 
 
 __all__ = [
