@@ -34,6 +34,7 @@ from discord import ui
 from bot.errors import report_fault
 from i18n import tr
 from service.labels import Choice, Label
+from service.turn import NO_LONGER_KEY as TURN_NO_LONGER_KEY
 
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
@@ -42,7 +43,7 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 100
 MAX_BUTTONS_PER_ROW = 5
 
-NO_LONGER_KEY = "bot.no_longer"
+NO_LONGER_KEY = TURN_NO_LONGER_KEY  # the service refuses a stale choice with it too
 NOT_YOUR_TURN_KEY = "bot.not_your_turn"
 NO_SEAT_KEY = "bot.no_seat"
 NO_LONGER = tr("en", NO_LONGER_KEY)

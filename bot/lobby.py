@@ -173,5 +173,8 @@ class LobbyDesk:
         await interaction.edit_original_response(
             view=lobby_layout(text, lobby.id, open_=False, lang=lang)
         )
-        async with self.t.svc.session(res.game_id) as s:
-            await self.publisher.publish(s, res, interaction=interaction, force=True)
+        await self.t.svc.turns.announce(
+            res,
+            show=self.publisher.show(interaction=interaction, force=True),
+            pause=self.t.auto_answer_pause,
+        )

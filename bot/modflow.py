@@ -152,7 +152,7 @@ async def _do_rollback(
         except mod.Refused as e:
             await interaction.edit_original_response(content=e.text(lang))
             return
-        await t.publish(rec.channel_id, res, interaction=interaction, force=True)
+        await t.publish(res, interaction=interaction, force=True)
     await interaction.edit_original_response(
         content=tr(lang, "bot.mod.rolled_back", version=req["target"])
     )

@@ -28,6 +28,7 @@ from bot.settings import shard_of
 from i18n import catalogue, tr
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Status
+from service.turn import Played, Show
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -91,25 +92,26 @@ class Publisher:
 
     async def publish(
         self,
-        s: GameSession,
-        res: Result,
+        played: Played,
         *,
         interaction: discord.Interaction[Any] | None = None,
         actor: int | None = None,
         force: bool = False,
         anew: bool = False,
-    ) -> None:
-        """Post what ``res`` (and the AI turns that follow, played here from the session's
-        state) produced — one post per turn: the turn's post is edited in place while the same
-        players decide (its summary grows, the map is drawn afresh, the buttons follow the
-        version: no new ping), finished with the turn's last map when the turn ends, and a
-        new post (with the map and a ping to who decides now) comes only when the deciders
-        change or a new turn begins. A computer player's whole turn is one post. Private
-        posts go to the actor ephemerally, or to the player's private place, or wait in their
-        inbox. The session's lock is held: the posts reach the channel in the game's order.
+    ) -> bool:
+        """Post what the service did (:class:`~service.turn.Played`: the command's result and
+        the steps it took after it) — one post per turn: the turn's post is edited in place
+        while the same players decide (its summary grows, the map is drawn afresh, the buttons
+        follow the version: no new ping), finished with the turn's last map when the turn
+        ends, and a new post (with the map and a ping to who decides now) comes only when the
+        deciders change or a new turn begins. A computer player's whole turn is one post.
+        Private posts go to the actor ephemerally, or to the player's private place, or wait
+        in their inbox. Called by the service with the game's lock held (the posts reach the
+        channel in the game's order); returns whether the game's new version was posted.
         ``force``: post even when nothing new happened (a restart's catch-up); ``anew``: a
         moderator's or the clock's doing (a rollback, a seat change, a deadline) starts a new
         post rather than joining the turn's."""
+        s, res, others = played.game, played.command, played.ai
         if anew:
             self.turn_posts.pop(s.game_id, None)
         self._drop_if_posted_elsewhere(s)
@@ -117,24 +119,18 @@ class Publisher:
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
         frames: dict[int, Frame] = {}  # what the private posts' pictures are drawn from
-
-        def take(r: Result) -> None:
+        for r in (res, *played.steps):
             frames.update(r.frames)
             for post in r.posts:
                 self._take(post, r, chunks, s.seats, deliveries)
-
-        take(res)
-        others = await s.run_ai(on_step=take, before_secret=self.t.auto_answer_pause)
         # who just acted is not pinged again unless someone else decided in between
         acted = s.seats[actor].user_id if actor is not None and actor < len(s.seats) else None
         quiet = {acted} if acted is not None and not others.applied else set()
-        res.version = s.version
-        res.frames.setdefault(s.version, s.frame())
-        if self.t.pacer is not None:  # the decision clocks and deadlines of who decides now
-            await self.t.pacer.refresh(s.game_id, s)
+        if self.t.pacer is not None and played.schedule is not None:
+            self.t.pacer.show(played.schedule)  # the deadlines of who decides now
         closed, last = chunks[:-1], chunks[-1]
         if not (force or last.lines or closed):
-            return
+            return False
         gid = s.game_id
         if s.over and closed:  # the end: its own post with the scores, boards and timeline
             ending = closed[-1]
@@ -155,11 +151,24 @@ class Publisher:
                 await self._open(s, last, limit, deciders, quiet)
         else:
             await self._open(s, last, limit, deciders, quiet)
-        await self.t.svc.mark_posted(s, s.version)
         if (posted := self.turn_posts.get(gid)) is not None:
             posted.version = s.version
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor, frames=frames)
+        return True
+
+    def show(
+        self,
+        *,
+        interaction: discord.Interaction[Any] | None = None,
+        actor: int | None = None,
+        force: bool = False,
+        anew: bool = False,
+    ) -> Show:
+        """:meth:`publish` with these options, as the service's ``show``."""
+        return functools.partial(
+            self.publish, interaction=interaction, actor=actor, force=force, anew=anew
+        )
 
     def _take(  # post.text: the service's, in the game's language
         self,
@@ -480,8 +489,12 @@ class Publisher:
                     if await self._turn_posted(s.channel_id, s.game_id, s.version):
                         await self.t.svc.mark_posted(s, s.version)  # stopped just after it
                         continue
-                    res = await self.t.svc.catch_up_in(s, posted)
-                    await self.publish(s, res, force=True, anew=True)
+                    await self.t.svc.turns.catch_up(
+                        s,
+                        posted,
+                        show=self.show(force=True, anew=True),
+                        pause=self.t.auto_answer_pause,
+                    )
                 done += 1
             except discord.HTTPException as e:  # the channel is gone: the next start retries
                 log.warning("could not catch up game %s: %s", rec.id, e)

@@ -137,7 +137,7 @@ class Pacer:
         for n in notices:
             if n.result is not None:
                 async with self.tables.lock(n.game_id):
-                    await self.tables.publish(n.channel_id, n.result, force=n.force)
+                    await self.tables.publish(n.result, force=n.force)
             elif n.mods:
                 # the notice's text is the service's, in the game's language (a public flag)
                 lang = await self.tables.game_lang(n.game_id)

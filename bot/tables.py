@@ -97,10 +97,10 @@ class Tables(Hub):
             case _:
                 raise TypeError(f"no handler for {type(item).__name__}")
 
-    async def publish(self, channel_id: int, res: Any, **kw: Any) -> None:
+    async def publish(self, res: Any, **kw: Any) -> None:
         """Publish a result made outside a session (moderation, pacing): see
         :meth:`bot.turns.Turns.publish`."""
-        await self.turns.publish(channel_id, res, **kw)
+        await self.turns.publish(res, **kw)
 
     def next_text(self, status: Status, lang: str = "en") -> tuple[str, list[int], list[str]]:
         return self.publisher.next_text(status, lang)

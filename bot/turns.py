@@ -4,17 +4,17 @@ once, the command applied and saved, the AI seats played, the posts published in
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.discord_views import NO_LONGER_KEY, NO_SEAT_KEY
+from bot.discord_views import NO_SEAT_KEY
 from bot.hub import Hub
 from bot.publisher import Publisher
 from i18n import tr
 from service import Result
 from service.game import GameSession
+from service.results import Refused
 
 
 class Turns:
@@ -49,48 +49,41 @@ class Turns:
         version: int | None = None,
         action: Any = None,
         loaded: GameSession | None = None,
-        choices_for: int | None = None,
     ) -> Result | None:
         """Apply a typed command or the legal action number ``index`` (checked against
-        ``version``; ``action``: that action already chosen, with its payment), publish, let
-        the AI seats play — in one session of the game (``loaded``: the game as the caller
-        read it). A typed command is read in the actor's language's words. Errors go
-        privately to the actor, in their language. ``choices_for``: a seat whose commands
-        to list in the result if it still decides (the guided flow's next menu)."""
+        ``version``; ``action``: that action already chosen, with its payment) and everything
+        after it — one call of the service (:meth:`service.turn.TurnService.press`), which
+        hands the publisher what to post. A typed command is read in the actor's language's
+        words (``loaded``: the game as the caller read it). Errors go privately to the actor,
+        in their language; None when the choice is no longer on offer."""
         self.t.in_flight += 1
         try:
-            async with self.t.svc.session(game_id, loaded=loaded) as s:
-                lang = await self.t.lang_of(interaction, s)
-                if index is not None:
-                    if s.version != version:
-                        await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
-                        return None
-                    if action is None:
-                        acts = s.legal(seat)
-                        if not 0 <= index < len(acts):
-                            await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
-                            return None
-                        action = acts[index]
-                    res = await s.choose(seat, action, choices=False)
-                else:
-                    res = await s.act(seat, text or "", choices=False, lang=lang)
-                if res.errors:
-                    msg = "\n".join(
-                        tr(lang, "bot.play.failed", error=e.text_in(lang)) for e in res.errors
-                    )
-                    await self.t.reply(interaction, msg)
-                    return res
-                await self.t.svc.lobbies.colour_wishes(s, res)
-                await self.publisher.publish(s, res, interaction=interaction, actor=seat)
-                res.next = s.decisions(choices=False)
-                if choices_for is not None and s.decides(choices_for):
-                    res.next = [
-                        d
-                        if d.seat != choices_for
-                        else replace(d, choices=tuple(s.legal_texts(choices_for)))
-                        for d in res.next
-                    ]
+            lang = await self.t.lang_of(interaction, loaded)
+            try:
+                played = await self.t.svc.turns.press(
+                    game_id,
+                    seat,
+                    text=text,
+                    index=index,
+                    version=version,
+                    action=action,
+                    lang=lang,
+                    loaded=loaded,
+                    show=self.publisher.show(interaction=interaction, actor=seat),
+                    pause=self.t.auto_answer_pause,
+                )
+            except Refused as e:
+                await self.t.reply(interaction, e.text(lang))
+                return None
+            res = played.command
+            if res.errors:
+                msg = "\n".join(
+                    tr(lang, "bot.play.failed", error=e.text_in(lang)) for e in res.errors
+                )
+                await self.t.reply(interaction, msg)
                 return res
+            res.next = played.game.decisions(choices=False)
+            return res
         finally:
             self.t.in_flight -= 1
 
@@ -108,29 +101,36 @@ class Turns:
             await self.t.reply(interaction, tr(lang, NO_SEAT_KEY))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with self.t.svc.session(gid, loaded=s) as s:
-            if version is not None and s.version != version:
-                await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
-                return
-            res = await self.t.svc.undo_in(s, seat)
-            if res.errors:
-                await self.t.reply(interaction, "\n".join(e.message_in(lang) for e in res.errors))
-                return
-            await self.publisher.publish(s, res, interaction=interaction, actor=seat, force=True)
+        try:
+            played = await self.t.svc.turns.undo(
+                gid,
+                seat,
+                version=version,
+                loaded=s,
+                show=self.publisher.show(interaction=interaction, actor=seat, force=True),
+            )
+        except Refused as e:
+            await self.t.reply(interaction, e.text(lang))
+            return
+        if played.refused:
+            errors = played.command.errors
+            await self.t.reply(interaction, "\n".join(e.message_in(lang) for e in errors))
+            return
         await interaction.followup.send(tr(lang, "bot.undo.done"), ephemeral=True)
 
     async def publish(
         self,
-        channel_id: int,
         res: Result,
         *,
         interaction: discord.Interaction[Any] | None = None,
         actor: int | None = None,
         force: bool = False,
     ) -> None:
-        """Publish ``res`` (made outside a session: moderation, pacing) in one session of
-        its game, as a new post (a moderator's or the clock's doing, not the turn's step)."""
-        async with self.t.svc.session(res.game_id) as s:
-            await self.publisher.publish(
-                s, res, interaction=interaction, actor=actor, force=force, anew=True
-            )
+        """Announce ``res`` (made outside a turn: moderation, pacing, a lobby's start) and
+        everything after it, in one session of its game, as a new post (a moderator's or the
+        clock's doing, not the turn's step)."""
+        await self.t.svc.turns.announce(
+            res,
+            show=self.publisher.show(interaction=interaction, actor=actor, force=force, anew=True),
+            pause=self.t.auto_answer_pause,
+        )

@@ -304,7 +304,7 @@ async def start_ai_games(client: discord.Client, n: int, first_channel: int, see
 
         async def play_ai(channel: int = first_channel + k, res: Any = res) -> None:
             try:
-                await tables.publish(channel, res, force=True)
+                await tables.publish(res, force=True)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # counted as an error of the run

@@ -32,7 +32,6 @@ import contextlib
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import i18n
@@ -191,17 +190,6 @@ async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None
 
 def _seed(rec: GameRecord) -> int:
     return rec.settings.seed or 0
-
-
-@dataclass(frozen=True)
-class Played:
-    """What :meth:`GameCore.play` did: the command's result, the computer players' steps
-    after it, and the game as it stood at the end (a session to read, not to write through:
-    its lock is released)."""
-
-    command: Result
-    ai: Result
-    game: GameSession
 
 
 class GameSession:
@@ -817,27 +805,6 @@ class GameCore:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
         async with self.session(game_id) as s:
             return await s.choose(seat, action)
-
-    async def play(
-        self,
-        game_id: int,
-        seat: int,
-        text: str,
-        *,
-        lang: str = "en",
-        on_step: Callable[[Result], Any] | None = None,
-    ) -> Played:
-        """One typed command and everything after it, with the game loaded once: ``seat``'s
-        command applied (or refused, ``errors``), then the computer seats decide until a human
-        must or the game is over. ``on_step(result)`` is called with the command's result,
-        then with each computer step's as it is saved (awaited if it returns an awaitable).
-        Returns the command's result, the computer players' and the game as it now stands
-        (:class:`Played`)."""
-        async with self.session(game_id) as s:
-            res = await s.act(seat, text, choices=False, lang=lang)
-            await _notify(on_step, res)
-            ai = await s.run_ai(on_step=on_step) if res.applied else s.result()
-        return Played(res, ai, s)
 
     async def save_step(
         self,

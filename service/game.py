@@ -6,7 +6,7 @@ web pages (:class:`service.archive.GameArchive`) and who reads in which language
 
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
-    res = await service.act(res.game_id, seat=0, text="colour blue")
+    played = await service.turns.press(res.game_id, 0, text="colour blue")
 
 Several processes on one database: the service subscribes to the store's changes
 (:meth:`storage.base.GameStore.subscribe`; PostgreSQL only) and drops what it remembers of a
@@ -22,6 +22,7 @@ from service.core import SECRET_ANSWERS, GameCore, GameSession
 from service.images import render_image
 from service.lobby import Lobbies
 from service.pace import Pacing
+from service.turn import Played, TurnService
 from service.workers import Agent, WorkerPool, make_agent
 from storage.base import GameChange, GameStore
 
@@ -44,6 +45,9 @@ class GameService(GameCore):
         self.lobbies = Lobbies(self)
         self.pacing = Pacing(self)
         self.archive = GameArchive(self)
+        self.turns = TurnService(self)
+        """The turn's one use case (a press, a typed command, an undo, an announced change and
+        everything after it): :mod:`service.turn`."""
         self.on_changed_elsewhere: list[Callable[[int | None], None]] = []
         """The surfaces' hooks, called with the game id (None: any game) after
         :meth:`changed_elsewhere` (the bot's publisher forgets the game's open turn post)."""
@@ -73,6 +77,7 @@ __all__ = [
     "Agent",
     "GameService",
     "GameSession",
+    "Played",
     "WorkerPool",
     "make_agent",
     "render_image",

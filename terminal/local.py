@@ -598,7 +598,7 @@ class LocalGame:
         else:
             # typed in the canonical notation or in the words of the terminal's language: the
             # command and the computer players after it, the game loaded once
-            played = await self.svc.play(
+            played = await self.svc.turns.play(
                 self.game_id, seat, line, lang=self.lang, on_step=self.show
             )
             g = self.game = played.game
@@ -611,17 +611,14 @@ class LocalGame:
     async def undo(self, seat: int) -> None:
         """Take back ``seat``'s last step, or say why not (the service's refusal, in this
         terminal's language)."""
-        async with self.svc.session(self.game_id) as s:
-            try:
-                await self.svc.undo_check_in(s, seat)
-            except Refused as e:
-                self.errors += 1
-                rule = f" ({s.A.undo_rule})" if s.A.undo_rule else ""
-                self.say(f"  ! {e.text(self.lang)}{rule}")
-                return
-            res = await self.svc.undo_in(s, seat)
-        self.game = s
-        await self.show(res, actor=seat)
+        played = await self.svc.turns.undo(self.game_id, seat)
+        self.game = played.game
+        if played.refused:
+            self.errors += 1
+            for e in played.command.errors:
+                self.say(f"  ! {e.text_in(self.lang)}")
+            return
+        await self.show(played.command, actor=seat)
 
     async def score(self) -> None:
         """The public scores, one line per player (named as :func:`seat_label` names them in

@@ -190,7 +190,7 @@ class ModCog(commands.Cog):
             except mod.Refused as e:
                 await self.t.reply(interaction, e.text(lang))
                 return
-            await self.t.publish(rec.channel_id, res, interaction=interaction, force=True)
+            await self.t.publish(res, interaction=interaction, force=True)
         await interaction.followup.send(tr(lang, "bot.mod.seat_changed"), ephemeral=True)
 
     # ------------------------------------------------------------------ export / import
@@ -251,7 +251,7 @@ class ModCog(commands.Cog):
         )
         async with self.t.svc.session(rec.id) as s:
             res = s.announce(text, image=False)
-            await self.t.publisher.publish(s, res, interaction=interaction, force=True, anew=True)
+        await self.t.publish(res, interaction=interaction, force=True)
         await interaction.followup.send(tr(lang, "bot.mod.imported", game=rec.id), ephemeral=True)
 
 
