@@ -12,7 +12,7 @@ Callers never see SQL: they call these methods and get the models of :mod:`stora
 shared :class:`storage.backend.SqlGameStore`, and pass the same tests;
 :func:`storage.open_store` picks one from a URL or a path. :class:`GameStore` is made of
 smaller contracts (:class:`GameRecords`, :class:`NewsStore`, :class:`PlayerPrefsStore`,
-:class:`PacingStore`) for code that needs only one part.
+:class:`PacingStore`, :class:`OperatorStore`) for code that needs only one part.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ __all__ = [
     "GameRecords",
     "GameStore",
     "NewsStore",
+    "OperatorStore",
     "PacingStore",
     "PlayerPrefsStore",
     "apply_settings_changes",
@@ -522,14 +523,92 @@ class PacingStore(ABC):
         """The game's AI stand-ins by seat (``open_only=False``: the ended ones too)."""
 
 
-class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
+class OperatorStore(ABC):
+    """What the operator tools (``python -m storage``: check, backup, export, import, copy)
+    use and a player's press never needs: every game id, whole games moved between stores,
+    every player's preferences, the integrity check, the backup, and one game's export and
+    import (which a moderator's game file also uses). Part of :class:`GameStore`, which
+    implements :meth:`export_game` and :meth:`import_game` from its :class:`GameRecords`;
+    a backend implements the rest."""
+
+    # -- every game -----------------------------------------------------------------------
+
+    @abstractmethod
+    async def game_ids(self) -> list[int]:
+        """Every game id, ascending (all statuses)."""
+
+    # -- moving games between stores (python -m storage copy) ----------------------------
+
+    @abstractmethod
+    async def dump_game(self, game_id: int) -> GameDump:
+        """Everything kept about the game, under its own id, read in one transaction: the
+        game, its whole log, its news and read markers, its pacing rows and its web page
+        token (:class:`~storage.dump.GameDump`; ``GameNotFound`` if there is none)."""
+
+    @abstractmethod
+    async def load_game(self, dump: GameDump) -> None:
+        """Store ``dump`` under its own game id (and its news and away periods under their
+        own ids), in one transaction: afterwards :meth:`dump_game` returns an equal dump.
+        ``GameExists`` if the id is taken, ``ChannelBusy`` if the game is active and its
+        channel has another active game, ``InvalidData`` for a dump that is not consistent
+        (log versions, state hashes, seats, data pack); nothing is written then."""
+
+    @abstractmethod
+    async def all_player_prefs(self) -> list[PlayerPrefs]:
+        """Every player's stored preferences (time zone, quiet hours, language, last seen
+        Discord locale), by user id."""
+
+    # -- maintenance ----------------------------------------------------------------------
+
+    @abstractmethod
+    async def check_integrity(self) -> list[IntegrityProblem]:
+        """Low-level check of the database and of every game's log (contiguous versions, hash
+        of the stored state matching the last entry). Empty list: all fine. Does not replay."""
+
+    @abstractmethod
+    async def backup(self, path: str | PathLike[str]) -> None:
+        """Write a consistent copy of the whole database to ``path`` while the store runs."""
+
+    # -- one game out and in (python -m storage export, import) ---------------------------
+
+    @abstractmethod
+    async def export_game(self, game_id: int) -> GameExport:
+        """The whole game (settings, seats, status, state, full log) as one export value;
+        write it with :func:`storage.export.dump_export`. The game's private news inbox
+        (:meth:`add_news`) and its pacing records are not exported: an imported game starts
+        with empty inboxes and default pacing."""
+
+    @abstractmethod
+    async def import_game(
+        self,
+        export: GameExport,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        replayer: Replayer | None = None,
+    ) -> GameRecord:
+        """Store an exported game under a new game id, in ``channel_id`` (default: the
+        exported channel) and ``guild_id`` (default: the exported guild).
+
+        Checks the log's integrity first (``InvalidExport``), and with ``replayer`` also
+        replays it. Raises ``ChannelBusy`` if the game is active and the channel already has
+        an active game: import into another channel instead.
+        """
+
+    @abstractmethod
+    async def _insert_import(self, plan: ImportPlan) -> GameRecord:
+        """Insert a validated import (new game id) in one transaction."""
+
+
+class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore):
     """Persistence of games keyed by an internal game id and a Discord channel id.
 
     The whole contract, in parts a caller may ask for alone: :class:`GameRecords` (what a
     press needs: load, save, seats, undo, history), :class:`NewsStore`,
-    :class:`PlayerPrefsStore` and :class:`PacingStore`; and here the store's own side: its
-    lifecycle, statistics, web page tokens, other processes' changes, and what the operator
-    tools (``python -m storage``: check, backup, export, import, copy) use.
+    :class:`PlayerPrefsStore`, :class:`PacingStore` and :class:`OperatorStore` (what the
+    operator tools use: check, backup, export, import, copy; its export and import are
+    implemented here, from the records); and here the store's own side: its lifecycle,
+    clock, statistics, web page tokens and other processes' changes.
 
     Use as an async context manager (``async with SqliteGameStore(path) as store:``) or call
     :meth:`open` / :meth:`close`. All methods are coroutines; writes are atomic.
@@ -584,8 +663,6 @@ class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
     ) -> list[PlayerStats]:
         """Players ranked by wins, then average score (finished games only)."""
 
-    # -- maintenance ----------------------------------------------------------------------
-
     # -- web pages ------------------------------------------------------------------------
     # A game's web page lives at an unguessable address: one random token per game, made by
     # the caller (``secrets.token_urlsafe``), replaced to revoke the old address.
@@ -625,45 +702,10 @@ class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
         reachable. Backends override it with their cheapest query."""
         await self.get_active_game(0)
 
-    @abstractmethod
-    async def game_ids(self) -> list[int]:
-        """Every game id, ascending (all statuses)."""
-
-    # -- moving games between stores (python -m storage copy) ----------------------------
-
-    @abstractmethod
-    async def dump_game(self, game_id: int) -> GameDump:
-        """Everything kept about the game, under its own id, read in one transaction: the
-        game, its whole log, its news and read markers, its pacing rows and its web page
-        token (:class:`~storage.dump.GameDump`; ``GameNotFound`` if there is none)."""
-
-    @abstractmethod
-    async def load_game(self, dump: GameDump) -> None:
-        """Store ``dump`` under its own game id (and its news and away periods under their
-        own ids), in one transaction: afterwards :meth:`dump_game` returns an equal dump.
-        ``GameExists`` if the id is taken, ``ChannelBusy`` if the game is active and its
-        channel has another active game, ``InvalidData`` for a dump that is not consistent
-        (log versions, state hashes, seats, data pack); nothing is written then."""
-
-    @abstractmethod
-    async def all_player_prefs(self) -> list[PlayerPrefs]:
-        """Every player's stored preferences (time zone, quiet hours, language, last seen
-        Discord locale), by user id."""
-
-    @abstractmethod
-    async def check_integrity(self) -> list[IntegrityProblem]:
-        """Low-level check of the database and of every game's log (contiguous versions, hash
-        of the stored state matching the last entry). Empty list: all fine. Does not replay."""
-
-    @abstractmethod
-    async def backup(self, path: str | PathLike[str]) -> None:
-        """Write a consistent copy of the whole database to ``path`` while the store runs."""
+    # -- the operator tools' export and import, from the records --------------------------
 
     async def export_game(self, game_id: int) -> GameExport:
-        """The whole game (settings, seats, status, state, full log) as one export value;
-        write it with :func:`storage.export.dump_export`. The game's private news inbox
-        (:meth:`add_news`) and its pacing records are not exported: an imported game starts
-        with empty inboxes and default pacing."""
+        """The game's record and whole log as one export (:meth:`OperatorStore.export_game`)."""
         record = await self.get_game(game_id)
         log = await self.get_log(game_id, to_version=record.version)
         return build_export(record, log, exported_at=self.now())
@@ -676,13 +718,8 @@ class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
         guild_id: int | None = None,
         replayer: Replayer | None = None,
     ) -> GameRecord:
-        """Store an exported game under a new game id, in ``channel_id`` (default: the
-        exported channel) and ``guild_id`` (default: the exported guild).
-
-        Checks the log's integrity first (``InvalidExport``), and with ``replayer`` also
-        replays it. Raises ``ChannelBusy`` if the game is active and the channel already has
-        an active game: import into another channel instead.
-        """
+        """The export checked (and replayed), then stored under a new id
+        (:meth:`OperatorStore.import_game`)."""
         plan = plan_import(export)
         if replayer is not None:
             report: ReplayReport = replay_log(
@@ -706,7 +743,3 @@ class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
             }
         )
         return await self._insert_import(plan.model_copy(update={"game": game}))
-
-    @abstractmethod
-    async def _insert_import(self, plan: ImportPlan) -> GameRecord:
-        """Insert a validated import (new game id) in one transaction."""

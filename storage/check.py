@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from storage.base import GameStore
-from storage.models import IntegrityProblem, ReplayReport
+from storage.models import GameRecord, IntegrityProblem, ReplayReport
 from storage.replay import Replayer
 
-__all__ = ["CheckReport", "GameCheck", "check_store"]
+__all__ = ["CheckReport", "CheckedStore", "GameCheck", "check_store"]
+
+
+class CheckedStore(Protocol):
+    """What ``check`` reads of a store: the integrity check and every game id of the
+    operator tools' contract (:class:`~storage.base.OperatorStore`), and each game and its
+    replay from the press's (:class:`~storage.base.GameRecords`). Every
+    :class:`~storage.base.GameStore` is one."""
+
+    async def check_integrity(self) -> list[IntegrityProblem]: ...
+
+    async def game_ids(self) -> list[int]: ...
+
+    async def get_game(self, game_id: int) -> GameRecord: ...
+
+    async def replay(
+        self, game_id: int, replayer: Replayer, *, to_version: int | None = None
+    ) -> ReplayReport: ...
 
 
 @dataclass
@@ -75,7 +92,7 @@ class CheckReport:
 
 
 async def check_store(
-    store: GameStore,
+    store: CheckedStore,
     replayer: Replayer | None,
     *,
     skipped_reason: str | None = None,

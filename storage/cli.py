@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from storage.base import GameStore
+from storage.base import GameRecords
 from storage.bench import RESTORE_STEPS_BACK, RestoreGame, run_bench, synthetic_late_game_state
 from storage.check import check_store
 from storage.copy import BackupSource, CopyRefused, CopySource, copy_store
@@ -332,7 +332,7 @@ async def _check(db: Location, args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_PROBLEMS
 
 
-async def _resolve(store: GameStore, ref: str) -> int:
+async def _resolve(store: GameRecords, ref: str) -> int:
     kind, sep, value = ref.partition(":")
     if not sep:
         kind, value = "", ref

@@ -2,7 +2,7 @@
 PostgreSQL and back, or a PostgreSQL backup file into a database), verified and resumable.
 
 Each game moves whole, under its own id, in one transaction of the destination
-(:meth:`~storage.base.GameStore.load_game`): its log, seats, settings, state, news, pacing
+(:meth:`~storage.base.OperatorStore.load_game`): its log, seats, settings, state, news, pacing
 rows and web page token; then every player's preferences (time zone, quiet hours, language,
 last seen Discord locale; a backup file from before the languages has none of the latter
 two). After each game the destination's
@@ -24,13 +24,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from storage.base import GameStore
 from storage.dump import BackupFile, GameDump
 from storage.errors import ChannelBusy, GameExists, InvalidData, StorageError
 from storage.jsonutil import state_hash
 from storage.models import PlayerPrefs
 
-__all__ = ["BackupSource", "CopyRefused", "CopyReport", "CopySource", "copy_store"]
+__all__ = [
+    "BackupSource",
+    "CopyDestination",
+    "CopyRefused",
+    "CopyReport",
+    "CopySource",
+    "copy_store",
+]
 
 
 class CopyRefused(StorageError):
@@ -45,6 +51,27 @@ class CopySource(Protocol):
     async def dump_game(self, game_id: int) -> GameDump: ...
 
     async def all_player_prefs(self) -> list[PlayerPrefs]: ...
+
+
+class CopyDestination(CopySource, Protocol):
+    """Where games are copied to: a store's operator tools
+    (:class:`~storage.base.OperatorStore`: its game ids, whole games, players' preferences)
+    and the setting of a player's preferences (:class:`~storage.base.PlayerPrefsStore`).
+    Every :class:`~storage.base.GameStore` is one."""
+
+    async def load_game(self, dump: GameDump) -> None: ...
+
+    async def set_player_prefs(
+        self,
+        user_id: int,
+        *,
+        tz: str | None = None,
+        quiet: tuple[str, str] | None = None,
+        clear_quiet: bool = False,
+        language: str | None = None,
+        clear_language: bool = False,
+        discord_locale: str | None = None,
+    ) -> PlayerPrefs: ...
 
 
 class BackupSource:
@@ -100,7 +127,7 @@ def describe_game(dump: GameDump) -> str:
 
 async def copy_store(
     source: CopySource,
-    dest: GameStore,
+    dest: CopyDestination,
     *,
     force: bool = False,
     progress: Callable[[str], None] = lambda line: None,

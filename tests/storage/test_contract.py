@@ -6,13 +6,14 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+from abc import ABC
 from pathlib import Path
 
 import pytest
 
 from storage import GameStore, PostgresGameStore, SqliteGameStore
 from storage.backend import SqlGameStore
-from storage.base import GameRecords, NewsStore, PacingStore, PlayerPrefsStore
+from storage.base import GameRecords, NewsStore, OperatorStore, PacingStore, PlayerPrefsStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,10 +69,10 @@ def test_interface_and_types_import_without_a_backend() -> None:
 
 
 def test_the_contract_comes_in_parts() -> None:
-    """``GameStore`` is its parts (what a press needs, news, players' preferences, pacing)
-    plus its own side; each part declares its own operations, none twice, and both stores
-    are each part."""
-    parts = [GameRecords, NewsStore, PlayerPrefsStore, PacingStore]
+    """``GameStore`` is its parts (what a press needs, news, players' preferences, pacing,
+    the operator tools) plus its own side; each part declares its own operations, none
+    twice, and both stores are each part."""
+    parts = [GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore]
     declared = [
         {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
     ]
@@ -83,13 +84,61 @@ def test_the_contract_comes_in_parts() -> None:
     assert declared[1] == {"add_news", "unread_news", "mark_news_read"}
     assert declared[2] == {"get_player_prefs", "set_player_prefs", "remember_locale"}
     assert {"get_pacing", "claim_timer", "stand_ins"} <= declared[3]
+    assert declared[4] == OPERATOR_ABSTRACT
     own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
     assert own == {
         "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
-        "game_of_web_token", "game_ids", "dump_game", "load_game", "all_player_prefs",
-        "check_integrity", "backup", "_insert_import",
+        "game_of_web_token",
     }  # fmt: skip
     assert set().union(own, *declared) == GameStore.__abstractmethods__
     for store in (SqliteGameStore, PostgresGameStore):
         assert all(issubclass(store, part) for part in parts)
         assert issubclass(store, SqlGameStore)
+
+
+OPERATOR_ABSTRACT = {
+    "game_ids", "dump_game", "load_game", "all_player_prefs", "check_integrity", "backup",
+    "_insert_import",
+}  # fmt: skip
+"""What a backend implements for the operator tools (``python -m storage``)."""
+OPERATOR = OPERATOR_ABSTRACT | {"export_game", "import_game"}
+"""The operator tools' contract: the above, and one game's export and import (which
+:class:`GameStore` implements from its records)."""
+
+
+def _functions(cls: type) -> set[str]:
+    """The methods ``cls`` itself defines (not those it inherits)."""
+    return {name for name, member in vars(cls).items() if inspect.isfunction(member)}
+
+
+def _declared(cls: type) -> set[str]:
+    """Every method ``cls`` offers, its bases' included."""
+    return {name for name, _ in inspect.getmembers(cls, inspect.isfunction)}
+
+
+def test_the_operator_tools_are_apart_from_what_a_press_needs() -> None:
+    """``OperatorStore`` holds exactly the operator tools' operations, every one abstract and
+    documented; what a press needs (``GameRecords``) offers none of them, nor do the other
+    parts; ``GameStore`` is the operator contract, implementing its export and import."""
+    assert _functions(OperatorStore) == OPERATOR
+    assert OperatorStore.__abstractmethods__ == OPERATOR
+    assert OperatorStore.__bases__ == (ABC,)
+    for name in OPERATOR:
+        method = getattr(OperatorStore, name)
+        assert method.__doc__, f"{name} has no docstring"
+        assert "return" in inspect.get_annotations(method), f"{name} has no return type"
+    for part in (GameRecords, NewsStore, PlayerPrefsStore, PacingStore):
+        assert not _declared(part) & OPERATOR, (part.__name__, _declared(part) & OPERATOR)
+    assert issubclass(GameStore, OperatorStore)
+    assert OPERATOR & GameStore.__abstractmethods__ == OPERATOR_ABSTRACT
+    assert {"export_game", "import_game"} <= _functions(GameStore)
+
+
+@pytest.mark.parametrize("backend", [SqliteGameStore, PostgresGameStore])
+def test_each_store_implements_the_operator_contract(backend: type[GameStore]) -> None:
+    assert issubclass(backend, OperatorStore)
+    assert not backend.__abstractmethods__
+    for name in OPERATOR:
+        method = getattr(backend, name)
+        assert not getattr(method, "__isabstractmethod__", False), f"{name} is abstract"
+        assert inspect.iscoroutinefunction(method), f"{name} is not a coroutine"
