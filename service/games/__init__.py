@@ -81,8 +81,11 @@ class GameAdapter(ABC):
     """Whether a lobby offers a colour wish per seat (Brazil: Imperial, R-SETUP-4)."""
     forced_answers: frozenset[str] = frozenset()
     """Decision kinds a human seat with exactly one legal answer has answered for it by the
-    service (after the surface's random wait when the kind is in :attr:`secret_answers`):
-    Tigris's support with no tile of the conflict's colour behind the screen."""
+    service (after the surface's random wait when the kind is in :attr:`secret_answers`), so
+    nobody is asked to confirm what is no decision: Tigris's support with no tile of the
+    conflict's colour behind the screen; Brazil: Imperial's every kind, ``turn`` included (a
+    turn whose only legal step left is ending it ends by itself, a defender without combat
+    cards answers "none")."""
 
     def __init__(self) -> None:
         self.face: Game = rules_game(self.name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from i18n import tr, translator
 from rules.brazil import (
@@ -29,6 +29,7 @@ from rules.brazil.actions import ChooseColour
 from rules.brazil.events import Event, for_seat
 from rules.brazil.messages import render_message
 from rules.brazil.notation import GRAMMAR, describe_action
+from rules.brazil.state import PendingKind
 from service.games import GameAdapter, Why
 from service.games.brazil import labels
 from service.labels import Choice, Label
@@ -251,6 +252,7 @@ BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
 class BrazilAdapter(GameAdapter):
     name = "brazil"
     secret_answers = frozenset({"combat_cards"})
+    forced_answers = frozenset({"turn", *get_args(PendingKind)})  # one legal answer: no question
     has_timeline = True
     rules_prefix = "R-"
     has_payments = True
