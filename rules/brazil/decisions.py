@@ -15,7 +15,7 @@ from typing import get_args
 
 from rules.brazil import actions as A
 from rules.brazil.catalog import CROPS
-from rules.brazil.game import HAND_LIMIT, RESERVE_LIMIT, Context
+from rules.brazil.game import HAND_LIMIT, RESERVE_LIMIT, ROMAN, Context
 from rules.brazil.messages import term_ref
 from rules.brazil.state import Pending, PendingKind
 from rules.errors import IllegalAction
@@ -159,7 +159,7 @@ def choose_era(g: Context, a: A.ChooseEra, pend: Pending) -> None:
     g.p(a.seat).extra_mission_eras.append(a.era)
     g.emit(
         "mission_draw",
-        {"who": g.name(a.seat), "era": a.era},
+        {"who": g.name(a.seat), "era": ROMAN[a.era]},  # "era II", as every era is written
         a.seat,
         era=a.era,
     )

@@ -21,6 +21,9 @@ Template syntax (a deliberately small subset of ICU MessageFormat ideas):
 
 ``{name:lower}``
     the value in lower case (English writes building names in lower case mid-sentence).
+``{name:a}``
+    English only: the value in lower case after its indefinite article (``a sawmill``,
+    ``an academy``); the catalogues' renderer (:mod:`i18n`) shows the name alone.
 ``{name:id}`` / ``{name:idwords}``
     the *id* of a term reference (its last dotted part), as is or with ``_`` as spaces: the
     engine's English showed ids there before names became term references.
@@ -108,7 +111,7 @@ EN: dict[str, str] = {
     "draw_gold_private": "You draw {cards}.",
     "draw_combat_private": "You draw {cards}.",
     "produce": "{hex} produces {goods:goods} ({why}).",
-    "produce.river_basin": "{hex} produces +1 {crops:id} (river basin).",
+    "produce.river_basin": "{hex} produces +1 {crops:and} (river basin).",
     "produce.painting": "{hex} produces its extra at once ({painting}).",
     "monarch_power": "{monarch}: this {building:lower} is one of the first {first} ({nth}).",
     # ---------------------------------------------------------------- setup
@@ -134,11 +137,11 @@ EN: dict[str, str] = {
     "explore_discard": "The face-down exploration tile at {hex} is discarded unseen.",
     "build.city": "{who} founds the city of {city} at {hex} ({vp} VP).",
     "build.city_why": "{who} founds the city of {city} at {hex} ({vp} VP) ({why}).",
-    "build.building": "{who} builds a {building:lower} at {hex}.",
-    "build.building_why": "{who} builds a {building:lower} at {hex} ({why}).",
+    "build.building": "{who} builds {building:a} at {hex}.",
+    "build.building_why": "{who} builds {building:a} at {hex} ({why}).",
     "keep_tile": "{who} keeps {tile} ({vp} VP).",
     "keep_tile.cultura": "{who} keeps the Cultura tile ({vp} VP).",
-    "flip": "{who} flips the {old:lower} at {hex} to a {new:lower}.",
+    "flip": "{who} flips the {old:lower} at {hex} to {new:a}.",
     "renovate": "{who} renovates the {building:lower} at {hex}.",
     "manufacture.victoria": "{who} manufactures {product} ({vp} VP) onto Queen Victoria's tile.",
     "manufacture.victoria_why": (
@@ -155,12 +158,12 @@ EN: dict[str, str] = {
     "gold_card": "{who} plays {card}: {card_text}",
     "espionage": "{who} looks at all the cards in {target}'s hands.",
     "espionage_private": (
-        "{target} holds gold cards: {gold_cards:id:none}; combat cards: "
-        "{combat_cards:id:none}; missions: {missions:id:none}."
+        "{target} holds gold cards: {gold_cards:list:none}; combat cards: "
+        "{combat_cards:list:none}; missions: {missions:list:none}."
     ),
-    "veterans": "{who}'s {unit:id} returns to the reserve.",
+    "veterans": "{who}'s {unit:lower} returns to the reserve.",
     # ---------------------------------------------------------------- decisions
-    "discard": "{who} discards {goods:id} (reserve limit {limit}).",
+    "discard": "{who} discards {goods:and} (reserve limit {limit}).",
     "discard_cards.gold": "{who} discards {n} {n|gold card|gold cards} (hand limit {limit}).",
     "discard_cards.combat": "{who} discards {n} {n|combat card|combat cards} (hand limit {limit}).",
     "mission_draw": "{who} draws an extra era {era} mission (Quilombo).",
@@ -244,7 +247,7 @@ EN: dict[str, str] = {
     # items: what a payment spends; what: what it pays for
     "phrase.item.reserve": "{n} {good} from the reserve",
     "phrase.item.tile": "{n} {good} from {hex}",
-    "phrase.item.card": "{n} {card:idwords} {n|card|cards}",
+    "phrase.item.card": "{n} {card} {n|card|cards}",
     "phrase.for.deployment": "the deployment",
     "phrase.for.renovating": "renovating",
     "phrase.for.exchange": "the exchange",
@@ -420,13 +423,33 @@ def default_names(key: str) -> str | None:
     return catalog_names(get_catalog())(key)
 
 
-_Render = Renderer
+def a_or_an(word: str) -> str:
+    """English's indefinite article before ``word``: ``a sawmill``, ``an academy``,
+    ``a unit``, ``an hour``."""
+    w = word.lower()
+    vowel = w[:1] in ("a", "e", "i", "o", "u") and not w.startswith(
+        ("uni", "use", "usu", "eu", "one")
+    )
+    return ("an " if vowel or w.startswith(("hour", "honest", "heir")) else "a ") + word
+
+
+class _Renderer(Renderer):
+    """The engine's renderer with English's ``{name:a}`` (the name in lower case after its
+    indefinite article)."""
+
+    def value(self, v: Any, how: str, args: tuple[str, ...]) -> str:
+        if how == "join" and args[:1] == ("a",):
+            return a_or_an(self.scalar(v).lower())
+        return super().value(v, how, args)
+
+
+_Render = _Renderer
 
 
 def english(value: Param, names: TermNames | None = None) -> str:
     """A parameter's English text: a term reference's name, a nested message's sentence,
     a plain text as it is."""
-    return Renderer(EN, plural_en, names or default_names).scalar(value)
+    return _Renderer(EN, plural_en, names or default_names).scalar(value)
 
 
 def render_message(
@@ -440,7 +463,7 @@ def render_message(
     Nested messages render from the same catalogue, term references ``@key`` from it too,
     component terms ``@term.<kind>.<id>`` by ``names`` (default: the names of the default
     component data)."""
-    return Renderer(catalogue, plural, names or default_names).message(key, params)
+    return _Renderer(catalogue, plural, names or default_names).message(key, params)
 
 
 register_english(EN, default_names)

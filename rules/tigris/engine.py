@@ -933,11 +933,13 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
         g.removed[w] += 1
         removed.append(LABELS[s])
     assert lcolour == w
-    events.append(
-        Event(
-            "tigris.war.removed", {"player": who(g, loser), "n": len(removed), "squares": removed}
+    if removed:  # no tile of the loser's side removed: nothing to tell (no empty list)
+        events.append(
+            Event(
+                "tigris.war.removed",
+                {"player": who(g, loser), "n": len(removed), "squares": removed},
+            )
         )
-    )
     _gain(g, winner, w, len(removed) + 1, "tigris.score.war", events)
     _leaders_without_temple(g, events)
     g.conflict = None

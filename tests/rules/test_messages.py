@@ -163,7 +163,8 @@ def test_nested_phrases_and_term_references_render_as_the_engine_always_wrote():
     """Events name components by term references and nest their phrases (why, items, what,
     breakdowns) as ``phrase.*`` messages, so that other languages can render them; English
     reads as it always did: names from the component data (building names in lower case
-    mid-sentence), the phrases' English from this catalogue."""
+    mid-sentence, after their article), the phrases' English from this catalogue — names,
+    never ids (``War chest``, ``sugar cane``: issue #29)."""
     why = "@term.gold_card.frontier"
     params = {"who": "Red", "building": "@term.building.sawmill", "hex": "D3", "why": why}
     assert render_message("build.building_why", params) == "Red builds a sawmill at D3 (Frontier)."
@@ -175,7 +176,7 @@ def test_nested_phrases_and_term_references_render_as_the_engine_always_wrote():
     assert render_message(
         "pay.cards", {"who": "Red", "items": items, "what": "@phrase.for.deployment"}
     ) == (
-        "Red pays 2 coffee from the reserve, 1 war chest card, 1 gold from E5 for the deployment."
+        "Red pays 2 coffee from the reserve, 1 War chest card, 1 gold from E5 for the deployment."
     )
     parts = [
         msg("phrase.fp.part", source="@term.unit.green.cannon", fp=4),
@@ -189,9 +190,11 @@ def test_nested_phrases_and_term_references_render_as_the_engine_always_wrote():
         )
         == "Expedition at D4: 7 FP (Cannon 4 + Recife at D4 3) against 6: success!"
     )
-    assert render_message("discard", {"who": "Red", "goods": ["@good.sugar_cane"], "limit": 5}) == (
-        "Red discards sugar_cane (reserve limit 5)."
-    )
+    assert render_message(
+        "discard", {"who": "Red", "goods": ["@good.sugar_cane", "@good.coffee"], "limit": 5}
+    ) == ("Red discards sugar cane and coffee (reserve limit 5).")
+    params = {"who": "Red", "building": "@term.building.academy", "hex": "D3"}
+    assert render_message("build.building", params) == "Red builds an academy at D3."
     # events stored before: English phrases and names as text render as they are
     old = {"who": "Red", "items": "1 gold from the reserve", "what": "Sugar"}
     assert render_message("pay", old) == "Red pays 1 gold from the reserve for Sugar."

@@ -97,7 +97,7 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     for k, v in event.params.items():
         if isinstance(v, str) and v in names:
             v = brazil_seat_label(st, seats, names[v], lang)
-        elif isinstance(v, list) and lang != "en":  # the winners (English: as it always was)
+        elif isinstance(v, list):  # the winners: the players, not their colours
             v = [
                 brazil_seat_label(st, seats, names[x], lang)
                 if isinstance(x, str) and x in names
@@ -152,8 +152,8 @@ def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str =
     colour = st.players[seat].colour if seat < len(st.players) else None
     if not colour:
         return name
-    if lang != "en":
-        colour = translator(lang).name(f"term.colour.{colour}", colour).lower()
+    if lang != "en":  # the colour's name without its gloss: "vert", not "vert (les brésiliens)"
+        colour = translator(lang).name(f"term.colour.{colour}", colour).split(" (")[0].lower()
     return f"{name} ({colour})"
 
 
@@ -311,6 +311,10 @@ class BrazilAdapter(GameAdapter):
     def event_text(self, event: Event, lang: str) -> str:
         return event.text if lang == "en" else event_text(event, lang)
 
+    def log_text(self, event: Event, st: GameState, seats: Sequence[SeatSpec], lang: str) -> str:
+        # the players named as the table knows them (the engine's text names their colours)
+        return named_text(event, st, seats, lang=lang)
+
     def round_of(self, st: GameState) -> int:
         return 0 if st.phase == "setup" else int(st.round)
 
@@ -416,9 +420,10 @@ class BrazilAdapter(GameAdapter):
         L = translator(lang)
 
         def names(ids: Sequence[str], table: dict[str, Any], kind: str) -> str:
+            # the name, and what a command types for it (a typed hint, in backticks)
             return (
                 ", ".join(
-                    f"{L.name(f'term.{kind}.{i}', table[i].name)} [{i}]" if i in table else i
+                    f"{L.name(f'term.{kind}.{i}', table[i].name)} (`{i}`)" if i in table else i
                     for i in ids
                 )
                 or "-"
@@ -448,7 +453,7 @@ class BrazilAdapter(GameAdapter):
             )
             lines.append(L("svc.core.hand.peeked", items=seen))
         reserve = ", ".join(
-            f"{L.name(f'good.{k}', k) if lang != 'en' else k} {n}"
+            L("fmt.goods_item", n=n, good=L.name(f"good.{k}", k.replace("_", " ")))
             for k, n in sorted(p.reserve.items())
             if n
         )
