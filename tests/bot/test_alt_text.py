@@ -5,9 +5,9 @@ media gallery item and every attachment carries a description (Discord's alt tex
 the map's names the game, where it stands and who decides, the turn's summary; the score
 sheet's the scores; a battle's, the boards', the timeline's what they show.
 
-For every registered game (English) and two games in other languages: the lobby, the start,
-the hand in the player's DMs, some of the player's decisions (a short game to its end, with
-its score sheet and timeline), ``/board``, ``/boards`` and ``/hand``.
+For every registered game, in English and in another language: the lobby, the start, the
+hand in the player's DMs, some of the player's decisions (a short game to its end, with its
+score sheet and timeline), ``/board``, ``/boards`` and ``/hand``.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids, wal
 CH = 555
 ANA = 101
 SEED = 7
-STEPS = 8
-"""Ana's decisions at most in a game that does not end sooner."""
+STEPS = 15
+"""Ana's decisions at most (a short game ends sooner: its score sheet and timeline)."""
 ALT_KEYS = {
     "map": ("bot.alt.map", "bot.alt.map_over"),
     "scores": ("bot.alt.final_scores",),
@@ -42,7 +42,9 @@ ALT_KEYS = {
 }
 """The catalogue keys an image's alt text begins with, by the image's kind."""
 
-CASES = [(g, "en") for g in names()] + [("brazil", "hu"), ("kuhn", "pl")]
+OTHER = ("hu", "pl", "de", "fr", "pt-BR")
+CASES = [(g, "en") for g in names()] + [(g, OTHER[i % 5]) for i, g in enumerate(names())]
+"""Every registered game in English and in another language."""
 
 
 def body_of(r: Request) -> dict[str, Any]:
@@ -120,7 +122,7 @@ async def play(fake: FakeDiscord, h: Harness, game: str, lang: str) -> list[Requ
     rng = random.Random(SEED)
     rec = await tables.store.get_active_game(CH)
     gid = rec.id
-    for step in range(STEPS if game != "kuhn" else 500):
+    for step in range(STEPS):
         st = await tables.svc.state(gid)
         if A.over(st):
             break
