@@ -24,7 +24,7 @@ custom_id, label and option value.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self, TypeVar
 
@@ -106,15 +106,23 @@ def turn_layout(
     buttons: Sequence[ui.Item[Any]] = (),
     *,
     accent: int = 0x2E7D32,
+    alts: Mapping[str, str] | None = None,
 ) -> ui.LayoutView:
     """A public post: a Container with the summary, a gallery of the attached images
-    (``attachment://NAME``), who decides now, and the action row."""
+    (``attachment://NAME``, each with its alt text from ``alts`` by name: up to 256
+    characters), who decides now, and the action row."""
     view = ui.LayoutView(timeout=None)
     budget = MAX_V2_TEXT - len(footer) - 10
     items: list[ui.Item[Any]] = [ui.TextDisplay(clip(summary, budget) or "\u200b")]
     if images:
+        said = alts or {}
         gallery: ui.MediaGallery[Any] = ui.MediaGallery(
-            *[discord.MediaGalleryItem(f"attachment://{name}") for name in images[:10]]
+            *[
+                discord.MediaGalleryItem(
+                    f"attachment://{name}", description=clip(said.get(name, ""), 256) or None
+                )
+                for name in images[:10]
+            ]
         )
         items.append(gallery)
     if footer:

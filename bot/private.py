@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.alt import describe, private_alts
 from bot.discord_views import NO_SEAT_KEY
 from bot.hub import Hub
 from bot.images import draw, upload_limit
@@ -48,7 +49,7 @@ class PrivateDesk:
             acting = interaction is not None and seat == actor
             lang = await self.t.lang_of(interaction if acting else None, s, user_id=uid)
             shown = place is not None or (interaction is not None and seat == actor)
-            files = await self._pictures(p, frames or {}, interaction) if shown else []
+            files = await self._pictures(s, p, frames or {}, interaction, lang) if shown else []
             if place is not None:
                 channel = self.t.client.get_partial_messageable(place)
                 try:
@@ -60,7 +61,7 @@ class PrivateDesk:
                     continue
                 except discord.HTTPException as e:
                     log.warning("private place of game %s seat %s failed: %s", s.game_id, seat, e)
-                files = await self._pictures(p, frames or {}, interaction)  # sent: read again
+                files = await self._pictures(s, p, frames or {}, interaction, lang)  # sent: anew
             if interaction is not None and seat == actor:
                 text = tr(lang, "bot.private.only_you", text=p.text)
                 await self.t.reply(interaction, text, files=files)
@@ -69,15 +70,20 @@ class PrivateDesk:
 
     async def _pictures(
         self,
+        s: GameSession,
         post: Post,
         frames: Mapping[int, Frame],
         interaction: discord.Interaction[Any] | None,
+        lang: str,
     ) -> list[discord.File]:
-        """A private post's pictures, drawn from their frames (those at hand)."""
+        """A private post's pictures, drawn from their frames (those at hand), with their
+        alt texts in the reader's language ``lang``."""
         reqs = [(f"{r.kind}.png", r, frames[r.version]) for r in post.images if r.version in frames]
         if not reqs:
             return []
-        return list(await draw(reqs, upload_limit(interaction), self.t.svc.render))
+        files = list(await draw(reqs, upload_limit(interaction), self.t.svc.render))
+        describe(files, private_alts(s.game_id, reqs, lang))
+        return files
 
     async def hand_content(
         self, interaction: discord.Interaction[Any], game_id: int, seat: int
@@ -90,7 +96,9 @@ class PrivateDesk:
         for post in res.posts:
             texts.append(post.text)
             reqs = [("hand.png", r, res.frames[r.version]) for r in post.images]
-            files += await draw(reqs, upload_limit(interaction), self.t.svc.render)
+            drawn = await draw(reqs, upload_limit(interaction), self.t.svc.render)
+            describe(drawn, private_alts(game_id, reqs, lang))
+            files += drawn
         return "\n".join(texts), files
 
     async def show_hand(

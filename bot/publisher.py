@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.alt import describe, image_alt, public_alts
 from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
 from bot.hub import Hub
 from bot.images import draw, missing_note, upload_limit
@@ -227,6 +228,7 @@ class Publisher:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
         files = await self.images(reqs, limit)
+        alts = self._alts(s, reqs, chunk.lines or lines, lang)
         notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
@@ -237,6 +239,8 @@ class Publisher:
                 gif, notes = None, [*notes, tr(lang, TIMELINE_NOTE)]
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="timeline.gif"))
+                alts["timeline.gif"] = image_alt("timeline", s.game, lang, game_id=s.game_id)
+        describe(files, alts)
         lines = [*lines, *(n for n in notes if n)]
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
         if final:
@@ -246,8 +250,25 @@ class Publisher:
                 undo = await self.may_undo(s)
                 buttons = turn_buttons(s.game_id, s.version, kinds, undo=undo, lang=lang)
         summary = fit_lines(lines, 3400, lang)
-        view = turn_layout(summary, [f.filename for f in files], footer, buttons)
+        view = turn_layout(summary, [f.filename for f in files], footer, buttons, alts=alts)
         return view, files, users
+
+    def _alts(
+        self,
+        s: GameSession,
+        reqs: Sequence[tuple[str, ImageRequest, Frame]],
+        summary: Sequence[str],
+        lang: str,
+    ) -> dict[str, str]:
+        """The alt texts of a turn post's pictures, by file name (:mod:`bot.alt`): public
+        only (who decides, the public scores, the turn's ``summary``), in the game's
+        language; "" for one that could not be written (a picture goes out without it
+        rather than not at all)."""
+        try:
+            return public_alts(self.t.svc, s.game_id, s.seats, reqs, lang, summary)
+        except Exception:
+            log.exception("alt texts of game %s not written", s.game_id)
+            return {}
 
     async def _send(
         self,

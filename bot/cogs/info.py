@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
+from bot.alt import describe, public_alts
 from bot.checks import in_game, session_of
 from bot.images import draw, upload_limit
 from bot.translator import named, options
@@ -39,6 +40,7 @@ class InfoCog(commands.Cog):
             for k in kinds
         ]
         files = await draw(reqs, upload_limit(interaction), t.svc.render)
+        describe(files, public_alts(t.svc, s.game_id, s.seats, reqs, lang))
         text, _, _ = t.next_text(s.status(lang), lang)
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 

@@ -207,7 +207,11 @@ class ModCog(commands.Cog):
         name, data = await mod.export_file(self.t.svc, rec.id)
         await interaction.followup.send(
             tr(lang, "bot.mod.exported", game=rec.id, version=rec.version),
-            file=discord.File(io.BytesIO(data), filename=name),
+            file=discord.File(
+                io.BytesIO(data),
+                filename=name,
+                description=tr(lang, "bot.alt.export", game=rec.id, version=rec.version),
+            ),
             ephemeral=True,
         )
 

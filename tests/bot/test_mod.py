@@ -19,6 +19,7 @@ from service.moderation import Refused, step_events, undo_check
 from storage import GameStatus
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import GUILD_ID, FakeDiscord, Harness, Request, custom_ids
+from tests.bot.test_alt_text import check_alt_texts
 from tests.bot.test_game import public, start_against_ai, status_writes, texts_to, turn_writes
 
 CH, CH2 = 555, 556
@@ -294,6 +295,7 @@ async def test_replace_kick_export_import(fake: FakeDiscord, make_bot: BotMaker)
     assert len(files) == 1 and files[0].ephemeral and not channel_writes(fake, start)
     name, data = next(iter(files[0].files.items()))
     assert name.startswith(f"brazil-game-{gid}-") and json.loads(data)["game"]["id"] == gid
+    assert check_alt_texts(files, "en") == []  # the file's description said (a private file)
     # import: into another channel (the file served over HTTP as an attachment would be)
     async with serve({"game.json": data, "bad.json": b"{}"}) as base:
 

@@ -42,6 +42,7 @@ from storage import GameStatus
 from tests.bot.conftest import bot_maker
 from tests.bot.conftest import fake as fake  # the fake Discord server, as tests/bot has it
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, components_of, custom_ids
+from tests.bot.test_alt_text import check_alt_texts
 from tests.bot.test_game import texts_to
 
 GAMES: list[str] = names()
@@ -363,6 +364,9 @@ async def play_whole_game(g: Table, game: str) -> None:
     ]
     assert in_dm and all(r.interaction_user is None for r in in_dm)
     assert any("hand.png" in r.files for r in in_dm), "her hand's picture in her DMs"
+    # every picture posted (turn posts, battles, the end's scores and timeline, the private
+    # ones) carries its alt text, the channel's in the game's language
+    assert {"map", "timeline"} <= set(check_alt_texts(fake.requests, "en", CH))
 
 
 async def look_around(g: Table, game: str, st: Any) -> None:
