@@ -30,7 +30,7 @@ from bot.errors import TurnpostTree
 from bot.settings import BotSettings
 from bot.tables import Tables
 from bot.translator import CatalogueTranslator
-from service import GameService, WorkerPool, logctx
+from service import GameService, WorkerPool, catalog, logctx
 from storage.base import GameStore
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class TurnpostBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.settings.packs_dir is not None:
-            GameService.use_data_packs(str(self.settings.packs_dir))
+            catalog.use_data_packs(str(self.settings.packs_dir))
         if self.store is None:
             self.store = open_bot_store(self.settings)
             await self.store.open()

@@ -117,7 +117,7 @@ class Hub:
     async def channel_game(self, channel_id: int | None) -> GameRecord | None:
         if channel_id is None:
             return None
-        return await self.svc.find(channel_id)
+        return await self.svc.places.find(channel_id)
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         return (await self.svc.peek(game_id)).seat_of(user_id)

@@ -15,6 +15,7 @@ from bot.hub import Hub
 from bot.moderators import interaction_is_moderator
 from bot.publisher import Publisher
 from i18n import tr
+from service import catalog
 from service.language import game_language_of
 from service.lobby import LOBBY_MANAGER, colour_choices, is_host, lobby_text
 from service.results import Refused
@@ -40,7 +41,7 @@ class LobbyDesk:
         text = lobby_text(rec, lang) + (f"\n{tr(lang, note)}" if note else "")
         if not open_:
             return lobby_layout(text, rec.id, open_=False, lang=lang)
-        if not self.t.svc.has_colours(rec.game):  # a game without colour wishes
+        if not catalog.has_colours(rec.game):  # a game without colour wishes
             return lobby_layout(text, rec.id, lang=lang)
         colours = [
             (cid, tr(lang, f"term.colour.{cid}")) for cid, _ in colour_choices(lang, rec.game)

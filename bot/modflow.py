@@ -112,7 +112,7 @@ async def confirmed(
                 content=tr(lang, "bot.mod.cancelled"), view=None
             )
             return
-        rec = await t.svc.record(game_id)
+        rec = await t.svc.places.record(game_id)
         lang = await t.lang_of(interaction, rec)
         pend = mod.pending_request(rec)
         voted = pend is not None and pend.op == "abandon" and bool(pend.data.get("vote"))

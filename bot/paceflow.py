@@ -56,7 +56,7 @@ async def set_deadline(
     t = interaction.client.tables
     if not await may_set(interaction, gid):
         return
-    rec = await t.svc.record(gid)
+    rec = await t.svc.places.record(gid)
     try:
         d = await t.svc.pacing.set_deadline(gid, duration)
     except Refused as e:

@@ -45,7 +45,7 @@ class PrivateDesk:
         for p in posts:
             seat = int(p.audience)
             uid = s.seats[seat].user_id if seat < len(s.seats) else None
-            place = self.t.svc.private_place(s.rec, uid)
+            place = self.t.svc.places.private_place(s.rec, uid)
             acting = interaction is not None and seat == actor
             lang = await self.t.lang_of(interaction if acting else None, s, user_id=uid)
             shown = place is not None or (interaction is not None and seat == actor)
@@ -66,7 +66,7 @@ class PrivateDesk:
                 text = tr(lang, "bot.private.only_you", text=p.text)
                 await self.t.reply(interaction, text, files=files)
             else:
-                await self.t.svc.hold_news(s.game_id, seat, [p.text])
+                await self.t.svc.reading.hold_news(s.game_id, seat, [p.text])
 
     async def _pictures(
         self,
@@ -90,7 +90,7 @@ class PrivateDesk:
     ) -> tuple[str, list[discord.File]]:
         """The hand's text (with the private news waiting) and its image."""
         lang = await self.t.lang_of(interaction, await self.t.svc.languages.game_language(game_id))
-        res = await self.t.svc.hand(game_id, seat, news=True, lang=lang)
+        res = await self.t.svc.reading.hand(game_id, seat, news=True, lang=lang)
         files: list[discord.File] = []
         texts: list[str] = []
         for post in res.posts:
@@ -122,7 +122,7 @@ class PrivateDesk:
         lang = await self.t.lang_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if where == "here":
-            await self.t.svc.set_private_place(game_id, uid, None)
+            await self.t.svc.places.set_private_place(game_id, uid, None)
             await self.show_hand(interaction, game_id, deferred=True)
             return
         channel_id = interaction.channel_id
@@ -152,7 +152,7 @@ class PrivateDesk:
             log.info("private place (%s) for game %s not opened: %s", where, game_id, e)
             await interaction.followup.send(tr(lang, "bot.private.not_opened"), ephemeral=True)
             return
-        await self.t.svc.set_private_place(game_id, uid, where, place)
+        await self.t.svc.places.set_private_place(game_id, uid, where, place)
         text, files = await self.hand_content(interaction, game_id, seat)
         channel = self.t.client.get_partial_messageable(place)
         note = tr(lang, "bot.private.thread_note" if where == "thread" else "bot.private.dm_note")

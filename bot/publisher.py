@@ -27,7 +27,7 @@ from bot.images import draw, missing_note, upload_limit
 from bot.private import PrivateDesk
 from bot.settings import shard_of
 from i18n import catalogue, tr
-from service import Frame, ImageRequest, Post, Result, SeatSpec
+from service import Frame, ImageRequest, Post, Result, SeatSpec, catalog
 from service.results import Refused, Status
 from service.turn import Played, Show
 
@@ -376,7 +376,7 @@ class Publisher:
     def scenario_text(self, name: str, lang: str) -> str:
         """A scenario's name (the service's, in English) in ``lang``: its term
         ``term.scenario.<id>``."""
-        for mid, known in self.t.svc.scenarios():
+        for mid, known in catalog.scenarios():
             key = f"term.scenario.{mid}"
             if known == name and key in catalogue("en").messages:
                 return tr(lang, key)
@@ -423,7 +423,7 @@ class Publisher:
         view = status_layout(
             self.status_text(s.status(lang), lang), await self.page_url(s.game_id), lang
         )
-        mid = self.t.svc.status_message(s.rec)
+        mid = self.t.svc.places.status_message(s.rec)
         channel = self.client.get_partial_messageable(s.channel_id)
         none = discord.AllowedMentions.none()
         if mid is not None:
@@ -436,7 +436,7 @@ class Publisher:
                 log.warning("status message of game %s not edited: %s", s.game_id, e)
                 return
         msg = await channel.send(view=view, allowed_mentions=none)
-        await self.t.svc.set_status_message(s.game_id, msg.id)
+        await self.t.svc.places.set_status_message(s.game_id, msg.id)
         try:
             await msg.pin(reason="the game's status")
         except discord.HTTPException:
@@ -465,7 +465,7 @@ class Publisher:
 
     async def _timeline(self, game_id: int, budget: int) -> bytes | None:
         """:meth:`timeline`, raising when it could not be drawn."""
-        gif = await self.t.svc.timeline_image(game_id)
+        gif = await self.t.svc.reading.timeline_image(game_id)
         if gif is None or len(gif) > budget:
             log.info("timeline of game %s left out (upload limit)", game_id)
             return None
@@ -495,7 +495,7 @@ class Publisher:
         done = 0
         settings = self.t.settings
         now = self.t.svc.store.now()
-        for rec, posted in await self.t.svc.unposted():
+        for rec, posted in await self.t.svc.places.unposted():
             shards, count = settings.shards, settings.shard_count
             if shards is not None and count and shard_of(rec.guild_id or 0, count) not in shards:
                 continue  # the process running the game's shard catches it up
@@ -508,7 +508,7 @@ class Publisher:
                         continue  # posted meanwhile (by this process or another)
                     posted = now_posted
                     if await self._turn_posted(s.channel_id, s.game_id, s.version):
-                        await self.t.svc.mark_posted(s, s.version)  # stopped just after it
+                        await self.t.svc.places.mark_posted(s, s.version)  # stopped just after it
                         continue
                     await self.t.svc.turns.catch_up(
                         s,

@@ -390,7 +390,7 @@ class GameArchive:
         )
         scores = tuple(
             replace(r, who=seat_name(s.state, s.seats, r.seat, L))
-            for r in self.core.score_rows(s.state, s.seats)
+            for r in self.core.reading.score_rows(s.state, s.seats)
         )
         colours = {
             i: c

@@ -1,6 +1,9 @@
 """The game service's core (:class:`GameCore`, completed by :class:`service.game.GameService`
 with the lobbies and the pacing): one async call per command, for every surface (terminal,
-Discord).
+Discord). Its sessions (one game loaded under its lock) are :mod:`service.session`'s; what a
+player reads of a game is its part ``svc.reading`` (:mod:`service.reading`), where the
+surfaces show their games its part ``svc.places`` (:mod:`service.places`), and the games it
+plays (names, player counts, maps, a new game's state) :mod:`service.catalog`'s.
 
 No Discord and no terminal here: a call takes the game's lock, loads the game from storage,
 turns the typed text (the engine's notation) or the chosen action into an action,
@@ -27,22 +30,21 @@ Commands are the engine's notation (``rules.brazil.notation``). Computer players
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 import i18n
-from i18n import Msg, msg, tr, translator
-from rules.errors import InvalidAction, NotYourDecision, RulesError
+from i18n import Msg, tr
 from rules.games import DEFAULT as DEFAULT_GAME
-from service import logctx, metrics
-from service.games import GameAdapter, PaymentChooser, adapter, adapter_of, seat_label, title_key
-from service.images import render_image as render_image  # the name's old home
+from service import catalog, metrics
+from service.games import adapter, adapter_of, seat_label
 from service.language import Languages, game_language_of
 from service.locks import GameLock
+from service.places import Places
+from service.reading import Reading, final_text
 from service.results import (
     Decision,
     ErrorInfo,
@@ -52,37 +54,20 @@ from service.results import (
     Post,
     Refused,
     Result,
-    ScoreRow,
     SeatSpec,
     Status,
 )
-from service.timeline import timeline_frames
+from service.session import GameSession, notify
 from service.undo import UndoPlan, undo_plan
-from service.workers import Agent, WorkerError, WorkerPool, decision_seed, make_agent
-from storage import (
-    GameRecord,
-    GameResult,
-    GameSettings,
-    GameStatus,
-    GameSummary,
-    PlayerStats,
-    PrivatePlace,
-    Seat,
-    VersionConflict,
-)
+from service.workers import Agent, WorkerError, WorkerPool, make_agent
+from storage import GameRecord, GameResult, GameSettings, GameStatus, Seat, VersionConflict
 from storage.base import GameStore
 from storage.models import EntryKind, SeatKind
-
-if TYPE_CHECKING:
-    from service.labels import Choice
 
 GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
 Event = Any  # an event of any game
 
 log = logging.getLogger("service")
-
-# ============================================================================ adapters
-
 
 # ============================================================================ storage
 
@@ -158,15 +143,6 @@ class _Store:
 # ============================================================================ the service
 
 
-FALLBACK_LEVEL = "heuristic"
-"""The computer player that decides for one whose decision failed."""
-
-SECRET_ANSWERS = frozenset({"combat_cards"})
-"""Brazil: Imperial's decision kinds answered secretly while other players wait on the
-answer (a battle's cards): an automatic answer to one must not come at a telling speed.
-Each game's are its adapter's ``secret_answers`` (Tigris: a conflict's support)."""
-
-
 def _load(rec: GameRecord) -> GameState:
     """The record's state, read by its game's engine."""
     return adapter(rec.game).load(rec.state_json)
@@ -180,345 +156,6 @@ def _takes_game(factory: Callable[..., Any]) -> bool:
         return False
 
 
-async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
-    """Call ``on_step(step)``, awaiting what it returns when that is awaitable."""
-    if on_step is not None:
-        r = on_step(step)
-        if inspect.isawaitable(r):
-            await r
-
-
-def _seed(rec: GameRecord) -> int:
-    return rec.settings.seed or 0
-
-
-class GameSession:
-    """One game loaded once, under its lock, for one interaction (or one AI run): every
-    call on it works on the state in memory and saves in one transaction per action, so a
-    button press costs one load, one validation and one listing. Get one with
-    ``async with service.session(game_id) as s:``; it is valid only inside that block."""
-
-    def __init__(
-        self,
-        svc: GameCore,
-        rec: GameRecord,
-        state: GameState,
-        seats: list[SeatSpec],
-        *,
-        gen: int = -2,
-    ) -> None:
-        self.gen = gen  # the game lock's acquisitions when this was read (see session())
-        logctx.bind(game=rec.id, guild=rec.guild_id, channel=rec.channel_id or None, seat=None)
-        self.svc = svc
-        self.rec = rec
-        self.state = state
-        self.seats = seats
-        self.A: GameAdapter = adapter_of(state)  # the game's adapter (service.games)
-        self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
-
-    # ------------------------------------------------------------ reading
-
-    @property
-    def game_id(self) -> int:
-        return self.rec.id
-
-    @property
-    def version(self) -> int:
-        return self.rec.version
-
-    @property
-    def channel_id(self) -> int:
-        return self.rec.channel_id
-
-    @property
-    def game(self) -> str:
-        """The game's name (``"brazil"``, ``"tigris"``)."""
-        return self.A.name
-
-    @property
-    def over(self) -> bool:
-        return self.A.over(self.state)
-
-    @property
-    def active(self) -> bool:
-        """The game is still played (not finished or abandoned)."""
-        return self.rec.status.is_active and not self.over
-
-    @property
-    def seed(self) -> int:
-        return _seed(self.rec)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The human seat ``user_id`` plays, if any."""
-        for i, s in enumerate(self.seats):
-            if s.user_id == user_id and s.ai is None:
-                return i
-        return None
-
-    def decides(self, seat: int | None) -> bool:
-        return seat is not None and seat in self.A.face.deciders(self.state)
-
-    def who(self, seat: int, lang: str = "en") -> str:
-        """``"Ana (red)"``: the seat's player and colour, the colour's name in ``lang``."""
-        return self.svc.who(self.state, self.seats, seat, lang)
-
-    def decisions(self, *, choices: bool = True, lang: str = "en") -> list[Decision]:
-        """Who decides now (their names in ``lang``)."""
-        return self.svc.decisions(self.state, self.seats, choices=choices, lang=lang)
-
-    def status(self, lang: str = "en") -> Status:
-        """The game's status, its seats' names in ``lang``."""
-        return self.svc.status(self.game_id, self.state, self.seats, lang)
-
-    def frame(self) -> Frame:
-        return Frame(self.version, self.state)
-
-    def announce(self, text: str, *, image: bool = True) -> Result:
-        """A result of one public post about the game as it is now (see
-        :meth:`GameCore.announce`), its map in the game's language."""
-        return self.svc.announce(
-            self.game_id,
-            self.version,
-            self.state,
-            self.seats,
-            text,
-            image=image,
-            lang=game_language_of(self.rec),
-        )
-
-    def result(self, *, choices: bool = False) -> Result:
-        """A result of nothing done: the game as it is now (its frame, who decides)."""
-        res = Result(game_id=self.game_id, version=self.version, over=self.over)
-        res.frames[self.version] = self.frame()
-        res.next = self.decisions(choices=choices)
-        return res
-
-    def undo_allowed(self) -> bool:
-        """Whether the one deciding now may take back their last step (the Undo button):
-        one seat decides, it took this session's last step, and :meth:`step_undoable`."""
-        who = self.A.face.deciders(self.state)
-        if self._last is None or len(who) != 1 or int(self._last[1].seat) != who[0]:
-            return False
-        return self.step_undoable()
-
-    def step_undoable(self) -> bool:
-        """Whether the seat that took this session's last step may take it back now: the
-        answer of the undo check (:func:`service.undo.undo_plan`, ``/undo``), known from the
-        step itself (no log read); False when the session applied none. Others may decide
-        too (e.g. a seat's own era token, which does not wait on this step)."""
-        if self._last is None or not self.rec.status.is_active:
-            return False
-        before, action, after, events = self._last
-        seat = int(action.seat)
-        if self.A.undo_why(before, seat, after, events, self.seats) is not None:
-            return False
-        return self.A.undo_depth(before, action, after, events, seat) >= 1
-
-    # ------------------------------------------------------------ acting
-
-    async def act(self, seat: int, text: str, *, choices: bool = True, lang: str = "en") -> Result:
-        """``seat`` typed ``text`` (a command of the notation): apply it, or say privately why
-        not (``errors``, with the rule ID). ``choices``: list who decides next's commands.
-        ``lang``: the language the text is typed in (its words, the canonical notation, or a
-        mix: :func:`i18n.notation.canonical`)."""
-        if lang != "en":
-            from i18n.notation import canonical
-
-            text = canonical(text, lang, self.game)
-        return await self._command(seat, text=text, choices=choices)
-
-    async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
-        """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
-        return await self._command(seat, action=action, choices=choices)
-
-    async def _command(
-        self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
-    ) -> Result:
-        st = self.state
-        logctx.bind(seat=seat)
-        res = Result(game_id=self.game_id, version=self.version, over=self.over)
-        try:
-            if not 0 <= seat < len(st.players):
-                raise InvalidAction.of("", "error.seat.no_seat", seat=seat)
-            if text is not None:
-                action = self.A.face.parse_text(st, seat, text)
-            else:
-                action = self.A.parse_action(action)
-            if action.seat != seat:
-                raise NotYourDecision.of("", "error.seat.other")
-            step = await self.apply(action)
-        except RulesError as e:
-            res.errors.append(ErrorInfo(seat, e.rule, e.message, e.key, e.params))
-            res.next = self.decisions(choices=choices)
-            return res
-        except VersionConflict:
-            res.errors.append(ErrorInfo(seat, "", "the game changed meanwhile: try again"))
-            return res
-        res.extend(step)
-        res.next = self.decisions(choices=choices)
-        res.undo_allowed = self.step_undoable()
-        return res
-
-    async def apply(self, action: Any, *, checked: bool = True) -> Result:
-        """Apply and save one action (``checked=False`` only for an action listed from this
-        very state); the posts of this step. The session goes on from the new state."""
-        st = self.state
-        after, events = self.A.apply(st, action, checked=checked)
-        desc = self.A.describe(st, action)
-        saved = await self.svc.save_step(self.rec, after, action, events, desc)
-        res = Result(game_id=self.game_id, version=saved.version, over=self.A.over(after))
-        res.applied = 1
-        turn = await self.svc.turn_events(self.rec, st, after, events)
-        res.frames[saved.version] = Frame(saved.version, after, tuple(turn))
-        lang, seat_langs = await self.svc.readers(saved, self.seats)
-        res.posts += self.svc.step_posts(
-            st,
-            action,
-            after,
-            events,
-            self.seats,
-            saved.version,
-            desc,
-            lang=lang,
-            seat_langs=seat_langs,
-        )
-        self.rec, self.state, self._last = saved, after, (st, action, after, events)
-        return res
-
-    def ai_seat(self) -> int | None:
-        """The first AI seat that decides now, if any — or a human seat whose decision has
-        one answer the service gives for it (:attr:`GameAdapter.forced_answers`: Tigris's
-        "support 0" with no tile to commit)."""
-        deciders = self.A.face.deciders(self.state)
-        for s in deciders:
-            if s < len(self.seats) and self.seats[s].ai:
-                return s
-        if self.A.forced_answers:
-            for s in deciders:
-                if (
-                    self.A.pending_kind(self.state, s) in self.A.forced_answers
-                    and len(self.A.face.legal_actions(self.state, s)) == 1
-                ):
-                    return s
-        return None
-
-    async def ai_step(
-        self, before_secret: Callable[[int, str], Awaitable[None]] | None = None
-    ) -> Result | None:
-        """One AI seat's decision, applied and saved (None: no AI seat decides now). The
-        decision runs in a worker process (:meth:`GameCore.decide`); ``before_secret(seat,
-        kind)`` is awaited first when the AI answers a secret decision other seats wait on
-        (see :data:`SECRET_ANSWERS`)."""
-        s = self.ai_seat()
-        logctx.bind(seat=s)
-        if s is None:
-            return None
-        kind = self.A.pending_kind(self.state, s)
-        if before_secret is not None and kind in self.A.secret_answers:
-            await before_secret(s, kind)
-        level = self.seats[s].ai
-        forced = self.A.face.legal_actions(self.state, s)
-        if len(forced) == 1:  # every agent plays the only legal action: no worker needed
-            return await self.apply(forced[0], checked=False)
-        assert level is not None
-        seed = decision_seed(self.seed, s, self.version)
-        try:
-            action = await self.svc.decide(level, seed, s, self.state, game=self.game)
-            return await self.apply(action)
-        except VersionConflict:
-            raise
-        except Exception as e:  # a computer player's failure must never stall a game
-            self.svc.ai_failed(self.game_id, s, level, e)
-        # that decision falls back to the heuristic in this process (and to the first legal
-        # action if even the heuristic fails): the game goes on
-        try:
-            fallback = make_agent(FALLBACK_LEVEL, seed, self.game)
-            action = await asyncio.to_thread(fallback.decide, self.state, s)
-            return await self.apply(action)
-        except VersionConflict:
-            raise
-        except Exception as e:
-            self.svc.ai_failed(self.game_id, s, FALLBACK_LEVEL, e)
-        return await self.apply(self.A.face.legal_actions(self.state, s)[0])
-
-    async def run_ai(
-        self,
-        *,
-        max_steps: int = 100_000,
-        on_step: Callable[[Result], Any] | None = None,
-        until: Callable[[GameState], bool] | None = None,
-        before_secret: Callable[[int, str], Awaitable[None]] | None = None,
-    ) -> Result:
-        """Let AI seats decide, from the state in memory, until no AI seat may decide (a human
-        must, or the game is over) or ``until(state)`` is true; ``on_step(step_result)`` after
-        each action (awaited if it returns an awaitable)."""
-        res = Result(game_id=self.game_id, version=self.version, over=self.over)
-        for _ in range(max_steps):
-            if until is not None and until(self.state):
-                break
-            step = await self.ai_step(before_secret)
-            if step is None:
-                break
-            res.extend(step)
-            await _notify(on_step, step)
-        res.version, res.over = self.version, self.over
-        res.frames.setdefault(self.version, self.frame())
-        res.next = self.decisions(choices=False)  # who decides; their choices when asked
-        return res
-
-    # ------------------------------------------------------------ the guided flow
-
-    def legal(self, seat: int) -> list[Any]:
-        """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
-        return self.A.face.legal_actions(self.state, seat) if self.decides(seat) else []
-
-    def legal_texts(self, seat: int, *, lang: str = "en") -> list[str]:
-        """The commands ``seat`` may type now, in the notation (written with the words of
-        ``lang``: :func:`i18n.notation.localize`)."""
-        texts = [self.A.face.format_action(self.state, a) for a in self.legal(seat)]
-        if lang != "en":
-            from i18n.notation import localize
-
-            texts = [localize(t, lang, self.game) for t in texts]
-        return texts
-
-    def choices(self, seat: int, *, lang: str = "en") -> list[Choice]:
-        """The legal actions of ``seat`` (listed once) as menu choices in the game's words:
-        names, not notation ids, from what ``seat`` sees (see :mod:`service.labels`), in
-        ``lang``."""
-        return self.A.choices(self.state, seat, self.legal(seat), lang)
-
-    def describe(self, action: Any) -> str:
-        """An action as a command of the notation (``build sawmill D3``)."""
-        return self.A.face.format_action(self.state, action)
-
-    def payment_path(self, action: Any, path: Sequence[int]) -> Any | None:
-        """The payment step that the option numbers ``path`` lead to, paying ``action`` one
-        token at a time; None if they no longer make sense, or the game has no payment chooser
-        (:class:`service.games.PaymentChooser`: Brazil: Imperial's ``PaymentStep``)."""
-        A = self.A
-        if not isinstance(A, PaymentChooser):
-            return None
-        return A.payment_path(self.state, action, path)
-
-    def complete(self, seat: int, prefix: str, *, lang: str = "en") -> list[str]:
-        """The commands ``seat`` may type now that start with ``prefix``; with ``lang``, typed
-        and shown in that language's words (:func:`i18n.notation.complete`)."""
-        if not self.decides(seat):
-            return []
-        face = self.A.face
-        if lang == "en":
-            return face.complete(self.state, seat, prefix)
-        from i18n import notation
-
-        return notation.complete(prefix, face.legal_texts(self.state, seat), lang, self.game)
-
-    @property
-    def last_step(self) -> tuple[GameState, Any, GameState, list[Event]] | None:
-        """The step this session applied last (before, action, after, events), if any."""
-        return self._last
-
-
 class GameCore:
     """Surface-neutral commands over a :class:`storage.base.GameStore` (see module doc).
 
@@ -529,6 +166,11 @@ class GameCore:
     players (default: none, threads of this process); the surface that made it closes it
     (:meth:`aclose`). The service owns the games' locks: one writer per game, whatever the
     surface.
+
+    Its parts, reached as attributes: ``languages`` (:class:`service.language.Languages`:
+    who reads in which language), ``reading`` (:class:`service.reading.Reading`: the board,
+    hands, scores, log and timeline; ``rulebook_path``: its rules reference) and ``places``
+    (:class:`service.places.Places`: where the surfaces show the games).
     """
 
     def __init__(
@@ -543,11 +185,12 @@ class GameCore:
         self.workers = workers if workers is not None else WorkerPool(0)
         self._st = _Store(store)
         self.languages = Languages(self)  # who reads in which language
+        self.reading = Reading(self, rulebook_path=rulebook_path)  # a game read for a player
+        self.places = Places(self)  # where the surfaces show the games
         self._locks: dict[int, GameLock] = {}
         self._turn_events: dict[int, list[Event]] = {}
         self._ai_failures: set[tuple[int, int, str]] = set()
         self._agent_factory = agent_factory
-        self._rulebook_path = rulebook_path
 
     # ---------------------------------------------------------------- basics
 
@@ -581,7 +224,7 @@ class GameCore:
         """The game loaded once without its lock: to read, check and answer quickly (a
         button's refusal, a guided menu); write through :meth:`session` (``loaded=``)."""
         gen = self.lock(game_id).acquisitions
-        rec, st, seats = await self._get(game_id)
+        rec, st, seats = await self.read(game_id)
         return GameSession(self, rec, st, seats, gen=gen)
 
     async def peek_channel(self, channel_id: int) -> GameSession | None:
@@ -592,7 +235,9 @@ class GameCore:
         gen = self.lock(rec.id).acquisitions
         return GameSession(self, rec, _load(rec), self.seat_specs(rec), gen=gen)
 
-    async def _get(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
+    async def read(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]:
+        """The game's record, state and seats, loaded once without its lock (one store
+        load; a :class:`GameSession` of them is :meth:`peek`)."""
         with metrics.timed(metrics.STORE_SECONDS, "load"):
             rec = await self.store.get_game(game_id)
         return rec, _load(rec), self.seat_specs(rec)
@@ -620,20 +265,20 @@ class GameCore:
         self._turn_events.pop(game_id, None)
 
     async def info(self, game_id: int) -> GameInfo:
-        rec, st, seats = await self._get(game_id)
+        rec, st, seats = await self.read(game_id)
         return GameInfo(
             game_id=game_id,
             version=rec.version,
             seats=tuple(seats),
             scenario=rec.settings.scenario,
-            seed=_seed(rec),
+            seed=rec.settings.seed or 0,
             over=adapter_of(st).over(st),
             game=rec.game,
         )
 
     async def state(self, game_id: int) -> GameState:
         """The full current state (secret: for rendering through a view, and for tests)."""
-        return (await self._get(game_id))[1]
+        return (await self.read(game_id))[1]
 
     async def view(self, game_id: int, seat: int | None) -> GameState:
         """The current state as ``seat`` (None: a spectator) may see it."""
@@ -708,9 +353,9 @@ class GameCore:
         public posts' (:class:`i18n.UnknownLanguage` if not served). An unknown game is a
         :class:`Refused` naming the known ones."""
         lang = i18n.require(language)
-        A = self.game_adapter(game)
+        A = catalog.game_adapter(game)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec.parse(s) for s in seats]
-        st = self.build_game(len(specs), scenario, seed, data_pack, game=A.name, options=options)
+        st = catalog.build_game(len(specs), scenario, seed, data_pack, game=A.name, options=options)
         if channel_id is None:
             games = await self.store.list_games(limit=None)
             channel_id = max([g.channel_id for g in games] + [0]) + 1
@@ -723,64 +368,6 @@ class GameCore:
         )
         rec = await self._st.create(channel_id, st, settings, specs, guild_id, game=A.name)
         return self.started(rec, st, specs)
-
-    @staticmethod
-    def game_adapter(game: str | None) -> GameAdapter:
-        """The adapter of game ``game`` (:mod:`service.games`); a :class:`Refused`
-        naming the known games for an unknown one."""
-        from rules.games import UnknownGame
-
-        try:
-            return adapter(game)
-        except UnknownGame as e:
-            raise Refused(str(e)) from e
-
-    @staticmethod
-    def games() -> list[str]:
-        """The games the service plays, by name, the default first."""
-        from rules.games import names
-
-        return names()
-
-    @staticmethod
-    def has_colours(game: str | None) -> bool:
-        """Whether a lobby of ``game`` offers a colour wish per seat (Brazil: Imperial)."""
-        try:
-            return adapter(game).has_colours
-        except Exception:
-            return False
-
-    @staticmethod
-    def game_titles() -> list[tuple[str, str]]:
-        """The games the service plays, the default first: (name, the catalogue key of its
-        title: ``game.tigris``), for a surface's menu of games in its reader's language."""
-        from rules.games import names
-
-        return [(n, title_key(n)) for n in names()]
-
-    @staticmethod
-    def player_range(game: str = DEFAULT_GAME) -> tuple[int, int]:
-        """The fewest and most players ``game`` is for."""
-        face = GameCore.game_adapter(game).face
-        return face.min_players, face.max_players
-
-    @staticmethod
-    def build_game(
-        players: int,
-        scenario: str | None,
-        seed: int | None,
-        data_pack: str | None = None,
-        *,
-        game: str = DEFAULT_GAME,
-        options: Mapping[str, Any] | None = None,
-    ) -> GameState:
-        """A new game's state (``rules.new_game``; without a seed, the engine draws a secret
-        64-bit one); Refused saying why not."""
-        A = GameCore.game_adapter(game)
-        try:
-            return A.build(players, scenario, seed, data_pack, options)
-        except RulesError as e:
-            raise Refused(msg(e.key, **e.params) if e.key else e.message) from e
 
     def started(self, rec: GameRecord, st: GameState, specs: Sequence[SeatSpec]) -> Result:
         """The result of a game just created: "New game #N on MAP: who plays", who decides
@@ -884,7 +471,7 @@ class GameCore:
             before, action, after, events, seats, version, lang=lang, seat_langs=seat_langs
         )
         if A.over(after):
-            posts.append(Post("public", self._final_text(after, seats, lang)))
+            posts.append(Post("public", final_text(after, seats, lang)))
         return posts
 
     async def readers(
@@ -922,7 +509,7 @@ class GameCore:
 
     def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None:
         """Log a computer player's failure, once per game, seat and level (the decision then
-        falls back: see :meth:`GameSession.ai_step`)."""
+        falls back: see :meth:`service.session.GameSession.ai_step`)."""
         key = (game_id, seat, level)
         if key in self._ai_failures:
             return
@@ -962,7 +549,7 @@ class GameCore:
             if not step.applied:
                 break
             res.extend(step)
-            await _notify(on_step, step)
+            await notify(on_step, step)
         async with self.session(game_id) as s:
             out = s.result(choices=True)
         if res is not None:
@@ -986,7 +573,7 @@ class GameCore:
 
     async def undo_check(self, game_id: int, seat: int) -> UndoPlan:
         """What ``seat`` would take back with an undo now; :class:`Refused` saying why not."""
-        rec, st, seats = await self._get(game_id)
+        rec, st, seats = await self.read(game_id)
         return await undo_plan(self.store, rec, st, seats, seat)
 
     async def undo_check_in(self, s: GameSession, seat: int) -> UndoPlan:
@@ -1022,114 +609,7 @@ class GameCore:
         text = tr(lang, "svc.core.took_back", who=who, what=plan.description)
         return self.announce(s.game_id, saved.version, before, s.seats, text, lang=lang)
 
-    # ---------------------------------------------------------------- information
-
-    async def board(
-        self, game_id: int, seat: int | None = None, *, lang: str | None = None
-    ) -> Result:
-        """The board as text and images: public post (map + boards, in the game's language
-        or ``lang``), and for ``seat`` a private post with its hand image (in ``lang``)."""
-        rec, st, seats = await self._get(game_id)
-        A = adapter_of(st)
-        lang = lang or game_language_of(rec)
-        res = Result(game_id=game_id, version=rec.version, over=A.over(st))
-        res.frames[rec.version] = Frame(rec.version, st)
-        L = translator(lang)
-        lines = [self.status(game_id, st, seats, lang).text(lang)]
-        lines += [
-            L("svc.core.score_hidden", who=row.who)
-            if row.hidden
-            else L("svc.core.score_line", who=row.who, vp=row.total)
-            for row in self.score_rows(st, seats, lang)
-        ]
-        imgs = A.board_images(rec.version, lang)
-        res.posts.append(Post("public", "\n".join(lines), imgs))
-        if seat is not None:
-            res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
-        res.next = self.decisions(st, seats, choices=False)
-        return res
-
-    async def hand(
-        self, game_id: int, seat: int, *, news: bool = False, lang: str = "en"
-    ) -> Result:
-        """``seat``'s secret hand as a private post (text + hand image); with ``news``, the
-        private news kept for the seat since it last looked (:meth:`hold_news`) follows,
-        and is then marked read."""
-        rec, st, seats = await self._get(game_id)
-        res = Result(game_id=game_id, version=rec.version, over=adapter_of(st).over(st))
-        res.frames[rec.version] = Frame(rec.version, st)
-        res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
-        if news:
-            items = await self.store.unread_news(game_id, seat)
-            if items:
-                lines = "\n".join(f"- {n.text}" for n in items)
-                res.posts.append(Post(seat, tr(lang, "svc.core.news") + "\n" + lines))
-                await self.store.mark_news_read(game_id, seat, items[-1].id)
-        return res
-
-    async def hold_news(self, game_id: int, seat: int, texts: Sequence[str]) -> None:
-        """Keep private news for ``seat`` until it next looks at its hand (in storage: a
-        restart loses nothing)."""
-        await self.store.add_news(game_id, seat, texts)
-
-    def hand_post(
-        self, version: int, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
-    ) -> Post:
-        image = ImageRequest("hand", seat, version, lang=lang, game=adapter_of(st).name)
-        return Post(seat, self.hand_text(st, seats, seat, lang), (image,))
-
-    def hand_text(
-        self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
-    ) -> str:
-        """``seat``'s secret hand in words (its game's adapter's)."""
-        return adapter_of(st).hand_text(st, seats, seat, lang)
-
-    def score_rows(
-        self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
-    ) -> list[ScoreRow]:
-        """Public scores of ``st`` (Brazil: hidden missions and gold cards not counted;
-        Tigris: only with open scoring, else ``hidden``), or the final score sheet with
-        categories and winners once the game is over."""
-        return adapter_of(st).score_rows(st, seats, lang)
-
-    async def scores(self, game_id: int, lang: str = "en") -> list[ScoreRow]:
-        """Public scores now (hidden missions and gold cards not counted), or the final
-        score sheet with categories and winners once the game is over (names in ``lang``)."""
-        _, st, seats = await self._get(game_id)
-        return self.score_rows(st, seats, lang)
-
-    def _final_text(self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en") -> str:
-        rows = sorted(self.score_rows(st, seats, lang), key=lambda r: -r.total)
-        L = translator(lang)
-        lines = [L("svc.core.final")]
-        lines += [
-            L("svc.core.final_winner" if r.winner else "svc.core.final_line", who=r.who, vp=r.total)
-            for r in rows
-        ]
-        if not any(r.winner for r in rows):
-            lines.append(L("svc.core.nobody_won"))
-        return "\n".join(lines)
-
-    async def log(self, game_id: int, *, last: int = 20, lang: str = "en") -> list[str]:
-        """The last public events of the game, one line per action (oldest first)."""
-        rec = await self.store.get_game(game_id)
-        return await self._log_lines(rec, last, lang)
-
-    async def _log_lines(self, rec: GameRecord, last: int, lang: str = "en") -> list[str]:
-        entries = await self.store.get_log(rec.id, from_version=max(1, rec.version - last + 1))
-        A = adapter(rec.game)
-        st, seats = _load(rec), self.seat_specs(rec)
-        lines = []
-        for e in entries:
-            kind = str(getattr(e, "kind", "action"))
-            if kind in ("undo", "rollback"):
-                key = f"svc.core.log.{kind}"
-                lines.append(tr(lang, key, version=e.version, target=e.target_version))
-                continue
-            evs = A.public(A.events_from_json(e.events_json))
-            texts = [A.log_text(ev, st, seats, lang) for ev in evs]
-            lines.append(f"v{e.version}: " + (" ".join(texts) or tr(lang, "svc.core.log.none")))
-        return lines
+    # ---------------------------------------------------------------- announcing
 
     def announce(
         self,
@@ -1154,126 +634,7 @@ class GameCore:
         res.next = self.decisions(st, seats)
         return res
 
-    async def catch_up(self, game_id: int, since: int) -> Result:
-        """What the channel missed after version ``since`` (saved, never posted: the bot
-        stopped between a save and its post): the public lines of those steps and the map
-        now, with the next decisions, to publish again."""
-        return await self.catch_up_in(await self.peek(game_id), since)
-
-    async def catch_up_in(self, s: GameSession, since: int) -> Result:
-        """:meth:`catch_up` on a game already loaded."""
-        missed = await self._log_lines(s.rec, max(1, s.version - since))
-        text = "\n".join(["The bot restarted; steps saved but not shown yet:", *missed])
-        return self.announce(s.game_id, s.version, s.state, s.seats, text)
-
-    # ---------------------------------------------------------------- the surface's bookkeeping
-
-    async def find(self, channel_id: int) -> GameRecord | None:
-        """The channel's active game or lobby (None: none)."""
-        return await self.store.get_active_game(channel_id)
-
-    async def games_of(self, user_id: int, guild_id: int | None) -> list[tuple[GameSummary, bool]]:
-        """``user_id``'s active games and lobbies on a server, each with whether the user
-        decides now."""
-        recs = await self.store.list_games(
-            user_id=user_id,
-            guild_id=guild_id,
-            statuses=[GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING],
-            limit=20,
-        )
-        out = []
-        for g in recs:
-            mine = set(g.seats_of(user_id))
-            if g.status is GameStatus.LOBBY:
-                now: set[int] = set()
-            else:
-                st = await self.state(g.id)
-                now = set(adapter_of(st).face.deciders(st))
-            out.append((g, bool(mine & now)))
-        return out
-
-    async def record(self, game_id: int) -> GameRecord:
-        """The game's record (its settings, seats and status; the state unread)."""
-        return await self.store.get_game(game_id)
-
-    async def latest_game(self, channel_id: int | None) -> GameSummary | None:
-        """The channel's active game, else its newest one (None: the channel never had one)."""
-        if channel_id is None:
-            return None
-        rec = await self.store.get_active_game(channel_id)
-        if rec is not None:
-            return rec
-        games = await self.store.list_games(channel_id=channel_id, limit=1)
-        return games[0] if games else None
-
-    async def player_stats(self, user_id: int, *, guild_id: int | None = None) -> PlayerStats:
-        """A player's finished games, wins and scores (on a server, or everywhere)."""
-        return await self.store.player_stats(user_id, guild_id=guild_id)
-
-    @staticmethod
-    def use_data_packs(folder: str | None) -> None:
-        """Where games find the component data packs they name (each game's adapter)."""
-        from service.games import use_data_packs
-
-        use_data_packs(folder)
-
-    @staticmethod
-    def grammar(game: str = DEFAULT_GAME) -> tuple[tuple[str, str, str], ...]:
-        """The typed commands' grammar of ``game``: (command, action type, example) per
-        command."""
-        return adapter(game).grammar()
-
-    def scenarios(self, game: str | None = None) -> list[tuple[str, str]]:
-        """The maps a game of ``game`` (None: the default game) may be played on: (id, name)."""
-        return adapter(game).scenarios()
-
-    async def unposted(self) -> list[tuple[GameSummary, int]]:
-        """Every game saved past its last published version (the surface stopped between a
-        save and its post): the game and the last version published."""
-        out = []
-        for rec in await self.store.list_games(
-            statuses=[GameStatus.SETUP, GameStatus.RUNNING, GameStatus.FINISHED], limit=None
-        ):
-            posted = rec.settings.posted_version
-            if posted is not None and posted < rec.version:
-                out.append((rec, posted))
-        return out
-
-    async def mark_posted(self, s: GameSession, version: int) -> None:
-        """Remember that the game's turn post of ``version`` reached its channel."""
-        posted = s.rec.settings.posted_version
-        if posted is None or posted < version:
-            s.rec = await self.store.update_settings(s.game_id, posted_version=version)
-
-    async def set_status_message(self, game_id: int, message_id: int) -> None:
-        """Remember the game's status message (edited in place after every turn)."""
-        await self.store.update_settings(game_id, status_message_id=message_id)
-
-    @staticmethod
-    def status_message(rec: GameRecord) -> int | None:
-        return rec.settings.status_message_id
-
-    @staticmethod
-    def private_place(rec: GameRecord, user_id: int | None) -> int | None:
-        """The channel (private thread or DMs) where ``user_id`` gets this game's private
-        news as it happens, if they chose one."""
-        if user_id is None:
-            return None
-        place = rec.settings.private_places.get(user_id)
-        return place.channel_id if place is not None else None
-
-    async def set_private_place(
-        self, game_id: int, user_id: int, where: str | None, channel_id: int | None = None
-    ) -> None:
-        """Keep (or with ``where`` None forget) the user's private place for this game."""
-        rec = await self.store.get_game(game_id)
-        places = dict(rec.settings.private_places)
-        if where is None or channel_id is None:
-            places.pop(user_id, None)
-        else:
-            kind: Literal["thread", "dm"] = "thread" if where == "thread" else "dm"
-            places[user_id] = PrivatePlace(where=kind, channel_id=channel_id)
-        await self.store.update_settings(game_id, private_places=places)
+    # ---------------------------------------------------------------- seats, the worker pool
 
     async def set_stand_in(self, game_id: int, seat: int, level: str | None) -> None:
         """An AI of ``level`` plays ``seat`` for its owner from now on (None: the owner plays
@@ -1292,25 +653,6 @@ class GameCore:
         )
         await self.store.replace_seat(game_id, new)
 
-    async def timeline_frames(self, game_id: int) -> list[tuple[Any, list[Any]]]:
-        """The public board after every turn, replayed from the log in a worker thread."""
-        rec = await self.store.get_game(game_id)
-        entries = await self.store.get_log(game_id)
-        return await asyncio.to_thread(timeline_frames, entries, rec.game)
-
-    async def timeline_image(self, game_id: int, lang: str | None = None) -> bytes | None:
-        """The game's timeline animation (an animated GIF of the public map after every
-        turn, replayed from the log), drawn in a worker process; None: no turn yet. Raises
-        :class:`service.workers.WorkerError` when its worker failed twice."""
-        rec = await self.store.get_game(game_id)
-        if not adapter(rec.game).has_timeline:
-            return None  # a game service.timeline cannot replay
-        entries = await self.store.get_log(game_id)
-        if lang is None:
-            lang = game_language_of(rec)
-        with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
-            return await self.workers.timeline(entries, lang, rec.game)
-
     async def render(self, req: ImageRequest, frame: Frame) -> bytes | None:
         """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker
         process (a thread when the pool is off). Raises
@@ -1321,17 +663,3 @@ class GameCore:
     async def aclose(self) -> None:
         """Stop the worker pool (jobs after this run in threads)."""
         await self.workers.aclose()
-
-    def rules(
-        self, query: str, limit: int = 3, *, lang: str = "en", game: str = DEFAULT_GAME
-    ) -> list[str]:
-        """Rules-reference entries of ``game`` for an ID (``R-BUILD-4``, ``build 4``;
-        Tigris: ``T-WAR-6``, ``war 6``) or keywords, from the reference in ``lang`` (English
-        where a language has none)."""
-        from service.rulebook import format_entry, lookup
-
-        path = self._rulebook_path if game == DEFAULT_GAME else None
-        return [
-            format_entry(e, markdown=False)
-            for e in lookup(query, limit, path=path, lang=lang, game=game)
-        ]

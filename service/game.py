@@ -1,8 +1,13 @@
 """The game service every surface calls: the core game commands and sessions
-(:class:`service.core.GameCore`) with the lobbies (:class:`service.lobby.Lobbies`), the
-pacing of slow games (:class:`service.pace.Pacing`), the games' public archive for their
-web pages (:class:`service.archive.GameArchive`) and who reads in which language
-(:class:`service.language.Languages`).
+(:class:`service.core.GameCore`, :class:`service.session.GameSession`) with its parts, each
+an attribute: the lobbies (``lobbies``: :class:`service.lobby.Lobbies`), the pacing of slow
+games (``pacing``: :class:`service.pace.Pacing`), the games' public archive for their web
+pages (``archive``: :class:`service.archive.GameArchive`), the turn's use case (``turns``:
+:class:`service.turn.TurnService`) and, from the core, who reads in which language
+(``languages``: :class:`service.language.Languages`), what a player reads of a game
+(``reading``: :class:`service.reading.Reading`) and where the surfaces show the games
+(``places``: :class:`service.places.Places`). The games it plays, before any is loaded, are
+:mod:`service.catalog`'s.
 
     service = GameService(store)
     res = await service.new_game(["Ana", "Bo", "ai:heuristic"], seed=7)
@@ -18,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from service.archive import GameArchive
-from service.core import SECRET_ANSWERS, GameCore, GameSession
+from service.core import GameCore
 from service.images import render_image
 from service.lobby import Lobbies
 from service.pace import Pacing
+from service.session import SECRET_ANSWERS, GameSession
 from service.turn import Played, TurnService
 from service.workers import Agent, WorkerPool, make_agent
 from storage.base import GameChange, GameStore

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import i18n
 from i18n import msg, tr
+from service import catalog
 from service.core import game_seat
 from service.games import DEFAULT, UnknownGame, adapter, adapter_of, names, title_key
 from service.language import game_language_of
@@ -33,7 +34,8 @@ from storage.models import SeatKind
 if TYPE_CHECKING:
     from typing import Any
 
-    from service.core import GameCore, GameSession
+    from service.core import GameCore
+    from service.session import GameSession
 
 LOBBY_MANAGER = msg("svc.lobby.manager_only")
 """The refusal of a lobby button only its creator or a moderator may press."""
@@ -263,7 +265,7 @@ class Lobbies:
         if not A.scenarios():
             scenario = default_scenario = None  # one board
         try:  # as GameCore.new_game builds one
-            st = self.svc.build_game(len(specs), scenario or default_scenario, seed, game=A.name)
+            st = catalog.build_game(len(specs), scenario or default_scenario, seed, game=A.name)
         except Refused as e:
             raise Refused(msg("svc.lobby.cannot_start", error=e.param())) from e
         wishes = {x.seat: x.colour for x in lobby.seats if x.colour and x.kind is SeatKind.DISCORD}

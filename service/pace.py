@@ -120,7 +120,8 @@ from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs
 
 if TYPE_CHECKING:
-    from service.core import GameCore, GameSession
+    from service.core import GameCore
+    from service.session import GameSession
 
 log = logging.getLogger("service.pace")
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from i18n import Msg
-from service.core import GameSession
 from service.results import Refused, Result
+from service.session import GameSession
 
 if TYPE_CHECKING:
     from service.game import GameService
@@ -147,7 +147,7 @@ class TurnService:
     ) -> Played:
         """What the channel missed after version ``since`` (saved, never shown: a stop between
         a save and its post), announced again in the session ``s`` (its lock held)."""
-        res = await self.svc.catch_up_in(s, since)
+        res = await self.svc.reading.catch_up_in(s, since)
         return await self.follow(s, res, show=show, pause=pause, wishes=False)
 
     async def follow(
@@ -179,7 +179,7 @@ class TurnService:
         schedule = await self.svc.pacing.refresh(s.game_id, s)
         played = Played(res, ai, s, tuple(steps), schedule)
         if show is not None and await show(played):
-            await self.svc.mark_posted(s, s.version)
+            await self.svc.places.mark_posted(s, s.version)
         return played
 
     async def play(

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import i18n
-from service import Frame, GameService, ImageRequest, Refused, Result, ScoreRow, SeatSpec
+from service import (
+    Frame,
+    GameService,
+    ImageRequest,
+    Refused,
+    Result,
+    ScoreRow,
+    SeatSpec,
+    catalog,
+)
 from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
 from service.workers import WorkerError
@@ -112,9 +121,9 @@ async def run_demo(
     workers = worker_pool(args)
     store = SqliteGameStore(str(db))
     svc = GameService(store, workers=workers)
-    check_scenario(svc, args.scenario, lang=lang, game=game)
+    check_scenario(args.scenario, lang=lang, game=game)
     # a map for another player count, ...: refused before OUTDIR is made
-    GameService.build_game(len(seats), args.scenario, args.seed, game=game)
+    catalog.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(
@@ -208,7 +217,7 @@ async def _play(
         final_map = ImageRequest("map", None, v, lang=lang, game=game)
         await _write(svc, outdir / "final-map.png", final_map, final, missing)
         try:
-            gif = await svc.timeline_image(gid, lang)
+            gif = await svc.reading.timeline_image(gid, lang)
         except WorkerError:
             missing.append("timeline.gif")
             gif = None
@@ -216,7 +225,8 @@ async def _play(
             (outdir / "timeline.gif").write_bytes(gif)
         # the players named in the demo's language (scores() names them in English)
         rows = [
-            replace(r, who=seat_label(st, g.seats, r.seat, lang)) for r in await svc.scores(gid)
+            replace(r, who=seat_label(st, g.seats, r.seat, lang))
+            for r in await svc.reading.scores(gid)
         ]
         took = time.perf_counter() - t0
         if g.over:

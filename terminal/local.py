@@ -46,6 +46,7 @@ from service import (
     Result,
     SeatSpec,
     WorkerPool,
+    catalog,
 )
 from service.game import GameSession
 from service.games import DEFAULT as DEFAULT_GAME
@@ -113,7 +114,7 @@ def check_game(game: str | None, *, lang: str = i18n.DEFAULT) -> str:
     """``--game``: a game the service plays (its name, lower case), else
     :class:`BadArguments` naming the known ones."""
     name = (game or DEFAULT_GAME).strip().lower()
-    known = GameService.games()
+    known = catalog.games()
     if name not in known:
         raise BadArguments(
             i18n.tr(lang, "terminal.error.game", game=repr(name), games=choices_text(known, lang))
@@ -126,7 +127,7 @@ def check_players(
 ) -> None:
     """A player count the game is for (Brazil: Imperial 1 to 4, Tigris & Euphrates 2 to 4;
     ``what``: the option that gave it)."""
-    low, high = GameService.player_range(game)
+    low, high = catalog.player_range(game)
     if not low <= n <= high:
         raise BadArguments(
             i18n.tr(lang, "terminal.error.count", what=what, low=low, high=high, n=n)
@@ -134,11 +135,11 @@ def check_players(
 
 
 def check_scenario(
-    svc: GameService, scenario: str | None, *, lang: str = i18n.DEFAULT, game: str | None = None
+    scenario: str | None, *, lang: str = i18n.DEFAULT, game: str | None = None
 ) -> None:
     """A map id of ``game`` the service knows (``--scenario``), checked before the database is
     opened (a game played on one board has none to check)."""
-    ids = [mid for mid, _ in svc.scenarios(game)]
+    ids = [mid for mid, _ in catalog.scenarios(game)]
     if scenario is None or not ids:
         return
     if scenario not in ids:
@@ -155,7 +156,7 @@ def seat_specs(
     and AIs (``--players`` default 2). Raises :class:`BadArguments` in ``lang`` (an empty or
     repeated name, an unknown AI level, a player count outside 1-4)."""
     L = i18n.translator(lang)
-    low, high = GameService.player_range(game)
+    low, high = catalog.player_range(game)
     if players is not None:
         check_players(players, "--players", lang=lang, game=game)
     specs = []
@@ -499,7 +500,7 @@ class LocalGame:
         seat = int(post.audience)
         if seat < len(self.seats) and self.seats[seat].ai:
             return  # an AI's private news: nobody at this terminal may read it
-        await self.svc.hold_news(self.game_id, seat, [post.text])
+        await self.svc.reading.hold_news(self.game_id, seat, [post.text])
         self.tell("terminal.private_news", "  ", who=self.seats[seat].name)
 
     # ------------------------------------------------------------------ loop
@@ -581,11 +582,11 @@ class LocalGame:
         elif word == "undo" and not rest:
             await self.undo(seat)
         elif word == "board" and not rest:
-            await self.show(await self.svc.board(self.game_id, lang=self.lang))
+            await self.show(await self.svc.reading.board(self.game_id, lang=self.lang))
         elif word == "score" and not rest:
             await self.score()
         elif word == "log" and not rest:
-            log = await self.svc.log(self.game_id, lang=self.lang)
+            log = await self.svc.reading.log(self.game_id, lang=self.lang)
             self.relay("\n".join(f"  {t}" for t in log))
         elif word == "hand":
             await self.hand(rest.strip())
@@ -624,7 +625,7 @@ class LocalGame:
         """The public scores, one line per player (named as :func:`seat_label` names them in
         this terminal's language)."""
         g = self.game = await self.svc.peek(self.game_id)
-        rows = self.svc.score_rows(g.state, g.seats)
+        rows = self.svc.reading.score_rows(g.state, g.seats)
         for r in rows:
             who = seat_label(g.state, g.seats, r.seat, self.lang)
             if r.hidden:  # behind the player's screen (Tigris & Euphrates)
@@ -656,7 +657,7 @@ class LocalGame:
         who = self.seats[seat].name
         if src.interactive:
             await src.pause(L("terminal.hand.only", who=who) + " ")
-        res = await self.svc.hand(self.game_id, seat, news=True, lang=self.lang)
+        res = await self.svc.reading.hand(self.game_id, seat, news=True, lang=self.lang)
         for post in res.posts:
             self.relay(post.text)
             for req in post.images:
@@ -718,8 +719,7 @@ def _grammar(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
     example (the notation is the same in every language)."""
     L = i18n.translator(lang)
     return [
-        f"{cmd:45} {L('terminal.help.example', example=ex)}"
-        for cmd, _, ex in GameService.grammar(game)
+        f"{cmd:45} {L('terminal.help.example', example=ex)}" for cmd, _, ex in catalog.grammar(game)
     ]
 
 
@@ -802,7 +802,7 @@ def add_game_argument(p: argparse.ArgumentParser) -> None:
         "--game",
         default=None,
         metavar="NAME",
-        help=f"the game: {', '.join(GameService.games())} (default {DEFAULT_GAME})",
+        help=f"the game: {', '.join(catalog.games())} (default {DEFAULT_GAME})",
     )
 
 
@@ -903,9 +903,9 @@ async def play(
     workers = worker_pool(args)
     store = open_store(db, create=args.resume is None)
     svc = GameService(store, workers=workers)
-    check_scenario(svc, args.scenario, lang=lang, game=game)
+    check_scenario(args.scenario, lang=lang, game=game)
     if args.resume is None:  # a map for another player count, ...: before the database
-        GameService.build_game(len(seats), args.scenario, args.seed, game=game)
+        catalog.build_game(len(seats), args.scenario, args.seed, game=game)
     server = await start_web(svc, args, lang=lang)  # bound before anything is created
     try:
         return await _play(

@@ -27,6 +27,7 @@ from bot.discord_views import DYNAMIC_ITEMS, GameItem
 from bot.errors import Refusal
 from bot.translator import choices, named, options
 from i18n import msg, tr
+from service import catalog
 from service.lobby import lobby_text
 from storage import GameStatus
 
@@ -71,12 +72,12 @@ async def scenario_autocomplete(
     default game's; an unknown game has none)."""
     t = interaction.client.tables
     typed = getattr(interaction.namespace, "game", None)
-    game = chosen_game(t.svc.game_titles(), typed, await t.lang_of(interaction))
+    game = chosen_game(catalog.game_titles(), typed, await t.lang_of(interaction))
     if game == "":
         return []
     cur = current.lower()
     out = []
-    for mid, name in interaction.client.tables.svc.scenarios(game):
+    for mid, name in catalog.scenarios(game):
         if cur in mid.lower() or cur in name.lower():
             out.append(app_commands.Choice(name=name[:100], value=mid))
     return out[:25]
@@ -91,7 +92,7 @@ async def game_autocomplete(
     lang = await t.lang_of(interaction)
     cur = current.strip().lower()
     out = []
-    for name, key in t.svc.game_titles():
+    for name, key in catalog.game_titles():
         title = tr(lang, key)
         if cur in name or cur in title.lower():
             out.append(app_commands.Choice(name=title[:100], value=name))
@@ -143,12 +144,12 @@ class GameCog(commands.Cog):
                 return
             lang = picked
         name = (game or "").strip().lower()
-        for known, key in self.bot.tables.svc.game_titles():  # a title typed: its game
+        for known, key in catalog.game_titles():  # a title typed: its game
             if name and name in (known, tr(lang, key).lower(), tr("en", key).lower()):
                 name = known
         if players is None and name:  # the default count, within the game's range
             try:
-                lo, hi = self.bot.tables.svc.player_range(name)
+                lo, hi = catalog.player_range(name)
                 players = min(max(s.default_players, lo), hi)
             except Exception:  # an unknown game: the lobby refuses it, naming the games
                 pass
@@ -228,7 +229,7 @@ class GameCog(commands.Cog):
         assert self.bot.web is not None  # pages_on() made sure
         t = self.bot.tables
         # the running game, else the channel's last one: a finished game's page is its archive
-        g = await t.svc.latest_game(interaction.channel_id)
+        g = await t.svc.places.latest_game(interaction.channel_id)
         lang = await t.lang_of(interaction)
         if g is None or g.status is GameStatus.LOBBY:
             key = "bot.web.only_lobby" if g is not None else "bot.web.no_game"
@@ -268,7 +269,7 @@ class GameCog(commands.Cog):
         t = self.bot.tables
         lang = await t.lang_of(interaction)
         lines = []
-        for g, my_turn in await t.svc.games_of(interaction.user.id, interaction.guild_id):
+        for g, my_turn in await t.svc.places.games_of(interaction.user.id, interaction.guild_id):
             if g.status is GameStatus.LOBBY:
                 key = "bot.games.lobby"
             else:

@@ -60,7 +60,7 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
-        rows = await t.svc.scores(s.game_id, lang)
+        rows = await t.svc.reading.scores(s.game_id, lang)
         lines = [
             tr(lang, "bot.score.winner" if r.winner else "bot.score.row", who=r.who, vp=r.total)
             for r in rows
@@ -73,7 +73,7 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         s = session_of(interaction)
         lang = await t.lang_of(interaction, s)
-        lines = await t.svc.log(s.game_id, last=15, lang=lang)
+        lines = await t.svc.reading.log(s.game_id, last=15, lang=lang)
         await t.reply(interaction, "\n".join(lines)[-1990:] or tr(lang, "bot.log.empty"))
 
     @app_commands.command(**named("rules"))
@@ -81,11 +81,11 @@ class InfoCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction[TurnpostBot], query: str) -> None:
         t = self.bot.tables
         lang = await t.lang_of(interaction)
-        g = await t.svc.latest_game(interaction.channel_id)  # the channel's game's rules
+        g = await t.svc.places.latest_game(interaction.channel_id)  # the channel's game's rules
         if g is None:
-            found = t.svc.rules(query, limit=2, lang=lang)
+            found = t.svc.reading.rules(query, limit=2, lang=lang)
         else:
-            found = t.svc.rules(query, limit=2, lang=lang, game=g.game)
+            found = t.svc.reading.rules(query, limit=2, lang=lang, game=g.game)
         text = "\n\n".join(found) or tr(lang, "bot.rules.none")
         await t.reply(interaction, text[:1990])
 
@@ -97,7 +97,7 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         lang = await t.lang_of(interaction)
         who = player or interaction.user
-        s = await t.svc.player_stats(who.id, guild_id=interaction.guild_id)
+        s = await t.svc.places.player_stats(who.id, guild_id=interaction.guild_id)
         avg = i18n.number(lang, round(s.average_score, 1)) if s.average_score is not None else "-"
         if lang == i18n.DEFAULT and s.average_score is not None:
             avg = f"{s.average_score:.1f}"

@@ -198,7 +198,7 @@ class ModCog(commands.Cog):
     @mod_group.command(**named("mod.export"))
     @moderator()
     async def export(self, interaction: discord.Interaction[TurnpostBot]) -> None:
-        rec = await self.t.svc.latest_game(interaction.channel_id)
+        rec = await self.t.svc.places.latest_game(interaction.channel_id)
         lang = await self.t.lang_of(interaction)
         if rec is None or rec.status is GameStatus.LOBBY:
             await self.t.reply(interaction, tr(lang, "bot.mod.nothing_to_export"))

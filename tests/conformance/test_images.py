@@ -1,7 +1,7 @@
 """The pictures of every registered game: each image kind its service adapter declares —
 a step's posts (:meth:`service.games.GameAdapter.step_posts`), the board
 (:meth:`~service.games.GameAdapter.board_images`), a seat's hand (as
-:meth:`service.core.GameCore.hand` asks for it) — drawn by the adapter
+:meth:`service.reading.Reading.hand` asks for it) — drawn by the adapter
 (:meth:`~service.games.GameAdapter.render`) is a valid PNG that is not blank, and a public
 picture shows nothing its viewer may not see."""
 

@@ -66,7 +66,7 @@ async def test_a_whole_game_of_computer_players_through_the_service(
     winners = set(A.face.winners(final))
     assert {s.seat: s.score for s in rec.seats} == scores
     assert {s.seat for s in rec.seats if s.winner} == winners
-    rows = await service.scores(gid)
+    rows = await service.reading.scores(gid)
     assert sorted(r.seat for r in rows) == list(range(players))
     assert {r.seat for r in rows if r.winner} == winners
     assert not any(r.hidden for r in rows)
@@ -75,7 +75,7 @@ async def test_a_whole_game_of_computer_players_through_the_service(
     assert all(s.public() and all(p.text.strip() for p in s.posts) for s in steps)
     assert sum(s.over for s in steps) == 1 and steps[-1].over
     assert (await service.peek(gid)).status().over
-    assert all(line.strip() for line in await service.log(gid))
+    assert all(line.strip() for line in await service.reading.log(gid))
     # the log replays to the record by the game's own replayer
     report = await store.replay(gid, default_replayer(rec.game))
     assert report.ok and report.steps == rec.version

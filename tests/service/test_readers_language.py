@@ -48,10 +48,10 @@ async def test_public_in_the_games_language_private_in_each_readers(service: Gam
         assert not unbracketed_words(p.text, NAMES), p.text
     for p in bo:  # Hungarian: no bracket, no English sentence
         assert "[" not in p.text and "draws" not in p.text and "You" not in p.text, p.text
-    hand = await service.hand(gid, 1, lang="hu")
+    hand = await service.reading.hand(gid, 1, lang="hu")
     (post,) = hand.private(1)
     assert post.text.startswith("Kéz") and all(r.lang == "hu" for r in post.images)
-    board = await service.board(gid)
+    board = await service.reading.board(gid)
     assert not unbracketed_words(board.public()[0].text, NAMES)
 
 
@@ -69,7 +69,7 @@ async def test_images_are_drawn_in_the_language_they_carry(service: GameService)
 
     res = await service.new_game(["ai:random", "ai:random"], seed=2, language="de")
     res = await service.run_ai_turns(res.game_id, until=lambda s: s.round > 1)
-    board = await service.board(res.game_id)
+    board = await service.reading.board(res.game_id)
     req = next(r for p in board.public() for r in p.images if r.kind == "boards")
     assert req.lang == "de"
     frame = board.frames[req.version]

@@ -194,16 +194,16 @@ async def test_board_hand_scores_log_rules(service: GameService) -> None:
     gid = res.game_id
     await service.act(gid, 0, "colour green")
     await service.run_ai_turns(gid)
-    b = await service.board(gid, seat=0)
+    b = await service.reading.board(gid, seat=0)
     assert b.public()[0].images[0] == ImageRequest("map", None, b.version)
     png = render_image(b.public()[0].images[0], b.frames[b.version])
     assert png is not None and png[:4] == b"\x89PNG"
     hand = b.private(0)[0]
     assert "missions offered" in hand.text and hand.images[0].seat == 0
-    assert [r.seat for r in await service.scores(gid)] == [0, 1]
-    assert len(await service.log(gid)) >= 2
-    assert service.rules("R-BUILD-4")[0].startswith("R-BUILD-4")
-    assert service.rules("bombard")
+    assert [r.seat for r in await service.reading.scores(gid)] == [0, 1]
+    assert len(await service.reading.log(gid)) >= 2
+    assert service.reading.rules("R-BUILD-4")[0].startswith("R-BUILD-4")
+    assert service.reading.rules("bombard")
 
 
 def test_seat_spec_parse() -> None:

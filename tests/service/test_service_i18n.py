@@ -469,15 +469,14 @@ async def test_pseudo_notices_posts_and_status_lines(service: GameService) -> No
 def test_the_service_s_and_the_storage_s_refusals_carry_their_message() -> None:
     import errno
 
-    from service import Refused
-    from service.core import GameCore
+    from service import Refused, catalog
     from storage import GameNotFound, NotAGameDatabase, SchemaTooNew
     from storage.location import parse_location
     from web.server import bind_error
 
     # a game the engine cannot set up: str() English (as before), text() any language
     with pytest.raises(Refused) as setup:
-        GameCore.build_game(2, "amazon", 1)
+        catalog.build_game(2, "amazon", 1)
     e = setup.value
     assert str(e) == "Amazon is a map for 3 players, not 2" == e.text("en")
     assert e.text("pl") == "Amazonka: mapa dla 3 graczy, nie dla 2"

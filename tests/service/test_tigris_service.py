@@ -48,7 +48,7 @@ async def test_a_whole_3_player_game_with_ai_seats_reaches_the_end(
     assert rec.seats[0].score is not None
     assert adapter(rec.game).load(rec.state_json) == s.state
     # the final scores: the weakest colour, treasures wild (T-FINAL-2, T-FINAL-3)
-    rows = await service.scores(gid)
+    rows = await service.reading.scores(gid)
     assert any(r.winner for r in rows) and all(not r.hidden for r in rows)
     assert all(r.total == min(r.categories[c] for c in COLOURS) for r in rows)
     final = [p for st in steps for p in st.public()]
@@ -99,14 +99,14 @@ async def test_public_posts_hold_no_hidden_information_T_INFO_1(
         b = render_image(req, Frame(s.version, other, events))
         assert a == b, kind
     # and the texts every seat may read name no hand (T-INFO-1)
-    board = await service.board(gid)
+    board = await service.reading.board(gid)
     assert all(p.audience == "public" for p in board.posts)
     assert "behind the screen" in board.posts[0].text
 
 
 async def test_private_posts_go_to_their_seat(service: GameService) -> None:
     gid = await _new(service, ["Ana", "ai:random", "ai:random"])
-    res = await service.hand(gid, 0, lang="hu")
+    res = await service.reading.hand(gid, 0, lang="hu")
     assert [p.audience for p in res.posts] == [0]
     text = res.posts[0].text
     assert "Ana (Íj)" in text and "lapkák a paraván mögött" in text
@@ -215,9 +215,9 @@ async def test_typed_in_hungarian_words_and_completed(service: GameService) -> N
 
 
 async def test_rules_reference_of_the_game(service: GameService) -> None:
-    assert service.rules("T-WAR-6", game="tigris")[0].startswith("T-WAR-6")
-    assert service.rules("war 6", game="tigris")[0].startswith("T-WAR-6")
-    assert service.rules("R-BUILD-4")[0].startswith("R-BUILD-4")  # Brazil: the default
+    assert service.reading.rules("T-WAR-6", game="tigris")[0].startswith("T-WAR-6")
+    assert service.reading.rules("war 6", game="tigris")[0].startswith("T-WAR-6")
+    assert service.reading.rules("R-BUILD-4")[0].startswith("R-BUILD-4")  # Brazil: the default
 
 
 @pytest.mark.parametrize(
@@ -232,9 +232,9 @@ async def test_rules_reference_of_the_game(service: GameService) -> None:
 )
 def test_the_rules_reference_in_every_language(service: GameService, lang: str, query: str) -> None:
     """Each language's Tigris reference is served (the same IDs, its own words)."""
-    found = service.rules(query, game="tigris", lang=lang)
+    found = service.reading.rules(query, game="tigris", lang=lang)
     assert found and found[0].startswith("T-WAR-6"), found[:1]
-    assert found[0] != service.rules("T-WAR-6", game="tigris")[0]  # not the English entry
+    assert found[0] != service.reading.rules("T-WAR-6", game="tigris")[0]  # not the English entry
 
 
 async def test_unknown_game_and_player_count_are_refused(service: GameService) -> None:

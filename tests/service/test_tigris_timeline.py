@@ -28,13 +28,13 @@ async def test_the_timeline_of_a_tigris_game_is_its_board_after_every_turn(
     await service.run_ai_turns(gid)
     st = await service.state(gid)
     assert st.phase == "over"
-    frames = await service.timeline_frames(gid)
+    frames = await service.reading.timeline_frames(gid)
     # one frame per turn (the last: the end), each a spectator's view: no hand in it
     assert len(frames) == st.turn
     assert all(isinstance(v, TigrisState) and v.view_of is None for v, _ in frames)
     assert all(p.hand == [0, 0, 0, 0] or p.hidden for v, _ in frames for p in v.players)
     assert frames[-1][0].phase == "over"
-    gif = await service.timeline_image(gid)
+    gif = await service.reading.timeline_image(gid)
     assert gif is not None and len(gif) < 8_000_000
     im = Image.open(io.BytesIO(gif))
     assert im.format == "GIF" and getattr(im, "n_frames", 1) == len(frames)

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import i18n
-from service import GameService, ScoreRow
+from service import ScoreRow, catalog
 from terminal import demo, export, local
 from terminal.local import LOCAL_WORDS, LocalGame, ScriptSource, help_text
 from tests.i18n.pseudo import unbracketed_words
@@ -72,7 +72,7 @@ def _parse(add: object, argv: list[str]) -> argparse.Namespace:
 def _grammar_words() -> set[str]:
     """The words of the typed commands' grammar and examples (the canonical notation, the
     same in every language)."""
-    return {w for cmd, _, ex in GameService.grammar() for w in (cmd + " " + ex).split()}
+    return {w for cmd, _, ex in catalog.grammar() for w in (cmd + " " + ex).split()}
 
 
 def _bracket_relayed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ from examples.kuhn.state import KuhnState
 from i18n.catalogue import clear_locale_dirs
 from rules.games import game, names
 from rules.registry import Registration, register, registration, unregister
-from service import Frame, GameService, ImageRequest, Refused, Result, render_image
+from service import Frame, GameService, ImageRequest, Refused, Result, catalog, render_image
 from service.games import adapter
 from service.rulebook import GAME_PATHS, lookup
 from storage import SqliteGameStore
@@ -71,8 +71,8 @@ def test_the_registries_list_the_game() -> None:
     assert reg is not None and reg.title == "Kuhn poker"
     assert "kuhn" in names() and game("kuhn").name == "kuhn"
     assert adapter("kuhn").name == "kuhn" and adapter("kuhn").rules_prefix == "K-"
-    assert "kuhn" in GameService.games() and GameService.player_range("kuhn") == (2, 2)
-    assert ("kuhn", "game.kuhn") in GameService.game_titles()
+    assert "kuhn" in catalog.games() and catalog.player_range("kuhn") == (2, 2)
+    assert ("kuhn", "game.kuhn") in catalog.game_titles()
     assert i18n.tr("en", "game.kuhn") == "Kuhn poker"
     assert reg.load("agents")("search", seed=1).name == "search"
     assert GAME_PATHS["kuhn"] == Path(__file__).resolve().parents[1] / "rules.md"
@@ -101,7 +101,7 @@ async def test_a_whole_match_with_computer_players(
     rec = await store.get_game(gid)
     assert rec.game == "kuhn" and rec.status.value == "finished"
     assert adapter(rec.game).load(rec.state_json) == g.state
-    rows = await service.scores(gid)
+    rows = await service.reading.scores(gid)
     assert sum(r.total for r in rows) == 28 and any(r.winner for r in rows)
     assert [r.categories for r in rows] == [{"chips": r.total} for r in rows]
     texts = [p.text for st in steps for p in st.public()]
@@ -141,7 +141,7 @@ async def test_a_whole_match_with_computer_players(
     # the storage replays the match by the record's game
     report = await store.replay(gid, default_replayer("kuhn"))
     assert report.ok and report.steps == rec.version
-    gif = await service.timeline_image(gid)
+    gif = await service.reading.timeline_image(gid)
     assert gif is not None and gif.startswith(b"GIF8")
     assert getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 7
 
@@ -158,7 +158,7 @@ async def test_a_human_seat(service: GameService) -> None:
     assert not out_of_turn.ok
     unreadable = await service.act(gid, 0, "raise 2")
     assert unreadable.errors[0].message.startswith("Cannot read 'raise 2'")
-    hand = await service.hand(gid, 0)
+    hand = await service.reading.hand(gid, 0)
     st = (await service.peek(gid)).state
     card = {0: "Jack", 1: "Queen", 2: "King"}[st.players[0].card]
     assert hand.posts[0].audience == 0
@@ -249,7 +249,7 @@ def test_the_rules_reference() -> None:
 
 
 def test_the_service_s_rules_lookup(service: GameService) -> None:
-    text = service.rules("K-INFO-1", game="kuhn")[0]
+    text = service.reading.rules("K-INFO-1", game="kuhn")[0]
     assert text.startswith("K-INFO-1 — Hidden cards [seed]")
 
 
