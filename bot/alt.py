@@ -162,7 +162,7 @@ def public_alts(
     out: dict[str, str] = {}
     for name, req, frame in reqs:
         status = svc.status(game_id, frame.state, seats, lang)
-        rows = svc.score_rows(frame.state, seats, lang)
+        rows = svc.reading.score_rows(frame.state, seats, lang)
         out[name] = image_alt(
             req.kind,
             req.game,

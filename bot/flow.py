@@ -29,7 +29,7 @@ from bot.hub import Hub
 from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
-from service.games import PaymentChooser, choices_at
+from service.games import PaymentChooser
 from service.labels import Choice
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ class GuidedFlow:
                 return
             action = found[0].replace(payment=found[1].payment)
         await interaction.response.defer()
-        res = await self.turns.act(
+        played = await self.turns.act(
             interaction,
             game_id,
             seat,
@@ -196,17 +196,14 @@ class GuidedFlow:
             action=action,
             loaded=s,
         )
-        if res is None or res.errors:
+        if played is None or played.refused:
             return
-        frame = res.frame()
-        if frame is not None and any(d.seat == seat for d in res.next):
-            # the next menu, listed once from the state the turn left (its frame)
-            step = guided_step(
-                choices_at(frame.state, seat, lang=lang), lang=lang, group=s.A.group_label
-            )
+        now = played.game  # the game the press left: its next menu listed once from it
+        if now.decides(seat) and not now.over:
+            step = guided_step(now.choices(seat, lang=lang), lang=lang, group=s.A.group_label)
             await interaction.edit_original_response(
                 content=step_text(step, tr(lang, "bot.flow.still_yours"), lang=lang),
-                view=step_view(game_id, res.version, step, lang),
+                view=step_view(game_id, now.version, step, lang),
             )
         else:
             await interaction.edit_original_response(content=tr(lang, "bot.flow.done"), view=None)

@@ -15,6 +15,7 @@ from i18n import tr
 from service import Result
 from service.game import GameSession
 from service.results import Refused
+from service.turn import Played
 
 
 class Turns:
@@ -32,8 +33,8 @@ class Turns:
         seat = s.seat_of(interaction.user.id)
         assert seat is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
-        res = await self.act(interaction, s.game_id, seat, text=command, loaded=s)
-        if res is not None and not res.errors:
+        played = await self.act(interaction, s.game_id, seat, text=command, loaded=s)
+        if played is not None and not played.refused:
             lang = await self.t.lang_of(interaction, s)
             text = tr(lang, "bot.play.done", command=command[:200])
             await interaction.followup.send(text, ephemeral=True)
@@ -49,13 +50,14 @@ class Turns:
         version: int | None = None,
         action: Any = None,
         loaded: GameSession | None = None,
-    ) -> Result | None:
+    ) -> Played | None:
         """Apply a typed command or the legal action number ``index`` (checked against
         ``version``; ``action``: that action already chosen, with its payment) and everything
         after it — one call of the service (:meth:`service.turn.TurnService.press`), which
         hands the publisher what to post. A typed command is read in the actor's language's
         words (``loaded``: the game as the caller read it). Errors go privately to the actor,
-        in their language; None when the choice is no longer on offer."""
+        in their language; None when the choice is no longer on offer. Returns what the
+        service did (the game as it now stands: its next menu is listed from it once)."""
         self.t.in_flight += 1
         try:
             lang = await self.t.lang_of(interaction, loaded)
@@ -81,9 +83,9 @@ class Turns:
                     tr(lang, "bot.play.failed", error=e.text_in(lang)) for e in res.errors
                 )
                 await self.t.reply(interaction, msg)
-                return res
+                return played
             res.next = played.game.decisions(choices=False)
-            return res
+            return played
         finally:
             self.t.in_flight -= 1
 

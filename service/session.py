@@ -73,6 +73,7 @@ class GameSession:
         self.seats = seats
         self.A: GameAdapter = adapter_of(state)  # the game's adapter (service.games)
         self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
+        self._listed: tuple[GameState, int, list[Any]] | None = None  # see _listing
 
     # ------------------------------------------------------------ reading
 
@@ -255,7 +256,7 @@ class GameSession:
             for s in deciders:
                 if (
                     self.A.pending_kind(self.state, s) in self.A.forced_answers
-                    and len(self.A.face.legal_actions(self.state, s)) == 1
+                    and len(self._listing(s)) == 1
                 ):
                     return s
         return None
@@ -275,7 +276,7 @@ class GameSession:
         if before_secret is not None and kind in self.A.secret_answers:
             await before_secret(s, kind)
         level = self.seats[s].ai
-        forced = self.A.face.legal_actions(self.state, s)
+        forced = self._listing(s)
         if len(forced) == 1:  # every agent plays the only legal action: no worker needed
             return await self.apply(forced[0], checked=False)
         assert level is not None
@@ -297,7 +298,7 @@ class GameSession:
             raise
         except Exception as e:
             self.svc.ai_failed(self.game_id, s, FALLBACK_LEVEL, e)
-        return await self.apply(self.A.face.legal_actions(self.state, s)[0])
+        return await self.apply(self._listing(s)[0])
 
     async def run_ai(
         self,
@@ -328,7 +329,17 @@ class GameSession:
 
     def legal(self, seat: int) -> list[Any]:
         """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
-        return self.A.face.legal_actions(self.state, seat) if self.decides(seat) else []
+        return list(self._listing(seat)) if self.decides(seat) else []
+
+    def _listing(self, seat: int) -> list[Any]:
+        """``seat``'s legal actions in the state in memory, listed once per state and seat
+        (the forced-answer check, the step it answers and a menu share one listing)."""
+        kept = self._listed
+        if kept is not None and kept[0] is self.state and kept[1] == seat:
+            return kept[2]
+        acts = list(self.A.face.legal_actions(self.state, seat))
+        self._listed = (self.state, seat, acts)
+        return acts
 
     def legal_texts(self, seat: int, *, lang: str = "en") -> list[str]:
         """The commands ``seat`` may type now, in the notation (written with the words of

@@ -51,8 +51,8 @@ class PlayCog(commands.Cog):
         t = self.bot.tables
         s, seat = session_of(interaction), my_seat(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        res = await t.turns.act(interaction, s.game_id, seat, text=command, loaded=s)
-        if res is not None and not res.errors:
+        played = await t.turns.act(interaction, s.game_id, seat, text=command, loaded=s)
+        if played is not None and not played.refused:
             lang = await t.lang_of(interaction, s)
             text = tr(lang, "bot.play.done", command=command[:200])
             await interaction.followup.send(text, ephemeral=True)
