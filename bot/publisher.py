@@ -28,8 +28,9 @@ from bot.private import PrivateDesk
 from bot.settings import shard_of
 from i18n import catalogue, tr
 from service import Frame, ImageRequest, Post, Result, SeatSpec, catalog
-from service.results import Refused, Status
+from service.results import Refused, Shown, Status
 from service.turn import Played, Show
+from storage.models import OpenPost
 
 if TYPE_CHECKING:
     from service.game import GameSession
@@ -56,17 +57,6 @@ class Chunk:
     closed: bool = False  # a turn (or the game) ended with it
 
 
-@dataclass
-class TurnPost:
-    """The channel's post of the turn in progress: edited in place while the same players
-    decide, so a turn makes one post (and one ping)."""
-
-    message_id: int
-    lines: list[str]
-    deciders: tuple[int, ...]  # the human seats it pinged
-    version: int | None = None  # the game's version it shows (None: not yet marked posted)
-
-
 def kind_text(lang: str, kind: str) -> str:
     """A pending decision's kind in words (``combat cards``): the key ``bot.decision.<kind>``,
     else the kind itself."""
@@ -82,7 +72,6 @@ class Publisher:
         self.private = private
         # the drawing of images, in the service's workers (a load test may replace it)
         self.images: DrawImages = functools.partial(draw, render=hub.svc.render)
-        self.turn_posts: dict[int, TurnPost] = {}  # per game: the open turn's post
         self.pages: WebServer | None = None  # the game pages' server (None: off)
 
     @property
@@ -99,7 +88,7 @@ class Publisher:
         actor: int | None = None,
         force: bool = False,
         anew: bool = False,
-    ) -> bool:
+    ) -> Shown:
         """Post what the service did (:class:`~service.turn.Played`: the command's result and
         the steps it took after it) — one post per turn: the turn's post is edited in place
         while the same players decide (its summary grows, the map is drawn afresh, the buttons
@@ -107,15 +96,15 @@ class Publisher:
         ends, and a new post (with the map and a ping to who decides now) comes only when the
         deciders change or a new turn begins. A computer player's whole turn is one post.
         Private posts go to the actor ephemerally, or to the player's private place, or wait
-        in their inbox. Called by the service with the game's lock held (the posts reach the
-        channel in the game's order); returns whether the game's new version was posted.
+        in their inbox. The turn's post is the one the game keeps (its id, lines and deciders:
+        a restart or another process goes on with it), and only the newest post of a game has
+        buttons: a post the game moved past loses them. Called by the service with the game's
+        lock held (the posts reach the channel in the game's order); returns what was posted.
         ``force``: post even when nothing new happened (a restart's catch-up); ``anew``: a
         moderator's or the clock's doing (a rollback, a seat change, a deadline) starts a new
         post rather than joining the turn's."""
         s, res, others = played.game, played.command, played.ai
-        if anew:
-            self.turn_posts.pop(s.game_id, None)
-        self._drop_if_posted_elsewhere(s)
+        before = s.rec.settings.open_post  # the turn's post as the game keeps it
         chunks: list[Chunk] = [Chunk()]
         limit = upload_limit(interaction)
         deliveries: list[Post] = []
@@ -131,32 +120,37 @@ class Publisher:
             self.t.pacer.show(played.schedule)  # the deadlines of who decides now
         closed, last = chunks[:-1], chunks[-1]
         if not (force or last.lines or closed):
-            return False
-        gid = s.game_id
+            return Shown(False)
         if s.over and closed:  # the end: its own post with the scores, boards and timeline
             ending = closed[-1]
             kept = [(q, f) for q, f in ending.images if q.kind not in ("boards", "scores")]
             last.images = [(q, f) for q, f in ending.images if (q, f) not in kept]
             last.frame, ending.images = ending.frame, kept
         deciders = tuple(d.seat for d in s.status().waiting if d.user_id and not d.ai)
+        open_post = None if anew else before
+        edited: set[int] = set()  # the posts edited here (their buttons follow the game)
         for c in closed:
-            open_post = self.turn_posts.pop(gid, None)
-            if open_post is None or not await self._edit(s, open_post, c, limit, final=False):
+            if open_post is not None and await self._edit(s, open_post, c, limit, final=False):
+                edited.add(open_post.message_id)
+            else:
                 await self._send(s, c, limit, final=False)
-        open_post = self.turn_posts.get(gid)
+            open_post = None
+        now: OpenPost | None = None
         if s.over:
             await self._send(s, last, limit, final=True)
-            self.turn_posts.pop(gid, None)
-        elif open_post is not None and open_post.deciders == deciders and not closed:
-            if not await self._edit(s, open_post, last, limit, final=True):
-                await self._open(s, last, limit, deciders, quiet)
+        elif open_post is not None and open_post.deciders == deciders:
+            now = await self._edit(s, open_post, last, limit, final=True)
+            if now is None:
+                now = await self._open(s, last, limit, deciders, quiet)
+            else:
+                edited.add(now.message_id)
         else:
-            await self._open(s, last, limit, deciders, quiet)
-        if (posted := self.turn_posts.get(gid)) is not None:
-            posted.version = s.version
+            now = await self._open(s, last, limit, deciders, quiet)
+        if before is not None and before.message_id not in edited:
+            await self._strip(s, before)  # only the newest post of a game has buttons
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor, frames=frames)
-        return True
+        return Shown(True, now)
 
     def show(
         self,
@@ -214,9 +208,10 @@ class Publisher:
 
     async def _content(
         self, s: GameSession, lines: list[str], chunk: Chunk, limit: int, *, final: bool
-    ) -> tuple[ui.LayoutView, list[discord.File], list[int]]:
+    ) -> tuple[ui.LayoutView, list[discord.File], list[int], dict[str, str]]:
         """A turn post: the summary ``lines``, the map (and a battle's picture), and when
-        ``final`` (the game now) who decides with the buttons; the users it pings."""
+        ``final`` (the game now) who decides with the buttons; the users it pings and the
+        pictures' alt texts."""
         frame = chunk.frame or s.frame()
         lang = await self.t.game_lang(s)
         reqs: list[tuple[str, ImageRequest, Frame]] = [
@@ -251,7 +246,7 @@ class Publisher:
                 buttons = turn_buttons(s.game_id, s.version, kinds, undo=undo, lang=lang)
         summary = fit_lines(lines, 3400, lang)
         view = turn_layout(summary, [f.filename for f in files], footer, buttons, alts=alts)
-        return view, files, users
+        return view, files, users, alts
 
     def _alts(
         self,
@@ -278,10 +273,10 @@ class Publisher:
         *,
         final: bool,
         quiet: Collection[int | None] = (),
-    ) -> discord.Message:
+    ) -> tuple[discord.Message, dict[str, str]]:
         """A new post of ``chunk`` (pinging who decides now when ``final``, but not the
-        users in ``quiet``)."""
-        view, files, users = await self._content(s, chunk.lines, chunk, limit, final=final)
+        users in ``quiet``); its pictures' alt texts."""
+        view, files, users, alts = await self._content(s, chunk.lines, chunk, limit, final=final)
         users = [u for u in users if u not in quiet]
         mentions = discord.AllowedMentions.none()
         if users:
@@ -289,7 +284,8 @@ class Publisher:
                 users=[discord.Object(u) for u in users], everyone=False, roles=False
             )
         channel = self.client.get_partial_messageable(s.channel_id)
-        return await channel.send(view=view, files=files, allowed_mentions=mentions)
+        msg = await channel.send(view=view, files=files, allowed_mentions=mentions)
+        return msg, {f.filename: alts.get(f.filename, "") for f in files}
 
     async def _open(
         self,
@@ -298,51 +294,54 @@ class Publisher:
         limit: int,
         deciders: tuple[int, ...],
         quiet: Collection[int | None] = (),
-    ) -> None:
+    ) -> OpenPost:
         """A new turn post for who decides now (pinged, but not ``quiet``), kept open for
         the turn's steps."""
-        msg = await self._send(s, chunk, limit, final=True, quiet=quiet)
-        self.turn_posts[s.game_id] = TurnPost(msg.id, list(chunk.lines), deciders)
+        msg, images = await self._send(s, chunk, limit, final=True, quiet=quiet)
+        return OpenPost(
+            message_id=msg.id,
+            lines=tuple(chunk.lines),
+            deciders=deciders,
+            version=s.version,
+            images=tuple(images.items()),
+        )
 
     async def _edit(
-        self, s: GameSession, post: TurnPost, chunk: Chunk, limit: int, *, final: bool
-    ) -> bool:
+        self, s: GameSession, post: OpenPost, chunk: Chunk, limit: int, *, final: bool
+    ) -> OpenPost | None:
         """Add ``chunk`` to the open turn post in place (no ping: an edit notifies nobody);
-        ``final``: the turn goes on (who decides, the buttons), else the turn ended. False
-        when the post is gone (deleted): the caller posts anew."""
-        post.lines += chunk.lines
-        view, files, _ = await self._content(s, post.lines, chunk, limit, final=final)
+        ``final``: the turn goes on (who decides, the buttons), else the turn ended. The post
+        as it now stands; None when it is gone (deleted): the caller posts anew."""
+        lines = [*post.lines, *chunk.lines]
+        view, files, _, alts = await self._content(s, lines, chunk, limit, final=final)
         channel = self.client.get_partial_messageable(s.channel_id)
         try:
             await channel.get_partial_message(post.message_id).edit(
                 view=view, attachments=files, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.NotFound:
-            self.turn_posts.pop(s.game_id, None)
-            return False
-        return True
+            return None
+        images = tuple((f.filename, alts.get(f.filename, "")) for f in files)
+        return post.model_copy(
+            update={"lines": tuple(lines), "version": s.version, "images": images}
+        )
 
-    # ------------------------------------------------------------------ other processes
-
-    def forget(self, game_id: int | None) -> None:
-        """Another process changed game ``game_id`` (None: maybe any game; the service calls
-        this when storage says so): its open turn post may no longer be the channel's last
-        word, so the next post of the game is a new one rather than an edit of a stale one."""
-        if game_id is None:
-            self.turn_posts.clear()
-        else:
-            self.turn_posts.pop(game_id, None)
-
-    def _drop_if_posted_elsewhere(self, s: GameSession) -> None:
-        """The game's stored "posted version" is not the one this process's open turn post
-        shows: another process posted the game since (its notification may still be on its
-        way), so the open post is stale: post anew."""
-        open_post = self.turn_posts.get(s.game_id)
-        posted = s.rec.settings.posted_version
-        if open_post is None or open_post.version is None or posted is None:
-            return
-        if posted != open_post.version:
-            self.turn_posts.pop(s.game_id, None)
+    async def _strip(self, s: GameSession, post: OpenPost) -> None:
+        """Take the buttons (and who decided) off a post the game moved past, keeping its
+        summary and pictures (the attachments stay: only the components change). A post
+        gone or no longer editable stays as it is (logged)."""
+        lang = await self.t.game_lang(s)
+        alts = dict(post.images)
+        view = turn_layout(fit_lines(list(post.lines), 3400, lang), list(alts), "", alts=alts)
+        channel = self.client.get_partial_messageable(s.channel_id)
+        try:
+            await channel.get_partial_message(post.message_id).edit(
+                view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as e:
+            log.warning("buttons of game %s's post %s left: %s", s.game_id, post.message_id, e)
 
     # ------------------------------------------------------------------ status
 
@@ -473,15 +472,31 @@ class Publisher:
 
     # ------------------------------------------------------------------ after a restart
 
-    async def _turn_posted(self, channel_id: int, gid: int, version: int) -> bool:
-        """Whether the channel's recent history holds this game's turn post at ``version``
-        (its Take-my-turn button names game and version)."""
+    async def _turn_posted(self, channel_id: int, gid: int, version: int) -> int | None:
+        """The channel's recent post of this game's turn at ``version`` (its Take-my-turn
+        button names game and version): its message id, or None."""
         want = f'"brz:t:{gid}:{version}"'
         try:
             recent = await self.client.http.logs_from(channel_id, 25)
         except discord.HTTPException:
-            return False
-        return any(want in json.dumps(m) for m in recent)
+            return None
+        for m in recent:
+            if want in json.dumps(m):
+                return int(m["id"])
+        return None
+
+    async def _adopt(self, s: GameSession, message_id: int) -> None:
+        """The post ``message_id`` of the game's version reached the channel but was not
+        recorded (a stop in between): it becomes the game's open post (its summary lines are
+        not known again: later steps of the turn show only theirs), the one before loses its
+        buttons, and the game is marked posted."""
+        before = s.rec.settings.open_post
+        if before is not None and before.message_id != message_id:
+            await self._strip(s, before)
+        deciders = tuple(d.seat for d in s.status().waiting if d.user_id and not d.ai)
+        images = (("map.png", ""),)
+        now = OpenPost(message_id=message_id, deciders=deciders, version=s.version, images=images)
+        await self.t.svc.places.mark_posted(s, s.version, Shown(True, None if s.over else now))
 
     async def recover(self, *, older_than: float | None = None) -> int:
         """After a restart: publish again every running game saved past its last turn post
@@ -507,14 +522,12 @@ class Publisher:
                     if now_posted is None or now_posted >= s.version:
                         continue  # posted meanwhile (by this process or another)
                     posted = now_posted
-                    if await self._turn_posted(s.channel_id, s.game_id, s.version):
-                        await self.t.svc.places.mark_posted(s, s.version)  # stopped just after it
+                    found = await self._turn_posted(s.channel_id, s.game_id, s.version)
+                    if found is not None:  # stopped just after posting it: it is the turn's
+                        await self._adopt(s, found)
                         continue
                     await self.t.svc.turns.catch_up(
-                        s,
-                        posted,
-                        show=self.show(force=True, anew=True),
-                        pause=self.t.auto_answer_pause,
+                        s, posted, show=self.show(force=True), pause=self.t.auto_answer_pause
                     )
                 done += 1
             except discord.HTTPException as e:  # the channel is gone: the next start retries

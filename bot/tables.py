@@ -54,7 +54,6 @@ class Tables(Hub):
         super().__init__(client, service, settings)
         self.private = PrivateDesk(self)
         self.publisher = Publisher(self, self.private)
-        service.on_changed_elsewhere.append(self.publisher.forget)  # another process posted
         self.turns = Turns(self, self.publisher)
         self.flow = GuidedFlow(self, self.turns)
         self.lobby = LobbyDesk(self, self.publisher)

@@ -110,6 +110,7 @@ class Turns:
                 version=version,
                 loaded=s,
                 show=self.publisher.show(interaction=interaction, actor=seat, force=True),
+                lang=lang,
             )
         except Refused as e:
             await self.t.reply(interaction, e.text(lang))

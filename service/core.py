@@ -587,15 +587,24 @@ class GameCore:
         async with self.session(game_id) as s:
             return await self.undo_in(s, seat)
 
-    async def undo_in(self, s: GameSession, seat: int) -> Result:
-        """:meth:`undo` inside a session (the lock held, the game loaded)."""
+    async def undo_in(self, s: GameSession, seat: int, *, lang: str | None = None) -> Result:
+        """:meth:`undo` inside a session (the lock held, the game loaded). The public post says
+        what was taken back in the game's language; a refusal names players in ``lang`` (the
+        asker's; None: the game's)."""
+        game_lang = game_language_of(s.rec)
         try:
-            plan = await undo_plan(self.store, s.rec, s.state, s.seats, seat)
+            plan = await undo_plan(self.store, s.rec, s.state, s.seats, seat, lang=game_lang)
             before = s.A.load(await self.store.state_at(s.game_id, plan.target))
             saved = await self.store.undo(
                 s.game_id, plan.target, by=seat, expected_version=s.version
             )
-        except Refused as e:
+        except Refused as refused:
+            e = refused
+            if lang is not None and lang != game_lang:  # the reason, in the asker's words
+                try:
+                    await undo_plan(self.store, s.rec, s.state, s.seats, seat, lang=lang)
+                except Refused as again:
+                    e = again
             res = s.result(choices=True)
             why = e.reason
             key, params = (why.key, dict(why.params)) if isinstance(why, Msg) else ("", {})

@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from service.games import adapter_of
+from service.results import Shown
 from storage import GameRecord, GameStatus, GameSummary, PlayerStats, PrivatePlace
+from storage.models import SettingsChanges
 
 if TYPE_CHECKING:
     from service.core import GameCore
@@ -86,11 +88,17 @@ class Places:
                 out.append((rec, posted))
         return out
 
-    async def mark_posted(self, s: GameSession, version: int) -> None:
-        """Remember that the game's turn post of ``version`` reached its channel."""
+    async def mark_posted(self, s: GameSession, version: int, shown: Shown | None = None) -> None:
+        """Remember that the game's turn post of ``version`` reached its channel, and (``shown``)
+        the surface's post of the turn in progress — one write."""
         posted = s.rec.settings.posted_version
+        changes: SettingsChanges = {}
         if posted is None or posted < version:
-            s.rec = await self.svc.store.update_settings(s.game_id, posted_version=version)
+            changes["posted_version"] = version
+        if shown is not None and shown.open_post != s.rec.settings.open_post:
+            changes["open_post"] = shown.open_post
+        if changes:
+            s.rec = await self.svc.store.update_settings(s.game_id, **changes)
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         """Remember the game's status message (edited in place after every turn)."""

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from i18n import Msg, text_of, tr, translator
 from rules.registry import default_name
+from storage.models import OpenPost
 
 Audience = int | Literal["public"]
 ImageKind = Literal["map", "map_zoom", "boards", "panel", "hand", "battle", "scores"]
@@ -110,6 +111,17 @@ class Frame:
     version: int
     state: Any  # a state of any game of rules.games
     events: tuple[Any, ...] = ()  # the step's events, or the whole turn's at its end
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a surface showed of a step (the answer of its ``show``, :mod:`service.turn`):
+    whether it posted the game's new version (the game is then marked posted at it), and its
+    post of the turn in progress, kept with the game (None: none open: the game ended, or the
+    surface keeps none)."""
+
+    posted: bool
+    open_post: OpenPost | None = None
 
 
 @dataclass

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from i18n import Msg
-from service.results import Refused, Result
+from service.results import Refused, Result, Shown
 from service.session import GameSession
 
 if TYPE_CHECKING:
@@ -57,9 +57,10 @@ class Played:
         return bool(self.command.errors)
 
 
-Show = Callable[[Played], Awaitable[bool]]
-"""A surface's showing of a :class:`Played` (called under the game's lock); returns whether
-it showed the game's new version (the game is then marked posted at it)."""
+Show = Callable[[Played], Awaitable[Shown]]
+"""A surface's showing of a :class:`Played` (called under the game's lock); returns what it
+showed (:class:`~service.results.Shown`: whether the new version was posted — the game is
+then marked posted at it — and the surface's open post of the turn, kept with the game)."""
 
 
 async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
@@ -122,14 +123,15 @@ class TurnService:
         version: int | None = None,
         loaded: GameSession | None = None,
         show: Show | None = None,
+        lang: str | None = None,
     ) -> Played:
         """``seat`` takes back their newest step (``version``: the game as the player saw it:
         a newer one raises :class:`Refused`); a refusal of the undo rule comes back in
-        ``command.errors``."""
+        ``command.errors``, naming players in ``lang`` (the asker's)."""
         async with self.svc.session(game_id, loaded=loaded) as s:
             if version is not None and s.version != version:
                 raise Refused(Msg(NO_LONGER_KEY))
-            res = await self.svc.undo_in(s, seat)
+            res = await self.svc.undo_in(s, seat, lang=lang)
             if res.errors:
                 return Played(res, s.result(), s)
             return await self.follow(s, res, show=show, wishes=False)
@@ -178,8 +180,10 @@ class TurnService:
         res.frames.setdefault(s.version, s.frame())
         schedule = await self.svc.pacing.refresh(s.game_id, s)
         played = Played(res, ai, s, tuple(steps), schedule)
-        if show is not None and await show(played):
-            await self.svc.places.mark_posted(s, s.version)
+        if show is not None:
+            shown = await show(played)
+            if shown.posted:
+                await self.svc.places.mark_posted(s, s.version, shown)
         return played
 
     async def play(
@@ -196,4 +200,4 @@ class TurnService:
         return await self.press(game_id, seat, text=text, lang=lang, on_step=on_step)
 
 
-__all__ = ["NO_LONGER_KEY", "Pause", "Played", "Show", "TurnService"]
+__all__ = ["NO_LONGER_KEY", "Pause", "Played", "Show", "Shown", "TurnService"]

@@ -81,7 +81,8 @@ async def undo_plan(
 ) -> UndoPlan:
     """What ``seat`` would take back with an undo now (``rec``/``st``: the game as loaded);
     :class:`Refused` saying why not (a message, rendered in the asker's language). ``lang``:
-    the language of the plan's description where the step has no public description."""
+    the language of the plan's description where the step has no public description, and of
+    the players' names in a refusal (their colours)."""
     if not rec.status.is_active:
         raise Refused(msg("svc.undo.over"))
     game_id = rec.id
@@ -97,7 +98,8 @@ async def undo_plan(
     if entry is None or v == 0 or entry.action_json is None or entry.seat is None:
         raise Refused(msg("svc.undo.no_step"))
     if entry.seat != seat:
-        raise Refused(msg("svc.undo.decided_since", who=seat_label(st, seats, entry.seat)))
+        who = seat_label(st, seats, entry.seat, lang)
+        raise Refused(msg("svc.undo.decided_since", who=who))
     A = adapter(rec.game)
     before = A.load(await store.state_at(game_id, v - 1))
     after = (  # the game now, unless undos since lead back to an older version

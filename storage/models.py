@@ -40,6 +40,7 @@ __all__ = [
     "IntegrityProblem",
     "LogEntry",
     "NewsItem",
+    "OpenPost",
     "PendingRequest",
     "PlayerPrefs",
     "PlayerStats",
@@ -151,6 +152,21 @@ class PendingRequest(_Frozen):
     data: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class OpenPost(_Frozen):
+    """A surface's post of the turn in progress (the channel's message edited in place while the
+    same players decide): its message, its summary lines so far, the seats it asked (pinged),
+    the game's version it shows and its pictures. Kept with the game so a restart or another process goes on
+    with the same post."""
+
+    message_id: UserId
+    lines: tuple[str, ...] = ()
+    deciders: tuple[SeatNumber, ...] = ()
+    version: int = Field(ge=0)
+    images: tuple[tuple[str, str], ...] = Field(
+        default=(), description="its pictures: (file name, alt text)"
+    )
+
+
 class GameSettings(_Frozen):
     """The options a game was created with, and a surface's typed bookkeeping about it.
 
@@ -177,6 +193,9 @@ class GameSettings(_Frozen):
     )
     posted_version: int | None = Field(
         default=None, ge=0, description="newest version whose turn post reached the channel"
+    )
+    open_post: OpenPost | None = Field(
+        default=None, description="the channel's post of the turn in progress (edited in place)"
     )
     private_places: dict[UserId, PrivatePlace] = Field(
         default_factory=dict, description="user id -> where their private news goes"
@@ -217,6 +236,7 @@ class SettingsChanges(TypedDict, total=False):
     colour_wishes: Mapping[int, str]
     status_message_id: int | None
     posted_version: int | None
+    open_post: OpenPost | None
     private_places: Mapping[int, PrivatePlace]
     pending_request: PendingRequest | None
     abandon_votes: Sequence[int]

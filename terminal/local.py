@@ -612,7 +612,7 @@ class LocalGame:
     async def undo(self, seat: int) -> None:
         """Take back ``seat``'s last step, or say why not (the service's refusal, in this
         terminal's language)."""
-        played = await self.svc.turns.undo(self.game_id, seat)
+        played = await self.svc.turns.undo(self.game_id, seat, lang=self.lang)
         self.game = played.game
         if played.refused:
             self.errors += 1

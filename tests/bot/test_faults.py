@@ -62,6 +62,7 @@ async def test_bot_recovers_from_429_500_and_slow_answers(
     g = Game(fake, h)
     rng = random.Random(11)
     acknowledged: list[str] = []
+    pressed: list[tuple[int, int]] = []  # per acknowledged press: its step's version, the last
     kinds: Counter[str] = Counter()
     for faults in FAULTS:
         fake.faults = faults
@@ -70,9 +71,14 @@ async def test_bot_recovers_from_429_500_and_slow_answers(
             if st.phase == "ended" or 0 not in deciders(st):
                 break
             text = format_action(st, rng.choice(legal_actions(st, 0)))
+            v0 = (await h.client.tables.store.get_game(gid)).version  # type: ignore[attr-defined]
             reqs = await h.command(ANA, CH, "play", command=text)
             assert "did not work" not in " ".join(texts_to(reqs, ANA)), text
-            acknowledged += done_texts(reqs)
+            done = done_texts(reqs)
+            acknowledged += done
+            if done:
+                v1 = (await h.client.tables.store.get_game(gid)).version  # type: ignore[attr-defined]
+                pressed.append((v0 + 1, v1))
         kinds.update(k for k, _ in fake.faulted)
         fake.faulted.clear()
     fake.faults = Faults()
@@ -81,7 +87,13 @@ async def test_bot_recovers_from_429_500_and_slow_answers(
     gid, st = await g.state()
     log = await h.client.tables.store.get_log(gid)  # type: ignore[attr-defined]
     ana_steps = [e for e in log if e.seat == 0 and e.action_json is not None]
-    assert len(acknowledged) == len(ana_steps) >= 10
+    assert len(acknowledged) == len(pressed) >= 10
+    by_version = {e.version: e for e in log}
+    assert all(by_version[v].seat == 0 for v, _ in pressed)  # each press saved Ana's step
+    # and any other step of Ana's is one the service answered after a press (her turn's end
+    # when nothing else was left to do)
+    taken = {v for first, last in pressed for v in range(first, last + 1)}
+    assert {e.version for e in ana_steps} <= taken
     # no turn posted twice (a retried request had no effect the first time)
     ids = turn_post_ids(fake)
     assert ids and len(ids) == len(set(ids)), Counter(ids).most_common(3)

@@ -155,7 +155,9 @@ class Game:
                 assert "did not work" not in " ".join(texts_to(reqs, ANA))
                 # a double press changes nothing and says so
                 again = await self.h.click(ANA, before, confirm[0])
-                assert any("no longer available" in t for t in texts_to(again, ANA))
+                # (or, when that press ended the game, that it is over)
+                said = texts_to(again, ANA)
+                assert any("no longer available" in t or "game is over" in t for t in said), said
                 self.guided += 1
                 return
             sel = next(c for c in self.walk(msg) if c.get("custom_id", "").startswith("brz:s:"))
