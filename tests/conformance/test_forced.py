@@ -51,9 +51,7 @@ async def _play(svc: GameService, game: str, seed: int) -> tuple[int, int]:
         seat = deciders[0]
         acts = A.face.legal_actions(s.state, seat)
         k = rng.randrange(len(acts))
-        played = await svc.turns.press(
-            s.game_id, seat, index=k, version=s.version, action=acts[k]
-        )
+        played = await svc.turns.press(s.game_id, seat, index=k, version=s.version, action=acts[k])
         assert not played.refused, played.command.errors
         assert played.game.version == s.version + 1 + len(played.steps)
         presses += 1

@@ -189,7 +189,7 @@ async def _texts(tmp: Path, game: str, players: int, seed: int, lang: str) -> li
 
             collect(res)
             await svc.run_ai_turns(res.game_id, on_step=collect, max_steps=MAX_STEPS)
-            texts.extend(await svc.log(res.game_id, last=10_000, lang=lang))
+            texts.extend(await svc.reading.log(res.game_id, last=10_000, lang=lang))
         finally:
             await svc.aclose()
     return texts
