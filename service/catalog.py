@@ -69,6 +69,19 @@ def grammar(game: str = DEFAULT) -> tuple[tuple[str, str, str], ...]:
     return adapter(game).grammar()
 
 
+def help_keys(game: str = DEFAULT) -> Mapping[str, str]:
+    """The game's own lines of a surface's help by the word they explain (catalogue keys:
+    ``score``, ``rules``, ``footer``; the others are the surface's generic lines)."""
+    return adapter(game).help_keys
+
+
+def lookup(query: str, game: str = DEFAULT, lang: str = "en") -> list[str]:
+    """The components of ``game`` a reader looks up by id or name (Brazil: Imperial's
+    missions with their objectives), in ``lang``: one text each; none found, or a game
+    without such components: []."""
+    return adapter(game).lookup(query, lang)
+
+
 def use_data_packs(folder: str | None) -> None:
     """Where games find the component data packs they name (each game's adapter)."""
     _use_data_packs(folder)

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import i18n
 from ai import AGENT_NAMES
+from i18n.notation import localize
 from service import (
     Decision,
     Frame,
@@ -51,6 +52,7 @@ from service import (
 from service.game import GameSession
 from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
+from service.labels import Choice
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 from storage.environ import env
@@ -67,14 +69,24 @@ HELP_ARGS = {"rules": "terminal.help.rules_args"}
 """The arguments a command of the terminal takes, as ``help`` shows them (``<ID|word>``)."""
 
 
-def help_text(lang: str = i18n.DEFAULT) -> str:
-    """The ``help`` command's list of the terminal's commands, in ``lang``."""
+def help_text(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> str:
+    """The ``help`` command's list of the terminal's commands, in ``lang``, in the words of
+    ``game``: a line the game's adapter has its own key for (``help_keys``: its scores, its
+    rules reference's IDs) is the game's, the others the terminal's generic ones; the footer's
+    example is a command of the game's grammar."""
     L = i18n.translator(lang)
+    own = catalog.help_keys(game)
     usages = [(w, f"{w} {L(HELP_ARGS[w])}" if w in HELP_ARGS else w) for w in LOCAL_WORDS]
     width = max(16, *(len(u) + 1 for _, u in usages))
     lines = [L("terminal.help.title")]
-    lines += [f"  {u:<{width}} {L(f'terminal.help.{w}')}" for w, u in usages]
-    lines.append(L("terminal.help.footer"))
+    lines += [f"  {u:<{width}} {L(own.get(w, f'terminal.help.{w}'))}" for w, u in usages]
+    examples = [ex for _, _, ex in catalog.grammar(game)]
+    if "footer" in own:
+        lines.append(L(own["footer"]))
+    elif examples:
+        lines.append(L("terminal.help.footer", example=examples[0]))
+    else:
+        lines.append(L("terminal.help.footer_plain"))
     return "\n".join(lines)
 
 
@@ -445,6 +457,8 @@ class LocalGame:
         self.source: LineSource | None = None
         self.errors = 0
         self.db: str | None = None  # the database (--db), for the resume command
+        self.hinted: tuple[int, int] | None = None  # (version, seat) the last hint was for
+        self.actor: tuple[int, int] | None = None  # (seat, version) of the last typed step
 
     def resume_command(self) -> str:
         """The command that goes on with this game (:func:`resume_command`)."""
@@ -503,6 +517,40 @@ class LocalGame:
         await self.svc.reading.hold_news(self.game_id, seat, [post.text])
         self.tell("terminal.private_news", "  ", who=self.seats[seat].name)
 
+    async def greet(self, last: int = 5) -> None:
+        """A resumed game's greeting: its last steps (the log's, players named) and whose
+        turn it is."""
+        g = self.game = await self.svc.peek(self.game_id)
+        steps = await self.svc.reading.log(self.game_id, last=last, lang=self.lang)
+        if steps:
+            self.tell("terminal.resume.last")
+            self.relay("\n".join(f"  {t}" for t in steps))
+        if g.over:
+            return
+        names = [
+            seat_label(g.state, g.seats, d.seat, self.lang) for d in g.decisions(choices=False)
+        ]
+        if names:
+            self.tell("terminal.resume.turn", names=names)
+
+    async def first_picture(self) -> None:
+        """A new game that is played from its first step (no setting up: Tigris &
+        Euphrates) has the picture of its board written at once, as a game that sets up
+        first has when its play begins (the map its first turn posts)."""
+        g = self.game = await self.svc.peek(self.game_id)
+        if not g.A.playing(g.state):
+            return
+        written = []
+        for req in g.A.board_images(g.version, self.lang)[:1]:
+            data = await self.draw(req, g.frame())
+            if data is not None:
+                self.out_dir.mkdir(parents=True, exist_ok=True)
+                path = self.out_dir / req.filename()
+                path.write_bytes(data)
+                written.append(str(path))
+        if written:
+            self.tell("terminal.images", "  ", paths=written)
+
     # ------------------------------------------------------------------ loop
 
     def humans_deciding(self, decisions: Sequence[Decision]) -> list[Decision]:
@@ -535,6 +583,9 @@ class LocalGame:
                 await self.run_ai()
                 continue
             seat = waiting[0]
+            if self.hinted != (g.version, seat):
+                self.hinted = (g.version, seat)
+                self.hint(g, seat)
             who = seat_label(g.state, g.seats, seat, self.lang)
             line = await source.read(f"{who}> ", seat)
             if line is None:
@@ -566,7 +617,7 @@ class LocalGame:
         word, _, rest = line.partition(" ")
         word = word.lower()
         if word == "help":
-            self.say(help_text(self.lang))
+            self.say(help_text(self.lang, self.game_name))
             grammar = _grammar(self.lang, self.game_name)
             if grammar:
                 self.tell("terminal.help.game_commands")
@@ -574,9 +625,12 @@ class LocalGame:
         elif word == "quit" or word == "exit":
             return "quit"
         elif word == "legal" and not rest:
-            texts = await self.svc.legal(self.game_id, seat, lang=self.lang)  # its words
+            g = self.game = await self.svc.peek(self.game_id)
+            texts = g.legal_texts(seat, lang=self.lang)  # in the words of its language
             if texts:
                 self.relay("\n".join(f"  {t}" for t in texts))
+                for note in self.notes(g, seat):
+                    self.relay(f"  {note}")
             else:
                 self.tell("terminal.legal.none", "  ")
         elif word == "undo" and not rest:
@@ -603,11 +657,52 @@ class LocalGame:
                 self.game_id, seat, line, lang=self.lang, on_step=self.show
             )
             g = self.game = played.game
+            if not played.refused and not played.ai.applied:  # nobody played after it
+                self.actor = (seat, g.version)
             if played.ai.applied:
                 nxt = [seat_label(g.state, g.seats, d.seat, self.lang) for d in played.ai.next]
                 if nxt:
                     self.tell("terminal.now", names=nxt)
         return None
+
+    def notes(self, g: GameSession, seat: int) -> list[str]:
+        """What ``seat`` should know of its options to choose now, in the game's words
+        (Brazil: Imperial's missions it may keep or reveal, with their objectives)."""
+        if not g.decides(seat):
+            return []
+        return g.A.notes(g.state, seat, g.legal(seat), self.lang)
+
+    def hint(self, g: GameSession, seat: int) -> None:
+        """Say what ``seat`` may do now, before its prompt: the kinds of its legal steps in
+        the game's words (the labels of the guided menu's groups: one group per command
+        word) and the step that finishes its turn (the game's "nothing more" answer,
+        ``default_answer``); after a step of its own, what it may still do. A decision that
+        begins shows the notes on its options too (:meth:`notes`) when one person plays at
+        this terminal (they may be secret)."""
+        choices = g.choices(seat, lang=self.lang)
+        if not choices:
+            return
+        A = g.A
+        turn = A.pending_kind(g.state, seat) == "turn"
+        done = A.default_answer(g.state, seat) if turn else None
+        finish = g.describe(done) if done is not None else None
+        groups: dict[str, list[Choice]] = {}
+        for c in choices:
+            if c.command != finish and c.command.split():
+                groups.setdefault(c.command.split()[0], []).append(c)
+        kinds = [A.group_label(m, w, lang=self.lang).text for w, m in groups.items()]
+        still = self.actor == (seat, g.version)  # its own step was the last one
+        said = localize(finish, self.lang, self.game_name) if finish is not None else None
+        if kinds and said is not None:
+            key = "terminal.hint.still_or_end" if still else "terminal.hint.may_or_end"
+            self.tell(key, "  ", kinds=kinds, command=said)
+        elif kinds:
+            self.tell("terminal.hint.still" if still else "terminal.hint.may", "  ", kinds=kinds)
+        elif said is not None:
+            self.tell("terminal.hint.end", "  ", command=said)
+        if not still and sum(1 for s in self.seats if not s.ai) == 1:
+            for note in A.notes(g.state, seat, g.legal(seat), self.lang):
+                self.relay(f"  {note}")
 
     async def undo(self, seat: int) -> None:
         """Take back ``seat``'s last step, or say why not (the service's refusal, in this
@@ -635,8 +730,13 @@ class LocalGame:
             self.tell(key, "  ", who=who, vp=r.total)
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
-        """Rules-reference entries of this game for an ID or words, in this terminal's
-        language."""
+        """What ``rules`` answers for an ID or words, in this terminal's language: the game's
+        components the query names (Brazil: Imperial's missions by id or name, with their
+        objectives: :func:`service.catalog.lookup`), else the rules-reference entries of
+        this game."""
+        named = catalog.lookup(query, self.game_name, self.lang)
+        if named:
+            return named[:limit]
         found = lookup(query, limit, lang=self.lang, game=self.game_name)
         return [format_entry(e, markdown=False) for e in found]
 
@@ -971,6 +1071,10 @@ async def _play(
         for text in posts:
             local.relay(text)
         local.tell("terminal.images_folder", folder=out_dir.resolve())
+        if resumed is not None:
+            await local.greet()
+        else:
+            await local.first_picture()
         if server is not None:
             local.tell("terminal.page", url=await server.page_url(gid))
         if make_source is not None:

@@ -26,6 +26,7 @@ import json
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rules.games import DEFAULT, UnknownGame, game_of, names
@@ -339,6 +340,25 @@ class GameAdapter(ABC):
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         """The typed commands' grammar: (command, action type, example) per command."""
         return ()
+
+    # ------------------------------------------------------------ a reader's help
+
+    help_keys: Mapping[str, str] = MappingProxyType({})
+    """The game's own lines of a surface's help, by the word they explain (``score``,
+    ``rules``, ``footer``): catalogue keys in the game's catalogue ({}: the surface's
+    generic lines serve)."""
+
+    def lookup(self, query: str, lang: str = "en") -> list[str]:
+        """The game's components a reader looks up by id or name, in ``lang``, beside the
+        rules reference (Brazil: Imperial's missions and their objectives: ``I-1``, ``The
+        Brazilwood Coast``); none by default."""
+        return []
+
+    def notes(self, st: Any, seat: int, legal: Sequence[Any], lang: str = "en") -> list[str]:
+        """What ``seat`` should know of its ``legal`` actions to choose among them, beside
+        their commands, as it sees the game, in ``lang`` (Brazil: Imperial's missions it may
+        keep or reveal, with their objectives); none by default."""
+        return []
 
     # ------------------------------------------------------------ the game's page and timeline
 

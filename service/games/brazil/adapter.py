@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, get_args
 
 from i18n import tr, translator
@@ -540,6 +541,31 @@ class BrazilAdapter(GameAdapter):
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return GRAMMAR
+
+    help_keys = MappingProxyType(
+        {
+            "score": "brazil.help.score",
+            "rules": "brazil.help.rules",
+            "footer": "brazil.help.footer",
+        }
+    )
+
+    def lookup(self, query: str, lang: str = "en") -> list[str]:
+        """Missions by id or name (``I-1``, ``brazilwood coast``) with their objectives."""
+        cat = get_catalog(None)
+        return [labels.mission_line(cat, m, lang) for m in labels.find_missions(cat, query, lang)]
+
+    def notes(self, st: GameState, seat: int, legal: Sequence[Any], lang: str = "en") -> list[str]:
+        """The missions ``seat`` may keep or reveal now, each with its objectives."""
+        ids: dict[str, None] = {}
+        for a in legal:
+            kind = getattr(a, "type", "")
+            if kind == "keep_missions":
+                ids.update(dict.fromkeys(a.keep))
+            elif kind == "reveal_mission":
+                ids[a.mission] = None
+        cat = get_catalog(st.data_pack)
+        return [line for m in ids if (line := labels.mission_line(cat, m, lang))]
 
     def use_data_packs(self, folder: str | None) -> None:
         from rules.brazil.catalog import set_packs_folder

@@ -762,3 +762,85 @@ def cost_line(state: GameState, action: Any, *, lang: str = "en") -> str:
     paid = ", ".join(n._pay_name(p) for p in pay) if pay else L("svc.no_safe_default")
     loss = L("svc.cost.loss", note=note) if note else ""
     return L("svc.cost", cost=cost_text(cost, lang=lang), paid=paid, loss=loss) + "\n"
+
+
+# ---------------------------------------------------------------- missions looked up by a reader
+
+
+def mission_line(cat: Catalog, m: str, lang: str = "en") -> str:
+    """A mission as a reader looks it up: ``I-1 The Brazilwood Coast — era I, 1 VP: 2
+    sawmills, …`` (its id, its name in ``lang`` and its objectives); "" for no such mission."""
+    mis = cat.missions.get(m)
+    if mis is None:
+        return ""
+    L = translator(lang)
+    name = L.name(f"term.mission.{m}", mis.name)
+    objs = ", ".join(objective_text(cat, o, lang) for o in mis.objectives)
+    info = L("svc.mission_info", era=ROMAN[mis.era], vp=mis.vp, objectives=objs)
+    return f"{m} {name} — {info}"
+
+
+def _folded_words(text: str) -> list[str]:
+    import re
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.findall(r"[^\W_]+", plain)
+
+
+_ID_SHAPE = r"^(i{1,3})[\s_-]*([0-9]+)$"
+_SMALL_WORDS = frozenset(
+    [
+        "the",
+        "of",
+        "a",
+        "an",
+        "de",
+        "da",
+        "do",
+        "das",
+        "dos",
+        "la",
+        "le",
+        "les",
+        "des",
+        "die",
+        "der",
+        "az",
+    ]
+)
+
+
+def _says(token: str, word: str) -> bool:
+    """A query's word says a name's word: the same, or (4 letters or more) its start."""
+    return word == token or (len(token) >= 4 and word.startswith(token))
+
+
+def find_missions(cat: Catalog, query: str, lang: str = "en") -> list[str]:
+    """The ids of the missions a reader's ``query`` names: an id in any spelling (``I-1``,
+    ``i 1``, ``III_2``), or its name in ``lang`` or English, accents and case aside, every
+    word of the query a word of the name (4 letters or more: the start of one) and the
+    query saying most of the name (``brazilwood coast``, not ``coast``)."""
+    import re
+
+    q = query.strip().lower()
+    m = re.match(_ID_SHAPE, q)
+    if m:
+        key = f"{m.group(1).upper()}-{int(m.group(2))}"
+        return [key] if key in cat.missions else []
+    tokens = _folded_words(q)
+    if not tokens:
+        return []
+    L = translator(lang)
+    found = []
+    for mid, mis in cat.missions.items():
+        for name in dict.fromkeys((L.name(f"term.mission.{mid}", mis.name), mis.name)):
+            words = _folded_words(name)
+            content = [w for w in words if w not in _SMALL_WORDS] or words
+            if all(any(_says(t, w) for w in words) for t in tokens) and 2 * sum(
+                1 for w in content if any(_says(t, w) for t in tokens)
+            ) > len(content):
+                found.append(mid)
+                break
+    return found

@@ -11,6 +11,7 @@ privately when they drew, the final scoring."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from i18n import tr
@@ -332,6 +333,10 @@ class TigrisAdapter(GameAdapter):
         kinds = dict.fromkeys(m.action.kind for m in members if m.action is not None)
         desc = tr(lang, f"svc.tigris.kind.{next(iter(kinds))}") if len(kinds) == 1 else ""
         return Label(clip(head), clip(desc))
+
+    help_keys = MappingProxyType(
+        {"score": "svc.tigris.help.score", "rules": "svc.tigris.help.rules"}
+    )
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return (
