@@ -351,6 +351,11 @@ class Pacing:
             raise Refused(msg("svc.pace.unknown_zone.example", zone=zone))
         return await self.store.set_player_prefs(user_id, tz=zone)
 
+    async def set_manual_end(self, user_id: int, manual: bool) -> PlayerPrefs:
+        """Whether the player ends their turns themselves (``manual``), or lets a turn whose
+        only step left is its end end by itself (the default)."""
+        return await self.store.set_player_prefs(user_id, manual_end=manual)
+
     async def set_quiet_hours(self, user_id: int, hours: str) -> PlayerPrefs | None:
         """The player's quiet hours (``22:00-08:00``); ``off`` / ``none`` removes them
         (None returned)."""

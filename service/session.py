@@ -74,6 +74,9 @@ class GameSession:
         self.A: GameAdapter = adapter_of(state)  # the game's adapter (service.games)
         self._last: tuple[GameState, Any, GameState, list[Event]] | None = None
         self._listed: tuple[GameState, int, list[Any]] | None = None  # see _listing
+        self.manual_end: frozenset[int] = frozenset()
+        """Seats whose players end their turns themselves (their preference): a turn of theirs
+        with only its end left waits for them (see :meth:`ai_seat`)."""
 
     # ------------------------------------------------------------ reading
 
@@ -254,10 +257,10 @@ class GameSession:
                 return s
         if self.A.forced_answers:
             for s in deciders:
-                if (
-                    self.A.pending_kind(self.state, s) in self.A.forced_answers
-                    and len(self._listing(s)) == 1
-                ):
+                kind = self.A.pending_kind(self.state, s)
+                if kind == "turn" and s in self.manual_end:
+                    continue  # the player ends their turns themselves
+                if kind in self.A.forced_answers and len(self._listing(s)) == 1:
                     return s
         return None
 

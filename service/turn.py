@@ -169,6 +169,7 @@ class TurnService:
         when it showed the new version."""
         if wishes and res.applied:
             await self.svc.lobbies.colour_wishes(s, res)
+        s.manual_end = await self.manual_end(s)
         steps: list[Result] = []
 
         async def took(step: Result) -> None:
@@ -185,6 +186,19 @@ class TurnService:
             if shown.posted:
                 await self.svc.places.mark_posted(s, s.version, shown)
         return played
+
+    async def manual_end(self, s: GameSession) -> frozenset[int]:
+        """The human seats whose players end their turns themselves (their preference, read
+        only for a game that ends turns by itself)."""
+        if "turn" not in s.A.forced_answers:
+            return frozenset()
+        out: set[int] = set()
+        for seat, spec in enumerate(s.seats):
+            if spec.user_id is None or spec.ai:
+                continue
+            if (await self.svc.store.get_player_prefs(spec.user_id)).manual_end:
+                out.add(seat)
+        return frozenset(out)
 
     async def play(
         self,

@@ -81,7 +81,7 @@ from storage.models import (
     is_pack_name,
     transition_allowed,
 )
-from storage.pacing import PREFS_COLUMNS, merge_prefs
+from storage.pacing import PREFS_COLUMNS, merge_prefs, prefs_of
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["ChannelTaken", "Db", "SqlGameStore"]
@@ -1158,7 +1158,7 @@ class SqlGameStore(GameStore):
         )
         if not rows:
             return PlayerPrefs(user_id, None, None, None)
-        return PlayerPrefs(user_id, *rows[0])
+        return prefs_of(user_id, list(rows[0]))
 
     async def set_player_prefs(
         self,
@@ -1170,9 +1170,10 @@ class SqlGameStore(GameStore):
         language: str | None = None,
         clear_language: bool = False,
         discord_locale: str | None = None,
+        manual_end: bool | None = None,
     ) -> PlayerPrefs:
-        """Set the player's time zone, quiet hours (``"22:00", "08:00"``), language and/or
-        last seen Discord locale."""
+        """Set the player's time zone, quiet hours (``"22:00", "08:00"``), language, last
+        seen Discord locale and/or whether they end their turns themselves."""
         new = merge_prefs(
             await self.get_player_prefs(user_id),
             tz=tz,
@@ -1181,20 +1182,23 @@ class SqlGameStore(GameStore):
             language=language,
             clear_language=clear_language,
             discord_locale=discord_locale,
+            manual_end=manual_end,
         )
         async with self._writing() as db:
             await db.execute(
                 "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
-                "discord_locale) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE "
+                "discord_locale, manual_end) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (user_id) DO UPDATE "
                 "SET tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
                 "quiet_end = EXCLUDED.quiet_end, language = EXCLUDED.language, "
-                "discord_locale = EXCLUDED.discord_locale",
+                "discord_locale = EXCLUDED.discord_locale, manual_end = EXCLUDED.manual_end",
                 user_id,
                 new.tz,
                 new.quiet_start,
                 new.quiet_end,
                 new.language,
                 new.discord_locale,
+                new.manual_end,
             )
         return new
 
@@ -1414,7 +1418,7 @@ class SqlGameStore(GameStore):
         rows = await db.fetch(
             f"SELECT user_id, {PREFS_COLUMNS} FROM pacing_players ORDER BY user_id"
         )
-        return [PlayerPrefs(int(r[0]), *list(r)[1:]) for r in rows]
+        return [prefs_of(int(r[0]), list(r)[1:]) for r in rows]
 
     # -- statistics -----------------------------------------------------------------------
 

@@ -412,10 +412,11 @@ class PlayerPrefsStore(ABC):
         language: str | None = None,
         clear_language: bool = False,
         discord_locale: str | None = None,
+        manual_end: bool | None = None,
     ) -> PlayerPrefs:
         """Set the user's time zone, quiet hours (``("22:00", "08:00")``), language (a
-        catalogue code; storage does not check it) and/or last seen Discord locale; what is
-        not given is kept; ``clear_quiet`` removes the quiet hours, ``clear_language`` the
+        catalogue code; storage does not check it), last seen Discord locale and/or whether
+        they end their turns themselves (``manual_end``); what is not given is kept; ``clear_quiet`` removes the quiet hours, ``clear_language`` the
         language (the user's Discord client's is followed again). Returns the new
         preferences."""
 

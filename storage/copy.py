@@ -71,6 +71,7 @@ class CopyDestination(CopySource, Protocol):
         language: str | None = None,
         clear_language: bool = False,
         discord_locale: str | None = None,
+        manual_end: bool | None = None,
     ) -> PlayerPrefs: ...
 
 
@@ -216,6 +217,7 @@ async def copy_store(
             language=prefs.language,
             clear_language=prefs.language is None,
             discord_locale=prefs.discord_locale,
+            manual_end=prefs.manual_end,
         )
         if got != prefs:
             report.differ.append(f"player {user}: the preferences do not read back equal")

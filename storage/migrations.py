@@ -462,6 +462,14 @@ END;
 """
 
 
+V11_MANUAL_END = """
+-- A player who ends their turns themselves (1), rather than the bot ending a turn whose only
+-- legal step left is its end (0, the default).
+ALTER TABLE pacing_players ADD COLUMN manual_end INTEGER NOT NULL DEFAULT 0
+    CHECK (manual_end IN (0, 1));
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -479,6 +487,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "pacing ticks: one process ticks a game at a time", V8_TICKS),
     Migration(9, "languages: players' language and Discord locale, games' language", _v9_languages),
     Migration(10, "the game per game record (every game before: brazil)", V10_GAME),
+    Migration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -567,6 +567,7 @@ class PlayerPrefs:
     quiet_end: str | None
     language: str | None = None
     discord_locale: str | None = None
+    manual_end: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ side of at-most/at-least once each kind chose) and marks it done with
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from storage.errors import InvalidData
 from storage.models import (
@@ -44,12 +44,20 @@ __all__ = [
     "StandIn",
     "Timer",
     "merge_prefs",
+    "prefs_of",
     "pacing_iso",
 ]
 
 
-PREFS_COLUMNS = "tz, quiet_start, quiet_end, language, discord_locale"
+PREFS_COLUMNS = "tz, quiet_start, quiet_end, language, discord_locale, manual_end"
 """The columns of ``pacing_players`` after its user id, in :class:`PlayerPrefs` order."""
+
+
+def prefs_of(user_id: int, row: list[Any]) -> PlayerPrefs:
+    """A player's preferences from a ``pacing_players`` row (:data:`PREFS_COLUMNS`; SQLite
+    keeps the flag as 0/1)."""
+    tz, qs, qe, language, locale, manual = row
+    return PlayerPrefs(user_id, tz, qs, qe, language, locale, bool(manual))
 
 
 def merge_prefs(
@@ -61,6 +69,7 @@ def merge_prefs(
     language: str | None,
     clear_language: bool,
     discord_locale: str | None,
+    manual_end: bool | None = None,
 ) -> PlayerPrefs:
     """``old`` with the changes of :meth:`~storage.base.GameStore.set_player_prefs` applied
     (what is not given is kept)."""
@@ -72,6 +81,7 @@ def merge_prefs(
         qe,
         None if clear_language else (language if language is not None else old.language),
         discord_locale if discord_locale is not None else old.discord_locale,
+        bool(manual_end) if manual_end is not None else old.manual_end,
     )
 
 

@@ -434,6 +434,13 @@ CREATE TRIGGER games_game_fixed BEFORE UPDATE OF game ON games
 """
 
 
+V11_MANUAL_END = """
+-- A player who ends their turns themselves, rather than the bot ending a turn whose only
+-- legal step left is its end (the default).
+ALTER TABLE pacing_players ADD COLUMN manual_end BOOLEAN NOT NULL DEFAULT FALSE;
+"""
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -453,6 +460,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
         9, "languages: players' language and Discord locale, games' language", _v9_languages
     ),
     PgMigration(10, "the game per game record (every game before: brazil)", V10_GAME),
+    PgMigration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
 )
 
 LATEST: int = MIGRATIONS[-1].version

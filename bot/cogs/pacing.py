@@ -17,7 +17,7 @@ from bot.checks import in_game, is_moderator, my_seat, seat_of, seated, session_
 from bot.discord_views import NO_SEAT_KEY
 from bot.paceflow import update_status
 from bot.scheduler import MuteReminders, Pacer, Scheduler
-from bot.translator import named, options
+from bot.translator import choices, named, options
 from i18n import tr
 from service.pacing import timezones, ts
 from service.results import Refused
@@ -206,6 +206,21 @@ class PacingCog(commands.Cog):
         if not p.tz:
             text += " " + tr(lang, "bot.pace.set_timezone")
         await t.reply(interaction, text)
+
+    # ------------------------------------------------------------------ ending turns
+
+    @app_commands.command(**named("end_turn"))
+    @options("end_turn", "mode")
+    @app_commands.choices(mode=choices("end", "auto", "manual"))
+    async def end_turn(self, interaction: discord.Interaction[TurnpostBot], mode: str) -> None:
+        """A player's choice for all their games: a turn with only its end left ends by itself
+        (the default), or waits for them to end it."""
+        lang = await self.t.lang_of(interaction)
+        manual = mode == "manual"
+        await self.t.svc.pacing.set_manual_end(interaction.user.id, manual)
+        await self.t.reply(
+            interaction, tr(lang, "bot.pace.end_manual" if manual else "bot.pace.end_auto")
+        )
 
 
 async def setup(bot: TurnpostBot) -> None:

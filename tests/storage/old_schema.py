@@ -12,13 +12,26 @@ if TYPE_CHECKING:
     import asyncpg
 
 
+def sqlite_back_to_10(raw: sqlite3.Connection) -> None:
+    """Undo schema 11 on an SQLite file: no ``pacing_players.manual_end`` column."""
+    raw.execute("ALTER TABLE pacing_players DROP COLUMN manual_end")
+
+
+async def pg_back_to_10(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 11 on a PostgreSQL database."""
+    await conn.execute("ALTER TABLE pacing_players DROP COLUMN manual_end")
+
+
 def sqlite_back_to_9(raw: sqlite3.Connection) -> None:
-    """Undo schema 10 on an SQLite file: no ``games.game`` column, no trigger guarding it."""
+    """Undo schemas 11 and 10 on an SQLite file: no ``games.game`` column, no trigger guarding
+    it."""
+    sqlite_back_to_10(raw)
     raw.execute("DROP TRIGGER games_game_fixed")
     raw.execute("ALTER TABLE games DROP COLUMN game")
 
 
 async def pg_back_to_9(conn: asyncpg.Connection[asyncpg.Record]) -> None:
-    """Undo schema 10 on a PostgreSQL database (the column's trigger goes with it)."""
+    """Undo schemas 11 and 10 on a PostgreSQL database (the column's trigger goes with it)."""
+    await pg_back_to_10(conn)
     await conn.execute("DROP TRIGGER games_game_fixed ON games")
     await conn.execute("ALTER TABLE games DROP COLUMN game")

@@ -29,6 +29,7 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
     # take the file back to a v3 file: drop the v4 (to v8) tables, the v10 column, and reset
     # user_version
     with sqlite3.connect(db_path) as raw:
+        sqlite_back_to_9(raw)  # schemas 11 and 10
         for t in (
             "pacing_games",
             "pacing_players",
@@ -42,7 +43,6 @@ async def test_upgrade_3_to_4_with_a_game_in_the_file(db_path: Path) -> None:
             "pacing_ticks",  # schema 8
         ):
             raw.execute(f"DROP TABLE {t}")
-        sqlite_back_to_9(raw)  # schema 10
         raw.execute("PRAGMA user_version = 3")
         raw.commit()
     raw.close()
