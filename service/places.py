@@ -19,8 +19,7 @@ from storage import GameRecord, GameStatus, GameSummary, PlayerStats, PrivatePla
 from storage.models import SettingsChanges
 
 if TYPE_CHECKING:
-    from service.core import GameCore
-    from service.session import GameSession
+    from service.session import Core, GameSession
 
 
 class Places:
@@ -31,7 +30,7 @@ class Places:
     chose for a game's private news. It reads and writes the store's records and settings
     only, never a game's state but to say who decides. Reached as ``svc.places``."""
 
-    def __init__(self, svc: GameCore) -> None:
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
 
     async def find(self, channel_id: int) -> GameRecord | None:

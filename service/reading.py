@@ -27,8 +27,7 @@ from service.timeline import timeline_frames
 from storage import GameRecord
 
 if TYPE_CHECKING:
-    from service.core import GameCore
-    from service.session import GameSession
+    from service.session import Core, GameSession
 
 GameState = Any  # a state of any game of rules.games
 
@@ -56,7 +55,7 @@ class Reading:
     (``rulebook_path``: Brazil: Imperial's reference read from that file instead of the
     packaged one). Reached as ``svc.reading``; it keeps nothing but the rulebook's path."""
 
-    def __init__(self, svc: GameCore, *, rulebook_path: str | None = None) -> None:
+    def __init__(self, svc: Core, *, rulebook_path: str | None = None) -> None:
         self.svc = svc
         self.rulebook_path = rulebook_path
 

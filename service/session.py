@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules.errors import InvalidAction, NotYourDecision, RulesError
 from service import logctx
 from service.games import GameAdapter, PaymentChooser, adapter_of
 from service.language import game_language_of
-from service.results import Decision, ErrorInfo, Frame, Result, SeatSpec, Status
+from service.results import Decision, ErrorInfo, Frame, Post, Result, SeatSpec, Status
 from service.workers import decision_seed, make_agent
 from storage import GameRecord, VersionConflict
 
 if TYPE_CHECKING:
-    from service.core import GameCore
     from service.labels import Choice
+    from service.workers import WorkerPool
+    from storage.base import GameStore
 
 GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
 Event = Any  # an event of any game
@@ -50,6 +51,82 @@ async def notify(on_step: Callable[[Result], Any] | None, step: Result) -> None:
             await r
 
 
+class Core(Protocol):
+    """What a session and the service's parts (:mod:`service.reading`, :mod:`service.places`)
+    use of the game service's core (:class:`service.core.GameCore` is one): typed here, so the
+    parts depend on this page and the core on them — no circle."""
+
+    store: GameStore
+    workers: WorkerPool
+
+    def ai_failed(self, game_id: int, seat: int, level: str, error: Exception) -> None: ...
+
+    def announce(
+        self,
+        game_id: int,
+        version: int,
+        st: GameState,
+        seats: Sequence[SeatSpec],
+        text: str,
+        *,
+        image: bool = True,
+        lang: str = "en",
+    ) -> Result: ...
+
+    async def decide(
+        self, level: str, seed: int, seat: int, state: GameState, *, game: str | None = None
+    ) -> Any: ...
+
+    def decisions(
+        self, st: GameState, seats: Sequence[SeatSpec], *, choices: bool = True, lang: str = "en"
+    ) -> list[Decision]: ...
+
+    async def readers(
+        self, rec: GameRecord, seats: Sequence[SeatSpec]
+    ) -> tuple[str, dict[int, str]]: ...
+
+    async def save_step(
+        self,
+        rec: GameRecord,
+        after: GameState,
+        action: Any,
+        events: list[Event],
+        description: str | None,
+    ) -> GameRecord: ...
+
+    def status(
+        self, game_id: int, st: GameState, seats: Sequence[SeatSpec], lang: str = "en"
+    ) -> Status: ...
+
+    def step_posts(
+        self,
+        before: GameState,
+        action: Any,
+        after: GameState,
+        events: list[Event],
+        seats: Sequence[SeatSpec],
+        version: int,
+        desc: str | None,
+        *,
+        lang: str = "en",
+        seat_langs: Mapping[int, str] | None = None,
+    ) -> list[Post]: ...
+
+    async def turn_events(
+        self, rec: GameRecord, before: GameState, after: GameState, events: list[Event]
+    ) -> list[Event]: ...
+
+    def who(self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str: ...
+
+    async def peek(self, game_id: int) -> GameSession: ...
+
+    async def read(self, game_id: int) -> tuple[GameRecord, GameState, list[SeatSpec]]: ...
+
+    def seat_specs(self, rec: GameRecord) -> list[SeatSpec]: ...
+
+    async def state(self, game_id: int) -> GameState: ...
+
+
 class GameSession:
     """One game loaded once, under its lock, for one interaction (or one AI run): every
     call on it works on the state in memory and saves in one transaction per action, so a
@@ -58,7 +135,7 @@ class GameSession:
 
     def __init__(
         self,
-        svc: GameCore,
+        svc: Core,
         rec: GameRecord,
         state: GameState,
         seats: list[SeatSpec],

@@ -20,15 +20,20 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from i18n import Msg
 from service.results import Refused, Result, Shown
 from service.session import GameSession
 
 if TYPE_CHECKING:
-    from service.game import GameService
-    from service.pace import Schedule
+    from contextlib import AbstractAsyncContextManager
+
+    from service.lobby import Lobbies
+    from service.pace import Pacing, Schedule
+    from service.places import Places
+    from service.reading import Reading
+    from storage.base import GameStore
 
 NO_LONGER_KEY = "svc.no_longer"
 """The refusal of a press on a choice the game has moved past (a catalogue key)."""
@@ -70,10 +75,27 @@ async def _notify(on_step: Callable[[Result], Any] | None, step: Result) -> None
             await out
 
 
+class Service(Protocol):
+    """What the turn's use cases use of the game service (:class:`service.game.GameService` is
+    one): typed here, so this page depends on the service's parts, not on the service."""
+
+    store: GameStore
+    lobbies: Lobbies
+    pacing: Pacing
+    places: Places
+    reading: Reading
+
+    def session(
+        self, game_id: int, *, loaded: GameSession | None = None
+    ) -> AbstractAsyncContextManager[GameSession]: ...
+
+    async def undo_in(self, s: GameSession, seat: int, *, lang: str | None = None) -> Result: ...
+
+
 class TurnService:
     """The use cases of a turn (see module doc)."""
 
-    def __init__(self, svc: GameService) -> None:
+    def __init__(self, svc: Service) -> None:
         self.svc = svc
 
     async def press(
