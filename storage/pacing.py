@@ -44,8 +44,8 @@ __all__ = [
     "StandIn",
     "Timer",
     "merge_prefs",
-    "prefs_of",
     "pacing_iso",
+    "prefs_of",
 ]
 
 
