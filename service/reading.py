@@ -185,6 +185,13 @@ class Reading:
         with metrics.timed(metrics.RENDER_SECONDS, "timeline"):
             return await self.svc.workers.timeline(entries, lang, rec.game)
 
+    @staticmethod
+    def rule_example(game: str = DEFAULT_GAME) -> str:
+        """A rule ID of ``game``'s reference to offer as an example of a query."""
+        from service.rulebook import example_id
+
+        return example_id(game)
+
     def rules(
         self, query: str, limit: int = 3, *, lang: str = "en", game: str = DEFAULT_GAME
     ) -> list[str]:

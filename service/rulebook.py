@@ -425,6 +425,17 @@ def lookup(
     return load_rulebook(path, lang=lang).lookup(query, limit)
 
 
+def example_id(game: str | None = None) -> str:
+    """A rule ID of ``game``'s reference to show as an example (``R-BUILD-4``, ``T-WAR-6``): its
+    first rule numbered 4 or more in a family, else its first entry's."""
+    entries = load_rulebook(game_path(game)).entries
+    for e in entries:
+        parts = e.id.split("-")
+        if len(parts) == 3 and parts[2].isdigit() and int(parts[2]) >= 4:
+            return e.id
+    return entries[0].id if entries else ""
+
+
 def game_path(game: str | None) -> Path:
     """The English rules reference of ``game`` (by name; None: the default game);
     ``KeyError`` for a game that has none."""

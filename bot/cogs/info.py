@@ -16,6 +16,7 @@ from bot.images import draw, upload_limit
 from bot.translator import named, options
 from i18n import tr
 from service import ImageRequest
+from service.games import DEFAULT as DEFAULT_GAME
 
 if TYPE_CHECKING:
     from bot.app import TurnpostBot
@@ -82,11 +83,10 @@ class InfoCog(commands.Cog):
         t = self.bot.tables
         lang = await t.lang_of(interaction)
         g = await t.svc.places.latest_game(interaction.channel_id)  # the channel's game's rules
-        if g is None:
-            found = t.svc.reading.rules(query, limit=2, lang=lang)
-        else:
-            found = t.svc.reading.rules(query, limit=2, lang=lang, game=g.game)
-        text = "\n\n".join(found) or tr(lang, "bot.rules.none")
+        game = DEFAULT_GAME if g is None else g.game
+        found = t.svc.reading.rules(query, limit=2, lang=lang, game=game)
+        example = t.svc.reading.rule_example(game)
+        text = "\n\n".join(found) or tr(lang, "bot.rules.none", example=example)
         await t.reply(interaction, text[:1990])
 
     @app_commands.command(**named("stats"))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.games import names
 from service.rulebook import (
     CHAT_LIMIT,
     DEFAULT_PATH,
@@ -254,3 +255,14 @@ def test_cut_without_a_sentence_end_falls_back_to_a_word() -> None:
     assert len(out) <= 60 and out.endswith("word …")
     with pytest.raises(ValueError):
         format_entry(e, 0)
+
+
+@pytest.mark.parametrize("game", names())
+def test_the_example_rule_id_is_one_of_the_games_own(game: str) -> None:
+    """``/rules`` that finds nothing suggests an ID of the channel's game, not another's."""
+    from service.games import adapter
+    from service.rulebook import example_id, game_path, load_rulebook
+
+    example = example_id(game)
+    assert example.startswith(adapter(game).rules_prefix)
+    assert load_rulebook(game_path(game)).get(example) is not None
