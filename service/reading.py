@@ -35,11 +35,16 @@ GameState = Any  # a state of any game of rules.games
 def final_text(st: GameState, seats: Sequence[SeatSpec], lang: str = "en") -> str:
     """The final scores' post of a finished game: the sheet, best first, with its winners
     (or that nobody won), in ``lang``."""
-    rows = sorted(adapter_of(st).score_rows(st, seats, lang), key=lambda r: -r.total)
+    A = adapter_of(st)
+    rows = sorted(A.score_rows(st, seats, lang), key=lambda r: -r.total)
     L = translator(lang)
     lines = [L("svc.core.final")]
     lines += [
-        L("svc.core.final_winner" if r.winner else "svc.core.final_line", who=r.who, vp=r.total)
+        L(
+            "svc.core.final_winner" if r.winner else "svc.core.final_line",
+            who=r.who,
+            score=A.score_text(r.total, lang),
+        )
         for r in rows
     ]
     if not any(r.winner for r in rows):
@@ -74,7 +79,7 @@ class Reading:
         lines += [
             L("svc.core.score_hidden", who=row.who)
             if row.hidden
-            else L("svc.core.score_line", who=row.who, vp=row.total)
+            else L("svc.core.score_line", who=row.who, score=A.score_text(row.total, lang))
             for row in self.score_rows(st, seats, lang)
         ]
         imgs = A.board_images(rec.version, lang)

@@ -727,7 +727,7 @@ class LocalGame:
                 self.tell("terminal.score.hidden", "  ", who=who)
                 continue
             key = "terminal.score.row_winner" if r.winner else "terminal.score.row"
-            self.tell(key, "  ", who=who, vp=r.total)
+            self.tell(key, "  ", who=who, score=g.A.score_text(r.total, self.lang))
 
     def rules(self, query: str, limit: int = 3) -> list[str]:
         """What ``rules`` answers for an ID or words, in this terminal's language: the game's

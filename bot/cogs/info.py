@@ -63,7 +63,12 @@ class InfoCog(commands.Cog):
         lang = await t.lang_of(interaction, s)
         rows = await t.svc.reading.scores(s.game_id, lang)
         lines = [
-            tr(lang, "bot.score.winner" if r.winner else "bot.score.row", who=r.who, vp=r.total)
+            tr(
+                lang,
+                "bot.score.winner" if r.winner else "bot.score.row",
+                who=r.who,
+                score=s.A.score_text(r.total, lang),
+            )
             for r in rows
         ]
         await t.reply(interaction, tr(lang, "bot.score.head") + "\n" + "\n".join(lines))

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from i18n import tr
 from rules.games import DEFAULT, UnknownGame, game_of, names
 from rules.games import game as rules_game
 from rules.registry import registration
@@ -80,6 +81,9 @@ class GameAdapter(ABC):
     of its own on taking a step back)."""
     has_colours: bool = False
     """Whether a lobby offers a colour wish per seat (Brazil: Imperial, R-SETUP-4)."""
+    score_key: str = "svc.score"
+    """The catalogue key of a score in the game's unit (``n``): points by default ("12
+    points"), Brazil: Imperial's victory points ("12 VP")."""
     forced_answers: frozenset[str] = frozenset()
     """Decision kinds a human seat with exactly one legal answer has answered for it by the
     service (after the surface's random wait when the kind is in :attr:`secret_answers`), so
@@ -90,6 +94,10 @@ class GameAdapter(ABC):
 
     def __init__(self) -> None:
         self.face: Game = rules_game(self.name)
+
+    def score_text(self, n: int, lang: str = "en") -> str:
+        """A score in the game's unit, in ``lang`` (:attr:`score_key`)."""
+        return tr(lang, self.score_key, n=n)
 
     # ------------------------------------------------------------ states and actions
 

@@ -253,6 +253,7 @@ BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
 class BrazilAdapter(GameAdapter):
     name = "brazil"
     secret_answers = frozenset({"combat_cards"})
+    score_key = "brazil.score"  # victory points
     forced_answers = frozenset({"turn", *get_args(PendingKind)})  # one legal answer: no question
     has_timeline = True
     rules_prefix = "R-"
