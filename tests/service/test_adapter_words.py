@@ -66,3 +66,55 @@ def test_the_base_group_label_reads_the_command_s_words() -> None:
     members = [Choice(i, f"raise {n}", Label(f"Raise {n}"), ()) for i, n in enumerate((10, 15))]
     assert A.group_label(members, "raise") == Label("raise", "2 choices")
     assert A.group_label(members, "raise 1", cut=True) == Label("raise 1: 10, 15", "2 choices")
+
+
+def _tigris_support(seed_from: int = 1) -> tuple[object, int]:
+    """A Tigris state where someone decides a support with a choice (random play)."""
+    import random
+
+    A = adapter("tigris")
+    for seed in range(seed_from, seed_from + 40):
+        st = A.build(2, None, seed, None)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if A.over(st):
+                break
+            seat = A.face.deciders(st)[0]
+            legal = A.face.legal_actions(st, seat)
+            if A.pending_kind(st, seat) == "support" and len(legal) > 1:
+                return st, seat
+            st, _ = A.apply(st, rng.choice(legal))
+    raise AssertionError("no support decision found")
+
+
+def test_tigris_support_menu_names_the_conflict_T_CONFLICT_3() -> None:
+    """The support menu says which conflict (revolt or war), its colour, both sides'
+    strength so far, and how many tiles of that colour the decider holds (issue #29)."""
+    A = adapter("tigris")
+    st, seat = _tigris_support()
+    c = st.conflict  # type: ignore[attr-defined]
+    menu = A.choices(st, seat, A.face.legal_actions(st, seat), "en")
+    colour = ("black", "red", "blue", "green")[c.colour]
+    a = c.attacker_base + max(c.attacker_commit, 0)
+    d = c.defender_base + max(c.defender_commit, 0)
+    have = st.players[seat].hand[c.colour]  # type: ignore[attr-defined]
+    for choice in menu:
+        desc = choice.label.description
+        assert desc.startswith(("Revolt, ", "War, ")) and colour in desc, desc
+        assert f"attacker {a}, defender {d}" in desc and f"you hold {have} {colour}" in desc
+    hu = A.choices(st, seat, A.face.legal_actions(st, seat), "hu")[0].label.description
+    assert f"támadó {a}, védekező {d}" in hu
+
+
+def test_tigris_menu_groups_speak_words_not_notation() -> None:
+    A = adapter("tigris")
+    members = [
+        Choice(0, "tile black A1", Label("x"), ()),
+        Choice(1, "tile black A2", Label("y"), ()),
+    ]
+    assert A.group_label(members, "tile black A", cut=True).text == (
+        "Place a black tile in row A: A1, A2"
+    )
+    assert A.group_label(members, "tile black").text == "Place a black tile"
+    assert A.group_label(members, "tile black", lang="hu").text.startswith("Fekete lapka")
+    assert A.group_label(members, "leader king").text == "Place or move your king"

@@ -50,6 +50,23 @@ def _typed(command: str, lang: str) -> str:
     return localize(command, lang, "tigris")
 
 
+def _group_words(words: Sequence[str], lang: str) -> str | None:
+    """A guided menu's group in words, for the groups a player meets most: a tile of a
+    colour (``tile black A`` -> "Place a black tile in row A"), a leader, a catastrophe's
+    row; None for the others (their command words are shown)."""
+    row = words[2] if len(words) >= 3 and len(words[2]) == 1 and words[2].isalpha() else None
+    kind = words[0] if words else ""
+    if kind == "tile" and len(words) >= 2 and words[1] in COLOURS:
+        key = "svc.tigris.group.tile" + (".row" if row else "")
+        return tr(lang, key, colour="@tigris.colour." + words[1], row=row or "")
+    if kind == "leader" and len(words) >= 2 and words[1] in LEADERS:
+        key = "svc.tigris.group.leader" + (".row" if row else "")
+        return tr(lang, key, leader="@tigris.leader." + words[1], row=row or "")
+    if kind == "catastrophe" and len(words) == 2 and len(words[1]) == 1 and words[1].isalpha():
+        return tr(lang, "svc.tigris.group.catastrophe.row", row=words[1])
+    return None
+
+
 def _colour(lang: str, c: int) -> str:
     return tr(lang, f"tigris.colour.{COLOURS[c]}")
 
@@ -311,9 +328,24 @@ class TigrisAdapter(GameAdapter):
                 text = tr(lang, key, **params)
             except Exception:  # a label must never break a menu: the command itself
                 text = _typed(command, lang)
-            desc = tr(lang, f"svc.tigris.kind.{a.kind}")
+            desc = self._support_desc(st, seat, lang) if a.kind == "support" else None
+            desc = desc or tr(lang, f"svc.tigris.kind.{a.kind}")
             out.append(Choice(i, command, Label(clip(text), clip(desc)), (), a))
         return out
+
+    @staticmethod
+    def _support_desc(st: TigrisState, seat: int, lang: str) -> str | None:
+        """The conflict a support decision is about, for the one deciding: its kind and
+        colour, both sides' strength so far (the bases and the commitments made, public:
+        T-CONFLICT-3) and how many tiles of that colour the seat holds (its own secret)."""
+        c = st.conflict
+        if c is None:
+            return None
+        a = c.attacker_base + max(c.attacker_commit, 0)
+        d = c.defender_base + max(c.defender_commit, 0)
+        have = st.players[seat].hand[c.colour] if seat < len(st.players) else 0
+        colour = "@tigris.colour." + COLOURS[c.colour]
+        return tr(lang, f"svc.tigris.support.{c.kind}", colour=colour, a=a, d=d, have=have)
 
     def group_label(
         self, members: Sequence[Any], prefix: str, *, cut: bool = False, lang: str = "en"
@@ -323,7 +355,8 @@ class TigrisAdapter(GameAdapter):
         described by the kind of action."""
         from service.labels import Label, clip
 
-        head = _typed(prefix.strip(), lang)
+        words = _group_words(prefix.strip().split(), lang)
+        head = words[:1].upper() + words[1:] if words else _typed(prefix.strip(), lang)
         if cut and members:
             k = len(prefix.strip().split())
             nxt = dict.fromkeys(
