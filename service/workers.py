@@ -42,6 +42,7 @@ most all but one: a turn's map is never queued behind a row of 2-second searches
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -263,6 +264,7 @@ class WorkerPool:
         self.replaced = 0  # executors replaced after a crash or a stuck job
         self.jobs = 0  # jobs started in worker processes
         self.fallbacks = 0  # pictures drawn by the fallback in this process
+        self.fallback_why: collections.Counter[str] = collections.Counter()  # failed, late, …
         self.superseded = 0  # pictures left undrawn in the queue for a newer version
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
@@ -351,6 +353,7 @@ class WorkerPool:
         drawing having ``reason`` (failed, late, superseded: ``why``); when the fallback
         fails too: ``error`` as it is (a job's own error), else :class:`WorkerError`."""
         self.fallbacks += 1
+        self.fallback_why[reason] += 1
         metrics.IMAGE_FALLBACKS.labels(reason).inc()
         level = logging.INFO if reason == "superseded" else logging.WARNING
         log.log(level, "worker pool: %s (v%s) %s: the fallback draws it", what, req.version, why)
