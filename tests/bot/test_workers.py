@@ -69,6 +69,7 @@ async def test_a_map_not_drawn_is_left_out_with_a_note_and_the_game_goes_on(
         h = await make()
         pool = h.client.tables.svc.workers  # type: ignore[attr-defined]
         assert pool.enabled and pool.workers == 1
+        pool.image_wait = 600.0  # a slow start of the workers is no fallback here
         monkeypatch.setattr(service.workers, "draw_job", pool_jobs.exit_draw)  # workers die
         monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.failing_fallback)
         await h.command(ANA, CH, "game", "new", players=2, ai_level="random")

@@ -230,7 +230,7 @@ async def test_images_drawn_in_a_worker_are_the_same_bytes(game4: list[Snapshot]
         (ImageRequest("battle", None, 4), Frame(4, battle.state, tuple(battle.events))),
         (ImageRequest("scores", None, 5), Frame(5, last.state)),
     ]
-    async with WorkerPool(2) as pool:
+    async with WorkerPool(2, image_wait=600.0) as pool:  # the workers' own, not fallbacks
         drawn = await asyncio.gather(*(pool.draw(req, frame) for req, frame in cases))
         assert pool.jobs == len(cases)
     for (req, frame), png in zip(cases, drawn, strict=True):
@@ -356,7 +356,7 @@ async def test_the_service_draws_through_its_pool(game4: list[Snapshot], tmp_pat
     frame = Frame(3, sn.state, tuple(sn.events))
     req = ImageRequest("map", None, 3)
     async with SqliteGameStore(str(tmp_path / "d.sqlite3")) as store:
-        async with WorkerPool(1) as pool:
+        async with WorkerPool(1, image_wait=600.0) as pool:
             svc = GameService(store, workers=pool)
             before = drawn_maps()
             assert await svc.render(req, frame) == render_image(req, frame)
