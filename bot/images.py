@@ -1,6 +1,8 @@
 """Images for Discord: drawn from the service's image requests in its worker processes
-(:meth:`service.game.GameService.render`), within the interaction's upload limit. An image
-that could not be drawn is left out and named, so the post can say so."""
+(:meth:`service.game.GameService.render`), within the interaction's upload limit. A picture
+the workers fail to draw, or draw late, comes from the service's cheaper fallback drawing
+(issue 29 item 7); one that could not be drawn even so is left out and named, so the post
+can say so."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ Render = Callable[[ImageRequest, Frame], Awaitable[bytes | None]]
 
 class Drawn(list[discord.File]):
     """The files drawn; ``missing``: the file names of the images that could not be drawn
-    (their worker failed twice, or drawing raised)."""
+    (their worker's drawing and the fallback both failed)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -58,9 +60,9 @@ def missing_note(files: Sequence[discord.File], lang: str = "en") -> str:
 async def draw(
     reqs: Sequence[tuple[str, ImageRequest, Frame]], limit: int, render: Render = in_thread
 ) -> Drawn:
-    """Draw the images (``render``: the service's ``render``, in its worker processes); drop
-    those that would pass the upload limit, and leave out (named in ``missing``) those that
-    could not be drawn: a picture never stops a post."""
+    """Draw the images (``render``: the service's ``render``, in its worker processes, with
+    its fallback); drop those that would pass the upload limit, and leave out (named in
+    ``missing``) those that could not be drawn: a picture never stops a post."""
     out = Drawn()
     total = 0
     for name, req, frame in reqs:

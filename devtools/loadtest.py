@@ -17,7 +17,9 @@ backlog).
 
 Printed: the interaction acknowledgement latency p50/p95/p99 (from the dispatch of the
 interaction to the fake server receiving its first response or defer), the share
-acknowledged within 3 s, the time from the action to the map's post p50/p95, errors, and a
+acknowledged within 3 s, the time from the action to the map's post p50/p95, the pictures the
+workers did not draw (drawn by the fallback in the bot's process: failed, late, superseded),
+errors, and a
 ramp: rates tried one after another on the same games; a rate is sustained when the backlog
 does not grow and the map p95 stays under 2 s. The highest sustained rate is printed.
 
@@ -474,6 +476,20 @@ async def check_states(d: Driver, tables: list[Table]) -> list[str]:
     return bad
 
 
+def picture_line(client: discord.Client) -> str:
+    """The worker pool's pictures drawn by the fallback (failed, late, superseded) and still
+    queued: every post carries its map, these are the ones the workers did not draw ("" when
+    the pool is off)."""
+    pool = client.tables.svc.workers  # type: ignore[attr-defined]
+    if not pool.workers:
+        return ""
+    why = ", ".join(f"{k} {n}" for k, n in sorted(pool.fallback_why.items())) or "none"
+    return (
+        f"pictures drawn by the fallback in the bot's process: {pool.fallbacks} ({why}); "
+        f"still queued: {pool.queued()}"
+    )
+
+
 class ErrorCounter(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -662,6 +678,9 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                     f"to the players' copy: {len(mismatched)}"
                 )
                 say(f"steps saved without their acknowledgement (not lost): {d.unacknowledged}")
+                pictures = picture_line(bot)
+                if pictures:
+                    say(pictures)
                 errs = d.errors + fake.errors + errors.records + ai_games.errors
                 say(f"errors: {len(errs)}" + "".join(f"\n  {e}" for e in errs[:10]))
             finally:

@@ -662,12 +662,17 @@ class GameCore:
         )
         await self.store.replace_seat(game_id, new)
 
-    async def render(self, req: ImageRequest, frame: Frame) -> bytes | None:
+    async def render(
+        self, req: ImageRequest, frame: Frame, *, game_id: int | None = None
+    ) -> bytes | None:
         """``req`` drawn from ``frame`` (:func:`service.images.render_image`) in a worker
-        process (a thread when the pool is off). Raises
-        :class:`service.workers.WorkerError` when its worker failed twice."""
+        process (a thread when the pool is off), queued in the line of game ``game_id`` (None:
+        the game loaded in this task); by the cheaper fallback in this process when the
+        worker's drawing fails or is late (:meth:`service.workers.WorkerPool.draw`). Raises
+        only when the fallback failed too (:class:`service.workers.WorkerError`, or the
+        drawing's own error)."""
         with metrics.timed(metrics.RENDER_SECONDS, req.kind):
-            return await self.workers.draw(req, frame)
+            return await self.workers.draw(req, frame, game_id=game_id)
 
     async def aclose(self) -> None:
         """Stop the worker pool (jobs after this run in threads)."""

@@ -39,6 +39,13 @@ RENDER_SECONDS = Histogram(
     buckets=_SLOW,
     registry=REGISTRY,
 )
+IMAGE_FALLBACKS = Counter(
+    "turnpost_image_fallbacks",
+    "Pictures drawn by the cheaper fallback in the surface's process, by why "
+    "(failed, late, superseded: the worker's drawing)",
+    ["why"],
+    registry=REGISTRY,
+)
 AI_SECONDS = Histogram(
     "turnpost_ai_decision_seconds",
     "Time of one computer player's decision, by level",

@@ -15,16 +15,26 @@ dies (``BrokenProcessPool``: the standard library then fails every job of that e
 a job past its limit (its worker is stuck: the executor's processes are killed) gets the
 pool a new executor, and each job caught in it is tried once more; a job that fails again
 raises :class:`WorkerError` (one clear sentence), which the callers report: a computer
-player falls back to the heuristic in this process (``GameCore.ai_failed``), a post goes out
-without its picture and says so. A job that raises an ordinary exception (a bug, a refused
-request) is not retried: the exception comes back as it is.
+player falls back to the heuristic in this process (``GameCore.ai_failed``). A job that
+raises an ordinary exception (a bug, a refused request) is not retried.
+
+Pictures are never dropped (issue 29 item 7): their time is bounded by design, not by a
+limit that gives up. They wait in a queue with one line per game, taken in turn
+(:mod:`service.imagequeue`): a busy game does not starve the others, and a game's picture
+superseded while it waits (a newer version of the same kind asked for) leaves the queue
+undrawn. A picture whose worker failed, that raised, that was superseded or that is not
+back within :data:`IMAGE_WAIT` seconds (it leaves the queue; a running one is left to
+finish unheeded) is drawn at once by the cheaper fallback in this process
+(:func:`service.images.render_fallback`: by default the same picture at a smaller scale),
+so a post always carries its picture; only a fallback that fails too raises (the job's own
+error as it is, else :class:`WorkerError`), and the post says the picture is missing.
 
 At most ``workers`` jobs run at once (the others wait here, so a job's time limit counts from
 its start, not from its queueing), and with two workers or more the computer players use at
 most all but one: a turn's map is never queued behind a row of 2-second searches.
 
     pool = WorkerPool()                      # or WorkerPool(0): threads
-    png = await pool.draw(req, frame)
+    png = await pool.draw(req, frame, game_id=7)  # the game: its line in the queue
     action_json = await pool.decide(None, "search", seed, seat, state)
     await pool.aclose()                      # with the surface
 """
@@ -32,6 +42,7 @@ most all but one: a turn's map is never queued behind a row of 2-second searches
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -51,8 +62,10 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.games import DEFAULT as DEFAULT_GAME
 from rules.registry import registrations
+from service import logctx, metrics
 from service.games import adapter
-from service.images import render_image
+from service.imagequeue import ImageQueue, Ticket
+from service.images import render_fallback, render_image
 from service.results import Frame, ImageRequest
 
 if TYPE_CHECKING:
@@ -63,7 +76,11 @@ log = logging.getLogger("service.workers")
 T = TypeVar("T")
 
 IMAGE_TIMEOUT = 10.0
-"""Seconds an image may take in a worker (a map takes about 0.07 s of CPU)."""
+"""Seconds an image may take in a worker (a map takes about 0.07 s of CPU): past it the
+worker is stuck and replaced (its post has long had the fallback: :data:`IMAGE_WAIT`)."""
+IMAGE_WAIT = 2.0
+"""Seconds a post waits for its picture from the workers (queued and drawn) before drawing
+the cheaper fallback itself (the load test's target for a map's post is 2 s at p95)."""
 AI_MARGIN = 8.0
 """Seconds a decision may take past the search's budget (``ai.DEFAULT_BUDGET``)."""
 TIMELINE_TIMEOUT = 120.0
@@ -89,7 +106,12 @@ AgentFactory = Callable[..., Agent]
 
 
 class WorkerError(RuntimeError):
-    """A job failed twice in the worker pool: its worker process stopped or got stuck."""
+    """A job failed twice in the worker pool: its worker process stopped or got stuck (a
+    picture: and its fallback failed too)."""
+
+
+class _NotWanted(WorkerError):
+    """A picture's job not started: its caller stopped waiting."""
 
 
 def default_workers() -> int:
@@ -228,6 +250,7 @@ class WorkerPool:
         workers: int | None = None,
         *,
         image_timeout: float = IMAGE_TIMEOUT,
+        image_wait: float = IMAGE_WAIT,
         ai_margin: float = AI_MARGIN,
         timeline_timeout: float = TIMELINE_TIMEOUT,
     ) -> None:
@@ -235,16 +258,23 @@ class WorkerPool:
             raise ValueError(f"workers must be 0 or more, not {workers}")
         self.workers = default_workers() if workers is None else workers
         self.image_timeout = image_timeout
+        self.image_wait = image_wait
         self.ai_margin = ai_margin
         self.timeline_timeout = timeline_timeout
         self.replaced = 0  # executors replaced after a crash or a stuck job
         self.jobs = 0  # jobs started in worker processes
+        self.fallbacks = 0  # pictures drawn by the fallback in this process
+        self.fallback_why: collections.Counter[str] = collections.Counter()  # failed, late, …
+        self.superseded = 0  # pictures left undrawn in the queue for a newer version
         self._executor: ProcessPoolExecutor | None = None
         self._generation = 0
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._slots = asyncio.Semaphore(1)
         self._ai_slots = asyncio.Semaphore(1)
+        self._queue = ImageQueue()
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._drawing: set[asyncio.Task[None]] = set()
 
     @property
     def enabled(self) -> bool:
@@ -264,17 +294,143 @@ class WorkerPool:
 
     # ------------------------------------------------------------------ jobs
 
-    async def draw(self, req: ImageRequest, frame: Frame) -> bytes | None:
-        """``req`` drawn from ``frame`` (see :func:`service.images.render_image`)."""
-        if not self.enabled:
-            return await asyncio.to_thread(render_image, req, frame)
-        game = adapter(req.game)
-        state_json = game.dump(frame.state)
-        events_json = game.events_json(list(frame.events))
+    async def draw(
+        self, req: ImageRequest, frame: Frame, *, game_id: int | None = None
+    ) -> bytes | None:
+        """``req`` drawn from ``frame`` (see :func:`service.images.render_image`), queued in
+        the line of game ``game_id`` (None: the game the service loaded in this task,
+        :mod:`service.logctx`); drawn by the fallback when the worker's drawing fails, is
+        superseded or is late (see module doc)."""
         what = f"drawing the {req.kind} image"
-        return await self.run(
-            what, self.image_timeout, draw_job, req, frame.version, state_json, events_json
-        )
+        if not self.enabled:
+            try:
+                return await asyncio.to_thread(render_image, req, frame)
+            except Exception as e:
+                return await self._fallback(what, req, frame, "failed", repr(e), e)
+        if game_id is None:
+            game_id = logctx.current().get("game")
+        try:
+            game = adapter(req.game)
+            state_json = game.dump(frame.state)
+            events_json = game.events_json(list(frame.events))
+        except Exception as e:
+            return await self._fallback(what, req, frame, "failed", repr(e), e)
+        loop = asyncio.get_running_loop()
+        ticket = Ticket(req, game_id, (req, frame.version, state_json, events_json))
+        ticket.outcome = loop.create_future()
+        self._limits()  # this loop's queue
+        for old in self._queue.put(ticket):  # ticket itself when a newer version waits
+            self._settle(old, error=_NotWanted("superseded"))
+        if not ticket.outcome.done():
+            self._pump()
+        try:
+            done, _ = await asyncio.wait({ticket.outcome}, timeout=self.image_wait)
+        finally:
+            if not ticket.outcome.done():  # late, or our caller was cancelled
+                self._drop(ticket)
+        if not done:
+            why = f"not drawn within {self.image_wait:g} s"
+            return await self._fallback(what, req, frame, "late", why, None)
+        error = ticket.outcome.exception()
+        if error is None:
+            return ticket.outcome.result()
+        if isinstance(error, _NotWanted):
+            self.superseded += 1
+            why = "superseded by a newer version"
+            return await self._fallback(what, req, frame, "superseded", why, None)
+        return await self._fallback(what, req, frame, "failed", str(error), error)
+
+    async def _fallback(
+        self,
+        what: str,
+        req: ImageRequest,
+        frame: Frame,
+        reason: str,
+        why: str,
+        error: BaseException | None,
+    ) -> bytes | None:
+        """``req`` drawn by the cheaper fallback in this process (a thread), the worker's
+        drawing having ``reason`` (failed, late, superseded: ``why``); when the fallback
+        fails too: ``error`` as it is (a job's own error), else :class:`WorkerError`."""
+        self.fallbacks += 1
+        self.fallback_why[reason] += 1
+        metrics.IMAGE_FALLBACKS.labels(reason).inc()
+        level = logging.INFO if reason == "superseded" else logging.WARNING
+        log.log(level, "worker pool: %s (v%s) %s: the fallback draws it", what, req.version, why)
+        try:
+            return await asyncio.to_thread(render_fallback, req, frame)
+        except Exception as e:
+            log.error("worker pool: the fallback of %s (v%s) failed too: %r", what, req.version, e)
+            if error is not None and not isinstance(error, WorkerError):
+                raise error from e
+            raise WorkerError(f"{what} {why}; its fallback failed too ({e})") from e
+
+    # ------------------------------------------------------------------ the pictures' queue
+
+    def queued(self) -> int:
+        """Pictures waiting for a worker."""
+        return len(self._queue)
+
+    def _pump(self) -> None:
+        """Make sure the queue's dispatcher runs (it ends when the queue is empty)."""
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch())
+
+    async def _dispatch(self) -> None:
+        """Hand each free slot to the next game's picture (taken when the slot is free:
+        what is superseded or late meanwhile is not drawn)."""
+        slots, _ = self._limits()
+        queue = self._queue
+        while queue:
+            await slots.acquire()
+            ticket = queue.take()
+            if ticket is None or not self.enabled:  # every picture left, or the pool stopped
+                slots.release()
+                for t in [*([ticket] if ticket else []), *queue.drain()]:
+                    self._settle(t, error=WorkerError("the worker pool stopped"))
+                return
+            task = asyncio.get_running_loop().create_task(self._draw_ticket(ticket, slots))
+            self._drawing.add(task)
+            task.add_done_callback(self._drawing.discard)
+
+    async def _draw_ticket(self, ticket: Ticket, slots: asyncio.Semaphore) -> None:
+        """Draw ``ticket`` in a worker (``slots``: one held for it), tried once more as any
+        job; its outcome is settled unless its caller stopped waiting."""
+        what = f"drawing the {ticket.req.kind} image"
+        try:
+            png = await self._attempts(
+                what,
+                self.image_timeout,
+                draw_job,
+                ticket.payload,
+                slots,
+                held=True,
+                wanted=lambda: ticket.wanted,
+            )
+        except Exception as e:
+            self._settle(ticket, error=e)
+        else:
+            self._settle(ticket, png)
+
+    def _settle(
+        self, ticket: Ticket, png: bytes | None = None, *, error: BaseException | None = None
+    ) -> None:
+        """Give ``ticket``'s caller its picture (or ``error``), if it still waits."""
+        fut = ticket.outcome
+        if fut is None or fut.done() or not ticket.wanted:
+            return
+        if error is not None:
+            ticket.wanted = False
+            fut.set_exception(error)
+        else:
+            fut.set_result(png)
+
+    def _drop(self, ticket: Ticket) -> None:
+        """``ticket``'s caller stopped waiting: out of the queue, its outcome unheeded."""
+        ticket.wanted = False
+        self._queue.remove(ticket)
+        if ticket.outcome is not None and not ticket.outcome.done():
+            ticket.outcome.cancel()
 
     async def decide(
         self,
@@ -335,11 +491,20 @@ class WorkerPool:
         fn: Callable[..., T],
         args: tuple[Any, ...],
         slots: asyncio.Semaphore,
+        *,
+        held: bool = False,
+        wanted: Callable[[], bool] | None = None,
     ) -> T:
+        """``held``: the first try's slot is held already; ``wanted``: whether the job is
+        still wanted, asked before each try (no: :class:`_NotWanted`)."""
         why = ""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            await slots.acquire()  # released when the job ends, even if nobody awaits it
+            if not (held and attempt == 1):
+                await slots.acquire()  # released when the job ends, even if nobody awaits
+            if wanted is not None and not wanted():
+                slots.release()
+                raise _NotWanted(f"{what}: no longer wanted")
             executor, gen = self._current()
             try:
                 fut = executor.submit(fn, *args)
@@ -374,6 +539,7 @@ class WorkerPool:
             self._loop = loop
             self._slots = asyncio.Semaphore(self.workers)
             self._ai_slots = asyncio.Semaphore(max(1, self.workers - 1))
+            self._queue, self._dispatcher = ImageQueue(), None
         return self._slots, self._ai_slots
 
     def _current(self) -> tuple[ProcessPoolExecutor, int]:
@@ -427,7 +593,11 @@ class WorkerPool:
 
     async def aclose(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop the workers: jobs not started are cancelled, running ones get ``grace``
-        seconds, then their processes are killed. Jobs after this run in threads."""
+        seconds, then their processes are killed. Jobs after this run in threads (the
+        pictures still queued get the fallback)."""
+        if self._loop is asyncio.get_running_loop():
+            for ticket in self._queue.drain():
+                self._settle(ticket, error=WorkerError("the worker pool stopped"))
         await asyncio.to_thread(self.close, grace)
 
     def close(self, grace: float = SHUTDOWN_GRACE) -> None:

@@ -468,6 +468,19 @@ class GameAdapter(ABC):
         """``req`` drawn from ``frame`` through the view of ``req.seat``."""
         raise NotImplementedError
 
+    fallback_scale: float = 0.6
+    """The scale of :meth:`render_fallback`'s default drawing (1.0: the full picture's)."""
+
+    def render_fallback(self, req: ImageRequest, frame: Frame) -> bytes | None:
+        """A cheaper drawing of ``req`` (the worker pool's fallback, drawn in the surface's own
+        process when the worker's drawing failed or is late): the post must carry a picture
+        players can follow, quickly. By default :meth:`render` at :attr:`fallback_scale`
+        (about a third of the pixels, a half of the time); a game may offer a simpler
+        picture of its own (its board without the legend, say)."""
+        from render.theme import RenderOptions
+
+        return self.render(req, frame, RenderOptions(scale=self.fallback_scale))
+
 
 @runtime_checkable
 class PaymentChooser(Protocol):

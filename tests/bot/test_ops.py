@@ -93,5 +93,6 @@ async def test_metrics_count_steps_store_time_and_active_games(
         "turnpost_ai_decision_seconds",
         "turnpost_interaction_errors_total",
         "turnpost_reminder_lateness_seconds",
+        "turnpost_image_fallbacks_total",
     ):
         assert f"# HELP {name.removesuffix('_total')}" in text, name

@@ -1,22 +1,64 @@
 """The bot's worker pool (issue 19): a map whose worker process dies while drawing it is
-tried once more, then the turn's post goes out without it and says so in one short line —
-never a stalled post — and the next turn's map is drawn again by new workers; the pool
-stops with the bot."""
+tried once more, then drawn by the cheaper fallback in the bot's process (issue 29 item 7: a
+turn's post always carries its map); only when the fallback fails too does the post go out
+without it, saying so in one short line — never a stalled post — and the next turn's map is
+drawn again by new workers; the pool stops with the bot."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import service.workers
-from rules.brazil import format_action, legal_actions
+from bot.images import draw, missing_note
+from rules.brazil import format_action, legal_actions, new_game
+from service import Frame, ImageRequest
+from service.workers import WorkerPool
 from tests.bot.conftest import bot_maker
 from tests.bot.fakediscord import FakeDiscord
 from tests.bot.test_game import ANA, CH, SEED, Game, public, turn_writes
 from tests.service import pool_jobs
+
+
+async def until(cond: Callable[[], bool]) -> None:
+    for _ in range(10_000):
+        if cond():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("never")
+
+
+async def test_a_map_whose_workers_die_is_posted_from_the_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The post's pictures (``bot.images.draw``) through a pool whose every worker dies: the
+    map is the fallback's (a real, smaller drawing), no note; the fallback failing too: the
+    map is left out and named."""
+    pool = WorkerPool(1, image_wait=600.0)
+    ex = pool_jobs.FakeExecutor()
+    monkeypatch.setattr(pool, "_start", lambda: ex)
+    frame = Frame(3, new_game(2, seed=4))
+    reqs = [("map.png", ImageRequest("map", None, 3), frame)]
+
+    async def dying(n: int) -> None:
+        for k in range(n, n + 2):  # the job and its retry
+            await until(lambda k=k: len(ex.jobs) > k)  # type: ignore[misc]
+            ex.crash(k)
+
+    files, _ = await asyncio.gather(draw(reqs, 10 * 1024 * 1024, pool.draw), dying(0))
+    assert [f.filename for f in files] == ["map.png"] and not files.missing
+    assert files[0].fp.read(8) == b"\x89PNG\r\n\x1a\n" and missing_note(files) == ""
+    assert pool.fallbacks == 1 and pool.replaced == 2
+
+    monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.failing_fallback)
+    files, _ = await asyncio.gather(draw(reqs, 10 * 1024 * 1024, pool.draw), dying(2))
+    assert list(files) == [] and files.missing == ["map.png"]
+    assert "the map picture could not be drawn this time" in missing_note(files)
+    pool.close(0)
 
 
 @pytest.mark.slow
@@ -27,7 +69,9 @@ async def test_a_map_not_drawn_is_left_out_with_a_note_and_the_game_goes_on(
         h = await make()
         pool = h.client.tables.svc.workers  # type: ignore[attr-defined]
         assert pool.enabled and pool.workers == 1
+        pool.image_wait = 600.0  # a slow start of the workers is no fallback here
         monkeypatch.setattr(service.workers, "draw_job", pool_jobs.exit_draw)  # workers die
+        monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.failing_fallback)
         await h.command(ANA, CH, "game", "new", players=2, ai_level="random")
         lobby = fake.messages[max(fake.messages)]
         await h.click(ANA, lobby, "brz:l:1:ai")
@@ -38,13 +82,25 @@ async def test_a_map_not_drawn_is_left_out_with_a_note_and_the_game_goes_on(
         assert "the map picture could not be drawn this time; the game goes on" in first.text()
         assert pool.replaced == 2  # tried twice, two workers died
 
-        monkeypatch.undo()  # drawing works again: the next post has its map
+        monkeypatch.undo()  # the fallback works again: the next post has its map
+        monkeypatch.setattr(service.workers, "draw_job", pool_jobs.exit_draw)
+        _, st = await Game(fake, h).state()
+        action = legal_actions(st, 0)[0]
+        reqs = await h.command(ANA, CH, "play", command=format_action(st, action))
+        shown = turn_writes(reqs)
+        assert shown and "map.png" in shown[-1].files  # drawn by the fallback
+        assert "could not be drawn" not in shown[-1].text()
+        assert pool.fallbacks >= 2
+
+        monkeypatch.undo()  # drawing works again: the next post has the workers' map
+        fallbacks = pool.fallbacks
         _, st = await Game(fake, h).state()
         action = legal_actions(st, 0)[0]
         reqs = await h.command(ANA, CH, "play", command=format_action(st, action))
         shown = turn_writes(reqs)
         assert shown and "map.png" in shown[-1].files
         assert "could not be drawn" not in shown[-1].text()
+        assert pool.fallbacks == fallbacks
         worker = pool.pids()[0]
         assert worker != os.getpid()
         await h.client.close()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 from ai import make_agent
 from rules.brazil import GameState
-from service.results import ImageRequest
+from service.results import Frame, ImageRequest
 
 
 def announce_then_wait(marker: str) -> int:
@@ -81,3 +84,49 @@ def exiting_factory(level: str, seed: int) -> Any:
 def fixed_search_factory(level: str, seed: int) -> Any:
     """The search at a fixed number of rollouts (deterministic given the seed)."""
     return make_agent(level, seed=seed, **({"iterations": 6} if level == "search" else {}))
+
+
+# ---------------------------------------------------------------- the image queue's fakes
+
+
+class FakeExecutor(Executor):
+    """An executor whose jobs end when the test says (no process, no clock): each submitted
+    job is kept with its arguments (a drawing's first one is its image request)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        fut: Future[Any] = Future()
+        self.jobs.append((fn, args, fut))
+        return fut
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+    def reqs(self) -> list[ImageRequest]:
+        """The image requests of the drawings submitted, in their order."""
+        return [args[0] for _, args, _ in self.jobs]
+
+    def finish(self, k: int) -> None:
+        """Job ``k`` ends with its worker's picture (``full <kind> v<version>``)."""
+        req = self.jobs[k][1][0]
+        self.jobs[k][2].set_result(f"full {req.kind} v{req.version}".encode())
+
+    def crash(self, k: int) -> None:
+        """Job ``k``'s worker process dies."""
+        self.jobs[k][2].set_exception(BrokenProcessPool("a worker died"))
+
+    def fail(self, k: int, error: Exception) -> None:
+        """Job ``k`` raises ``error`` (its own error, a bug)."""
+        self.jobs[k][2].set_exception(error)
+
+
+def fake_fallback(req: ImageRequest, frame: Frame) -> bytes:
+    """In place of ``service.workers.render_fallback``: a picture that says it is one."""
+    return f"fallback {req.kind} v{req.version}".encode()
+
+
+def failing_fallback(req: ImageRequest, frame: Frame) -> bytes:
+    """In place of ``service.workers.render_fallback``: the fallback fails too."""
+    raise RuntimeError("the fallback failed too")

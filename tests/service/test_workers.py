@@ -1,23 +1,38 @@
 """The worker pool (issue 19, "CPU work out of the event loop's process"): jobs run in worker
 processes and give what the in-thread path gives; a worker killed mid-job or stuck is
 replaced and the job tried once more, then reported (WorkerError; a computer player falls
-back to the heuristic and the game goes on); the pool shuts down cleanly."""
+back to the heuristic and the game goes on); the pool shuts down cleanly.
+
+Its pictures (issue 29 item 7, "a turn without its picture is a turn players can't
+follow"): queued per game and taken in turn, one game's at a time, so a busy game does not
+starve the others; a game's picture superseded by a newer version of the same kind leaves
+the queue undrawn; a picture whose worker fails, or that is not drawn in time, is drawn by
+the cheaper fallback in this process — a post always carries its picture, and only a
+fallback that fails too leaves it out. These tests finish the jobs themselves (a fake
+executor, no clock)."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+import service.workers
 from devtools.brazil.render_games import Snapshot, play, with_event
-from rules.brazil import legal_actions, parse_action, view
-from service import Frame, GameService, ImageRequest, metrics, render_image
+from rules.brazil import legal_actions, new_game, parse_action, view
+from rules.registry import registrations
+from service import Frame, GameService, ImageRequest, logctx, metrics, render_image
+from service.games import adapter
+from service.imagequeue import ImageQueue, Ticket
+from service.images import render_fallback
 from service.workers import WorkerError, WorkerPool, decision_seed, make_agent
 from storage import SqliteGameStore
 from tests.service import pool_jobs
@@ -215,7 +230,7 @@ async def test_images_drawn_in_a_worker_are_the_same_bytes(game4: list[Snapshot]
         (ImageRequest("battle", None, 4), Frame(4, battle.state, tuple(battle.events))),
         (ImageRequest("scores", None, 5), Frame(5, last.state)),
     ]
-    async with WorkerPool(2) as pool:
+    async with WorkerPool(2, image_wait=600.0) as pool:  # the workers' own, not fallbacks
         drawn = await asyncio.gather(*(pool.draw(req, frame) for req, frame in cases))
         assert pool.jobs == len(cases)
     for (req, frame), png in zip(cases, drawn, strict=True):
@@ -341,7 +356,7 @@ async def test_the_service_draws_through_its_pool(game4: list[Snapshot], tmp_pat
     frame = Frame(3, sn.state, tuple(sn.events))
     req = ImageRequest("map", None, 3)
     async with SqliteGameStore(str(tmp_path / "d.sqlite3")) as store:
-        async with WorkerPool(1) as pool:
+        async with WorkerPool(1, image_wait=600.0) as pool:
             svc = GameService(store, workers=pool)
             before = drawn_maps()
             assert await svc.render(req, frame) == render_image(req, frame)
@@ -360,3 +375,214 @@ async def test_an_agent_factory_that_cannot_go_to_a_worker_decides_in_a_thread(
         assert pool.jobs == 0
         assert local == await pool.decide(None, "heuristic", 1, seat, st)
         assert pool.jobs == 1
+
+
+# ---------------------------------------------------------------- the pictures' queue
+
+
+def ticket(game: int | None, kind: str, version: int, seat: int | None = None) -> Ticket:
+    return Ticket(ImageRequest(kind, seat, version), game)  # type: ignore[arg-type]
+
+
+def test_the_queue_takes_the_games_in_turn_and_drops_superseded_pictures() -> None:
+    q = ImageQueue()
+    a1, a2, b1 = ticket(1, "map", 1), ticket(1, "hand", 1, seat=0), ticket(2, "map", 1)
+    for t in (a1, a2, b1):
+        assert q.put(t) == []
+    a3 = ticket(1, "map", 3)
+    assert q.put(a3) == [a1], "game 1's map v1 is superseded by its v3"
+    assert q.put(ticket(1, "map", 2)) != [], "an older map arriving after a newer is dropped"
+    c = ticket(None, "map", 9)  # no game known: never superseded
+    assert q.put(c) == [] and q.put(ticket(None, "map", 10)) == []
+    assert len(q) == 5
+    # one picture of each game in turn: game 1, game 2, the unknown, game 1 again
+    assert [q.take() for _ in range(3)] == [a2, b1, c]
+    assert q.take() is a3
+    assert q.remove(q.take()) is False  # taken already: nothing to remove  # type: ignore[arg-type]
+    assert q.take() is None and len(q) == 0
+
+
+def still_picture(version: int) -> Frame:
+    return Frame(version, new_game(2, seed=1))
+
+
+async def settled(cond: Callable[[], bool]) -> None:
+    """Let the event loop run until ``cond`` holds (no clock: a bounded number of turns)."""
+    for _ in range(10_000):
+        if cond():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the pool never got there")
+
+
+@pytest.fixture
+def fake_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[WorkerPool, pool_jobs.FakeExecutor]]:
+    """A one-worker pool whose jobs the test finishes, and whose fallback says it is one."""
+    pool = WorkerPool(1, image_wait=600.0)
+    ex = pool_jobs.FakeExecutor()
+    monkeypatch.setattr(pool, "_start", lambda: ex)
+    monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.fake_fallback)
+    yield pool, ex
+    pool.close(0)
+
+
+def draw(
+    pool: WorkerPool, kind: str, version: int, game: int | None, seat: int | None = None
+) -> asyncio.Task[bytes | None]:
+    req = ImageRequest(kind, seat, version)  # type: ignore[arg-type]
+    return asyncio.create_task(pool.draw(req, still_picture(version), game_id=game))
+
+
+async def test_a_superseded_picture_is_not_drawn_and_its_post_gets_the_fallback(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    pool, ex = fake_pool
+    v1 = draw(pool, "map", 1, 7)
+    await settled(lambda: len(ex.jobs) == 1)  # the worker draws v1
+    v2, other = draw(pool, "map", 2, 7), draw(pool, "boards", 2, 8)
+    await settled(lambda: pool.queued() == 2)
+    v3 = draw(pool, "map", 3, 7)
+    assert await v2 == b"fallback map v2", "superseded by v3: not drawn late, its post has one"
+    assert not v3.done() and not other.done()
+    for k in range(3):
+        await settled(lambda k=k: len(ex.jobs) == k + 1)  # type: ignore[misc]
+        ex.finish(k)
+    assert (await v1, await v3, await other) == (b"full map v1", b"full map v3", b"full boards v2")
+    drawn = sorted((r.kind, r.version) for r in ex.reqs())
+    assert drawn == [("boards", 2), ("map", 1), ("map", 3)]  # game 7's v2 went to no worker
+    assert pool.superseded == 1 and pool.fallbacks == 1
+
+
+async def test_the_game_is_known_from_the_log_context(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    """The service binds the game it loaded (``logctx``): a surface's drawing needs no id."""
+    pool, ex = fake_pool
+    logctx.bind(game=4)
+    try:
+        first = draw(pool, "boards", 1, None)
+        await settled(lambda: len(ex.jobs) == 1)
+        old, new = draw(pool, "map", 1, None), draw(pool, "map", 2, None)
+        assert await old == b"fallback map v1"
+    finally:
+        logctx.bind(game=None)
+    ex.finish(0)
+    await settled(lambda: len(ex.jobs) == 2)
+    ex.finish(1)
+    assert (await first, await new) == (b"full boards v1", b"full map v2")
+
+
+async def test_one_busy_game_does_not_starve_another_games_picture(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    pool, ex = fake_pool
+    tasks = [draw(pool, "map", 1, 1)]
+    await settled(lambda: len(ex.jobs) == 1)
+    tasks += [draw(pool, "hand", 1, 1, seat=s) for s in range(4)]  # game 1 asks for a lot
+    await settled(lambda: pool.queued() == 4)
+    tasks.append(draw(pool, "map", 5, 2))  # then game 2 for its map
+    await settled(lambda: pool.queued() == 5)
+    for k in range(6):
+        await settled(lambda k=k: len(ex.jobs) == k + 1)  # type: ignore[misc]
+        ex.finish(k)
+    kinds = [(r.kind, r.version) for r in ex.reqs()]
+    assert kinds[2] == ("map", 5), f"game 2's map waited behind game 1's pictures: {kinds}"
+    assert [r.seat for r in ex.reqs() if r.kind == "hand"] == [0, 1, 2, 3]  # a game's in order
+    drawn = [await t for t in tasks]
+    assert all(png is not None and png.startswith(b"full") for png in drawn)
+    assert pool.fallbacks == 0
+
+
+async def test_a_picture_whose_worker_dies_twice_gets_the_fallback(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    pool, ex = fake_pool
+    t = draw(pool, "map", 3, 1)
+    await settled(lambda: len(ex.jobs) == 1)
+    ex.crash(0)
+    await settled(lambda: len(ex.jobs) == 2)  # tried once more on a new executor
+    ex.crash(1)
+    assert await t == b"fallback map v3"
+    assert pool.replaced == 2 and pool.fallbacks == 1
+
+
+async def test_a_picture_whose_drawing_raises_gets_the_fallback(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    pool, ex = fake_pool
+    t = draw(pool, "map", 3, 1)
+    await settled(lambda: len(ex.jobs) == 1)
+    ex.fail(0, ValueError("a bug in the full drawing"))
+    assert await t == b"fallback map v3"
+    assert len(ex.jobs) == 1 and pool.replaced == 0  # a job's own error is not retried
+
+
+async def test_a_late_picture_gets_the_fallback_and_leaves_the_queue(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor],
+) -> None:
+    """The worker is busy beyond the post's wait: both posts get the fallback, and the
+    queued picture is never drawn afterwards (nobody wants it any more)."""
+    pool, ex = fake_pool
+    pool.image_wait = 0.01
+    running, queued = draw(pool, "map", 1, 1), draw(pool, "map", 1, 2)
+    assert (await running, await queued) == (b"fallback map v1", b"fallback map v1")
+    assert pool.queued() == 0 and len(ex.jobs) == 1
+    ex.finish(0)  # the late picture comes: nobody waits for it
+    after = draw(pool, "boards", 2, 1)
+    await settled(lambda: len(ex.jobs) == 2)
+    assert ex.reqs()[1].kind == "boards"  # game 2's late map was not drawn
+    ex.finish(1)
+    pool.image_wait = 600.0
+    assert await after == b"full boards v2"
+    assert pool.fallbacks == 2
+
+
+async def test_only_a_fallback_that_fails_too_leaves_the_picture_out(
+    fake_pool: tuple[WorkerPool, pool_jobs.FakeExecutor], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool, ex = fake_pool
+    monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.failing_fallback)
+    t = draw(pool, "map", 3, 1)
+    await settled(lambda: len(ex.jobs) == 1)
+    ex.crash(0)
+    await settled(lambda: len(ex.jobs) == 2)
+    ex.crash(1)
+    with pytest.raises(WorkerError, match=r"failed twice.*fallback failed too"):
+        await t
+    bug = draw(pool, "map", 4, 1)
+    await settled(lambda: len(ex.jobs) == 3)
+    ex.fail(2, ValueError("a bug in the drawing"))
+    with pytest.raises(ValueError, match="a bug in the drawing"):  # as it is
+        await bug
+
+
+async def test_in_threads_a_failed_drawing_gets_the_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(req: ImageRequest, frame: Frame) -> bytes:
+        raise MemoryError("the full drawing failed")
+
+    monkeypatch.setattr(service.workers, "render_image", broken)
+    monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.fake_fallback)
+    pool = WorkerPool(0)
+    assert await pool.draw(ImageRequest("map", None, 2), still_picture(2)) == b"fallback map v2"
+    assert pool.fallbacks == 1
+
+
+@pytest.mark.parametrize("game", sorted(registrations()))
+@pytest.mark.parametrize("kind", ["map", "boards"])
+def test_every_games_fallback_is_a_smaller_drawing_of_the_same_picture(
+    game: str, kind: str
+) -> None:
+    from PIL import Image
+
+    A = adapter(game)
+    st = A.build(2, None, 3, None)
+    req = ImageRequest(kind, None, 0, game=game)  # type: ignore[arg-type]
+    full, small = render_image(req, Frame(0, st)), render_fallback(req, Frame(0, st))
+    assert full is not None and small is not None
+    w_full = Image.open(io.BytesIO(full)).width
+    w_small = Image.open(io.BytesIO(small)).width
+    assert w_small < w_full

@@ -1,6 +1,7 @@
 """``python -m turnpost demo`` with its pictures drawn in worker processes (issue 19): a worker
-killed at every picture leaves those pictures out, says so in one line and exits 1 — the
-game is still played and saved, no traceback; ``--workers 0`` draws in threads."""
+killed at every picture whose fallback drawing fails too (issue 29 item 7: the fallback
+draws it otherwise) leaves those pictures out, says so in one line and exits 1 — the game
+is still played and saved, no traceback; ``--workers 0`` draws in threads."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ async def test_a_demo_whose_workers_die_while_drawing_says_so_and_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(service.workers, "draw_job", pool_jobs.exit_draw)
+    monkeypatch.setattr(service.workers, "render_fallback", pool_jobs.failing_fallback)
     out, err = io.StringIO(), io.StringIO()
     args = demo_args("--players", "2", "--max-rounds", "1", "--workers", "1", str(tmp_path))
     code = await run_demo(args, out=out, err=err)
