@@ -98,7 +98,9 @@ class TurnpostBot(commands.Bot):
             self.store = open_bot_store(self.settings)
             await self.store.open()
         rules_path = str(self.settings.rules_file) if self.settings.rules_file else None
-        workers = WorkerPool(self.settings.workers)  # started at its first job
+        workers = WorkerPool(self.settings.workers)
+        # started now, in the background: the first pictures after a start are the workers'
+        self._warming = asyncio.create_task(workers.warm())
         service = GameService(self.store, rulebook_path=rules_path, workers=workers)
         if self.settings.web_port is not None:
             self.web = await start_web(service, self.settings)
@@ -147,6 +149,11 @@ class TurnpostBot(commands.Bot):
         if self.ops is not None:
             await self.ops.stop()
             self.ops = None
+        warming = getattr(self, "_warming", None)
+        if warming is not None and not warming.done():
+            warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await warming
         if hasattr(self, "tables"):  # the worker processes, once nothing draws
             await self.tables.svc.aclose()
         await super().close()

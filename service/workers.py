@@ -154,6 +154,12 @@ def picklable(obj: object) -> bool:
 # Module-level functions (a worker imports them by name); plain data in, plain data out.
 
 
+def _ready() -> bool:
+    """A worker's answer to :meth:`WorkerPool.warm` (it has started and imported its
+    modules)."""
+    return True
+
+
 def draw_job(
     req: ImageRequest, version: int, state_json: str, events_json: str | bytes
 ) -> bytes | None:
@@ -530,6 +536,22 @@ class WorkerPool:
                 "; new worker processes replace the old ones" if renewed else "",
             )
         raise WorkerError(f"{what} failed twice: {why}")
+
+    async def warm(self, timeout: float = 60.0) -> int:
+        """Start the worker processes now and wait (at most ``timeout`` s) until each has
+        answered once, so the first pictures after a start are the workers' own rather than
+        the fallback's; how many answered (0 with the pool off, or when starting failed)."""
+        if not self.enabled:
+            return 0
+        try:
+            ex, _ = self._current()
+            loop = asyncio.get_running_loop()
+            jobs = [loop.run_in_executor(ex, _ready) for _ in range(self.workers)]
+            done = await asyncio.wait_for(asyncio.gather(*jobs), timeout)
+        except Exception as e:  # a cold pool still draws (the fallback meanwhile)
+            log.warning("worker pool: not warmed (%r)", e)
+            return 0
+        return sum(1 for d in done if d)
 
     def _limits(self) -> tuple[asyncio.Semaphore, asyncio.Semaphore]:
         """The running loop's limits: ``workers`` jobs at once, the computer players' all

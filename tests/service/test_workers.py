@@ -586,3 +586,14 @@ def test_every_games_fallback_is_a_smaller_drawing_of_the_same_picture(
     w_full = Image.open(io.BytesIO(full)).width
     w_small = Image.open(io.BytesIO(small)).width
     assert w_small < w_full
+
+
+async def test_warming_starts_every_worker_before_the_first_picture() -> None:
+    """The bot warms its pool at start (issue #29): each worker answers once, so the first
+    pictures after a restart are the workers' own, not the fallback's; a pool that is off
+    has nothing to warm."""
+    async with WorkerPool(2) as pool:
+        assert pool.pids() == []
+        assert await pool.warm() == 2
+        assert len(pool.pids()) == 2
+    assert await WorkerPool(0).warm() == 0
