@@ -91,18 +91,22 @@ class Publisher:
     ) -> Shown:
         """Post what the service did (:class:`~service.turn.Played`: the command's result and
         the steps it took after it) — one post per turn: the turn's post is edited in place
-        while the same players decide (its summary grows, the map is drawn afresh, the buttons
-        follow the version: no new ping), finished with the turn's last map when the turn
-        ends, and a new post (with the map and a ping to who decides now) comes only when the
-        deciders change or a new turn begins. A computer player's whole turn is one post.
-        Private posts go to the actor ephemerally, or to the player's private place, or wait
-        in their inbox. The turn's post is the one the game keeps (its id, lines and deciders:
-        a restart or another process goes on with it), and only the newest post of a game has
-        buttons: a post the game moved past loses them. Called by the service with the game's
-        lock held (the posts reach the channel in the game's order); returns what was posted.
-        ``force``: post even when nothing new happened (a restart's catch-up); ``anew``: a
-        moderator's or the clock's doing (a rollback, a seat change, a deadline) starts a new
-        post rather than joining the turn's."""
+        while the same players decide (its summary grows, its pictures stay: its map is the
+        board as it was posted, the buttons follow the version: no new ping), finished with
+        the turn's last step when the turn ends; a new post (with the board now and a ping to
+        who decides) comes when a new turn begins — it tells what happened since: the
+        computer player's whole turn just before, else the step that ended the turn before,
+        never an empty summary — and when the deciders change within the turn (a battle's defender,
+        then the attacker again) the turn's post moves down: a new post with the whole turn
+        so far, the old one deleted. Private posts go to the actor ephemerally, or to the
+        player's private place, or wait in their inbox. The turn's post is the one the game
+        keeps (its id, lines, deciders and pictures: a restart or another process goes on
+        with it), and only the newest post of a game has buttons: a post the game moved past
+        loses them. Called by the service with the game's lock held (the posts reach the
+        channel in the game's order); returns what was posted. ``force``: post even when
+        nothing new happened (a restart's catch-up); ``anew``: a moderator's or the clock's
+        doing (a rollback, a seat change, a deadline) starts a new post rather than joining
+        the turn's."""
         s, res, others = played.game, played.command, played.ai
         before = s.rec.settings.open_post  # the turn's post as the game keeps it
         chunks: list[Chunk] = [Chunk()]
@@ -129,23 +133,46 @@ class Publisher:
         deciders = tuple(d.seat for d in s.status().waiting if d.user_id and not d.ai)
         open_post = None if anew else before
         edited: set[int] = set()  # the posts edited here (their buttons follow the game)
-        for c in closed:
-            if open_post is not None and await self._edit(s, open_post, c, limit, final=False):
-                edited.add(open_post.message_id)
+        rest, recap = list(closed), list[str]()
+        if open_post is not None and rest:  # the open post's turn ended: finished in place
+            first = rest.pop(0)
+            done = await self._edit(s, open_post, first, limit, final=False)
+            if done is not None:
+                edited.add(done.message_id)
+                recap = first.lines[-1:]  # the step that ended it: the next post's first line
             else:
-                await self._send(s, c, limit, final=False)
+                await self._send(s, first, limit, final=False)
             open_post = None
+        # whole turns since (computer players'): each its own post, but the last one is
+        # folded into the new post (it tells what happened since the turn before)
+        for c in rest[:-1]:
+            await self._send(s, c, limit, final=False)
+        fold = Chunk()
+        for c in (*rest[-1:], last):
+            fold.lines += c.lines
+            fold.images += c.images
+            fold.frame = c.frame or fold.frame
+        if not fold.lines:  # a new post never has an empty summary
+            fold.lines = recap or [await self._where(s)]
         now: OpenPost | None = None
         if s.over:
-            await self._send(s, last, limit, final=True)
+            await self._send(s, fold, limit, final=True)
         elif open_post is not None and open_post.deciders == deciders:
             now = await self._edit(s, open_post, last, limit, final=True)
             if now is None:
-                now = await self._open(s, last, limit, deciders, quiet)
+                now = await self._open(s, fold, limit, deciders, quiet)
             else:
                 edited.add(now.message_id)
+        elif open_post is not None:
+            # the same turn, other deciders (a defender's battle cards, then the attacker
+            # again): the turn's post moves down to ping them — the new one has the whole
+            # turn so far and the board now, the old one goes (one post per turn stays)
+            moved = Chunk([*open_post.lines, *last.lines] or fold.lines, last.images, last.frame)
+            now = await self._open(s, moved, limit, deciders, quiet)
+            if await self._delete(s, open_post):
+                edited.add(open_post.message_id)
         else:
-            now = await self._open(s, last, limit, deciders, quiet)
+            now = await self._open(s, fold, limit, deciders, quiet)
         if before is not None and before.message_id not in edited:
             await self._strip(s, before)  # only the newest post of a game has buttons
         await self.update_status(s)
@@ -207,23 +234,34 @@ class Publisher:
         return True
 
     async def _content(
-        self, s: GameSession, lines: list[str], chunk: Chunk, limit: int, *, final: bool
+        self,
+        s: GameSession,
+        lines: list[str],
+        chunk: Chunk,
+        limit: int,
+        *,
+        final: bool,
+        kept: Sequence[tuple[str, str]] = (),
     ) -> tuple[ui.LayoutView, list[discord.File], list[int], dict[str, str]]:
         """A turn post: the summary ``lines``, the map (and a battle's picture), and when
         ``final`` (the game now) who decides with the buttons; the users it pings and the
-        pictures' alt texts."""
+        pictures' alt texts. ``kept``: the pictures the message already has (name, alt
+        text), not drawn again unless the chunk has a newer one of their kind."""
         frame = chunk.frame or s.frame()
         lang = await self.t.game_lang(s)
-        reqs: list[tuple[str, ImageRequest, Frame]] = [
-            ("map.png", ImageRequest("map", None, frame.version, lang=lang, game=s.game), frame)
-        ]
+        reqs: list[tuple[str, ImageRequest, Frame]] = []
+        if "map.png" not in dict(kept):
+            req = ImageRequest("map", None, frame.version, lang=lang, game=s.game)
+            reqs.append(("map.png", req, frame))
         kinds_seen = {"map"}
         for req, f in reversed(chunk.images):  # the newest of each kind
             if req.kind not in kinds_seen:
                 kinds_seen.add(req.kind)
                 reqs.append((f"{req.kind}.png", req, f))
-        files = await self.images(reqs, limit)
-        alts = self._alts(s, reqs, chunk.lines or lines, lang)
+        files = await self.images(reqs, limit) if reqs else []
+        drawn = {name for name, _, _ in reqs}
+        alts = {n: a for n, a in kept if n not in drawn}
+        alts.update(self._alts(s, reqs, chunk.lines or lines, lang) if reqs else {})
         notes = [missing_note(files, lang)]
         if final and s.over:
             used = sum(len(f.fp.getvalue()) for f in files if isinstance(f.fp, io.BytesIO))
@@ -237,6 +275,22 @@ class Publisher:
                 alts["timeline.gif"] = image_alt("timeline", s.game, lang, game_id=s.game_id)
         describe(files, alts)
         lines = [*lines, *(n for n in notes if n)]
+        names = [n for n, _ in kept if n not in drawn] + [f.filename for f in files]
+        view, users = await self._layout(s, lines, names, alts, final=final)
+        return view, files, users, alts
+
+    async def _layout(
+        self,
+        s: GameSession,
+        lines: list[str],
+        names: list[str],
+        alts: dict[str, str],
+        *,
+        final: bool,
+    ) -> tuple[ui.LayoutView, list[int]]:
+        """A turn post's layout over its pictures ``names`` (uploaded with it, or already
+        the message's); the users it pings."""
+        lang = await self.t.game_lang(s)
         footer, users, buttons = "", list[int](), list[ui.Item[Any]]()
         if final:
             status = s.status(lang)
@@ -245,8 +299,12 @@ class Publisher:
                 undo = await self.may_undo(s)
                 buttons = turn_buttons(s.game_id, s.version, kinds, undo=undo, lang=lang)
         summary = fit_lines(lines, 3400, lang)
-        view = turn_layout(summary, [f.filename for f in files], footer, buttons, alts=alts)
-        return view, files, users, alts
+        return turn_layout(summary, names, footer, buttons, alts=alts), users
+
+    async def _where(self, s: GameSession) -> str:
+        """Where the game stands, in its language (a post's summary when nothing was said)."""
+        lang = await self.t.game_lang(s)
+        return self.where_text(s.status(lang), lang)
 
     def _alts(
         self,
@@ -310,21 +368,56 @@ class Publisher:
         self, s: GameSession, post: OpenPost, chunk: Chunk, limit: int, *, final: bool
     ) -> OpenPost | None:
         """Add ``chunk`` to the open turn post in place (no ping: an edit notifies nobody);
-        ``final``: the turn goes on (who decides, the buttons), else the turn ended. The post
-        as it now stands; None when it is gone (deleted): the caller posts anew."""
+        ``final``: the turn goes on (who decides, the buttons), else the turn ended. The
+        post keeps its pictures (its map is the board as the post was made: the summary
+        tells the steps since, the next post shows the board after them) unless a new
+        picture comes (a battle's report): then all are drawn afresh. The post as it now
+        stands; None when it is gone (deleted): the caller posts anew."""
         lines = [*post.lines, *chunk.lines]
-        view, files, _, alts = await self._content(s, lines, chunk, limit, final=final)
         channel = self.client.get_partial_messageable(s.channel_id)
+        message = channel.get_partial_message(post.message_id)
+        none = discord.AllowedMentions.none()
         try:
-            await channel.get_partial_message(post.message_id).edit(
-                view=view, attachments=files, allowed_mentions=discord.AllowedMentions.none()
-            )
+            if chunk.images or not post.images:  # new pictures beside the message's own
+                kept: list[discord.Attachment] = []
+                if post.images:
+                    kept = list((await message.fetch()).attachments)
+                have = {a.filename for a in kept}
+                view, files, _, alts = await self._content(
+                    s,
+                    lines,
+                    chunk,
+                    limit,
+                    final=final,
+                    kept=[p for p in post.images if p[0] in have],
+                )
+                new = [f.filename for f in files]
+                kept = [a for a in kept if a.filename in alts and a.filename not in new]
+                await message.edit(view=view, attachments=[*kept, *files], allowed_mentions=none)
+                images = tuple((n, alts.get(n, "")) for n in [*(a.filename for a in kept), *new])
+            else:  # the attachments stay: only the components change
+                alts = dict(post.images)
+                view, _ = await self._layout(s, lines, list(alts), alts, final=final)
+                await message.edit(view=view, allowed_mentions=none)
+                images = post.images
         except discord.NotFound:
             return None
-        images = tuple((f.filename, alts.get(f.filename, "")) for f in files)
         return post.model_copy(
             update={"lines": tuple(lines), "version": s.version, "images": images}
         )
+
+    async def _delete(self, s: GameSession, post: OpenPost) -> bool:
+        """Delete a turn post that moved down (its lines are in the new one); whether it is
+        gone (else it keeps its buttons for :meth:`_strip`)."""
+        channel = self.client.get_partial_messageable(s.channel_id)
+        try:
+            await channel.get_partial_message(post.message_id).delete()
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as e:
+            log.warning("game %s's post %s not deleted: %s", s.game_id, post.message_id, e)
+            return False
+        return True
 
     async def _strip(self, s: GameSession, post: OpenPost) -> None:
         """Take the buttons (and who decided) off a post the game moved past, keeping its
@@ -355,13 +448,7 @@ class Publisher:
         if status.over:
             lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
-        if status.where_key:  # another game's own words (Tigris: turn, who, actions left)
-            where = status.where(lang)
-            lines.append(where[:1].upper() + where[1:])
-        elif status.phase == "setup":
-            lines.append(tr(lang, "bot.status.setup"))
-        else:
-            lines.append(tr(lang, "bot.status.where", era=status.era, round=status.round))
+        lines.append(self.where_text(status, lang))
         for d in status.waiting:
             who = f"<@{d.user_id}>" if d.user_id and not d.ai else d.who
             what = tr(lang, "bot.status.to_play") if d.kind == "turn" else kind_text(lang, d.kind)
@@ -371,6 +458,18 @@ class Publisher:
             lines.append(line)
         lines += self.t.status_notes.get(status.game_id, [])
         return "\n".join(lines)
+
+    def where_text(self, status: Status, lang: str = "en") -> str:
+        """Where the game stands, in ``lang``: the game's own words (Tigris: turn, who,
+        actions left), the setup, or era and round."""
+        if status.over:
+            return tr(lang, "bot.status.over")
+        if status.where_key:
+            where = status.where(lang)
+            return where[:1].upper() + where[1:]
+        if status.phase == "setup":
+            return tr(lang, "bot.status.setup")
+        return tr(lang, "bot.status.where", era=status.era, round=status.round)
 
     def scenario_text(self, name: str, lang: str) -> str:
         """A scenario's name (the service's, in English) in ``lang``: its term

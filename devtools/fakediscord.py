@@ -401,6 +401,7 @@ class FakeDiscord:
             "flags": flags,
             "components": body.get("components") or [],
         }
+        _check_attachments(msg)
         self.messages[mid] = msg
         self.channel_messages.setdefault(channel_id, []).append(mid)
         return msg
@@ -513,6 +514,14 @@ class FakeDiscord:
             old = self.messages.get(int(g[2]))
             if old is None:
                 return self.reply({"message": "Unknown Message", "code": 10008}, 404)
+            if m == "DELETE":
+                del self.messages[int(g[2])]
+                return web.Response(status=204)
+            if m == "GET":
+                return self.reply(old)
+            err = self._check_message(dict(old, **(r.json or {})))
+            if err:
+                return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._edit(old, r))
         return self.reply({"message": f"fake: no route {m} {p}", "code": 0}, 404)
 
@@ -523,8 +532,12 @@ class FakeDiscord:
                 old[k] = body[k] if body[k] is not None else ([] if k != "content" else "")
         if "flags" in body and body["flags"] is not None:
             old["flags"] = int(body["flags"]) | (int(old["flags"]) & EPHEMERAL)
-        if r.files:
-            old["attachments"] = [
+        # as Discord: ``attachments`` lists the ones kept (by id) and the new uploads; an edit
+        # without it keeps the message's attachments (only its text or components change)
+        if "attachments" in body or r.files:
+            listed = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in old["attachments"] if a["id"] in listed]
+            old["attachments"] = kept + [
                 {
                     "id": str(next(self.ids)),
                     "filename": n,
@@ -534,6 +547,7 @@ class FakeDiscord:
                 }
                 for n, d in r.files.items()
             ]
+        _check_attachments(old)
         return old
 
     def callback(self, r: Request, token: str) -> web.Response:
@@ -773,6 +787,16 @@ def parse_multipart(raw: bytes, content_type: str) -> tuple[Any, dict[str, bytes
         else:
             files[params.get("filename") or params.get("name") or "?"] = body
     return payload, files
+
+
+def _check_attachments(msg: dict[str, Any]) -> None:
+    """Every ``attachment://NAME`` a message's components show is one of its attachments
+    (Discord refuses the message otherwise); a bug of the bot fails the test."""
+    names = {a["filename"] for a in msg.get("attachments") or []}
+    shown = re.findall(r"attachment://([^\"'\s]+)", json.dumps(msg.get("components") or []))
+    missing = sorted(set(shown) - names)
+    if missing:
+        raise ValueError(f"components show attachments the message lacks: {missing}")
 
 
 def _idle(task: asyncio.Task[Any]) -> bool:

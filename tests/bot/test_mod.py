@@ -187,7 +187,7 @@ async def test_undo_is_posted_and_the_buttons_reposted_R_TURN_1(
             continue
         assert "Taken back" in answers, answers
         writes = turn_writes(reqs)
-        assert writes and "took back:" in writes[0].text() and "map.png" in writes[0].files
+        assert writes and "took back:" in writes[0].text() and "map.png" in writes[0].text()
         assert not public(reqs), "issue 22: the turn's post is edited, nobody is pinged anew"
         assert status_writes(reqs) and all(r.method == "PATCH" for r in status_writes(reqs))
         new_post = turn_posts(fake)[-1]

@@ -38,7 +38,7 @@ async def test_restart_posts_the_steps_saved_but_never_posted(
     # shown once: in the turn's post when the same players decide, else in a new one
     posts = [r for r in writes if "steps saved but not shown" in r.text()]
     assert len(posts) == 1
-    assert "map.png" in posts[0].files
+    assert "attachment://map.png" in posts[0].text()  # uploaded, or the post's own kept
     now = (await t.store.get_game(gid)).version
     assert before_posts == len(turn_posts(fake)) == 1  # only the newest post has buttons
     newest = turn_posts(fake)[-1]

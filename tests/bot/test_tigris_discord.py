@@ -281,7 +281,7 @@ async def whole_game(fake: FakeDiscord, h: Harness) -> None:
     assert g.secrets and g.scanned > 100
     probe = Request("POST", f"/channels/{CH}/messages", {}, {"content": next(iter(g.secrets))})
     g.scan([probe])
-    assert len(g.leaks) == 1
+    assert g.leaks  # (one, or more when one hand's text is part of another's)
     # a human with no tile to commit: the bot answered "support 0" for them, after the wait
     log = await g.tables.store.get_log(gid)
     human_support = sum(
