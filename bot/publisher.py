@@ -27,7 +27,7 @@ from bot.images import draw, missing_note, upload_limit
 from bot.private import PrivateDesk
 from bot.settings import shard_of
 from i18n import catalogue, tr
-from service import Frame, ImageRequest, Post, Result, SeatSpec, catalog
+from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Shown, Status
 from service.turn import Played, Show
 from storage.models import OpenPost
@@ -443,8 +443,8 @@ class Publisher:
         turn and the deadline. ``status`` names the seats in ``lang`` (``s.status(lang)``:
         "Ana (piros)"); the pacing notes are the service's, in the game's language too
         (:meth:`service.pace.Pacing.notes`)."""
-        scenario = self.scenario_text(status.scenario, lang)
-        lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=scenario)]
+        # the scenario's name as the game's adapter writes it in ``lang``
+        lines = [tr(lang, "bot.status.title", game=status.game_id, scenario=status.scenario)]
         if status.over:
             lines.append(tr(lang, "bot.status.over"))
             return "\n".join(lines)
@@ -470,15 +470,6 @@ class Publisher:
         if status.phase == "setup":
             return tr(lang, "bot.status.setup")
         return tr(lang, "bot.status.where", era=status.era, round=status.round)
-
-    def scenario_text(self, name: str, lang: str) -> str:
-        """A scenario's name (the service's, in English) in ``lang``: its term
-        ``term.scenario.<id>``."""
-        for mid, known in catalog.scenarios():
-            key = f"term.scenario.{mid}"
-            if known == name and key in catalogue("en").messages:
-                return tr(lang, key)
-        return name
 
     def deadline_text(self, game_id: int | None, seat: int, word: str, lang: str = "en") -> str:
         """``deadline <t:…:f> (<t:…:R>)`` (``word``: ``deadline`` or ``by``, the keys

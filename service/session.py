@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from service.labels import Choice
     from service.workers import WorkerPool
     from storage.base import GameStore
+
+log = logging.getLogger("service.session")
 
 GameState = Any  # a state of any game of rules.games (Brazil: Imperial's rules.GameState, …)
 Event = Any  # an event of any game
@@ -305,6 +308,7 @@ class GameSession:
         after, events = self.A.apply(st, action, checked=checked)
         desc = self.A.describe(st, action)
         saved = await self.svc.save_step(self.rec, after, action, events, desc)
+        log.debug("step v%s of seat %s saved", saved.version, int(action.seat) + 1)
         res = Result(game_id=self.game_id, version=saved.version, over=self.A.over(after))
         res.applied = 1
         turn = await self.svc.turn_events(self.rec, st, after, events)
