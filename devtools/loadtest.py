@@ -39,7 +39,8 @@ from storage, turns posted twice, old buttons that failed, games that did not go
 ``--processes N --store postgres`` runs N bot processes on one PostgreSQL database, one shard
 each, and kills them in turn (:mod:`devtools.multiproc`).
 
-The simulated players keep their own copy of each game (they apply their own actions), and
+The simulated players keep their own copy of each game (they apply their own actions, and
+the answers the service gives by itself: a decision with one legal answer), and
 at the end every game's stored state must equal the players' copy (printed as mismatches).
 """
 
@@ -342,8 +343,30 @@ async def step(d: Driver, t: Table, rng: random.Random) -> None:
             d.errors.append(f"game {t.game_id}: {g.format_action(st, action)!r} not done")
             await resync(d, t)
             return
-    t.state, _ = g.apply(st, action)
+    after, _ = g.apply(st, action)
+    t.state = answered(after)
     t.steps += 1
+
+
+def answered(st: Any) -> Any:
+    """``st`` after the answers the service gives by itself (every seat here is a human who
+    lets a turn with only its end left end by itself): a decision of a kind the game's
+    adapter answers (``forced_answers``) with one legal answer is taken, as
+    :meth:`service.session.GameSession.ai_seat` takes it."""
+    from service.games import adapter_of
+
+    A = adapter_of(st)
+    for _ in range(1000):
+        if A.over(st):
+            return st
+        for seat in A.face.deciders(st):
+            legal = A.face.legal_actions(st, seat)
+            if A.pending_kind(st, seat) in A.forced_answers and len(legal) == 1:
+                st, _ = A.apply(st, legal[0])
+                break
+        else:
+            return st
+    return st
 
 
 async def resync(d: Driver, t: Table) -> None:
