@@ -82,6 +82,7 @@ class Reading:
             else L("svc.core.score_line", who=row.who, score=A.score_text(row.total, lang))
             for row in self.score_rows(st, seats, lang)
         ]
+        lines += A.board_text(st, seats, lang)  # the board in words (a screen reader's map)
         imgs = A.board_images(rec.version, lang)
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:

@@ -46,9 +46,21 @@ class InfoCog(commands.Cog):
         await interaction.followup.send(text[:1990] or "\u200b", files=files, ephemeral=True)
 
     @app_commands.command(**named("board"))
+    @options("board", "text")
     @in_game()
-    async def board(self, interaction: discord.Interaction[TurnpostBot]) -> None:
-        await self._images(interaction, ("map",))
+    async def board(
+        self, interaction: discord.Interaction[TurnpostBot], text: bool = False
+    ) -> None:
+        if not text:
+            await self._images(interaction, ("map",))
+            return
+        # the board in words, for a screen reader: where the game stands, the public scores
+        # and every public thing on the board, in the reader's language
+        t = self.bot.tables
+        s = session_of(interaction)
+        lang = await t.lang_of(interaction, s)
+        res = await t.svc.reading.board(s.game_id, lang=lang)
+        await t.reply(interaction, res.public()[0].text[:1990])
 
     @app_commands.command(**named("boards"))
     @in_game()

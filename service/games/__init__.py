@@ -95,6 +95,13 @@ class GameAdapter(ABC):
     def __init__(self) -> None:
         self.face: Game = rules_game(self.name)
 
+    def board_text(self, st: Any, seats: Sequence[SeatSpec], lang: str = "en") -> list[str]:
+        """The board in words, public things only, one line each, in ``lang``: what a
+        screen reader reads instead of the map (``/board text:``, the terminal's ``board``).
+        The base has none beyond the status and the scores every game's board text starts
+        with."""
+        return []
+
     def score_text(self, n: int, lang: str = "en") -> str:
         """A score in the game's unit, in ``lang`` (:attr:`score_key`)."""
         return tr(lang, self.score_key, n=n)

@@ -339,6 +339,9 @@ class BrazilAdapter(GameAdapter):
     ) -> str:
         return brazil_seat_label(st, seats, seat, lang)
 
+    def board_text(self, st: GameState, seats: Sequence[SeatSpec], lang: str = "en") -> list[str]:
+        return labels.board_lines(st, lambda seat: brazil_seat_label(st, seats, seat, lang), lang)
+
     def map_name(self, st: GameState, lang: str) -> str:
         cat = get_catalog(st.data_pack)
         scen = cat.maps[st.map].name if st.map in cat.maps else st.map

@@ -19,7 +19,7 @@ reveal).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from i18n import Translator, translator
@@ -149,6 +149,28 @@ def objective_text(cat: Catalog, o: Objective, lang: str = "en") -> str:
 
 # the kinds named by a word and a count (svc.objective.<kind>); buildings and science apart
 OBJECTIVES = [k for k in OBJECTIVE_KINDS if k not in ("buildings", "science")]
+
+
+def board_lines(st: GameState, label: Callable[[int], str], lang: str = "en") -> list[str]:
+    """The public board in words: one line per hex that holds a tile, a face-up exploration
+    tile or units ("D3: forest; Sawmill (Ana (blue)); Ana (blue) units: archer"), players
+    named by ``label(seat)``, in the map's reading order (row letters, then numbers)."""
+    from rules.brazil import view
+
+    class Named(_Namer):
+        def seat_name(self, seat: int) -> str:
+            return super().seat_name(seat) if seat < 0 else label(seat)
+
+    v = view(st, None)
+    namer = Named(v, 0, lang)
+
+    def on_map(at: str) -> bool:
+        return at[:1].isalpha() and at[1:].isdigit()
+
+    hexes = set(v.tiles) | {h for h, e in v.exploration.items() if e.face_up}
+    hexes |= {at for p in v.players for at in p.units.values() if on_map(at)}
+    hexes |= {at for at in v.enemy_units.values() if on_map(at)}
+    return [f"{h}: {namer.hex_info(h)}" for h in sorted(hexes, key=lambda h: (h[:1], int(h[1:])))]
 
 
 class _Namer:

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from i18n import tr
+from i18n import tr, translator
 from rules.tigris.actions import Action
 from rules.tigris.data import COLOURS, HAND_SIZE, LABELS, LEADERS, TILE_COUNTS, TREASURES_END
 from rules.tigris.events import Event, for_seat
 from rules.tigris.scoring import allocate, final_scores
-from rules.tigris.state import TigrisState
+from rules.tigris.state import CATASTROPHE, LEADER, UP, TigrisState
 from rules.tigris.view import view
 from service.games import GameAdapter, Why
 from service.results import (
@@ -304,6 +304,50 @@ class TigrisAdapter(GameAdapter):
             cats = {COLOURS[c]: totals[c] for c in range(4)}
             out.append(ScoreRow(i, who, min(totals), cats))
         return out
+
+    def board_text(self, st: TigrisState, seats: Sequence[SeatSpec], lang: str = "en") -> list[str]:
+        """The public board in words: the tiles on the board per colour, each player's
+        leaders and their squares, the monuments, the treasures and the catastrophes left."""
+        from i18n import msg
+
+        L = translator(lang)
+        cells = st.cells
+        counts = [sum(1 for c in cells if c == UP + k) for k in range(4)]
+        lines = []
+        items = [
+            msg("tigris.count.colour", n=n, colour="@tigris.colour." + COLOURS[k])
+            for k, n in enumerate(counts)
+            if n
+        ]
+        if items:
+            lines.append(L("svc.tigris.text.tiles", items=items))
+        for i in range(len(st.players)):
+            who = self.seat_label(st, seats, i, lang)
+            mine = [
+                msg(
+                    "svc.tigris.text.leader",
+                    leader="@tigris.leader." + LEADERS[(c - LEADER) % 4],
+                    square=LABELS[sq],
+                )
+                for sq, c in enumerate(cells)
+                if c >= LEADER and (c - LEADER) // 4 == i
+            ]
+            if mine:
+                lines.append(L("svc.tigris.text.leaders", who=who, items=mine))
+            else:
+                lines.append(L("svc.tigris.text.no_leaders", who=who))
+        built = [
+            msg("svc.tigris.text.monument", monument="@tigris.monument." + m, square=LABELS[sq])
+            for m, sq in sorted(st.monuments.items(), key=lambda kv: kv[1])
+        ]
+        if built:
+            lines.append(L("svc.tigris.text.monuments", items=built))
+        if st.treasures:
+            lines.append(L("svc.tigris.text.treasures", squares=[LABELS[q] for q in st.treasures]))
+        storms = [LABELS[q] for q, c in enumerate(cells) if c == CATASTROPHE]
+        if storms:
+            lines.append(L("svc.tigris.text.catastrophes", squares=storms))
+        return lines
 
     def board_images(self, version: int, lang: str) -> tuple[ImageRequest, ...]:
         return (
