@@ -39,7 +39,10 @@ CASES: list[tuple[str, str, int, int]] = [
     *[("brazil", "heuristic", p, 2) for p in (2, 3, 4)],
 ]
 
-KNOWN_ENDLESS: dict[tuple[str, str, int], set[int]] = {}
+KNOWN_ENDLESS: dict[tuple[str, str, int], set[int]] = {
+    ("brazil", "random", 2): {6},
+    ("brazil", "random", 4): {23, 25},
+}
 """(game, level, players) -> the seeds of this sample whose game never ends (see above)."""
 
 
