@@ -86,6 +86,12 @@ class Game(Generic[StateT, ActionT]):
     # the game's own invariants after a step (self-play): raise AssertionError if broken;
     # ``rng`` for the checks that deal hidden information
     check: Callable[[StateT, random.Random], None] | None = None
+    # whether the game stands still: a run of turns (every seat passing, say) in which nothing
+    # moved it towards its natural end, read from the state alone (its views too). The rules
+    # may allow it; the game's computer players then play only actions that progress, so a
+    # game of computer players always ends. None: the game cannot stand still (every turn
+    # progresses, or it has a natural end whatever is played)
+    stalled: Callable[[StateT], bool] | None = None
 
     def load(self, state_json: str | bytes) -> StateT:
         """A state of this game from its JSON."""

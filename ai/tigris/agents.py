@@ -5,6 +5,15 @@ Every agent is given the full state by its caller but decides only from ``view(s
 seat)``: the heuristic plays its candidate actions on a determinization of that view (the
 unseen tiles dealt at random by :func:`rules.tigris.determinize` with the agent's own seeded
 random numbers), so nothing it computes depends on what the seat may not see.
+
+No agent stalls a game. The heuristic judges every action as at the end of the turn (the
+evaluation counts the monument points and the refill still due in the seat's own turn, which
+the state after a pass already has), so it passes only when ending the turn now beats every
+legal action by its own evaluation, the actions its candidate list leaves out included. And when the game stands
+still (:func:`rules.tigris.stalled`: a whole round of turns without a tile drawn or a
+treasure taken, which a player who wins by passing may cause), every agent places a tile or
+swaps (:func:`progressing`): that draws from the bag, so a game of computer players always
+reaches its natural end.
 """
 
 from __future__ import annotations
@@ -13,7 +22,16 @@ import random
 from collections.abc import Callable
 
 from ai.tigris.evaluate import evaluate, support_amount
-from rules.tigris import Action, TigrisState, apply, deciders, determinize, legal_actions, view
+from rules.tigris import (
+    Action,
+    TigrisState,
+    apply,
+    deciders,
+    determinize,
+    legal_actions,
+    stalled,
+    view,
+)
 from rules.tigris.data import NEIGHBOURS
 from rules.tigris.engine import label_regions
 from rules.tigris.state import CATASTROPHE, DOWN, LEADER, UP
@@ -35,6 +53,19 @@ def own_legal_actions(view_state: TigrisState, seat: int) -> list[Action]:
     return acts
 
 
+PROGRESS = ("tile", "swap")
+"""The main actions that draw from the bag (a placed tile is replaced at the turn's end)."""
+
+
+def progressing(state: TigrisState, acts: list[Action]) -> list[Action]:
+    """``acts``, or only those that move the game towards its end when it stands still
+    (:func:`rules.tigris.stalled`, read from the view: public): a tile or a swap (all of
+    ``acts`` if there is none)."""
+    if state.pending or not stalled(state):
+        return acts
+    return [a for a in acts if a.kind in PROGRESS] or acts
+
+
 class RandomAgent:
     """Uniformly random legal choices, from the seat's view, seeded."""
 
@@ -44,7 +75,8 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def decide(self, state: TigrisState, seat: int) -> Action:
-        acts = own_legal_actions(view(state, seat), seat)
+        v = view(state, seat)
+        acts = progressing(v, own_legal_actions(v, seat))
         return acts[self.rng.randrange(len(acts))]
 
 
@@ -106,7 +138,8 @@ def settle(state: TigrisState, max_steps: int = 16) -> TigrisState:
 
 def outcome(world: TigrisState, seat: int, a: Action) -> tuple[float, bool]:
     """(value for ``seat`` of playing ``a`` on ``world`` and settling what follows, whether
-    it started a conflict or a choice)."""
+    it started a conflict or a choice). A state in the seat's own turn is judged as at the
+    turn's end (:func:`ai.tigris.evaluate.evaluate`), as the state after a pass is."""
     st, _ = apply(world, a)
     opened = bool(st.pending)
     if opened:
@@ -147,11 +180,30 @@ class HeuristicAgent:
         redeal: Callable[[], TigrisState] | None = None,
     ) -> list[tuple[float, Action]]:
         """The candidates with their values, best first (``redeal()``: another deal for the
-        actions that open a conflict)."""
+        actions that open a conflict). When the game stands still only actions that progress
+        are ranked (:func:`progressing`). When passing comes first, the actions the
+        candidate list left out are judged too: it stays first only if it beats them all
+        (not for a rollout policy, ``max_candidates``, which looks at a sample)."""
+        acts = progressing(world, acts)
+        shortlist = acts
         if not world.pending:
-            acts = candidates(world, acts) or acts
-            if self.max_candidates is not None and len(acts) > self.max_candidates:
-                acts = self.rng.sample(acts, self.max_candidates)
+            shortlist = candidates(world, acts) or acts
+            if self.max_candidates is not None and len(shortlist) > self.max_candidates:
+                shortlist = self.rng.sample(shortlist, self.max_candidates)
+        out = self._judge(world, seat, shortlist, redeal)
+        if out[0][1].kind == "pass" and self.max_candidates is None and len(shortlist) < len(acts):
+            seen = set(shortlist)
+            out += self._judge(world, seat, [a for a in acts if a not in seen], redeal)
+            out.sort(key=lambda t: -t[0])
+        return out
+
+    def _judge(
+        self,
+        world: TigrisState,
+        seat: int,
+        acts: list[Action],
+        redeal: Callable[[], TigrisState] | None,
+    ) -> list[tuple[float, Action]]:
         out = []
         for a in acts:
             val, opened = outcome(world, seat, a)

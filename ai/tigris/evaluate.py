@@ -16,13 +16,18 @@ the weakest colour is worth nearly a whole VP, one in the strongest very little.
 - the opponents' leaders and points gained, against the seat;
 - the hand: tiles of the colours of the own leaders on the board and temples (support in
   conflicts, T-CONFLICT-3); the catastrophes still in hand.
+
+A state in the middle of the seat's own turn is judged as at the turn's end (T-TURN-4): the
+monument points it will score then are counted (T-MONUMENT-7) and its hand as refilled (the
+tiles to draw at the odds of the unseen ones). The state after a pass already has both: without
+this, every action would look worse than passing by what the pass collects at once.
 """
 
 from __future__ import annotations
 
 import math
 
-from rules.tigris.data import MONUMENT_COLOURS, MONUMENTS, NEIGHBOURS, TILE_COUNTS
+from rules.tigris.data import HAND_SIZE, MONUMENT_COLOURS, MONUMENTS, NEIGHBOURS, TILE_COUNTS
 from rules.tigris.engine import label_regions, region_of
 from rules.tigris.scoring import allocate
 from rules.tigris.state import CATASTROPHE, DOWN, LEADER, UP, TigrisState
@@ -101,21 +106,55 @@ def position(
     return v
 
 
+def turn_end_points(state: TigrisState, seat: int, lab: list[int]) -> list[int]:
+    """``seat``'s points per colour with the monument points the end of its turn gives
+    (T-MONUMENT-7: a point per colour of a monument in the kingdom of its leader of that
+    colour) when it is the seat's own turn; its points as they are otherwise."""
+    me = state.players[seat]
+    if state.phase != "play" or state.active != seat or not state.monuments:
+        return me.score
+    pts = list(me.score)
+    for mid, tl in state.monuments.items():
+        for c in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
+            q = me.leaders[c]
+            if q >= 0 and lab[q] == lab[tl]:
+                pts[c] += 1
+    return pts
+
+
+def hand_value(state: TigrisState, seat: int) -> float:
+    """The hand: support for the own leaders' conflicts, temples against revolts; in the
+    seat's own turn the tiles still to draw (T-REFILL-1) at the odds of the unseen tiles."""
+    me = state.players[seat]
+    hand = me.hand
+    caps = [0, 4, 0, 0]
+    for c in (BLACK, BLUE, GREEN):
+        if me.leaders[c] >= 0:
+            caps[c] = 3
+    draw = HAND_SIZE - me.hand_size if state.phase == "play" and state.active == seat else 0
+    v = HAND_TILE * (me.hand_size + max(0, draw))
+    odds = [0.0] * 4
+    if draw > 0:
+        u = unseen(state, seat)
+        total = sum(u)
+        if total > 0:
+            odds = [draw * x / total for x in u]
+    for c in range(4):
+        if caps[c]:
+            v += HAND_SUPPORT * min(hand[c] + odds[c], caps[c])
+    return v
+
+
 def evaluate(state: TigrisState, seat: int) -> float:
     """The value of ``state`` for ``seat`` in VP-like units (higher is better)."""
     lab, regions = label_regions(state.cells)
     n = len(state.players)
     me = state.players[seat]
-    w = colour_weights(state, seat)
-    v = soft_score(me.score, me.treasures)
+    points = turn_end_points(state, seat, lab)
+    w = weights(allocate(points, me.treasures))
+    v = soft_score(points, me.treasures)
     v += position(state, seat, w, lab, regions)
-    # the hand: support for the own leaders' conflicts, temples against revolts
-    hand = me.hand
-    v += HAND_TILE * me.hand_size
-    v += HAND_SUPPORT * min(hand[RED], 4)
-    for c in (BLACK, BLUE, GREEN):
-        if me.leaders[c] >= 0:
-            v += HAND_SUPPORT * min(hand[c], 3)
+    v += hand_value(state, seat)
     v += CATASTROPHE_KEPT * me.catastrophes
     op = OPPONENT_POINTS.get(n, 0.25)
     opos = OPPONENT_POSITION.get(n, 0.25)

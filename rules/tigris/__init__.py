@@ -18,6 +18,8 @@ The same face as Brazil: Imperial's engine (``rules``)::
 - ``view(state, seat)`` redacts (T-INFO); ``determinize(view, seat, rng)`` deals the unseen.
 - ``final_scores(state)``: weakest colour, treasures wild, tie-breaks (T-FINAL).
 - ``undoable``/``undo_depth``: which steps may be taken back.
+- ``stalled(state)``: a whole round of turns in which nothing moved the game towards its end
+  (``idle_turns``: no tile drawn, no treasure taken); the computer players then progress.
 - Notation (``rules.tigris.notation``, grammar in its docstring): ``tile red F4``,
   ``leader king J7``, ``withdraw trader``, ``catastrophe C3``, ``swap red red blue``,
   ``pass``, ``support 2``, ``war-order green``, ``monument red-blue H4``, ``treasure P2``.
@@ -28,7 +30,16 @@ from __future__ import annotations
 
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.tigris.actions import Action
-from rules.tigris.engine import apply, check, deciders, is_over, legal_actions, new_game
+from rules.tigris.engine import (
+    apply,
+    check,
+    deciders,
+    idle_turns,
+    is_over,
+    legal_actions,
+    new_game,
+    stalled,
+)
 from rules.tigris.events import Event
 from rules.tigris.messages import EN, render
 from rules.tigris.notation import complete, describe_action, format_action, legal_texts, parse_text
@@ -63,6 +74,7 @@ __all__ = [
     "determinize",
     "final_scores",
     "format_action",
+    "idle_turns",
     "is_over",
     "legal_actions",
     "legal_texts",
@@ -70,6 +82,7 @@ __all__ = [
     "parse_text",
     "pending_for",
     "render",
+    "stalled",
     "undo_depth",
     "undoable",
     "view",

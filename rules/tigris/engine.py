@@ -192,6 +192,7 @@ def new_game(
     events: list[Event] = []
     for i in range(players):
         _draw(state, (opts.start + i) % players, HAND_SIZE, events)
+    state.last_progress = 0  # the setup's draws are no turn's
     return state
 
 
@@ -209,6 +210,30 @@ def deciders(state: TigrisState) -> list[int]:
 
 def is_over(state: TigrisState) -> bool:
     return state.phase == "over"
+
+
+def idle_turns(state: TigrisState) -> int:
+    """The whole turns in a row, up to the current one, in which nothing moved the game
+    towards its end (T-END): no tile drawn from the bag (none placed, swapped or committed)
+    and no treasure taken — typically every player passing. Public: it reads the turn
+    counter and :attr:`TigrisState.last_progress` only."""
+    if state.phase == "over":
+        return 0
+    return max(0, state.turn - state.last_progress - 1)
+
+
+def stalled(state: TigrisState) -> bool:
+    """Whether the game stands still: a whole round of turns (one per player) in which
+    nothing moved it towards its end (:func:`idle_turns`), and nothing in the current turn
+    so far (no tile has left a hand, none was drawn). The rules allow it (a player may pass,
+    T-TURN-2); the computer players then place a tile or swap, which draws from the bag by
+    the turn's end, so a game of computer players always reaches its end (the bag is
+    finite)."""
+    return (
+        idle_turns(state) >= len(state.players)
+        and state.last_progress < state.turn
+        and all(p.hand_size >= HAND_SIZE for p in state.players)
+    )
 
 
 # ----------------------------------------------------------------------------------- listing
@@ -831,6 +856,7 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
             got[c] += 1
             size -= 1
         g.bag_size = size
+        g.last_progress = g.turn
         pl = g.players[seat]
         for c in range(4):
             pl.hand[c] += got[c]
@@ -1103,6 +1129,7 @@ def _treasure_choices(g: TigrisState, kingdom_square: int) -> list[int]:
 def _take_treasure(g: TigrisState, seat: int, s: int, events: list[Event]) -> None:
     g.treasures.remove(s)
     g.players[seat].treasures += 1
+    g.last_progress = g.turn
     events.append(Event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
 
 
@@ -1224,9 +1251,11 @@ __all__ = [
     "apply",
     "check",
     "deciders",
+    "idle_turns",
     "is_over",
     "label_regions",
     "legal_actions",
     "new_game",
     "region_of",
+    "stalled",
 ]

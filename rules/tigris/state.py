@@ -124,6 +124,9 @@ class TigrisState(_M):
     active: int = 0
     actions_left: int = 2
     turn: int = 1
+    # the last turn in which a tile was drawn from the bag or a treasure taken: what moves the
+    # game towards its end (T-END); the turns since, ``rules.tigris.engine.idle_turns``
+    last_progress: int = 0
     # the action being resolved
     stage: Stage = ""
     placed: int = -1  # the square of the tile placed in this action (monument option)

@@ -12,10 +12,6 @@ from __future__ import annotations
 import pytest
 
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("test_each_level_plays_whole_games_to_the_end", "tigris-heuristic-2p"): (
-        "issue 33: two heuristic players of Tigris & Euphrates pass forever in some 2-player "
-        "games (this seed among them): no AI may stall a game is that issue's to build"
-    ),
     ("test_a_random_game_ends_with_consistent_scores", "brazil-4p-seed2"): (
         "this random 4-player game never reveals an era III mission (R-END-1): not over "
         "after 20 000 steps either (rules.selfplay's bound)"
