@@ -514,8 +514,11 @@ class FakeDiscord:
             old = self.messages.get(int(g[2]))
             if old is None:
                 return self.reply({"message": "Unknown Message", "code": 10008}, 404)
-            if m == "DELETE":
+            if m == "DELETE":  # gone from the channel's history too
                 del self.messages[int(g[2])]
+                ids = self.channel_messages.get(int(g[1]), [])
+                if int(g[2]) in ids:
+                    ids.remove(int(g[2]))
                 return web.Response(status=204)
             if m == "GET":
                 return self.reply(old)

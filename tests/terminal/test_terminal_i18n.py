@@ -25,6 +25,7 @@ import pytest
 
 import i18n
 from service import ScoreRow, catalog
+from service.games import adapter
 from terminal import demo, export, local
 from terminal.local import LOCAL_WORDS, LocalGame, ScriptSource, help_text
 from tests.i18n.pseudo import unbracketed_words
@@ -121,7 +122,10 @@ def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
         ("terminal.images_folder", {"folder": (tmp_path / "img-pseudo").resolve()}),
         ("terminal.hand.say_one", {"names": ["Ana", "Bo"]}),
         ("terminal.rules.none", {}),
-        ("terminal.score.row", {"who": "Bo", "vp": 0}),
+        (
+            "terminal.score.row",
+            {"who": "Bo", "score": adapter("brazil").score_text(0, i18n.PSEUDO)},
+        ),
         ("terminal.saved", {"command": game.resume_command()}),
     ]
     for key, params in own:
@@ -183,7 +187,10 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     out = proc.stdout
     assert "Befehle (tippe einen Spielbefehl oder einen dieser):" in out
     assert "  legal            die Befehle, die du jetzt tippen darfst" in out
-    assert "  rules <ID|Wort>  die Regelübersicht: rules R-BUILD-4, rules bauen 4" in out
+    assert (
+        "  rules <ID|Wort>  die Regelübersicht und die Aufgaben: rules R-BUILD-4, rules bauen 4"
+        in out
+    )
     assert "Spielbefehle:" in out
     assert "colour <colour>" in out and "z. B. colour blue" in out  # the notation stays
     assert f"Bilder werden in {(tmp_path / 'img').resolve()}/ gespeichert" in out

@@ -33,10 +33,25 @@ async def _client(server: WebServer) -> TestClient[Any, Any]:
     return client
 
 
+def _catalog_names(state: GameState) -> set[str]:
+    from rules.brazil.catalog import get_catalog
+
+    cat = get_catalog(state.data_pack)
+    tables = (cat.gold_cards, cat.combat_cards, cat.missions)
+    return {item.name for table in tables for item in table.values()}
+
+
 def _leaks(body: str, state: GameState, where: str) -> list[str]:
     out = []
+    names = _catalog_names(state)
     for name, ident in hidden_names(state).items():
-        if _mentions(body, name):
+        # a longer name that holds this one is not a mention of it: the gold card "War chest"
+        # paid in public is no sign of a combat card "War" in someone's hand
+        masked = body
+        for longer in names:
+            if longer != name and _mentions(longer, name):
+                masked = masked.replace(longer, "")
+        if _mentions(masked, name):
             out.append(f"{where}: {name} ({ident})")
     if '"seed"' in body or "rng" in body:
         out.append(f"{where}: the seed")
