@@ -68,6 +68,7 @@ from storage.models import (
     GameSettings,
     GameStatus,
     GameSummary,
+    GuildSettings,
     HistoryItem,
     IntegrityProblem,
     LogEntry,
@@ -1171,9 +1172,12 @@ class SqlGameStore(GameStore):
         clear_language: bool = False,
         discord_locale: str | None = None,
         manual_end: bool | None = None,
+        notices: str | None = None,
+        heads_up: bool | None = None,
     ) -> PlayerPrefs:
         """Set the player's time zone, quiet hours (``"22:00", "08:00"``), language, last
-        seen Discord locale and/or whether they end their turns themselves."""
+        seen Discord locale, whether they end their turns themselves, their turn notices
+        and heads-up."""
         new = merge_prefs(
             await self.get_player_prefs(user_id),
             tz=tz,
@@ -1183,15 +1187,19 @@ class SqlGameStore(GameStore):
             clear_language=clear_language,
             discord_locale=discord_locale,
             manual_end=manual_end,
+            notices=notices,
+            heads_up=heads_up,
         )
         async with self._writing() as db:
             await db.execute(
                 "INSERT INTO pacing_players (user_id, tz, quiet_start, quiet_end, language, "
-                "discord_locale, manual_end) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "discord_locale, manual_end, notices, heads_up) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
                 "ON CONFLICT (user_id) DO UPDATE "
                 "SET tz = EXCLUDED.tz, quiet_start = EXCLUDED.quiet_start, "
                 "quiet_end = EXCLUDED.quiet_end, language = EXCLUDED.language, "
-                "discord_locale = EXCLUDED.discord_locale, manual_end = EXCLUDED.manual_end",
+                "discord_locale = EXCLUDED.discord_locale, manual_end = EXCLUDED.manual_end, "
+                "notices = EXCLUDED.notices, heads_up = EXCLUDED.heads_up",
                 user_id,
                 new.tz,
                 new.quiet_start,
@@ -1199,6 +1207,8 @@ class SqlGameStore(GameStore):
                 new.language,
                 new.discord_locale,
                 new.manual_end,
+                new.notices,
+                new.heads_up,
             )
         return new
 
@@ -1221,6 +1231,37 @@ class SqlGameStore(GameStore):
                 locale,
             )
         return changed > 0
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self._query(
+            "SELECT settings_json FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        if not rows:
+            return GuildSettings()
+        return GuildSettings.model_validate_json(str(rows[0][0]))
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
+        if not 0 <= guild_id < 2**63:
+            raise InvalidData(f"a guild id is a non-negative 64-bit integer, not {guild_id}")
+        async with self._writing() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, settings_json) VALUES ($1, $2) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings_json = EXCLUDED.settings_json",
+                guild_id,
+                settings.model_dump_json(),
+            )
+        return settings
+
+    async def all_guild_settings(self) -> dict[int, GuildSettings]:
+        async with self._connected() as db:
+            return await self._guilds(db)
+
+    @staticmethod
+    async def _guilds(db: Db) -> dict[int, GuildSettings]:
+        rows = await db.fetch(
+            "SELECT guild_id, settings_json FROM guild_settings ORDER BY guild_id"
+        )
+        return {int(r[0]): GuildSettings.model_validate_json(str(r[1])) for r in rows}
 
     async def add_break(
         self,

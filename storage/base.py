@@ -42,6 +42,7 @@ from storage.models import (
     GameSettings,
     GameStatus,
     GameSummary,
+    GuildSettings,
     HistoryItem,
     IntegrityProblem,
     LogEntry,
@@ -62,6 +63,7 @@ __all__ = [
     "GameChange",
     "GameRecords",
     "GameStore",
+    "GuildSettingsStore",
     "NewsStore",
     "OperatorStore",
     "PacingStore",
@@ -413,10 +415,14 @@ class PlayerPrefsStore(ABC):
         clear_language: bool = False,
         discord_locale: str | None = None,
         manual_end: bool | None = None,
+        notices: str | None = None,
+        heads_up: bool | None = None,
     ) -> PlayerPrefs:
         """Set the user's time zone, quiet hours (``("22:00", "08:00")``), language (a
         catalogue code; storage does not check it), last seen Discord locale and/or whether
-        they end their turns themselves (``manual_end``); what is not given is kept; ``clear_quiet`` removes the quiet hours, ``clear_language`` the
+        they end their turns themselves (``manual_end``), how they are told that they decide
+        (``notices``: one of :data:`~storage.models.NOTICE_MODES`) and whether they want a
+        heads-up when they are next (``heads_up``); what is not given is kept; ``clear_quiet`` removes the quiet hours, ``clear_language`` the
         language (the user's Discord client's is followed again). Returns the new
         preferences."""
 
@@ -426,6 +432,19 @@ class PlayerPrefsStore(ABC):
         is sent to them outside an interaction. Written only when it changed: True when it
         was written, False when the stored one was already ``locale``. ``InvalidData`` for
         an empty locale."""
+
+
+class GuildSettingsStore(ABC):
+    """Each server's settings (:class:`~storage.models.GuildSettings`). Part of
+    :class:`GameStore`."""
+
+    @abstractmethod
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (the defaults if never set)."""
+
+    @abstractmethod
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
+        """Keep a server's settings (all of them: read, change, write). Returns them."""
 
 
 class PacingStore(ABC):
@@ -559,6 +578,10 @@ class OperatorStore(ABC):
         """Every player's stored preferences (time zone, quiet hours, language, last seen
         Discord locale), by user id."""
 
+    @abstractmethod
+    async def all_guild_settings(self) -> dict[int, GuildSettings]:
+        """Every server's stored settings, by guild id."""
+
     # -- maintenance ----------------------------------------------------------------------
 
     @abstractmethod
@@ -601,12 +624,14 @@ class OperatorStore(ABC):
         """Insert a validated import (new game id) in one transaction."""
 
 
-class GameStore(GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore):
+class GameStore(
+    GameRecords, NewsStore, PlayerPrefsStore, GuildSettingsStore, PacingStore, OperatorStore
+):
     """Persistence of games keyed by an internal game id and a Discord channel id.
 
     The whole contract, in parts a caller may ask for alone: :class:`GameRecords` (what a
     press needs: load, save, seats, undo, history), :class:`NewsStore`,
-    :class:`PlayerPrefsStore`, :class:`PacingStore` and :class:`OperatorStore` (what the
+    :class:`PlayerPrefsStore`, :class:`GuildSettingsStore`, :class:`PacingStore` and :class:`OperatorStore` (what the
     operator tools use: check, backup, export, import, copy; its export and import are
     implemented here, from the records); and here the store's own side: its lifecycle,
     clock, statistics, web page tokens and other processes' changes.

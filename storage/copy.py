@@ -27,7 +27,7 @@ from typing import Protocol
 from storage.dump import BackupFile, GameDump
 from storage.errors import ChannelBusy, GameExists, InvalidData, StorageError
 from storage.jsonutil import state_hash
-from storage.models import PlayerPrefs
+from storage.models import GuildSettings, PlayerPrefs
 
 __all__ = [
     "BackupSource",
@@ -52,6 +52,8 @@ class CopySource(Protocol):
 
     async def all_player_prefs(self) -> list[PlayerPrefs]: ...
 
+    async def all_guild_settings(self) -> dict[int, GuildSettings]: ...
+
 
 class CopyDestination(CopySource, Protocol):
     """Where games are copied to: a store's operator tools
@@ -60,6 +62,8 @@ class CopyDestination(CopySource, Protocol):
     Every :class:`~storage.base.GameStore` is one."""
 
     async def load_game(self, dump: GameDump) -> None: ...
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings: ...
 
     async def set_player_prefs(
         self,
@@ -72,6 +76,8 @@ class CopyDestination(CopySource, Protocol):
         clear_language: bool = False,
         discord_locale: str | None = None,
         manual_end: bool | None = None,
+        notices: str | None = None,
+        heads_up: bool | None = None,
     ) -> PlayerPrefs: ...
 
 
@@ -90,6 +96,9 @@ class BackupSource:
     async def all_player_prefs(self) -> list[PlayerPrefs]:
         return list(self.file.prefs)
 
+    async def all_guild_settings(self) -> dict[int, GuildSettings]:
+        return dict(self.file.guilds)
+
 
 @dataclass
 class CopyReport:
@@ -103,6 +112,7 @@ class CopyReport:
     differ: list[str] = field(default_factory=list)
     """Games copied whose copy does not read back equal: a real problem."""
     prefs_copied: int = 0
+    guilds_copied: int = 0
 
     @property
     def ok(self) -> bool:
@@ -113,7 +123,8 @@ class CopyReport:
         return (
             f"{verdict}: {len(self.copied)} game(s) copied and verified, {len(self.skipped)} "
             f"already there and equal, {len(self.refused)} left out, {len(self.differ)} "
-            f"differing; {self.prefs_copied} player preference(s) copied"
+            f"differing; {self.prefs_copied} player preference(s) and {self.guilds_copied} "
+            "server setting(s) copied"
         )
 
 
@@ -218,9 +229,23 @@ async def copy_store(
             clear_language=prefs.language is None,
             discord_locale=prefs.discord_locale,
             manual_end=prefs.manual_end,
+            notices=prefs.notices,
+            heads_up=prefs.heads_up,
         )
         if got != prefs:
             report.differ.append(f"player {user}: the preferences do not read back equal")
             continue
         report.prefs_copied += 1
+    dest_guilds = await dest.all_guild_settings()
+    for guild, settings in (await source.all_guild_settings()).items():
+        there = dest_guilds.get(guild)
+        if there == settings:
+            continue
+        if there is not None and there != GuildSettings():
+            report.refused.append(f"server {guild}: the destination has other settings")
+            continue
+        if await dest.set_guild_settings(guild, settings) != settings:
+            report.differ.append(f"server {guild}: the settings do not read back equal")
+            continue
+        report.guilds_copied += 1
     return report

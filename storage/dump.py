@@ -9,8 +9,9 @@ and pauses, decision clocks, timers, AI stand-ins) and its web page token. Two s
 same game exactly when their dumps are equal (:meth:`GameDump.digest`).
 
 A backup file (:func:`write_backup`, :class:`BackupFile`) is JSON Lines: a header line, one
-line per game dump (ascending ids), one line with every player's preferences and a trailer
-that counts the games (a cut file is refused).
+line per game dump (ascending ids), one line with every player's preferences, one with every
+server's settings (files written before schema 12 have none: no settings) and a trailer that
+counts the games (a cut file is refused).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from storage.models import (
     DecisionClock,
     GamePacing,
     GameRecord,
+    GuildSettings,
     LogEntry,
     PlayerPrefs,
     StandIn,
@@ -152,6 +154,10 @@ class _Prefs(_Frozen):
     player_prefs: tuple[PlayerPrefs, ...]
 
 
+class _Guilds(_Frozen):
+    guild_settings: dict[int, GuildSettings]
+
+
 class _Trailer(_Frozen):
     end: int
     """How many games the file holds."""
@@ -165,6 +171,7 @@ async def write_backup(
     source: str,
     games: AsyncIterator[GameDump],
     prefs: tuple[PlayerPrefs, ...],
+    guilds: dict[int, GuildSettings] | None = None,
 ) -> int:
     """Write a backup file to ``path``: a new, uniquely named temporary file next to it is
     filled, flushed to disk and read back (:class:`BackupFile`), and only then renamed to
@@ -186,6 +193,7 @@ async def write_backup(
                 handle.write(dump.model_dump_json() + "\n")
                 count += 1
             handle.write(_Prefs(player_prefs=prefs).model_dump_json() + "\n")
+            handle.write(_Guilds(guild_settings=guilds or {}).model_dump_json() + "\n")
             handle.write(_Trailer(end=count).model_dump_json() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -204,6 +212,7 @@ class BackupFile:
         self.path = path
         self._offsets: dict[int, int] = {}
         self.prefs: tuple[PlayerPrefs, ...] = ()
+        self.guilds: dict[int, GuildSettings] = {}
         try:
             with path.open("rb") as handle:
                 first = handle.readline()
@@ -226,6 +235,8 @@ class BackupFile:
                         self._offsets[dump.game_id] = offset
                     elif line.startswith(b'{"player_prefs":'):
                         self.prefs = _Prefs.model_validate_json(line).player_prefs
+                    elif line.startswith(b'{"guild_settings":'):
+                        self.guilds = _Guilds.model_validate_json(line).guild_settings
                     else:
                         trailer = _Trailer.model_validate_json(line)
                     offset += len(line)

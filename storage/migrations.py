@@ -55,6 +55,10 @@ Versions (never edit a released migration; append a new one):
     ``'brazil'``: every game stored before was *Brazil: Imperial*), checked by a CHECK
     constraint, and a trigger refuses any change of it (a record's game is set when it is
     created, lobby included, and never changes). No index: no listing filters by game.
+11. ``pacing_players`` gains ``manual_end`` (a player who ends their turns themselves).
+12. ``pacing_players`` gains ``notices`` (``ping``, ``dm``, ``both`` or ``none``: how a player
+    is told that they decide) and ``heads_up``; ``guild_settings`` keeps each server's
+    settings (:class:`~storage.models.GuildSettings` as JSON).
 """
 
 from __future__ import annotations
@@ -470,6 +474,22 @@ ALTER TABLE pacing_players ADD COLUMN manual_end INTEGER NOT NULL DEFAULT 0
 """
 
 
+V12_PLACES = """
+-- How a player is told that they decide (a ping in the game's channel, a direct message, both,
+-- none) and whether they want a heads-up when they are next; each server's settings (where a
+-- game is played in a text channel: its own thread or the whole channel; a cap on running
+-- games per player) as JSON.
+ALTER TABLE pacing_players ADD COLUMN notices TEXT NOT NULL DEFAULT 'ping'
+    CHECK (notices IN ('ping', 'dm', 'both', 'none'));
+ALTER TABLE pacing_players ADD COLUMN heads_up INTEGER NOT NULL DEFAULT 0
+    CHECK (heads_up IN (0, 1));
+CREATE TABLE guild_settings (
+    guild_id INTEGER PRIMARY KEY CHECK (guild_id >= 0),
+    settings_json TEXT NOT NULL DEFAULT '{}'
+);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -488,6 +508,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "languages: players' language and Discord locale, games' language", _v9_languages),
     Migration(10, "the game per game record (every game before: brazil)", V10_GAME),
     Migration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
+    Migration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
 )
 
 LATEST: int = MIGRATIONS[-1].version

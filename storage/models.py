@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_GAME",
     "GAME_NAME_PATTERN",
     "MAX_SEATS",
+    "NOTICE_MODES",
     "PACK_NAME_PATTERN",
     "Break",
     "DecisionClock",
@@ -36,6 +37,7 @@ __all__ = [
     "GameSettings",
     "GameStatus",
     "GameSummary",
+    "GuildSettings",
     "HistoryItem",
     "IntegrityProblem",
     "LogEntry",
@@ -568,6 +570,24 @@ class PlayerPrefs:
     language: str | None = None
     discord_locale: str | None = None
     manual_end: bool = False
+    notices: str = "ping"
+    heads_up: bool = False
+
+
+NOTICE_MODES = ("ping", "dm", "both", "none")
+"""How a player is told that they decide (:attr:`PlayerPrefs.notices`, schema 12): a ping in
+the game's channel or thread (the default), a direct message with a link to the turn post,
+both, or none."""
+
+
+class GuildSettings(_Frozen):
+    """A server's (Discord guild's) settings, kept as JSON (schema 12): where ``/game new``
+    puts a game in a text channel (``thread``: the lobby is a post and the game plays in its
+    own thread; ``channel``: the game takes the channel, one at a time) and how many running
+    games one player may join on the server (None: no cap)."""
+
+    game_place: Literal["thread", "channel"] = "thread"
+    max_running_games: int | None = Field(default=None, ge=1, le=1000)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.errors import InvalidData
 from storage.models import (
+    NOTICE_MODES,
     Break,
     DecisionClock,
     GamePacing,
@@ -49,15 +50,19 @@ __all__ = [
 ]
 
 
-PREFS_COLUMNS = "tz, quiet_start, quiet_end, language, discord_locale, manual_end"
+PREFS_COLUMNS = (
+    "tz, quiet_start, quiet_end, language, discord_locale, manual_end, notices, heads_up"
+)
 """The columns of ``pacing_players`` after its user id, in :class:`PlayerPrefs` order."""
 
 
 def prefs_of(user_id: int, row: list[Any]) -> PlayerPrefs:
     """A player's preferences from a ``pacing_players`` row (:data:`PREFS_COLUMNS`; SQLite
     keeps the flag as 0/1)."""
-    tz, qs, qe, language, locale, manual = row
-    return PlayerPrefs(user_id, tz, qs, qe, language, locale, bool(manual))
+    tz, qs, qe, language, locale, manual, notices, heads_up = row
+    return PlayerPrefs(
+        user_id, tz, qs, qe, language, locale, bool(manual), str(notices), bool(heads_up)
+    )
 
 
 def merge_prefs(
@@ -70,9 +75,14 @@ def merge_prefs(
     clear_language: bool,
     discord_locale: str | None,
     manual_end: bool | None = None,
+    notices: str | None = None,
+    heads_up: bool | None = None,
 ) -> PlayerPrefs:
     """``old`` with the changes of :meth:`~storage.base.GameStore.set_player_prefs` applied
-    (what is not given is kept)."""
+    (what is not given is kept). ``InvalidData`` for a notice mode not in
+    :data:`~storage.models.NOTICE_MODES`."""
+    if notices is not None and notices not in NOTICE_MODES:
+        raise InvalidData(f"notices is one of {', '.join(NOTICE_MODES)}, not {notices!r}")
     qs, qe = (None, None) if clear_quiet else (quiet or (old.quiet_start, old.quiet_end))
     return PlayerPrefs(
         old.user_id,
@@ -82,6 +92,8 @@ def merge_prefs(
         None if clear_language else (language if language is not None else old.language),
         discord_locale if discord_locale is not None else old.discord_locale,
         bool(manual_end) if manual_end is not None else old.manual_end,
+        notices if notices is not None else old.notices,
+        bool(heads_up) if heads_up is not None else old.heads_up,
     )
 
 

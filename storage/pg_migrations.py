@@ -441,6 +441,19 @@ ALTER TABLE pacing_players ADD COLUMN manual_end BOOLEAN NOT NULL DEFAULT FALSE;
 """
 
 
+V12_PLACES = """
+-- How a player is told that they decide and whether they want a heads-up; each server's
+-- settings as JSON.
+ALTER TABLE pacing_players ADD COLUMN notices TEXT NOT NULL DEFAULT 'ping'
+    CONSTRAINT pacing_players_notices CHECK (notices IN ('ping', 'dm', 'both', 'none'));
+ALTER TABLE pacing_players ADD COLUMN heads_up BOOLEAN NOT NULL DEFAULT FALSE;
+CREATE TABLE guild_settings (
+    guild_id BIGINT PRIMARY KEY CHECK (guild_id >= 0),
+    settings_json TEXT NOT NULL DEFAULT '{}'
+);
+"""
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -461,6 +474,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     ),
     PgMigration(10, "the game per game record (every game before: brazil)", V10_GAME),
     PgMigration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
+    PgMigration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -613,6 +613,7 @@ class PostgresGameStore(SqlGameStore):
         async with self._read() as db:
             ids = [int(r[0]) for r in await db.fetch("SELECT id FROM games ORDER BY id")]
             prefs = tuple(await self._prefs(_Db(db)))
+            guilds = await self._guilds(_Db(db))
 
             async def games() -> AsyncIterator[GameDump]:
                 for game_id in ids:
@@ -626,6 +627,7 @@ class PostgresGameStore(SqlGameStore):
                     source=self.where,
                     games=games(),
                     prefs=prefs,
+                    guilds=guilds,
                 )
             except OSError as exc:
                 raise BackendError(f"cannot write a backup to {target}: {exc}") from exc

@@ -12,13 +12,29 @@ if TYPE_CHECKING:
     import asyncpg
 
 
+def sqlite_back_to_11(raw: sqlite3.Connection) -> None:
+    """Undo schema 12 on an SQLite file: no turn notices, no heads-up, no servers' settings."""
+    raw.execute("ALTER TABLE pacing_players DROP COLUMN notices")
+    raw.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
+    raw.execute("DROP TABLE guild_settings")
+
+
+async def pg_back_to_11(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 12 on a PostgreSQL database."""
+    await conn.execute("ALTER TABLE pacing_players DROP COLUMN notices")
+    await conn.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
+    await conn.execute("DROP TABLE guild_settings")
+
+
 def sqlite_back_to_10(raw: sqlite3.Connection) -> None:
-    """Undo schema 11 on an SQLite file: no ``pacing_players.manual_end`` column."""
+    """Undo schemas 12 and 11 on an SQLite file: no ``pacing_players.manual_end`` column."""
+    sqlite_back_to_11(raw)
     raw.execute("ALTER TABLE pacing_players DROP COLUMN manual_end")
 
 
 async def pg_back_to_10(conn: asyncpg.Connection[asyncpg.Record]) -> None:
-    """Undo schema 11 on a PostgreSQL database."""
+    """Undo schemas 12 and 11 on a PostgreSQL database."""
+    await pg_back_to_11(conn)
     await conn.execute("ALTER TABLE pacing_players DROP COLUMN manual_end")
 
 

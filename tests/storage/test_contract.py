@@ -13,7 +13,14 @@ import pytest
 
 from storage import GameStore, PostgresGameStore, SqliteGameStore
 from storage.backend import SqlGameStore
-from storage.base import GameRecords, NewsStore, OperatorStore, PacingStore, PlayerPrefsStore
+from storage.base import (
+    GameRecords,
+    GuildSettingsStore,
+    NewsStore,
+    OperatorStore,
+    PacingStore,
+    PlayerPrefsStore,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +79,9 @@ def test_the_contract_comes_in_parts() -> None:
     """``GameStore`` is its parts (what a press needs, news, players' preferences, pacing,
     the operator tools) plus its own side; each part declares its own operations, none
     twice, and both stores are each part."""
-    parts = [GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore]
+    parts = [
+        GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore
+    ]  # fmt: skip
     declared = [
         {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
     ]
@@ -85,6 +94,7 @@ def test_the_contract_comes_in_parts() -> None:
     assert declared[2] == {"get_player_prefs", "set_player_prefs", "remember_locale"}
     assert {"get_pacing", "claim_timer", "stand_ins"} <= declared[3]
     assert declared[4] == OPERATOR_ABSTRACT
+    assert declared[5] == {"get_guild_settings", "set_guild_settings"}
     own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
     assert own == {
         "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
@@ -97,8 +107,8 @@ def test_the_contract_comes_in_parts() -> None:
 
 
 OPERATOR_ABSTRACT = {
-    "game_ids", "dump_game", "load_game", "all_player_prefs", "check_integrity", "backup",
-    "_insert_import",
+    "game_ids", "dump_game", "load_game", "all_player_prefs", "all_guild_settings",
+    "check_integrity", "backup", "_insert_import",
 }  # fmt: skip
 """What a backend implements for the operator tools (``python -m storage``)."""
 OPERATOR = OPERATOR_ABSTRACT | {"export_game", "import_game"}
