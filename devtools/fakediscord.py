@@ -38,6 +38,8 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from devtools.discord_limits import message_problems
+
 APP_ID = 900_000_000_000_000_001
 BOT_ID = APP_ID
 GUILD_ID = 800_000_000_000_000_001
@@ -344,22 +346,13 @@ class FakeDiscord:
         data = {"message": "You are being rate limited.", "retry_after": ra, "global": glob}
         return web.Response(status=429, body=json.dumps(data).encode(), headers=headers)
 
-    def _check_message(self, body: dict[str, Any]) -> str | None:
-        flags = int(body.get("flags") or 0)
-        if flags & IS_V2 and (body.get("content") or body.get("embeds")):
-            return "content and embeds cannot be sent with IS_COMPONENTS_V2"
-        comps = list(walk_components(body.get("components") or []))
-        if flags & IS_V2 and len(comps) > 40:
-            return "too many components"
-        for c in comps:
-            if c.get("type") == 3 and len(c.get("options", [])) > 25:
-                return "too many select options"
-            if len(str(c.get("custom_id", ""))) > 100:
-                return "custom_id too long"
-        text = sum(len(c.get("content", "")) for c in comps if c.get("type") == 10)
-        if text > 4000 or len(body.get("content") or "") > 2000:
-            return "text too long"
-        return None
+    def _check_message(
+        self, body: dict[str, Any], files: dict[str, bytes] | None = None, *, edit: bool = False
+    ) -> str | None:
+        """The first of Discord's published limits the message breaks
+        (:func:`devtools.discord_limits.message_problems`), else None."""
+        found = message_problems(body, files, edit=edit)
+        return "; ".join(found) if found else None
 
     def _message(
         self,
@@ -455,7 +448,7 @@ class FakeDiscord:
                 return self.reply({"message": "Unknown Message", "code": 10008}, 404)
             if m == "GET":
                 return self.reply(old)
-            err = self._check_message(dict(old, **(r.json or {})))
+            err = self._check_message(dict(old, **(r.json or {})), r.files, edit=True)
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._edit(old, r))
@@ -466,7 +459,7 @@ class FakeDiscord:
                 return self.reply([self.messages[i] for i in mids if i in self.messages])
             if m != "POST":
                 return self.reply([])
-            err = self._check_message(r.json or {})
+            err = self._check_message(r.json or {}, r.files)
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._message(int(g[1]), r.json or {}, r.files))
@@ -522,7 +515,7 @@ class FakeDiscord:
                 return web.Response(status=204)
             if m == "GET":
                 return self.reply(old)
-            err = self._check_message(dict(old, **(r.json or {})))
+            err = self._check_message(dict(old, **(r.json or {})), r.files, edit=True)
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._edit(old, r))
@@ -561,7 +554,7 @@ class FakeDiscord:
         flags = int(data.get("flags") or 0)
         r.ephemeral = bool(flags & EPHEMERAL)
         if kind in (4, 7):
-            err = self._check_message(data)
+            err = self._check_message(data, r.files, edit=kind == 7)
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
         iid = r.path.split("/")[2]
@@ -600,7 +593,7 @@ class FakeDiscord:
         body = r.json or {}
         r.interaction_user = self.tokens.get(token)
         r.ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
-        err = self._check_message(body)
+        err = self._check_message(body, r.files)
         if err:
             return self.reply({"message": err, "code": 50035}, 400)
         msg = self._message(self._channel_of.get(token, 0), body, r.files, ephemeral=r.ephemeral)
