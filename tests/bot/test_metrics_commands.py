@@ -16,7 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app import TurnpostBot
 from bot.ops import component_name
 from tests.bot.conftest import BotMaker, bot_maker
-from tests.bot.fakediscord import FakeDiscord
+from tests.bot.fakediscord import FakeDiscord, custom_ids
 from tests.bot.test_game import ANA, BO, CH, start_against_ai
 from tests.bot.test_ops import get
 
@@ -103,9 +103,9 @@ async def test_a_press_of_each_button_kind_is_labelled_by_its_prefix(
     post = next(
         m
         for m in reversed(list(fake.messages.values()))
-        if any(c.startswith("brz:t:") for c in _custom_ids(m))
+        if any(c.startswith("brz:t:") for c in custom_ids(m))
     )
-    take = next(c for c in _custom_ids(post) if c.startswith("brz:t:"))
+    take = next(c for c in custom_ids(post) if c.startswith("brz:t:"))
     before = await scrape(bot)
     await h.click(ANA, post, take)
     await h.click(BO, post, take)  # not Bo's turn: answered privately, counted the same
@@ -115,12 +115,6 @@ async def test_a_press_of_each_button_kind_is_labelled_by_its_prefix(
     game = take.split(":")[2]
     names = {v for (_, labels) in after for k, v in labels if k == "name"}
     assert not [n for n in names if game in n]
-
-
-def _custom_ids(msg: dict[str, object]) -> list[str]:
-    from tests.bot.fakediscord import custom_ids
-
-    return custom_ids(msg)  # type: ignore[arg-type]
 
 
 def test_component_names_are_bounded() -> None:
