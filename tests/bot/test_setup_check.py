@@ -14,6 +14,7 @@ import discord
 import pytest
 
 import i18n
+from bot.cogs.setup import check_text
 from bot.permissions import (
     NEEDS,
     REQUIRED,
@@ -223,3 +224,9 @@ def test_the_guide_gives_the_codes_permissions_integer_and_url() -> None:
     assert f"&permissions={REQUIRED.value}&scope=bot+applications.commands" in text
     for need in NEEDS:  # every permission named in the guide, with its reason
         assert f"*{i18n.tr('en', f'setup.perm.{need.flag}')}*" in text, need.flag
+
+
+def test_outside_a_server_it_says_where_to_run_it() -> None:
+    for lang in LANGS:
+        text = check_text(lang, discord.Permissions.none(), None, None)
+        assert text == i18n.tr(lang, "setup.check.no_channel")
