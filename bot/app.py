@@ -47,6 +47,7 @@ EXTENSIONS = (
     "bot.cogs.mod",
     "bot.cogs.language",
     "bot.cogs.pacing",
+    "bot.cogs.setup",  # last: it notes every command's refusals (bot.ops.observe_commands)
 )
 """Loaded in this order by :meth:`TurnpostBot.setup_hook` (the pacing extension last: its
 pacer reads the tables)."""

@@ -62,6 +62,34 @@ INTERACTION_ERRORS = Counter(
     ["kind"],
     registry=REGISTRY,
 )
+_ANSWER = (0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
+"""Seconds to an interaction's first answer: Discord drops an interaction not answered within
+3 s, so the buckets are fine up to there."""
+
+INTERACTION_FIRST_RESPONSE = Histogram(
+    "turnpost_interaction_first_response_seconds",
+    "Seconds from an interaction's creation (its snowflake's time, or when the bot received "
+    "it) to the bot's first answer (a defer counts), by kind (command, button, select, modal) "
+    "and name (the command's name, or the component's custom-id prefix such as brz:t)",
+    ["kind", "name"],
+    buckets=_ANSWER,
+    registry=REGISTRY,
+)
+INTERACTION_SECONDS = Histogram(
+    "turnpost_interaction_seconds",
+    "Seconds from an interaction's creation to the end of its handler (everything it posted "
+    "and answered), by kind and name",
+    ["kind", "name"],
+    buckets=_SLOW,
+    registry=REGISTRY,
+)
+COMMAND_REFUSALS = Counter(
+    "turnpost_command_refusals",
+    "Slash commands the user got a refusal or an error message for, by command and reason "
+    "(a message key of the refusal, no_game, no_seat, fault, or the check's kind)",
+    ["command", "reason"],
+    registry=REGISTRY,
+)
 REMINDER_LATENESS = Histogram(
     "turnpost_reminder_lateness_seconds",
     "How late a reminder or deadline action fired after it was due",

@@ -1,6 +1,7 @@
 """The front door of every surface, ``python -m turnpost COMMAND`` (the console script
 ``turnpost``): ``local`` (play in the terminal), ``demo`` (an all-AI game with its pictures),
-``export-html`` (a game's web page as static files), ``run`` (the Discord bot).
+``export-html`` (a game's web page as static files), ``run`` (the Discord bot),
+``invite-url`` (the URL that adds the bot to a server, offline).
 ``python -m turnpost --check-config`` checks the bot's settings offline."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m turnpost",
         description="Slow board games by chat. local: play in the terminal (hot-seat and computer "
         "players, no Discord); demo: an all-AI game with its pictures; export-html: a game's "
-        "web page as static files; run: the Discord bot. "
+        "web page as static files; run: the Discord bot; invite-url: the URL that adds it to a "
+        "server. "
         "--check-config checks the bot's settings offline.",
         epilog="Without a command, scripts/run.sh starts 'local'. Each command has its own --help.",
     )
@@ -34,6 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     rp = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from env or .env)")
     rp.add_argument("--config", default=None, metavar="FILE", help="a TOML settings file")
     rp.add_argument("--check-config", action="store_true", help="check settings, do not run")
+    ip = sub.add_parser(
+        "invite-url",
+        help="print the URL that adds the bot to a server (its scopes and permissions; offline)",
+    )
+    ip.add_argument(
+        "--client-id",
+        type=int,
+        default=None,
+        metavar="ID",
+        help="the application's id (default: read from DISCORD_TOKEN)",
+    )
+    ip.add_argument("--config", default=None, metavar="FILE", help="a TOML settings file")
     args = p.parse_args(argv)
     if args.check_config:
         from bot import app
@@ -41,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         return app.main(args.config, check_only=True)
     if args.command == "run":
         return run(args.config)
+    if args.command == "invite-url":
+        return invite_url(args.client_id, args.config)
     if args.command == "local":
         return local.main(args)
     if args.command == "demo":
@@ -71,6 +87,53 @@ def run(config: str | None) -> int:
     if code != 0 and new is not None:
         _remove_if_unused(new)
     return code
+
+
+def invite_url(client_id: int | None, config: str | None) -> int:
+    """``python -m turnpost invite-url``: the bot's invite URL (scopes ``bot`` and
+    ``applications.commands``, the permissions of :data:`bot.permissions.REQUIRED`), without
+    the network. The application's id: ``--client-id``, else the settings' application id
+    when they have one, else the one the token names."""
+    from bot.permissions import NoClientId
+    from bot.permissions import invite_url as url
+
+    if client_id is None:
+        try:
+            client_id = _settings_client_id(config)
+        except NoClientId as e:
+            print(
+                f"error: cannot tell the application's id ({e}): give --client-id "
+                "(the developer portal's General Information → Application ID)",
+                file=sys.stderr,
+            )
+            return 2
+    if client_id <= 0:
+        print("error: --client-id must be a positive number", file=sys.stderr)
+        return 2
+    print(url(client_id))
+    return 0
+
+
+def _settings_client_id(config: str | None) -> int:
+    """The application's id from the bot's settings: an ``application_id`` setting if there
+    is one, else the id DISCORD_TOKEN names (:class:`bot.permissions.NoClientId` if none)."""
+    from pydantic import ValidationError
+
+    from bot.permissions import NoClientId, client_id_of_token
+    from bot.settings import explain, load_settings
+
+    try:
+        settings = load_settings(config)
+    except ValidationError as e:
+        raise NoClientId(f"the settings: {explain(e)}") from None
+    except (ValueError, OSError) as e:
+        raise NoClientId(f"the settings: {e}") from None
+    app_id = getattr(settings, "application_id", None)
+    if isinstance(app_id, int) and app_id > 0:
+        return app_id
+    if settings.discord_token is None:
+        raise NoClientId("DISCORD_TOKEN is not set")
+    return client_id_of_token(settings.discord_token.get_secret_value())
 
 
 def _sqlite_path(config: str | None) -> Path | None:
