@@ -59,7 +59,7 @@ _LIMITS = {
     INVALID_WEBHOOK_TOKEN: "expired",
 }
 _LIMIT_WORDS = {
-    "late": "answered after Discord's 3 s deadline (10062): nothing applied",
+    "late": "answered after Discord's 3 s deadline (10062)",
     "acknowledged": "already acknowledged (40060)",
     "expired": "follow-up after the interaction's token expired (50027), dropped",
 }
@@ -85,6 +85,7 @@ def mark_saved(interaction: discord.Interaction[Any] | None) -> None:
 
 
 def was_saved(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's step was saved (:func:`mark_saved`)."""
     return bool(interaction.extras.get(SAVED))
 
 
@@ -96,6 +97,7 @@ def mark_not_shown(interaction: discord.Interaction[Any] | None) -> None:
 
 
 def not_shown(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's saved step could not be published (:func:`mark_not_shown`)."""
     return bool(interaction.extras.get(NOT_SHOWN))
 
 
@@ -185,11 +187,12 @@ async def report_fault(
         metrics.INTERACTION_ERRORS.labels(limit).inc()
         log.log(
             logging.INFO if limit == "expired" else logging.WARNING,
-            "%s for user %s in channel %s: %s",
+            "%s for user %s in channel %s: %s%s",
             what,
             interaction.user.id,
             interaction.channel_id,
             _LIMIT_WORDS[limit],
+            ", after its step was saved" if was_saved(interaction) else "",
         )
         return
     if was_saved(interaction):
