@@ -20,7 +20,7 @@ from bot.errors import mark_not_shown, mark_saved, not_shown, unless_expired
 from bot.hub import Hub
 from bot.publisher import Publisher
 from i18n import tr
-from service import Result
+from service import Frame, Post, Result
 from service.game import GameSession
 from service.results import Refused, Shown
 from service.turn import Played, Show
@@ -83,7 +83,7 @@ class Turns:
                     lang=lang,
                     loaded=loaded,
                     show=self.shown(
-                        interaction, self.publisher.show(interaction=interaction, actor=seat)
+                        interaction, self.publisher.show(interaction=interaction, actor=seat), seat
                     ),
                     on_step=lambda step: self._saved(interaction, step),
                     pause=self.t.auto_answer_pause,
@@ -110,12 +110,15 @@ class Turns:
         if step.applied and not step.errors:
             mark_saved(interaction)
 
-    @staticmethod
-    def shown(interaction: discord.Interaction[Any], publish: Show) -> Show:
+    def shown(
+        self, interaction: discord.Interaction[Any], publish: Show, actor: int | None = None
+    ) -> Show:
         """The publisher's ``show`` for a press: called once the step is saved (so marked),
         a refusal of Discord or a fault while publishing is logged and leaves the game
-        unposted (caught up later) rather than failing the press; a ``Shown`` telling the
-        turn was not announced (``announced``: False) counts as not shown."""
+        unposted (caught up later) rather than failing the press — and the private news
+        the publisher did not reach is delivered still (:meth:`deliver_private`); a
+        ``Shown`` telling the turn was not announced (``announced``: False) counts as not
+        shown."""
 
         async def show(played: Played) -> Shown:
             mark_saved(interaction)
@@ -123,17 +126,42 @@ class Turns:
                 shown = await publish(played)
             except discord.HTTPException as e:
                 log.warning("game %s: step saved, its post refused: %s", played.game.game_id, e)
-                mark_not_shown(interaction)
-                return Shown(False)
             except Exception:
                 log.exception("game %s: step saved, its post failed", played.game.game_id)
-                mark_not_shown(interaction)
-                return Shown(False)
-            if not getattr(shown, "announced", True):
-                mark_not_shown(interaction)
-            return shown
+            else:
+                if not getattr(shown, "announced", True):
+                    mark_not_shown(interaction)
+                return shown
+            mark_not_shown(interaction)
+            await self.deliver_private(played, interaction, actor)
+            return Shown(False)
 
         return show
+
+    async def deliver_private(
+        self, played: Played, interaction: discord.Interaction[Any], actor: int | None
+    ) -> None:
+        """The private news of ``played`` (the publisher delivers it last: a failure before
+        left it undelivered), through the private desk: nothing is lost (the catch-up
+        announces only the public steps)."""
+        s = played.game
+        posts: list[Post] = []
+        frames: dict[int, Frame] = {}
+        for r in (played.command, *played.steps):
+            frames.update(r.frames)
+            for p in r.posts:
+                if p.audience == "public":
+                    continue
+                seat = int(p.audience)
+                if seat < len(s.seats) and s.seats[seat].ai:
+                    continue  # an AI's private news: nobody reads it
+                posts.append(p)
+        if not posts:
+            return
+        try:
+            await self.publisher.private.deliver(s, posts, interaction, actor, frames=frames)
+        except Exception:
+            log.exception("game %s: private news not delivered", s.game_id)
 
     async def tell_not_shown(self, interaction: discord.Interaction[Any], lang: str) -> None:
         """Say privately, when the press's saved step could not be published, that it was
@@ -165,6 +193,7 @@ class Turns:
                 show=self.shown(
                     interaction,
                     self.publisher.show(interaction=interaction, actor=seat, force=True),
+                    seat,
                 ),
                 lang=lang,
             )
