@@ -39,6 +39,7 @@ LANGS = ("en", "pt-BR", "fr", "de", "hu", "pl")
 T = rules_game("tigris")
 WEBHOOKS = r"/webhooks/\d+/[^/]+(/messages/[^/]+)?"  # an interaction's follow-ups and edits
 CALLBACKS = r"/interactions/\d+/[^/]+/callback"  # an interaction's first answer
+CHANNEL_WRITES = rf"/channels/{CH}/messages(/\d+)?"  # the game's posts and their edits
 
 
 @contextlib.contextmanager
@@ -200,12 +201,13 @@ async def start_tigris(fake: FakeDiscord, h: Harness) -> int:
 
 async def tigris_turn(h: Harness, gid: int, rng: random.Random) -> list[Request]:
     """Ana plays typed commands until her turn is over (her hand is then refilled: the
-    draw's private news); the requests."""
+    draw's private news; the computer player's turn follows at once); the requests."""
     tables = h.client.tables  # type: ignore[attr-defined]
     out: list[Request] = []
+    turn = (await tables.svc.state(gid)).turn
     for _ in range(12):
         st = await tables.svc.state(gid)
-        if 0 not in T.deciders(st) or st.phase == "over":
+        if st.turn != turn or 0 not in T.deciders(st) or st.phase == "over":
             break
         acts = T.legal_actions(st, 0)
         moves = [a for a in acts if a.kind != "pass"] or acts
@@ -237,8 +239,19 @@ async def test_private_news_of_an_expired_interaction_waits_for_hand(
     # read once: the next /hand has no news
     assert "You draw" not in saying(await h.command(ANA, CH, "hand"))
 
+    # the channel refuses the turn's posts (the publisher stops before the private news):
+    # the draw still reaches Ana, with the word that her move was saved
+    with (
+        refusing(fake, "POST", CHANNEL_WRITES, 403, 50001, "Missing Access"),
+        refusing(fake, "PATCH", CHANNEL_WRITES, 403, 50001, "Missing Access"),
+    ):
+        reqs = await tigris_turn(h, gid, rng)
+    assert "You draw" in saying(reqs), saying(reqs)
+    assert tr("en", "bot.error.saved_not_posted") in saying(reqs)
+    never_nothing_changed(reqs)
+    assert_quiet(caplog)
 
-@pytest.mark.slow
+
 async def test_a_private_place_that_fails_falls_back_and_says_so_once(
     fake: FakeDiscord, make_bot: BotMaker, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -307,9 +320,6 @@ async def test_hand_where_dm_or_thread_refused_changes_nothing_and_says_why(
 
 
 # ============================================================================ after a save
-
-
-CHANNEL_WRITES = rf"/channels/{CH}/messages(/\d+)?"
 
 
 async def test_a_saved_step_whose_post_failed_says_it_was_saved(
