@@ -34,6 +34,7 @@ from storage import PrivatePlace
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, components_of, custom_ids
 from tests.bot.test_game import ANA, CH, Game, public, start_against_ai, texts_to
+from tests.bot.test_mod import MOD, cid_of, click, cmd, newest
 
 LANGS = ("en", "pt-BR", "fr", "de", "hu", "pl")
 T = rules_game("tigris")
@@ -418,3 +419,33 @@ async def test_take_my_turn_of_an_older_post_when_the_turn_post_was_deleted(
         assert reposts == [gid]
     else:  # the publisher's own: the turn is posted again, with its buttons
         assert any(f"brz:t:{gid}:{now}" in r.text() for r in public(reqs))
+
+
+# ============================================================================ a moderator's Confirm
+
+
+async def test_a_late_moderator_confirm_takes_nothing_and_the_retry_works(
+    fake: FakeDiscord, make_bot: BotMaker, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A rollback's Confirm answered after the 3 s deadline (10062): the request is not
+    taken (the game is unchanged and the request still pending), no ERROR; the same press
+    again rolls the game back."""
+    h = await make_bot()
+    await start_against_ai(fake, h)
+    tables = h.client.tables  # type: ignore[attr-defined]
+    for _ in range(3):
+        await h.command(ANA, CH, "play", command=await a_move(h))
+    v0 = await version(h)
+    await cmd(h, MOD, "mod", "rollback", version=1, reason="a misclick")
+    ask = newest(fake, "brz:m:")
+    ok = cid_of(ask, "brz:m:")
+    pressed = copy.deepcopy(ask)
+    caplog.set_level(logging.INFO)
+    with refusing(fake, "POST", CALLBACKS, 404, 10062, "Unknown interaction") as hits:
+        await click(h, MOD, ask, ok)
+    assert hits and await version(h) == v0
+    gid = (await tables.store.get_active_game(CH)).id
+    assert (await tables.store.get_game(gid)).settings.pending_request is not None
+    assert_quiet(caplog)
+    reqs = await click(h, MOD, pressed, ok)
+    assert any("rolled the game back to v1" in r.text() for r in public(reqs))
