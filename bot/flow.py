@@ -5,10 +5,18 @@ payment, "Change payment" walks the payment one token at a time, "Confirm" plays
 Each press reads the game once (:meth:`service.game.GameService.peek`), answers or defers,
 and a Confirm writes through one session that reuses that read: one load, one validation and
 one listing of the decider's choices per press.
+
+A Confirm acknowledges the press before the service is called (a press past Discord's 3 s
+deadline changes nothing); the "Done" or the next menu after it is a follow-up of the
+interaction, dropped quietly when Discord no longer takes it (its token expired after 15
+minutes: the player's next press starts afresh). A Take-my-turn press of an older post when
+the game's turn post is gone (a moderator deleted it) opens the guided flow of the decision
+now, for the player who decides now, and asks the publisher to post the turn again.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +33,7 @@ from bot.discord_views import (
     pay_view,
     step_view,
 )
+from bot.errors import unless_expired
 from bot.hub import Hub
 from bot.turns import Turns
 from i18n import tr
@@ -35,6 +44,8 @@ from service.labels import Choice
 if TYPE_CHECKING:
     from service.game import GameSession
 
+log = logging.getLogger("bot.flow")
+
 
 class GuidedFlow:
     """The guided turn's menus and buttons (see module doc)."""
@@ -44,10 +55,17 @@ class GuidedFlow:
         self.turns = turns
 
     async def decider(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        version: int | None,
+        *,
+        lost: bool = False,
     ) -> tuple[int, GameSession, str] | None:
         """The presser's seat, the game read once and the presser's language, when the
-        presser decides now at ``version``; says why not otherwise (in their language)."""
+        presser decides now at ``version``; says why not otherwise (in their language).
+        ``lost``: an older version is taken too when the game's turn post is gone
+        (:meth:`turn_post_gone`): the caller goes on at the game's version."""
         s = await self.t.svc.peek(game_id)
         lang = await self.t.lang_of(interaction, s)
         why = None
@@ -58,7 +76,11 @@ class GuidedFlow:
             why = NO_SEAT_KEY
         elif not s.decides(seat):
             why = NOT_YOUR_TURN_KEY
-        elif version is not None and s.version != version:
+        elif (
+            version is not None
+            and s.version != version
+            and not (lost and await self.turn_post_gone(interaction, s))
+        ):
             why = NO_LONGER_KEY
         if why is not None or seat is None:
             await self.t.reply(interaction, tr(lang, why or NO_SEAT_KEY))
@@ -71,17 +93,52 @@ class GuidedFlow:
         adapter's: Brazil: Imperial's names, Tigris's commands in the reader's words)."""
         return s.choices(seat, lang=lang)
 
+    async def turn_post_gone(self, interaction: discord.Interaction[Any], s: GameSession) -> bool:
+        """Whether the game's turn post (the one with the buttons of the game's version) is
+        gone from the channel: none kept, or deleted (a moderator's doing). A press of that
+        very post (an older copy of it) says it is there; a post that cannot be read (no
+        permission, Discord failing) counts as there."""
+        post = s.rec.settings.open_post
+        if post is None:
+            return True
+        pressed = interaction.message
+        if pressed is not None and pressed.id == post.message_id:
+            return False
+        channel = self.t.client.get_partial_messageable(s.channel_id)
+        try:
+            await channel.get_partial_message(post.message_id).fetch()
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as e:
+            log.info("game %s's turn post %s not read: %s", s.game_id, post.message_id, e)
+        return False
+
     async def open_flow(
         self, interaction: discord.Interaction[Any], game_id: int, version: int
     ) -> None:
-        got = await self.decider(interaction, game_id, version)
+        got = await self.decider(interaction, game_id, version, lost=True)
         if got is None:
             return
         seat, s, lang = got
         step = guided_step(self.choices(s, seat, lang), lang=lang, group=s.A.group_label)
         await self.t.reply(
-            interaction, step_text(step, lang=lang), view=step_view(game_id, version, step, lang)
+            interaction, step_text(step, lang=lang), view=step_view(game_id, s.version, step, lang)
         )
+        if s.version != version:  # the turn post is gone: the publisher posts it again
+            await self.repost(game_id)
+
+    async def repost(self, game_id: int) -> None:
+        """Ask the publisher to post the game's turn again (its ``repost_turn``, in a session
+        of the game: its lock held); a failure is logged (the player has their menu)."""
+        repost = getattr(self.turns.publisher, "repost_turn", None)
+        if repost is None:
+            log.info("game %s's turn post is gone; no repost_turn to post it again", game_id)
+            return
+        try:
+            async with self.t.svc.session(game_id) as s:
+                await repost(s)
+        except Exception:
+            log.exception("game %s's turn post not posted again", game_id)
 
     async def flow_choice(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, value: str
@@ -199,14 +256,17 @@ class GuidedFlow:
         if played is None or played.refused:
             return
         now = played.game  # the game the press left: its next menu listed once from it
-        if now.decides(seat) and not now.over:
-            step = guided_step(now.choices(seat, lang=lang), lang=lang, group=s.A.group_label)
-            await interaction.edit_original_response(
-                content=step_text(step, tr(lang, "bot.flow.still_yours"), lang=lang),
-                view=step_view(game_id, now.version, step, lang),
-            )
-        else:
-            await interaction.edit_original_response(content=tr(lang, "bot.flow.done"), view=None)
+        with unless_expired(interaction, "the guided flow's next menu"):
+            if now.decides(seat) and not now.over:
+                step = guided_step(now.choices(seat, lang=lang), lang=lang, group=s.A.group_label)
+                await interaction.edit_original_response(
+                    content=step_text(step, tr(lang, "bot.flow.still_yours"), lang=lang),
+                    view=step_view(game_id, now.version, step, lang),
+                )
+            else:
+                await interaction.edit_original_response(
+                    content=tr(lang, "bot.flow.done"), view=None
+                )
 
 
 def typed(command: str, lang: str, game: str) -> str:

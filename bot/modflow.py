@@ -120,11 +120,22 @@ async def confirmed(
         if not (voted or host or is_moderator(interaction)):
             await t.reply(interaction, mod.not_moderator(lang))
             return
-        req = await mod.take_request(t.svc, game_id, token, uid)
+        req = None
+        if pend is None or pend.token != token or pend.by != uid:
+            # gone or not theirs: refused, and nothing is taken
+            req = await mod.take_request(t.svc, game_id, token, uid)
     except mod.Refused as e:
         await t.reply(interaction, e.text(lang))
         return
+    # acknowledged before the request is taken: a press past Discord's 3 s deadline takes
+    # nothing, and the moderator's retry works
     await interaction.response.edit_message(content=tr(lang, "bot.mod.working"), view=None)
+    if req is None:
+        try:
+            req = await mod.take_request(t.svc, game_id, token, uid)
+        except mod.Refused as e:
+            await interaction.edit_original_response(content=e.text(lang))
+            return
     if req["op"] == "rollback":
         await _do_rollback(interaction, rec, req, lang)
     elif req["op"] == "abandon":
