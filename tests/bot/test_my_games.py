@@ -161,6 +161,12 @@ async def test_games_mine_lists_every_server_in_a_dm_turn_first(
     h.client._connection.parse_guild_delete({"id": str(G2)})
     gone = content(answer(await h.command(ANA, DM, "games", "mine", guild_id=None)))
     assert SECOND not in gone and gone.count("a server I am no longer on") == 2
+    # Discord offers the command in DMs (the group's contexts: guild and bot DM)
+    tree = bot_of(h).tree
+    for name in ("games", "away"):
+        cmd = tree.get_command(name)
+        assert cmd is not None
+        assert sorted(cmd.to_dict(tree)["contexts"]) == [0, 1], name
     # somebody with no game
     none = content(answer(await h.command(CY, DM, "games", "mine", guild_id=None)))
     assert none == "You have no game running on any server we share."
@@ -171,6 +177,17 @@ async def test_away_all_on_two_servers_one_game_refusing(
 ) -> None:
     h, (g1, g2, lobby) = await two_servers(fake, make_bot)
     t = bot_of(h).tables
+    # a day away in both games, on both servers: each channel is told, in one answer
+    reqs = await h.command(ANA, DM, "away", guild_id=None, duration="1d", all=True)
+    text = content(answer(reqs))
+    assert text.count("away until <t:") == 2 and SECOND in text and "Turnpost test guild" in text
+    for ch in (CH1, CH2):
+        told = [r for r in reqs if r.method == "POST" and r.path == f"/channels/{ch}/messages"]
+        assert len(told) == 1 and "is away until" in told[0].json["content"], ch
+    reqs = await h.command(ANA, DM, "away", guild_id=None, duration="end", all=True)
+    assert content(answer(reqs)).count("back, your clock runs again") == 2
+    for g in (g1, g2):
+        assert [b.end is not None for b in await t.store.breaks(g)] == [True]
     # the second server's game allows 2 days away at a time
     await t.svc.pacing.save_settings(g2, PacingSettings(deadline_hours=24, away_max_hours=48))
     reqs = await h.command(ANA, DM, "away", guild_id=None, duration="3d", all=True)
@@ -192,8 +209,8 @@ async def test_away_all_on_two_servers_one_game_refusing(
     rec = await t.store.get_game(g1)
     status = fake.messages[int(rec.settings.status_message_id or 0)]
     assert "is away until" in str(status["components"])
-    assert [b.seat for b in await t.store.breaks(g1)] == [0]
-    assert await t.store.breaks(g2) == []
+    assert [b.seat for b in await t.store.breaks(g1)] == [0, 0]
+    assert len(await t.store.breaks(g2)) == 1  # the first day's only
     # back everywhere: the first game ends its away, the second was never away
     reqs = await h.command(ANA, DM, "away", guild_id=None, duration="end", all=True)
     lines = content(answer(reqs)).splitlines()
@@ -202,12 +219,11 @@ async def test_away_all_on_two_servers_one_game_refusing(
     assert "not away" in next(x for x in lines if f"#{g2} " in x)
     told = [r for r in reqs if r.method == "POST" and r.path == f"/channels/{CH1}/messages"]
     assert len(told) == 1 and "is back" in told[0].json["content"]
-    [b] = await t.store.breaks(g1)
-    assert b.end is not None
+    assert all(b.end is not None for b in await t.store.breaks(g1))
     # a text that does not read changes nothing anywhere
     said = answer(await h.command(ANA, DM, "away", guild_id=None, duration="soon", all=True))
     assert "not a duration" in content(said)
-    assert len(await t.store.breaks(g1)) == 1
+    assert len(await t.store.breaks(g1)) == 2
 
 
 async def test_away_without_all_in_a_dm_says_how(fake: FakeDiscord, make_bot: BotMaker) -> None:
