@@ -1,4 +1,5 @@
-"""Pacing (an extension: :func:`setup`): ``/away``, ``/seat back``, ``/pause``, ``/resume``,
+"""Pacing (an extension: :func:`setup`): ``/away`` (``all: True``: in every running game of
+the player, on every server, from a DM too), ``/seat back``, ``/pause``, ``/resume``,
 ``/timezone``, ``/quiet-hours``; the "Mute reminders" button; the reminder loop
 (:class:`bot.scheduler.Scheduler`, started and stopped with the cog). ``/game deadline`` and
 ``/game policy`` belong to ``/game`` (:mod:`bot.cogs.game`); what they share with this cog is
