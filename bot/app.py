@@ -46,6 +46,7 @@ EXTENSIONS = (
     "bot.cogs.info",
     "bot.cogs.mod",
     "bot.cogs.language",
+    "bot.cogs.server",
     "bot.cogs.pacing",
     "bot.cogs.setup",  # last: it notes every command's refusals (bot.ops.observe_commands)
 )

@@ -217,16 +217,18 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    def guild_payload(self) -> dict[str, Any]:
-        """The ``GUILD_CREATE`` of the test guild: its roles (``@everyone`` and
-        :attr:`roles`) and the bot as its member; no channels (the bot meets them in the
-        interactions, as partial channels)."""
-        roles = [self.role_payload(GUILD_ID, "@everyone", 0)] + [
+    def guild_payload(
+        self, guild_id: int = GUILD_ID, name: str = "Turnpost test guild"
+    ) -> dict[str, Any]:
+        """The ``GUILD_CREATE`` of the test guild (or of another one, ``guild_id``): its roles
+        (``@everyone`` and :attr:`roles`) and the bot as its member; no channels (the bot meets
+        them in the interactions, as partial channels)."""
+        roles = [self.role_payload(guild_id, "@everyone", 0)] + [
             self.role_payload(rid, name, i) for i, (rid, name) in enumerate(self.roles.items(), 1)
         ]
         return {
-            "id": str(GUILD_ID),
-            "name": "Turnpost test guild",
+            "id": str(guild_id),
+            "name": name,
             "icon": None,
             "owner_id": "1",
             "unavailable": False,
@@ -613,7 +615,10 @@ class FakeDiscord:
         channel_id: int,
         data: dict[str, Any],
         message: dict[str, Any] | None = None,
+        guild_id: int | None = GUILD_ID,
     ) -> dict[str, Any]:
+        """An ``INTERACTION_CREATE`` of ``uid`` in ``channel_id`` on the test guild, or on
+        another one (``guild_id``), or in the user's DMs with the bot (``guild_id`` None)."""
         iid = next(self.ids)
         token = f"tok{iid}"
         self.tokens[token] = uid
@@ -659,6 +664,16 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if guild_id is None:  # a DM: a user and a DM channel, no guild, no member
+            payload["user"] = payload.pop("member")["user"]
+            for k in ("guild_id", "guild_locale"):
+                payload.pop(k)
+            payload["channel"] = {"id": str(channel_id), "type": 1, "recipients": [payload["user"]]}
+            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["context"] = 1
+        elif guild_id != GUILD_ID:
+            payload["guild_id"] = payload["channel"]["guild_id"] = str(guild_id)
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         if message is not None:
             payload["message"] = message
         return payload
@@ -675,10 +690,11 @@ class Harness:
         if guild:
             self.deliver_guild()
 
-    def deliver_guild(self) -> None:
+    def deliver_guild(self, guild_id: int = GUILD_ID, name: str = "Turnpost test guild") -> None:
         """Feed the guild's ``GUILD_CREATE`` (its roles: :attr:`FakeDiscord.roles`) to the
-        client's connection state: the guild is cached, as the ``guilds`` intent has it."""
-        self.client._connection.parse_guild_create(self.fake.guild_payload())
+        client's connection state: the guild is cached, as the ``guilds`` intent has it
+        (``guild_id``, ``name``: another guild the bot is on)."""
+        self.client._connection.parse_guild_create(self.fake.guild_payload(guild_id, name))
 
     def add_role(self, role_id: int, name: str) -> None:
         """A new role in the guild (``GUILD_ROLE_CREATE`` when the guild is cached)."""
@@ -724,12 +740,21 @@ class Harness:
         raise AssertionError(f"the bot did not settle: {busy!r}"[:3000])
 
     async def command(
-        self, uid: int, channel: int, name: str, sub: str | None = None, **options: Any
+        self,
+        uid: int,
+        channel: int,
+        name: str,
+        sub: str | None = None,
+        *,
+        guild_id: int | None = GUILD_ID,
+        **options: Any,
     ) -> list[Request]:
+        """Slash command ``/name [sub] options`` of ``uid`` in ``channel``, on the test guild
+        (another guild: ``guild_id``; the user's DMs with the bot: ``guild_id=None``)."""
         opts = [{"name": k, "type": _opt_type(v), "value": v} for k, v in options.items()]
         data: dict[str, Any] = {"id": str(next(self.fake.ids)), "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
-        return await self.feed(self.fake.interaction(2, uid, channel, data))
+        return await self.feed(self.fake.interaction(2, uid, channel, data, guild_id=guild_id))
 
     async def autocomplete(
         self, uid: int, channel: int, name: str, option: str, value: str, sub: str | None = None

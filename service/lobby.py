@@ -151,6 +151,7 @@ class Lobbies:
             title = f"@{title_key(A.name)}"
             raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
         lang = i18n.require(language)
+        await self.check_cap(host, guild_id)
         seats = [Seat.discord(0, host)]
         seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
         settings = GameSettings(
@@ -198,12 +199,30 @@ class Lobbies:
         except StorageError as e:
             raise Refused(msg("svc.lobby.colour_taken", colour=_colour_word(colour))) from e
 
+    async def check_cap(self, user_id: int, guild_id: int | None) -> None:
+        """Refused when ``user_id`` already holds a seat in as many lobbies, games in setup and
+        running games on the server ``guild_id`` as its settings allow
+        (:attr:`~storage.models.GuildSettings.max_running_games`; None: no cap). Computer
+        seats are nobody's: they never count. Changes nothing."""
+        if guild_id is None:
+            return
+        cap = (await self.svc.store.get_guild_settings(guild_id)).max_running_games
+        if cap is None:
+            return
+        held = await self.svc.places.games_on_server(user_id, guild_id)
+        if held >= cap:
+            raise Refused(msg("svc.lobby.cap", games=held, most=cap))
+
     async def join(self, rec: GameRecord, user_id: int) -> GameRecord:
+        """``user_id`` takes the lobby's first free seat: Refused when seated already, when
+        the lobby is full, or when the server's cap on running games per player is reached
+        (:meth:`check_cap`)."""
         if rec.seats_of(user_id):
             raise Refused(msg("svc.lobby.already_in"))
         free = self.free_seats(rec)
         if not free:
             raise Refused(msg("svc.lobby.full"))
+        await self.check_cap(user_id, rec.guild_id)
         return await self.svc.store.assign_seat(rec.id, Seat.discord(free[0], user_id))
 
     async def leave(self, rec: GameRecord, user_id: int) -> tuple[GameRecord, bool]:

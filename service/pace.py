@@ -85,10 +85,11 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
-from i18n import msg, tr
+from i18n import Msg, msg, tr
 from service import metrics
 from service.games import adapter_of, seat_label
 from service.language import Languages, game_language_of
@@ -115,7 +116,7 @@ from service.pacing import (
     what_text,
 )
 from service.results import Post, Refused, Result, SeatSpec
-from storage import GameRecord, GameStatus
+from storage import GameRecord, GameStatus, GameSummary
 from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs
 
@@ -229,6 +230,20 @@ class PauseVote:
     done: bool
     votes: int = 0
     need: int = 0
+
+
+@dataclass(frozen=True)
+class AwayOutcome:
+    """What ``/away all`` did in one of the player's games: ``seat`` away until ``end``, or
+    (``end`` None) back now; or ``refused`` saying why not (the game unchanged)."""
+
+    game: GameSummary
+    seat: int
+    end: datetime | None = None
+    refused: Msg | str | None = None
+
+
+_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ t](\d{1,2}):(\d{2}))?")
 
 
 def _name(seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
@@ -385,26 +400,49 @@ class Pacing:
     def intervals(breaks: list[Break], seat: int | None) -> list[Interval]:
         return [(b.start, b.end) for b in breaks if b.seat == seat]
 
+    async def away_length(self, text: str, user_id: int | None) -> timedelta:
+        """How long ``/away`` asks for: a duration (``3d``, ``1d12h``) or a date
+        (``2026-12-24``: until that day begins, ``2026-12-24 18:00``: until then, in the
+        player's time zone, :meth:`set_timezone`, else UTC). ``Refused`` saying why not."""
+        m = _DATE.fullmatch(text.strip().lower())
+        if m is None:
+            try:
+                return parse_duration(text)
+            except BadInput as e:
+                raise Refused(e.msg) from e
+        zone = "UTC"
+        if user_id is not None:
+            zone = (await self.store.get_player_prefs(user_id)).tz or "UTC"
+        y, mo, d, h, mi = (int(g) if g else 0 for g in m.groups())
+        try:
+            until = datetime(y, mo, d, h, mi, tzinfo=ZoneInfo(zone))
+        except ValueError as e:
+            raise Refused(msg("svc.pace.not_a_date", text=text)) from e
+        now = self.now()
+        if until <= now:
+            raise Refused(msg("svc.pace.date_past", text=text))
+        return until - now
+
     async def away(
-        self, game_id: int, seat: int, duration: str, *, by_user: int
+        self, game_id: int, seat: int, duration: str | timedelta, *, by_user: int
     ) -> datetime | None:
-        """``seat`` goes away for ``duration`` (``3d``; within the game's limits per away
-        and in total): its clock stops and nobody pings it until the returned end. ``end``,
-        ``back`` or ``stop``: it is back now (None returned). ``Refused`` saying why not."""
+        """``seat`` goes away for ``duration`` (``3d``, a date — :meth:`away_length` —, or
+        the length itself; within the game's limits per away and in total): its clock stops
+        and nobody pings it until the returned end. ``end``, ``back`` or ``stop``: it is back
+        now (None returned). ``Refused`` saying why not."""
         now = self.now()
         mine = [b for b in await self.store.breaks(game_id) if b.seat == seat]
         current = next((b for b in mine if in_interval(now, (b.start, b.end))), None)
-        if duration.strip().lower() in AWAY_END_WORDS:
+        if isinstance(duration, str) and duration.strip().lower() in AWAY_END_WORDS:
             if current is None:
                 raise Refused(msg("svc.pace.not_away"))
             await self.store.end_break(current.id, now)
             return None
         if current is not None:
             raise Refused(msg("svc.pace.already_away", until=ts(current.end or now, "f")))
-        try:
-            d = parse_duration(duration)
-        except BadInput as e:
-            raise Refused(e.msg) from e
+        d = duration
+        if isinstance(d, str):
+            d = await self.away_length(d, by_user)
         s = await self.settings(game_id)
         most = timedelta(hours=s.away_max_hours)
         used = sum(((min(b.end or now, now) - b.start) for b in mine), timedelta())
@@ -428,6 +466,38 @@ class Pacing:
         end = now + d
         await self.store.add_break(game_id, seat, now, end, by_user=by_user, reason="away")
         return end
+
+    async def away_all(self, user_id: int, duration: str) -> list[AwayOutcome]:
+        """``/away all``: :meth:`away` in every running game (setup or running, on every
+        server) where ``user_id`` holds a seat, each with that game's own limits: one call
+        per game, under the game's lock, its write its own transaction, so a game that
+        refuses (its limits, already away…) changes nothing there and the others are still
+        set. ``duration``: as :meth:`away` (``end``: back in every game where away). The
+        text is read once (a date: one end for all). ``Refused`` only when it does not
+        read; the outcomes otherwise, one per seat, in the order of the games (newest
+        first)."""
+        back = duration.strip().lower() in AWAY_END_WORDS
+        length = None if back else await self.away_length(duration, user_id)
+        games = await self.store.list_games(
+            user_id=user_id, statuses=[GameStatus.SETUP, GameStatus.RUNNING], limit=None
+        )
+        out = []
+        for g in games:
+            for seat in g.seats_of(user_id):
+                try:
+                    async with self.svc.lock(g.id):
+                        end = await self.away(
+                            g.id, seat, duration if length is None else length, by_user=user_id
+                        )
+                except Refused as e:
+                    out.append(AwayOutcome(g, seat, refused=e.reason))
+                    continue
+                except Exception:  # one game's failure leaves the others set
+                    log.exception("game %s: /away all failed for seat %s", g.id, seat)
+                    out.append(AwayOutcome(g, seat, refused=msg("svc.pace.away_failed")))
+                    continue
+                out.append(AwayOutcome(g, seat, end=end))
+        return out
 
     async def _open_pause(self, game_id: int, at: datetime) -> Break | None:
         return next(
@@ -867,6 +937,7 @@ class Pacing:
 
 __all__ = [
     "GAME",
+    "AwayOutcome",
     "Notice",
     "Pacing",
     "PauseVote",

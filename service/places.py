@@ -11,15 +11,39 @@ Reached as ``svc.places`` (:class:`Places`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from service.games import adapter_of
+from service.games import adapter_of, title_key
 from service.results import Shown
 from storage import GameRecord, GameStatus, GameSummary, PlayerStats, PrivatePlace
-from storage.models import SettingsChanges
+from storage.models import GuildSettings, SettingsChanges
 
 if TYPE_CHECKING:
     from service.session import Core, GameSession
+
+
+ACTIVE = (GameStatus.LOBBY, GameStatus.SETUP, GameStatus.RUNNING)
+"""The statuses of a game a player is "in": a lobby, a game in setup or running."""
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's games, as ``/games mine`` lists it: the game (its server, channel,
+    kept turn post), whether the player decides now, and the catalogue key of the game's
+    title (its registration's, ``game.<name>``)."""
+
+    game: GameSummary
+    my_turn: bool
+    title_key: str
+
+    @property
+    def rank(self) -> int:
+        """Their turn first (0), then the running games waiting for others (1), then the
+        lobbies (2)."""
+        if self.game.status is GameStatus.LOBBY:
+            return 2
+        return 0 if self.my_turn else 1
 
 
 class Places:
@@ -56,6 +80,54 @@ class Places:
                 now = set(adapter_of(st).face.deciders(st))
             out.append((g, bool(mine & now)))
         return out
+
+    async def player_games(self, user_id: int) -> list[PlayerGame]:
+        """Every active game and lobby of ``user_id`` on every server (and outside one), their
+        turn first, then the games waiting for others, then the lobbies (newest first within
+        each)."""
+        recs = await self.svc.store.list_games(user_id=user_id, statuses=ACTIVE, limit=None)
+        out = []
+        for g in recs:
+            mine = set(g.seats_of(user_id))
+            now: set[int] = set()
+            if g.status is not GameStatus.LOBBY:
+                st = await self.svc.state(g.id)
+                now = set(adapter_of(st).face.deciders(st))
+            out.append(PlayerGame(g, bool(mine & now), title_key(g.game)))
+        out.sort(key=lambda p: p.rank)  # stable: newest first within each rank
+        return out
+
+    async def games_on_server(self, user_id: int, guild_id: int) -> int:
+        """How many active games and lobbies (:data:`ACTIVE`) ``user_id`` holds a seat in on
+        the server ``guild_id`` (computer seats are nobody's)."""
+        recs = await self.svc.store.list_games(
+            user_id=user_id, guild_id=guild_id, statuses=ACTIVE, limit=None
+        )
+        return len(recs)
+
+    async def server_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (the defaults if never set)."""
+        return await self.svc.store.get_guild_settings(guild_id)
+
+    async def set_server_settings(
+        self,
+        guild_id: int,
+        *,
+        max_games: int | None = None,
+        place: Literal["thread", "channel"] | None = None,
+    ) -> GuildSettings:
+        """Change a server's settings: ``max_games`` (0: no cap; None: unchanged) and
+        ``place`` (None: unchanged); the others keep their values. Returns them."""
+        cur = await self.svc.store.get_guild_settings(guild_id)
+        changes: dict[str, object] = {}
+        if max_games is not None:
+            changes["max_running_games"] = max_games or None
+        if place is not None:
+            changes["game_place"] = place
+        if not changes:
+            return cur
+        new = GuildSettings.model_validate({**cur.model_dump(), **changes})
+        return await self.svc.store.set_guild_settings(guild_id, new)
 
     async def record(self, game_id: int) -> GameRecord:
         """The game's record (its settings, seats and status; the state unread)."""

@@ -29,7 +29,8 @@ from bot.translator import choices, named, options
 from i18n import msg, tr
 from service import catalog
 from service.lobby import lobby_text
-from storage import GameStatus
+from service.places import PlayerGame
+from storage import GameStatus, GameSummary
 
 if TYPE_CHECKING:
     from bot.app import TurnpostBot
@@ -103,7 +104,13 @@ class GameCog(commands.Cog):
     """Creating and finding games."""
 
     game = app_commands.Group(**named("game"))
-    games = app_commands.Group(**named("games"))
+    games = app_commands.Group(  # /games mine works in a DM with the bot too
+        **named("games"),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=False
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+    )
     web = app_commands.Group(**named("game.web"), parent=game)
 
     def __init__(self, bot: TurnpostBot) -> None:
@@ -266,16 +273,72 @@ class GameCog(commands.Cog):
 
     @games.command(**named("games.mine"))
     async def games_mine(self, interaction: discord.Interaction[TurnpostBot]) -> None:
+        """The user's games on every server the bot shares with them (and in a DM): their
+        turn first, then waiting, then lobbies; each with its server, its game's title and a
+        link to the turn post (else the channel). Privately; the first ones that fit one
+        message, then how many more."""
         t = self.bot.tables
         lang = await t.lang_of(interaction)
-        lines = []
-        for g, my_turn in await t.svc.places.games_of(interaction.user.id, interaction.guild_id):
-            if g.status is GameStatus.LOBBY:
-                key = "bot.games.lobby"
-            else:
-                key = "bot.games.your_turn" if my_turn else "bot.games.waiting"
-            lines.append(tr(lang, key, game=g.id, channel=f"<#{g.channel_id}>"))
-        await t.reply(interaction, "\n".join(lines) or tr(lang, "bot.games.none"))
+        games = await t.svc.places.player_games(interaction.user.id)
+        lines = [mine_line(interaction.client, p, lang) for p in games]
+        await t.reply(interaction, fit_lines(lines, lang) or tr(lang, "bot.mygames.none"))
+
+
+MINE_KEYS = ("bot.mygames.your_turn", "bot.mygames.waiting", "bot.mygames.lobby")
+"""``/games mine``'s line of a game by :attr:`service.places.PlayerGame.rank`."""
+
+MESSAGE_ROOM = 1900
+"""What ``/games mine``'s lines may fill of a message's 2000 characters (a private answer is
+plain content: :meth:`bot.hub.Hub.reply`), the "and N more" line left aside."""
+
+
+def jump_url(g: GameSummary) -> str:
+    """A link to the game's turn post when one is kept (its ``open_post``), else to its
+    channel (``@me`` for a game outside a server)."""
+    where = "@me" if g.guild_id is None else str(g.guild_id)
+    post = g.settings.open_post
+    if post is not None:
+        return f"https://discord.com/channels/{where}/{g.channel_id}/{post.message_id}"
+    return f"https://discord.com/channels/{where}/{g.channel_id}"
+
+
+def server_name(client: discord.Client, guild_id: int | None, lang: str) -> str:
+    """The server's name from the client's cache; a server the bot is no longer on says so."""
+    if guild_id is None:
+        return tr(lang, "bot.mygames.no_server")
+    guild = client.get_guild(guild_id)
+    if guild is None:
+        return tr(lang, "bot.mygames.server_gone")
+    return discord.utils.escape_markdown(guild.name)
+
+
+def mine_line(client: discord.Client, p: PlayerGame, lang: str) -> str:
+    """One game of ``/games mine``."""
+    g = p.game
+    link_key = "bot.mygames.post" if g.settings.open_post is not None else "bot.mygames.channel"
+    return tr(
+        lang,
+        MINE_KEYS[p.rank],
+        title=tr(lang, p.title_key),
+        game=g.id,
+        server=server_name(client, g.guild_id, lang),
+        link=tr(lang, link_key, url=jump_url(g)),
+    )
+
+
+def fit_lines(lines: list[str], lang: str, room: int = MESSAGE_ROOM) -> str:
+    """The first ``lines`` that fit ``room`` characters, one a line, then "…and N more"."""
+    out: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > room:
+            break
+        out.append(line)
+        used += len(line) + 1
+    rest = len(lines) - len(out)
+    if rest:
+        out.append(tr(lang, "bot.mygames.more", count=rest))
+    return "\n".join(out)
 
 
 async def setup(bot: TurnpostBot) -> None:

@@ -1,4 +1,5 @@
-"""Pacing (an extension: :func:`setup`): ``/away``, ``/seat back``, ``/pause``, ``/resume``,
+"""Pacing (an extension: :func:`setup`): ``/away`` (``all: True``: in every running game of
+the player, on every server, from a DM too), ``/seat back``, ``/pause``, ``/resume``,
 ``/timezone``, ``/quiet-hours``; the "Mute reminders" button; the reminder loop
 (:class:`bot.scheduler.Scheduler`, started and stopped with the cog). ``/game deadline`` and
 ``/game policy`` belong to ``/game`` (:mod:`bot.cogs.game`); what they share with this cog is
@@ -7,24 +8,31 @@ said in the channel and in the status message."""
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import in_game, is_moderator, my_seat, seat_of, seated, session_of
+from bot.checks import in_game, is_moderator, seat_of, session_of
+from bot.cogs.game import fit_lines, server_name
 from bot.discord_views import NO_SEAT_KEY
 from bot.paceflow import update_status
 from bot.scheduler import MuteReminders, Pacer, Scheduler
 from bot.translator import choices, named, options
 from i18n import tr
+from service.games import title_key
+from service.pace import AWAY_END_WORDS
 from service.pacing import timezones, ts
 from service.results import Refused
 
 if TYPE_CHECKING:
     from bot.app import TurnpostBot
     from bot.tables import Tables
+
+log = logging.getLogger("bot.pacing")
 
 
 class PacingCog(commands.Cog):
@@ -60,12 +68,24 @@ class PacingCog(commands.Cog):
     # ------------------------------------------------------------------ away
 
     @app_commands.command(**named("away"))
-    @options("away", "duration")
-    @seated()
-    async def away(self, interaction: discord.Interaction[TurnpostBot], duration: str) -> None:
+    @options("away", "duration", "all")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    async def away(
+        self, interaction: discord.Interaction[TurnpostBot], duration: str, all: bool = False
+    ) -> None:
+        """``/away 3d`` in a game's channel (a duration or a date; ``end`` when back);
+        ``all: True`` anywhere, a DM too: in every running game of the player (:meth:`away_all`)."""
+        if all:
+            await self.away_all(interaction, duration)
+            return
         t = self.t
-        s = session_of(interaction)
-        gid, seat = s.game_id, my_seat(interaction)
+        s = await t.seated_session(interaction) if interaction.guild_id is not None else None
+        if s is None:
+            if interaction.guild_id is None:  # a DM: no game here
+                await t.say(interaction, "bot.mygames.away.not_here")
+            return  # seated_session said why
+        gid, seat = s.game_id, s.seat_of(interaction.user.id)
+        assert seat is not None  # seated_session made sure
         try:
             end = await t.svc.pacing.away(gid, seat, duration, by_user=interaction.user.id)
         except Refused as e:
@@ -81,6 +101,61 @@ class PacingCog(commands.Cog):
             text, allowed_mentions=discord.AllowedMentions.none()
         )
         await update_status(t, gid)
+
+    async def away_all(self, interaction: discord.Interaction[TurnpostBot], duration: str) -> None:
+        """``/away all``: away (or back, ``end``) in every running game of the player on every
+        server, each game with its own limits (:meth:`service.pace.Pacing.away_all`: one call
+        per game); each game's channel is told as for ``/away`` and its status message
+        edited; the player gets one private answer listing what was done per game."""
+        t = self.t
+        lang = await t.lang_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # several games
+        try:
+            done = await t.svc.pacing.away_all(interaction.user.id, duration)
+        except Refused as e:
+            await t.reply(interaction, e.text(lang))
+            return
+        if not done:
+            await t.reply(interaction, tr(lang, "bot.mygames.away.none"))
+            return
+        back = duration.strip().lower() in AWAY_END_WORDS
+        lines = [tr(lang, "bot.mygames.back.head" if back else "bot.mygames.away.head")]
+        name = interaction.user.display_name
+        for o in done:
+            g = o.game
+            what = {
+                "title": tr(lang, title_key(g.game)),
+                "game": g.id,
+                "server": server_name(interaction.client, g.guild_id, lang),
+            }
+            if o.refused is not None:
+                why = Refused(o.refused).text(lang)
+                lines.append(tr(lang, "bot.mygames.away.refused", **what, why=why))
+                continue
+            if o.end is None:
+                lines.append(tr(lang, "bot.mygames.away.back", **what))
+            else:
+                lines.append(tr(lang, "bot.mygames.away.set", **what, at=ts(o.end, "f")))
+            await self.tell_channel(g.id, g.channel_id, name, o.end)
+        await t.reply(interaction, fit_lines(lines, lang))
+
+    async def tell_channel(
+        self, game_id: int, channel_id: int, name: str, end: datetime | None
+    ) -> None:
+        """Say in the game's channel that ``name`` is away until ``end`` (None: back), as
+        ``/away`` does there, and edit the game's status message."""
+        t = self.t
+        lang = await t.game_lang(game_id)
+        if end is None:
+            text = tr(lang, "bot.pace.back", name=name)
+        else:
+            text = tr(lang, "bot.pace.away", name=name, at=ts(end, "f"), rel=ts(end, "R"))
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as e:  # the channel is gone: the rest goes on
+            log.warning("game %s: the away notice was not posted: %s", game_id, e)
+        await update_status(t, game_id)
 
     # ------------------------------------------------------------------ seat back
 

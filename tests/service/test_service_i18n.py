@@ -70,6 +70,7 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "svc.lobby.full": {},
     "svc.lobby.not_in": {},
     "svc.lobby.cannot_start": {"error": "no map for 3 players"},
+    "svc.lobby.cap": {"games": 3, "most": 3},
     "svc.pacing.not_a_duration": {"text": "soon"},
     "svc.pacing.duration_zero": {},
     "svc.pacing.not_hours": {"text": "night"},

@@ -1,0 +1,88 @@
+"""A server's settings for games (an extension: :func:`setup`): ``/server settings``, for the
+members with Manage Server (Discord's ``default_permissions`` hides the command from the
+others, and the command checks the permission itself: an administrator may have shown it to
+more people). Without options it shows the settings; ``max_games:<n>`` caps how many games
+(lobbies included) one player may be in on the server (0: no cap; enforced when a player
+joins or opens a lobby, :meth:`service.lobby.Lobbies.check_cap`); ``place:`` says where
+``/game new`` puts a game (a thread of its own, or the channel itself). The settings are the
+store's :class:`storage.models.GuildSettings`, through ``svc.places``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.translator import choices, named, options
+from i18n import tr
+from storage.models import GuildSettings
+
+if TYPE_CHECKING:
+    from bot.app import TurnpostBot
+    from bot.tables import Tables
+
+Place = Literal["thread", "channel"]
+PLACES: dict[str, Place] = {"thread": "thread", "channel": "channel"}
+
+
+def settings_text(settings: GuildSettings, lang: str) -> str:
+    """The server's settings, in ``lang``."""
+    cap = settings.max_running_games
+    return tr(
+        lang,
+        "bot.server.settings",
+        place=tr(lang, f"bot.server.place.{settings.game_place}"),
+        cap=tr(lang, "bot.server.no_cap") if cap is None else str(cap),
+    )
+
+
+class ServerCog(commands.Cog):
+    """``/server settings``: the server's settings for games (Manage Server)."""
+
+    server = app_commands.Group(
+        **named("server"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: TurnpostBot) -> None:
+        self.bot = bot
+
+    @property
+    def t(self) -> Tables:
+        return self.bot.tables
+
+    @server.command(**named("server.settings"))
+    @options("server.settings", "max_games", "place")
+    @app_commands.choices(place=choices("place", "thread", "channel"))
+    async def settings(
+        self,
+        interaction: discord.Interaction[TurnpostBot],
+        max_games: app_commands.Range[int, 0, 1000] | None = None,
+        place: str | None = None,
+    ) -> None:
+        t = self.t
+        lang = await t.lang_of(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await t.reply(interaction, tr(lang, "bot.server.only_server"))
+            return
+        if not interaction.permissions.manage_guild:
+            await t.reply(interaction, tr(lang, "bot.server.not_manager"))
+            return
+        places = t.svc.places
+        if max_games is None and place is None:
+            await t.reply(interaction, settings_text(await places.server_settings(guild_id), lang))
+            return
+        where = PLACES.get(place or "")
+        new = await places.set_server_settings(guild_id, max_games=max_games, place=where)
+        await t.reply(interaction, tr(lang, "bot.server.saved") + "\n" + settings_text(new, lang))
+
+
+async def setup(bot: TurnpostBot) -> None:
+    await bot.add_cog(ServerCog(bot))
+
+
+__all__ = ["ServerCog", "settings_text", "setup"]
