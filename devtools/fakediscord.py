@@ -57,6 +57,7 @@ class Request:
     ephemeral: bool = False
     interaction_user: int | None = None  # the user whose interaction this answers
     at: float = 0.0  # time.monotonic() when the server had read it
+    status: int = 0  # the status it was answered with (0 while it is handled)
 
     def text(self) -> str:
         """Every string in the body (for scanning for secrets)."""
@@ -324,6 +325,8 @@ class FakeDiscord:
         self.faults = Faults()
         self.faulted: list[tuple[str, Request]] = []  # (fault kind, the request refused)
         self.on_request: list[Callable[[Request], None]] = []  # called as each one is handled
+        # called with (kind, request) for each request refused (a fault, a limit)
+        self.on_refused: list[Callable[[str, Request], None]] = []
         self.extra_routes: list[tuple[str, str, Any]] = []  # (method, path regex, handler)
         self.channel_messages: dict[int, list[int]] = {}  # channel id -> its message ids
         self.roles: dict[int, str] = {}  # the guild's roles (besides @everyone): id -> name
@@ -534,28 +537,30 @@ class FakeDiscord:
             await asyncio.sleep(delay)
         fault = self.faults.draw(req.method, path, lambda kind: self._fault_applies(kind, r))
         if fault is not None:
+            resp = self.fault(fault, req, r)
+            r.status = resp.status
             self.faulted.append((fault, r))
-            return self.fault(fault, req, r)
+            self._refused_hooks(fault, r)
+            return resp
         limits: dict[str, str] = {}
         if self.buckets is not None and (taken := self.buckets.take(req.method, path)):
             limits, wait = taken
             if wait is not None:
-                self.refused.append(("rate_limit", r))
-                return self._bucket_429(limits, wait)
+                return self._refused(("rate_limit", self._bucket_429(limits, wait)), r)
         try:
             refusal = self._refusal(r)
         except Exception as e:  # a bug here must fail the test, not hang it
             self.errors.append(f"{req.method} {path}: {e!r}")
             return self.reply({"message": str(e), "code": 0}, 500)
         if refusal is not None and refusal[0]:
-            self.refused.append((refusal[0], r))
             refusal[1].headers.update(limits)
-            return refusal[1]
+            return self._refused(refusal, r)
         self.requests.append(r)
         for hook in self.on_request:
             hook(r)
         try:
             resp = refusal[1] if refusal is not None else await self.route(r)
+            r.status = resp.status
             if resp.status < 300:
                 self._done(r)
         except Exception as e:  # a bug here must fail the test, not hang it
@@ -634,6 +639,18 @@ class FakeDiscord:
             },
         )
         return web.Response(status=429, body=json.dumps(data).encode(), headers=headers)
+
+    def _refused_hooks(self, kind: str, r: Request) -> None:
+        for hook in self.on_refused:
+            hook(kind, r)
+
+    def _refused(self, refusal: tuple[str, web.Response], r: Request) -> web.Response:
+        """Record a request refused by a limit (:attr:`refused`) and answer it."""
+        kind, resp = refusal
+        r.status = resp.status
+        self.refused.append((kind, r))
+        self._refused_hooks(kind, r)
+        return resp
 
     def refusals(self) -> dict[str, int]:
         """How many requests were refused, by kind: the faults injected (:attr:`faulted`)
