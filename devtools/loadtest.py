@@ -553,12 +553,12 @@ def end_posted(fake: FakeDiscord, channel: int, after: int) -> bool:
     its last turn post of version ``after``."""
     seen_last = False
     for r in fake.requests:
-        if not (r.path == f"/channels/{channel}/messages" and 200 <= r.status < 300):
+        if not (r.path.startswith(f"/channels/{channel}/messages") and 200 <= r.status < 300):
             continue
         ids = [c for c in custom_ids(r.json or {}) if c.startswith("brz:t:")]
         if any(int(c.split(":")[3]) == after for c in ids):
             seen_last = True
-        elif seen_last and r.method == "POST" and not ids:
+        elif seen_last and r.method == "POST" and r.path.endswith("/messages") and not ids:
             return True
     return False
 
