@@ -16,7 +16,47 @@ Faults (:class:`Faults`, switchable at any time through ``fake.faults``): a shar
 requests answered 429 (the route's bucket or the global limit, with the headers and body
 discord.py reads: ``Via``, ``X-RateLimit-*``, ``retry_after``, ``global``), 500, an added
 latency, or a dropped connection. A faulted request has no effect (as if Discord refused it
-before doing anything) and is kept in ``fake.faulted``, not in ``fake.requests``.
+before doing anything) and is kept in ``fake.faulted``, not in ``fake.requests``. Discord's
+refusals (below) can be injected the same way, each on a share of the requests it can answer.
+
+Discord's limits, modelled (issue #30; :data:`ERRORS` has each status, JSON code and message;
+the defaults refuse nothing the end-to-end tests do; a refused request has no effect and is
+kept in ``fake.refused`` with its kind, not in ``fake.requests``; ``fake.refusals()`` counts
+both lists by kind):
+
+- a virtual clock: :meth:`FakeDiscord.now` starts at 2025-01-01 00:00 UTC and follows the
+  real time, :meth:`~FakeDiscord.advance` moves it, :meth:`~FakeDiscord.clock_from` ties it to
+  a test's :class:`service.pacing.FakeClock`; messages' ``timestamp`` and
+  ``edited_timestamp`` come from it;
+- old-message edits: a message older than ``old_edit_age`` (1 h) may be edited
+  ``old_edit_quota`` times (3) per channel and ``old_edit_window`` (20 s); past it an edit
+  (channel or webhook PATCH of a non-ephemeral message) answers 30046 — with a 429 and no
+  rate-limit headers, as Discord answers it (``edit_quota_status``), which discord.py raises
+  as an ``HTTPException`` without retrying. Discord publishes neither figure; 3 per 20 s per
+  channel is what bots report;
+- interactions: the initial callback within ``interaction_deadline`` (3 s) of the
+  interaction, else 404 10062; a second callback 400 40060; follow-ups and edits through the
+  token within ``token_lifetime`` (15 min), else 401 50027. Tied to a FakeClock, the real time
+  elapsed counts on top of it;
+- ``closed_dms`` (user ids): a message to their DM channel 403 50007 (opening it works);
+- permissions: :meth:`~FakeDiscord.deny` / :meth:`~FakeDiscord.allow` (``discord.Permissions``
+  flag names, per channel, a thread inheriting its parent's): 403 50001 without View Channel,
+  else 403 50013 for a post without Send Messages (Send Messages in Threads in a thread),
+  Attach Files (files), Embed Links (embeds), Read Message History (a reply, a message read);
+  pins without Manage Messages or Pin Messages; deleting another's message without Manage
+  Messages; threads without Create Public/Private Threads, Manage Threads (lock) or Send
+  Messages in Threads (members); a history read without Read Message History is empty. The
+  interactions' ``app_permissions`` is :meth:`~FakeDiscord.permissions_of` the channel;
+- ``upload_limit`` (10 MiB): files together past it 413 40005; the interactions'
+  ``attachment_size_limit`` follows it;
+- :meth:`~FakeDiscord.delete_by_moderator`: the message is gone (later reads and edits
+  404 10008);
+- ``refuse_gallery_edits`` (off): editing a media gallery showing files uploaded by that edit
+  into a message without one answers 400 50035, as Discord does
+  (https://github.com/discord/discord-api-docs/issues/7529);
+- ``buckets`` (off; :class:`Buckets`): per-route rate limits by major parameter, with the
+  ``X-RateLimit-*`` headers on every answer of the route and a 429 with ``retry_after`` when a
+  bucket is exhausted (discord.py waits and retries).
 
 It lives in the package (not under ``tests/``) because ``python -m devtools.loadtest`` runs the
 bot against it.
