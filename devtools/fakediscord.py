@@ -731,7 +731,11 @@ class FakeDiscord:
             return bool(r.files)
         if kind == "deleted":
             target = self._target_message(r) if m in ("GET", "PATCH") else None
-            return target is not None and int(target[1]["author"]["id"]) == BOT_ID
+            return (  # a moderator sees no ephemeral message
+                target is not None
+                and int(target[1]["author"]["id"]) == BOT_ID
+                and not int(target[1]["flags"]) & EPHEMERAL
+            )
         return False
 
     def _refusal(self, r: Request) -> tuple[str, web.Response] | None:

@@ -3,6 +3,7 @@ discord.py's real code, real storage (SQLite in a temporary folder) and real ren
 
     python -m devtools.loadtest [--games 200] [--rate 5] [--duration 60] [--seed 1]
                            [--faults 429=0.02,500=0.01,latency=0.02] [--no-images]
+                           [--buckets]
                            [--ramp 5,8,12,16,20,25] [--ramp-duration 20] [--no-ramp]
                            [--ai-games 20] [--no-pool | --workers N | --compare-pool]
     python -m devtools.loadtest --kill 10 [--games 3]
@@ -65,7 +66,14 @@ from typing import Any
 
 import discord
 
-from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
+from devtools.fakediscord import (
+    Buckets,
+    FakeDiscord,
+    Faults,
+    Request,
+    custom_ids,
+    walk_components,
+)
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
 from rules.cli import OneLineParser, finite_number, finite_numbers, out_of_range, seed
 from rules.games import game, game_of
@@ -710,6 +718,8 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                     return []
 
                 bot.tables.publisher.images = no_images
+            if args.buckets:  # Discord's per-route rate limits, from the first request
+                fake.buckets = Buckets()
             d = Driver(fake, bot, rng)
             d.no_images = args.no_images
             from bot.app import SWITCH_INTERVAL
@@ -878,6 +888,12 @@ def parser() -> argparse.ArgumentParser:
         help="e.g. 429=0.02,500=0.01,latency=0.05,edit_quota=0.02,late=0.01 (see below)",
     )
     p.add_argument("--no-images", action="store_true", help="post without drawing the images")
+    p.add_argument(
+        "--buckets",
+        action="store_true",
+        help="Discord's per-route rate limits (5 posts per 5 s per channel...): "
+        "X-RateLimit-* headers and 429s (counted as rate_limit refusals)",
+    )
     p.add_argument(
         "--ramp",
         type=finite_numbers,

@@ -135,7 +135,7 @@ async def test_kill_inside_a_save_and_at_random_loses_nothing() -> None:
 def test_help_and_arguments() -> None:
     text = parser().format_help()
     for opt in ("--games", "--rate", "--duration", "--seed", "--faults", "--no-images", "--kill",
-                "--no-pool", "--compare-pool", "--ai-games", "--workers"):  # fmt: skip
+                "--no-pool", "--compare-pool", "--ai-games", "--workers", "--buckets"):  # fmt: skip
         assert opt in text
     for kind in ("edit_quota", "late", "expired", "dm_closed", "no_permission", "too_large"):
         assert kind in text
