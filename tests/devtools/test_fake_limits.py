@@ -463,3 +463,29 @@ async def test_injected_refusals_answer_as_discord(
     ]  # fmt: skip
     assert fake.refusals()["late"] == 1
     assert all(int(m["author"]["id"]) == BOT_ID for m in fake.messages.values())
+
+
+async def test_discord_py_reads_the_channels_permissions_and_upload_limit(
+    fake: FakeDiscord, client: discord.Client
+) -> None:
+    """``interaction.app_permissions`` and ``interaction.filesize_limit`` (what the bot
+    reads) are true to the channel."""
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(i: discord.Interaction) -> None:
+        seen.append(i)
+
+    client.event(on_interaction)
+    fake.deny(CH, "attach_files")
+    fake.upload_limit = 8 * 1024 * 1024
+    for cid in (CH, CH + 1):
+        client._connection.parse_interaction_create(command(fake, cid))  # type: ignore[arg-type]
+    for _ in range(100):
+        if len(seen) == 2:
+            break
+        await asyncio.sleep(0.01)
+    by_channel = {i.channel_id: i for i in seen}
+    assert not by_channel[CH].app_permissions.attach_files
+    assert by_channel[CH].app_permissions.send_messages
+    assert by_channel[CH + 1].app_permissions.attach_files
+    assert by_channel[CH].filesize_limit == 8 * 1024 * 1024
