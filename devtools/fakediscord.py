@@ -16,7 +16,47 @@ Faults (:class:`Faults`, switchable at any time through ``fake.faults``): a shar
 requests answered 429 (the route's bucket or the global limit, with the headers and body
 discord.py reads: ``Via``, ``X-RateLimit-*``, ``retry_after``, ``global``), 500, an added
 latency, or a dropped connection. A faulted request has no effect (as if Discord refused it
-before doing anything) and is kept in ``fake.faulted``, not in ``fake.requests``.
+before doing anything) and is kept in ``fake.faulted``, not in ``fake.requests``. Discord's
+refusals (below) can be injected the same way, each on a share of the requests it can answer.
+
+Discord's limits, modelled (issue #30; :data:`ERRORS` has each status, JSON code and message;
+the defaults refuse nothing the end-to-end tests do; a refused request has no effect and is
+kept in ``fake.refused`` with its kind, not in ``fake.requests``; ``fake.refusals()`` counts
+both lists by kind):
+
+- a virtual clock: :meth:`FakeDiscord.now` starts at 2025-01-01 00:00 UTC and follows the
+  real time, :meth:`~FakeDiscord.advance` moves it, :meth:`~FakeDiscord.clock_from` ties it to
+  a test's :class:`service.pacing.FakeClock`; messages' ``timestamp`` and
+  ``edited_timestamp`` come from it;
+- old-message edits: a message older than ``old_edit_age`` (1 h) may be edited
+  ``old_edit_quota`` times (3) per channel and ``old_edit_window`` (20 s); past it an edit
+  (channel or webhook PATCH of a non-ephemeral message) answers 30046 — with a 429 and no
+  rate-limit headers, as Discord answers it (``edit_quota_status``), which discord.py raises
+  as an ``HTTPException`` without retrying. Discord publishes neither figure; 3 per 20 s per
+  channel is what bots report;
+- interactions: the initial callback within ``interaction_deadline`` (3 s) of the
+  interaction, else 404 10062; a second callback 400 40060; follow-ups and edits through the
+  token within ``token_lifetime`` (15 min), else 401 50027. Tied to a FakeClock, the real time
+  elapsed counts on top of it;
+- ``closed_dms`` (user ids): a message to their DM channel 403 50007 (opening it works);
+- permissions: :meth:`~FakeDiscord.deny` / :meth:`~FakeDiscord.allow` (``discord.Permissions``
+  flag names, per channel, a thread inheriting its parent's): 403 50001 without View Channel,
+  else 403 50013 for a post without Send Messages (Send Messages in Threads in a thread),
+  Attach Files (files), Embed Links (embeds), Read Message History (a reply, a message read);
+  pins without Manage Messages or Pin Messages; deleting another's message without Manage
+  Messages; threads without Create Public/Private Threads, Manage Threads (lock) or Send
+  Messages in Threads (members); a history read without Read Message History is empty. The
+  interactions' ``app_permissions`` is :meth:`~FakeDiscord.permissions_of` the channel;
+- ``upload_limit`` (10 MiB): files together past it 413 40005; the interactions'
+  ``attachment_size_limit`` follows it;
+- :meth:`~FakeDiscord.delete_by_moderator`: the message is gone (later reads and edits
+  404 10008);
+- ``refuse_gallery_edits`` (off): editing a media gallery showing files uploaded by that edit
+  into a message without one answers 400 50035, as Discord does
+  (https://github.com/discord/discord-api-docs/issues/7529);
+- ``buckets`` (off; :class:`Buckets`): per-route rate limits by major parameter, with the
+  ``X-RateLimit-*`` headers on every answer of the route and a 429 with ``retry_after`` when a
+  bucket is exhausted (discord.py waits and retries).
 
 It lives in the package (not under ``tests/``) because ``python -m devtools.loadtest`` runs the
 bot against it.
@@ -28,11 +68,13 @@ import asyncio
 import hashlib
 import itertools
 import json
+import math
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -57,6 +99,7 @@ class Request:
     ephemeral: bool = False
     interaction_user: int | None = None  # the user whose interaction this answers
     at: float = 0.0  # time.monotonic() when the server had read it
+    status: int = 0  # the status it was answered with (0 while it is handled)
 
     def text(self) -> str:
         """Every string in the body (for scanning for secrets)."""
@@ -82,7 +125,55 @@ def walk_components(comps: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield c["accessory"]
 
 
-FAULT_KINDS = ("429", "global", "500", "drop")
+FAULT_KINDS = (
+    "429",
+    "global",
+    "500",
+    "drop",
+    # Discord's refusals (see ERRORS), each drawn only on the requests it can answer
+    "edit_quota",
+    "late",
+    "expired",
+    "dm_closed",
+    "no_permission",
+    "too_large",
+    "deleted",
+)
+# the command line's names of the Faults fields (the kinds are their own names)
+_FIELD_OF = {
+    "429": "rate_limit",
+    "global": "global_rate_limit",
+    "500": "server_error",
+    "drop": "drop",
+    "edit_quota": "edit_quota",
+    "late": "late",
+    "expired": "expired",
+    "dm_closed": "dm_closed",
+    "no_permission": "no_permission",
+    "too_large": "too_large",
+    "deleted": "deleted",
+}
+
+# Discord's answers to what it refuses: (status, JSON error code, message). Checked against
+# Discord's error-code table (discord-api-docs, "JSON Error Codes"); 30046 comes with a 429
+# and no rate-limit headers (it is no bucket: discord.py raises it as it is, see
+# FakeDiscord.edit_quota_status).
+ERRORS: dict[str, tuple[int, int, str]] = {
+    "edit_quota": (
+        429,
+        30046,
+        "Maximum number of edits to messages older than 1 hour reached. Try again later.",
+    ),
+    "late": (404, 10062, "Unknown interaction"),
+    "acknowledged": (400, 40060, "Interaction has already been acknowledged."),
+    "expired": (401, 50027, "Invalid Webhook Token"),
+    "dm_closed": (403, 50007, "Cannot send messages to this user"),
+    "no_permission": (403, 50013, "Missing Permissions"),
+    "no_access": (403, 50001, "Missing Access"),
+    "too_large": (413, 40005, "Request entity too large"),
+    "deleted": (404, 10008, "Unknown Message"),
+    "gallery": (400, 50035, "Invalid Form Body"),
+}
 
 
 @dataclass
@@ -94,12 +185,29 @@ class Faults:
     ``latency`` (+ up to ``jitter``) seconds before every answer. ``retry_after`` is the wait
     a 429 asks for. ``match`` (a regex on ``"METHOD /path"``) limits the faults to some
     requests and ``limit`` to a number in all (with a share of 1 the first ``limit``
-    matching requests fail: deterministic tests). ``seed`` seeds the draws."""
+    matching requests fail: deterministic tests). ``seed`` seeds the draws.
+
+    Discord's refusals, each drawn (at its share) only among the requests it can answer,
+    with Discord's status, code and message (:data:`ERRORS`): ``edit_quota`` (30046 on an
+    edit of a message), ``late`` (10062 on an interaction callback: answered after 3 s),
+    ``expired`` (50027 on a follow-up or an edit through an interaction's token),
+    ``dm_closed`` (50007 on a post in a DM channel), ``no_permission`` (50013 on a post in a
+    guild channel: Attach Files missing when it has files, Send Messages else),
+    ``too_large`` (40005 on a request with files), ``deleted`` (10008 on a GET or PATCH of a
+    bot message, and the message is really deleted, as by a moderator). Unlike 429/500 they
+    are not retried by discord.py: the bot sees the error."""
 
     rate_limit: float = 0.0
     global_rate_limit: float = 0.0
     server_error: float = 0.0
     drop: float = 0.0
+    edit_quota: float = 0.0
+    late: float = 0.0
+    expired: float = 0.0
+    dm_closed: float = 0.0
+    no_permission: float = 0.0
+    too_large: float = 0.0
+    deleted: float = 0.0
     latency: float = 0.0
     jitter: float = 0.0
     retry_after: float = 0.05
@@ -115,17 +223,10 @@ class Faults:
     @classmethod
     def parse(cls, text: str) -> Faults:
         """``"429=0.05,global=0.01,500=0.02,drop=0,latency=0.05,jitter=0.1,retry_after=0.2"``
-        (any subset; empty: no fault)."""
-        names = {
-            "429": "rate_limit",
-            "global": "global_rate_limit",
-            "500": "server_error",
-            "drop": "drop",
-            "latency": "latency",
-            "jitter": "jitter",
-            "retry_after": "retry_after",
-            "seed": "seed",
-        }
+        and Discord's refusals ``edit_quota=0.02,late=0.01,expired=0.01,dm_closed=0.1,
+        no_permission=0.01,too_large=0.01,deleted=0.01`` (any subset; empty: no fault)."""
+        names = dict(_FIELD_OF, latency="latency", jitter="jitter", retry_after="retry_after")
+        names["seed"] = "seed"
         kw: dict[str, Any] = {}
         for part in filter(None, (x.strip() for x in text.split(","))):
             key, _, value = part.partition("=")
@@ -133,24 +234,32 @@ class Faults:
                 raise ValueError(f"unknown fault {part!r}: use {', '.join(names)} as NAME=VALUE")
             kw[names[key]] = int(value) if key == "seed" else float(value)
         for k, v in kw.items():
-            if k in ("rate_limit", "global_rate_limit", "server_error", "drop") and not 0 <= v <= 1:
+            if k in _FIELD_OF.values() and not 0 <= v <= 1:
                 raise ValueError(f"{k} is a share between 0 and 1, not {v}")
             if v < 0:
                 raise ValueError(f"{k} must not be negative")
         return cls(**kw)
 
-    def draw(self, method: str, path: str) -> str | None:
-        """The fault for this request (one of FAULT_KINDS) or None."""
+    def shares(self) -> tuple[float, ...]:
+        """The share of each of :data:`FAULT_KINDS`, in that order."""
+        return tuple(float(getattr(self, _FIELD_OF[k])) for k in FAULT_KINDS)
+
+    def draw(
+        self, method: str, path: str, applies: Callable[[str], bool] | None = None
+    ) -> str | None:
+        """The fault for this request (one of FAULT_KINDS) or None. ``applies(kind)`` tells
+        whether a kind of Discord's refusals can answer this request (without it, none of
+        them is drawn); 429, global, 500 and drop can answer any."""
         if self.limit is not None and self.injected >= self.limit:
             return None
         if self.match is not None and not re.search(self.match, f"{method} {path}"):
             return None
         x = self._rng.random()
-        for kind, share in zip(
-            FAULT_KINDS,
-            (self.rate_limit, self.global_rate_limit, self.server_error, self.drop),
-            strict=True,
-        ):
+        for kind, share in zip(FAULT_KINDS, self.shares(), strict=True):
+            if not share:
+                continue
+            if kind not in _ANY_REQUEST and (applies is None or not applies(kind)):
+                continue
             if x < share:
                 self.injected += 1
                 return kind
@@ -163,16 +272,80 @@ class Faults:
     def describe(self) -> str:
         parts = [
             f"{name} {share:.1%}"
-            for name, share in zip(
-                FAULT_KINDS,
-                (self.rate_limit, self.global_rate_limit, self.server_error, self.drop),
-                strict=True,
-            )
+            for name, share in zip(FAULT_KINDS, self.shares(), strict=True)
             if share
         ]
         if self.latency or self.jitter:
             parts.append(f"latency {self.latency * 1000:.0f}+{self.jitter * 1000:.0f} ms")
         return ", ".join(parts) or "none"
+
+
+_ANY_REQUEST = frozenset({"429", "global", "500", "drop"})
+
+
+# Discord publishes no per-route figures (its headers are the truth and may change); these are
+# the limits bots observe and discord.py's own notes name: (method regex, path regex whose
+# first group is the major parameter, requests, seconds).
+BUCKET_LIMITS: tuple[tuple[str, str, int, float], ...] = (
+    ("POST", r"/channels/(\d+)/messages", 5, 5.0),  # send a message: 5 per 5 s per channel
+    ("PATCH", r"/channels/(\d+)/messages/\d+", 5, 5.0),  # edit a message
+    ("DELETE", r"/channels/(\d+)/messages/\d+", 5, 1.0),  # delete a message
+    ("GET", r"/channels/(\d+)/messages(?:/\d+)?", 5, 1.0),  # read messages / history
+    ("PUT|DELETE", r"/channels/(\d+)/messages/pins/\d+", 5, 5.0),  # pin, unpin
+    ("POST", r"/users/@me/(channels)", 5, 5.0),  # open a DM channel (no major parameter)
+    ("POST|PATCH|GET|DELETE", r"/webhooks/\d+/([^/]+)(?:/messages/.+)?", 5, 2.0),  # token
+    ("POST", r"/interactions/\d+/([^/]+)/callback", 5, 1.0),  # per interaction: never hit
+)
+
+
+@dataclass
+class Buckets:
+    """Discord's per-route rate limits (opt-in: ``fake.buckets = Buckets()``): each route of
+    :data:`BUCKET_LIMITS` with its major parameter (channel id, webhook token) is a bucket of
+    ``limit`` requests per window (a fixed window from the bucket's first request). Every
+    answer on such a route carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``,
+    ``-Reset-After`` and ``-Bucket``; a request on an exhausted bucket gets a 429 with
+    ``retry_after`` (and ``Via``, as Discord's, without which discord.py takes a 429 for a
+    Cloudflare ban) and has no effect. ``scale`` multiplies every window (tests: 0.05 keeps the
+    real counts, in a twentieth of the time)."""
+
+    scale: float = 1.0
+    limits: tuple[tuple[str, str, int, float], ...] = BUCKET_LIMITS
+    limited: int = 0  # 429s answered
+    _state: dict[tuple[int, str], tuple[float, int]] = field(default_factory=dict, repr=False)
+
+    def take(self, method: str, path: str) -> tuple[dict[str, str], float | None] | None:
+        """The bucket's headers for this request and, when it is exhausted, the seconds to
+        wait (the request is then refused); None for a route without a bucket."""
+        for k, (methods, pattern, limit, per) in enumerate(self.limits):
+            g = re.fullmatch(pattern, path)
+            if g is None or not re.fullmatch(methods, method):
+                continue
+            window = per * self.scale
+            now = time.monotonic()
+            key = (k, g[1])
+            start, used = self._state.get(key, (now, 0))
+            if now >= start + window:
+                start, used = now, 0
+            wait: float | None = None
+            if used >= limit:
+                wait = start + window - now
+                self.limited += 1
+            else:
+                used += 1
+                self._state[key] = (start, used)
+            reset_after = max(0.0, start + window - now)
+            headers = {
+                "X-RateLimit-Limit": str(limit),
+                "X-RateLimit-Remaining": str(limit - used),
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                "X-RateLimit-Bucket": hashlib.sha1(f"{methods} {pattern}".encode()).hexdigest()[
+                    :16
+                ],
+            }
+            return headers, wait
+        return None
 
 
 class FakeDiscord:
@@ -194,9 +367,112 @@ class FakeDiscord:
         self.faults = Faults()
         self.faulted: list[tuple[str, Request]] = []  # (fault kind, the request refused)
         self.on_request: list[Callable[[Request], None]] = []  # called as each one is handled
+        # called with (kind, request) for each request refused (a fault, a limit)
+        self.on_refused: list[Callable[[str, Request], None]] = []
         self.extra_routes: list[tuple[str, str, Any]] = []  # (method, path regex, handler)
         self.channel_messages: dict[int, list[int]] = {}  # channel id -> its message ids
         self.roles: dict[int, str] = {}  # the guild's roles (besides @everyone): id -> name
+        # ---- Discord's limits (module doc, "Discord's limits"); the defaults refuse nothing
+        # that the end-to-end tests do
+        self.refused: list[tuple[str, Request]] = []  # (kind, the request) refused by a limit
+        self.closed_dms: set[int] = set()  # users whose DMs are closed to the bot
+        self.upload_limit = 10 * 1024 * 1024  # bytes of files per message (no boost)
+        self.refuse_gallery_edits = False  # discord-api-docs#7529, see _gallery_refused
+        self.buckets: Buckets | None = None  # the per-route rate limits, when set
+        self.interaction_deadline = 3.0  # seconds to the initial callback
+        self.token_lifetime = 15 * 60.0  # seconds an interaction token works (follow-ups)
+        self.old_edit_age = 3600.0  # a message older than this (seconds) is "old"
+        self.old_edit_quota = 3  # edits of old messages per channel and window...
+        self.old_edit_window = 20.0  # ...of this many seconds (virtual)
+        self.edit_quota_status = 429  # what Discord answers 30046 with
+        self.acknowledged: set[str] = set()  # the tokens whose interaction got its callback
+        self._denied: dict[int, int] = {}  # channel id -> permission bits denied there
+        self._created: dict[int, datetime] = {}  # message id -> its creation (virtual)
+        self._old_edits: dict[int, list[datetime]] = {}  # channel -> its old-message edits
+        self._issued: dict[str, tuple[datetime, float]] = {}  # token -> (virtual, monotonic)
+        self._clock: Callable[[], datetime] | None = None
+        self._channel_of: dict[str, int] = {}  # interaction token -> its channel
+        self._message_of: dict[str, int] = {}  # interaction token -> its component's message
+        self._start = datetime(2025, 1, 1, tzinfo=UTC)
+        self._mono0 = time.monotonic()
+        self._offset = 0.0
+
+    # ------------------------------------------------------------------ the clock
+
+    def now(self) -> datetime:
+        """The fake's time (UTC): from 2025-01-01 00:00 following the real time elapsed, or
+        the clock given to :meth:`clock_from`; plus every :meth:`advance`."""
+        base = (
+            self._clock()
+            if self._clock is not None
+            else self._start + timedelta(seconds=time.monotonic() - self._mono0)
+        )
+        return base + timedelta(seconds=self._offset)
+
+    def advance(self, seconds: float) -> datetime:
+        """Move the fake's time forward (messages age, interactions get late)."""
+        self._offset += seconds
+        return self.now()
+
+    def clock_from(self, clock: Callable[[], datetime] | Any) -> None:
+        """Take the time from ``clock`` (a callable, or an object with ``now()`` such as
+        :class:`service.pacing.FakeClock`). The interaction deadlines then count the real
+        time elapsed on top of it (a FakeClock stands still while the bot works)."""
+        self._clock = clock if callable(clock) else clock.now
+
+    def _age(self, since: datetime) -> float:
+        return (self.now() - since).total_seconds()
+
+    def _token_age(self, token: str) -> float:
+        """Seconds since the interaction of ``token`` was sent (0 for a token it never sent)."""
+        issued = self._issued.get(token)
+        if issued is None:
+            return 0.0
+        age = self._age(issued[0])
+        if self._clock is not None:
+            age += time.monotonic() - issued[1]
+        return age
+
+    # ------------------------------------------------------------------ permissions, moderators
+
+    def deny(self, channel_id: int, *names: str) -> None:
+        """The bot loses these permissions (``discord.Permissions`` flag names) in the channel
+        (and in its threads)."""
+        self._denied[channel_id] = self._denied.get(channel_id, 0) | _bits(names)
+
+    def allow(self, channel_id: int, *names: str) -> None:
+        """The bot gets these permissions back in the channel (none named: all of them)."""
+        left = self._denied.get(channel_id, 0) & ~_bits(names) if names else 0
+        if left:
+            self._denied[channel_id] = left
+        else:
+            self._denied.pop(channel_id, None)
+
+    def _denied_in(self, channel_id: int) -> int:
+        denied = self._denied.get(channel_id, 0)
+        parent = self.threads.get(channel_id, {}).get("parent_id")
+        if parent is not None:
+            denied |= self._denied.get(int(parent), 0)
+        return denied
+
+    def permissions_of(self, channel_id: int) -> int:
+        """The bot's permissions in the channel (the interactions' ``app_permissions``): all
+        of them, but those denied there (and Administrator, which would override them)."""
+        denied = self._denied_in(channel_id)
+        if not denied:
+            return ALL_PERMISSIONS
+        return ALL_PERMISSIONS & ~denied & ~discord.Permissions(administrator=True).value
+
+    def delete_by_moderator(self, message_id: int) -> bool:
+        """A moderator deletes the message: gone from the messages and the channel's history
+        (later edits and reads answer 404 10008). False if there was no such message."""
+        msg = self.messages.pop(message_id, None)
+        if msg is None:
+            return False
+        ids = self.channel_messages.get(int(msg["channel_id"]), [])
+        if message_id in ids:
+            ids.remove(message_id)
+        return True
 
     # ------------------------------------------------------------------ the guild
 
@@ -303,22 +579,47 @@ class FakeDiscord:
         delay = self.faults.delay()
         if delay > 0:
             await asyncio.sleep(delay)
-        fault = self.faults.draw(req.method, path)
+        fault = self.faults.draw(req.method, path, lambda kind: self._fault_applies(kind, r))
         if fault is not None:
+            resp = self.fault(fault, req, r)
+            r.status = resp.status
             self.faulted.append((fault, r))
-            return self.fault(fault, req, r)
+            self._refused_hooks(fault, r)
+            return resp
+        limits: dict[str, str] = {}
+        if self.buckets is not None and (taken := self.buckets.take(req.method, path)):
+            limits, wait = taken
+            if wait is not None:
+                return self._refused(("rate_limit", self._bucket_429(limits, wait)), r)
+        try:
+            refusal = self._refusal(r)
+        except Exception as e:  # a bug here must fail the test, not hang it
+            self.errors.append(f"{req.method} {path}: {e!r}")
+            return self.reply({"message": str(e), "code": 0}, 500)
+        if refusal is not None and refusal[0]:
+            refusal[1].headers.update(limits)
+            return self._refused(refusal, r)
         self.requests.append(r)
         for hook in self.on_request:
             hook(r)
         try:
-            return await self.route(r)
+            resp = refusal[1] if refusal is not None else await self.route(r)
+            r.status = resp.status
+            if resp.status < 300:
+                self._done(r)
         except Exception as e:  # a bug here must fail the test, not hang it
             self.errors.append(f"{req.method} {path}: {e!r}")
             return self.reply({"message": str(e), "code": 0}, 500)
+        resp.headers.update(limits)
+        return resp
 
     def fault(self, kind: str, req: web.Request, r: Request) -> web.Response:
         """The answer of an injected fault (see :class:`Faults`)."""
         ra = self.faults.retry_after
+        if kind in ERRORS:
+            if kind == "deleted" and (target := self._target_message(r)) is not None:
+                self.delete_by_moderator(target[0])
+            return self.error(kind)
         if kind == "drop":
             if req.transport is not None:
                 req.transport.abort()
@@ -347,6 +648,220 @@ class FakeDiscord:
             )
         data = {"message": "You are being rate limited.", "retry_after": ra, "global": glob}
         return web.Response(status=429, body=json.dumps(data).encode(), headers=headers)
+
+    # ------------------------------------------------------------------ Discord's limits
+
+    def error(self, kind: str) -> web.Response:
+        """Discord's answer refusing a request for ``kind`` (:data:`ERRORS`)."""
+        status, code, message = ERRORS[kind]
+        if kind == "edit_quota":
+            status = self.edit_quota_status
+        body: dict[str, Any] = {"message": message, "code": code}
+        if kind == "gallery":  # the shape of Discord's form errors (discord-api-docs#7529)
+            body["errors"] = {
+                "components": {
+                    "_errors": [
+                        {
+                            "code": "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                            "message": "Attachment not found.",
+                        }
+                    ]
+                }
+            }
+        return self.reply(body, status)
+
+    @staticmethod
+    def _bucket_429(headers: dict[str, str], wait: float) -> web.Response:
+        data = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+        headers = dict(
+            headers,
+            **{
+                "Content-Type": "application/json",
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, math.ceil(wait))),
+                "X-RateLimit-Scope": "user",
+            },
+        )
+        return web.Response(status=429, body=json.dumps(data).encode(), headers=headers)
+
+    def _refused_hooks(self, kind: str, r: Request) -> None:
+        for hook in self.on_refused:
+            hook(kind, r)
+
+    def _refused(self, refusal: tuple[str, web.Response], r: Request) -> web.Response:
+        """Record a request refused by a limit (:attr:`refused`) and answer it."""
+        kind, resp = refusal
+        r.status = resp.status
+        self.refused.append((kind, r))
+        self._refused_hooks(kind, r)
+        return resp
+
+    def refusals(self) -> dict[str, int]:
+        """How many requests were refused, by kind: the faults injected (:attr:`faulted`)
+        and the limits (:attr:`refused`)."""
+        out: dict[str, int] = {}
+        for kind, _ in [*self.faulted, *self.refused]:
+            out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def _target_message(self, r: Request) -> tuple[int, dict[str, Any]] | None:
+        """The existing message a request reads, edits or deletes (by channel or token)."""
+        mid: int | None = None
+        if g := re.fullmatch(r"/channels/\d+/messages/(\d+)", r.path):
+            mid = int(g[1])
+        elif g := re.fullmatch(r"/webhooks/\d+/([^/]+)/messages/(@original|\d+)", r.path):
+            mid = self.originals.get(g[1]) if g[2] == "@original" else int(g[2])
+        msg = self.messages.get(mid or 0)
+        return None if msg is None or mid is None else (mid, msg)
+
+    def _dm_channels(self) -> set[int]:
+        return set(self.dms.values())
+
+    def _fault_applies(self, kind: str, r: Request) -> bool:
+        """Whether a refusal of ``kind`` (an injected fault) can answer this request."""
+        m, p = r.method, r.path
+        posted = m == "POST" and re.fullmatch(r"/channels/(\d+)/messages", p)
+        if kind == "edit_quota":
+            target = self._target_message(r) if m == "PATCH" else None
+            return target is not None and not int(target[1]["flags"]) & EPHEMERAL
+        if kind == "late":
+            return m == "POST" and p.endswith("/callback")
+        if kind == "expired":
+            return p.startswith("/webhooks/")
+        if kind in ("dm_closed", "no_permission"):
+            in_dm = bool(posted) and int(p.split("/")[2]) in self._dm_channels()
+            return bool(posted) and in_dm == (kind == "dm_closed")
+        if kind == "too_large":
+            return bool(r.files)
+        if kind == "deleted":
+            target = self._target_message(r) if m in ("GET", "PATCH") else None
+            return (  # a moderator sees no ephemeral message
+                target is not None
+                and int(target[1]["author"]["id"]) == BOT_ID
+                and not int(target[1]["flags"]) & EPHEMERAL
+            )
+        return False
+
+    def _refusal(self, r: Request) -> tuple[str, web.Response] | None:
+        """What Discord refuses of this request: (kind, answer); or ("", answer) for an
+        answer that is no refusal (a history read without Read Message History: empty)."""
+        m, p, body = r.method, r.path, r.json if isinstance(r.json, dict) else {}
+        if r.files and sum(len(d) for d in r.files.values()) > self.upload_limit:
+            return "too_large", self.error("too_large")
+        if g := re.fullmatch(r"/interactions/\d+/([^/]+)/callback", p):
+            if g[1] in self.acknowledged:
+                return "acknowledged", self.error("acknowledged")
+            if self._token_age(g[1]) > self.interaction_deadline:
+                return "late", self.error("late")
+        if (g := re.fullmatch(r"/webhooks/\d+/([^/]+)(?:/.*)?", p)) and (
+            self._token_age(g[1]) > self.token_lifetime
+        ):
+            return "expired", self.error("expired")
+        if g := re.match(r"/channels/(\d+)", p):
+            ch = int(g[1])
+            refusal = self._permission_refusal(r, ch)
+            if refusal is not None:
+                return refusal
+            if m == "POST" and p == f"/channels/{ch}/messages":
+                closed = {self.dms[u] for u in self.closed_dms if u in self.dms}
+                if ch in closed:
+                    return "dm_closed", self.error("dm_closed")
+        target = self._target_message(r) if m == "PATCH" else None
+        if target is not None and not int(target[1]["flags"]) & EPHEMERAL:
+            mid, msg = target
+            created = self._created.get(mid)
+            if created is not None and self._age(created) > self.old_edit_age:
+                ch = int(msg["channel_id"])
+                recent = [
+                    t for t in self._old_edits.get(ch, []) if self._age(t) < self.old_edit_window
+                ]
+                self._old_edits[ch] = recent
+                if len(recent) >= self.old_edit_quota:
+                    return "edit_quota", self.error("edit_quota")
+        if self.refuse_gallery_edits and r.files and self._gallery_refused(r, body):
+            return "gallery", self.error("gallery")
+        return None
+
+    def _gallery_refused(self, r: Request, body: dict[str, Any]) -> bool:
+        """discord-api-docs#7529: editing a media gallery (component 12) into a message that
+        had none, its items showing ``attachment://`` files uploaded by this very edit, is
+        refused (400, 50035: the attachment "not found"); posting it new works."""
+        old: dict[str, Any] | None = None
+        if r.method == "PATCH" and (target := self._target_message(r)) is not None:
+            old = target[1]
+        elif (g := re.fullmatch(r"/interactions/\d+/([^/]+)/callback", r.path)) and int(
+            body.get("type", 0)
+        ) == 7:
+            old = self.messages.get(self._message_of.get(g[1], 0))
+            body = body.get("data") or {}
+        if old is None or "components" not in body:
+            return False
+        had = any(c.get("type") == 12 for c in walk_components(old.get("components") or []))
+        shown = {
+            str(item.get("media", {}).get("url", "")).removeprefix("attachment://")
+            for c in walk_components(body.get("components") or [])
+            if c.get("type") == 12
+            for item in c.get("items", [])
+        }
+        return not had and bool(shown & set(r.files))
+
+    def _permission_refusal(self, r: Request, ch: int) -> tuple[str, web.Response] | None:
+        """The permission a request on channel ``ch`` needs and the bot lacks there."""
+        denied = self._denied_in(ch)
+        if not denied:
+            return None
+        if denied & _bits(["view_channel"]):
+            return "no_access", self.error("no_access")
+        m, p, body = r.method, r.path, r.json if isinstance(r.json, dict) else {}
+        need: list[str] = []
+        if m == "POST" and p == f"/channels/{ch}/messages":
+            need.append("send_messages_in_threads" if ch in self.threads else "send_messages")
+            if r.files:
+                need.append("attach_files")
+            if body.get("embeds"):
+                need.append("embed_links")
+            if body.get("message_reference"):
+                need.append("read_message_history")
+        elif m == "GET" and p == f"/channels/{ch}/messages":
+            if denied & _bits(["read_message_history"]):
+                return "", self.reply([])  # Discord answers an empty history
+        elif re.fullmatch(rf"/channels/{ch}/(?:messages/)?pins/\d+", p):
+            need += ["manage_messages", "pin_messages"]
+        elif g := re.fullmatch(rf"/channels/{ch}/messages/(\d+)", p):
+            msg = self.messages.get(int(g[1]))
+            if m == "GET":
+                need.append("read_message_history")
+            elif m == "PATCH" and r.files:
+                need.append("attach_files")
+            elif m == "DELETE" and msg is not None and int(msg["author"]["id"]) != BOT_ID:
+                need.append("manage_messages")
+        elif m == "POST" and p == f"/channels/{ch}/threads":
+            private = int(body.get("type", 11)) == 12
+            need.append("create_private_threads" if private else "create_public_threads")
+        elif m == "POST" and re.fullmatch(rf"/channels/{ch}/messages/\d+/threads", p):
+            need.append("create_public_threads")
+        elif m == "PUT" and re.fullmatch(rf"/channels/{ch}/thread-members/\d+", p):
+            need.append("send_messages_in_threads")
+        elif (
+            m == "PATCH"
+            and p == f"/channels/{ch}"
+            and ch in self.threads
+            and set(body) - {"archived", "auto_archive_duration", "name"}  # not the owner's
+        ):
+            need.append("manage_threads")
+        if denied & _bits(need):
+            return "no_permission", self.error("no_permission")
+        return None
+
+    def _done(self, r: Request) -> None:
+        """What a request Discord accepted counts towards its limits."""
+        if g := re.fullmatch(r"/interactions/\d+/([^/]+)/callback", r.path):
+            self.acknowledged.add(g[1])
+        elif r.method == "PATCH" and (target := self._target_message(r)) is not None:
+            created = self._created.get(target[0])
+            if created is not None and self._age(created) > self.old_edit_age:
+                ch = int(target[1]["channel_id"])
+                self._old_edits.setdefault(ch, []).append(self.now())
 
     def _check_message(
         self, body: dict[str, Any], files: dict[str, bytes] | None = None, *, edit: bool = False
@@ -383,7 +898,7 @@ class FakeDiscord:
             "guild_id": str(GUILD_ID),
             "author": user(author, self.users.get(author, "x")),
             "content": body.get("content") or "",
-            "timestamp": "2025-01-01T00:00:00+00:00",
+            "timestamp": self.now().isoformat(),
             "edited_timestamp": None,
             "tts": False,
             "mention_everyone": False,
@@ -398,6 +913,7 @@ class FakeDiscord:
         }
         _check_attachments(msg)
         self.messages[mid] = msg
+        self._created[mid] = self.now()
         self.channel_messages.setdefault(channel_id, []).append(mid)
         return msg
 
@@ -546,6 +1062,7 @@ class FakeDiscord:
                 for n, d in r.files.items()
             ]
         _check_attachments(old)
+        old["edited_timestamp"] = self.now().isoformat()
         return old
 
     def callback(self, r: Request, token: str) -> web.Response:
@@ -622,6 +1139,7 @@ class FakeDiscord:
         iid = next(self.ids)
         token = f"tok{iid}"
         self.tokens[token] = uid
+        self._issued[token] = (self.now(), time.monotonic())
         if not hasattr(self, "_channel_of"):
             self._channel_of, self._message_of = {}, {}
         self._channel_of[token] = channel_id
@@ -656,13 +1174,13 @@ class FakeDiscord:
             },
             "token": token,
             "version": 1,
-            "app_permissions": str(discord.Permissions.all().value),
+            "app_permissions": str(self.permissions_of(channel_id)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)},
             "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.upload_limit,
         }
         if guild_id is None:  # a DM: a user and a DM channel, no guild, no member
             payload["user"] = payload.pop("member")["user"]
@@ -818,6 +1336,19 @@ def _check_attachments(msg: dict[str, Any]) -> None:
     missing = sorted(set(shown) - names)
     if missing:
         raise ValueError(f"components show attachments the message lacks: {missing}")
+
+
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+
+def _bits(names: Iterable[str]) -> int:
+    """The permission bits of ``discord.Permissions`` flag names."""
+    bits = 0
+    for name in names:
+        if name not in discord.Permissions.VALID_FLAGS:
+            raise ValueError(f"no permission {name!r} (a discord.Permissions flag name)")
+        bits |= discord.Permissions(**{name: True}).value
+    return bits
 
 
 def _idle(task: asyncio.Task[Any]) -> bool:

@@ -3,6 +3,7 @@ discord.py's real code, real storage (SQLite in a temporary folder) and real ren
 
     python -m devtools.loadtest [--games 200] [--rate 5] [--duration 60] [--seed 1]
                            [--faults 429=0.02,500=0.01,latency=0.02] [--no-images]
+                           [--buckets]
                            [--ramp 5,8,12,16,20,25] [--ramp-duration 20] [--no-ramp]
                            [--ai-games 20] [--no-pool | --workers N | --compare-pool]
     python -m devtools.loadtest --kill 10 [--games 3]
@@ -19,7 +20,9 @@ Printed: the interaction acknowledgement latency p50/p95/p99 (from the dispatch 
 interaction to the fake server receiving its first response or defer), the share
 acknowledged within 3 s, the time from the action to the map's post p50/p95, the pictures the
 workers did not draw (drawn by the fallback in the bot's process: failed, late, superseded),
-errors, and a
+errors, the requests Discord refused by kind (the faults injected, Discord's limits), the
+steps saved but never announced (a game's stored version past the newest version its public
+posts showed: a step the channel never heard of), and a
 ramp: rates tried one after another on the same games; a rate is sustained when the backlog
 does not grow and the map p95 stays under 2 s. The highest sustained rate is printed.
 
@@ -63,7 +66,14 @@ from typing import Any
 
 import discord
 
-from devtools.fakediscord import FakeDiscord, Faults, Request, custom_ids, walk_components
+from devtools.fakediscord import (
+    Buckets,
+    FakeDiscord,
+    Faults,
+    Request,
+    custom_ids,
+    walk_components,
+)
 from devtools.harness import FIRST_CHANNEL, FIRST_USER, bot_settings, duplicate_posts, fake_server
 from rules.cli import OneLineParser, finite_number, finite_numbers, out_of_range, seed
 from rules.games import game, game_of
@@ -157,7 +167,18 @@ class Driver:
         self.by_token: dict[str, list[Request]] = {}  # the answers to each interaction
         self.unacknowledged = 0  # steps saved although the player was not told "Done"
         self.no_images = False  # then the post without its map is what is timed
+        self.refused_tokens: set[str] = set()  # interactions Discord refused something of
+        self.not_done_refused = 0  # steps not done where Discord refused the answer
         fake.on_request.append(self.seen)
+        fake.on_refused.append(self.seen_refused)
+
+    def seen_refused(self, kind: str, r: Request) -> None:
+        """A request Discord refused (a fault, a limit): the interaction it answers is
+        marked, its missing answer is Discord's doing, not the bot's."""
+        if r.path.startswith(("/interactions/", "/webhooks/")):
+            parts = r.path.split("/")
+            if len(parts) > 3 and parts[3] in self.dispatched:
+                self.refused_tokens.add(parts[3])
 
     def seen(self, r: Request) -> None:
         if r.path.startswith(("/interactions/", "/webhooks/")):
@@ -200,11 +221,15 @@ class Driver:
         for t in new:
             if not t.cancelled() and t.exception() is not None:
                 self.errors.append(repr(t.exception()))
-        if token not in self.acked:
+        if token not in self.acked and token not in self.refused_tokens:
             self.errors.append(f"interaction {token} never acknowledged")
         del self.dispatched[token]
         self.acked.discard(token)
+        self.last_refused = token in self.refused_tokens
+        self.refused_tokens.discard(token)
         return self.by_token.pop(token, [])
+
+    last_refused = False  # whether Discord refused a request of the last interaction fed
 
     async def command(
         self, uid: int, channel: int, name: str, sub: str | None = None, **options: Any
@@ -340,7 +365,10 @@ async def step(d: Driver, t: Table, rng: random.Random) -> None:
         reqs = await d.command(uid, t.channel, "play", command=g.format_action(st, action))
         if "Done:" not in answer_text(reqs):
             d.refused += 1
-            d.errors.append(f"game {t.game_id}: {g.format_action(st, action)!r} not done")
+            if d.last_refused:  # Discord refused its answer (a fault, a limit): counted
+                d.not_done_refused += 1
+            else:
+                d.errors.append(f"game {t.game_id}: {g.format_action(st, action)!r} not done")
             await resync(d, t)
             return
     after, _ = g.apply(st, action)
@@ -399,7 +427,10 @@ async def guided(
             reqs = await d.press(uid, msg, confirm, action=True)
             if "Done." not in answer_text(reqs):  # the confirm's answer on success
                 d.refused += 1
-                d.errors.append(f"game {t.game_id}: guided confirm refused")
+                if d.last_refused:
+                    d.not_done_refused += 1
+                else:
+                    d.errors.append(f"game {t.game_id}: guided confirm refused")
                 return None
             return int(confirm.split(":")[4])
         sel = next(
@@ -497,6 +528,65 @@ async def check_states(d: Driver, tables: list[Table]) -> list[str]:
         if t.state is None or game(rec.game).load(rec.state_json) != t.state:
             bad.append(f"game {t.game_id}")
     return bad
+
+
+def refusal_line(counts: dict[str, int]) -> str:
+    """``edit_quota 3, late 1, 429 5``: the requests refused, by kind (faults injected and
+    Discord's limits), the most frequent first; "none"."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{kind} {n}" for kind, n in ranked) or "none"
+
+
+def announced_versions(fake: FakeDiscord) -> dict[int, int]:
+    """Each game's newest version whose public post reached the fake channel: the
+    Take-my-turn button (``brz:t:GAME:VERSION``) of a public post or edit Discord accepted
+    (a later post tells every step since the one before)."""
+    out: dict[int, int] = {}
+    for r in fake.requests:
+        if (
+            r.method in ("POST", "PATCH")
+            and r.path.startswith("/channels/")
+            and 200 <= r.status < 300
+            and r.json
+        ):
+            for c in custom_ids(r.json):
+                if c.startswith("brz:t:"):
+                    _, _, gid, version = c.split(":")[:4]
+                    out[int(gid)] = max(out.get(int(gid), 0), int(version))
+    return out
+
+
+def end_posted(fake: FakeDiscord, channel: int, after: int) -> bool:
+    """A public post without a turn's buttons (the game's end) reached ``channel`` after
+    its last turn post of version ``after``."""
+    seen_last = False
+    for r in fake.requests:
+        if not (r.path.startswith(f"/channels/{channel}/messages") and 200 <= r.status < 300):
+            continue
+        ids = [c for c in custom_ids(r.json or {}) if c.startswith("brz:t:")]
+        if any(int(c.split(":")[3]) == after for c in ids):
+            seen_last = True
+        elif seen_last and r.method == "POST" and r.path.endswith("/messages") and not ids:
+            return True
+    return False
+
+
+async def never_announced(d: Driver, tables: Sequence[Table]) -> tuple[int, int]:
+    """(versions saved, steps saved but never announced) in the players' games: a game's stored
+    version against the newest version its public posts showed (an ended game's last steps
+    are announced by its end post)."""
+    store = d.client.tables.store  # type: ignore[attr-defined]
+    shown = announced_versions(d.fake)
+    saved = missing = 0
+    for t in tables:
+        rec = await store.get_game(t.game_id)
+        saved += rec.version
+        last = shown.get(t.game_id, 0)
+        if rec.version > last:
+            st = game(rec.game).load(rec.state_json)
+            if not (game_of(st).is_over(st) and end_posted(d.fake, t.channel, last)):
+                missing += rec.version - last
+    return saved, missing
 
 
 def picture_line(client: discord.Client) -> str:
@@ -628,6 +718,8 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                     return []
 
                 bot.tables.publisher.images = no_images
+            if args.buckets:  # Discord's per-route rate limits, from the first request
+                fake.buckets = Buckets()
             d = Driver(fake, bot, rng)
             d.no_images = args.no_images
             from bot.app import SWITCH_INTERVAL
@@ -701,6 +793,15 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                     f"to the players' copy: {len(mismatched)}"
                 )
                 say(f"steps saved without their acknowledgement (not lost): {d.unacknowledged}")
+                refusals = fake.refusals()
+                say(f"refusals by kind: {refusal_line(refusals)}")
+                if d.not_done_refused:
+                    say(f"steps whose answer Discord refused: {d.not_done_refused}")
+                saved, unannounced = await never_announced(d, tables)
+                say(
+                    f"steps saved but never announced: {unannounced} "
+                    f"(of {saved} game versions saved)"
+                )
                 pictures = picture_line(bot)
                 if pictures:
                     say(pictures)
@@ -731,6 +832,8 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
         "mismatched": mismatched,
         "sustained": best,
         "faulted": faulted,
+        "refusals": refusals,
+        "unannounced": unannounced,
     }
 
 
@@ -751,7 +854,13 @@ def parser() -> argparse.ArgumentParser:
         "100% acknowledged within 3 s, map posted p95 < 2 s; sustained >= 12 turns/s.\n"
         "Faults: NAME=VALUE,... with 429 (share of requests answered 429 on the route),\n"
         "global (429 global), 500, drop (connection closed), latency and jitter (seconds\n"
-        "added), retry_after (seconds a 429 asks), seed.",
+        "added), retry_after (seconds a 429 asks), seed; and Discord's refusals, each a share\n"
+        "of the requests it can answer: edit_quota (an edit refused 30046), late (an\n"
+        "interaction callback refused 10062, as after 3 s), expired (a follow-up refused\n"
+        "50027), dm_closed (a DM refused 50007), no_permission (a post refused 50013),\n"
+        "too_large (an upload refused 40005), deleted (a GET/PATCH of a bot message: 10008,\n"
+        "the message deleted as by a moderator). The report counts the refusals by kind and\n"
+        "the steps saved but never announced (stored versions no public post showed).",
     )
     p.add_argument(
         "--games",
@@ -773,9 +882,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=seed, default=1, help="seeds the games and the players (1)")
     p.add_argument(
-        "--faults", default="", metavar="SPEC", help="e.g. 429=0.02,500=0.01,latency=0.05"
+        "--faults",
+        default="",
+        metavar="SPEC",
+        help="e.g. 429=0.02,500=0.01,latency=0.05,edit_quota=0.02,late=0.01 (see below)",
     )
     p.add_argument("--no-images", action="store_true", help="post without drawing the images")
+    p.add_argument(
+        "--buckets",
+        action="store_true",
+        help="Discord's per-route rate limits (5 posts per 5 s per channel...): "
+        "X-RateLimit-* headers and 429s (counted as rate_limit refusals)",
+    )
     p.add_argument(
         "--ramp",
         type=finite_numbers,

@@ -8,8 +8,17 @@ import io
 
 import pytest
 
+from devtools.fakediscord import FakeDiscord, Request
 from devtools.killtest import kill_run
-from devtools.loadtest import main, parser, percentile, run
+from devtools.loadtest import (
+    announced_versions,
+    end_posted,
+    main,
+    parser,
+    percentile,
+    refusal_line,
+    run,
+)
 
 
 @pytest.mark.slow
@@ -31,6 +40,52 @@ async def test_loadtest_runs_a_tiny_configuration_with_faults() -> None:
     assert figures["errors"] == [] and figures["duplicates"] == 0
     assert figures["mismatched"] == []  # the stored games equal the players' copies
     assert figures["maps"] > 0 and figures["faulted"] > 0
+
+
+@pytest.mark.slow
+async def test_loadtest_counts_discords_refusals_and_the_steps_never_announced() -> None:
+    """Discord's refusals injected (issue #30): the report counts them by kind and counts
+    the steps saved that no public post showed; the players' copies still equal the store
+    (a refused answer is no lost step)."""
+    args = parser().parse_args(
+        ["--games", "3", "--rate", "3", "--duration", "4", "--seed", "3", "--no-ramp",
+         "--no-images", "--workers", "1",
+         "--faults", "edit_quota=0.1,late=0.05,expired=0.05,no_permission=0.05,"
+                     "too_large=0.05,deleted=0.05,seed=3"]
+    )  # fmt: skip
+    out = io.StringIO()
+    figures = await run(args, out)
+    text = out.getvalue()
+    assert "refusals by kind: " in text and "steps saved but never announced: " in text, text
+    assert sum(figures["refusals"].values()) == figures["faulted"] > 0, text
+    assert set(figures["refusals"]) <= {
+        "edit_quota", "late", "expired", "no_permission", "too_large", "deleted"
+    }  # fmt: skip
+    assert figures["unannounced"] >= 0 and figures["mismatched"] == [], text
+
+
+def test_announced_versions_and_refusal_counts() -> None:
+    """The versions a channel heard of: the newest Take-my-turn button of the public posts
+    and edits Discord accepted; a refused one (or one answered 404) does not count."""
+
+    def post(path: str, version: int, status: int, method: str = "POST") -> Request:
+        button = {"type": 2, "custom_id": f"brz:t:7:{version}"}
+        body = {"components": [{"type": 1, "components": [button]}]}
+        return Request(method, path, {}, body, status=status)
+
+    fake = FakeDiscord()
+    fake.requests += [
+        post("/channels/5/messages", 3, 200),
+        post("/channels/5/messages/1", 4, 200, "PATCH"),
+        post("/channels/5/messages/1", 6, 404, "PATCH"),  # the message was deleted
+        Request("POST", "/channels/5/messages", {}, {"content": "the end"}, status=200),
+    ]
+    fake.faulted.append(("edit_quota", post("/channels/5/messages/1", 5, 429, "PATCH")))
+    fake.refused.append(("late", Request("POST", "/interactions/1/t/callback", {}, {})))
+    assert announced_versions(fake) == {7: 4}
+    assert end_posted(fake, 5, 4) and not end_posted(fake, 5, 6) and not end_posted(fake, 6, 4)
+    assert refusal_line(fake.refusals()) == "edit_quota 1, late 1"
+    assert refusal_line({}) == "none"
 
 
 @pytest.mark.slow
@@ -80,8 +135,11 @@ async def test_kill_inside_a_save_and_at_random_loses_nothing() -> None:
 def test_help_and_arguments() -> None:
     text = parser().format_help()
     for opt in ("--games", "--rate", "--duration", "--seed", "--faults", "--no-images", "--kill",
-                "--no-pool", "--compare-pool", "--ai-games", "--workers"):  # fmt: skip
+                "--no-pool", "--compare-pool", "--ai-games", "--workers", "--buckets"):  # fmt: skip
         assert opt in text
+    for kind in ("edit_quota", "late", "expired", "dm_closed", "no_permission", "too_large"):
+        assert kind in text
+    assert "deleted" in text and "never announced" in text
     with pytest.raises(SystemExit):
         main(["--faults"])
     assert main(["--rate", "0"]) == 2
