@@ -1265,7 +1265,7 @@ __all__ = [
     "label_regions",
     "legal_actions",
     "new_game",
-    "region_of",
     "next_deciders",
+    "region_of",
     "stalled",
 ]
