@@ -46,6 +46,7 @@ EXTENSIONS = (
     "bot.cogs.info",
     "bot.cogs.mod",
     "bot.cogs.language",
+    "bot.cogs.notices",
     "bot.cogs.pacing",
 )
 """Loaded in this order by :meth:`TurnpostBot.setup_hook` (the pacing extension last: its
