@@ -324,3 +324,37 @@ async def test_reminders_follow_the_choice(
     [post] = channel_posts(reqs)
     assert f"<@{ANA}>" in post.json["content"] and pinged(post) == []
     assert dms(fake, ANA, reqs) == []
+
+
+# ---------------------------------------------------------------------------- last to act
+
+
+async def test_the_last_to_act_is_told_once(fake: FakeDiscord, nbot: Maker) -> None:
+    """Brazil: Imperial's setup has simultaneous choices (both players keep missions): when
+    Bo has answered all of his, Ana, still choosing, is told everyone else has moved."""
+    h = await nbot()
+    await h.command(ANA, CH, "notices", mode="dm")
+    await h.command(ANA, CH, "game", "new", players=2, ai=0)
+    lobby = fake.messages[max(fake.messages)]
+    await h.click(BO, lobby, "brz:l:1:join")
+    h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
+    await h.click(ANA, lobby, "brz:l:1:start")
+    gid = 1
+    rng = random.Random(1)
+    together = False
+    for _ in range(30):
+        now = await deciders(h, gid)
+        if together and now == [0]:
+            break
+        together = together or now == [0, 1]
+        st = await h.client.tables.svc.state(gid)  # type: ignore[attr-defined]
+        face = adapter_of(st).face
+        seat = 1 if 1 in now else now[0]  # Bo answers first; Ana waits when she can
+        text = face.format_action(st, rng.choice(face.legal_actions(st, seat)))
+        await h.command(USERS[seat], CH, "play", command=text)
+    assert together and await deciders(h, gid) == [0]
+    last = [t for t in dms(fake, ANA) if "everyone else has moved" in t]
+    assert len(last) == 1 and LINK.search(last[0])
+    # still the decision she was told of: no second "your turn" for it, one per post
+    turns = [LINK.findall(t) for t in dms(fake, ANA) if "it is your turn" in t]
+    assert turns and len(turns) == len({str(x) for x in turns})
