@@ -151,8 +151,14 @@ class Notices:
             outcome = "dms closed"  # a heads-up only ever goes by DM: none for them
         else:
             ping = tr(lang, "bot.notice.ping", user=f"<@{plan.user_id}>", game=gid, link=link)
-            await self.fallback(s.rec.channel_id, gid, plan.seat, plan.user_id, ping, lang)
-            outcome = "channel (dms closed)"
+            # ``both``: the turn post pinged them already; the channel message only tells
+            # them (once per game) that their DMs are closed
+            prefs = await self.ledger.prefs([plan.user_id])
+            again = not N.pings(N.mode_of(prefs.get(plan.user_id)))
+            sent = await self.fallback(
+                s.rec.channel_id, gid, plan.seat, plan.user_id, ping, lang, always=again
+            )
+            outcome = "channel (dms closed)" if sent else "dms closed"
         await self.ledger.finish(gid, plan.version, plan.seat, plan.kind, outcome)
 
     # ------------------------------------------------------------------ sending
@@ -185,12 +191,17 @@ class Notices:
         text: str,
         lang: str,
         view: ui.View | None = None,
-    ) -> None:
+        *,
+        always: bool = True,
+    ) -> bool:
         """A direct message refused: ``text`` in the game's channel mentioning only that
-        player, saying (once per game) that their DMs are closed and how to open them."""
+        player, saying (once per game) that their DMs are closed and how to open them; not
+        ``always``: only when it says so. Whether it was posted."""
         if await self.ledger.claim(game_id, 0, seat, N.TOLD):
             text = f"{text}\n{tr(lang, 'bot.notice.dms_closed')}"
             await self.ledger.finish(game_id, 0, seat, N.TOLD, "told")
+        elif not always:
+            return False
         mentions = discord.AllowedMentions(
             everyone=False, users=[discord.Object(user_id)], roles=False, replied_user=False
         )
@@ -198,6 +209,7 @@ class Notices:
         if view is not None:
             kw["view"] = view
         await self.client.get_partial_messageable(channel_id).send(text[:1990], **kw)
+        return True
 
     # ------------------------------------------------------------------ the tick
 

@@ -244,35 +244,46 @@ async def test_a_held_dm_is_dropped_when_the_decision_is_over(
 async def test_closed_dms_fall_back_to_a_channel_ping_told_once(
     fake: FakeDiscord, nbot: Maker
 ) -> None:
-    closed = 999_000_000_000_000_001
-    fake.dms[ANA] = closed  # her DM channel: Discord refuses every message to it
+    closed = {ANA: 999_000_000_000_000_001, BO: 999_000_000_000_000_002}
 
     async def refuse(r: Request, m: re.Match[str]) -> web.Response:
         body = {"message": "Cannot send messages to this user", "code": 50007}
         return fake.reply(body, 403)
 
-    fake.extra_routes.append(("POST", rf"/channels/{closed}/messages", refuse))
+    for uid, dm in closed.items():  # their DM channels: Discord refuses every message
+        fake.dms[uid] = dm
+        fake.extra_routes.append(("POST", rf"/channels/{dm}/messages", refuse))
     h = await nbot()
     await h.command(ANA, CH, "notices", mode="dm")
+    await h.command(BO, CH, "notices", mode="both")
     gid = await start(fake, h)
     rng = random.Random(2)
-    fallbacks: list[Request] = []
-    while len(fallbacks) < 2 and await deciders(h, gid):
-        fallbacks = [
-            r for r in channel_posts(fake.requests) if "it is your turn in game" in r.text()
-        ]
-        if len(fallbacks) < 2:
-            await play(h, gid, rng)
-    assert len(fallbacks) == 2
-    for r in fallbacks:  # a short channel message mentioning only her, with the link
+
+    def fallbacks(uid: int) -> list[Request]:
+        return [r for r in channel_posts(fake.requests) if f"<@{uid}>, it is your turn" in r.text()]
+
+    def tried(uid: int) -> int:
+        return sum(r.path == f"/channels/{closed[uid]}/messages" for r in fake.requests)
+
+    while (len(fallbacks(ANA)) < 2 or tried(BO) < 2) and await deciders(h, gid):
+        await play(h, gid, rng)
+    ana = fallbacks(ANA)
+    assert len(ana) >= 2 and tried(ANA) == len(ana)
+    for r in ana:  # a short channel message mentioning only her, with the link
         assert pinged(r) == [ANA]
-        assert f"<@{ANA}>" in r.json["content"] and LINK.search(r.json["content"])
+        assert LINK.search(r.json["content"])
     # told once that her DMs are closed, and how to open them
-    assert "DMs are closed" in fallbacks[0].json["content"]
-    assert "Privacy Settings" in fallbacks[0].json["content"]
-    assert "DMs are closed" not in fallbacks[1].json["content"]
+    assert "DMs are closed" in ana[0].json["content"]
+    assert "Privacy Settings" in ana[0].json["content"]
+    assert not any("DMs are closed" in r.json["content"] for r in ana[1:])
     # the turn posts themselves never ping her
-    assert all(ANA not in pinged(r) for r in channel_posts(fake.requests) if "brz:t:" in r.text())
+    turn_posts = [r for r in channel_posts(fake.requests) if "brz:t:" in r.text()]
+    assert all(ANA not in pinged(r) for r in turn_posts)
+    # Bo (both): the turn post pings him; the channel tells him once, and no more
+    assert tried(BO) >= 2
+    [bo] = fallbacks(BO)
+    assert "DMs are closed" in bo.json["content"] and pinged(bo) == [BO]
+    assert any(BO in pinged(r) for r in turn_posts)
 
 
 # ---------------------------------------------------------------------------- modes
