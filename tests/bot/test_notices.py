@@ -1,6 +1,7 @@
 """Turn notices end to end (issue #30): discord.py's real code against the fake Discord
-server, a real SQLite file, a fake pacing clock (the scheduler ticked by hand), and Kuhn
-poker (the small example game) between two humans, Ana (seat 0) and Bo (seat 1).
+server, a real SQLite file, a fake pacing clock (the scheduler ticked by hand), and the
+registry's small two-player game (:data:`SMALL`: the example game) between two humans, Ana
+(seat 0) and Bo (seat 1).
 
 A player with direct-message notices gets exactly one DM per decision over a whole match,
 with a link to the turn post that asks them, and is never pinged in the channel; the heads-up
@@ -22,6 +23,7 @@ import pytest
 from aiohttp import web
 
 from bot.app import TurnpostBot
+from rules.games import game, names
 from service.games import adapter_of
 from service.pacing import FakeClock
 from tests.bot.conftest import bot_maker
@@ -35,6 +37,13 @@ H = timedelta(hours=1)
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
 
 Maker = Callable[[], Awaitable[Harness]]
+
+SMALL = next(
+    n
+    for n in names()
+    if game(n).min_players == game(n).max_players == 2 and game(n).next_deciders is not None
+)
+"""A game of exactly two players whose face says who is next (quick to play whole)."""
 
 
 @pytest.fixture
@@ -57,8 +66,8 @@ async def nbot(fake: FakeDiscord, tmp_path: Path, clock: FakeClock) -> AsyncIter
 
 
 async def start(fake: FakeDiscord, h: Harness) -> int:
-    """A match of Kuhn poker between Ana and Bo (Ana acts first)."""
-    await h.command(ANA, CH, "game", "new", game="kuhn", players=2, ai=0)
+    """A match of :data:`SMALL` between Ana and Bo (Ana acts first)."""
+    await h.command(ANA, CH, "game", "new", game=SMALL, players=2, ai=0)
     lobby = fake.messages[max(fake.messages)]
     await h.click(BO, lobby, "brz:l:1:join")
     h.client.tables.next_seed = SEED  # type: ignore[attr-defined]
