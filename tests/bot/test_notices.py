@@ -378,3 +378,26 @@ async def test_the_last_to_act_is_told_once(fake: FakeDiscord, nbot: Maker) -> N
     # still the decision she was told of: no second "your turn" for it, one per post
     turns = [LINK.findall(t) for t in dms(fake, ANA) if "it is your turn" in t]
     assert turns and len(turns) == len({str(x) for x in turns})
+
+
+async def test_a_reminder_whose_dm_is_refused_pings_in_the_channel(
+    fake: FakeDiscord, nbot: Maker, clock: FakeClock
+) -> None:
+    closed = 999_000_000_000_000_003
+    fake.dms[ANA] = closed
+
+    async def refuse(r: Request, m: re.Match[str]) -> web.Response:
+        return fake.reply({"message": "Cannot send messages to this user", "code": 50007}, 403)
+
+    fake.extra_routes.append(("POST", rf"/channels/{closed}/messages", refuse))
+    h = await nbot()
+    await h.command(ANA, CH, "notices", mode="dm")
+    gid = await start(fake, h)  # her turn's DM is refused: the channel tells her (once)
+    clock.advance(hours=12)
+    before = len(fake.requests)
+    assert await h.client.pacer.tick() == [f"game {gid} seat 0: remind1"]  # type: ignore[attr-defined]
+    reqs = fake.requests[before:]
+    assert [r.path for r in reqs if r.path == f"/channels/{closed}/messages"]  # tried by DM
+    [post] = channel_posts(reqs)
+    assert "reminder" in post.json["content"] and pinged(post) == [ANA]
+    assert "DMs are closed" not in post.json["content"]  # she was told at the start
