@@ -12,8 +12,8 @@ says how). Here:
   "Mute reminders this turn" button (:class:`MuteReminders`), or goes as the player chose for
   their turn notices (:meth:`bot.notices.Notices.remind`: by direct message with the turn's
   link, both, or in the channel without a ping); after a game's notices the turn notices
-  held back by quiet hours whose end came are sent (:meth:`bot.notices.Notices.tick`); a flag is a channel message
-  that pings nobody, and a stalled or archived game is also said in the moderators' log
+  held back by quiet hours whose end came are sent (:meth:`bot.notices.Notices.tick`); a
+  flag is a channel message that pings nobody, and a stalled or archived game is also said in the moderators' log
   channel (``mod_log_channel``, pinging ``moderator_role_id``); a game-visible result (a
   default answer, an AI stand-in, a seat back) is published like any other
   (:meth:`bot.tables.Tables.publish`). Each notice is reported delivered to the service
