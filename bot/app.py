@@ -47,6 +47,7 @@ EXTENSIONS = (
     "bot.cogs.mod",
     "bot.cogs.language",
     "bot.cogs.server",
+    "bot.cogs.notices",
     "bot.cogs.pacing",
     "bot.cogs.setup",  # last: it notes every command's refusals (bot.ops.observe_commands)
 )

@@ -24,6 +24,7 @@ from bot.alt import describe, image_alt, public_alts
 from bot.discord_views import fit_lines, status_layout, turn_buttons, turn_layout
 from bot.hub import Hub
 from bot.images import draw, missing_note, upload_limit
+from bot.notices import Notices
 from bot.private import PrivateDesk
 from bot.settings import shard_of
 from i18n import catalogue, tr
@@ -73,6 +74,7 @@ class Publisher:
         # the drawing of images, in the service's workers (a load test may replace it)
         self.images: DrawImages = functools.partial(draw, render=hub.svc.render)
         self.pages: WebServer | None = None  # the game pages' server (None: off)
+        self.notices = Notices(hub)  # [notices] turn notices (issue #30)
 
     @property
     def client(self) -> discord.Client:
@@ -155,6 +157,7 @@ class Publisher:
         if not fold.lines:  # a new post never has an empty summary
             fold.lines = recap or [await self._where(s)]
         now: OpenPost | None = None
+        moved = False  # [notices] the turn's post moved down (not a new turn)
         if s.over:
             await self._send(s, fold, limit, final=True)
         elif open_post is not None and open_post.deciders == deciders:
@@ -167,12 +170,14 @@ class Publisher:
             # the same turn, other deciders (a defender's battle cards, then the attacker
             # again): the turn's post moves down to ping them — the new one has the whole
             # turn so far and the board now, the old one goes (one post per turn stays)
-            moved = Chunk([*open_post.lines, *last.lines] or fold.lines, last.images, last.frame)
-            now = await self._open(s, moved, limit, deciders, quiet)
+            moving = Chunk([*open_post.lines, *last.lines] or fold.lines, last.images, last.frame)
+            now, moved = await self._open(s, moving, limit, deciders, quiet), True
             if await self._delete(s, open_post):
                 edited.add(open_post.message_id)
         else:
             now = await self._open(s, fold, limit, deciders, quiet)
+        if now is not None and now.message_id not in edited:  # [notices] a new turn post:
+            await self.notices.after_post(s, now, before, quiet, new_turn=not moved)  # its DMs
         if before is not None and before.message_id not in edited:
             await self._strip(s, before)  # only the newest post of a game has buttons
         await self.update_status(s)
@@ -336,6 +341,7 @@ class Publisher:
         users in ``quiet``); its pictures' alt texts."""
         view, files, users, alts = await self._content(s, chunk.lines, chunk, limit, final=final)
         users = [u for u in users if u not in quiet]
+        users = await self.notices.pinged(users)  # [notices] only who asked for pings
         mentions = discord.AllowedMentions.none()
         if users:
             mentions = discord.AllowedMentions(

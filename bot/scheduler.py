@@ -9,8 +9,11 @@ says how). Here:
   one PostgreSQL database, a game another process is ticking is skipped, never waited for),
   and sends what it returns (:class:`service.pace.Notice`): a reminder is a channel message
   that mentions only the decider (``allowed_mentions`` limited to that one user) with the
-  "Mute reminders this turn" button (:class:`MuteReminders`); a flag is a channel message
-  that pings nobody, and a stalled or archived game is also said in the moderators' log
+  "Mute reminders this turn" button (:class:`MuteReminders`), or goes as the player chose for
+  their turn notices (:meth:`bot.notices.Notices.remind`: by direct message with the turn's
+  link, both, or in the channel without a ping); after a game's notices the turn notices
+  held back by quiet hours whose end came are sent (:meth:`bot.notices.Notices.tick`); a
+  flag is a channel message that pings nobody, and a stalled or archived game is also said in the moderators' log
   channel (``mod_log_channel``, pinging ``moderator_role_id``); a game-visible result (a
   default answer, an AI stand-in, a seat back) is published like any other
   (:meth:`bot.tables.Tables.publish`). Each notice is reported delivered to the service
@@ -117,6 +120,8 @@ class Pacer:
                         if t.schedule is not None:
                             self.show(t.schedule)
                         await self.deliver(t.notices)
+                        # turn notices held back by quiet hours whose end came (bot.notices)
+                        t.done += await self.tables.publisher.notices.tick(gid)
                 done += t.done
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("pacing of game %s failed", gid)
@@ -149,10 +154,12 @@ class Pacer:
                     lang = await self.tables.lang_of(None, user_id=n.user_id)
                     view = ui.View(timeout=None)
                     view.add_item(MuteReminders(n.game_id, n.seat, n.since, lang=lang))
-                users = [n.user_id] if n.user_id is not None else []
                 # the reminder's text is the service's (Notice.text), in the language of the
-                # one it pings (their choice, else the locale they were last seen with)
-                await self.send(n.channel_id, n.text, users=users, view=view)
+                # one it pings (their choice, else the locale they were last seen with); it
+                # goes the way they chose for their turn notices (bot.notices: a ping in the
+                # channel, a direct message with the turn's link, both, or the channel
+                # without a ping)
+                await self.tables.publisher.notices.remind(n, view)
             await self.pacing.delivered(n)
 
     # ------------------------------------------------------------------ sending

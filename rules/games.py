@@ -92,6 +92,13 @@ class Game(Generic[StateT, ActionT]):
     # game of computer players always ends. None: the game cannot stand still (every turn
     # progresses, or it has a natural end whatever is played)
     stalled: Callable[[StateT], bool] | None = None
+    # who decides next: the seats whose turn comes once the seats deciding now have finished
+    # theirs, whatever they choose, if the game goes on (answers asked of other seats within
+    # the turn — a defender's cards, a war's support — do not count); None: it cannot be
+    # known from the state (it depends on the choices, or the game has no turn order). Read
+    # from the state alone; the platform's heads-up ("you are next") uses it. None (the hook
+    # itself): the game never says
+    next_deciders: Callable[[StateT], list[int] | None] | None = None
 
     def load(self, state_json: str | bytes) -> StateT:
         """A state of this game from its JSON."""

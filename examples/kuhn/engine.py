@@ -124,6 +124,25 @@ def deciders(state: KuhnState) -> list[int]:
     return [] if state.phase == "over" else [state.to_act]
 
 
+def next_deciders(state: KuhnState) -> list[int] | None:
+    """Who decides after the player to act, whatever they choose, if the match goes on
+    (K-TURN-1, K-TURN-2): the other player after the hand's first bet or check; the player
+    to act again (the next hand's first) when every answer ends the hand — facing a bet
+    after the first player bet; the first player of this hand when they face a bet after
+    checking. After a check, a check ends the hand (the other player starts the next one)
+    and a bet hands the decision back: unknown (None), except in the last hand, where only
+    the bet goes on. Nobody once the match is over."""
+    if state.phase == "over":
+        return []
+    h = state.history
+    if not h:
+        return [other(state.to_act)]
+    if h == ["check"]:
+        return [state.first] if state.hand >= state.options.hands else None
+    nxt = other(state.first)  # the next hand's first player (K-TURN-1)
+    return [nxt]
+
+
 def is_over(state: KuhnState) -> bool:
     return state.phase == "over"
 
@@ -250,6 +269,7 @@ __all__ = [
     "legal_actions",
     "legal_kinds",
     "new_game",
+    "next_deciders",
     "other",
     "start_events",
     "winners",

@@ -20,6 +20,7 @@ from examples.kuhn.engine import (
     is_over,
     legal_actions,
     new_game,
+    next_deciders,
     winners,
 )
 from examples.kuhn.notation import complete, describe_action, format_action, parse_text
@@ -89,4 +90,5 @@ GAME = Game(
     winners=winners,
     undo_depth=undo_depth,
     check=check_invariants,
+    next_deciders=next_deciders,
 )

@@ -30,6 +30,18 @@ def _scores(state: GameState) -> list[tuple[int, int]]:
     return sorted(((int(r["seat"]), int(r["total"])) for r in rows), key=lambda r: -r[1])
 
 
+def next_deciders(state: GameState) -> list[int] | None:
+    """Who takes the next turn once the current player has ended theirs (the next seat in
+    order, R-TURN-1), if the game goes on; a defender's cards or a mission choice asked
+    within the turn do not count. None during the setup (its choices are simultaneous or
+    depend on the capitals taken); nobody once the game is over."""
+    if state.phase == "ended":
+        return []
+    if state.phase != "play":
+        return None
+    return [(state.current + 1) % state.n]
+
+
 def _determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     return determinize(state, seat, rng)
 
@@ -60,4 +72,5 @@ GAME: Game[GameState, Action] = Game(
     final_scores=_scores,
     winners=lambda state: list(final_scores(state)["winners"]),
     undo_depth=_undo_depth,
+    next_deciders=next_deciders,
 )

@@ -208,6 +208,15 @@ def deciders(state: TigrisState) -> list[int]:
     return [state.active]
 
 
+def next_deciders(state: TigrisState) -> list[int]:
+    """Who takes the next turn once the active player has finished theirs (T-TURN-4: the
+    next seat in order), if the game goes on; a conflict's answers within the turn do not
+    count. Nobody once the game is over."""
+    if state.phase == "over":
+        return []
+    return [(state.active + 1) % len(state.players)]
+
+
 def is_over(state: TigrisState) -> bool:
     return state.phase == "over"
 
@@ -1256,6 +1265,7 @@ __all__ = [
     "label_regions",
     "legal_actions",
     "new_game",
+    "next_deciders",
     "region_of",
     "stalled",
 ]

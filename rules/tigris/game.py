@@ -9,7 +9,15 @@ from typing import Any
 from rules.games import Game
 from rules.tigris.actions import Action
 from rules.tigris.data import MAX_PLAYERS, MIN_PLAYERS
-from rules.tigris.engine import apply, deciders, is_over, legal_actions, new_game, stalled
+from rules.tigris.engine import (
+    apply,
+    deciders,
+    is_over,
+    legal_actions,
+    new_game,
+    next_deciders,
+    stalled,
+)
 from rules.tigris.notation import complete, describe_action, format_action, parse_text
 from rules.tigris.scoring import final_scores, winners
 from rules.tigris.state import TigrisState
@@ -72,4 +80,5 @@ GAME: Game[TigrisState, Action] = Game(
     undo_depth=undo_depth,
     check=_check,
     stalled=stalled,
+    next_deciders=next_deciders,
 )
