@@ -125,16 +125,16 @@ class Pacer:
                 done += t.done
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("pacing of game %s failed", gid)
-        if self.tables.settings.shard_count:
-            # several processes: a step another process saved but was stopped before posting
-            # is caught up here by the game's own shard, without waiting for a restart
-            try:
-                caught = await self.tables.recover(older_than=UNPOSTED_GRACE)
-            except Exception:
-                log.exception("catching up unposted steps failed")
-            else:
-                if caught:
-                    done.append(f"caught up {caught} unposted game(s)")
+        # a step saved but not shown (Discord refused its post, or another process saved it
+        # and was stopped before posting) is caught up here by the game's own shard, without
+        # waiting for a restart
+        try:
+            caught = await self.tables.recover(older_than=UNPOSTED_GRACE)
+        except Exception:
+            log.exception("catching up unposted steps failed")
+        else:
+            if caught:
+                done.append(f"caught up {caught} unposted game(s)")
         return done
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
