@@ -53,8 +53,8 @@ log = logging.getLogger("bot.scheduler")
 
 
 UNPOSTED_GRACE = 30.0
-"""Seconds a saved step may stay unposted before its shard's process posts it (with several
-processes: the process that saved it may still be posting)."""
+"""Seconds a saved step may stay unposted before the tick posts it (a post Discord refused;
+with several processes, a step another process saved: it may still be posting it)."""
 
 
 class Pacer:
