@@ -61,6 +61,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,9 @@ class Driver:
         self.no_images = False  # then the post without its map is what is timed
         self.refused_tokens: set[str] = set()  # interactions Discord refused something of
         self.not_done_refused = 0  # steps not done where Discord refused the answer
+        self.saved_not_shown = 0  # "your move was saved; the post will follow" answers
+        self.told_nothing = False  # the last answer said "nothing was changed"
+        self.false_nothing = 0  # ... and the step had been saved: a false answer
         fake.on_request.append(self.seen)
         fake.on_refused.append(self.seen_refused)
 
@@ -363,6 +367,9 @@ async def step(d: Driver, t: Table, rng: random.Random) -> None:
     else:
         action = rng.choice(acts)
         reqs = await d.command(uid, t.channel, "play", command=g.format_action(st, action))
+        if saved_answer(d, reqs):
+            await resync(d, t)
+            return
         if "Done:" not in answer_text(reqs):
             d.refused += 1
             if d.last_refused:  # Discord refused its answer (a fault, a limit): counted
@@ -397,6 +404,24 @@ def answered(st: Any) -> Any:
     return st
 
 
+SAVED = "Your move was saved."
+"""How the bot's answer begins when a step was saved but what follows it failed (its post
+refused by Discord: shown at the next tick)."""
+NOTHING = "nothing was changed"
+"""What the bot's answer says when a press failed before anything was saved."""
+
+
+def saved_answer(d: Driver, reqs: Sequence[Request]) -> bool:
+    """Whether the answer says the step was saved though its post is still to come (counted;
+    the player's copy is then taken from the store); notes a "nothing was changed"."""
+    text = answer_text(reqs)
+    d.told_nothing = NOTHING in text
+    if SAVED in text:
+        d.saved_not_shown += 1
+        return True
+    return False
+
+
 async def resync(d: Driver, t: Table) -> None:
     """After a step the player was not told was done: take the stored game as it is (a step
     saved without its acknowledgement is counted, not lost)."""
@@ -404,7 +429,9 @@ async def resync(d: Driver, t: Table) -> None:
     stored = game(rec.game).load(rec.state_json)
     if stored != t.state:
         d.unacknowledged += 1
+        d.false_nothing += d.told_nothing  # "nothing was changed", and it had been
         t.state = stored
+    d.told_nothing = False
 
 
 async def guided(
@@ -425,6 +452,8 @@ async def guided(
         confirm = next((c for c in ids if c.startswith("brz:c:")), None)
         if confirm is not None:
             reqs = await d.press(uid, msg, confirm, action=True)
+            if saved_answer(d, reqs):
+                return None  # resynced by the caller
             if "Done." not in answer_text(reqs):  # the confirm's answer on success
                 d.refused += 1
                 if d.last_refused:
@@ -589,6 +618,29 @@ async def never_announced(d: Driver, tables: Sequence[Table]) -> tuple[int, int]
     return saved, missing
 
 
+def last_touched(fake: FakeDiscord, mid: int | None) -> datetime | None:
+    """When the fake's message ``mid`` was last posted or edited (virtual clock; None: gone)."""
+    msg = fake.messages.get(mid or 0)
+    if msg is None:
+        return None
+    return datetime.fromisoformat(msg.get("edited_timestamp") or msg["timestamp"])
+
+
+async def stale_statuses(d: Driver, tables: Sequence[Table]) -> int:
+    """The players' games whose status message is missing or older than the game's turn post
+    (the status is edited, or re-posted, after every published turn)."""
+    store = d.client.tables.store  # type: ignore[attr-defined]
+    stale = 0
+    for t in tables:
+        rec = await store.get_game(t.game_id)
+        turn = rec.settings.open_post
+        shown = last_touched(d.fake, turn.message_id) if turn is not None else None
+        status = last_touched(d.fake, rec.settings.status_message_id)
+        if status is None or (shown is not None and status < shown):
+            stale += 1
+    return stale
+
+
 def picture_line(client: discord.Client) -> str:
     """The worker pool's pictures drawn by the fallback (failed, late, superseded) and still
     queued: every post carries its map, these are the ones the workers did not draw ("" when
@@ -604,12 +656,16 @@ def picture_line(client: discord.Client) -> str:
 
 
 class ErrorCounter(logging.Handler):
+    """The bot's ERROR records, and how many carried a traceback."""
+
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
         self.records: list[str] = []
+        self.tracebacks = 0
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(f"{record.name}: {record.getMessage()}"[:300])
+        self.tracebacks += record.exc_info is not None
 
 
 async def run(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, Any]:
@@ -797,16 +853,28 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
                 say(f"refusals by kind: {refusal_line(refusals)}")
                 if d.not_done_refused:
                     say(f"steps whose answer Discord refused: {d.not_done_refused}")
+                saved, waiting = await never_announced(d, tables)
+                caught = await bot.tables.recover()
                 saved, unannounced = await never_announced(d, tables)
                 say(
                     f"steps saved but never announced: {unannounced} "
-                    f"(of {saved} game versions saved)"
+                    f"(of {saved} game versions saved; {waiting} waited for the next tick's "
+                    f"catch-up, which showed {caught} game(s))"
+                )
+                stale = await stale_statuses(d, tables)
+                say(
+                    f"answers: {d.saved_not_shown} 'saved, the post will follow', "
+                    f"{d.false_nothing} false 'nothing was changed'; status messages older "
+                    f"than their game's turn post: {stale} of {len(tables)}"
                 )
                 pictures = picture_line(bot)
                 if pictures:
                     say(pictures)
                 errs = d.errors + fake.errors + errors.records + ai_games.errors
-                say(f"errors: {len(errs)}" + "".join(f"\n  {e}" for e in errs[:10]))
+                say(
+                    f"errors: {len(errs)} ({errors.tracebacks} logged with a traceback)"
+                    + "".join(f"\n  {e}" for e in errs[:10])
+                )
             finally:
                 sys.setswitchinterval(old_interval)
                 await ai_games.stop()
@@ -834,6 +902,9 @@ async def run_once(args: argparse.Namespace, out: Any, workers: int | None) -> d
         "faulted": faulted,
         "refusals": refusals,
         "unannounced": unannounced,
+        "false_nothing": d.false_nothing,
+        "stale_statuses": stale,
+        "tracebacks": errors.tracebacks,
     }
 
 
