@@ -588,6 +588,12 @@ class GuildSettings(_Frozen):
 
     game_place: Literal["thread", "channel"] = "thread"
     max_running_games: int | None = Field(default=None, ge=1, le=1000)
+    forum_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="the server's games' forum channel: ``/game new`` posts every lobby there "
+        "(a forum post per game), wherever it is typed outside a thread",
+    )
 
 
 @dataclass(frozen=True)
