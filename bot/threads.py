@@ -491,7 +491,10 @@ class ThreadDesk:
                 await self.revive(tid)
         elif not meta.get("locked") and not meta.get("archived"):
             rec = await self.t.svc.places.find(tid)
-            if rec is not None and rec.id in self.told:
+            if rec is None:
+                return
+            behind = (rec.settings.posted_version or 0) < rec.version and rec.version > 0
+            if rec.id in self.told or behind:
                 self.told.discard(rec.id)
                 caught = await self.t.recover()  # type: ignore[attr-defined]
                 log.info("thread %s unlocked: %s game(s) caught up", tid, caught)

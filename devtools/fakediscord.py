@@ -200,6 +200,7 @@ class FakeDiscord:
         self.channels: dict[int, dict[str, Any]] = {}
         self.manage_threads = False  # the bot's Manage Threads (posts in locked threads)
         self.manage_channels = True  # the bot's Manage Channels (a forum's tags)
+        self.create_threads = True  # the bot's Create Public Threads (and Create Posts)
 
     # ------------------------------------------------------------------ the guild
 
@@ -768,6 +769,8 @@ class FakeDiscord:
                 )
             if cid in self.threads:
                 return self._refuse(400, 50024, "Cannot execute action on this channel type")
+            if not self.create_threads:
+                return self._locked()
             if (bad := self._bad_name(body.get("name"))) is not None:
                 return bad
             if int(body.get("auto_archive_duration") or 4320) not in self.ARCHIVE_DURATIONS:
@@ -780,6 +783,8 @@ class FakeDiscord:
             if (bad := self._bad_name(body.get("name"))) is not None:
                 return bad
             forum = self.channels.get(cid, {}).get("type") == 15
+            if forum and not self.create_threads:
+                return self._locked()
             if not forum:  # a thread without a starter message (a private one: a hand's)
                 tid = next(self.ids)
                 self._new_thread(tid, cid, body, kind=int(body.get("type", 11)))

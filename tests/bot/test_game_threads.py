@@ -4,8 +4,8 @@ behaviour: a thread started from a message has its id, a message sent to an arch
 unarchives it, an edit there answers 400 code 50083, a locked thread refuses the bot 403
 without Manage Threads, a forum's tags need Manage Channels).
 
-Whole games of Kuhn poker (the small example game: a few decisions) against a computer
-player: in the thread of a lobby post, several at once in one channel, in a forum post whose
+Whole games of the example game (``examples/``: a few decisions; named by its registration
+only) against a computer player: in the thread of a lobby post, several at once in one channel, in a forum post whose
 tags follow the game; the thread archived mid-game (the next turn still posted), locked (the
 host told once, the steps posted when it is unlocked); the end (the final post in the thread,
 the thread archived, the forum tag "finished"); and channel mode as before.
@@ -22,7 +22,9 @@ from typing import Any
 
 import pytest
 
+from bot.threads import game_title
 from devtools.fakediscord import ChannelRef
+from rules.registry import registrations
 from service.games import adapter
 from storage import GameStatus, GuildSettings
 from tests.bot.conftest import bot_maker
@@ -30,14 +32,17 @@ from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Req
 
 CH, FORUM = 555, 777
 ANA, BO, CY = 101, 102, 103
-A = adapter("kuhn")
+GAME = next(n for n, r in registrations().items() if r.face.startswith("examples."))
+"""The example game (a few decisions a game)."""
+A = adapter(GAME)
+TITLE = game_title(GAME, "en")
 
 
 @pytest.fixture
 async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
     """A bot with games in threads (the server's default), a text channel and a forum."""
     fake.add_channel(CH, "games")
-    fake.add_channel(FORUM, "game-forum", forum=True, tags=["Kuhn poker"])
+    fake.add_channel(FORUM, "game-forum", forum=True, tags=[TITLE])
     for uid, name in ((ANA, "Ana"), (BO, "Bo"), (CY, "Cy")):
         fake.users[uid] = name
     async with bot_maker(fake, tmp_path / "bot.sqlite3", game_threads=True) as make:
@@ -85,10 +90,10 @@ def newest_thread(fake: FakeDiscord) -> int:
 
 
 async def open_thread_game(h: Harness, uid: int = ANA) -> tuple[int, dict[str, Any]]:
-    """``/game new game:kuhn ai:1`` in the text channel: the game's thread and lobby post."""
+    """``/game new game:<the example> ai:1`` in the text channel: the game's thread and lobby post."""
     fake = h.fake
     before = set(fake.threads)
-    reqs = await h.command(uid, CH, "game", "new", game="kuhn", players=2, ai=1)
+    reqs = await h.command(uid, CH, "game", "new", game=GAME, players=2, ai=1)
     (tid,) = set(fake.threads) - before
     assert [r for r in reqs if r.path == f"/channels/{CH}/messages/{tid}/threads"]
     return tid, fake.messages[tid]
@@ -118,7 +123,7 @@ async def test_a_whole_game_in_its_thread(h: Harness, fake: FakeDiscord) -> None
     post (scores and timeline) is in the thread, which is then archived."""
     tid, lobby = await open_thread_game(h)
     thread = fake.threads[tid]
-    assert thread["name"] == "Kuhn poker #1" and thread["auto_archive_duration"] == 10080
+    assert thread["name"] == f"{TITLE} #1" and thread["auto_archive_duration"] == 10080
     assert thread["parent_id"] == str(CH) and lobby["channel_id"] == str(CH)
     assert ANA in thread["members"]
     rec = await tables(h).store.get_active_game(tid)
@@ -161,9 +166,9 @@ async def test_several_games_in_one_channel_at_once(h: Harness, fake: FakeDiscor
     tids = [t for t, _ in games]
     assert len(set(tids)) == 3
     assert [fake.threads[t]["name"] for t in tids] == [
-        "Kuhn poker #1",
-        "Kuhn poker #2",
-        "Kuhn poker #3",
+        f"{TITLE} #1",
+        f"{TITLE} #2",
+        f"{TITLE} #3",
     ]
     for n, (tid, lobby) in enumerate(games, 1):
         tables(h).next_seed = 10 + n
@@ -204,7 +209,7 @@ async def test_several_games_in_one_channel_at_once(h: Harness, fake: FakeDiscor
 async def test_joining_the_lobby_joins_the_thread(h: Harness, fake: FakeDiscord) -> None:
     """Bo joins Ana's lobby from the channel's post: he is seated and in the thread."""
     before = set(fake.threads)
-    await h.command(ANA, CH, "game", "new", game="kuhn", players=2)
+    await h.command(ANA, CH, "game", "new", game=GAME, players=2)
     (tid,) = set(fake.threads) - before
     await h.click(BO, fake.messages[tid], "brz:l:1:join")
     assert BO in fake.threads[tid]["members"]
@@ -218,33 +223,30 @@ async def test_a_whole_game_in_a_forum_post(h: Harness, fake: FakeDiscord) -> No
     "Open" (the missing state tags created), the user told where privately; the tag follows
     the game: "Running" at the start, "Finished" at the end, and the post is archived."""
     reqs = await h.command(
-        ANA, CH, "game", "new", game="kuhn", players=2, ai=1, forum=ChannelRef(FORUM)
+        ANA, CH, "game", "new", game=GAME, players=2, ai=1, forum=ChannelRef(FORUM)
     )
     tid = newest_thread(fake)
     post = fake.threads[tid]
-    assert post["parent_id"] == str(FORUM) and post["name"] == "Kuhn poker #1"
+    assert post["parent_id"] == str(FORUM) and post["name"] == f"{TITLE} #1"
     assert f"<#{tid}>" in texts(reqs, ANA) and all(
         r.ephemeral for r in reqs if r.interaction_user == ANA
     )
     assert not posts_in(reqs, CH)
     forum_tags = [t["name"] for t in fake.channels[FORUM]["available_tags"]]
-    assert forum_tags == ["Kuhn poker", "Open", "Running", "Finished"] or set(forum_tags) >= {
-        "Kuhn poker",
-        "Open",
-    }
-    assert fake.tag_names(tid) == ["Kuhn poker", "Open"]
+    assert forum_tags == [TITLE, "Open"]  # the game's tag was there, "Open" made
+    assert fake.tag_names(tid) == [TITLE, "Open"]
     starter = fake.messages[tid]  # the post's starter message: the lobby
     assert starter["channel_id"] == str(tid) and "brz:l:1:start" in custom_ids(starter)
     assert await tables(h).store.get_active_game(tid) is not None
     tables(h).next_seed = 5
     reqs = await h.click(ANA, starter, "brz:l:1:start")
     assert posts_in(reqs, tid)
-    assert fake.tag_names(tid) == ["Kuhn poker", "Running"]
+    assert fake.tag_names(tid) == [TITLE, "Running"]
     await play_to_end(h, tid, rng=random.Random(3))
-    assert fake.tag_names(tid) == ["Kuhn poker", "Finished"]
+    assert fake.tag_names(tid) == [TITLE, "Finished"]
     assert post["archived"] is True
     names = [t["name"] for t in fake.channels[FORUM]["available_tags"]]
-    assert len(names) == len(set(names)) == 4  # each tag made once
+    assert names == [TITLE, "Open", "Running", "Finished"]  # each tag made once
 
 
 async def test_the_servers_forum_without_manage_channels(
@@ -258,7 +260,7 @@ async def test_the_servers_forum_without_manage_channels(
     fake.manage_channels = False
     await tables(h).store.set_guild_settings(GUILD_ID, GuildSettings(forum_id=other))
     caplog.set_level(logging.WARNING, "bot.threads")
-    reqs = await h.command(ANA, CH, "game", "new", game="kuhn", players=2, ai=1)
+    reqs = await h.command(ANA, CH, "game", "new", game=GAME, players=2, ai=1)
     tid = newest_thread(fake)
     assert fake.threads[tid]["parent_id"] == str(other) and fake.tag_names(tid) == []
     assert f"<#{tid}>" in texts(reqs, ANA)
@@ -349,10 +351,10 @@ async def test_a_locked_thread(h: Harness, fake: FakeDiscord) -> None:
 
 async def test_channel_mode_unchanged(h: Harness, fake: FakeDiscord) -> None:
     """The server's ``game_place`` "channel": the lobby and the game take the channel, no
-    thread; ``/game new`` typed in a thread (a game's finished thread here) takes that
-    thread; a refused lobby leaves no post and no thread behind."""
+    thread; ``/game new`` typed in a thread takes that thread; a refused lobby leaves no post
+    and no thread behind; where no thread may be started, the game takes the channel."""
     await tables(h).store.set_guild_settings(GUILD_ID, GuildSettings(game_place="channel"))
-    reqs = await h.command(ANA, CH, "game", "new", game="kuhn", players=2, ai=1)
+    reqs = await h.command(ANA, CH, "game", "new", game=GAME, players=2, ai=1)
     assert not fake.threads
     rec = await tables(h).store.get_active_game(CH)
     assert rec is not None and rec.channel_id == CH
@@ -378,13 +380,23 @@ async def test_channel_mode_unchanged(h: Harness, fake: FakeDiscord) -> None:
     )
     # typed in a thread: the game takes the thread
     before = set(fake.threads)
-    await h.command(BO, other, "game", "new", game="kuhn", players=2, ai=1)
+    await h.command(BO, other, "game", "new", game=GAME, players=2, ai=1)
     (tid,) = set(fake.threads) - before
     await tables(h).svc.lobbies.leave(
         await tables(h).store.get_active_game(tid), BO
     )  # its lobby closed
     before = set(fake.threads)
-    reqs = await h.command(BO, tid, "game", "new", game="kuhn", players=2, ai=1)
+    reqs = await h.command(BO, tid, "game", "new", game=GAME, players=2, ai=1)
     assert set(fake.threads) == before
     rec = await tables(h).store.get_active_game(tid)
-    assert rec is not None and rec.id == 3
+    assert rec is not None and rec.id == 3 and rec.settings.host_user_id == BO
+    # no thread may be started (no Create Public Threads): the game takes the channel
+    fake.create_threads = False
+    third = 557
+    fake.add_channel(third, "no-threads")
+    reqs = await h.command(CY, third, "game", "new", game=GAME, players=2, ai=1)
+    rec = await tables(h).store.get_active_game(third)
+    assert rec is not None and rec.settings.host_user_id == CY and set(fake.threads) == before
+    assert "Create Public Threads" in texts(reqs, CY)
+    lobby = fake.messages[fake.channel_messages[third][0]]  # the post: now the lobby
+    assert f"brz:l:{rec.id}:start" in custom_ids(lobby) and lobby["channel_id"] == str(third)
