@@ -162,6 +162,8 @@ class LobbyDesk:
                     await interaction.response.edit_message(
                         view=self.layout(rec, note="bot.lobby.everyone_left", open_=False)
                     )
+                    if self.in_thread(interaction, rec):  # its thread closes with it
+                        await self.threads.closed(rec)
                     return
             elif op == "ai":
                 manager = self.manager(interaction, rec)
@@ -215,8 +217,9 @@ class LobbyDesk:
         text = lobby_text(lobby, lang).rsplit("\n", 1)[0] + "\n" + started
         view = lobby_layout(text, lobby.id, open_=False, lang=lang)
         if self.in_thread(interaction, lobby):  # the game's thread: followed from the post
-            where = tr(lang, "bot.thread.started", thread=f"<#{lobby.channel_id}>")
-            view = lobby_layout(f"{text}\n{where}", lobby.id, open_=False, lang=lang)
+            if lobby.channel_id != interaction.channel_id:  # the post is not in the thread
+                where = tr(lang, "bot.thread.started", thread=f"<#{lobby.channel_id}>")
+                view = lobby_layout(f"{text}\n{where}", lobby.id, open_=False, lang=lang)
             view = with_follow(view, lobby.id, lang)
         await interaction.edit_original_response(view=view)
         await self.t.svc.turns.announce(

@@ -391,6 +391,13 @@ class ThreadDesk:
         """The lobby ``rec`` became its game: a forum post's tag becomes "running"."""
         await self.set_state(rec.channel_id, rec.game, "running", game_language_of(rec))
 
+    async def closed(self, rec: GameRecord) -> None:
+        """A game ended without its final post (a lobby everyone left, an abandoned game):
+        its thread is tagged "finished" and archived, as at :meth:`game_over`."""
+        await self.set_state(
+            rec.channel_id, rec.game, "finished", game_language_of(rec), archive=True
+        )
+
     async def game_over(self, s: GameSession) -> None:
         """The game ended (its final post is in its thread): a forum post's tag becomes
         "finished", and the game's thread is archived."""

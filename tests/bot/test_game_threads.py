@@ -24,6 +24,7 @@ import pytest
 
 from bot.threads import game_title
 from devtools.fakediscord import ChannelRef
+from rules.games import names
 from rules.registry import registrations
 from service.games import adapter
 from storage import GameStatus, GuildSettings
@@ -207,7 +208,8 @@ async def test_several_games_in_one_channel_at_once(h: Harness, fake: FakeDiscor
 
 
 async def test_joining_the_lobby_joins_the_thread(h: Harness, fake: FakeDiscord) -> None:
-    """Bo joins Ana's lobby from the channel's post: he is seated and in the thread."""
+    """Bo joins Ana's lobby from the channel's post: he is seated and in the thread; when
+    everyone has left, the lobby closes and its thread is archived."""
     before = set(fake.threads)
     await h.command(ANA, CH, "game", "new", game=GAME, players=2)
     (tid,) = set(fake.threads) - before
@@ -216,6 +218,43 @@ async def test_joining_the_lobby_joins_the_thread(h: Harness, fake: FakeDiscord)
     rec = await tables(h).store.get_active_game(tid)
     assert rec.seats_of(BO)
     assert "brz:f:1" in custom_ids(fake.messages[tid])
+    # everyone leaves: the lobby closes, and its thread is archived
+    await h.click(ANA, fake.messages[tid], "brz:l:1:leave")
+    assert fake.threads[tid]["archived"] is False
+    await h.click(BO, fake.messages[tid], "brz:l:1:leave")
+    assert await tables(h).store.get_active_game(tid) is None
+    assert fake.threads[tid]["archived"] is True
+
+
+@pytest.mark.parametrize("game", [g for g in names() if g != GAME])
+async def test_a_real_game_starts_in_its_thread(h: Harness, fake: FakeDiscord, game: str) -> None:
+    """A real game (each registered one besides the example) in a thread: its first turn post
+    with the board, its status message (pinned) and Ana's typed moves go to the thread;
+    ``/game status`` typed in the thread answers about its game."""
+    before = set(fake.threads)
+    await h.command(ANA, CH, "game", "new", game=game, players=2, ai=1, ai_level="random")
+    (tid,) = set(fake.threads) - before
+    title = game_title(game, "en")
+    assert fake.threads[tid]["name"] == f"{title} #1"
+    tables(h).next_seed = 5
+    reqs = await h.click(ANA, fake.messages[tid], "brz:l:1:start")
+    first = posts_in(reqs, tid)
+    assert first and not posts_in(reqs, CH)
+    assert any(r.files for r in first)  # the board's picture
+    status = (await tables(h).svc.peek(1)).rec.settings.status_message_id
+    assert status is not None and fake.messages[status]["channel_id"] == str(tid)
+    assert fake.messages[status]["pinned"] is True
+    reqs = await h.command(BO, tid, "game", "status")
+    assert "#1" in texts(reqs, BO)
+    G = adapter(game)
+    rng = random.Random(6)
+    for _ in range(3):
+        st = await tables(h).svc.state(1)
+        if 0 not in G.face.deciders(st):
+            break
+        action = rng.choice(G.face.legal_actions(st, 0))
+        reqs = await h.command(ANA, tid, "play", command=G.face.format_action(st, action))
+        assert writes_in(reqs, tid) and not writes_in(reqs, CH)
 
 
 async def test_a_whole_game_in_a_forum_post(h: Harness, fake: FakeDiscord) -> None:
