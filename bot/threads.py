@@ -54,6 +54,8 @@ log = logging.getLogger("bot.threads")
 
 ARCHIVED = 50083
 """Discord's code of a request refused because the thread is archived."""
+MISSING_PERMISSIONS = 50013
+"""Discord's code of a request refused for a missing permission (a locked thread's too)."""
 LONGEST: Literal[10080] = 10080
 """The longest auto-archive duration, in minutes (a week without a message)."""
 STATES = ("open", "running", "finished")
@@ -145,6 +147,7 @@ class ThreadDesk:
     def __init__(self, hub: Hub) -> None:
         self.t = hub
         self.told: set[int] = set()  # games whose host was told their thread is locked
+        self.made: set[int] = set()  # the games' threads this process opened
         self._request: Any = None  # the client's own HTTP request, when installed
 
     @classmethod
@@ -161,6 +164,15 @@ class ThreadDesk:
     async def channel(self, channel_id: int) -> dict[str, Any]:
         """The channel (or thread) as Discord describes it (``GET /channels/{id}``)."""
         return dict(await self.http.get_channel(channel_id))
+
+    def known_thread(self, channel_id: int) -> bool:
+        """The client's cache (the gateway's guilds and threads) knows it as a thread."""
+        return isinstance(self.t.client.get_channel(channel_id), discord.Thread)
+
+    def may_be_thread(self, channel_id: int) -> bool:
+        """Not known as anything but a thread (a channel the cache knows is not one)."""
+        known = self.t.client.get_channel(channel_id)
+        return known is None or isinstance(known, discord.Thread) or channel_id in self.made
 
     # ------------------------------------------------------------------ opening
 
@@ -190,6 +202,7 @@ class ThreadDesk:
             await self.http.start_thread_with_message(
                 channel_id, post, name=thread_name(rec), auto_archive_duration=LONGEST
             )
+            self.made.add(post)
         except discord.HTTPException as e:
             log.warning(
                 "no thread for game %s in channel %s (%s): give the bot Create Public Threads "
@@ -268,6 +281,7 @@ class ThreadDesk:
             )
             return None
         tid = int(data["id"])
+        self.made.add(tid)
         try:
             rec = await open_record(tid)
         except Refused as e:
@@ -360,6 +374,8 @@ class ThreadDesk:
         """A game's thread follows its state: in a forum its state tag becomes ``state``;
         ``archive``: the thread is archived after. Only the threads the bot opened for a game
         (not a thread a game was opened in, nor a channel); failures are logged."""
+        if not self.may_be_thread(channel_id):
+            return
         try:
             thread = await self.channel(channel_id)
             me = self.t.client.user
@@ -384,6 +400,8 @@ class ThreadDesk:
                 await self.http.edit_channel(channel_id, applied_tags=[str(t) for t in applied])
             if archive:
                 await self.http.edit_channel(channel_id, archived=True)
+        except discord.NotFound:
+            return  # not a channel Discord knows (a test's)
         except discord.HTTPException as e:
             log.warning("thread %s not set to %s: %s", channel_id, state, e)
 
@@ -426,7 +444,7 @@ class ThreadDesk:
                     for f in kw.get("files") or ():
                         f.reset(seek=True)
                     return await original(route, **kw)
-                if e.status == 403:
+                if e.status == 403 and e.code == MISSING_PERMISSIONS:
                     await self.refused(int(cid))
                 raise
 
@@ -461,6 +479,8 @@ class ThreadDesk:
     async def refused(self, channel_id: int) -> None:
         """The bot may not post in the channel: when it is a running game's locked thread,
         the game's host is told once (the steps are posted when it is unlocked)."""
+        if channel_id not in self.made and not self.known_thread(channel_id):
+            return  # a channel (not a thread), or one this process never saw
         rec = await self.t.svc.places.find(channel_id)
         if rec is None or rec.id in self.told:
             return

@@ -248,7 +248,9 @@ class FakeDiscord:
             "emojis": [],
             "stickers": [],
             "channels": [dict(c) for c in self.channels.values()],
-            "threads": [],
+            "threads": [  # the active threads (threads and forum posts)
+                self.thread_payload(t) for t, v in self.threads.items() if not v.get("archived")
+            ],
             "members": [
                 {
                     "user": user(BOT_ID, self.users[BOT_ID]),

@@ -439,3 +439,28 @@ async def test_channel_mode_unchanged(h: Harness, fake: FakeDiscord) -> None:
     assert "Create Public Threads" in texts(reqs, CY)
     lobby = fake.messages[fake.channel_messages[third][0]]  # the post: now the lobby
     assert f"brz:l:{rec.id}:start" in custom_ids(lobby) and lobby["channel_id"] == str(third)
+
+
+async def test_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    """The bot restarts mid-game: it knows the game's thread again from the gateway's guild
+    (its active threads), goes on posting there, tells the host when it is locked, and
+    archives it at the end."""
+    fake.add_channel(CH, "games")
+    fake.users[ANA] = "Ana"
+    async with bot_maker(fake, tmp_path / "bot.sqlite3", game_threads=True) as make:
+        h = await make()
+        tid, lobby = await open_thread_game(h)
+        tables(h).next_seed = 8
+        await h.click(ANA, lobby, "brz:l:1:start")
+        h = await make()  # a new process: nothing of the old one's memory
+        assert h.client.get_channel(tid) is not None
+        fake.lock(tid)
+        st = await tables(h).svc.state(1)
+        action = A.face.legal_actions(st, 0)[0]
+        reqs = await h.command(ANA, tid, "play", command=A.face.format_action(st, action))
+        dm = fake.dms.get(ANA)
+        assert dm is not None and any("is locked" in r.text() for r in posts_in(reqs, dm))
+        fake.lock(tid, False)
+        assert writes_in(await gateway(h, tid), tid)
+        await play_to_end(h, tid, rng=random.Random(5))
+        assert fake.threads[tid]["archived"] is True
