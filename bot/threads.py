@@ -285,7 +285,10 @@ class ThreadDesk:
         try:
             rec = await open_record(tid)
         except Refused as e:
-            await self.http.delete_channel(tid)
+            try:
+                await self.http.delete_channel(tid)  # the post goes (it was empty)
+            except discord.HTTPException as gone:
+                log.warning("the empty post %s of forum %s not deleted: %s", tid, forum_id, gone)
             await self.t.reply(interaction, e.text(mine))
             return None
         none = discord.AllowedMentions.none()

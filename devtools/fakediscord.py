@@ -819,6 +819,12 @@ class FakeDiscord:
             return None
         if m == "PATCH" and not rest:
             return self._edit_thread(cid, t, body)
+        if m == "DELETE" and not rest:  # the thread and its messages go
+            gone = self.thread_payload(cid)
+            for mid in self.channel_messages.pop(cid, []):
+                self.messages.pop(mid, None)
+            del self.threads[cid]
+            return self.reply(gone)
         locked_out = t["locked"] and not self.manage_threads
         if g2 := re.fullmatch(r"/thread-members/(\d+|@me)", rest):
             if m != "PUT":

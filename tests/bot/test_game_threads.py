@@ -293,11 +293,20 @@ async def test_the_servers_forum_without_manage_channels(
 ) -> None:
     """The server names its games' forum: ``/game new`` typed in a text channel posts the
     lobby there; the bot may not create the missing tags (no Manage Channels): the post goes
-    without them and the log says what to give the bot."""
+    without them and the log says what to give the bot. A forum that is not one, and a
+    refused lobby (its empty post deleted), are answered privately."""
+    store = tables(h).store
+    await store.set_guild_settings(GUILD_ID, GuildSettings(forum_id=CH))  # not a forum
+    reqs = await h.command(ANA, CH, "game", "new", game=GAME, players=2, ai=1)
+    assert "is not a forum channel" in texts(reqs, ANA) and not fake.threads
     other = 778
     fake.add_channel(other, "bare-forum", forum=True)
     fake.manage_channels = False
-    await tables(h).store.set_guild_settings(GUILD_ID, GuildSettings(forum_id=other))
+    await store.set_guild_settings(GUILD_ID, GuildSettings(forum_id=other))
+    # an unknown game: refused privately, the empty post deleted
+    reqs = await h.command(ANA, CH, "game", "new", game="chess")
+    assert "chess" in texts(reqs, ANA) and not fake.threads
+    assert [r for r in reqs if r.method == "DELETE" and r.path.startswith("/channels/")]
     caplog.set_level(logging.WARNING, "bot.threads")
     reqs = await h.command(ANA, CH, "game", "new", game=GAME, players=2, ai=1)
     tid = newest_thread(fake)
