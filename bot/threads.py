@@ -447,8 +447,8 @@ class ThreadDesk:
                     for f in kw.get("files") or ():
                         f.reset(seek=True)
                     return await original(route, **kw)
-                if e.status == 403 and e.code == MISSING_PERMISSIONS:
-                    await self.refused(int(cid))
+                if e.code == ARCHIVED or (e.status == 403 and e.code == MISSING_PERMISSIONS):
+                    await self.refused(int(cid))  # locked (and archived): the host is told
                 raise
 
         setattr(http, "request", request)  # noqa: B010 (mypy: a method)
@@ -511,23 +511,23 @@ class ThreadDesk:
             log.warning("the host of game %s not told of its locked thread: %s", rec.id, e)
 
     async def thread_updated(self, data: dict[str, Any]) -> None:
-        """The gateway's ``THREAD_UPDATE``: a running game's thread archived is unarchived at
-        once; one unlocked has its game's steps posted (those its lock held back)."""
+        """The gateway's ``THREAD_UPDATE``: an active game's thread archived is unarchived
+        at once; once it is open and unlocked, its game's steps a lock held back (or left
+        unposted) are posted."""
         meta = data.get("thread_metadata") or {}
         tid = int(data["id"])
-        if meta.get("archived") and not meta.get("locked"):
-            rec = await self.t.svc.places.find(tid)
-            if rec is not None:
-                await self.revive(tid)
-        elif not meta.get("locked") and not meta.get("archived"):
-            rec = await self.t.svc.places.find(tid)
-            if rec is None:
-                return
-            behind = (rec.settings.posted_version or 0) < rec.version and rec.version > 0
-            if rec.id in self.told or behind:
-                self.told.discard(rec.id)
-                caught = await self.t.recover()  # type: ignore[attr-defined]
-                log.info("thread %s unlocked: %s game(s) caught up", tid, caught)
+        rec = await self.t.svc.places.find(tid)
+        if rec is None:
+            return
+        if meta.get("locked"):
+            return
+        if meta.get("archived") and not await self.revive(tid):
+            return
+        behind = (rec.settings.posted_version or 0) < rec.version and rec.version > 0
+        if rec.id in self.told or behind:
+            self.told.discard(rec.id)
+            caught = await self.t.recover()  # type: ignore[attr-defined]
+            log.info("thread %s open again: %s game(s) caught up", tid, caught)
 
 
 def is_channel_edit(route: Route) -> bool:

@@ -387,6 +387,23 @@ async def test_a_locked_thread(h: Harness, fake: FakeDiscord) -> None:
     assert writes_in(await gateway(h, tid), tid)
     s = await svc.peek(1)
     assert s.rec.settings.posted_version == s.version
+    # locked and archived: the host is told again (a new lock); unlocked, it is reopened and
+    # the steps are posted
+    fake.lock(tid)
+    fake.archive(tid)
+    st = await svc.state(1)
+    if not A.over(st):
+        action = rng.choice(A.face.legal_actions(st, 0))
+        reqs = await h.command(ANA, tid, "play", command=A.face.format_action(st, action))
+        dm = fake.dms[ANA]
+        s = await svc.peek(1)
+        assert (s.rec.settings.posted_version or 0) < s.version  # refused: kept
+        assert [r for r in posts_in(reqs, dm) if "is locked" in r.text()]
+        fake.lock(tid, False)  # still archived
+        reqs = await gateway(h, tid)
+        assert fake.threads[tid]["archived"] is False and writes_in(reqs, tid)
+        s = await svc.peek(1)
+        assert s.rec.settings.posted_version == s.version
     # with Manage Threads, a locked thread takes the bot's posts
     fake.manage_threads = True
     fake.lock(tid)
