@@ -222,10 +222,10 @@ class LobbyDesk:
                 view = lobby_layout(f"{text}\n{where}", lobby.id, open_=False, lang=lang)
             view = with_follow(view, lobby.id, lang)
         await interaction.edit_original_response(view=view)
+        if self.in_thread(interaction, lobby):  # before its first post (it may end at once)
+            await self.threads.started(lobby)  # a forum post's tag: running
         await self.t.svc.turns.announce(
             res,
             show=self.publisher.show(interaction=interaction, force=True),
             pause=self.t.auto_answer_pause,
         )
-        if self.in_thread(interaction, lobby):
-            await self.threads.started(lobby)  # a forum post's tag: running
