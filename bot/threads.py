@@ -521,10 +521,13 @@ class ThreadDesk:
             return
         if meta.get("locked"):
             return
-        if meta.get("archived") and not await self.revive(tid):
+        revived = bool(meta.get("archived")) and await self.revive(tid)
+        if meta.get("archived") and not revived:
             return
+        # a lock lifted, or reopened with steps unposted: catch up (not on any update: one
+        # of the bot's own, between a lobby's start and its first post, must not post it)
         behind = (rec.settings.posted_version or 0) < rec.version and rec.version > 0
-        if rec.id in self.told or behind:
+        if rec.id in self.told or (revived and behind):
             self.told.discard(rec.id)
             caught = await self.t.recover()  # type: ignore[attr-defined]
             log.info("thread %s open again: %s game(s) caught up", tid, caught)
