@@ -10,12 +10,15 @@ from typing import Any
 
 import discord
 
+from bot import threads
 from bot.discord_views import lobby_layout
 from bot.hub import Hub
 from bot.moderators import interaction_is_moderator
 from bot.publisher import Publisher
+from bot.threads import ThreadDesk, with_follow
 from i18n import tr
 from service import catalog
+from service.games import DEFAULT
 from service.language import game_language_of
 from service.lobby import LOBBY_MANAGER, colour_choices, is_host, lobby_text
 from service.results import Refused
@@ -30,6 +33,7 @@ class LobbyDesk:
     def __init__(self, hub: Hub, publisher: Publisher) -> None:
         self.t = hub
         self.publisher = publisher
+        self.threads = ThreadDesk.of(hub)
 
     @property
     def lobbies(self) -> Any:
@@ -59,14 +63,19 @@ class LobbyDesk:
         deadline_hours: int,
         language: str = "en",
         game: str | None = None,
+        forum: int | None = None,
     ) -> None:
+        """Open a lobby where :func:`bot.threads.place_for` says: this channel, a thread of
+        it (the lobby post in the channel), or a post of a forum (``forum``, else the
+        server's games forum)."""
         if interaction.channel_id is None:
             await self.t.say(interaction, "bot.lobby.server_only")
             return
         self.t.names[interaction.user.id] = interaction.user.display_name
-        try:
-            rec = await self.t.svc.lobbies.open(
-                interaction.channel_id,
+
+        async def open_record(channel_id: int) -> GameRecord:
+            rec: GameRecord = await self.t.svc.lobbies.open(
+                channel_id,
                 interaction.guild_id,
                 interaction.user.id,
                 scenario=scenario,
@@ -77,6 +86,20 @@ class LobbyDesk:
                 language=language,
                 game=game,
             )
+            return rec
+
+        place = await threads.place_for(self.t, interaction, forum)
+        if place.kind == "thread":
+            await self.threads.open_in_thread(interaction, open_record, self.layout, language)
+            return
+        if place.kind == "forum" and place.forum_id is not None:
+            name = (game or DEFAULT).strip().lower()
+            await self.threads.open_in_forum(
+                interaction, place.forum_id, name, open_record, self.layout, language
+            )
+            return
+        try:
+            rec = await open_record(interaction.channel_id)
         except Refused as e:
             await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, language)))
             return
@@ -84,6 +107,21 @@ class LobbyDesk:
         await interaction.response.send_message(
             view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @staticmethod
+    def in_thread(interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
+        """Whether the game ``rec`` plays in a thread (its lobby post is elsewhere, or the
+        post is in a thread: a forum post)."""
+        return rec.channel_id != interaction.channel_id or isinstance(
+            interaction.channel, discord.Thread
+        )
+
+    def post_layout(self, interaction: discord.Interaction[Any], rec: GameRecord) -> Any:
+        """The lobby post now: :meth:`layout`, with *Follow* for a game in a thread."""
+        view = self.layout(rec)
+        if self.in_thread(interaction, rec):
+            return with_follow(view, rec.id, game_language_of(rec))
+        return view
 
     async def lobby_colour(
         self, interaction: discord.Interaction[Any], game_id: int, colour: str
@@ -95,7 +133,8 @@ class LobbyDesk:
             await self.t.reply(interaction, e.text(await self.t.lang_of(interaction)))
             return
         await interaction.response.edit_message(
-            view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
+            view=self.post_layout(interaction, rec),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     def manager(self, interaction: discord.Interaction[Any], rec: GameRecord) -> bool:
@@ -115,12 +154,16 @@ class LobbyDesk:
             rec = await lobbies.get_open(game_id)
             if op == "join":
                 rec = await lobbies.join(rec, uid)
+                if self.in_thread(interaction, rec):  # the player joins the game's thread
+                    await self.threads.add_member(rec.channel_id, uid)
             elif op == "leave":
                 rec, closed = await lobbies.leave(rec, uid)
                 if closed:
                     await interaction.response.edit_message(
                         view=self.layout(rec, note="bot.lobby.everyone_left", open_=False)
                     )
+                    if self.in_thread(interaction, rec):  # its thread closes with it
+                        await self.threads.closed(rec)
                     return
             elif op == "ai":
                 manager = self.manager(interaction, rec)
@@ -134,7 +177,8 @@ class LobbyDesk:
             await self.t.reply(interaction, e.text(await self.t.lang_of(interaction, rec)))
             return
         await interaction.response.edit_message(
-            view=self.layout(rec), allowed_mentions=discord.AllowedMentions.none()
+            view=self.post_layout(interaction, rec),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def _name(self, uid: int, n: int) -> str:
@@ -171,9 +215,15 @@ class LobbyDesk:
         lang = game_language_of(lobby)
         started = tr(lang, "bot.lobby.started", game=res.game_id)
         text = lobby_text(lobby, lang).rsplit("\n", 1)[0] + "\n" + started
-        await interaction.edit_original_response(
-            view=lobby_layout(text, lobby.id, open_=False, lang=lang)
-        )
+        view = lobby_layout(text, lobby.id, open_=False, lang=lang)
+        if self.in_thread(interaction, lobby):  # the game's thread: followed from the post
+            if lobby.channel_id != interaction.channel_id:  # the post is not in the thread
+                where = tr(lang, "bot.thread.started", thread=f"<#{lobby.channel_id}>")
+                view = lobby_layout(f"{text}\n{where}", lobby.id, open_=False, lang=lang)
+            view = with_follow(view, lobby.id, lang)
+        await interaction.edit_original_response(view=view)
+        if self.in_thread(interaction, lobby):  # before its first post (it may end at once)
+            await self.threads.started(lobby)  # a forum post's tag: running
         await self.t.svc.turns.announce(
             res,
             show=self.publisher.show(interaction=interaction, force=True),

@@ -11,8 +11,9 @@ permission in the user's client, ``setup.without.<flag>`` what the bot does with
 Not needed, on purpose: *Embed Links* (the posts are Components V2 layouts, not embeds; the
 permission gates embeds only), *Manage Messages* (pinning is *Pin Messages* since Discord split
 it off; the bot deletes only its own posts), *Add Reactions* and *Use External Emojis* (none
-used), *Mention Everyone* (the bot pings only the player who must decide), *Create Public
-Threads* and *Manage Threads* (the bot opens no public thread).
+used), *Mention Everyone* (the bot pings only the player who must decide). Optional, and so not
+asked for: *Manage Threads* (posting in a game thread a moderator locked) and *Manage
+Channels* on a games forum (its tags created); without them the bot says what it cannot do.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ NEEDS: tuple[Need, ...] = (
         "send_messages_in_threads",
         "post in threads: a game played in a thread or a forum post, a player's private "
         "thread for /hand",
+    ),
+    Need(
+        "create_public_threads",
+        "open each game's own thread from its lobby post in a text channel (without it a game "
+        "takes its channel)",
+        ("channel",),
     ),
     Need(
         "create_private_threads",

@@ -27,6 +27,7 @@ from bot.images import draw, missing_note, upload_limit
 from bot.notices import Notices
 from bot.private import PrivateDesk
 from bot.settings import shard_of
+from bot.threads import ThreadDesk
 from i18n import catalogue, tr
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.results import Refused, Shown, Status
@@ -182,6 +183,8 @@ class Publisher:
             await self._strip(s, before)  # only the newest post of a game has buttons
         await self.update_status(s)
         await self.private.deliver(s, deliveries, interaction, actor, frames=frames)
+        if s.over:  # threads (bot/threads.py): the finished game's thread tagged and archived
+            await ThreadDesk.of(self.t).game_over(s)
         return Shown(True, now)
 
     def show(

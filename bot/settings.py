@@ -89,6 +89,11 @@ class BotSettings(BaseSettings):
     default_players: int = Field(default=2, ge=1, le=4)
     default_ai: str = Field(default="heuristic", min_length=1, max_length=40)
     turn_deadline_hours: int = Field(default=24, ge=1, le=24 * 14)
+    game_threads: bool = Field(
+        default=True,
+        description="False: every game takes its channel as before threads, whatever a "
+        "server's game_place says (a server's games forum still holds its lobbies)",
+    )
     auto_answer_delay: tuple[float, float] = Field(
         default=(20.0, 240.0),
         description="seconds (min, max) the bot waits, at random, before answering 'no cards' "

@@ -396,6 +396,12 @@ class FakeDiscord:
         self._start = datetime(2025, 1, 1, tzinfo=UTC)
         self._mono0 = time.monotonic()
         self._offset = 0.0
+        # threads and forum posts (see that section): the guild's channels (text, forum) by
+        # id, and what the bot may do in them
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.manage_threads = False  # the bot's Manage Threads (posts in locked threads)
+        self.manage_channels = True  # the bot's Manage Channels (a forum's tags)
+        self.create_threads = True  # the bot's Create Public Threads (and Create Posts)
 
     # ------------------------------------------------------------------ the clock
 
@@ -521,8 +527,10 @@ class FakeDiscord:
             "roles": roles,
             "emojis": [],
             "stickers": [],
-            "channels": [],
-            "threads": [],
+            "channels": [dict(c) for c in self.channels.values()],
+            "threads": [  # the active threads (threads and forum posts)
+                self.thread_payload(t) for t, v in self.threads.items() if not v.get("archived")
+            ],
             "members": [
                 {
                     "user": user(BOT_ID, self.users[BOT_ID]),
@@ -922,6 +930,9 @@ class FakeDiscord:
         for method, pattern, handler in self.extra_routes:
             if method in (m, "*") and (g := re.fullmatch(pattern, p)):
                 return await handler(r, g)  # type: ignore[no-any-return]
+        threaded = self.thread_route(r)  # threads and forum posts (their section)
+        if threaded is not None:
+            return threaded
         if m == "GET" and p == "/users/@me":
             return self.reply(user(BOT_ID, "Turnpost Bot"))
         if m == "GET" and (g := re.fullmatch(r"/users/(\d+)", p)):
@@ -981,29 +992,6 @@ class FakeDiscord:
             if err:
                 return self.reply({"message": err, "code": 50035}, 400)
             return self.reply(self._message(int(g[1]), r.json or {}, r.files))
-        if m == "POST" and (g := re.fullmatch(r"/channels/(\d+)/threads", p)):
-            tid = next(self.ids)
-            self.threads[tid] = dict(r.json or {}, parent_id=str(g[1]), members=[])
-            return self.reply(
-                {
-                    "id": str(tid),
-                    "type": int((r.json or {}).get("type", 11)),
-                    "guild_id": str(GUILD_ID),
-                    "parent_id": str(g[1]),
-                    "name": (r.json or {}).get("name", ""),
-                    "owner_id": str(BOT_ID),
-                    "thread_metadata": {
-                        "archived": False,
-                        "auto_archive_duration": 10080,
-                        "archive_timestamp": "2025-01-01T00:00:00+00:00",
-                        "locked": False,
-                        "invitable": bool((r.json or {}).get("invitable", True)),
-                    },
-                }
-            )
-        if m == "PUT" and (g := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", p)):
-            self.threads[int(g[1])]["members"].append(int(g[2]))
-            return web.Response(status=204)
         if m == "POST" and p == "/users/@me/channels":
             uid = int((r.json or {})["recipient_id"])
             did = self.dms.setdefault(uid, next(self.ids))
@@ -1123,6 +1111,289 @@ class FakeDiscord:
     _channel_of: dict[str, int]
     _message_of: dict[str, int]
 
+    # ============================================================ threads and forum posts
+    # The guild's channels (:attr:`channels`: text channels, type 0, and forum channels,
+    # type 15, with their ``available_tags``) and threads (:attr:`threads`: a thread started
+    # from a message has that message's id; a forum post's starter message has the post's
+    # id), modelled on Discord's documented behaviour: a message sent to an archived thread
+    # unarchives it (unless it is locked); anything else in an archived thread (an edit, a
+    # deletion, a pin, adding a member, changing it without unarchiving it) answers 400
+    # code 50083 "Thread is archived"; a locked thread refuses posts, edits and changes 403
+    # code 50013 unless the bot has Manage Threads (:attr:`manage_threads`); a forum's tags
+    # are changed only with Manage Channels (:attr:`manage_channels`). Discord's published
+    # limits are checked: a thread's name 1-100 characters, a forum post needs a starter
+    # message, at most 5 applied tags (each one of the forum's), at most 20 available tags of
+    # at most 20 characters, auto_archive_duration one of 60, 1440, 4320, 10080 minutes.
+
+    ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+    def add_channel(
+        self, channel_id: int, name: str = "game", *, forum: bool = False, tags: Any = ()
+    ) -> dict[str, Any]:
+        """A channel of the guild (a text channel, or a forum with the tags ``tags``)."""
+        c: dict[str, Any] = {
+            "id": str(channel_id),
+            "type": 15 if forum else 0,
+            "guild_id": str(GUILD_ID),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "default_auto_archive_duration": 1440,
+        }
+        if forum:
+            c.update(
+                available_tags=[self._tag(t) for t in tags],
+                default_reaction_emoji=None,
+                default_thread_rate_limit_per_user=0,
+                default_sort_order=None,
+                default_forum_layout=0,
+                flags=0,
+            )
+        self.channels[channel_id] = c
+        return c
+
+    def _tag(self, name: str, tag_id: int | None = None) -> dict[str, Any]:
+        return {
+            "id": str(tag_id or next(self.ids)),
+            "name": name,
+            "moderated": False,
+            "emoji_id": None,
+            "emoji_name": None,
+        }
+
+    def tag_names(self, thread_id: int) -> list[str]:
+        """The names of a forum post's applied tags."""
+        t = self.threads[thread_id]
+        forum = self.channels.get(int(t["parent_id"]), {})
+        names = {x["id"]: x["name"] for x in forum.get("available_tags", [])}
+        return [names.get(str(i), "?") for i in t.get("applied_tags", [])]
+
+    def channel_payload(self, channel_id: int) -> dict[str, Any]:
+        """The channel as Discord describes it (an interaction's ``channel``, ``GET
+        /channels/{id}``): a thread (type 11 or 12, its parent and thread_metadata), a
+        channel of :attr:`channels`, else a text channel named "game"."""
+        if channel_id in self.threads:
+            return self.thread_payload(channel_id)
+        if channel_id in self.channels:
+            return dict(self.channels[channel_id])
+        return {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "name": "game",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+        }
+
+    def thread_payload(self, thread_id: int) -> dict[str, Any]:
+        t = self.threads[thread_id]
+        return {
+            "id": str(thread_id),
+            "type": int(t.get("type", 11)),
+            "guild_id": str(GUILD_ID),
+            "parent_id": str(t["parent_id"]),
+            "name": t.get("name", ""),
+            "owner_id": str(t.get("owner_id", BOT_ID)),
+            "applied_tags": [str(x) for x in t.get("applied_tags", [])],
+            "message_count": 0,
+            "member_count": len(t["members"]),
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": bool(t.get("archived", False)),
+                "auto_archive_duration": int(t.get("auto_archive_duration", 10080)),
+                "archive_timestamp": "2025-01-01T00:00:00+00:00",
+                "locked": bool(t.get("locked", False)),
+                "invitable": bool(t.get("invitable", True)),
+            },
+        }
+
+    def archive(self, thread_id: int, archived: bool = True) -> None:
+        """The thread is archived (as Discord does after its inactivity time)."""
+        self.threads[thread_id]["archived"] = archived
+
+    def lock(self, thread_id: int, locked: bool = True) -> None:
+        """A moderator locks (or unlocks) the thread."""
+        self.threads[thread_id]["locked"] = locked
+
+    def thread_update(self, client: discord.Client, thread_id: int) -> None:
+        """The gateway's ``THREAD_UPDATE`` of the thread as it now is, to ``client``."""
+        client._connection.parse_thread_update(self.thread_payload(thread_id))  # type: ignore[arg-type]
+
+    @staticmethod
+    def _refuse(status: int, code: int, message: str) -> web.Response:
+        return FakeDiscord.reply({"message": message, "code": code}, status)
+
+    def _archived(self) -> web.Response:
+        return self._refuse(400, 50083, "Thread is archived")
+
+    def _locked(self) -> web.Response:
+        return self._refuse(403, 50013, "Missing Permissions")
+
+    def _bad_name(self, name: Any) -> web.Response | None:
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            return self._refuse(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        return None
+
+    def _bad_tags(self, forum_id: int, tags: Any) -> web.Response | None:
+        forum = self.channels.get(forum_id)
+        if forum is None or forum["type"] != 15:
+            return self._refuse(400, 50035, "applied_tags outside a forum")
+        known = {x["id"] for x in forum["available_tags"]}
+        if len(tags) > 5 or any(str(t) not in known for t in tags):
+            return self._refuse(400, 50035, "Invalid Form Body: applied_tags")
+        return None
+
+    def _new_thread(
+        self, tid: int, parent: int, body: dict[str, Any], *, kind: int = 11
+    ) -> dict[str, Any]:
+        duration = int(body.get("auto_archive_duration") or 4320)
+        self.threads[tid] = dict(
+            body,
+            parent_id=str(parent),
+            members=[BOT_ID] if kind != 12 else [],
+            type=kind,
+            owner_id=BOT_ID,
+            archived=False,
+            locked=False,
+            auto_archive_duration=duration,
+            applied_tags=[str(t) for t in body.get("applied_tags") or []],
+        )
+        return self.threads[tid]
+
+    def thread_route(self, r: Request) -> web.Response | None:
+        """The routes of threads and forum posts; None: not one of them (or a post the
+        channel's own route makes, once the thread allows it)."""
+        p, m, body = r.path, r.method, r.json or {}
+        if m == "POST" and (g := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", p)):
+            cid, mid = int(g[1]), int(g[2])
+            msg = self.messages.get(mid)
+            if msg is None or int(msg["channel_id"]) != cid:
+                return self._refuse(404, 10008, "Unknown Message")
+            if mid in self.threads:
+                return self._refuse(
+                    400, 160004, "A thread has already been created for this message"
+                )
+            if cid in self.threads:
+                return self._refuse(400, 50024, "Cannot execute action on this channel type")
+            if not self.create_threads:
+                return self._locked()
+            if (bad := self._bad_name(body.get("name"))) is not None:
+                return bad
+            if int(body.get("auto_archive_duration") or 4320) not in self.ARCHIVE_DURATIONS:
+                return self._refuse(400, 50035, "Invalid Form Body: auto_archive_duration")
+            self._new_thread(mid, cid, body)  # the thread has the message's id
+            msg["thread"] = self.thread_payload(mid)
+            return self.reply(self.thread_payload(mid))
+        if m == "POST" and (g := re.fullmatch(r"/channels/(\d+)/threads", p)):
+            cid = int(g[1])
+            if (bad := self._bad_name(body.get("name"))) is not None:
+                return bad
+            forum = self.channels.get(cid, {}).get("type") == 15
+            if forum and not self.create_threads:
+                return self._locked()
+            if not forum:  # a thread without a starter message (a private one: a hand's)
+                tid = next(self.ids)
+                self._new_thread(tid, cid, body, kind=int(body.get("type", 11)))
+                return self.reply(self.thread_payload(tid))
+            message = body.get("message")
+            if not isinstance(message, dict):
+                return self._refuse(400, 50035, "Invalid Form Body: a forum post needs a message")
+            tags = body.get("applied_tags") or []
+            if (bad := self._bad_tags(cid, tags)) is not None:
+                return bad
+            err = self._check_message(message)
+            if err:
+                return self._refuse(400, 50035, err)
+            tid = next(self.ids)
+            self._new_thread(tid, cid, {k: v for k, v in body.items() if k != "message"})
+            starter = self._message(tid, message, r.files, mid=tid)
+            return self.reply(dict(self.thread_payload(tid), message=starter))
+        g = re.fullmatch(r"/channels/(\d+)(/.*)?", p)
+        if g is None:
+            return None
+        cid, rest = int(g[1]), g[2] or ""
+        if m == "GET" and not rest:
+            if cid in self.threads or cid in self.channels:
+                return self.reply(self.channel_payload(cid))
+            return self._refuse(404, 10003, "Unknown Channel")
+        if m == "PATCH" and not rest and cid in self.channels:
+            return self._edit_channel(cid, body)
+        t = self.threads.get(cid)
+        if t is None:
+            return None
+        if m == "PATCH" and not rest:
+            return self._edit_thread(cid, t, body)
+        if m == "DELETE" and not rest:  # the thread and its messages go
+            gone = self.thread_payload(cid)
+            for mid in self.channel_messages.pop(cid, []):
+                self.messages.pop(mid, None)
+            del self.threads[cid]
+            return self.reply(gone)
+        locked_out = t["locked"] and not self.manage_threads
+        if g2 := re.fullmatch(r"/thread-members/(\d+|@me)", rest):
+            if m != "PUT":
+                return None
+            if t["archived"]:
+                return self._archived()
+            uid = BOT_ID if g2[1] == "@me" else int(g2[1])
+            if uid not in t["members"]:
+                t["members"].append(uid)
+            return web.Response(status=204)
+        if m == "POST" and rest == "/messages":
+            if locked_out:
+                return self._locked()
+            t["archived"] = False  # a message sent to an archived thread unarchives it
+            return None
+        if rest.startswith("/messages/") and m in ("PATCH", "DELETE", "PUT"):
+            if t["archived"]:
+                return self._archived()
+            if locked_out:
+                return self._locked()
+        return None
+
+    def _edit_thread(self, tid: int, t: dict[str, Any], body: dict[str, Any]) -> web.Response:
+        if (t["locked"] or "locked" in body) and not self.manage_threads:
+            return self._locked()  # a locked thread: only Manage Threads changes it
+        if t["archived"] and body.get("archived") is not False:
+            return self._archived()
+        if "name" in body and (bad := self._bad_name(body["name"])) is not None:
+            return bad
+        if "applied_tags" in body:
+            if (bad := self._bad_tags(int(t["parent_id"]), body["applied_tags"])) is not None:
+                return bad
+            t["applied_tags"] = [str(x) for x in body["applied_tags"]]
+        if "auto_archive_duration" in body:
+            if int(body["auto_archive_duration"]) not in self.ARCHIVE_DURATIONS:
+                return self._refuse(400, 50035, "Invalid Form Body: auto_archive_duration")
+            t["auto_archive_duration"] = int(body["auto_archive_duration"])
+        for k in ("archived", "locked", "name"):
+            if k in body:
+                t[k] = body[k]
+        return self.reply(self.thread_payload(tid))
+
+    def _edit_channel(self, cid: int, body: dict[str, Any]) -> web.Response:
+        c = self.channels[cid]
+        if "available_tags" in body:
+            if not self.manage_channels:
+                return self._locked()
+            tags = body["available_tags"]
+            if c["type"] != 15 or len(tags) > 20:
+                return self._refuse(400, 50035, "Invalid Form Body: available_tags")
+            if any(not 1 <= len(str(x.get("name", ""))) <= 20 for x in tags):
+                return self._refuse(400, 50035, "Invalid Form Body: a tag's name")
+            c["available_tags"] = [self._tag(x["name"], int(x.get("id") or 0)) for x in tags]
+        if "name" in body:
+            c["name"] = body["name"]
+        return self.reply(dict(c))
+
     # ------------------------------------------------------------------ interactions
 
     def interaction(
@@ -1152,16 +1423,7 @@ class FakeDiscord:
             "data": data,
             "guild_id": str(GUILD_ID),
             "channel_id": str(channel_id),
-            "channel": {
-                "id": str(channel_id),
-                "type": 0,
-                "guild_id": str(GUILD_ID),
-                "name": "game",
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-            },
+            "channel": self.channel_payload(channel_id),
             "member": {
                 "user": user(uid, self.users.get(uid, f"user{uid}")),
                 "roles": [],
@@ -1269,9 +1531,19 @@ class Harness:
     ) -> list[Request]:
         """Slash command ``/name [sub] options`` of ``uid`` in ``channel``, on the test guild
         (another guild: ``guild_id``; the user's DMs with the bot: ``guild_id=None``)."""
-        opts = [{"name": k, "type": _opt_type(v), "value": v} for k, v in options.items()]
+        opts = [
+            {"name": k, "type": _opt_type(v), "value": _opt_value(v)} for k, v in options.items()
+        ]
         data: dict[str, Any] = {"id": str(next(self.fake.ids)), "name": name, "type": 1}
         data["options"] = [{"name": sub, "type": 1, "options": opts}] if sub else opts
+        refs = [v.id for v in options.values() if isinstance(v, ChannelRef)]
+        if refs:  # a channel option: Discord resolves it (threads and forum posts)
+            full = str(ALL_PERMISSIONS)
+            data["resolved"] = {
+                "channels": {
+                    str(c): dict(self.fake.channel_payload(c), permissions=full) for c in refs
+                }
+            }
         return await self.feed(self.fake.interaction(2, uid, channel, data, guild_id=guild_id))
 
     async def autocomplete(
@@ -1358,7 +1630,20 @@ def _idle(task: asyncio.Task[Any]) -> bool:
     return "RequestHandler" in name or "__timeout_task_impl" in name  # a view's timer
 
 
+@dataclass(frozen=True)
+class ChannelRef:
+    """A channel given as a slash command's option (type 7; threads and forum posts)."""
+
+    id: int
+
+
+def _opt_value(v: Any) -> Any:
+    return str(v.id) if isinstance(v, ChannelRef) else v
+
+
 def _opt_type(v: Any) -> int:
+    if isinstance(v, ChannelRef):
+        return 7
     if isinstance(v, bool):
         return 5
     if isinstance(v, int):

@@ -51,5 +51,6 @@ def bot_settings(db: Path) -> Any:
         test_guild=GUILD_ID,
         default_ai="random",
         auto_answer_delay=(0.0, 0.0),
+        game_threads=False,  # each simulated game takes its channel
         _env_file=None,
     )

@@ -583,11 +583,18 @@ both, or none."""
 class GuildSettings(_Frozen):
     """A server's (Discord guild's) settings, kept as JSON (schema 12): where ``/game new``
     puts a game in a text channel (``thread``: the lobby is a post and the game plays in its
-    own thread; ``channel``: the game takes the channel, one at a time) and how many running
-    games one player may join on the server (None: no cap)."""
+    own thread; ``channel``: the game takes the channel, one at a time), the server's games
+    forum (``forum_id``: every lobby a post there; None: none) and how many running games one
+    player may join on the server (None: no cap)."""
 
     game_place: Literal["thread", "channel"] = "thread"
     max_running_games: int | None = Field(default=None, ge=1, le=1000)
+    forum_id: int | None = Field(
+        default=None,
+        ge=1,
+        description="the server's games' forum channel: ``/game new`` posts every lobby there "
+        "(a forum post per game), wherever it is typed outside a thread",
+    )
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ shared modules: the pace in :mod:`bot.paceflow`, the abandon flow in :mod:`bot.m
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -25,6 +26,7 @@ from bot import modflow, paceflow
 from bot.checks import game_of, in_game, is_moderator, session_of
 from bot.discord_views import DYNAMIC_ITEMS, GameItem
 from bot.errors import Refusal
+from bot.threads import FollowButton, ThreadDesk
 from bot.translator import choices, named, options
 from i18n import msg, tr
 from service import catalog
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
     from bot.app import TurnpostBot
 
 T = TypeVar("T")
+
+log = logging.getLogger("bot.cogs.game")
 
 PAGES_OFF = tr("en", "bot.web.off")
 NOT_PAGE_RESETTER = tr("en", "bot.web.not_resetter")
@@ -118,15 +122,33 @@ class GameCog(commands.Cog):
 
     async def cog_load(self) -> None:
         GameItem.router = self.bot.tables.press  # where the game's buttons' presses go
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, FollowButton)
+        ThreadDesk.of(self.bot.tables).install()  # archived game threads reopened
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, FollowButton)
+        ThreadDesk.of(self.bot.tables).uninstall()
         GameItem.router = None
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread archived (reopened at once) or unlocked (its steps posted)."""
+        try:
+            await ThreadDesk.of(self.bot.tables).thread_updated(dict(payload.data))
+        except Exception:  # a gateway event must not stop the others
+            log.exception("thread update %s not handled", payload.thread_id)
 
     @game.command(**named("game.new"))
     @options(
-        "game.new", "game", "scenario", "players", "ai", "ai_level", "deadline_hours", "language"
+        "game.new",
+        "game",
+        "scenario",
+        "players",
+        "ai",
+        "ai_level",
+        "deadline_hours",
+        "language",
+        "forum",
     )
     @app_commands.choices(language=languages.language_choices(follow_discord=False))
     @app_commands.autocomplete(scenario=scenario_autocomplete, game=game_autocomplete)
@@ -140,6 +162,7 @@ class GameCog(commands.Cog):
         ai_level: str | None = None,
         deadline_hours: app_commands.Range[int, 1, 336] | None = None,
         language: str | None = None,
+        forum: discord.ForumChannel | None = None,
     ) -> None:
         s = self.bot.settings
         lang = languages.guild_language(interaction)
@@ -169,6 +192,7 @@ class GameCog(commands.Cog):
             ai_level=(ai_level or s.default_ai).lower(),
             deadline_hours=deadline_hours or s.turn_deadline_hours,
             language=lang,
+            forum=None if forum is None else forum.id,
         )
 
     @game.command(**named("game.status"))

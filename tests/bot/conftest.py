@@ -52,6 +52,7 @@ async def bot_maker(
             "test_guild": GUILD_ID,
             "default_ai": "random",
             "auto_answer_delay": (0.0, 0.0),
+            "game_threads": False,  # games take their channel (threads: test_game_threads.py)
             **settings,
         }
         bot = TurnpostBot(BotSettings(**values, _env_file=None))

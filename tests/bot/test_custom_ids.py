@@ -9,10 +9,11 @@ from discord import ui
 import bot.cogs.mod
 import bot.discord_views
 import bot.scheduler
+import bot.threads
 
 
 def _dynamic_items() -> list[type[ui.DynamicItem]]:  # type: ignore[type-arg]
-    modules = (bot.discord_views, bot.cogs.mod, bot.scheduler)
+    modules = (bot.discord_views, bot.cogs.mod, bot.scheduler, bot.threads)
     out = []
     for mod in modules:
         for obj in vars(mod).values():
