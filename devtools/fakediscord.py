@@ -80,7 +80,7 @@ from typing import Any
 import discord
 from aiohttp import web
 
-from devtools.discord_limits import message_problems
+from devtools.discord_limits import channel_edit_problems, message_problems, thread_problems
 
 APP_ID = 900_000_000_000_000_001
 BOT_ID = APP_ID
@@ -1121,11 +1121,9 @@ class FakeDiscord:
     # code 50083 "Thread is archived"; a locked thread refuses posts, edits and changes 403
     # code 50013 unless the bot has Manage Threads (:attr:`manage_threads`); a forum's tags
     # are changed only with Manage Channels (:attr:`manage_channels`). Discord's published
-    # limits are checked: a thread's name 1-100 characters, a forum post needs a starter
+    # limits are checked (devtools.discord_limits): a thread's name 1-100 characters, a forum post needs a starter
     # message, at most 5 applied tags (each one of the forum's), at most 20 available tags of
     # at most 20 characters, auto_archive_duration one of 60, 1440, 4320, 10080 minutes.
-
-    ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
     def add_channel(
         self, channel_id: int, name: str = "game", *, forum: bool = False, tags: Any = ()
@@ -1237,11 +1235,6 @@ class FakeDiscord:
     def _locked(self) -> web.Response:
         return self._refuse(403, 50013, "Missing Permissions")
 
-    def _bad_name(self, name: Any) -> web.Response | None:
-        if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            return self._refuse(400, 50035, "Invalid Form Body: name must be 1-100 characters")
-        return None
-
     def _bad_tags(self, forum_id: int, tags: Any) -> web.Response | None:
         forum = self.channels.get(forum_id)
         if forum is None or forum["type"] != 15:
@@ -1285,33 +1278,26 @@ class FakeDiscord:
                 return self._refuse(400, 50024, "Cannot execute action on this channel type")
             if not self.create_threads:
                 return self._locked()
-            if (bad := self._bad_name(body.get("name"))) is not None:
-                return bad
-            if int(body.get("auto_archive_duration") or 4320) not in self.ARCHIVE_DURATIONS:
-                return self._refuse(400, 50035, "Invalid Form Body: auto_archive_duration")
+            if found := thread_problems(body, forum=False):
+                return self._refuse(400, 50035, "Invalid Form Body: " + "; ".join(found))
             self._new_thread(mid, cid, body)  # the thread has the message's id
             msg["thread"] = self.thread_payload(mid)
             return self.reply(self.thread_payload(mid))
         if m == "POST" and (g := re.fullmatch(r"/channels/(\d+)/threads", p)):
             cid = int(g[1])
-            if (bad := self._bad_name(body.get("name"))) is not None:
-                return bad
             forum = self.channels.get(cid, {}).get("type") == 15
+            if found := thread_problems(body, forum=forum):
+                return self._refuse(400, 50035, "Invalid Form Body: " + "; ".join(found))
             if forum and not self.create_threads:
                 return self._locked()
             if not forum:  # a thread without a starter message (a private one: a hand's)
                 tid = next(self.ids)
                 self._new_thread(tid, cid, body, kind=int(body.get("type", 11)))
                 return self.reply(self.thread_payload(tid))
-            message = body.get("message")
-            if not isinstance(message, dict):
-                return self._refuse(400, 50035, "Invalid Form Body: a forum post needs a message")
+            message = body["message"]
             tags = body.get("applied_tags") or []
             if (bad := self._bad_tags(cid, tags)) is not None:
                 return bad
-            err = self._check_message(message)
-            if err:
-                return self._refuse(400, 50035, err)
             tid = next(self.ids)
             self._new_thread(tid, cid, {k: v for k, v in body.items() if k != "message"})
             starter = self._message(tid, message, r.files, mid=tid)
@@ -1364,15 +1350,13 @@ class FakeDiscord:
             return self._locked()  # a locked thread: only Manage Threads changes it
         if t["archived"] and body.get("archived") is not False:
             return self._archived()
-        if "name" in body and (bad := self._bad_name(body["name"])) is not None:
-            return bad
+        if found := channel_edit_problems(body):
+            return self._refuse(400, 50035, "Invalid Form Body: " + "; ".join(found))
         if "applied_tags" in body:
             if (bad := self._bad_tags(int(t["parent_id"]), body["applied_tags"])) is not None:
                 return bad
             t["applied_tags"] = [str(x) for x in body["applied_tags"]]
         if "auto_archive_duration" in body:
-            if int(body["auto_archive_duration"]) not in self.ARCHIVE_DURATIONS:
-                return self._refuse(400, 50035, "Invalid Form Body: auto_archive_duration")
             t["auto_archive_duration"] = int(body["auto_archive_duration"])
         for k in ("archived", "locked", "name"):
             if k in body:
@@ -1385,10 +1369,10 @@ class FakeDiscord:
             if not self.manage_channels:
                 return self._locked()
             tags = body["available_tags"]
-            if c["type"] != 15 or len(tags) > 20:
+            if c["type"] != 15:
                 return self._refuse(400, 50035, "Invalid Form Body: available_tags")
-            if any(not 1 <= len(str(x.get("name", ""))) <= 20 for x in tags):
-                return self._refuse(400, 50035, "Invalid Form Body: a tag's name")
+            if found := channel_edit_problems(body):
+                return self._refuse(400, 50035, "Invalid Form Body: " + "; ".join(found))
             c["available_tags"] = [self._tag(x["name"], int(x.get("id") or 0)) for x in tags]
         if "name" in body:
             c["name"] = body["name"]
