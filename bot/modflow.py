@@ -14,6 +14,7 @@ from discord import ui
 
 from bot.checks import is_moderator
 from bot.discord_views import GameButton, status_layout
+from bot.threads import ThreadDesk
 from i18n import tr
 from service import moderation as mod
 from service.language import game_language_of
@@ -208,4 +209,5 @@ async def _do_abandon(
             )
         except discord.HTTPException as e:
             log.info("status message of game %s not edited: %s", rec.id, e)
+    await ThreadDesk.of(t).closed(done)  # its own thread: tagged finished and archived
     await interaction.edit_original_response(content=tr(lang, "bot.mod.abandoned", game=rec.id))

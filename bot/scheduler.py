@@ -40,6 +40,7 @@ import discord
 from discord import ui
 from discord.ext import tasks
 
+from bot.threads import ThreadDesk
 from i18n import tr
 from service.pace import Notice, Pacing, Schedule, SeatSchedule
 from service.pacing import Clock
@@ -147,6 +148,9 @@ class Pacer:
                 # the notice's text is the service's, in the game's language (a public flag)
                 lang = await self.tables.game_lang(n.game_id)
                 await self.flag_mods(n.channel_id, n.text, lang)
+                if n.kind == "archived":  # a stale game: its own thread is archived too
+                    rec = await self.tables.svc.places.record(n.game_id)
+                    await ThreadDesk.of(self.tables).closed(rec)
             else:
                 view: ui.View | None = None
                 if n.mute and n.seat is not None and n.since is not None:

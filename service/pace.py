@@ -739,7 +739,7 @@ class Pacing:
                 game_language_of(rec),
                 "svc.notice.archived",
                 game=gid,
-                days=int(days) if days.is_integer() else days,
+                days=int(days) if float(days).is_integer() else days,
             )
             tick.notices.append(
                 Notice(

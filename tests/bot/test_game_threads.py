@@ -17,6 +17,7 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from devtools.fakediscord import ChannelRef
 from rules.games import names
 from rules.registry import registrations
 from service.games import adapter
+from service.pacing import FakeClock
 from storage import GameStatus, GuildSettings
 from tests.bot.conftest import bot_maker
 from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request, custom_ids
@@ -490,3 +492,35 @@ async def test_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
         assert writes_in(await gateway(h, tid), tid)
         await play_to_end(h, tid, rng=random.Random(5))
         assert fake.threads[tid]["archived"] is True
+
+
+async def test_an_abandoned_lobby_archives_its_thread(h: Harness, fake: FakeDiscord) -> None:
+    """``/game abandon`` in the game's thread (the lobby's creator, after the confirmation):
+    the thread is archived as a finished game's is."""
+    tid, _ = await open_thread_game(h)
+    await h.command(ANA, tid, "game", "abandon")
+    ask = next(
+        fake.messages[m]
+        for m in reversed(fake.channel_messages[tid])
+        if m in fake.messages and any(c.startswith("brz:m:") for c in custom_ids(fake.messages[m]))
+    )
+    confirm = next(c for c in custom_ids(ask) if c.startswith("brz:m:") and not c.endswith(":no"))
+    await h.click(ANA, ask, confirm)
+    rec = await tables(h).svc.places.latest_game(tid)
+    assert rec is not None and rec.status is GameStatus.ABANDONED
+    assert fake.threads[tid]["archived"] is True
+
+
+async def test_a_stale_game_archives_its_thread(h: Harness, fake: FakeDiscord) -> None:
+    """A game left without a move for its stale days (the default 30) is archived by the
+    pacing tick, and its thread with it (the default, an int, once broke the tick's notice)."""
+    tid, lobby = await open_thread_game(h)
+    await h.click(ANA, lobby, "brz:l:1:start")
+    rec = await tables(h).svc.places.latest_game(tid)
+    pacer = tables(h).pacer
+    clock = FakeClock(rec.updated_at + timedelta(days=400))
+    pacer.clock = clock
+    tables(h).store._clock = clock.now  # the store's clock: the game's last move is old
+    await pacer.tick()
+    assert (await tables(h).store.get_game(rec.id)).status is GameStatus.ABANDONED
+    assert fake.threads[tid]["archived"] is True
