@@ -115,15 +115,21 @@ class Places:
         *,
         max_games: int | None = None,
         place: Literal["thread", "channel"] | None = None,
+        forum_id: int | None = None,
     ) -> GuildSettings:
-        """Change a server's settings: ``max_games`` (0: no cap; None: unchanged) and
-        ``place`` (None: unchanged); the others keep their values. Returns them."""
+        """Change a server's settings: ``max_games`` (0: no cap; None: unchanged),
+        ``place`` (None: unchanged; given, it also ends new games going to a forum) and
+        ``forum_id`` (new lobbies become posts of that forum); the others keep their values.
+        Returns them."""
         cur = await self.svc.store.get_guild_settings(guild_id)
         changes: dict[str, object] = {}
         if max_games is not None:
             changes["max_running_games"] = max_games or None
         if place is not None:
             changes["game_place"] = place
+            changes["forum_id"] = None
+        if forum_id is not None:
+            changes["forum_id"] = forum_id
         if not changes:
             return cur
         new = GuildSettings.model_validate({**cur.model_dump(), **changes})

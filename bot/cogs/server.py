@@ -4,7 +4,8 @@ others, and the command checks the permission itself: an administrator may have 
 more people). Without options it shows the settings; ``max_games:<n>`` caps how many games
 (lobbies included) one player may be in on the server (0: no cap; enforced when a player
 joins or opens a lobby, :meth:`service.lobby.Lobbies.check_cap`); ``place:`` says where
-``/game new`` puts a game (a thread of its own, or the channel itself). The settings are the
+``/game new`` puts a game (a thread of its own, or the channel itself); ``forum:`` makes new
+lobbies posts of that forum channel (``place:`` ends it). The settings are the
 store's :class:`storage.models.GuildSettings`, through ``svc.places``."""
 
 from __future__ import annotations
@@ -30,10 +31,14 @@ PLACES: dict[str, Place] = {"thread": "thread", "channel": "channel"}
 def settings_text(settings: GuildSettings, lang: str) -> str:
     """The server's settings, in ``lang``."""
     cap = settings.max_running_games
+    if settings.forum_id is not None:
+        place = tr(lang, "bot.server.place.forum", forum=f"<#{settings.forum_id}>")
+    else:
+        place = tr(lang, f"bot.server.place.{settings.game_place}")
     return tr(
         lang,
         "bot.server.settings",
-        place=tr(lang, f"bot.server.place.{settings.game_place}"),
+        place=place,
         cap=tr(lang, "bot.server.no_cap") if cap is None else str(cap),
     )
 
@@ -55,13 +60,14 @@ class ServerCog(commands.Cog):
         return self.bot.tables
 
     @server.command(**named("server.settings"))
-    @options("server.settings", "max_games", "place")
+    @options("server.settings", "max_games", "place", "forum")
     @app_commands.choices(place=choices("place", "thread", "channel"))
     async def settings(
         self,
         interaction: discord.Interaction[TurnpostBot],
         max_games: app_commands.Range[int, 0, 1000] | None = None,
         place: str | None = None,
+        forum: discord.ForumChannel | None = None,
     ) -> None:
         t = self.t
         lang = await t.lang_of(interaction)
@@ -73,11 +79,13 @@ class ServerCog(commands.Cog):
             await t.reply(interaction, tr(lang, "bot.server.not_manager"))
             return
         places = t.svc.places
-        if max_games is None and place is None:
+        if max_games is None and place is None and forum is None:
             await t.reply(interaction, settings_text(await places.server_settings(guild_id), lang))
             return
         where = PLACES.get(place or "")
-        new = await places.set_server_settings(guild_id, max_games=max_games, place=where)
+        new = await places.set_server_settings(
+            guild_id, max_games=max_games, place=where, forum_id=forum.id if forum else None
+        )
         await t.reply(interaction, tr(lang, "bot.server.saved") + "\n" + settings_text(new, lang))
 
 

@@ -524,3 +524,19 @@ async def test_a_stale_game_archives_its_thread(h: Harness, fake: FakeDiscord) -
     await pacer.tick()
     assert (await tables(h).store.get_game(rec.id)).status is GameStatus.ABANDONED
     assert fake.threads[tid]["archived"] is True
+
+
+async def test_the_server_setting_names_the_games_forum(h: Harness, fake: FakeDiscord) -> None:
+    """``/server settings forum:#game-forum`` (Manage Server): ``/game new`` typed in a text
+    channel opens its lobby as a post of that forum; ``place:`` ends it."""
+    reqs = await h.command(ANA, CH, "server", "settings", forum=ChannelRef(FORUM))
+    assert f"<#{FORUM}>" in texts(reqs, ANA)
+    assert (await tables(h).store.get_guild_settings(GUILD_ID)).forum_id == FORUM
+    await h.command(ANA, CH, "game", "new", game=GAME, players=2, ai=1)
+    assert fake.threads[newest_thread(fake)]["parent_id"] == str(FORUM)
+    await h.command(BO, CH, "server", "settings", place="thread")
+    assert (await tables(h).store.get_guild_settings(GUILD_ID)) == GuildSettings()
+    before = set(fake.threads)
+    await h.command(BO, CH, "game", "new", game=GAME, players=2, ai=1)
+    (tid,) = set(fake.threads) - before
+    assert fake.threads[tid]["parent_id"] == str(CH)
