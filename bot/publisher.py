@@ -450,6 +450,26 @@ class Publisher:
         channel = guild.get_channel_or_thread(s.channel_id)
         return None if channel is None else channel.permissions_for(guild.me)
 
+    def _may_send(
+        self,
+        s: GameSession,
+        perms: discord.Permissions | None,
+        interaction: discord.Interaction[Any] | None,
+    ) -> bool:
+        """Whether the bot may post in the game's channel as far as its permissions tell
+        (True when they are not known): Send Messages, or in a thread Send Messages in
+        Threads."""
+        if perms is None:
+            return True
+        channel: Any = None
+        if interaction is not None and interaction.channel_id == s.channel_id:
+            channel = interaction.channel
+        elif s.rec.guild_id and (guild := self.client.get_guild(s.rec.guild_id)) is not None:
+            channel = guild.get_channel_or_thread(s.channel_id)
+        if isinstance(channel, discord.Thread):
+            return perms.send_messages_in_threads
+        return perms.send_messages
+
     def _may_attach(self, s: GameSession, perms: discord.Permissions | None) -> bool:
         """Whether to upload pictures in the game's channel: its known permissions, else
         what the last refusal there taught (a 403 on an upload)."""
@@ -516,10 +536,10 @@ class Publisher:
         channel refuses the post itself (no Send Messages: the host told once; a server
         error after discord.py's retries)."""
         perms = self.permissions(s, out.interaction)
-        if perms is not None and not (perms.send_messages or perms.send_messages_in_threads):
+        if not self._may_send(s, perms, out.interaction):
             await self._tell_host(s, "send_messages", out.interaction)
             raise Unannounced(f"no Send Messages in channel {s.channel_id}")
-        text_only = not self._may_attach(s, perms)
+        text_only = no_attach = not self._may_attach(s, perms)
         limit = out.limit
         view, files, users, alts = await self._content(
             s, chunk.lines, chunk, limit, final=final, text_only=text_only
@@ -531,7 +551,7 @@ class Publisher:
                 users=[discord.Object(u) for u in users], everyone=False, roles=False
             )
         channel = self.client.get_partial_messageable(s.channel_id)
-        for _ in range(4):
+        for tries in range(1, 6):
             try:
                 msg = await channel.send(view=view, files=files, allowed_mentions=mentions)
             except discord.Forbidden as e:
@@ -540,7 +560,7 @@ class Publisher:
                     raise Unannounced(f"post refused: {e}") from e
                 log.info("game %s: upload refused (%s), posting without pictures", s.game_id, e)
                 self.no_attach.add(s.channel_id)
-                text_only = True
+                text_only = no_attach = True
             except discord.HTTPException as e:
                 if not (files and (e.status == 413 or e.code == TOO_LARGE)):
                     raise Unannounced(f"post refused: {e}") from e
@@ -548,8 +568,9 @@ class Publisher:
                 limit = min(limit, sent) // 2
                 self.limits[s.channel_id] = limit  # this channel's uploads: smaller from now
                 log.info("game %s: upload of %s bytes too large, now %s", s.game_id, sent, limit)
+                text_only = tries >= 3  # smaller twice and still too large: without them
             else:
-                if text_only:  # the pictures stayed out for want of Attach Files: say so
+                if no_attach:  # the pictures stayed out for want of Attach Files: say so
                     await self._tell_host(s, "attach_files", out.interaction)
                 return msg, {f.filename: alts.get(f.filename, "") for f in files}
             view, files, _, alts = await self._content(
@@ -811,6 +832,10 @@ class Publisher:
                 log.info(
                     "status message of game %s refused its edit (%s): posted anew", s.game_id, e
                 )
+        perms = self.permissions(s, interaction)
+        if not self._may_send(s, perms, interaction):
+            log.warning("status message of game %s not posted: no Send Messages", s.game_id)
+            return
         try:
             msg = await channel.send(view=view, allowed_mentions=none)
         except discord.Forbidden as e:
@@ -824,7 +849,6 @@ class Publisher:
         s.rec = s.rec.model_copy(
             update={"settings": s.rec.settings.model_copy(update={"status_message_id": msg.id})}
         )
-        perms = self.permissions(s, interaction)
         if perms is not None and not (perms.manage_messages or _may_pin(perms)):
             log.info("status message of game %s not pinned (no Manage Messages)", s.game_id)
             return
