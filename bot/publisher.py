@@ -246,8 +246,8 @@ class Publisher:
                 # to ping them — the new one has the whole turn so far and the board now,
                 # the old one goes (one post per turn stays)
                 lines = [*open_post.lines, *last.lines] or fold.lines
-                q = quiet if open_post.deciders == deciders else ()
-                now = await self._open(s, Chunk(lines, last.images, last.frame), out, deciders, q)
+                moved = Chunk(lines, last.images, last.frame)
+                now = await self._open(s, moved, out, deciders, quiet)
                 if await self._delete(s, open_post):
                     edited.add(open_post.message_id)
         else:

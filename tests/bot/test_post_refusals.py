@@ -31,6 +31,7 @@ USERS = {0: ANA, 1: CY}
 ALL = 0x7FFFFFFFFFFF
 ATTACH_FILES = 1 << 15
 SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
 BOARD_WORDS = "The board in words"
 
 Handler = Callable[[Request, re.Match[str]], Awaitable[web.Response]]
@@ -392,8 +393,9 @@ async def test_an_upload_too_large_is_drawn_smaller_else_posted_in_words(
 
 
 @pytest.mark.slow
-async def test_a_server_error_keeps_the_step_for_the_next_post(
-    fake: FakeDiscord, make_bot: BotMaker
+@pytest.mark.parametrize("then", ["next-step", "restart"])
+async def test_a_server_error_keeps_the_step_for_the_next_post_or_the_restart(
+    fake: FakeDiscord, make_bot: BotMaker, then: str
 ) -> None:
     h = await make_bot()
     gid = await two_humans(fake, h)
@@ -407,6 +409,12 @@ async def test_a_server_error_keeps_the_step_for_the_next_post(
     assert rec.version > before and rec.settings.posted_version == posted
     assert not dms_to(fake, ANA)  # no permission is missing: nobody is told anything
     fake.extra_routes.clear()
+    if then == "restart":  # the restart's catch-up posts what was kept
+        h = await make_bot()
+        rec = await record(h, gid)
+        assert rec.settings.posted_version == rec.version
+        post = the_turn_post(fake)
+        assert f"brz:t:{gid}:{rec.version}" in custom_ids(post)
     await plays_on(h, gid)
 
 
@@ -422,9 +430,13 @@ def status_messages(fake: FakeDiscord) -> list[dict[str, Any]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", [QUOTA, None], ids=["edit-quota-30046", "deleted"])
+@pytest.mark.parametrize(
+    ("how", "perms"),
+    [(QUOTA, ALL), (None, ALL), (QUOTA, ALL & ~MANAGE_MESSAGES)],
+    ids=["edit-quota-30046", "deleted", "no-manage-messages"],
+)
 async def test_the_status_message_is_posted_again_when_its_edit_is_refused(
-    fake: FakeDiscord, make_bot: BotMaker, how: dict[str, Any] | None
+    fake: FakeDiscord, make_bot: BotMaker, how: dict[str, Any] | None, perms: int
 ) -> None:
     h = await make_bot()
     gid = await two_humans(fake, h)
@@ -436,11 +448,16 @@ async def test_the_status_message_is_posted_again_when_its_edit_is_refused(
     else:
         on(fake, "PATCH", rf"/channels/{CH}/messages/{old}", lambda r: True, how)
     seat, text = await to_a(h, gid, new_post_step)
-    reqs = await play(h, USERS[seat], text)
+    start = len(fake.requests)
+    reqs = await play(h, USERS[seat], text, app_permissions=perms)
     saved_not_failed(reqs, USERS[seat])
     rec = await record(h, gid)
     new = rec.settings.status_message_id
     assert new is not None and new != old
+    if perms != ALL:  # the bot may not pin here: it does not try
+        assert not fake.messages[new]["pinned"]
+        assert not [r for r in fake.requests[start:] if "/pins/" in r.path]
+        return
     assert fake.messages[new]["pinned"]
     if how is not None:
         assert not fake.messages[old]["pinned"]  # the old one unpinned
