@@ -440,6 +440,7 @@ async def test_the_status_message_is_posted_again_when_its_edit_is_refused(
 ) -> None:
     h = await make_bot()
     gid = await two_humans(fake, h)
+    seat, text = await to_a(h, gid, new_post_step)
     rec = await record(h, gid)
     old = rec.settings.status_message_id
     assert old is not None and fake.messages[old]["pinned"]
@@ -447,7 +448,6 @@ async def test_the_status_message_is_posted_again_when_its_edit_is_refused(
         del fake.messages[old]
     else:
         on(fake, "PATCH", rf"/channels/{CH}/messages/{old}", lambda r: True, how)
-    seat, text = await to_a(h, gid, new_post_step)
     start = len(fake.requests)
     reqs = await play(h, USERS[seat], text, app_permissions=perms)
     saved_not_failed(reqs, USERS[seat])
