@@ -128,15 +128,11 @@ class GuidedFlow:
             await self.repost(game_id)
 
     async def repost(self, game_id: int) -> None:
-        """Ask the publisher to post the game's turn again (its ``repost_turn``, in a session
-        of the game: its lock held); a failure is logged (the player has their menu)."""
-        repost = getattr(self.turns.publisher, "repost_turn", None)
-        if repost is None:
-            log.info("game %s's turn post is gone; no repost_turn to post it again", game_id)
-            return
+        """Ask the publisher to post the game's turn again (:meth:`Publisher.repost`: under
+        the game's lock, only while its turn post is gone); a failure is logged (the player
+        has their menu)."""
         try:
-            async with self.t.svc.session(game_id) as s:
-                await repost(s)
+            await self.turns.publisher.repost(game_id)
         except Exception:
             log.exception("game %s's turn post not posted again", game_id)
 

@@ -33,11 +33,14 @@ async def creator(t: Tables, game_id: int) -> int | None:
 
 
 async def update_status(t: Tables, game_id: int) -> None:
-    """Recompute deadlines and edit the status message (the game read once for both)."""
-    s = await t.svc.peek(game_id)
-    if t.pacer is not None:
-        await t.pacer.refresh(game_id, s)
-    await t.publisher.update_status(s)
+    """Recompute deadlines and edit the status message (the game read once for both), under
+    the game's lock: a status message Discord no longer lets the bot edit is posted anew, and
+    a turn's publishing at the same moment must not post a second one."""
+    async with t.lock(game_id):
+        s = await t.svc.peek(game_id)
+        if t.pacer is not None:
+            await t.pacer.refresh(game_id, s)
+        await t.publisher.update_status(s)
 
 
 async def may_set(interaction: discord.Interaction[TurnpostBot], gid: int) -> bool:

@@ -177,6 +177,18 @@ class Places:
         if changes:
             s.rec = await self.svc.store.update_settings(s.game_id, **changes)
 
+    @staticmethod
+    def told(rec: GameRecord, what: str) -> bool:
+        """Whether the game's host was already told that the surface lacks ``what`` (a
+        permission's name, e.g. ``attach_files``) where the game is played."""
+        return what in rec.settings.told_missing
+
+    async def mark_told(self, s: GameSession, what: str) -> None:
+        """Remember that the game's host was told the surface lacks ``what`` (once per game)."""
+        if what not in s.rec.settings.told_missing:
+            told = (*s.rec.settings.told_missing, what)
+            s.rec = await self.svc.store.update_settings(s.game_id, told_missing=told)
+
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         """Remember the game's status message (edited in place after every turn)."""
         await self.svc.store.update_settings(game_id, status_message_id=message_id)

@@ -118,10 +118,14 @@ class Shown:
     """What a surface showed of a step (the answer of its ``show``, :mod:`service.turn`):
     whether it posted the game's new version (the game is then marked posted at it), and its
     post of the turn in progress, kept with the game (None: none open: the game ended, or the
-    surface keeps none)."""
+    surface keeps none). ``announced``: False when the surface could not post the step (the
+    channel refused it: a missing permission, a server error): the step is saved but not
+    shown yet, and is announced by a later showing or the restart's catch-up (the game stays
+    marked posted at the version before)."""
 
     posted: bool
     open_post: OpenPost | None = None
+    announced: bool = True
 
 
 @dataclass

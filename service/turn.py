@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from i18n import Msg
@@ -55,6 +55,7 @@ class Played:
     game: GameSession
     steps: tuple[Result, ...] = ()
     schedule: Schedule | None = None
+    shown: Shown | None = None  # what the surface's ``show`` answered (None: not shown)
 
     @property
     def refused(self) -> bool:
@@ -207,6 +208,7 @@ class TurnService:
             shown = await show(played)
             if shown.posted:
                 await self.svc.places.mark_posted(s, s.version, shown)
+            played = replace(played, shown=shown)
         return played
 
     async def manual_end(self, s: GameSession) -> frozenset[int]:

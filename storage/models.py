@@ -214,6 +214,10 @@ class GameSettings(_Frozen):
         max_length=35,
         description="the language of the game's public posts (a catalogue code: en, pt-BR, ...)",
     )
+    told_missing: tuple[str, ...] = Field(
+        default=(),
+        description="the channel permissions the host was told the bot lacks (once per game)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -243,6 +247,7 @@ class SettingsChanges(TypedDict, total=False):
     pending_request: PendingRequest | None
     abandon_votes: Sequence[int]
     language: str
+    told_missing: Sequence[str]
 
 
 class SeatKind(StrEnum):
