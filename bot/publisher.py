@@ -496,8 +496,11 @@ class Publisher:
         """Tell the game's host (seat 1's player, else who opened the game), once per game,
         that the bot lacks the permission ``what`` (``attach_files``, ``send_messages``) in
         the game's channel, in the host's language: in their DMs, else privately to the
-        player whose press it is."""
+        player whose press it is. Not for a thread a moderator locked: its host is told that
+        (bot/threads.py), and the permissions are not what is missing."""
         if self.t.svc.places.told(s.rec, what):
+            return
+        if what == "send_messages" and s.game_id in ThreadDesk.of(self.t).told:
             return
         first = s.seats[0] if s.seats else None
         host = first.user_id if first is not None and not first.ai else None

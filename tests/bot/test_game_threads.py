@@ -63,7 +63,14 @@ def tables(h: Harness) -> Any:
 
 
 def posts_in(reqs: list[Request], channel: int) -> list[Request]:
-    return [r for r in reqs if r.method == "POST" and r.path == f"/channels/{channel}/messages"]
+    """The posts Discord took in the channel (not those it refused)."""
+    return [
+        r
+        for r in reqs
+        if r.method == "POST"
+        and r.path == f"/channels/{channel}/messages"
+        and 200 <= r.status < 300
+    ]
 
 
 def writes_in(reqs: list[Request], channel: int) -> list[Request]:
@@ -72,7 +79,9 @@ def writes_in(reqs: list[Request], channel: int) -> list[Request]:
     return [
         r
         for r in reqs
-        if r.method in ("POST", "PATCH") and r.path.startswith(f"/channels/{channel}/messages")
+        if r.method in ("POST", "PATCH")
+        and r.path.startswith(f"/channels/{channel}/messages")
+        and 200 <= r.status < 300
     ]
 
 
@@ -381,7 +390,8 @@ async def test_a_locked_thread(h: Harness, fake: FakeDiscord) -> None:
             for r in reqs
             if r.method == "POST" and r.path == f"/channels/{fake.dms.get(ANA)}/messages"
         ]
-    assert len(told) == 1 and "is locked" in told[0].text() and f"<#{tid}>" in told[0].text()
+    assert len(told) == 1, [r.text()[:300] for r in told]
+    assert "is locked" in told[0].text() and f"<#{tid}>" in told[0].text()
     s = await svc.peek(1)
     assert (s.rec.settings.posted_version or 0) < s.version  # kept, not posted
     # unlocked: the gateway says so, the steps are posted
