@@ -51,6 +51,12 @@ TIMELINE_NOTE = "bot.image.timeline_missing"
 TOO_LARGE = 40005
 """Discord's error code of an upload past the channel's size limit (with HTTP 413)."""
 
+EDIT_QUOTA = 30046
+"""Discord's code refusing an edit of a message older than an hour past its quota ("Maximum
+number of edits to messages older than 1 hour reached"); Discord has answered it with a 400
+and with a 429 that is no rate limit (no retry_after to wait): either way the message is
+posted anew, never waited on."""
+
 BOARD_WORDS = 1800
 """Characters of a post's board in words at most (a post without pictures)."""
 
@@ -657,7 +663,7 @@ class Publisher:
         except discord.NotFound:
             return None
         except discord.HTTPException as e:
-            if e.status >= 500 or e.status == 429:
+            if e.code != EDIT_QUOTA and (e.status >= 500 or e.status == 429):
                 raise Unannounced(f"edit failed: {e}") from e
             log.info("game %s's post %s refused its edit: %s", s.game_id, post.message_id, e)
             return None
@@ -839,7 +845,7 @@ class Publisher:
             except discord.NotFound:
                 pass  # deleted: post a new one
             except discord.HTTPException as e:
-                if e.status >= 500 or e.status == 429:
+                if e.code != EDIT_QUOTA and (e.status >= 500 or e.status == 429):
                     log.warning("status message of game %s not edited: %s", s.game_id, e)
                     return  # the next turn edits it
                 log.info(
