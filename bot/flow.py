@@ -35,6 +35,7 @@ from bot.discord_views import (
 )
 from bot.errors import unless_expired
 from bot.hub import Hub
+from bot.ops import note_refusal
 from bot.turns import Turns
 from i18n import tr
 from i18n.notation import localize
@@ -83,6 +84,7 @@ class GuidedFlow:
         ):
             why = NO_LONGER_KEY
         if why is not None or seat is None:
+            note_refusal(interaction, why or NO_SEAT_KEY)  # counted in /metrics by its key
             await self.t.reply(interaction, tr(lang, why or NO_SEAT_KEY))
             return None
         return seat, s, lang
@@ -190,6 +192,7 @@ class GuidedFlow:
         found = self.paid_action(s, seat, index, path)
         A = s.A  # the game's adapter: its words for the action and the payment
         if found is None or not isinstance(A, PaymentChooser):
+            note_refusal(interaction, NO_LONGER_KEY)
             await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
             return
         action, step = found
@@ -236,6 +239,7 @@ class GuidedFlow:
         if path is not None:
             found = self.paid_action(s, seat, index, path)
             if found is None or not found[1].complete:
+                note_refusal(interaction, NO_LONGER_KEY)
                 await self.t.reply(interaction, tr(lang, NO_LONGER_KEY))
                 return
             action = found[0].replace(payment=found[1].payment)

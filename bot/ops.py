@@ -265,7 +265,7 @@ class Watch:
         reason = i.extras.get(REFUSAL_KEY)
         if reason is None and self.kind == "command" and i.command_failed:
             reason = "fault"
-        if reason is not None and self.kind == "command":
+        if reason is not None:  # a command's, or a button's or menu's (by its kind)
             metrics.COMMAND_REFUSALS.labels(self.name, str(reason)).inc()
 
 

@@ -58,7 +58,9 @@ ACTIVE_GAMES = Gauge(
 )
 INTERACTION_ERRORS = Counter(
     "turnpost_interaction_errors",
-    "Interactions that failed with an unexpected error (answered privately), by kind",
+    "Interactions that failed: an unexpected error (answered privately), or Discord's refusal "
+    "of the answer (late: after its 3 s; acknowledged: twice; expired: a token past 15 "
+    "minutes; saved: a step saved whose post failed), by kind",
     ["kind"],
     registry=REGISTRY,
 )
@@ -85,8 +87,9 @@ INTERACTION_SECONDS = Histogram(
 )
 COMMAND_REFUSALS = Counter(
     "turnpost_command_refusals",
-    "Slash commands the user got a refusal or an error message for, by command and reason "
-    "(a message key of the refusal, no_game, no_seat, fault, or the check's kind)",
+    "Slash commands and buttons the user got a refusal or an error message for, by command "
+    "(or the button's kind) and reason (a message key of the refusal, no_game, no_seat, "
+    "fault, or the check's kind)",
     ["command", "reason"],
     registry=REGISTRY,
 )

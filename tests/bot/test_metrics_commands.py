@@ -14,6 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import TurnpostBot
+from bot.discord_views import NO_SEAT_KEY
 from bot.ops import component_name
 from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord, custom_ids
@@ -95,8 +96,9 @@ async def test_commands_and_presses_are_timed_and_refusals_counted(
 async def test_a_press_of_each_button_kind_is_labelled_by_its_prefix(
     fake: FakeDiscord, ops_bot: BotMaker
 ) -> None:
-    """Pressing the turn post's *Take my turn* (``brz:t:GAME:VERSION``) and a stale one:
-    both counted under ``brz:t``, never under the game or the version."""
+    """Pressing the turn post's *Take my turn* (``brz:t:GAME:VERSION``) by the player and by
+    a spectator: both counted under ``brz:t``, never under the game or the version; the
+    spectator's refused."""
     h = await ops_bot()
     bot: TurnpostBot = h.client  # type: ignore[assignment]
     await start_against_ai(fake, h)
@@ -112,6 +114,8 @@ async def test_a_press_of_each_button_kind_is_labelled_by_its_prefix(
     after = await scrape(bot)
     assert delta(after, before, FIRST, kind="button", name="brz:t") == 2
     assert delta(after, before, TOTAL, kind="button", name="brz:t") == 2
+    # Bo's press refused (no seat: a spectator), counted by the button's kind and the key
+    assert delta(after, before, REFUSALS, command="brz:t", reason=NO_SEAT_KEY) == 1
     game = take.split(":")[2]
     names = {v for (_, labels) in after for k, v in labels if k == "name"}
     assert not [n for n in names if game in n]
