@@ -3,7 +3,9 @@ PostgreSQL and back, or a PostgreSQL backup file into a database), verified and 
 
 Each game moves whole, under its own id, in one transaction of the destination
 (:meth:`~storage.base.OperatorStore.load_game`): its log, seats, settings, state, news, pacing
-rows and web page token; then every player's preferences (time zone, quiet hours, language,
+rows and web page token; then every player's preferences, every server's settings and the
+matchmaking queue's entries (an entry the destination lacks is added; one it holds
+otherwise is left and reported) (time zone, quiet hours, language,
 last seen Discord locale; a backup file from before the languages has none of the latter
 two). After each game the destination's
 copy is read back and compared with the source's (:meth:`~storage.dump.GameDump.digest`
@@ -28,6 +30,7 @@ from storage.dump import BackupFile, GameDump
 from storage.errors import ChannelBusy, GameExists, InvalidData, StorageError
 from storage.jsonutil import state_hash
 from storage.models import GuildSettings, PlayerPrefs
+from storage.queue import QueueEntry
 
 __all__ = [
     "BackupSource",
@@ -54,6 +57,8 @@ class CopySource(Protocol):
 
     async def all_guild_settings(self) -> dict[int, GuildSettings]: ...
 
+    async def queue_entries(self) -> list[QueueEntry]: ...
+
 
 class CopyDestination(CopySource, Protocol):
     """Where games are copied to: a store's operator tools
@@ -64,6 +69,8 @@ class CopyDestination(CopySource, Protocol):
     async def load_game(self, dump: GameDump) -> None: ...
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings: ...
+
+    async def queue_put(self, entry: QueueEntry) -> QueueEntry: ...
 
     async def set_player_prefs(
         self,
@@ -99,6 +106,9 @@ class BackupSource:
     async def all_guild_settings(self) -> dict[int, GuildSettings]:
         return dict(self.file.guilds)
 
+    async def queue_entries(self) -> list[QueueEntry]:
+        return list(self.file.queue)
+
 
 @dataclass
 class CopyReport:
@@ -113,6 +123,7 @@ class CopyReport:
     """Games copied whose copy does not read back equal: a real problem."""
     prefs_copied: int = 0
     guilds_copied: int = 0
+    queue_copied: int = 0
 
     @property
     def ok(self) -> bool:
@@ -123,8 +134,8 @@ class CopyReport:
         return (
             f"{verdict}: {len(self.copied)} game(s) copied and verified, {len(self.skipped)} "
             f"already there and equal, {len(self.refused)} left out, {len(self.differ)} "
-            f"differing; {self.prefs_copied} player preference(s) and {self.guilds_copied} "
-            "server setting(s) copied"
+            f"differing; {self.prefs_copied} player preference(s), {self.guilds_copied} "
+            f"server setting(s) and {self.queue_copied} queue entr(y/ies) copied"
         )
 
 
@@ -248,4 +259,18 @@ async def copy_store(
             report.differ.append(f"server {guild}: the settings do not read back equal")
             continue
         report.guilds_copied += 1
+    dest_queue = {e.key: e for e in await dest.queue_entries()}
+    for entry in await source.queue_entries():
+        kept = dest_queue.get(entry.key)
+        if kept == entry:
+            continue
+        if kept is not None:
+            report.refused.append(
+                f"queue entry {entry.key}: the destination has another entry for that player"
+            )
+            continue
+        if await dest.queue_put(entry) != entry:
+            report.differ.append(f"queue entry {entry.key}: it does not read back equal")
+            continue
+        report.queue_copied += 1
     return report

@@ -10,8 +10,9 @@ same game exactly when their dumps are equal (:meth:`GameDump.digest`).
 
 A backup file (:func:`write_backup`, :class:`BackupFile`) is JSON Lines: a header line, one
 line per game dump (ascending ids), one line with every player's preferences, one with every
-server's settings (files written before schema 12 have none: no settings) and a trailer that
-counts the games (a cut file is refused).
+server's settings (files written before schema 12 have none: no settings), one with the
+matchmaking queue's entries (files written before schema 14 have none: an empty queue) and a
+trailer that counts the games (a cut file is refused).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from storage.models import (
     Timer,
     is_pack_name,
 )
+from storage.queue import QueueEntry
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -158,6 +160,10 @@ class _Guilds(_Frozen):
     guild_settings: dict[int, GuildSettings]
 
 
+class _Queue(_Frozen):
+    queue_entries: tuple[QueueEntry, ...]
+
+
 class _Trailer(_Frozen):
     end: int
     """How many games the file holds."""
@@ -172,6 +178,7 @@ async def write_backup(
     games: AsyncIterator[GameDump],
     prefs: tuple[PlayerPrefs, ...],
     guilds: dict[int, GuildSettings] | None = None,
+    queue: tuple[QueueEntry, ...] = (),
 ) -> int:
     """Write a backup file to ``path``: a new, uniquely named temporary file next to it is
     filled, flushed to disk and read back (:class:`BackupFile`), and only then renamed to
@@ -194,6 +201,7 @@ async def write_backup(
                 count += 1
             handle.write(_Prefs(player_prefs=prefs).model_dump_json() + "\n")
             handle.write(_Guilds(guild_settings=guilds or {}).model_dump_json() + "\n")
+            handle.write(_Queue(queue_entries=queue).model_dump_json() + "\n")
             handle.write(_Trailer(end=count).model_dump_json() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -213,6 +221,7 @@ class BackupFile:
         self._offsets: dict[int, int] = {}
         self.prefs: tuple[PlayerPrefs, ...] = ()
         self.guilds: dict[int, GuildSettings] = {}
+        self.queue: tuple[QueueEntry, ...] = ()
         try:
             with path.open("rb") as handle:
                 first = handle.readline()
@@ -237,6 +246,8 @@ class BackupFile:
                         self.prefs = _Prefs.model_validate_json(line).player_prefs
                     elif line.startswith(b'{"guild_settings":'):
                         self.guilds = _Guilds.model_validate_json(line).guild_settings
+                    elif line.startswith(b'{"queue_entries":'):
+                        self.queue = _Queue.model_validate_json(line).queue_entries
                     else:
                         trailer = _Trailer.model_validate_json(line)
                     offset += len(line)

@@ -490,6 +490,35 @@ CREATE TABLE guild_settings (
 """
 
 
+# ---------------------------------------------------------------- schema 13 (placeholder)
+# Schema 13 is the ratings store, written by another branch. This no-op stands in for it so
+# that the queue's schema 14 follows an existing 13: drop it when merging (issue #31).
+
+
+async def _v13_placeholder(db: aiosqlite.Connection) -> None:
+    del db
+
+
+# ---------------------------------------------------------------- schema 14: the queue
+V14_QUEUE = """
+-- The matchmaking queue (issue #31): one row per player waiting on a server for a table of a
+-- game; removed when the player leaves or a table takes them (one transaction per table).
+CREATE TABLE queue_entries (
+    guild_id         INTEGER NOT NULL CHECK (guild_id >= 0),
+    game             TEXT    NOT NULL CHECK (length(game) BETWEEN 1 AND 40),
+    user_id          INTEGER NOT NULL CHECK (user_id >= 0),
+    players          INTEGER NOT NULL CHECK (players BETWEEN 1 AND 8),
+    channel_id       INTEGER NOT NULL CHECK (channel_id >= 0),
+    joined_at        TEXT    NOT NULL,
+    ai_fill          INTEGER NOT NULL DEFAULT 0 CHECK (ai_fill IN (0, 1)),
+    max_wait_seconds INTEGER CHECK (max_wait_seconds IS NULL OR max_wait_seconds >= 60),
+    PRIMARY KEY (guild_id, game, user_id)
+);
+CREATE INDEX queue_entries_user ON queue_entries (user_id);
+"""
+# ---------------------------------------------------------------- end of schema 14
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -509,6 +538,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "the game per game record (every game before: brazil)", V10_GAME),
     Migration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
     Migration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
+    Migration(13, "placeholder for the ratings store (another branch)", _v13_placeholder),
+    Migration(14, "the matchmaking queue: players waiting for a table", V14_QUEUE),
 )
 
 LATEST: int = MIGRATIONS[-1].version

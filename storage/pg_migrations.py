@@ -454,6 +454,35 @@ CREATE TABLE guild_settings (
 """
 
 
+# ---------------------------------------------------------------- schema 13 (placeholder)
+# Schema 13 is the ratings store, written by another branch. This no-op stands in for it so
+# that the queue's schema 14 follows an existing 13: drop it when merging (issue #31).
+
+
+async def _v13_placeholder(db: PgConnection) -> None:
+    del db
+
+
+# ---------------------------------------------------------------- schema 14: the queue
+V14_QUEUE = """
+-- The matchmaking queue (issue #31): one row per player waiting on a server for a table of a
+-- game; removed when the player leaves or a table takes them (one transaction per table).
+CREATE TABLE queue_entries (
+    guild_id         BIGINT      NOT NULL CHECK (guild_id >= 0),
+    game             TEXT        NOT NULL CHECK (length(game) BETWEEN 1 AND 40),
+    user_id          BIGINT      NOT NULL CHECK (user_id >= 0),
+    players          INTEGER     NOT NULL CHECK (players BETWEEN 1 AND 8),
+    channel_id       BIGINT      NOT NULL CHECK (channel_id >= 0),
+    joined_at        TIMESTAMPTZ NOT NULL,
+    ai_fill          BOOLEAN     NOT NULL DEFAULT FALSE,
+    max_wait_seconds INTEGER CHECK (max_wait_seconds IS NULL OR max_wait_seconds >= 60),
+    PRIMARY KEY (guild_id, game, user_id)
+);
+CREATE INDEX queue_entries_user ON queue_entries (user_id);
+"""
+# ---------------------------------------------------------------- end of schema 14
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -475,6 +504,8 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(10, "the game per game record (every game before: brazil)", V10_GAME),
     PgMigration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
     PgMigration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
+    PgMigration(13, "placeholder for the ratings store (another branch)", _v13_placeholder),
+    PgMigration(14, "the matchmaking queue: players waiting for a table", V14_QUEUE),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -12,8 +12,19 @@ if TYPE_CHECKING:
     import asyncpg
 
 
+def sqlite_back_to_13(raw: sqlite3.Connection) -> None:
+    """Undo schema 14 on an SQLite file: no matchmaking queue."""
+    raw.execute("DROP TABLE queue_entries")
+
+
+async def pg_back_to_13(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 14 on a PostgreSQL database."""
+    await conn.execute("DROP TABLE queue_entries")
+
+
 def sqlite_back_to_11(raw: sqlite3.Connection) -> None:
     """Undo schema 12 on an SQLite file: no turn notices, no heads-up, no servers' settings."""
+    sqlite_back_to_13(raw)  # (schema 13 is a placeholder until the ratings land)
     raw.execute("ALTER TABLE pacing_players DROP COLUMN notices")
     raw.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
     raw.execute("DROP TABLE guild_settings")
@@ -21,6 +32,7 @@ def sqlite_back_to_11(raw: sqlite3.Connection) -> None:
 
 async def pg_back_to_11(conn: asyncpg.Connection[asyncpg.Record]) -> None:
     """Undo schema 12 on a PostgreSQL database."""
+    await pg_back_to_13(conn)  # (schema 13 is a placeholder until the ratings land)
     await conn.execute("ALTER TABLE pacing_players DROP COLUMN notices")
     await conn.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
     await conn.execute("DROP TABLE guild_settings")
