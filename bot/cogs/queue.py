@@ -67,7 +67,8 @@ class QueueCog(commands.Cog):
             self.loop.start()
 
     async def cog_unload(self) -> None:
-        self.loop.cancel()
+        async with self.matching:  # never between a table taken and its game opened
+            self.loop.cancel()
 
     async def _tick(self) -> None:
         try:
@@ -113,15 +114,16 @@ class QueueCog(commands.Cog):
         except Refused as e:
             await t.reply(interaction, e.text(lang))
             return
-        (mine,) = [s for s in await self.qs.standing(guild_id, entry.user_id) if s.entry == entry]
+        standing = await self.qs.standing(guild_id, entry.user_id)
+        mine = next((s for s in standing if s.entry.game == entry.game), None)
         text = tr(
             lang,
             "bot.queue.joined",
             title=game_title(entry.game, lang),
             players=players,
-            waiting=mine.waiting,
+            waiting=1 if mine is None else mine.waiting,
         )
-        if mine.fill_at is not None:
+        if mine is not None and mine.fill_at is not None:
             text += "\n" + tr(lang, "bot.queue.fill_at", at=ts(mine.fill_at))
         await t.reply(interaction, text)
         await self.match(guild_id)
@@ -246,6 +248,9 @@ class QueueCog(commands.Cog):
         except Refused as e:
             log.warning("a queue's table in channel %s did not open: %s", where, e)
             await qs.put_back(formed)
+            if thread:  # its empty thread goes
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.http.delete_channel(where)
             return None
         rec = await t.svc.store.get_game(res.game_id)
         if thread:

@@ -20,6 +20,7 @@ from storage.base import (
     OperatorStore,
     PacingStore,
     PlayerPrefsStore,
+    QueueStore,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,8 @@ def test_the_contract_comes_in_parts() -> None:
     the operator tools) plus its own side; each part declares its own operations, none
     twice, and both stores are each part."""
     parts = [
-        GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore
+        GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore,
+        QueueStore,
     ]  # fmt: skip
     declared = [
         {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
@@ -95,6 +97,7 @@ def test_the_contract_comes_in_parts() -> None:
     assert {"get_pacing", "claim_timer", "stand_ins"} <= declared[3]
     assert declared[4] == OPERATOR_ABSTRACT
     assert declared[5] == {"get_guild_settings", "set_guild_settings"}
+    assert declared[6] == {"queue_put", "queue_remove", "queue_entries", "queue_take"}
     own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
     assert own == {
         "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
