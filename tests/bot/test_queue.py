@@ -206,3 +206,27 @@ async def test_channel_mode_puts_the_game_in_the_channel(fake: FakeDiscord, tmp_
         assert rec.channel_id == CH and rec.status is GameStatus.RUNNING
         pings = [r for r in posts_in(reqs, CH) if f"<@{ANA}>" in r.text()]
         assert pings and not int(pings[0].json.get("flags") or 0) & EPHEMERAL
+
+
+async def test_a_table_that_cannot_open_keeps_its_players_waiting(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Channel mode, the channel busy with another game: the table's lobby is refused, its
+    players wait on in their places (and get their table once the channel is free)."""
+    fake.add_channel(CH, "games")
+    async with bot_maker(fake, tmp_path / "bot.sqlite3") as make:
+        h = await make()
+        await h.command(CY, CH, "game", "new", game=GAME, players=2)  # the channel's game
+        await join(h, ANA)
+        await join(h, BO)
+        store = tables(h).store
+        assert [e.user_id for e in await store.queue_entries()] == [ANA, BO]
+        assert (await store.get_active_game(CH)).settings.host_user_id == CY
+        _, closed = await tables(h).svc.lobbies.leave(await store.get_game(1), CY)
+        assert closed  # the channel is free again
+        baseline = set(asyncio.all_tasks())
+        (gid,) = await cog(h).match(GUILD_ID)
+        await h.settle(baseline)
+        rec = await store.get_game(gid)
+        assert rec.channel_id == CH and sorted(s.user_id for s in rec.seats) == [ANA, BO]
+        assert await store.queue_entries() == []
