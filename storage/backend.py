@@ -83,6 +83,7 @@ from storage.models import (
     transition_allowed,
 )
 from storage.pacing import PREFS_COLUMNS, merge_prefs, prefs_of
+from storage.queue import QueueEntry
 from storage.ratings import (
     FinishedGame,
     Folded,
@@ -139,6 +140,10 @@ class Db(Protocol):
         ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+class _TableGone(Exception):
+    """A table's entry was gone: its transaction is rolled back (:meth:`queue_take`)."""
 
 
 class ChannelTaken(Exception):
@@ -1290,6 +1295,82 @@ class SqlGameStore(GameStore):
             "SELECT guild_id, settings_json FROM guild_settings ORDER BY guild_id"
         )
         return {int(r[0]): GuildSettings.model_validate_json(str(r[1])) for r in rows}
+
+    # -- the matchmaking queue (schema 14) -------------------------------------------------
+
+    _QUEUE_COLUMNS = (
+        "guild_id, game, user_id, players, channel_id, joined_at, ai_fill, max_wait_seconds"
+    )
+
+    def _queue_row(self, r: Sequence[Any]) -> QueueEntry:
+        return QueueEntry(
+            guild_id=int(r[0]), game=str(r[1]), user_id=int(r[2]), players=int(r[3]),
+            channel_id=int(r[4]), joined_at=cast(datetime, self._from_time(r[5])),
+            ai_fill=bool(r[6]), max_wait_seconds=None if r[7] is None else int(r[7]),
+        )  # fmt: skip
+
+    async def queue_put(self, entry: QueueEntry) -> QueueEntry:
+        async with self._writing() as db:
+            await db.execute(
+                f"INSERT INTO queue_entries ({self._QUEUE_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                "players = EXCLUDED.players, channel_id = EXCLUDED.channel_id, "
+                "joined_at = EXCLUDED.joined_at, ai_fill = EXCLUDED.ai_fill, "
+                "max_wait_seconds = EXCLUDED.max_wait_seconds",
+                entry.guild_id, entry.game, entry.user_id, entry.players, entry.channel_id,
+                self._time(entry.joined_at), entry.ai_fill, entry.max_wait_seconds,
+            )  # fmt: skip
+        return entry
+
+    async def queue_remove(self, guild_id: int, user_id: int, game: str | None = None) -> int:
+        async with self._writing() as db:
+            if game is None:
+                return await db.execute(
+                    "DELETE FROM queue_entries WHERE guild_id = $1 AND user_id = $2",
+                    guild_id,
+                    user_id,
+                )
+            return await db.execute(
+                "DELETE FROM queue_entries WHERE guild_id = $1 AND user_id = $2 AND game = $3",
+                guild_id,
+                user_id,
+                game,
+            )
+
+    async def queue_entries(
+        self,
+        guild_id: int | None = None,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+    ) -> list[QueueEntry]:
+        where: list[str] = []
+        args: list[Any] = []
+        for column, value in (("guild_id", guild_id), ("game", game), ("user_id", user_id)):
+            if value is not None:
+                args.append(value)
+                where.append(f"{column} = ${len(args)}")
+        sql = f"SELECT {self._QUEUE_COLUMNS} FROM queue_entries"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += f" ORDER BY joined_at, guild_id, game {self._TEXT_ORDER}, user_id"
+        return [self._queue_row(r) for r in await self._query(sql, *args)]
+
+    async def queue_take(self, entries: Sequence[QueueEntry]) -> bool:
+        try:
+            async with self._writing() as db:  # an entry gone: everything rolled back
+                for e in entries:
+                    gone = await db.execute(
+                        "DELETE FROM queue_entries WHERE guild_id = $1 AND game = $2 "
+                        "AND user_id = $3 AND joined_at = $4",
+                        e.guild_id, e.game, e.user_id, self._time(e.joined_at),
+                    )  # fmt: skip
+                    if gone != 1:
+                        raise _TableGone
+        except _TableGone:
+            return False
+        return True
 
     async def add_break(
         self,

@@ -55,6 +55,7 @@ from storage.models import (
     StandIn,
     Timer,
 )
+from storage.queue import QueueEntry
 from storage.ratings import (
     Folded,
     RatingChange,
@@ -76,6 +77,7 @@ __all__ = [
     "OperatorStore",
     "PacingStore",
     "PlayerPrefsStore",
+    "QueueStore",
     "RatingStore",
     "apply_settings_changes",
     "utc_now",
@@ -612,6 +614,39 @@ class RatingStore(ABC):
         """Write ``tables`` (rows and seasons replaced by key), in one transaction."""
 
 
+class QueueStore(ABC):
+    """The matchmaking queue (issue #31, schema 14): players waiting on a server for a table
+    of a game (:class:`~storage.queue.QueueEntry`, one per server, game and player). Storage
+    never matches; it keeps the entries and takes a table's entries out in one transaction.
+    Part of :class:`GameStore`."""
+
+    @abstractmethod
+    async def queue_put(self, entry: QueueEntry) -> QueueEntry:
+        """Keep ``entry``, replacing the player's entry for that server and game. Returns it."""
+
+    @abstractmethod
+    async def queue_remove(self, guild_id: int, user_id: int, game: str | None = None) -> int:
+        """Take the player's entries on the server out of the queue (``game``: that game's
+        only); how many there were."""
+
+    @abstractmethod
+    async def queue_entries(
+        self,
+        guild_id: int | None = None,
+        *,
+        game: str | None = None,
+        user_id: int | None = None,
+    ) -> list[QueueEntry]:
+        """The entries waiting (on a server, of a game, of a player; all by default), the
+        longest-waiting first (then by server, game and player)."""
+
+    @abstractmethod
+    async def queue_take(self, entries: Sequence[QueueEntry]) -> bool:
+        """Take a table's ``entries`` out of the queue in one transaction, only if every one
+        of them is still there as given (same ``joined_at``): True when taken, False (nothing
+        changed) when any is gone or changed meanwhile, so nobody sits at two tables."""
+
+
 class OperatorStore(ABC):
     """What the operator tools (``python -m storage``: check, backup, export, import, copy)
     use and a player's press never needs: every game id, whole games moved between stores,
@@ -700,6 +735,7 @@ class GameStore(
     GuildSettingsStore,
     PacingStore,
     RatingStore,
+    QueueStore,
     OperatorStore,
 ):
     """Persistence of games keyed by an internal game id and a Discord channel id.

@@ -3,7 +3,9 @@ PostgreSQL and back, or a PostgreSQL backup file into a database), verified and 
 
 Each game moves whole, under its own id, in one transaction of the destination
 (:meth:`~storage.base.OperatorStore.load_game`): its log, seats, settings, state, news, pacing
-rows and web page token; then every player's preferences (time zone, quiet hours, language,
+rows and web page token; then every player's preferences, every server's settings and the
+matchmaking queue's entries (an entry the destination lacks is added; one it holds
+otherwise is left and reported) (time zone, quiet hours, language,
 last seen Discord locale; a backup file from before the languages has none of the latter
 two). After each game the destination's
 copy is read back and compared with the source's (:meth:`~storage.dump.GameDump.digest`
@@ -28,6 +30,7 @@ from storage.dump import BackupFile, GameDump
 from storage.errors import ChannelBusy, GameExists, InvalidData, StorageError
 from storage.jsonutil import state_hash
 from storage.models import GuildSettings, PlayerPrefs
+from storage.queue import QueueEntry
 from storage.ratings import RatingRow, RatingTables, Season
 
 __all__ = [
@@ -56,6 +59,7 @@ class CopySource(Protocol):
     async def all_guild_settings(self) -> dict[int, GuildSettings]: ...
 
     async def rating_tables(self) -> RatingTables: ...
+    async def queue_entries(self) -> list[QueueEntry]: ...
 
 
 class CopyDestination(CopySource, Protocol):
@@ -69,6 +73,7 @@ class CopyDestination(CopySource, Protocol):
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings: ...
 
     async def load_rating_tables(self, tables: RatingTables) -> None: ...
+    async def queue_put(self, entry: QueueEntry) -> QueueEntry: ...
 
     async def set_player_prefs(
         self,
@@ -107,6 +112,9 @@ class BackupSource:
     async def rating_tables(self) -> RatingTables:
         return self.file.ratings
 
+    async def queue_entries(self) -> list[QueueEntry]:
+        return list(self.file.queue)
+
 
 @dataclass
 class CopyReport:
@@ -123,6 +131,7 @@ class CopyReport:
     guilds_copied: int = 0
     ratings_copied: int = 0
     """Rating rows and seasons copied (schema 13)."""
+    queue_copied: int = 0
 
     @property
     def ok(self) -> bool:
@@ -133,8 +142,9 @@ class CopyReport:
         return (
             f"{verdict}: {len(self.copied)} game(s) copied and verified, {len(self.skipped)} "
             f"already there and equal, {len(self.refused)} left out, {len(self.differ)} "
-            f"differing; {self.prefs_copied} player preference(s) and {self.guilds_copied} "
-            f"server setting(s) and {self.ratings_copied} rating row(s) and season(s) copied"
+            f"differing; {self.prefs_copied} player preference(s), {self.guilds_copied} "
+            f"server setting(s), {self.ratings_copied} rating row(s) and season(s) and "
+            f"{self.queue_copied} queue entr(y/ies) copied"
         )
 
 
@@ -259,6 +269,20 @@ async def copy_store(
             continue
         report.guilds_copied += 1
     await _copy_ratings(source, dest, report)
+    dest_queue = {e.key: e for e in await dest.queue_entries()}
+    for entry in await source.queue_entries():
+        kept = dest_queue.get(entry.key)
+        if kept == entry:
+            continue
+        if kept is not None:
+            report.refused.append(
+                f"queue entry {entry.key}: the destination has another entry for that player"
+            )
+            continue
+        if await dest.queue_put(entry) != entry:
+            report.differ.append(f"queue entry {entry.key}: it does not read back equal")
+            continue
+        report.queue_copied += 1
     return report
 
 

@@ -12,8 +12,9 @@ same game exactly when their dumps are equal (:meth:`GameDump.digest`).
 A backup file (:func:`write_backup`, :class:`BackupFile`) is JSON Lines: a header line, one
 line per game dump (ascending ids), one line with every player's preferences, one with every
 server's settings (files written before schema 12 have none: no settings), one with every
-rating row and season (:class:`~storage.ratings.RatingTables`; none before schema 13) and a
-trailer that counts the games (a cut file is refused).
+rating row and season (:class:`~storage.ratings.RatingTables`; none before schema 13), one
+with the matchmaking queue's entries (files written before schema 14 have none: an empty
+queue) and a trailer that counts the games (a cut file is refused).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from storage.models import (
     Timer,
     is_pack_name,
 )
+from storage.queue import QueueEntry
 from storage.ratings import RatingChange, RatingTables
 
 __all__ = [
@@ -167,6 +169,10 @@ class _Ratings(_Frozen):
     rating_tables: RatingTables
 
 
+class _Queue(_Frozen):
+    queue_entries: tuple[QueueEntry, ...]
+
+
 class _Trailer(_Frozen):
     end: int
     """How many games the file holds."""
@@ -182,6 +188,7 @@ async def write_backup(
     prefs: tuple[PlayerPrefs, ...],
     guilds: dict[int, GuildSettings] | None = None,
     ratings: RatingTables | None = None,
+    queue: tuple[QueueEntry, ...] = (),
 ) -> int:
     """Write a backup file to ``path``: a new, uniquely named temporary file next to it is
     filled, flushed to disk and read back (:class:`BackupFile`), and only then renamed to
@@ -206,6 +213,7 @@ async def write_backup(
             handle.write(_Guilds(guild_settings=guilds or {}).model_dump_json() + "\n")
             tables = ratings or RatingTables()
             handle.write(_Ratings(rating_tables=tables).model_dump_json() + "\n")
+            handle.write(_Queue(queue_entries=queue).model_dump_json() + "\n")
             handle.write(_Trailer(end=count).model_dump_json() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -226,6 +234,7 @@ class BackupFile:
         self.prefs: tuple[PlayerPrefs, ...] = ()
         self.guilds: dict[int, GuildSettings] = {}
         self.ratings = RatingTables()
+        self.queue: tuple[QueueEntry, ...] = ()
         try:
             with path.open("rb") as handle:
                 first = handle.readline()
@@ -252,6 +261,8 @@ class BackupFile:
                         self.guilds = _Guilds.model_validate_json(line).guild_settings
                     elif line.startswith(b'{"rating_tables":'):
                         self.ratings = _Ratings.model_validate_json(line).rating_tables
+                    elif line.startswith(b'{"queue_entries":'):
+                        self.queue = _Queue.model_validate_json(line).queue_entries
                     else:
                         trailer = _Trailer.model_validate_json(line)
                     offset += len(line)

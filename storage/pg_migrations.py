@@ -497,6 +497,26 @@ CREATE INDEX games_by_guild_game ON games (guild_id, game, status);
 """
 
 
+# ---------------------------------------------------------------- schema 14: the queue
+V14_QUEUE = """
+-- The matchmaking queue (issue #31): one row per player waiting on a server for a table of a
+-- game; removed when the player leaves or a table takes them (one transaction per table).
+CREATE TABLE queue_entries (
+    guild_id         BIGINT      NOT NULL CHECK (guild_id >= 0),
+    game             TEXT        NOT NULL CHECK (length(game) BETWEEN 1 AND 40),
+    user_id          BIGINT      NOT NULL CHECK (user_id >= 0),
+    players          INTEGER     NOT NULL CHECK (players BETWEEN 1 AND 8),
+    channel_id       BIGINT      NOT NULL CHECK (channel_id >= 0),
+    joined_at        TIMESTAMPTZ NOT NULL,
+    ai_fill          BOOLEAN     NOT NULL DEFAULT FALSE,
+    max_wait_seconds INTEGER CHECK (max_wait_seconds IS NULL OR max_wait_seconds >= 60),
+    PRIMARY KEY (guild_id, game, user_id)
+);
+CREATE INDEX queue_entries_user ON queue_entries (user_id);
+"""
+# ---------------------------------------------------------------- end of schema 14
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -519,6 +539,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
     PgMigration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
     PgMigration(13, "skill ratings per server and game, their changes, seasons", V13_RATINGS),
+    PgMigration(14, "the matchmaking queue: players waiting for a table", V14_QUEUE),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -628,6 +628,13 @@ class PostgresGameStore(SqlGameStore):
             prefs = tuple(await self._prefs(_Db(db)))
             guilds = await self._guilds(_Db(db))
             tables = await self._tables(_Db(db))
+            queue = tuple(
+                self._queue_row(r)
+                for r in await _Db(db).fetch(
+                    f"SELECT {self._QUEUE_COLUMNS} FROM queue_entries "
+                    f"ORDER BY joined_at, guild_id, game {self._TEXT_ORDER}, user_id"
+                )
+            )
 
             async def games() -> AsyncIterator[GameDump]:
                 for game_id in ids:
@@ -643,6 +650,7 @@ class PostgresGameStore(SqlGameStore):
                     prefs=prefs,
                     guilds=guilds,
                     ratings=tables,
+                    queue=queue,
                 )
             except OSError as exc:
                 raise BackendError(f"cannot write a backup to {target}: {exc}") from exc

@@ -12,6 +12,16 @@ if TYPE_CHECKING:
     import asyncpg
 
 
+def sqlite_back_to_13(raw: sqlite3.Connection) -> None:
+    """Undo schema 14 on an SQLite file: no matchmaking queue."""
+    raw.execute("DROP TABLE queue_entries")
+
+
+async def pg_back_to_13(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 14 on a PostgreSQL database."""
+    await conn.execute("DROP TABLE queue_entries")
+
+
 DROP_13 = (
     "DROP TABLE rating_changes",
     "DROP TABLE ratings",
@@ -21,13 +31,16 @@ DROP_13 = (
 
 
 def sqlite_back_to_12(raw: sqlite3.Connection) -> None:
-    """Undo schema 13 on an SQLite file: no ratings, rating changes or seasons."""
+    """Undo schemas 14 and 13 on an SQLite file: no queue, ratings, rating changes or
+    seasons."""
+    sqlite_back_to_13(raw)
     for statement in DROP_13:
         raw.execute(statement)
 
 
 async def pg_back_to_12(conn: asyncpg.Connection[asyncpg.Record]) -> None:
-    """Undo schema 13 on a PostgreSQL database."""
+    """Undo schemas 14 and 13 on a PostgreSQL database."""
+    await pg_back_to_13(conn)
     for statement in DROP_13:
         await conn.execute(statement)
 

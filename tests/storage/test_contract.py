@@ -20,6 +20,7 @@ from storage.base import (
     OperatorStore,
     PacingStore,
     PlayerPrefsStore,
+    QueueStore,
     RatingStore,
 )
 
@@ -83,6 +84,7 @@ def test_the_contract_comes_in_parts() -> None:
     parts = [
         GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore,
         RatingStore,
+        QueueStore,
     ]  # fmt: skip
     declared = [
         {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
@@ -101,6 +103,7 @@ def test_the_contract_comes_in_parts() -> None:
         "ratings", "rating_changes", "seasons", "start_season", "end_season", "fold_ratings",
         "rebuild_ratings", "seat_names", "rating_tables", "load_rating_tables",
     }  # fmt: skip
+    assert declared[7] == {"queue_put", "queue_remove", "queue_entries", "queue_take"}
     own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
     assert own == {
         "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
