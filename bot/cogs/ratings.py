@@ -14,11 +14,12 @@ end are told in the channel."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from service.ratings import MAX_SEASON_NAME, Row
 
 import i18n
 from bot.cogs.game import chosen_game, game_autocomplete
@@ -26,6 +27,7 @@ from bot.translator import named, options
 from i18n import tr
 from service import catalog
 from service.rating import SETTLED_GAMES, user_key
+from service.results import Refused
 
 if TYPE_CHECKING:
     from bot.app import TurnpostBot
@@ -36,9 +38,6 @@ TOP = 10
 
 HISTORY = 8
 """Rated games ``/rating`` lists per game (the newest)."""
-
-SEASON_NAME_MAX = 40
-"""The longest season name (characters)."""
 
 
 def title_of(game: str, lang: str) -> str:
@@ -58,10 +57,16 @@ def clean(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-def row_line(lang: str, row: Any) -> str:
+def name_of(lang: str, row: Row) -> str:
+    """A row's display name (its player's seat name as their games kept it; never an id)."""
+    return clean(row.name) if row.name else tr(lang, "bot.ratings.unnamed")
+
+
+def row_line(lang: str, row: Row) -> str:
     """One row of a table: place, name, rating (provisional marked), games."""
     key = "bot.ratings.row_provisional" if row.provisional else "bot.ratings.row"
-    return tr(lang, key, place=row.place, who=clean(row.name), rating=row.rating, games=row.games)
+    who = name_of(lang, row)
+    return tr(lang, key, place=row.place, who=who, rating=row.rating, games=row.games)
 
 
 async def season_autocomplete(
@@ -171,7 +176,8 @@ class RatingsCog(commands.Cog):
         lines = [head, *(row_line(lang, r) for r in rows)]
         me = interaction.user.id
         if not any(r.player == user_key(me) for r in rows):
-            mine = await ratings.place_of(guild_id, name, me, season=number)
+            table = await ratings.table(guild_id, name, season=number)
+            mine = next((r for r in table if r.player == user_key(me)), None)
             if mine is None:
                 lines.append(tr(lang, "bot.ratings.you_none", title=title))
             else:
@@ -181,7 +187,7 @@ class RatingsCog(commands.Cog):
                         lang,
                         key,
                         place=mine.place,
-                        players=mine.players,
+                        players=len(table),
                         rating=mine.rating,
                         games=mine.games,
                     )
@@ -222,6 +228,7 @@ class RatingsCog(commands.Cog):
             row, history = await t.svc.ratings.of(guild_id, g, who.id)
             if row is None:
                 continue
+            players = len(await t.svc.ratings.table(guild_id, g))
             key = "bot.rating.line_provisional" if row.provisional else "bot.rating.line"
             part = [
                 tr(
@@ -230,11 +237,11 @@ class RatingsCog(commands.Cog):
                     title=title_of(g, lang),
                     rating=row.rating,
                     place=row.place,
-                    players=row.players,
+                    players=players,
                     games=row.games,
                 )
             ]
-            for h in history[:HISTORY]:
+            for h in reversed(history[-HISTORY:]):  # the newest first
                 part.append(
                     "- "
                     + tr(
@@ -287,7 +294,7 @@ class RatingsCog(commands.Cog):
         self,
         interaction: discord.Interaction[TurnpostBot],
         game: str,
-        name: app_commands.Range[str, 1, SEASON_NAME_MAX],
+        name: app_commands.Range[str, 1, MAX_SEASON_NAME],
     ) -> None:
         t = self.t
         lang = await t.lang_of(interaction)
@@ -299,8 +306,8 @@ class RatingsCog(commands.Cog):
             return
         title = title_of(which, lang)
         name = " ".join(name.split())
-        if not 1 <= len(name) <= SEASON_NAME_MAX:
-            await t.reply(interaction, tr(lang, "bot.season.bad_name", most=SEASON_NAME_MAX))
+        if not 1 <= len(name) <= MAX_SEASON_NAME:
+            await t.reply(interaction, tr(lang, "bot.season.bad_name", most=MAX_SEASON_NAME))
             return
         seasons = await t.svc.ratings.seasons(guild_id, which)
         running = [s for s in seasons if s.running]
@@ -313,7 +320,11 @@ class RatingsCog(commands.Cog):
         if any(s.name.casefold() == name.casefold() for s in seasons):
             await t.reply(interaction, tr(lang, "bot.season.taken", title=title, name=clean(name)))
             return
-        await t.svc.ratings.start_season(guild_id, which, name, by=interaction.user.id)
+        try:
+            await t.svc.ratings.start_season(guild_id, which, name, by=interaction.user.id)
+        except Refused as e:  # another admin started one meanwhile
+            await t.reply(interaction, e.text(lang))
+            return
         await self._announce(
             interaction, tr(lang, "bot.season.started", title=title, name=clean(name))
         )
@@ -331,8 +342,12 @@ class RatingsCog(commands.Cog):
         if which is None:
             return
         title = title_of(which, lang)
-        ended = await t.svc.ratings.end_season(guild_id, which, by=interaction.user.id)
-        if ended is None:
+        if not any(s.running for s in await t.svc.ratings.seasons(guild_id, which)):
+            await t.reply(interaction, tr(lang, "bot.season.none", title=title))
+            return
+        try:
+            ended = await t.svc.ratings.end_season(guild_id, which, by=interaction.user.id)
+        except Refused:  # another admin ended it meanwhile
             await t.reply(interaction, tr(lang, "bot.season.none", title=title))
             return
         await self._announce(
