@@ -276,3 +276,24 @@ async def test_seasons_are_for_managers_and_keep_their_final_table(
         await command(h, ANA, "season", "start", perms=MANAGE_GUILD, game=SMALL, name="spring 2027")
     )
     assert private(said) and "already had a season called" in content(said)
+
+
+async def test_no_hard_coded_english_in_the_replies(fake: FakeDiscord, make_bot: BotMaker) -> None:
+    """A user reading the pseudo-language sees every reply of these commands in brackets."""
+    from i18n import PSEUDO
+    from tests.i18n.pseudo import unbracketed_words
+
+    fake.users.update(NAMES)
+    h = await make_bot()
+    await h.client.tables.svc.languages.set_user_language(CY, PSEUDO)  # type: ignore[attr-defined]
+    for reqs in (
+        await command(h, CY, "leaderboard", game=SMALL),
+        await command(h, CY, "leaderboard", game="chess"),
+        await command(h, CY, "leaderboard", game=SMALL, season="Spring"),
+        await command(h, CY, "rating"),
+        await command(h, CY, "rating", game=SMALL),
+        await command(h, CY, "season", "end", perms=MANAGE_GUILD, game=SMALL),
+        await command(h, CY, "season", "start", perms=MANAGE_CHANNELS, game=SMALL, name="X"),
+    ):
+        text = content(answer(reqs))
+        assert text.startswith("[") and unbracketed_words(text, ["Pseudo"]) == [], text
