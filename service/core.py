@@ -44,6 +44,7 @@ from service.games import adapter, adapter_of, seat_label
 from service.language import Languages, game_language_of
 from service.locks import GameLock
 from service.places import Places
+from service.ratings import RULES, Ratings
 from service.reading import Reading, final_text
 from service.results import (
     Decision,
@@ -132,6 +133,7 @@ class _Store:
                     events_json=A.events_json(events),
                     description=description,
                     result=result,
+                    rating=RULES,
                 )
         except VersionConflict:
             metrics.CONFLICTS.inc()
@@ -169,8 +171,10 @@ class GameCore:
 
     Its parts, reached as attributes: ``languages`` (:class:`service.language.Languages`:
     who reads in which language), ``reading`` (:class:`service.reading.Reading`: the board,
-    hands, scores, log and timeline; ``rulebook_path``: its rules reference) and ``places``
-    (:class:`service.places.Places`: where the surfaces show the games).
+    hands, scores, log and timeline; ``rulebook_path``: its rules reference), ``places``
+    (:class:`service.places.Places`: where the surfaces show the games) and ``ratings``
+    (:class:`service.ratings.Ratings`: ratings, leaderboards and seasons; a game reaching its
+    natural end is rated in the transaction that records its result, :data:`RULES`).
     """
 
     def __init__(
@@ -187,6 +191,7 @@ class GameCore:
         self.languages = Languages(self)  # who reads in which language
         self.reading = Reading(self, rulebook_path=rulebook_path)  # a game read for a player
         self.places = Places(self)  # where the surfaces show the games
+        self.ratings = Ratings(self)  # ratings, leaderboards and seasons per server and game
         self._locks: dict[int, GameLock] = {}
         self._turn_events: dict[int, list[Event]] = {}
         self._ai_failures: set[tuple[int, int, str]] = set()

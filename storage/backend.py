@@ -28,7 +28,7 @@ import json
 from abc import abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, ClassVar, Protocol, Unpack, cast
 
 from storage.base import GameStore, apply_settings_changes
@@ -83,6 +83,20 @@ from storage.models import (
     transition_allowed,
 )
 from storage.pacing import PREFS_COLUMNS, merge_prefs, prefs_of
+from storage.ratings import (
+    FinishedGame,
+    Folded,
+    RatingChange,
+    RatingRow,
+    RatingRules,
+    RatingTables,
+    Season,
+    Skill,
+    check_plan,
+    fold,
+    rate_game,
+    seasons_at,
+)
 from storage.replay import Replayer, check_pack, default_replayer, line_of
 
 __all__ = ["ChannelTaken", "Db", "SqlGameStore"]
@@ -101,6 +115,12 @@ CLOCK_COLUMNS = "game_id, seat, since_version, started_at, closed_at, muted"
 TIMER_COLUMNS = "game_id, version, seat, kind, claimed_at, done_at, outcome"
 STANDIN_COLUMNS = "game_id, seat, user_id, ai_level, since, ended_at"
 BREAK_COLUMNS = "id, game_id, seat, start_at, end_at, by_user, reason"
+RATING_COLUMNS = "guild_id, game, season, player, mu, sigma, games, updated_at"
+CHANGE_COLUMNS = (
+    "game_id, season, seat, player, place, fixed, mu_before, sigma_before, mu_after, sigma_after"
+)
+SEASON_COLUMNS = "guild_id, game, number, name, started_at, started_by, ended_at, ended_by"
+MICROSECOND = timedelta(microseconds=1)
 STATE_COLUMN = 13
 """The state's column in a game row read with its state (after the summary's 13)."""
 
@@ -696,6 +716,7 @@ class SqlGameStore(GameStore):
         description: str | None = None,
         status: GameStatus | None = None,
         result: GameResult | None = None,
+        rating: RatingRules | None = None,
     ) -> GameRecord:
         check_version(expected_version, "expected_version")
         check_seat_no(seat)
@@ -714,8 +735,9 @@ class SqlGameStore(GameStore):
             digest, snapshot, None, None, description, None, None, self.engine_version(),
         )  # fmt: skip
         return await self._append(
-            game_id, expected_version, entry, state_json, status=status, result=result
-        )
+            game_id, expected_version, entry, state_json, status=status, result=result,
+            rating=rating,
+        )  # fmt: skip
 
     async def _append(
         self,
@@ -727,9 +749,11 @@ class SqlGameStore(GameStore):
         status: GameStatus | None = None,
         result: GameResult | None = None,
         check: Callable[[dict[int, int], int], None] | None = None,
+        rating: RatingRules | None = None,
     ) -> GameRecord:
         """Write one log entry (``created_at`` filled in here), the new state and the version
-        bump in one guarded transaction. ``check(jumps, current)`` runs inside it."""
+        bump in one guarded transaction. ``check(jumps, current)`` runs inside it; with a
+        ``result`` and ``rating``, the game is rated in it too (:meth:`_rate`)."""
         moment = self.now()
         now = self._time(moment)
         new_version = expected_version + 1
@@ -773,6 +797,10 @@ class SqlGameStore(GameStore):
             if result is not None:
                 await self._write_result(db, game_id, result)
                 fields["seats"] = scored(fields["seats"], result)
+                if rating is not None:
+                    rated_at = await self._rate(db, fields, moment, rating)
+                    if rated_at != moment:
+                        moment, finished_at = rated_at, self._time(rated_at)
             await self._notify(db, game_id, new_version)
         fields.update(
             version=new_version,
@@ -1645,6 +1673,9 @@ class SqlGameStore(GameStore):
             f"SELECT {STANDIN_COLUMNS} FROM pacing_standins WHERE game_id = $1 ORDER BY seat, since"
         )
         page = await rows("SELECT token, created_at FROM web_pages WHERE game_id = $1")
+        rated = await rows(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = $1 ORDER BY season, seat"
+        )
         return GameDump(
             game=record,
             log=tuple(self._log_entry(row) for row in log),
@@ -1660,6 +1691,7 @@ class SqlGameStore(GameStore):
             timers=tuple(self._timer_row(r) for r in timers),
             stand_ins=tuple(self._stand_in_row(r) for r in stand_ins),
             web_page=None if not page else WebPage(token=page[0][0], created_at=at(page[0][1])),
+            ratings=tuple(self._change_row(r) for r in rated),
         )
 
     async def _load_rows(self, db: Db, dump: GameDump) -> None:
@@ -1716,3 +1748,345 @@ class SqlGameStore(GameStore):
                 dump.web_page.token,
                 self._time(dump.web_page.created_at),
             )
+        await self._insert_changes(
+            db, [c.model_copy(update={"game_id": gid}) for c in dump.ratings]
+        )
+
+    # -- ratings (schema 13) ---------------------------------------------------------------
+
+    async def _lock_ratings(self, db: Db, guild_id: int, game: str) -> None:
+        """Queue the writers of one server's game's ratings (the backend's lock; SQLite's
+        one writer needs none)."""
+
+    def _change_row(self, r: Sequence[Any]) -> RatingChange:
+        return RatingChange(
+            game_id=int(r[0]),
+            season=int(r[1]),
+            seat=int(r[2]),
+            player=str(r[3]),
+            place=int(r[4]),
+            fixed=bool(r[5]),
+            mu_before=float(r[6]),
+            sigma_before=float(r[7]),
+            mu_after=float(r[8]),
+            sigma_after=float(r[9]),
+            finished_at=self._from_time(r[10]) if len(r) > 10 else None,
+        )
+
+    def _rating_row(self, r: Sequence[Any]) -> RatingRow:
+        return RatingRow(
+            guild_id=int(r[0]),
+            game=str(r[1]),
+            season=int(r[2]),
+            player=str(r[3]),
+            mu=float(r[4]),
+            sigma=float(r[5]),
+            games=int(r[6]),
+            updated_at=self._from_time(r[7]),
+        )
+
+    def _season_row(self, r: Sequence[Any]) -> Season:
+        return Season(
+            guild_id=int(r[0]),
+            game=str(r[1]),
+            number=int(r[2]),
+            name=str(r[3]),
+            started_at=self._from_time(r[4]),
+            started_by=int(r[5]),
+            ended_at=self._from_time(r[6]),
+            ended_by=None if r[7] is None else int(r[7]),
+        )
+
+    async def _seasons(self, db: Db, guild_id: int, game: str) -> list[Season]:
+        rows = await db.fetch(
+            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE guild_id = $1 AND game = $2 "
+            "ORDER BY number",
+            guild_id,
+            game,
+        )
+        return [self._season_row(r) for r in rows]
+
+    async def _insert_changes(self, db: Db, changes: Sequence[RatingChange]) -> None:
+        await db.executemany(
+            f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            [
+                (c.game_id, c.season, c.seat, c.player, c.place, c.fixed, c.mu_before,
+                 c.sigma_before, c.mu_after, c.sigma_after)
+                for c in changes
+            ],
+        )  # fmt: skip
+
+    async def _upsert_ratings(self, db: Db, rows: Sequence[RatingRow]) -> None:
+        await db.executemany(
+            f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+            "ON CONFLICT (guild_id, game, season, player) DO UPDATE SET mu = EXCLUDED.mu, "
+            "sigma = EXCLUDED.sigma, games = EXCLUDED.games, updated_at = EXCLUDED.updated_at",
+            [
+                (r.guild_id, r.game, r.season, r.player, r.mu, r.sigma, r.games,
+                 self._time(r.updated_at))
+                for r in rows
+            ],
+        )  # fmt: skip
+
+    async def _rate(
+        self, db: Db, fields: dict[str, Any], moment: datetime, rules: RatingRules
+    ) -> datetime:
+        """Rate the game just finished in this transaction (module :mod:`storage.ratings`):
+        under the ratings lock of its server's game, read its seats' current ratings, write
+        the new ones and its changes. Returns the finish time, moved a microsecond past the
+        last rated game's when the clocks tie or step back, so that the order of the finish
+        times (then the ids) is always the order the games were rated in."""
+        guild_id: int | None = fields["guild_id"]
+        game: str = fields["game"]
+        game_id: int = fields["id"]
+        if guild_id is None:
+            return moment
+        plan = check_plan(rules.plan(game, fields["seats"]))
+        if plan is None:
+            return moment
+        await self._lock_ratings(db, guild_id, game)
+        last = await db.fetchrow(
+            "SELECT g.finished_at, g.id FROM games g WHERE g.guild_id = $1 AND g.game = $2 "
+            "AND g.status = 'finished' AND g.id <> $3 AND EXISTS (SELECT 1 FROM rating_changes "
+            "c WHERE c.game_id = g.id AND c.season = 0) ORDER BY g.finished_at DESC, g.id DESC "
+            "LIMIT 1",
+            guild_id,
+            game,
+            game_id,
+        )
+        if last is not None:
+            last_at = self._from_time(last[0])
+            assert last_at is not None
+            if (moment, game_id) <= (last_at, int(last[1])):
+                moment = last_at + (timedelta(0) if game_id > int(last[1]) else MICROSECOND)
+                await db.execute(
+                    "UPDATE games SET finished_at = $1, updated_at = $1 WHERE id = $2",
+                    self._time(moment),
+                    game_id,
+                )
+        for season in seasons_at(await self._seasons(db, guild_id, game), moment):
+            current: dict[str, tuple[Skill, int]] = {}
+            for p in plan:
+                if p.fixed is not None:
+                    continue
+                row = await db.fetchrow(
+                    "SELECT mu, sigma, games FROM ratings WHERE guild_id = $1 AND game = $2 "
+                    "AND season = $3 AND player = $4",
+                    guild_id,
+                    game,
+                    season,
+                    p.player,
+                )
+                if row is not None:
+                    current[p.player] = (Skill(float(row[0]), float(row[1])), int(row[2]))
+            changes = rate_game(
+                rules,
+                plan,
+                {k: v[0] for k, v in current.items()},
+                game_id=game_id,
+                season=season,
+            )
+            await self._insert_changes(db, changes)
+            await self._upsert_ratings(
+                db,
+                [
+                    RatingRow(
+                        guild_id=guild_id,
+                        game=game,
+                        season=season,
+                        player=c.player,
+                        mu=c.mu_after,
+                        sigma=c.sigma_after,
+                        games=current.get(c.player, (rules.new, 0))[1] + 1,
+                        updated_at=moment,
+                    )
+                    for c in changes
+                    if not c.fixed
+                ],
+            )
+        return moment
+
+    async def ratings(self, guild_id: int, game: str, *, season: int = 0) -> list[RatingRow]:
+        rows = await self._query(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND game = $2 "
+            f"AND season = $3 ORDER BY player{self._TEXT_ORDER}",
+            guild_id,
+            game,
+            season,
+        )
+        return [self._rating_row(r) for r in rows]
+
+    async def rating_changes(
+        self, guild_id: int, game: str, *, player: str | None = None, season: int = 0
+    ) -> list[RatingChange]:
+        cols = ", ".join(f"c.{c.strip()}" for c in CHANGE_COLUMNS.split(","))
+        sql = (
+            f"SELECT {cols}, g.finished_at FROM rating_changes c JOIN games g ON g.id = c.game_id "
+            "WHERE g.guild_id = $1 AND g.game = $2 AND c.season = $3"
+        )
+        args: list[Any] = [guild_id, game, season]
+        if player is not None:
+            sql += " AND c.player = $4"
+            args.append(player)
+        rows = await self._query(sql + " ORDER BY g.finished_at, g.id, c.seat", *args)
+        return [self._change_row(r) for r in rows]
+
+    async def seasons(self, guild_id: int, game: str) -> list[Season]:
+        async with self._connected() as db:
+            return await self._seasons(db, guild_id, game)
+
+    async def start_season(self, guild_id: int, game: str, name: str, *, by: int) -> Season:
+        check_id(guild_id, "guild_id")
+        check_game_name(game)
+        check_id(by, "by")
+        clean = " ".join(str(name).split())
+        if not 1 <= len(clean) <= 100:
+            raise InvalidData("a season's name has 1 to 100 characters")
+        async with self._writing() as db:
+            await self._lock_ratings(db, guild_id, game)
+            now = self.now()
+            had = await self._seasons(db, guild_id, game)
+            if any(s.running for s in had):
+                raise InvalidData(f"a season of {game} is already running on server {guild_id}")
+            season = Season(
+                guild_id=guild_id,
+                game=game,
+                number=max((s.number for s in had), default=0) + 1,
+                name=clean,
+                started_at=now,
+                started_by=by,
+            )
+            await self._insert_seasons(db, [season])
+        return season
+
+    async def _insert_seasons(self, db: Db, seasons: Sequence[Season]) -> None:
+        await db.executemany(
+            f"INSERT INTO seasons ({SEASON_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [
+                (s.guild_id, s.game, s.number, s.name, self._time(s.started_at), s.started_by,
+                 None if s.ended_at is None else self._time(s.ended_at), s.ended_by)
+                for s in seasons
+            ],
+        )  # fmt: skip
+
+    async def end_season(self, guild_id: int, game: str, *, by: int) -> Season:
+        check_id(by, "by")
+        async with self._writing() as db:
+            await self._lock_ratings(db, guild_id, game)
+            now = self.now()
+            running = [s for s in await self._seasons(db, guild_id, game) if s.running]
+            if not running:
+                raise InvalidData(f"no season of {game} is running on server {guild_id}")
+            ended = running[-1].model_copy(update={"ended_at": now, "ended_by": by})
+            await db.execute(
+                "UPDATE seasons SET ended_at = $1, ended_by = $2 WHERE guild_id = $3 "
+                "AND game = $4 AND number = $5",
+                self._time(now),
+                by,
+                guild_id,
+                game,
+                ended.number,
+            )
+        return ended
+
+    async def _finished_rated(self, db: Db, guild_id: int, game: str) -> list[FinishedGame]:
+        """The finished games of the server's game that were rated, with their seats and
+        the fixed ratings recorded for their fixed seats."""
+        rows = await db.fetch(
+            f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.guild_id = $1 AND g.game = $2 "
+            "AND g.status = 'finished' AND EXISTS (SELECT 1 FROM rating_changes c "
+            "WHERE c.game_id = g.id AND c.season = 0) ORDER BY g.finished_at, g.id",
+            guild_id,
+            game,
+        )
+        out: list[FinishedGame] = []
+        for row in rows:
+            fields = self._summary_fields(row)
+            fixed = await db.fetch(
+                "SELECT seat, mu_before, sigma_before FROM rating_changes "
+                "WHERE game_id = $1 AND season = 0 AND fixed = $2",
+                fields["id"],
+                True,
+            )
+            out.append(
+                FinishedGame(
+                    game_id=fields["id"],
+                    finished_at=fields["finished_at"],
+                    seats=tuple(fields["seats"]),
+                    fixed={int(r[0]): Skill(float(r[1]), float(r[2])) for r in fixed},
+                )
+            )
+        return out
+
+    async def fold_ratings(self, guild_id: int, game: str, rules: RatingRules) -> Folded:
+        async with self._reading() as db:
+            games = await self._finished_rated(db, guild_id, game)
+            seasons = await self._seasons(db, guild_id, game)
+        return fold(rules, guild_id, game, games, seasons)
+
+    async def rebuild_ratings(self, guild_id: int, game: str, rules: RatingRules) -> Folded:
+        async with self._writing() as db:
+            await self._lock_ratings(db, guild_id, game)
+            games = await self._finished_rated(db, guild_id, game)
+            folded = fold(rules, guild_id, game, games, await self._seasons(db, guild_id, game))
+            await db.execute(
+                "DELETE FROM rating_changes WHERE game_id IN (SELECT id FROM games "
+                "WHERE guild_id = $1 AND game = $2)",
+                guild_id,
+                game,
+            )
+            await db.execute(
+                "DELETE FROM ratings WHERE guild_id = $1 AND game = $2", guild_id, game
+            )
+            await self._insert_changes(db, folded.changes)
+            await self._upsert_ratings(db, list(folded.rows.values()))
+        return folded
+
+    async def seat_names(
+        self, guild_id: int, game: str, user_ids: Collection[int]
+    ) -> dict[int, str]:
+        out: dict[int, str] = {}
+        async with self._reading() as db:
+            for user in user_ids:
+                row = await db.fetchrow(
+                    "SELECT s.name FROM seats s JOIN games g ON g.id = s.game_id "
+                    "WHERE g.guild_id = $1 AND g.game = $2 AND s.user_id = $3 "
+                    "AND s.name IS NOT NULL ORDER BY g.id DESC LIMIT 1",
+                    guild_id,
+                    game,
+                    user,
+                )
+                if row is not None:
+                    out[user] = str(row[0])
+        return out
+
+    async def rating_tables(self) -> RatingTables:
+        async with self._reading() as db:
+            return await self._tables(db)
+
+    async def _tables(self, db: Db) -> RatingTables:
+        ratings = await db.fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings "
+            f"ORDER BY guild_id, game{self._TEXT_ORDER}, season, player{self._TEXT_ORDER}"
+        )
+        seasons = await db.fetch(
+            f"SELECT {SEASON_COLUMNS} FROM seasons "
+            f"ORDER BY guild_id, game{self._TEXT_ORDER}, number"
+        )
+        return RatingTables(
+            ratings=tuple(self._rating_row(r) for r in ratings),
+            seasons=tuple(self._season_row(r) for r in seasons),
+        )
+
+    async def load_rating_tables(self, tables: RatingTables) -> None:
+        async with self._writing() as db:
+            await self._upsert_ratings(db, tables.ratings)
+            for s in tables.seasons:
+                await db.execute(
+                    "DELETE FROM seasons WHERE guild_id = $1 AND game = $2 AND number = $3",
+                    s.guild_id,
+                    s.game,
+                    s.number,
+                )
+            await self._insert_seasons(db, tables.seasons)

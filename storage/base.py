@@ -55,6 +55,14 @@ from storage.models import (
     StandIn,
     Timer,
 )
+from storage.ratings import (
+    Folded,
+    RatingChange,
+    RatingRow,
+    RatingRules,
+    RatingTables,
+    Season,
+)
 from storage.replay import Replayer, replay_log
 
 __all__ = [
@@ -68,6 +76,7 @@ __all__ = [
     "OperatorStore",
     "PacingStore",
     "PlayerPrefsStore",
+    "RatingStore",
     "apply_settings_changes",
     "utc_now",
 ]
@@ -212,6 +221,7 @@ class GameRecords(ABC):
         description: str | None = None,
         status: GameStatus | None = None,
         result: GameResult | None = None,
+        rating: RatingRules | None = None,
     ) -> GameRecord:
         """Record one action: new state + log entry ``expected_version + 1`` + version bump.
 
@@ -221,7 +231,10 @@ class GameRecords(ABC):
         All or nothing, in one transaction. Raises ``VersionConflict`` if the game is no longer
         at ``expected_version``, ``GameNotActive`` if it is finished or abandoned,
         ``InvalidTransition`` for a backwards ``status``. With ``result`` the game is finished
-        in the same transaction (scores and winners recorded on the seats).
+        in the same transaction (scores and winners recorded on the seats), and with
+        ``rating`` too it is rated in that transaction (:mod:`storage.ratings`: a game of a
+        server whose ``rating.plan`` rates it updates the server's game's all-time table and
+        its running season's, and records its changes): no result without its rating.
         """
 
     @abstractmethod
@@ -543,6 +556,62 @@ class PacingStore(ABC):
         """The game's AI stand-ins by seat (``open_only=False``: the ended ones too)."""
 
 
+class RatingStore(ABC):
+    """Skill ratings per server and game, their changes and seasons (:mod:`storage.ratings`;
+    a game is rated by :meth:`GameRecords.save` with its result). Part of :class:`GameStore`."""
+
+    @abstractmethod
+    async def ratings(self, guild_id: int, game: str, *, season: int = 0) -> list[RatingRow]:
+        """Every player's rating in one table of the server's game (season 0: all-time),
+        by player key."""
+
+    @abstractmethod
+    async def rating_changes(
+        self, guild_id: int, game: str, *, player: str | None = None, season: int = 0
+    ) -> list[RatingChange]:
+        """What the server's rated games did in one table (of one ``player`` key, or every
+        seat), in the order they were rated, each with its game's finish time."""
+
+    @abstractmethod
+    async def seasons(self, guild_id: int, game: str) -> list[Season]:
+        """The server's game's seasons, by number (the last one may be running)."""
+
+    @abstractmethod
+    async def start_season(self, guild_id: int, game: str, name: str, *, by: int) -> Season:
+        """Start the next season (number: the last one's + 1) now, by Discord user ``by``.
+        ``InvalidData`` if one is running or the name is empty or longer than 100."""
+
+    @abstractmethod
+    async def end_season(self, guild_id: int, game: str, *, by: int) -> Season:
+        """End the running season now (its rows stay: the final table). ``InvalidData`` if
+        none is running."""
+
+    @abstractmethod
+    async def fold_ratings(self, guild_id: int, game: str, rules: RatingRules) -> Folded:
+        """The server's game's tables recomputed from the stored results of its rated games
+        (:func:`storage.ratings.fold`); writes nothing. Equal to the stored tables."""
+
+    @abstractmethod
+    async def rebuild_ratings(self, guild_id: int, game: str, rules: RatingRules) -> Folded:
+        """Replace the server's game's tables and changes by the fold, in one transaction:
+        a rated game no longer finished (taken back) drops out of them."""
+
+    @abstractmethod
+    async def seat_names(
+        self, guild_id: int, game: str, user_ids: Collection[int]
+    ) -> dict[int, str]:
+        """Each user's seat name (display name when seated) in their latest game of the
+        server's game that recorded one."""
+
+    @abstractmethod
+    async def rating_tables(self) -> RatingTables:
+        """Every rating row and season of the store (copies and backups carry them)."""
+
+    @abstractmethod
+    async def load_rating_tables(self, tables: RatingTables) -> None:
+        """Write ``tables`` (rows and seasons replaced by key), in one transaction."""
+
+
 class OperatorStore(ABC):
     """What the operator tools (``python -m storage``: check, backup, export, import, copy)
     use and a player's press never needs: every game id, whole games moved between stores,
@@ -625,7 +694,13 @@ class OperatorStore(ABC):
 
 
 class GameStore(
-    GameRecords, NewsStore, PlayerPrefsStore, GuildSettingsStore, PacingStore, OperatorStore
+    GameRecords,
+    NewsStore,
+    PlayerPrefsStore,
+    GuildSettingsStore,
+    PacingStore,
+    RatingStore,
+    OperatorStore,
 ):
     """Persistence of games keyed by an internal game id and a Discord channel id.
 

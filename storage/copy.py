@@ -28,6 +28,7 @@ from storage.dump import BackupFile, GameDump
 from storage.errors import ChannelBusy, GameExists, InvalidData, StorageError
 from storage.jsonutil import state_hash
 from storage.models import GuildSettings, PlayerPrefs
+from storage.ratings import RatingRow, RatingTables, Season
 
 __all__ = [
     "BackupSource",
@@ -54,6 +55,8 @@ class CopySource(Protocol):
 
     async def all_guild_settings(self) -> dict[int, GuildSettings]: ...
 
+    async def rating_tables(self) -> RatingTables: ...
+
 
 class CopyDestination(CopySource, Protocol):
     """Where games are copied to: a store's operator tools
@@ -64,6 +67,8 @@ class CopyDestination(CopySource, Protocol):
     async def load_game(self, dump: GameDump) -> None: ...
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings: ...
+
+    async def load_rating_tables(self, tables: RatingTables) -> None: ...
 
     async def set_player_prefs(
         self,
@@ -99,6 +104,9 @@ class BackupSource:
     async def all_guild_settings(self) -> dict[int, GuildSettings]:
         return dict(self.file.guilds)
 
+    async def rating_tables(self) -> RatingTables:
+        return self.file.ratings
+
 
 @dataclass
 class CopyReport:
@@ -113,6 +121,8 @@ class CopyReport:
     """Games copied whose copy does not read back equal: a real problem."""
     prefs_copied: int = 0
     guilds_copied: int = 0
+    ratings_copied: int = 0
+    """Rating rows and seasons copied (schema 13)."""
 
     @property
     def ok(self) -> bool:
@@ -124,7 +134,7 @@ class CopyReport:
             f"{verdict}: {len(self.copied)} game(s) copied and verified, {len(self.skipped)} "
             f"already there and equal, {len(self.refused)} left out, {len(self.differ)} "
             f"differing; {self.prefs_copied} player preference(s) and {self.guilds_copied} "
-            "server setting(s) copied"
+            f"server setting(s) and {self.ratings_copied} rating row(s) and season(s) copied"
         )
 
 
@@ -248,4 +258,42 @@ async def copy_store(
             report.differ.append(f"server {guild}: the settings do not read back equal")
             continue
         report.guilds_copied += 1
+    await _copy_ratings(source, dest, report)
     return report
+
+
+async def _copy_ratings(source: CopySource, dest: CopyDestination, report: CopyReport) -> None:
+    """The rating rows and seasons the destination lacks; one it holds otherwise is left
+    as it is (refused)."""
+    have = await dest.rating_tables()
+    rows = {(r.guild_id, r.game, r.season, r.player): r for r in have.ratings}
+    seasons = {(s.guild_id, s.game, s.number): s for s in have.seasons}
+    tables = await source.rating_tables()
+    new_rows: list[RatingRow] = []
+    new_seasons: list[Season] = []
+    for r in tables.ratings:
+        there = rows.get((r.guild_id, r.game, r.season, r.player))
+        if there is None:
+            new_rows.append(r)
+        elif there != r:
+            report.refused.append(
+                f"rating of {r.player} in server {r.guild_id} {r.game} season {r.season}: "
+                "the destination has another"
+            )
+    for season in tables.seasons:
+        held = seasons.get((season.guild_id, season.game, season.number))
+        if held is None:
+            new_seasons.append(season)
+        elif held != season:
+            report.refused.append(
+                f"season {season.number} of server {season.guild_id} {season.game}: "
+                "the destination has another"
+            )
+    if not new_rows and not new_seasons:
+        return
+    await dest.load_rating_tables(RatingTables(ratings=tuple(new_rows), seasons=tuple(new_seasons)))
+    back = await dest.rating_tables()
+    if not set(new_rows) <= set(back.ratings) or not set(new_seasons) <= set(back.seasons):
+        report.differ.append("the rating tables do not read back equal")
+        return
+    report.ratings_copied += len(new_rows) + len(new_seasons)

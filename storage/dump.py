@@ -41,6 +41,7 @@ from storage.models import (
     Timer,
     is_pack_name,
 )
+from storage.ratings import RatingChange, RatingTables
 
 __all__ = [
     "BACKUP_FORMAT",
@@ -96,6 +97,8 @@ class GameDump(_Frozen):
     stand_ins: tuple[StandIn, ...] = ()
     """AI stand-ins, open and ended, by seat and start."""
     web_page: WebPage | None = None
+    ratings: tuple[RatingChange, ...] = ()
+    """What the game did to ratings (a rated game: schema 13), by season and seat."""
 
     @property
     def game_id(self) -> int:
@@ -158,6 +161,10 @@ class _Guilds(_Frozen):
     guild_settings: dict[int, GuildSettings]
 
 
+class _Ratings(_Frozen):
+    rating_tables: RatingTables
+
+
 class _Trailer(_Frozen):
     end: int
     """How many games the file holds."""
@@ -172,6 +179,7 @@ async def write_backup(
     games: AsyncIterator[GameDump],
     prefs: tuple[PlayerPrefs, ...],
     guilds: dict[int, GuildSettings] | None = None,
+    ratings: RatingTables | None = None,
 ) -> int:
     """Write a backup file to ``path``: a new, uniquely named temporary file next to it is
     filled, flushed to disk and read back (:class:`BackupFile`), and only then renamed to
@@ -194,6 +202,8 @@ async def write_backup(
                 count += 1
             handle.write(_Prefs(player_prefs=prefs).model_dump_json() + "\n")
             handle.write(_Guilds(guild_settings=guilds or {}).model_dump_json() + "\n")
+            tables = ratings or RatingTables()
+            handle.write(_Ratings(rating_tables=tables).model_dump_json() + "\n")
             handle.write(_Trailer(end=count).model_dump_json() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -213,6 +223,7 @@ class BackupFile:
         self._offsets: dict[int, int] = {}
         self.prefs: tuple[PlayerPrefs, ...] = ()
         self.guilds: dict[int, GuildSettings] = {}
+        self.ratings = RatingTables()
         try:
             with path.open("rb") as handle:
                 first = handle.readline()
@@ -237,6 +248,8 @@ class BackupFile:
                         self.prefs = _Prefs.model_validate_json(line).player_prefs
                     elif line.startswith(b'{"guild_settings":'):
                         self.guilds = _Guilds.model_validate_json(line).guild_settings
+                    elif line.startswith(b'{"rating_tables":'):
+                        self.ratings = _Ratings.model_validate_json(line).rating_tables
                     else:
                         trailer = _Trailer.model_validate_json(line)
                     offset += len(line)

@@ -490,6 +490,49 @@ CREATE TABLE guild_settings (
 """
 
 
+V13_RATINGS = """
+-- Skill ratings per server and game (issue #31): each player's rating per table (season 0:
+-- all-time), what each rated game changed, and the seasons.
+CREATE TABLE ratings (
+    guild_id INTEGER NOT NULL CHECK (guild_id >= 0),
+    game TEXT NOT NULL,
+    season INTEGER NOT NULL CHECK (season >= 0),
+    player TEXT NOT NULL CHECK (length(player) BETWEEN 1 AND 80),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL CHECK (sigma > 0),
+    games INTEGER NOT NULL CHECK (games >= 1),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (guild_id, game, season, player)
+);
+CREATE TABLE rating_changes (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    season INTEGER NOT NULL CHECK (season >= 0),
+    seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    player TEXT NOT NULL CHECK (length(player) BETWEEN 1 AND 80),
+    place INTEGER NOT NULL CHECK (place >= 1),
+    fixed INTEGER NOT NULL CHECK (fixed IN (0, 1)),
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    PRIMARY KEY (game_id, season, seat)
+);
+CREATE INDEX rating_changes_by_player ON rating_changes (player, game_id);
+CREATE TABLE seasons (
+    guild_id INTEGER NOT NULL CHECK (guild_id >= 0),
+    game TEXT NOT NULL,
+    number INTEGER NOT NULL CHECK (number >= 1),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+    started_at TEXT NOT NULL,
+    started_by INTEGER NOT NULL,
+    ended_at TEXT,
+    ended_by INTEGER,
+    PRIMARY KEY (guild_id, game, number)
+);
+CREATE INDEX games_by_guild_game ON games (guild_id, game, status);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     Migration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -509,6 +552,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "the game per game record (every game before: brazil)", V10_GAME),
     Migration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
     Migration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
+    Migration(13, "skill ratings per server and game, their changes, seasons", V13_RATINGS),
 )
 
 LATEST: int = MIGRATIONS[-1].version

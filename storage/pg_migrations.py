@@ -454,6 +454,49 @@ CREATE TABLE guild_settings (
 """
 
 
+V13_RATINGS = """
+-- Skill ratings per server and game: each player's rating per table (season 0: all-time),
+-- what each rated game changed, and the seasons.
+CREATE TABLE ratings (
+    guild_id BIGINT NOT NULL CHECK (guild_id >= 0),
+    game TEXT NOT NULL,
+    season INTEGER NOT NULL CHECK (season >= 0),
+    player TEXT NOT NULL CHECK (length(player) BETWEEN 1 AND 80),
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL CHECK (sigma > 0),
+    games INTEGER NOT NULL CHECK (games >= 1),
+    updated_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (guild_id, game, season, player)
+);
+CREATE TABLE rating_changes (
+    game_id BIGINT NOT NULL REFERENCES games(id),
+    season INTEGER NOT NULL CHECK (season >= 0),
+    seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    player TEXT NOT NULL CHECK (length(player) BETWEEN 1 AND 80),
+    place INTEGER NOT NULL CHECK (place >= 1),
+    fixed BOOLEAN NOT NULL,
+    mu_before DOUBLE PRECISION NOT NULL,
+    sigma_before DOUBLE PRECISION NOT NULL,
+    mu_after DOUBLE PRECISION NOT NULL,
+    sigma_after DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, season, seat)
+);
+CREATE INDEX rating_changes_by_player ON rating_changes (player, game_id);
+CREATE TABLE seasons (
+    guild_id BIGINT NOT NULL CHECK (guild_id >= 0),
+    game TEXT NOT NULL,
+    number INTEGER NOT NULL CHECK (number >= 1),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+    started_at TIMESTAMPTZ NOT NULL,
+    started_by BIGINT NOT NULL,
+    ended_at TIMESTAMPTZ,
+    ended_by BIGINT,
+    PRIMARY KEY (guild_id, game, number)
+);
+CREATE INDEX games_by_guild_game ON games (guild_id, game, status);
+"""
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(1, "core tables: games, game states, seats, append-only action log", V1_CORE),
     PgMigration(2, "per-entry state hash (back-filled), seats index by user", _v2_state_hashes),
@@ -475,6 +518,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(10, "the game per game record (every game before: brazil)", V10_GAME),
     PgMigration(11, "players' choice to end their turns themselves", V11_MANUAL_END),
     PgMigration(12, "players' turn notices and heads-up, servers' settings", V12_PLACES),
+    PgMigration(13, "skill ratings per server and game, their changes, seasons", V13_RATINGS),
 )
 
 LATEST: int = MIGRATIONS[-1].version

@@ -101,6 +101,10 @@ GAME_LOCK_CLASS = 0x42524147
 into 31 bits: two games sharing a key only queue, they never mix). The two-key space is
 apart from the one-key space of the migrations' lock."""
 
+RATINGS_LOCK_CLASS = 0x42524152
+"""The first key of a server's game's ratings lock (``"BRAR"``); the second hashes the server
+and the game."""
+
 NOTIFY_CHANNEL = "brazil_games"
 """The ``LISTEN``/``NOTIFY`` channel of game changes (payload ``GAME:VERSION:ORIGIN``)."""
 
@@ -494,6 +498,15 @@ class PostgresGameStore(SqlGameStore):
     def _pacing_time(self, moment: datetime | None) -> datetime | None:
         return _aware(moment)
 
+    async def _lock_ratings(self, db: Db, guild_id: int, game: str) -> None:
+        """The server's game's ratings lock: ``pg_advisory_xact_lock(RATINGS_LOCK_CLASS,
+        key)`` (taken after the game's own lock, never before: no deadlock)."""
+        await db.fetchval(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+            RATINGS_LOCK_CLASS,
+            f"{guild_id}:{game}",
+        )
+
     async def _lock_row(self, db: Db, game_id: int) -> None:
         found = await db.fetchval("SELECT id FROM games WHERE id = $1 FOR NO KEY UPDATE", game_id)
         if found is None:
@@ -614,6 +627,7 @@ class PostgresGameStore(SqlGameStore):
             ids = [int(r[0]) for r in await db.fetch("SELECT id FROM games ORDER BY id")]
             prefs = tuple(await self._prefs(_Db(db)))
             guilds = await self._guilds(_Db(db))
+            tables = await self._tables(_Db(db))
 
             async def games() -> AsyncIterator[GameDump]:
                 for game_id in ids:
@@ -628,6 +642,7 @@ class PostgresGameStore(SqlGameStore):
                     games=games(),
                     prefs=prefs,
                     guilds=guilds,
+                    ratings=tables,
                 )
             except OSError as exc:
                 raise BackendError(f"cannot write a backup to {target}: {exc}") from exc

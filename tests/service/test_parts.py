@@ -17,6 +17,7 @@ import pytest
 from service import GameService, catalog
 from service.core import GameCore
 from service.places import Places
+from service.ratings import Ratings
 from service.reading import Reading
 from service.session import GameSession
 
@@ -67,7 +68,7 @@ MOVED = {
 }
 """Each part's public calls, once GameCore's."""
 
-PARTS = {"reading": Reading, "places": Places}
+PARTS = {"reading": Reading, "places": Places, "ratings": Ratings}
 """The parts the service reaches as attributes (class by attribute)."""
 
 

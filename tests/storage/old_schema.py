@@ -12,15 +12,38 @@ if TYPE_CHECKING:
     import asyncpg
 
 
+DROP_13 = (
+    "DROP TABLE rating_changes",
+    "DROP TABLE ratings",
+    "DROP TABLE seasons",
+    "DROP INDEX games_by_guild_game",
+)
+
+
+def sqlite_back_to_12(raw: sqlite3.Connection) -> None:
+    """Undo schema 13 on an SQLite file: no ratings, rating changes or seasons."""
+    for statement in DROP_13:
+        raw.execute(statement)
+
+
+async def pg_back_to_12(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """Undo schema 13 on a PostgreSQL database."""
+    for statement in DROP_13:
+        await conn.execute(statement)
+
+
 def sqlite_back_to_11(raw: sqlite3.Connection) -> None:
-    """Undo schema 12 on an SQLite file: no turn notices, no heads-up, no servers' settings."""
+    """Undo schemas 13 and 12 on an SQLite file: no turn notices, no heads-up, no servers'
+    settings."""
+    sqlite_back_to_12(raw)
     raw.execute("ALTER TABLE pacing_players DROP COLUMN notices")
     raw.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
     raw.execute("DROP TABLE guild_settings")
 
 
 async def pg_back_to_11(conn: asyncpg.Connection[asyncpg.Record]) -> None:
-    """Undo schema 12 on a PostgreSQL database."""
+    """Undo schemas 13 and 12 on a PostgreSQL database."""
+    await pg_back_to_12(conn)
     await conn.execute("ALTER TABLE pacing_players DROP COLUMN notices")
     await conn.execute("ALTER TABLE pacing_players DROP COLUMN heads_up")
     await conn.execute("DROP TABLE guild_settings")

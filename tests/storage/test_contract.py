@@ -20,6 +20,7 @@ from storage.base import (
     OperatorStore,
     PacingStore,
     PlayerPrefsStore,
+    RatingStore,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,10 +78,11 @@ def test_interface_and_types_import_without_a_backend() -> None:
 
 def test_the_contract_comes_in_parts() -> None:
     """``GameStore`` is its parts (what a press needs, news, players' preferences, pacing,
-    the operator tools) plus its own side; each part declares its own operations, none
+    the operator tools, ratings) plus its own side; each part declares its own operations, none
     twice, and both stores are each part."""
     parts = [
-        GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore
+        GameRecords, NewsStore, PlayerPrefsStore, PacingStore, OperatorStore, GuildSettingsStore,
+        RatingStore,
     ]  # fmt: skip
     declared = [
         {name for name in vars(part) if name in GameStore.__abstractmethods__} for part in parts
@@ -95,6 +97,10 @@ def test_the_contract_comes_in_parts() -> None:
     assert {"get_pacing", "claim_timer", "stand_ins"} <= declared[3]
     assert declared[4] == OPERATOR_ABSTRACT
     assert declared[5] == {"get_guild_settings", "set_guild_settings"}
+    assert declared[6] == {
+        "ratings", "rating_changes", "seasons", "start_season", "end_season", "fold_ratings",
+        "rebuild_ratings", "seat_names", "rating_tables", "load_rating_tables",
+    }  # fmt: skip
     own = {name for name in vars(GameStore) if name in GameStore.__abstractmethods__}
     assert own == {
         "open", "close", "player_stats", "leaderboard", "web_token", "set_web_token",
