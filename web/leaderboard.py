@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from i18n import number, tr, translator
 from service import catalog
+from service.games import title_key
 from service.rating import SETTLED_GAMES
 from web.page import html_lang, intl_locale, page_language
 
@@ -84,8 +85,12 @@ async def board_of(
     found = await ratings.leaderboard(guild_id, game, season=season, limit=LIMIT)
     if not found and not seasons:
         return None
-    rows = tuple(BoardRow(r.place, r.name, r.rating, r.games, r.provisional) for r in found)
-    title = tr(page_language(lang), catalog.title_key(game))
+    lang = page_language(lang)
+    unnamed = tr(lang, "web.lb.unnamed")
+    rows = tuple(
+        BoardRow(r.place, r.name or unnamed, r.rating, r.games, r.provisional) for r in found
+    )
+    title = tr(lang, title_key(game))
     return Board(title, rows, SETTLED_GAMES, shown, seasons)
 
 
@@ -117,7 +122,7 @@ td { padding: 0.45rem 0.35rem; border-top: 1px solid var(--line); vertical-align
 td.place { width: 2.5rem; color: var(--muted); }
 .name { font-weight: 600; }
 .tag { display: inline-block; font-size: 0.75rem; font-weight: 600; color: var(--tag);
-  background: var(--tag-bg); border-radius: 6px; padding: 0 0.35rem; margin-left: 0.3rem;
+  background: var(--tag-bg); border-radius: 6px; padding: 0 0.35rem;
   white-space: nowrap; }
 .muted { color: var(--muted); font-size: 0.9rem; }
 .seasons { display: flex; flex-wrap: wrap; gap: 0.4rem; list-style: none; margin: 0; padding: 0; }

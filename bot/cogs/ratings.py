@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.ext import commands
-from service.ratings import MAX_SEASON_NAME, Row
 
 import i18n
 from bot.cogs.game import chosen_game, game_autocomplete
 from bot.translator import named, options
 from i18n import tr
 from service import catalog
+from service.games import title_key
 from service.rating import SETTLED_GAMES, user_key
+from service.ratings import MAX_SEASON_NAME, Row
 from service.results import Refused
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ HISTORY = 8
 
 def title_of(game: str, lang: str) -> str:
     """A game's title in ``lang``."""
-    return tr(lang, catalog.title_key(game))
+    return tr(lang, title_key(game))
 
 
 def signed(lang: str, n: int) -> str:

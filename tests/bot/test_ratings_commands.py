@@ -17,8 +17,7 @@ import pytest
 
 from i18n import tr
 from rules.games import game, names
-from service import catalog
-from service.games import adapter_of
+from service.games import adapter_of, title_key
 from service.rating import SETTLED_GAMES
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request
@@ -66,19 +65,19 @@ def private(r: Request) -> bool:
 async def command(
     h: Harness,
     uid: int,
-    name: str,
+    cmd: str,
     sub: str | None = None,
     *,
     perms: str | None = None,
     user: int | None = None,
     **opts: Any,
 ) -> list[Request]:
-    """``/name [sub] opts`` of ``uid`` in the game channel; ``perms``: the member's
+    """``/cmd [sub] opts`` of ``uid`` in the game channel; ``perms``: the member's
     permissions (default: all); ``user``: a ``player`` option naming that user."""
     options: list[dict[str, Any]] = [
         {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in opts.items()
     ]
-    data: dict[str, Any] = {"id": str(next(h.fake.ids)), "name": name, "type": 1}
+    data: dict[str, Any] = {"id": str(next(h.fake.ids)), "name": cmd, "type": 1}
     if user is not None:
         options.append({"name": "player", "type": 6, "value": str(user)})
         u = {
@@ -148,7 +147,7 @@ async def test_the_leaderboard_is_the_services_table_with_the_askers_place(
     said = answer(await command(h, CY, "leaderboard", game=SMALL))
     text = content(said)
     assert private(said)
-    title = catalog.title_key(SMALL)
+    title = title_key(SMALL)
     assert tr("en", title) in text.splitlines()[0]
     # one line per player, in the table's order, with its place, name, rating and games
     expected = [f"{r.place}. {r.name} · {r.rating:,} (provisional) · 3 games" for r in table]
@@ -223,14 +222,18 @@ async def test_seasons_are_for_managers_and_keep_their_final_table(
     h = played
     t = h.client.tables  # type: ignore[attr-defined]
     # without Manage Server: refused, privately, nothing started, nothing posted
-    for sub, opts in (("start", {"game": SMALL, "name": "Spring"}), ("end", {"game": SMALL})):
+    tries: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("start", {"game": SMALL, "name": "Spring"}),
+        ("end", {"game": SMALL}),
+    )
+    for sub, opts in tries:
         reqs = await command(h, BO, "season", sub, perms=MANAGE_CHANNELS, **opts)
         said = answer(reqs)
         assert private(said) and "Manage Server" in content(said)
     assert await t.svc.ratings.seasons(GUILD_ID, SMALL) == []
-    cmd = h.client.tree.get_command("season")
-    assert cmd is not None and cmd.default_permissions is not None
-    assert cmd.default_permissions.manage_guild
+    group = h.client.tree.get_command("season")  # type: ignore[attr-defined]
+    assert group is not None and group.default_permissions is not None
+    assert group.default_permissions.manage_guild
     # no season yet: /season end says so
     said = answer(await command(h, ANA, "season", "end", perms=MANAGE_GUILD, game=SMALL))
     assert private(said) and "No season of" in content(said)
