@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from typing import Any
 
 import pytest
 
 from i18n import tr
 from rules.games import game, names
+from service import catalog
 from service.games import adapter_of, title_key
 from service.rating import SETTLED_GAMES
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request
-
-pytestmark = pytest.mark.slow  # whole matches through Discord
 
 CH = 555
 ANA, BO, CY = 812_345_678_901_234_101, 812_345_678_901_234_102, 812_345_678_901_234_103
@@ -121,6 +121,9 @@ async def match(h: Harness, fake: FakeDiscord, first: int, second: int, seed: in
     return gid
 
 
+SLOW = pytest.mark.slow  # whole matches through Discord
+
+
 @pytest.fixture
 async def played(fake: FakeDiscord, make_bot: BotMaker) -> Harness:
     """A bot after three rated matches on the test server: Ana–Bo, Bo–Ana, Ana–Bo."""
@@ -135,6 +138,7 @@ def rows_of(text: str) -> list[str]:
     return [line for line in text.splitlines() if re.match(r"\d+\. ", line)]
 
 
+@SLOW
 async def test_the_leaderboard_is_the_services_table_with_the_askers_place(
     fake: FakeDiscord, played: Harness
 ) -> None:
@@ -161,6 +165,7 @@ async def test_the_leaderboard_is_the_services_table_with_the_askers_place(
     assert rows_of(mine) == expected and "You" not in mine
 
 
+@SLOW
 async def test_the_askers_place_below_the_top(
     fake: FakeDiscord, played: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,7 +180,7 @@ async def test_the_askers_place_below_the_top(
     assert "Cy\\_\\*" in text and "Cy_*" not in text
     last = table[-1]
     assert last.place > 1 and last.user_id is not None
-    monkeypatch.setattr("bot.cogs.ratings.TOP", 1)
+    monkeypatch.setattr(sys.modules["bot.cogs.ratings"], "TOP", 1)  # the extension's module
     text = content(answer(await command(h, last.user_id, "leaderboard", game=SMALL)))
     assert rows_of(text) == [
         f"1. {table[0].name} · {table[0].rating:,} (provisional) · {table[0].games} games"
@@ -184,6 +189,7 @@ async def test_the_askers_place_below_the_top(
     assert f"You: {last.place}. of 3 · {last.rating:,} (provisional) · {games}" in text
 
 
+@SLOW
 async def test_rating_tells_the_history_newest_first(fake: FakeDiscord, played: Harness) -> None:
     h = played
     t = h.client.tables  # type: ignore[attr-defined]
@@ -210,12 +216,15 @@ async def test_rating_tells_the_history_newest_first(fake: FakeDiscord, played: 
 
 
 async def test_an_unknown_game_is_refused_naming_the_games(
-    fake: FakeDiscord, played: Harness
+    fake: FakeDiscord, make_bot: BotMaker
 ) -> None:
-    said = answer(await command(played, ANA, "leaderboard", game="chess"))
+    h = await make_bot()
+    said = answer(await command(h, ANA, "leaderboard", game="chess"))
     assert private(said) and "I do not know the game `chess`" in content(said)
+    assert all(tr("en", key) in content(said) for _, key in catalog.game_titles())
 
 
+@SLOW
 async def test_seasons_are_for_managers_and_keep_their_final_table(
     fake: FakeDiscord, played: Harness
 ) -> None:
