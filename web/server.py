@@ -235,9 +235,11 @@ class WebServer:
         """The game's page address (its token made the first time)."""
         return f"{self.base_url}/g/{await self.svc.archive.token(game_id)}/"
 
-    def leaderboard_url(self, guild_id: int, game: str) -> str:
-        """The address of a server's leaderboard of ``game`` (its table now)."""
-        return f"{self.base_url}/s/{guild_id}/leaderboard/{game}"
+    def leaderboard_url(self, guild_id: int, game: str, season: int | None = None) -> str:
+        """The address of a server's leaderboard of ``game``: its table now, or the table of
+        season number ``season``."""
+        query = "" if season is None else f"?season={season}"
+        return f"{self.base_url}/s/{guild_id}/leaderboard/{game}{query}"
 
     # ---------------------------------------------------------------- guards
 

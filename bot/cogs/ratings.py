@@ -120,11 +120,13 @@ class RatingsCog(commands.Cog):
             return None
         return game
 
-    def _page(self, guild_id: int, game: str, lang: str) -> str:
+    def _page(self, guild_id: int, game: str, season: int | None, lang: str) -> str:
+        """The web page's address, on a line of its own ("" when the bot serves no pages)."""
         web = self.bot.web
         if web is None:
             return ""
-        return "\n" + tr(lang, "bot.ratings.page", url=f"<{web.leaderboard_url(guild_id, game)}>")
+        url = web.leaderboard_url(guild_id, game, season)
+        return "\n" + tr(lang, "bot.ratings.page", url=f"<{url}>")
 
     # ------------------------------------------------------------------ /leaderboard
 
@@ -171,7 +173,8 @@ class RatingsCog(commands.Cog):
                 head
                 + "\n"
                 + tr(lang, "bot.ratings.empty", title=title)
-                + self._page(guild_id, name, lang),
+                # a season's page shows its empty table; without a season there may be none
+                + ("" if number is None else self._page(guild_id, name, number, lang)),
             )
             return
         lines = [head, *(row_line(lang, r) for r in rows)]
@@ -195,7 +198,7 @@ class RatingsCog(commands.Cog):
                 )
         if any(r.provisional for r in rows):
             lines.append("-# " + tr(lang, "bot.ratings.legend", settled=SETTLED_GAMES))
-        await t.reply(interaction, "\n".join(lines) + self._page(guild_id, name, lang))
+        await t.reply(interaction, "\n".join(lines) + self._page(guild_id, name, number, lang))
 
     # ------------------------------------------------------------------ /rating
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 import random
 import re
 import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from i18n import tr
@@ -21,7 +24,7 @@ from rules.games import game, names
 from service import catalog
 from service.games import adapter_of, title_key
 from service.rating import SETTLED_GAMES
-from tests.bot.conftest import BotMaker
+from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request
 
 CH = 555
@@ -125,13 +128,15 @@ SLOW = pytest.mark.slow  # whole matches through Discord
 
 
 @pytest.fixture
-async def played(fake: FakeDiscord, make_bot: BotMaker) -> Harness:
-    """A bot after three rated matches on the test server: Ana–Bo, Bo–Ana, Ana–Bo."""
+async def played(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
+    """A bot serving the web pages (on a free port), after three rated matches on the test
+    server: Ana–Bo, Bo–Ana, Ana–Bo."""
     fake.users.update(NAMES)
-    h = await make_bot()
-    for n, (a, b) in enumerate(((ANA, BO), (BO, ANA), (ANA, BO))):
-        await match(h, fake, a, b, seed=10 + n)
-    return h
+    async with bot_maker(fake, tmp_path / "bot.sqlite3", web_port=0) as make:
+        h = await make()
+        for n, (a, b) in enumerate(((ANA, BO), (BO, ANA), (ANA, BO))):
+            await match(h, fake, a, b, seed=10 + n)
+        yield h
 
 
 def rows_of(text: str) -> list[str]:
@@ -163,6 +168,16 @@ async def test_the_leaderboard_is_the_services_table_with_the_askers_place(
     # Ana is in the table: no "You:" line for her (her row is the table's)
     mine = content(answer(await command(h, ANA, "leaderboard", game=SMALL)))
     assert rows_of(mine) == expected and "You" not in mine
+    # the answer links the web page, which shows the same table by display names only
+    m = re.search(r"On the web: <(http://[^>]+)>", text)
+    assert m is not None, text
+    assert m.group(1).endswith(f"/s/{GUILD_ID}/leaderboard/{SMALL}")
+    async with aiohttp.ClientSession() as http, http.get(m.group(1)) as resp:
+        assert resp.status == 200
+        page = await resp.text()
+    names = re.findall(r'<span class="name">(.*?)</span>', page)
+    assert names == [r.name for r in table]
+    assert str(ANA) not in page and str(BO) not in page and "u:" not in page
 
 
 @SLOW
@@ -275,6 +290,7 @@ async def test_seasons_are_for_managers_and_keep_their_final_table(
     await match(h, fake, ANA, BO, seed=41)
     text = content(answer(await command(h, CY, "leaderboard", game=SMALL, season="Spring 2027")))
     assert "(over: its final table)" in text.splitlines()[0]
+    assert f"/s/{GUILD_ID}/leaderboard/{SMALL}?season={season.number}>" in text
     assert rows_of(text) == [
         f"{r.place}. {r.name} · {r.rating:,} (provisional) · 1 game" for r in stable
     ]
