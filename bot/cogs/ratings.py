@@ -107,11 +107,12 @@ class RatingsCog(commands.Cog):
     async def _game(
         self, interaction: discord.Interaction[TurnpostBot], typed: str | None, lang: str
     ) -> str | None:
-        """The game named by ``typed`` (None: the default game); an unknown one is answered
-        (the games listed) and gives None."""
+        """The game named by ``typed`` (None: the game of the channel's latest game, else the
+        default game); an unknown one is answered (the games listed) and gives None."""
         game = chosen_game(catalog.game_titles(), typed, lang)
         if game is None:
-            return catalog.games()[0]
+            latest = await self.t.svc.places.latest_game(interaction.channel_id)
+            return catalog.games()[0] if latest is None else latest.game
         if game == "":
             games = [title_of(g, lang) for g in catalog.games()]
             await self.t.reply(

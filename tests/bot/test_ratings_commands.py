@@ -168,6 +168,8 @@ async def test_the_leaderboard_is_the_services_table_with_the_askers_place(
     # Ana is in the table: no "You:" line for her (her row is the table's)
     mine = content(answer(await command(h, ANA, "leaderboard", game=SMALL)))
     assert rows_of(mine) == expected and "You" not in mine
+    # without game: the channel's game's table
+    assert rows_of(content(answer(await command(h, ANA, "leaderboard")))) == expected
     # the answer links the web page, which shows the same table by display names only
     m = re.search(r"On the web: <(http://[^>]+)>", text)
     assert m is not None, text
