@@ -56,6 +56,7 @@ __all__ = [
     "Row",
     "ai_rating",
     "rated_seats",
+    "stored_equal",
 ]
 
 AI_RATINGS = Path(__file__).parent / "data" / "ai_ratings.json"

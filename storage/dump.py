@@ -5,13 +5,15 @@ An export (:mod:`storage.export`) is for people and other databases: the game ge
 and starts with empty inboxes and default pacing. A :class:`GameDump` is the whole game as
 stored, under its own id: the game (status, settings, seats, state, times), its full log,
 its private news and read markers, its pacing rows (settings and pause votes, away periods
-and pauses, decision clocks, timers, AI stand-ins) and its web page token. Two stores hold the
+and pauses, decision clocks, timers, AI stand-ins), its web page token and what it changed
+of the ratings (a rated game, schema 13). Two stores hold the
 same game exactly when their dumps are equal (:meth:`GameDump.digest`).
 
 A backup file (:func:`write_backup`, :class:`BackupFile`) is JSON Lines: a header line, one
 line per game dump (ascending ids), one line with every player's preferences, one with every
-server's settings (files written before schema 12 have none: no settings) and a trailer that
-counts the games (a cut file is refused).
+server's settings (files written before schema 12 have none: no settings), one with every
+rating row and season (:class:`~storage.ratings.RatingTables`; none before schema 13) and a
+trailer that counts the games (a cut file is refused).
 """
 
 from __future__ import annotations

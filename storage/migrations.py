@@ -59,6 +59,9 @@ Versions (never edit a released migration; append a new one):
 12. ``pacing_players`` gains ``notices`` (``ping``, ``dm``, ``both`` or ``none``: how a player
     is told that they decide) and ``heads_up``; ``guild_settings`` keeps each server's
     settings (:class:`~storage.models.GuildSettings` as JSON).
+13. Skill ratings (:mod:`storage.ratings`): ``ratings`` (per server, game, season and player),
+    ``rating_changes`` (per rated game, season and seat) and ``seasons`` (per server, game
+    and number); an index of ``games`` by server, game and status.
 """
 
 from __future__ import annotations
