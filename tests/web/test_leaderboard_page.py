@@ -231,3 +231,20 @@ async def test_the_page_fits_a_phone(svc: GameService, tmp_path: Path) -> None:
                 await browser.close()
     finally:
         await server.stop()
+
+
+async def test_the_game_pages_rate_limit_holds(svc: GameService) -> None:
+    # the same per-address limit as the game pages: past it, a plain 429 in the reader's
+    # language, nothing of the table
+    await match(svc, ANA, BO, seed=1)
+    client = await _client(WebServer(svc, port=0, burst=2))
+    url = f"/s/{GUILD}/leaderboard/{SMALL}"
+    try:
+        statuses = [(await client.get(url)).status for _ in range(2)]
+        resp = await client.get(url, headers={"Accept-Language": "pl"})
+        body = await resp.text()
+    finally:
+        await client.close()
+    assert statuses == [200, 200]
+    assert resp.status == 429 and resp.headers["Retry-After"]
+    assert '<html lang="pl"' in body and 'class="name"' not in body
