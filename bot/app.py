@@ -50,6 +50,7 @@ EXTENSIONS = (
     "bot.cogs.notices",
     "bot.cogs.pacing",
     "bot.cogs.queue",
+    "bot.cogs.ratings",
     "bot.cogs.setup",  # last: it notes every command's refusals (bot.ops.observe_commands)
 )
 """Loaded in this order by :meth:`TurnpostBot.setup_hook` (the pacing extension last: its

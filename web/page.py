@@ -34,8 +34,9 @@ COLOURS = frozenset({"blue", "orange", "green", "red"})
 BATTLE_WORDS = frozenset({"battle", "conflict"})
 """The games' words for a step that fought (``web.badge.<word>``, ``web.replay.<word>``)."""
 
-SERVER_ONLY = ("web.error.", "web.index.")
-"""Texts the script never shows: not embedded in the page."""
+SERVER_ONLY = ("web.error.", "web.index.", "web.lb.")
+"""Texts the script never shows (the error pages, the index, the leaderboard's page): not
+embedded in the page."""
 
 
 def _e(text: object) -> str:

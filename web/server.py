@@ -12,6 +12,8 @@ it, so the static export of :mod:`web.export` works from disk with the same page
     GET /g/<token>/map/<v>.png    the public map at version v (drawn once, then cached)
     GET /g/<token>/events         server-sent events: "version" when the game changes
     GET /g/<token>/page.js|.css   the page's script and style
+    GET /s/<guild>/leaderboard/<game>   a server's leaderboard of a game (?season=N: a
+                                  season's table); display names only (web.leaderboard)
 
 The page is in its game's language (the archive's texts, the catalogue's ``web.*``); an error
 about a game too, and one that concerns no game (an unknown address, too many requests) in
@@ -49,6 +51,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from i18n import DEFAULT, PSEUDO, resolve, tr
 from web.data import live_json, steps_json
+from web.leaderboard import board_of, render_leaderboard
 from web.page import error_page, render_page
 
 if TYPE_CHECKING:
@@ -195,6 +198,7 @@ class WebServer:
         r.add_get(r"/g/{token}/map/{version:\d{1,9}}.png", self.map_png)
         r.add_get("/g/{token}/events", self.events)
         r.add_get("/g/{token}/{name:page\\.(?:js|css)}", self.asset)
+        r.add_get(r"/s/{guild:\d{1,20}}/leaderboard/{game}", self.leaderboard)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -230,6 +234,12 @@ class WebServer:
     async def page_url(self, game_id: int) -> str:
         """The game's page address (its token made the first time)."""
         return f"{self.base_url}/g/{await self.svc.archive.token(game_id)}/"
+
+    def leaderboard_url(self, guild_id: int, game: str, season: int | None = None) -> str:
+        """The address of a server's leaderboard of ``game``: its table now, or the table of
+        season number ``season``."""
+        query = "" if season is None else f"?season={season}"
+        return f"{self.base_url}/s/{guild_id}/leaderboard/{game}{query}"
 
     # ---------------------------------------------------------------- guards
 
@@ -343,6 +353,32 @@ class WebServer:
             charset="utf-8",
             headers={"Cache-Control": "no-cache"},
         )
+
+    async def leaderboard(self, request: web.Request) -> web.StreamResponse:
+        """A server's leaderboard of a game, in the reader's language (web.leaderboard)."""
+        lang = _reader(request)
+        guild_id, game = int(request.match_info["guild"]), request.match_info["game"]
+        unknown = set(request.query) - {"season"}
+        if unknown:
+            name = sorted(unknown)[0]
+            return _error(
+                400, lang, "web.error.bad.title", "web.error.bad.param", name=name, step="season"
+            )
+        season: int | None = None
+        if "season" in request.query:
+            raw = request.query.getone("season")
+            if not STEP_RE.fullmatch(raw):
+                return _error(
+                    400, lang, "web.error.bad.title", "web.lb.bad_season", season="season"
+                )
+            season = int(raw)
+        board = await board_of(self.svc, guild_id, game, season, lang=lang)
+        if board is None:
+            return _error(404, lang, "web.error.not_found.title", "web.lb.not_found")
+        resp = _html(render_leaderboard(board, lang=lang))
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        return resp
 
     # ---------------------------------------------------------------- live stream
 
