@@ -57,6 +57,7 @@ async def two_bots(fake: FakeDiscord, pg_db: str) -> AsyncIterator[tuple[Harness
                 default_ai="random",
                 auto_answer_delay=(0.0, 0.0),
                 pacing_tick_seconds=0,
+                game_threads=False,  # each game takes its channel (threads: test_game_threads)
                 _env_file=None,
             )
             bot = TurnpostBot(settings)
