@@ -27,9 +27,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import i18n
 from ai.calibrate import Match, Plan, levels_of, play_matches, player_counts
 from rules.cli import OneLineParser, real_number, seed, whole_number
-from rules.registry import registrations
+from rules.registry import default_name, registrations
 from service.rating import NEW, Rating, places_of, rate, shown
 
 DATA = Path(__file__).resolve().parent / "data" / "ai_ratings.json"
@@ -58,16 +59,22 @@ class LevelRating:
 
 def rate_matches(levels: Sequence[str], matches: Sequence[Match]) -> dict[str, LevelRating]:
     """Every level's rating after the finished ``matches``, rated in order from a new
-    player's rating, then shifted so that :data:`ANCHOR_LEVEL` reads :data:`ANCHOR_MU`.
+    player's rating with :func:`service.rating.rate`, then shifted so that
+    :data:`ANCHOR_LEVEL` reads :data:`ANCHOR_MU`.
+
+    A level's ``mu`` is the mean of its means after each of its games in the second half of
+    the finished games (its last mean when it played none there), its ``sigma`` the last:
+    the model's drift (``tau``) keeps a rating movable, so one game's snapshot wanders by
+    about a sigma around the level's strength, which does not change; the average does not.
 
     A level seated more than once in a game (four seats, three levels) plays each seat from
     its rating before the game; its new mean and sigma are the means of its seats' results
     (one game counted once)."""
     now = dict.fromkeys(levels, NEW)
     played = dict.fromkeys(levels, 0)
-    for m in matches:
-        if not m.finished:
-            continue
+    late: dict[str, list[float]] = {lv: [] for lv in levels}
+    finished = [m for m in matches if m.finished]
+    for n, m in enumerate(finished):
         places = places_of(dict(enumerate(m.scores)), frozenset(m.winners))
         after = rate([now[lv] for lv in m.levels], [places[s] for s in range(len(m.levels))])
         for lv in dict.fromkeys(m.levels):
@@ -76,10 +83,13 @@ def rate_matches(levels: Sequence[str], matches: Sequence[Match]) -> dict[str, L
                 sum(r.mu for r in mine) / len(mine), sum(r.sigma for r in mine) / len(mine)
             )
             played[lv] += 1
-    shift = ANCHOR_MU - now[ANCHOR_LEVEL].mu if ANCHOR_LEVEL in now else 0.0
+            if 2 * n >= len(finished):
+                late[lv].append(now[lv].mu)
+    mean = {lv: sum(late[lv]) / len(late[lv]) if late[lv] else now[lv].mu for lv in levels}
+    shift = ANCHOR_MU - mean[ANCHOR_LEVEL] if ANCHOR_LEVEL in mean else 0.0
     out = {}
     for lv in levels:
-        r = Rating(now[lv].mu + shift, now[lv].sigma)
+        r = Rating(mean[lv] + shift, now[lv].sigma)
         out[lv] = LevelRating(round(r.mu, 4), round(r.sigma, 4), played[lv], shown(r))
     return out
 
@@ -183,6 +193,40 @@ def ai_shown(game: str | None, level: str) -> int | None:
     """The number players see for ``game``'s ``level`` (None: not calibrated)."""
     found = None if game is None else calibrated(game, level)
     return None if found is None else found.shown
+
+
+def level_label(lang: str, game: str | None, level: str) -> str:
+    """A computer level as players read it: ``search (≈ 1,650)`` (the number in ``lang``'s
+    format), or the level alone when the game's levels are not calibrated."""
+    n = ai_shown(game, level)
+    return level if n is None else i18n.tr(lang, "ai.level.rated", level=level, rating=n)
+
+
+def seat_text(lang: str, game: str | None, name: str, level: str) -> str:
+    """A computer seat as the lobby lists it: ``AI search (search, ≈ 1,650)``, or
+    ``AI search (search)`` when the game's levels are not calibrated."""
+    n = ai_shown(game, level)
+    if n is None:
+        return f"{name} ({level})"
+    return i18n.tr(lang, "ai.seat.rated", name=name, level=level, rating=n)
+
+
+def level_choice(lang: str, game: str | None, level: str) -> str:
+    """A level offered in a menu or a command's choices, in ``lang``: its word
+    (``cmd.choice.level.<level>``) and its rating where calibrated (``Suche (search) —
+    Wertung ≈ 1.650``)."""
+    key = f"cmd.choice.level.{level}"
+    word = i18n.tr(lang, key) if key in i18n.catalogue(i18n.DEFAULT).messages else level
+    n = ai_shown(game, level)
+    return word if n is None else i18n.tr(lang, "ai.level.choice", level=word, rating=n)
+
+
+def level_choices(lang: str, game: str | None) -> list[tuple[str, str]]:
+    """``game``'s computer levels (None: the default game's), weakest first, each as
+    (level, :func:`level_choice` in ``lang``)."""
+    reg = registrations().get(game or default_name())
+    levels = reg.agent_levels if reg is not None else ()
+    return [(lv, level_choice(lang, reg.name if reg else game, lv)) for lv in levels]
 
 
 def parser() -> argparse.ArgumentParser:
