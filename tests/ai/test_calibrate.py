@@ -19,6 +19,8 @@ from service.rating import NEW, Rating, places_of, rate, shown
 
 SHIPPED = json.loads(DATA.read_text(encoding="utf-8"))
 WITH_AGENTS = sorted(name for name, reg in registrations().items() if reg.agents)
+EXAMPLE = next(name for name, reg in registrations().items() if reg.face.startswith("examples."))
+"""The example game (a two-player game of chance, quick to play): named by its folder only."""
 
 
 def test_lineups_cover_every_count_and_seat_every_level() -> None:
@@ -31,18 +33,18 @@ def test_lineups_cover_every_count_and_seat_every_level() -> None:
     assert player_counts("tigris") == (2, 3, 4)
     assert player_counts("brazil") == (2, 3, 4)  # a solo game is not rated
     with pytest.raises(ValueError):
-        player_counts("kuhn", 3)
-    plan = Plan("kuhn", 6, (2,))
+        player_counts(EXAMPLE, 3)
+    plan = Plan(EXAMPLE, 6, (2,))
     assert [seated(plan, i) for i in (0, 3)] == [("random", "heuristic"), ("heuristic", "random")]
 
 
 def test_same_seed_same_matches_and_table_whatever_the_workers() -> None:
-    plan = Plan("kuhn", 24, player_counts("kuhn"), seed=3)
+    plan = Plan(EXAMPLE, 24, player_counts(EXAMPLE), seed=3)
     one = play_matches(plan, workers=1)
     two = play_matches(plan, workers=2)
     assert one == two and [m.index for m in one] == list(range(24))
     assert calibrate(plan)["levels"] == calibrate(plan, workers=2)["levels"]
-    other = play_matches(Plan("kuhn", 24, (2,), seed=4))
+    other = play_matches(Plan(EXAMPLE, 24, (2,), seed=4))
     assert other != one  # the seed matters
 
 
@@ -96,9 +98,9 @@ def test_the_anchor_pins_random_and_keeps_the_differences() -> None:
 def test_write_keeps_the_other_games(tmp_path: Path) -> None:
     out = tmp_path / "ai.json"
     write(out, "tigris", {"levels": {"random": {"mu": 25.0}}})
-    write(out, "kuhn", {"levels": {"random": {"mu": 25.0}}})
+    write(out, "brazil", {"levels": {"random": {"mu": 25.0}}})
     data = json.loads(out.read_text())
-    assert list(data["games"]) == ["kuhn", "tigris"] and data["anchor"]["level"] == "random"
+    assert list(data["games"]) == ["brazil", "tigris"] and data["anchor"]["level"] == "random"
 
 
 @pytest.mark.parametrize("game", WITH_AGENTS)
@@ -139,7 +141,7 @@ def test_levels_are_ordered_where_their_games_say_so(game: str) -> None:
             if a != b and clearly_better(entry["lineups"], a, b):
                 assert entry["levels"][a]["mu"] > entry["levels"][b]["mu"], (game, a, b)
                 checked += 1
-    if game != "kuhn":  # Kuhn poker is nearly a coin toss between its levels
+    if game != EXAMPLE:  # the example game is nearly a coin toss between its levels
         assert checked >= 2, f"{game}: no level beat another clearly"
         assert all(entry["levels"][lv]["mu"] > ANCHOR_MU for lv in levels if lv != "random")
 

@@ -41,10 +41,10 @@ def _start(tmp_path: Path, *args: str) -> str:
     ],
 )
 def test_a_computer_seat_is_announced_with_its_rating(tmp_path: Path, lang: str, line: str) -> None:
-    n = ai_shown("kuhn", "search")
+    n = ai_shown("tigris", "search")
     assert n is not None
     out = _start(
-        tmp_path, "--game", "kuhn", "--lang", lang, "--seats", "Ana,ai:search",
+        tmp_path, "--game", "tigris", "--lang", lang, "--seats", "Ana,ai:search",
         "--db", str(tmp_path / "t.sqlite3"), "--out", str(tmp_path / "img"),
     )  # fmt: skip
     assert line.format(n=number(lang, n)) in out, out[:1500]
