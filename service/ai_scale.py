@@ -149,17 +149,27 @@ def _lineup_counts(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
     return out
 
 
+RUNS = "_calibration"
+"""The JSON's key of the runs' records (a game's name never starts with ``_``)."""
+
+
 def write(path: Path, game: str, entry: dict[str, Any]) -> None:
-    """Put ``game``'s entry into the JSON at ``path`` (kept: the other games' entries)."""
-    data: dict[str, Any] = {"format": FORMAT, "games": {}}
+    """Put ``game``'s calibration (:func:`calibrate`'s entry) into the JSON at ``path``, the
+    other games' kept. The file is ``{game: {level: {"mu", "sigma", "games", "shown"}}}``
+    (what :func:`ai_rating` reads), with the runs' records under :data:`RUNS`: the model, the
+    anchor, and per game its parameters and the games it rests on."""
+    data: dict[str, Any] = {}
     if path.exists():
         data = json.loads(path.read_text(encoding="utf-8"))
-    data["format"] = FORMAT
-    data["model"] = "openskill BradleyTerryFull (service.rating)"
-    data["anchor"] = {"level": ANCHOR_LEVEL, "mu": ANCHOR_MU}
-    data.setdefault("games", {})[game] = entry
-    data["games"] = dict(sorted(data["games"].items()))
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    runs = data.pop(RUNS, {})
+    data[game] = entry["levels"]
+    runs["format"] = FORMAT
+    runs["model"] = "openskill BradleyTerryFull (service.rating)"
+    runs["anchor"] = {"level": ANCHOR_LEVEL, "mu": ANCHOR_MU}
+    runs.setdefault("runs", {})[game] = {k: v for k, v in entry.items() if k != "levels"}
+    runs["runs"] = dict(sorted(runs["runs"].items()))
+    out = dict(sorted(data.items())) | {RUNS: runs}
+    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 @cache
@@ -171,9 +181,10 @@ def _table() -> dict[str, dict[str, LevelRating]]:
     return {
         game: {
             lv: LevelRating(float(r["mu"]), float(r["sigma"]), int(r["games"]), int(r["shown"]))
-            for lv, r in entry["levels"].items()
+            for lv, r in levels.items()
         }
-        for game, entry in data.get("games", {}).items()
+        for game, levels in data.items()
+        if not game.startswith("_")
     }
 
 

@@ -8,16 +8,33 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ai.calibrate import Match, Plan, lineups, play_matches, player_counts, seated
 from rules.registry import registrations
 from service import ai_scale
-from service.ai_scale import ANCHOR_LEVEL, ANCHOR_MU, DATA, calibrate, rate_matches, write
+from service.ai_scale import (
+    ANCHOR_LEVEL,
+    ANCHOR_MU,
+    DATA,
+    RUNS,
+    calibrate,
+    rate_matches,
+    write,
+)
 from service.rating import NEW, Rating, places_of, rate, shown
 
 SHIPPED = json.loads(DATA.read_text(encoding="utf-8"))
+
+
+def shipped(game: str) -> dict[str, Any]:
+    """The shipped calibration of ``game``: its run's record and its levels."""
+    run: dict[str, Any] = SHIPPED[RUNS]["runs"][game]
+    return run | {"levels": SHIPPED[game]}
+
+
 WITH_AGENTS = sorted(name for name, reg in registrations().items() if reg.agents)
 EXAMPLE = next(name for name, reg in registrations().items() if reg.face.startswith("examples."))
 """The example game (a two-player game of chance, quick to play): named by its folder only."""
@@ -97,16 +114,19 @@ def test_the_anchor_pins_random_and_keeps_the_differences() -> None:
 
 def test_write_keeps_the_other_games(tmp_path: Path) -> None:
     out = tmp_path / "ai.json"
-    write(out, "tigris", {"levels": {"random": {"mu": 25.0}}})
-    write(out, "brazil", {"levels": {"random": {"mu": 25.0}}})
+    write(out, "tigris", {"levels": {"random": {"mu": 25.0}}, "finished": 3})
+    write(out, "brazil", {"levels": {"random": {"mu": 24.0}}, "finished": 4})
     data = json.loads(out.read_text())
-    assert list(data["games"]) == ["brazil", "tigris"] and data["anchor"]["level"] == "random"
+    assert list(data) == ["brazil", "tigris", RUNS]
+    assert data["tigris"] == {"random": {"mu": 25.0}}
+    assert data[RUNS]["runs"]["brazil"] == {"finished": 4}
+    assert data[RUNS]["anchor"]["level"] == "random"
 
 
 @pytest.mark.parametrize("game", WITH_AGENTS)
 def test_the_shipped_table_has_every_game_and_level(game: str) -> None:
-    entry = SHIPPED["games"].get(game)
-    assert entry is not None, f"{game} is not calibrated in {DATA.name}"
+    assert game in SHIPPED and game in SHIPPED[RUNS]["runs"], f"{game} is not in {DATA.name}"
+    entry = shipped(game)
     levels = registrations()[game].agent_levels
     assert set(entry["levels"]) == set(levels)
     assert entry["finished"] >= 1 and entry["params"]["games"] >= entry["finished"]
@@ -133,7 +153,7 @@ def clearly_better(lineups: dict[str, dict[str, int]], a: str, b: str) -> bool:
 def test_levels_are_ordered_where_their_games_say_so(game: str) -> None:
     """Where the games say one level is stronger than another (:func:`clearly_better`), the
     table rates it higher; the random level below the others in the real games."""
-    entry = SHIPPED["games"][game]
+    entry = shipped(game)
     levels = registrations()[game].agent_levels
     checked = 0
     for a in levels:
