@@ -55,6 +55,18 @@ def _term(kind: str, id_: str) -> str:
     return f"@{key}" if key in i18n.catalogue(i18n.DEFAULT).messages else id_
 
 
+def _who(rec: GameRecord, n: int, lang: str) -> str:
+    """Who takes seat ``n``: a computer level with its rating on the scale where the game's
+    levels are calibrated (``AI search (search, ≈ 1,650)``), else the seat's label."""
+    from service.ai_scale import seat_text  # here: ``python -m service.ai_scale`` runs it
+
+    seat = rec.seat(n)
+    assert seat is not None
+    if seat.kind is SeatKind.AI and seat.ai_level:
+        return seat_text(lang, rec.game, seat.name or "AI", seat.ai_level)
+    return seat.label()
+
+
 def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
     """The lobby's text: scenario, deadline, the seats with their wishes, what to do; in
     ``lang`` (by default the game's language: the lobby is a public post)."""
@@ -66,8 +78,7 @@ def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
         if s.turn_timer_seconds:
             lines.append(L("svc.lobby.deadline", hours=s.turn_timer_seconds // 3600))
         for n in range(s.player_count):
-            seat = rec.seat(n)
-            who = seat.label() if seat else L("svc.lobby.open_seat")
+            who = _who(rec, n, L.lang) if rec.seat(n) else L("svc.lobby.open_seat")
             lines.append(L("svc.lobby.seat", n=n + 1, who=who))
         lines.append(L("svc.lobby.how.game"))
         return "\n".join(lines)
@@ -80,7 +91,7 @@ def lobby_text(rec: GameRecord, lang: str | None = None) -> str:
         lines.append(L("svc.lobby.deadline", hours=s.turn_timer_seconds // 3600))
     for n in range(s.player_count):
         seat = rec.seat(n)
-        who = seat.label() if seat else L("svc.lobby.open_seat")
+        who = _who(rec, n, L.lang) if seat else L("svc.lobby.open_seat")
         if seat is not None and seat.colour:
             colour = _term("colour", seat.colour)
             lines.append(L("svc.lobby.seat.wish", n=n + 1, who=who, colour=colour))

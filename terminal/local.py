@@ -47,6 +47,7 @@ from service import (
     Result,
     SeatSpec,
     WorkerPool,
+    ai_scale,
     catalog,
 )
 from service.game import GameSession
@@ -1070,6 +1071,10 @@ async def _play(
             local.tell("terminal.resuming", game=gid, version=resumed)
         for text in posts:
             local.relay(text)
+        for spec in seats:  # the computer players' strength on the rating scale
+            rating = ai_scale.ai_shown(game, spec.ai) if spec.ai else None
+            if spec.ai and rating is not None:
+                local.tell("terminal.ai.rated", name=spec.name, level=spec.ai, rating=rating)
         local.tell("terminal.images_folder", folder=out_dir.resolve())
         if resumed is not None:
             await local.greet()

@@ -29,7 +29,7 @@ from bot.errors import Refusal
 from bot.threads import FollowButton, ThreadDesk
 from bot.translator import choices, named, options
 from i18n import msg, tr
-from service import catalog
+from service import ai_scale, catalog
 from service.lobby import lobby_text
 from service.places import PlayerGame
 from storage import GameStatus, GameSummary
@@ -104,6 +104,26 @@ async def game_autocomplete(
     return out[:25]
 
 
+async def ai_level_autocomplete(
+    interaction: discord.Interaction[TurnpostBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """The computer levels of the game chosen in the ``game`` option (none chosen: the
+    default game's), each with its rating on the scale where calibrated ("search — rating ≈
+    1,650"), in the user's language; an unknown game has none."""
+    t = interaction.client.tables
+    lang = await t.lang_of(interaction)
+    typed = getattr(interaction.namespace, "game", None)
+    game = chosen_game(catalog.game_titles(), typed, lang)
+    if game == "":
+        return []
+    cur = current.strip().lower()
+    return [
+        app_commands.Choice(name=label[:100], value=level)
+        for level, label in ai_scale.level_choices(lang, game)
+        if cur in level or cur in label.lower()
+    ][:25]
+
+
 class GameCog(commands.Cog):
     """Creating and finding games."""
 
@@ -151,7 +171,9 @@ class GameCog(commands.Cog):
         "forum",
     )
     @app_commands.choices(language=languages.language_choices(follow_discord=False))
-    @app_commands.autocomplete(scenario=scenario_autocomplete, game=game_autocomplete)
+    @app_commands.autocomplete(
+        scenario=scenario_autocomplete, game=game_autocomplete, ai_level=ai_level_autocomplete
+    )
     async def game_new(
         self,
         interaction: discord.Interaction[TurnpostBot],

@@ -20,6 +20,7 @@ import i18n
 from i18n.check import problems
 from rules.brazil import PendingKind
 from service import GameService, SeatSpec
+from service.ai_scale import ai_shown
 from service.games import seat_label
 from service.lobby import CLOSED, LOBBY_MANAGER, colour_choices, lobby_text
 from service.pace import Notice, Schedule
@@ -198,12 +199,14 @@ async def test_the_lobby_in_the_games_language(service: GameService) -> None:
     en = await _lobby(service, 1, "en")
     de = await _lobby(service, 2, "de")
     english = lobby_text(en)
+    rated = ai_shown("brazil", "random")  # the calibrated level's rating (docs/ratings-ai.md)
+    ai_seat = "AI random (random" + ("" if rated is None else f", ≈ {i18n.number('en', rated)}")
     assert english.splitlines() == [
         f"## Brazil: Imperial — new game #{en.id}",
         "Scenario: tordesillas",
         "Turn deadline: 48 h",
         "1. <@101> — blue",
-        "2. AI random (random)",
+        f"2. {ai_seat})",
         "3. (open)",
         "Join, choose a colour if you like, add computer players, then Start "
         "(empty seats become AI players).",

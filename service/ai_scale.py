@@ -1,0 +1,278 @@
+"""The computer players on the players' rating scale (issue #31): each level of each game is a
+rated player (``ai:<level>``, :func:`service.rating.ai_key`) whose rating comes from a
+calibration, shipped as ``service/data/ai_ratings.json`` ([docs/ratings-ai.md]).
+
+- :func:`ai_rating` ``(game, level)``: the level's calibrated :class:`~service.rating.Rating`
+  (a new player's, :data:`~service.rating.NEW`, when the data lacks it);
+  :func:`ai_shown` the number players see, or None when the data lacks the game.
+- :func:`calibrate` plays a calibration (:mod:`ai.calibrate`) and rates its games with
+  :func:`service.rating.rate` in the games' order, so the same seed gives the same table;
+  then the whole table is shifted so that the ``random`` level's mean is a new player's
+  (:data:`ANCHOR_MU`): the model depends on differences of means only, so the shift changes
+  no prediction and pins the scale to a fixed point.
+- ``python -m service.ai_scale --game GAME --games N [--players P] [--budget S]
+  [--iterations K] [--workers W] [--seed S] [--out PATH]`` runs one and writes the game's
+  entry of the JSON (the other games' entries are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import i18n
+from ai.calibrate import Match, Plan, levels_of, play_matches, player_counts
+from rules.cli import OneLineParser, real_number, seed, whole_number
+from rules.registry import default_name, registrations
+from service.rating import NEW, Rating, places_of, rate, shown
+
+DATA = Path(__file__).resolve().parent / "data" / "ai_ratings.json"
+"""The shipped calibration."""
+ANCHOR_LEVEL = "random"
+"""The level pinned on the scale."""
+ANCHOR_MU = NEW.mu
+"""The anchor level's mean after the shift: a new player's (25)."""
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """A level's calibrated rating: ``mu``, ``sigma``, the rated games it played, and the
+    number shown (:func:`service.rating.shown`)."""
+
+    mu: float
+    sigma: float
+    games: int
+    shown: int
+
+    @property
+    def rating(self) -> Rating:
+        return Rating(self.mu, self.sigma)
+
+
+def rate_matches(levels: Sequence[str], matches: Sequence[Match]) -> dict[str, LevelRating]:
+    """Every level's rating after the finished ``matches``, rated in order from a new
+    player's rating with :func:`service.rating.rate`, then shifted so that
+    :data:`ANCHOR_LEVEL` reads :data:`ANCHOR_MU`.
+
+    A level's ``mu`` is the mean of its means after each of its games in the second half of
+    the finished games (its last mean when it played none there), its ``sigma`` the last:
+    the model's drift (``tau``) keeps a rating movable, so one game's snapshot wanders by
+    about a sigma around the level's strength, which does not change; the average does not.
+
+    A level seated more than once in a game (four seats, three levels) plays each seat from
+    its rating before the game; its new mean and sigma are the means of its seats' results
+    (one game counted once)."""
+    now = dict.fromkeys(levels, NEW)
+    played = dict.fromkeys(levels, 0)
+    late: dict[str, list[float]] = {lv: [] for lv in levels}
+    finished = [m for m in matches if m.finished]
+    for n, m in enumerate(finished):
+        places = places_of(dict(enumerate(m.scores)), frozenset(m.winners))
+        after = rate([now[lv] for lv in m.levels], [places[s] for s in range(len(m.levels))])
+        for lv in dict.fromkeys(m.levels):
+            mine = [after[s] for s, x in enumerate(m.levels) if x == lv]
+            now[lv] = Rating(
+                sum(r.mu for r in mine) / len(mine), sum(r.sigma for r in mine) / len(mine)
+            )
+            played[lv] += 1
+            if 2 * n >= len(finished):
+                late[lv].append(now[lv].mu)
+    mean = {lv: sum(late[lv]) / len(late[lv]) if late[lv] else now[lv].mu for lv in levels}
+    shift = ANCHOR_MU - mean[ANCHOR_LEVEL] if ANCHOR_LEVEL in mean else 0.0
+    out = {}
+    for lv in levels:
+        r = Rating(mean[lv] + shift, now[lv].sigma)
+        out[lv] = LevelRating(round(r.mu, 4), round(r.sigma, 4), played[lv], shown(r))
+    return out
+
+
+def _commit() -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def calibrate(plan: Plan, workers: int = 1) -> dict[str, Any]:
+    """Play the plan and rate it: the game's entry of the JSON (its parameters, the games it
+    rests on, the table by level)."""
+    levels = levels_of(plan.game)
+    matches = play_matches(plan, workers=workers)
+    table = rate_matches(levels, matches)
+    return {
+        "params": {
+            "games": plan.games,
+            "players": list(plan.players),
+            "seed": plan.seed,
+            "budget": plan.budget,
+            "iterations": plan.iterations,
+            "commit": _commit(),
+        },
+        "finished": sum(m.finished for m in matches),
+        "unfinished": sum(not m.finished for m in matches),
+        "lineups": _lineup_counts(matches),
+        "levels": {
+            lv: {"mu": r.mu, "sigma": r.sigma, "games": r.games, "shown": r.shown}
+            for lv, r in table.items()
+        },
+    }
+
+
+def _lineup_counts(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
+    """Per line-up (sorted levels joined by ``+``): its finished games and each level's wins
+    (a shared win counts for each winner)."""
+    out: dict[str, dict[str, int]] = {}
+    for m in matches:
+        if not m.finished:
+            continue
+        key = "+".join(sorted(m.levels))
+        row = out.setdefault(key, {"games": 0} | {f"won_{lv}": 0 for lv in sorted(set(m.levels))})
+        row["games"] += 1
+        for s in m.winners:
+            row[f"won_{m.levels[s]}"] += 1
+    return out
+
+
+RUNS = "_calibration"
+"""The JSON's key of the runs' records (a game's name never starts with ``_``)."""
+
+
+def write(path: Path, game: str, entry: dict[str, Any]) -> None:
+    """Put ``game``'s calibration (:func:`calibrate`'s entry) into the JSON at ``path``, the
+    other games' kept. The file is ``{game: {level: {"mu", "sigma", "games", "shown"}}}``
+    (what :func:`ai_rating` reads), with the runs' records under :data:`RUNS`: the model, the
+    anchor, and per game its parameters and the games it rests on."""
+    data: dict[str, Any] = {}
+    if path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))
+    runs = data.pop(RUNS, {})
+    data[game] = entry["levels"]
+    runs["format"] = FORMAT
+    runs["model"] = "openskill BradleyTerryFull (service.rating)"
+    runs["anchor"] = {"level": ANCHOR_LEVEL, "mu": ANCHOR_MU}
+    runs.setdefault("runs", {})[game] = {k: v for k, v in entry.items() if k != "levels"}
+    runs["runs"] = dict(sorted(runs["runs"].items()))
+    out = dict(sorted(data.items())) | {RUNS: runs}
+    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+@cache
+def _table() -> dict[str, dict[str, LevelRating]]:
+    try:
+        data = json.loads(DATA.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {
+        game: {
+            lv: LevelRating(float(r["mu"]), float(r["sigma"]), int(r["games"]), int(r["shown"]))
+            for lv, r in levels.items()
+        }
+        for game, levels in data.items()
+        if not game.startswith("_")
+    }
+
+
+def calibrated(game: str, level: str) -> LevelRating | None:
+    """The shipped calibration of ``game``'s ``level`` (None: the data lacks it)."""
+    return _table().get(game, {}).get(level)
+
+
+def ai_rating(game: str, level: str) -> Rating:
+    """The rating of ``game``'s computer ``level`` on the players' scale: its calibration, or
+    a new player's rating when the data lacks it."""
+    found = calibrated(game, level)
+    return NEW if found is None else found.rating
+
+
+def ai_shown(game: str | None, level: str) -> int | None:
+    """The number players see for ``game``'s ``level`` (None: not calibrated)."""
+    found = None if game is None else calibrated(game, level)
+    return None if found is None else found.shown
+
+
+def level_label(lang: str, game: str | None, level: str) -> str:
+    """A computer level as players read it: ``search (≈ 1,650)`` (the number in ``lang``'s
+    format), or the level alone when the game's levels are not calibrated."""
+    n = ai_shown(game, level)
+    return level if n is None else i18n.tr(lang, "ai.level.rated", level=level, rating=n)
+
+
+def seat_text(lang: str, game: str | None, name: str, level: str) -> str:
+    """A computer seat as the lobby lists it: ``AI search (search, ≈ 1,650)``, or
+    ``AI search (search)`` when the game's levels are not calibrated."""
+    n = ai_shown(game, level)
+    if n is None:
+        return f"{name} ({level})"
+    return i18n.tr(lang, "ai.seat.rated", name=name, level=level, rating=n)
+
+
+def level_choice(lang: str, game: str | None, level: str) -> str:
+    """A level offered in a menu or a command's choices, in ``lang``: its word
+    (``cmd.choice.level.<level>``) and its rating where calibrated (``Suche (search) —
+    Wertung ≈ 1.650``)."""
+    key = f"cmd.choice.level.{level}"
+    word = i18n.tr(lang, key) if key in i18n.catalogue(i18n.DEFAULT).messages else level
+    n = ai_shown(game, level)
+    return word if n is None else i18n.tr(lang, "ai.level.choice", level=word, rating=n)
+
+
+def level_choices(lang: str, game: str | None) -> list[tuple[str, str]]:
+    """``game``'s computer levels (None: the default game's), weakest first, each as
+    (level, :func:`level_choice` in ``lang``)."""
+    reg = registrations().get(game or default_name())
+    levels = reg.agent_levels if reg is not None else ()
+    return [(lv, level_choice(lang, reg.name if reg else game, lv)) for lv in levels]
+
+
+def parser() -> argparse.ArgumentParser:
+    games = tuple(n for n, reg in registrations().items() if reg.agents)
+    ap = OneLineParser(
+        prog="python -m service.ai_scale",
+        description="Calibrate a game's computer levels on the rating scale.",
+    )
+    ap.add_argument("--game", choices=games, required=True)
+    ap.add_argument("--games", type=whole_number(1, 100_000), default=60)
+    ap.add_argument("--players", type=whole_number(2, 99), default=None)
+    ap.add_argument("--budget", type=real_number(0.0, 3600.0), default=None)
+    ap.add_argument("--iterations", type=whole_number(1, 10_000_000), default=None)
+    ap.add_argument("--workers", type=whole_number(1, 64), default=1)
+    ap.add_argument("--seed", type=seed, default=0)
+    ap.add_argument("--out", type=Path, default=DATA)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser()
+    args = ap.parse_args(argv)
+    try:
+        counts = player_counts(args.game, args.players)
+    except ValueError as e:
+        ap.error(str(e))
+    plan = Plan(args.game, args.games, counts, args.seed, args.budget, args.iterations)
+    entry = calibrate(plan, workers=args.workers)
+    write(args.out, args.game, entry)
+    print(f"{args.game}: {entry['finished']} rated games ({entry['unfinished']} unfinished)")
+    for lv, r in entry["levels"].items():
+        print(f"  {lv:<10} mu {r['mu']:7.3f}  sigma {r['sigma']:6.3f}  shown {r['shown']:>5}")
+    print(f"written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
