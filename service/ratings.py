@@ -21,15 +21,13 @@ store's (:mod:`storage.ratings`); the rules are here (:data:`RULES`, ``docs/rati
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from i18n import msg
+from service.ai_scale import ai_rating
 from service.rating import (
     NEW,
     SETTLED_GAMES,
@@ -49,7 +47,6 @@ if TYPE_CHECKING:
     from service.session import Core
 
 __all__ = [
-    "AI_RATINGS",
     "RULES",
     "Change",
     "Ratings",
@@ -59,38 +56,7 @@ __all__ = [
     "stored_equal",
 ]
 
-AI_RATINGS = Path(__file__).parent / "data" / "ai_ratings.json"
-"""The computer levels' calibrated ratings: ``{game: {level: {"mu", "sigma", "games"}}}``."""
-
 MAX_SEASON_NAME = 100
-
-
-@cache
-def _ai_table(path: Path) -> dict[str, dict[str, Rating]]:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    out: dict[str, dict[str, Rating]] = {}
-    if not isinstance(raw, dict):
-        return out
-    for game, levels in raw.items():
-        if not isinstance(levels, dict):
-            continue
-        for level, value in levels.items():
-            try:
-                out.setdefault(str(game), {})[str(level)] = Rating(
-                    float(value["mu"]), float(value["sigma"])
-                )
-            except (KeyError, TypeError, ValueError):
-                continue
-    return out
-
-
-def ai_rating(game: str, level: str, *, path: Path = AI_RATINGS) -> Rating:
-    """The fixed rating of the computer ``level`` in ``game`` (the calibration's; a new
-    player's, :data:`service.rating.NEW`, when the level was not calibrated)."""
-    return _ai_table(path).get(game, {}).get(level, NEW)
 
 
 def _skill(r: Rating) -> Skill:

@@ -23,6 +23,7 @@ from bot.cogs.queue import QueueCog
 from bot.threads import game_title
 from rules.registry import registrations
 from service.games import adapter
+from service.queueing import level_ratings
 from storage import GameStatus, GuildSettings
 from tests.bot.conftest import bot_maker
 from tests.bot.fakediscord import EPHEMERAL, GUILD_ID, FakeDiscord, Harness, Request
@@ -174,7 +175,10 @@ async def test_computer_players_fill_a_table_after_the_wait(h: Harness, fake: Fa
     rec = await store.get_game(gid)
     assert rec.status in (GameStatus.RUNNING, GameStatus.FINISHED)
     assert [s.user_id for s in rec.seats if s.user_id] == [ANA]
-    assert [s.ai_level for s in rec.seats if s.user_id is None] == ["random"]
+    # the computer level whose calibrated rating is closest to Ana's (a new player's)
+    rated = [(lv, r) for lv, r in level_ratings(GAME) if r is not None]
+    level = min(rated, key=lambda lr: abs(lr[1] - 1000))[0]
+    assert [s.ai_level for s in rec.seats if s.user_id is None] == [level]
     ping = fake.messages[fake.channel_messages[rec.channel_id][0]]
     assert f"<@{ANA}>" in ping["content"] and "1 computer player" in ping["content"]
     assert await store.queue_entries() == []

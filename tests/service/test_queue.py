@@ -20,6 +20,7 @@ import pytest
 
 from rules.registry import registrations
 from service import GameService
+from service.ai_scale import ai_shown
 from service.pacing import FakeClock
 from service.queue import (
     ALL_HOURS,
@@ -262,9 +263,20 @@ async def qs(tmp_path: Path, clock: FakeClock) -> AsyncIterator[QueueService]:
 G, CH = 7, 555
 
 
-async def test_rating_and_levels_stand_ins_until_the_ratings_land(qs: QueueService) -> None:
+async def test_a_players_rating_and_the_levels_calibrated_ratings(qs: QueueService) -> None:
+    """A player without a rated game is a new player (1,000); the computer levels carry
+    the shipped calibration's numbers (service/data/ai_ratings.json)."""
     assert await rating_for(qs.svc, G, EXAMPLE, 1) == NEW and shown(NEW) == 1000
-    assert [r for _, r in level_ratings(EXAMPLE)] == [None, None, None]
+    assert level_ratings(EXAMPLE) == [
+        (lv, ai_shown(EXAMPLE, lv)) for lv, _ in level_ratings(EXAMPLE)
+    ]
+    assert all(r is not None for _, r in level_ratings(EXAMPLE))
+
+
+def closest_level(mean: float) -> str:
+    """The level whose calibrated rating is closest to ``mean`` (the lowest on a tie)."""
+    rated = [(lv, r) for lv, r in level_ratings(EXAMPLE) if r is not None]
+    return min(rated, key=lambda lr: abs(lr[1] - mean))[0]
 
 
 async def test_join_keeps_the_place_leave_and_standing(qs: QueueService, clock: FakeClock) -> None:
@@ -348,7 +360,8 @@ async def test_a_filled_table_opens_with_computer_seats(qs: QueueService, clock:
     assert await qs.tables(G) == []
     clock.advance(timedelta(hours=2))
     (formed,) = await qs.tables(G)
-    assert formed.table.ai_seats == 1 and formed.table.ai_level == "random"
+    level = closest_level(1000)  # a new player's table: the level nearest 1,000
+    assert formed.table.ai_seats == 1 and formed.table.ai_level == level
     assert await qs.take(formed)
     res = await qs.open_table(
         formed, 4343, {1: "Ana"}, default_level="heuristic", default_scenario=None,
@@ -356,7 +369,7 @@ async def test_a_filled_table_opens_with_computer_seats(qs: QueueService, clock:
     )  # fmt: skip
     rec = await qs.svc.store.get_game(res.game_id)
     assert rec.status is GameStatus.RUNNING
-    assert [s.ai_level for s in rec.seats if s.user_id is None] == ["random"]
+    assert [s.ai_level for s in rec.seats if s.user_id is None] == [level]
 
 
 async def test_a_table_that_cannot_open_closes_its_lobby_and_its_players_wait_again(

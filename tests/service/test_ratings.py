@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
@@ -20,7 +19,7 @@ import pytest
 from rules.registry import registrations
 from service import GameService, moderation
 from service.games import adapter
-from service.rating import NEW, SETTLED_GAMES, Rating, ai_key, rate, shown, user_key
+from service.rating import NEW, SETTLED_GAMES, ai_key, rate, shown, user_key
 from service.ratings import RULES, ai_rating, rated_seats, stored_equal
 from service.results import Refused, SeatSpec
 from storage import GameStatus, Seat, SqliteGameStore
@@ -146,13 +145,6 @@ async def test_computer_seats_are_fixed_points(svc: GameService, tmp_path: Path)
         (c.mu_before, c.mu_after, c.sigma_after) == (fixed.mu,) * 2 + (fixed.sigma,)
         for c in changes
     )
-    # the calibration file's ratings, a new player's where a level was not calibrated
-    path = tmp_path / "ai.json"
-    path.write_text(json.dumps({GAME: {"search": {"mu": 31.5, "sigma": 2.25, "games": 40}}}))
-    assert ai_rating(GAME, "search", path=path) == Rating(31.5, 2.25)
-    assert ai_rating(GAME, "random", path=path) == NEW
-    assert ai_rating("another", "search", path=path) == NEW
-    assert ai_rating(GAME, "search", path=tmp_path / "none.json") == NEW
 
 
 async def test_provisional_until_settled(svc: GameService) -> None:
