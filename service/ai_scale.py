@@ -18,11 +18,13 @@ calibration, shipped as ``service/data/ai_ratings.json`` ([docs/ratings-ai.md]).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,9 @@ from ai.calibrate import Match, Plan, levels_of, play_matches, player_counts
 from rules.cli import OneLineParser, real_number, seed, whole_number
 from rules.registry import default_name, registrations
 from service.rating import NEW, Rating, places_of, rate, shown
+from storage import GameStore
+from storage.location import open_store
+from storage.ratings import RatingChange
 
 DATA = Path(__file__).resolve().parent / "data" / "ai_ratings.json"
 """The shipped calibration."""
@@ -132,6 +137,59 @@ def calibrate(plan: Plan, workers: int = 1) -> dict[str, Any]:
             for lv, r in table.items()
         },
     }
+
+
+def with_humans(
+    levels: Mapping[str, LevelRating], changes: Sequence[RatingChange]
+) -> dict[str, LevelRating]:
+    """The levels' ratings carried on through the rated games they played against humans:
+    each game (its all-time changes, in the order the games were rated) is rated again with
+    its computer seats as players at the levels' ratings so far and its humans at the
+    ratings they had then (their changes' ``before``), and only the levels move (two seats
+    of one level: the mean of their updates). Games without a human or without a computer
+    seat change nothing; a level no such game played keeps its rating. The anchor is not
+    applied again: the humans' ratings were measured against the levels as they stood."""
+    table = dict(levels)
+    games: dict[int, list[RatingChange]] = {}
+    for c in changes:
+        if c.season == 0:
+            games.setdefault(c.game_id, []).append(c)
+    for seats in games.values():
+        computer = [c for c in seats if c.fixed and c.player.startswith("ai:")]
+        if not computer or len(computer) == len(seats):
+            continue
+        ratings = [
+            _level(table, c.player).rating if c in computer else Rating(c.mu_before, c.sigma_before)
+            for c in seats
+        ]
+        new = rate(ratings, [c.place for c in seats])
+        moved: dict[str, list[Rating]] = {}
+        for c, r in zip(seats, new, strict=True):
+            if c in computer:
+                moved.setdefault(c.player.removeprefix("ai:"), []).append(r)
+        for lv, rs in moved.items():
+            mu = sum(r.mu for r in rs) / len(rs)
+            sigma = sum(r.sigma for r in rs) / len(rs)
+            old = table.get(lv)
+            games_played = (old.games if old is not None else 0) + 1
+            table[lv] = LevelRating(mu, sigma, games_played, shown(Rating(mu, sigma)))
+    return table
+
+
+def _level(table: Mapping[str, LevelRating], player: str) -> LevelRating:
+    found = table.get(player.removeprefix("ai:"))
+    return found if found is not None else LevelRating(NEW.mu, NEW.sigma, 0, shown(NEW))
+
+
+async def human_games(store: GameStore, game: str) -> list[RatingChange]:
+    """Every server's all-time rating changes of ``game`` in the store, in the order the
+    games were rated (their finish, then game id and seat)."""
+    guilds = sorted({r.guild_id for r in (await store.rating_tables()).ratings if r.game == game})
+    out: list[RatingChange] = []
+    for guild in guilds:
+        out += await store.rating_changes(guild, game, season=0)
+    far = datetime.max.replace(tzinfo=UTC)
+    return sorted(out, key=lambda c: (c.finished_at or far, c.game_id, c.seat))
 
 
 def _lineup_counts(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
@@ -240,6 +298,44 @@ def level_choices(lang: str, game: str | None) -> list[tuple[str, str]]:
     return [(lv, level_choice(lang, reg.name if reg else game, lv)) for lv in levels]
 
 
+def _current(path: Path, game: str) -> dict[str, Any] | None:
+    """The game's entry of the calibration file as written (None: the file or game lacks
+    it): its table and the parameters of the run it came from."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    if game not in data:
+        return None
+    entry = dict(data.get(RUNS, {}).get("runs", {}).get(game, {}))
+    entry["levels"] = data[game]
+    return entry
+
+
+async def _carry_on(entry: dict[str, Any], game: str, location: str) -> dict[str, Any]:
+    """``entry`` with its table carried on through the store's rated games against humans
+    (:func:`with_humans`), and how many it rests on."""
+    levels = {
+        lv: LevelRating(float(r["mu"]), float(r["sigma"]), int(r["games"]), int(r["shown"]))
+        for lv, r in entry["levels"].items()
+    }
+    async with open_store(location) as store:
+        changes = await human_games(store, game)
+    table = with_humans(levels, changes)
+    mixed = {
+        c.game_id
+        for c in changes
+        if c.fixed and any(o.game_id == c.game_id and not o.fixed for o in changes)
+    }
+    out = dict(entry)
+    out["human_games"] = len(mixed)
+    out["levels"] = {
+        lv: {"mu": r.mu, "sigma": r.sigma, "games": r.games, "shown": r.shown}
+        for lv, r in table.items()
+    }
+    return out
+
+
 def parser() -> argparse.ArgumentParser:
     games = tuple(n for n, reg in registrations().items() if reg.agents)
     ap = OneLineParser(
@@ -247,13 +343,25 @@ def parser() -> argparse.ArgumentParser:
         description="Calibrate a game's computer levels on the rating scale.",
     )
     ap.add_argument("--game", choices=games, required=True)
-    ap.add_argument("--games", type=whole_number(1, 100_000), default=60)
+    ap.add_argument(
+        "--games",
+        type=whole_number(0, 100_000),
+        default=60,
+        help="games between the levels (0: none, carry the --out file's table on with --with-store)",
+    )
     ap.add_argument("--players", type=whole_number(2, 99), default=None)
     ap.add_argument("--budget", type=real_number(0.0, 3600.0), default=None)
     ap.add_argument("--iterations", type=whole_number(1, 10_000_000), default=None)
     ap.add_argument("--workers", type=whole_number(1, 64), default=1)
     ap.add_argument("--seed", type=seed, default=0)
     ap.add_argument("--out", type=Path, default=DATA)
+    ap.add_argument(
+        "--with-store",
+        metavar="LOCATION",
+        default=None,
+        help="a store (SQLite file or PostgreSQL URL): carry the table on through its rated "
+        "games between humans and the levels",
+    )
     return ap
 
 
@@ -264,10 +372,23 @@ def main(argv: list[str] | None = None) -> int:
         counts = player_counts(args.game, args.players)
     except ValueError as e:
         ap.error(str(e))
-    plan = Plan(args.game, args.games, counts, args.seed, args.budget, args.iterations)
-    entry = calibrate(plan, workers=args.workers)
+    if args.games:
+        plan = Plan(args.game, args.games, counts, args.seed, args.budget, args.iterations)
+        entry = calibrate(plan, workers=args.workers)
+    elif args.with_store is None:
+        ap.error("--games 0 plays no game: give --with-store to carry the table on")
+    else:
+        current = _current(args.out, args.game)
+        if current is None:
+            ap.error(f"{args.out} has no table of {args.game} to carry on")
+        entry = current
+    if args.with_store is not None:
+        entry = asyncio.run(_carry_on(entry, args.game, args.with_store))
     write(args.out, args.game, entry)
-    print(f"{args.game}: {entry['finished']} rated games ({entry['unfinished']} unfinished)")
+    print(
+        f"{args.game}: {entry.get('finished', 0)} rated games between the levels "
+        f"({entry.get('unfinished', 0)} unfinished), {entry.get('human_games', 0)} against humans"
+    )
     for lv, r in entry["levels"].items():
         print(f"  {lv:<10} mu {r['mu']:7.3f}  sigma {r['sigma']:6.3f}  shown {r['shown']:>5}")
     print(f"written to {args.out}")
