@@ -123,7 +123,9 @@ async def test_default_policy_at_the_start_of_a_turn_falls_through_to_an_ai(
     sched = await service.pacing.refresh(gid)
     assert "where there is none (a turn's first step), an AI stands in" in sched.notes[-1]
     before = await service.store.get_game(gid)
-    clock.set(sched.seats[0].deadline + timedelta(hours=1))  # type: ignore[operator]
+    deadline = sched.seats[0].deadline
+    assert deadline is not None  # the game is not paused
+    clock.set(deadline + timedelta(hours=1))
     t = await tick(service, gid, deliver=False)
     assert f"game {gid} seat 0: deadline, stand-in heuristic" in t.done, t.done
     [post] = [n for n in t.notices if n.kind == "post"]
@@ -150,7 +152,9 @@ async def test_default_policy_without_stand_ins_waits_at_the_start_of_a_turn(
     await to_turn_start(service, gid)
     sched = await service.pacing.refresh(gid)
     assert "AI" not in sched.notes[-1]
-    clock.set(sched.seats[0].deadline + timedelta(hours=1))  # type: ignore[operator]
+    deadline = sched.seats[0].deadline
+    assert deadline is not None  # the game is not paused
+    clock.set(deadline + timedelta(hours=1))
     t = await tick(service, gid)
     assert f"game {gid} seat 0: deadline, flagged (no default)" in t.done, t.done
     [flag] = t.notices

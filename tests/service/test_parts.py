@@ -68,7 +68,11 @@ MOVED = {
 }
 """Each part's public calls, once GameCore's."""
 
-PARTS = {"reading": Reading, "places": Places, "ratings": Ratings}
+PARTS: dict[str, type[Reading | Places | Ratings]] = {
+    "reading": Reading,
+    "places": Places,
+    "ratings": Ratings,
+}
 """The parts the service reaches as attributes (class by attribute)."""
 
 
