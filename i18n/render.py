@@ -16,6 +16,7 @@ from babel.numbers import format_decimal
 from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all, on_reset, warn_once
+from i18n.grammar import join, polish_text
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -112,7 +113,7 @@ class _Renderer:
         if t is None:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key.rsplit(".", 1)[-1].replace("_", " ")
-        return self.fill(key, t, {})
+        return polish_text(self.cat.language.babel, self.fill(key, t, {}))
 
     def scalar(self, v: Any) -> str:
         if isinstance(v, str):
@@ -125,7 +126,9 @@ class _Renderer:
 
     def goods(self, v: Mapping[str, int]) -> str:
         items = [
-            self.message("fmt.goods_item", {"n": n, "good": f"@good.{g}"})
+            self.message(f"count.good.{g}", {"n": n})
+            if self.template(f"count.good.{g}") is not None
+            else self.message("fmt.goods_item", {"n": n, "good": f"@good.{g}"})
             for g, n in v.items()
             if n > 0
         ]
@@ -169,7 +172,8 @@ class _Renderer:
         for name, how, args in parse(template):
             if not how:
                 out.append(name)
-            elif how == "term":
+                continue
+            if how == "term":
                 out.append(self.term(name))
             else:
                 if name not in params:
@@ -187,6 +191,8 @@ class _Renderer:
                     out.append(", ".join(self.scalar(x) for x in v))
                 else:
                     out.append(self.scalar(v))
+            if len(out) > 1 and out[-1]:  # the word before an inserted value: d’, az…
+                out[-2] = join(self.cat.language.babel, out[-2], out[-1])
         return "".join(out)
 
     def message(self, key: str, params: Mapping[str, Any]) -> str:
@@ -194,7 +200,7 @@ class _Renderer:
         if t is None:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key
-        return self.fill(key, t, params)
+        return polish_text(self.cat.language.babel, self.fill(key, t, params))
 
 
 _renderers: dict[str, _Renderer] = {}
@@ -218,7 +224,8 @@ def tr(lang: str, key: str, /, **params: Any) -> str:
 
 def render_template(lang: str, template: str, params: Mapping[str, Any]) -> str:
     """A template given as text (not a key), in ``lang``."""
-    return _renderer(lang).fill("<template>", template, params)
+    r = _renderer(lang)
+    return polish_text(r.cat.language.babel, r.fill("<template>", template, params))
 
 
 def number(lang: str, n: float) -> str:

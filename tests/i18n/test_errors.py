@@ -241,7 +241,7 @@ def test_provoked_errors_render_in_every_language_and_the_pseudo_language(
 @pytest.mark.parametrize(
     ("lang", "text"),
     [
-        ("fr", "B4 est de l'eau : rien ne peut y être construit"),
+        ("fr", "B4 est de l’eau\u00a0: rien ne peut y être construit"),
         ("de", "B4 ist Wasser: dort kann nichts gebaut werden"),
         ("hu", "B4 víz: oda semmit sem lehet építeni"),
         ("pl", "B4 to woda: nic tam nie można zbudować"),
