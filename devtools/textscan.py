@@ -110,7 +110,7 @@ def _paradigms(lang: str) -> dict[str, list[dict[str, str]]]:
                 cat, eq, form = f.partition("=")
                 if not eq:
                     cat, form = ("one" if i == 0 else "other"), f
-                m = re.search(r"#\s+([^\W\d_]+)", form)
+                m = re.search(r"#\s+([^\W\d_]+)", form) or re.match(r"\s*([^\W\d_]+)\s*$", form)
                 if m:
                     forms[cat.strip()] = m.group(1).lower()
             if len(set(forms.values())) > 1:
