@@ -27,6 +27,7 @@ import pytest
 import i18n
 import i18n.notation
 from bot.app import TurnpostBot
+from devtools.textscan import read
 from rules.brazil import format_action, legal_actions
 from service.pacing import POLICY_KEY, FakeClock
 from tests.bot.conftest import BotMaker, bot_maker
@@ -489,3 +490,7 @@ async def test_a_whole_game_in_each_language_public_posts_in_the_games_private_i
         if reader != "en":
             left = english_only(reader) & set(lines_of(texts))
             assert not left, (reader, sorted(left)[:10])
+        # and every sentence read by rule (issue #32): no English fragment, raw id, empty
+        # list, doubled punctuation, wrong number agreement, typography or article
+        report = read(reader, texts)
+        assert not report.defects, (reader, list(report.defects.items())[:20])
