@@ -84,6 +84,15 @@ def hu_number_takes_az(n: int) -> bool:
     return n in (1, 5)
 
 
+def _roman(text: str) -> int:
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+    total = 0
+    for a, b in zip(text, text[1:] + " ", strict=True):
+        v = values[a]
+        total += -v if b != " " and values[b] > v else v
+    return total
+
+
 def hu_takes_az(word: str) -> bool | None:
     """Whether ``word`` takes *az* (True), *a* (False), or None when it cannot be told (it
     starts with punctuation)."""
@@ -93,6 +102,9 @@ def hu_takes_az(word: str) -> bool | None:
     digits = re.match(r"\d[\d \u00a0\u202f.]*", w)
     if digits:
         return hu_number_takes_az(int(re.sub(r"\D", "", digits.group(0))))
+    roman = re.fullmatch(r"([IVXLCDM]+)\.?[,;:]?", w)
+    if roman and len(roman.group(1)) <= 6:
+        return hu_number_takes_az(_roman(roman.group(1)))  # II. = második: a
     first = w[0]
     if not first.isalpha():
         return None

@@ -167,12 +167,42 @@ class _Renderer:
             return sep.join(items)
         return self.scalar(v)
 
+    def counted(self, n: Any, good: Any) -> str | None:
+        """``{n} {good}`` with a number and a good: the good's counted form for the number
+        (``count.good.<id>``: "5 ziaren kawy"), or None."""
+        if not isinstance(n, int) or isinstance(n, bool) or not isinstance(good, str):
+            return None
+        if not good.startswith("@good."):
+            return None
+        key = "count.good." + good.removeprefix("@good.")
+        if self.template(key) is None:
+            return None
+        return self.message(key, {"n": n})
+
     def fill(self, key: str, template: str, params: Mapping[str, Any]) -> str:
         out: list[str] = []
-        for name, how, args in parse(template):
+        parts = parse(template)
+        skip = 0
+        for i, (name, how, args) in enumerate(parts):
+            if skip:
+                skip -= 1
+                continue
             if not how:
+                if out and out[-1].endswith(".") and name.startswith("."):
+                    name = name[1:]  # "Alfons I." + "." : one full stop
                 out.append(name)
                 continue
+            if (
+                how == "value"
+                and i + 2 < len(parts)
+                and parts[i + 1] == (" ", "", ())
+                and parts[i + 2][1] == "value"
+            ):
+                form = self.counted(params.get(name), params.get(parts[i + 2][0]))
+                if form is not None:  # a counted good: its noun agrees with its number
+                    out.append(form)
+                    skip = 2
+                    continue
             if how == "term":
                 out.append(self.term(name))
             else:

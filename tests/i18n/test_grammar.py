@@ -114,7 +114,7 @@ def test_hungarian_numbers_take_the_article_of_their_first_spoken_word(n: int) -
         ("fr", {"sugar_cane": 2}, "2 cannes à sucre"),
         ("pt-BR", {"cotton": 2}, "2 algodões"),
         ("hu", {"coffee": 3}, "3 kávébab"),
-        ("en", {"any": 2}, "2 resources of any kind"),
+        ("en", {"any": 2}, "2 any resource"),
     ],
 )
 def test_counted_goods_take_the_form_their_number_asks_for(
@@ -129,3 +129,30 @@ def test_every_language_counts_every_good() -> None:
     for lang in i18n.supported():
         for g in goods:
             assert f"count.good.{g}" in i18n.catalogue(lang).messages, (lang, g)
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "text"),
+    [
+        ("pl", 1, "1 ziarno kawy z pola A3"),
+        ("pl", 2, "2 ziarna kawy z pola A3"),
+        ("pl", 5, "5 ziaren kawy z pola A3"),
+        ("de", 1, "1 Kaffeebohne von A3"),
+    ],
+)
+def test_a_number_before_a_good_in_any_template_counts_it(lang: str, n: int, text: str) -> None:
+    """``{n} {good}`` in a template: the good's counted form, whatever the template."""
+    assert i18n.tr(lang, "phrase.item.tile", n=n, good="@good.coffee", hex="A3") == text
+
+
+def test_a_name_ending_in_a_full_stop_ends_the_sentence_once() -> None:
+    assert render_template("de", "wählt {m}.", {"m": "@term.monarch.afonso_i"}) == (
+        "wählt Alfons I."
+    )
+
+
+@pytest.mark.parametrize(
+    ("roman", "az"), [("I.", True), ("II.", False), ("V.", True), ("III", False), ("X.", False)]
+)
+def test_hungarian_article_before_roman_ordinals(roman: str, az: bool) -> None:
+    assert hu_takes_az(roman) is az
