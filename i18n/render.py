@@ -122,6 +122,9 @@ class _Renderer:
             return v
         if isinstance(v, Mapping) and isinstance(v.get("key"), str):
             return self.message(str(v["key"]), v.get("params") or {})
+        key, params = getattr(v, "key", None), getattr(v, "params", None)
+        if isinstance(key, str) and isinstance(params, Mapping):  # an i18n.Msg: the reader's
+            return self.message(key, params)
         return str(v)
 
     def goods(self, v: Mapping[str, int]) -> str:

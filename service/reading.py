@@ -208,6 +208,6 @@ class Reading:
 
         path = self.rulebook_path if game == DEFAULT_GAME else None
         return [
-            format_entry(e, markdown=False)
+            format_entry(e, markdown=False, lang=lang)
             for e in lookup(query, limit, path=path, lang=lang, game=game)
         ]

@@ -449,17 +449,39 @@ def _language(lang: str | None) -> str:
     return i18n.resolve(lang) or "en"
 
 
-def format_entry(entry: RuleEntry, width: int = CHAT_LIMIT, *, markdown: bool = True) -> str:
+def source_label(tag: str, lang: str = "en") -> str:
+    """A source tag as a reader of ``lang`` reads it: each part's kind in words (``seed`` ->
+    "rulebook", ``faq`` -> "FAQ", ``ruling``, ``data``: ``rules.source.<kind>``), what
+    follows the kind kept (``seed PL`` -> "rulebook PL")."""
+    from i18n import tr
+
+    parts = []
+    for part in tag.split(","):
+        kind, _, rest = part.strip().partition(" ")
+        word = tr(lang, f"rules.source.{kind}") if kind in SOURCE_KINDS else kind
+        parts.append(f"{word} {rest}".strip())
+    return ", ".join(parts)
+
+
+SOURCE_KINDS = ("seed", "faq", "ruling", "data")
+"""The kinds of source a rule's tag names, each with its words in the catalogues."""
+
+
+def format_entry(
+    entry: RuleEntry, width: int = CHAT_LIMIT, *, markdown: bool = True, lang: str = "en"
+) -> str:
     """Chat-ready text of one entry, at most `width` characters: a bold heading with the
-    source tag, then the text. Longer text is cut after the last whole sentence that fits
-    and ends with " …". `markdown=False` leaves out the bold `**` marks (for a terminal)."""
+    source tag (in ``lang``'s words), then the text. Longer text is cut after the last whole
+    sentence that fits and ends with " …". `markdown=False` leaves out the bold `**` marks
+    (for a terminal)."""
     if width < 1:
         raise ValueError("width must be positive")
     heading = f"{entry.id} — {entry.title}"
+    tag = source_label(entry.tag, lang)
     if markdown:
-        head, text = f"**{heading}** [{entry.tag}]", entry.text
+        head, text = f"**{heading}** [{tag}]", entry.text
     else:
-        head, text = f"{heading} [{entry.tag}]", re.sub(r"\*\*(.+?)\*\*", r"\1", entry.text)
+        head, text = f"{heading} [{tag}]", re.sub(r"\*\*(.+?)\*\*", r"\1", entry.text)
     full = f"{head}\n{text}"
     if len(full) <= width:
         return full

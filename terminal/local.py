@@ -739,7 +739,7 @@ class LocalGame:
         if named:
             return named[:limit]
         found = lookup(query, limit, lang=self.lang, game=self.game_name)
-        return [format_entry(e, markdown=False) for e in found]
+        return [format_entry(e, markdown=False, lang=self.lang) for e in found]
 
     async def hand(self, name: str) -> None:
         """Show one human seat's hand; interactive: confirm first, clear the screen after."""

@@ -19,6 +19,7 @@ from service.rulebook import (
     lookup,
     normalize_rule_id,
     parse_rulebook,
+    source_label,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,10 +234,25 @@ def test_every_entry_formats_for_chat() -> None:
     for e in load_rulebook().entries:
         out = format_entry(e)
         assert len(out) <= CHAT_LIMIT
-        assert out.startswith(f"**{e.id} — {e.title}** [{e.tag}]\n")
+        tag = source_label(e.tag)
+        assert out.startswith(f"**{e.id} — {e.title}** [{tag}]\n")
         assert out.endswith(e.text)  # none needs cutting at the default width
         plain = format_entry(e, markdown=False)
-        assert plain.startswith(f"{e.id} — {e.title} [{e.tag}]\n") and "**" not in plain
+        assert plain.startswith(f"{e.id} — {e.title} [{tag}]\n") and "**" not in plain
+
+
+@pytest.mark.parametrize(
+    ("tag", "lang", "shown"),
+    [
+        ("seed", "en", "rulebook"),
+        ("seed PL, faq", "en", "rulebook PL, FAQ"),
+        ("ruling", "hu", "döntés"),
+        ("seed, data", "pl", "instrukcja, dane elementów"),
+        ("RULINGS.md", "de", "RULINGS.md"),
+    ],
+)
+def test_the_source_tag_is_shown_in_the_readers_words(tag: str, lang: str, shown: str) -> None:
+    assert source_label(tag, lang) == shown
 
 
 def test_long_text_is_cut_at_a_sentence() -> None:

@@ -155,5 +155,5 @@ def test_the_local_game_keeps_the_language_for_its_texts(tmp_path: Path) -> None
     assert "nie znaleziono zasady" in out.getvalue()  # the terminal's own text, in Polish
     assert "no rule found" not in out.getvalue()
     assert [t.split("\n")[0] for t in game.rules("R-SOLO-2")] == [
-        "R-SOLO-2 — Zwycięstwo w pojedynkę [seed]"
+        "R-SOLO-2 — Zwycięstwo w pojedynkę [instrukcja]"
     ]
