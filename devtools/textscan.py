@@ -36,7 +36,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 
 import i18n
 from i18n.grammar import hu_takes_az
@@ -290,9 +292,67 @@ def terminal_game(game: str, lang: str, seed: int, folder: Path) -> list[str]:
     return [line.split("> ", 1)[0] if "> " in line else line for line in text.splitlines()]
 
 
+class _Text(HTMLParser):
+    """The visible text of a page: each block's text on its own line (scripts' JSON left out;
+    the sentences it holds are the steps', read from the page's own blocks)."""
+
+    BLOCKS: ClassVar[set[str]] = {
+        *("p", "li", "div", "h1", "h2", "h3", "h4", "td", "th", "tr", "button", "section", "a")
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = [""]
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in self.BLOCKS or tag == "br":
+            self.lines.append("")
+        for name, value in attrs:
+            if name in ("alt", "title", "aria-label") and value:
+                self.lines += [value, ""]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.skip -= 1
+        if tag in self.BLOCKS:
+            self.lines.append("")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.lines[-1] += data
+
+
+def web_texts(db: Path, lang: str) -> list[str]:
+    """The texts of the game's web page in ``lang``: live, at its start and at a step."""
+    from service.game import GameService
+    from storage.location import open_readable
+    from web.data import live_json, steps_json
+    from web.page import render_page
+
+    async def pages() -> list[str]:
+        async with open_readable(str(db)) as (store, _copied):
+            svc = GameService(store)
+            live = live_json(await svc.archive.live(1, lang=lang), map_lang=False)
+            steps = steps_json(await svc.archive.archive(1, lang=lang), map_lang=False)
+        n = len(steps.get("steps", []))
+        return [render_page(live, steps, lang=lang, step=s) for s in (None, 0, n // 2)]
+
+    out: list[str] = []
+    for html in asyncio.run(pages()):
+        parser = _Text()
+        parser.feed(html)
+        out += [" ".join(line.split()) for line in parser.lines if line.strip()]
+    return out
+
+
 def game_texts(game: str, lang: str, seed: int) -> list[str]:
+    """A whole game's texts in ``lang``: the terminal's, then its web page's."""
     with tempfile.TemporaryDirectory() as d:
-        return terminal_game(game, lang, seed, Path(d))
+        lines = terminal_game(game, lang, seed, Path(d))
+        return lines + web_texts(Path(d) / f"{game}-{lang}.sqlite3", lang)
 
 
 def scan(langs: Iterable[str], games: Iterable[str], seed: int = 3) -> dict[str, Report]:

@@ -1,7 +1,7 @@
 """A whole game's texts read by rule in every language (issue #32, devtools.textscan): for
 every registered game and every language, a seeded game played at the terminal in the
 language's words (help, score, hand, board, log, the legal commands, a word that is no
-command and a command that breaks a rule included) shows no English fragment, no raw id or
+command and a command that breaks a rule included), and its web page, show no English fragment, no raw id or
 key, no empty list, no doubled punctuation, no counted noun in the wrong form for its number,
 no French typography slip and no wrong Hungarian article: a threshold of zero."""
 
