@@ -151,7 +151,7 @@ async def test_pacing_refusals_in_the_askers_language(service: GameService) -> N
     assert e.value.text("de").startswith("`soon` ist keine Dauer")
     with pytest.raises(Refused) as e:
         await service.pacing.set_quiet_hours(ANA, "night")
-    assert e.value.text("fr").startswith("`night` n'est pas une plage horaire")
+    assert e.value.text("fr").startswith("`night` n’est pas une plage horaire")
     with pytest.raises(Refused) as e:
         await service.pacing.away(gid, 0, "0h", by_user=ANA)
     assert str(e.value) == "a duration must be longer than zero"
