@@ -31,6 +31,7 @@ from bot.settings import shard_of
 from bot.threads import ThreadDesk
 from i18n import catalogue, tr
 from service import Frame, ImageRequest, Post, Result, SeatSpec
+from service.games import adapter
 from service.results import Refused, Shown, Status
 from service.turn import Played, Show
 from storage.models import OpenPost
@@ -98,9 +99,14 @@ class Chunk:
     closed: bool = False  # a turn (or the game) ended with it
 
 
-def kind_text(lang: str, kind: str) -> str:
-    """A pending decision's kind in words (``combat cards``): the key ``bot.decision.<kind>``,
-    else the kind itself."""
+def kind_text(lang: str, kind: str, game: str | None = None) -> str:
+    """A pending decision's kind in words (``combat cards``): the game's own words for it
+    (its adapter's ``decision_words``), else the key ``bot.decision.<kind>``, else the kind
+    itself."""
+    if game is not None:
+        own = adapter(game).decision_words(kind, lang)
+        if own:
+            return own
     key = f"bot.decision.{kind}"
     return tr(lang, key) if key in catalogue("en").messages else kind.replace("_", " ")
 
@@ -768,7 +774,11 @@ class Publisher:
         lines.append(self.where_text(status, lang))
         for d in status.waiting:
             who = f"<@{d.user_id}>" if d.user_id and not d.ai else d.who
-            what = tr(lang, "bot.status.to_play") if d.kind == "turn" else kind_text(lang, d.kind)
+            what = (
+                tr(lang, "bot.status.to_play")
+                if d.kind == "turn"
+                else kind_text(lang, d.kind, status.game)
+            )
             line = tr(lang, "bot.status.waiting", who=who, what=what)
             if not d.ai:
                 line += " — " + self.deadline_text(status.game_id, d.seat, "deadline", lang)
@@ -814,7 +824,7 @@ class Publisher:
                 what = (
                     tr(lang, "bot.next.your_turn")
                     if d.kind == "turn"
-                    else tr(lang, "bot.next.decide", what=kind_text(lang, d.kind))
+                    else tr(lang, "bot.next.decide", what=kind_text(lang, d.kind, status.game))
                 )
                 due = self.deadline_text(status.game_id, d.seat, "by", lang)
                 parts.append(f"<@{d.user_id}>: {what} — {due}")

@@ -70,7 +70,7 @@ class Report:
 
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_PROTECT = re.compile(r"`[^`]*`|https?://\S+|\S*/\S+|<[^>]*>")
+_PROTECT = re.compile(r"`[^`]*`|https?://\S+|\S*/\S+|<[^>]*>|\b[A-Z]+(?:-[A-Z]+)*-\d+\b")
 
 
 def _words(text: str) -> set[str]:
@@ -112,7 +112,9 @@ def _paradigms(lang: str) -> dict[str, list[dict[str, str]]]:
                 cat, eq, form = f.partition("=")
                 if not eq:
                     cat, form = ("one" if i == 0 else "other"), f
-                m = re.search(r"#\s+([^\W\d_]+)", form) or re.match(r"\s*([^\W\d_]+)\s*$", form)
+                m = re.search(r"#\s+(?:(?:de|d’|of)\s+)?([^\W\d_]+)", form) or re.match(
+                    r"\s*([^\W\d_]+)\s*$", form
+                )
                 if m:
                     forms[cat.strip()] = m.group(1).lower()
             if len(set(forms.values())) > 1:

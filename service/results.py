@@ -228,6 +228,7 @@ class Status:
     waiting: tuple[Decision, ...] = ()
     where_key: str = ""  # a game's own words for where it stands (with where_params)
     where_params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    game: str | None = None  # the registered game's name (its own words for decisions)
 
     @property
     def over(self) -> bool:

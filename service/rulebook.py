@@ -464,6 +464,7 @@ def source_label(tag: str, lang: str = "en") -> str:
 
 
 SOURCE_KINDS = ("seed", "faq", "ruling", "data")
+_MARK = re.compile(r"\[((?:seed|faq|ruling|data)\b[^\]]*)\]")
 """The kinds of source a rule's tag names, each with its words in the catalogues."""
 
 
@@ -476,12 +477,18 @@ def format_entry(
     (for a terminal)."""
     if width < 1:
         raise ValueError("width must be positive")
+    from i18n.grammar import polish_text
+
     heading = f"{entry.id} — {entry.title}"
     tag = source_label(entry.tag, lang)
+    # the source marks inside the text ([seed PL], [faq]) in the reader's words too, and the
+    # language's typography (French spacing)
+    body = _MARK.sub(lambda m: f"[{source_label(m.group(1), lang)}]", entry.text)
+    body = polish_text(_language(lang).replace("-", "_"), body)
     if markdown:
-        head, text = f"**{heading}** [{tag}]", entry.text
+        head, text = f"**{heading}** [{tag}]", body
     else:
-        head, text = f"{heading} [{tag}]", re.sub(r"\*\*(.+?)\*\*", r"\1", entry.text)
+        head, text = f"{heading} [{tag}]", re.sub(r"\*\*(.+?)\*\*", r"\1", body)
     full = f"{head}\n{text}"
     if len(full) <= width:
         return full

@@ -121,6 +121,7 @@ class KuhnAdapter(GameAdapter):
         lang: str,
     ) -> Status:
         return Status(
+            game=self.name,
             game_id=game_id,
             scenario=tr(lang, "game.kuhn"),
             phase="ended" if st.phase == "over" else "play",

@@ -236,7 +236,13 @@ def test_every_entry_formats_for_chat() -> None:
         assert len(out) <= CHAT_LIMIT
         tag = source_label(e.tag)
         assert out.startswith(f"**{e.id} — {e.title}** [{tag}]\n")
-        assert out.endswith(e.text)  # none needs cutting at the default width
+        # none needs cutting at the default width; its source marks in words
+        marks = re.sub(
+            r"\[((?:seed|faq|ruling|data)\b[^\]]*)\]",
+            lambda m: f"[{source_label(m.group(1))}]",
+            e.text,
+        )
+        assert out.endswith(marks) and "[seed" not in out
         plain = format_entry(e, markdown=False)
         assert plain.startswith(f"{e.id} — {e.title} [{tag}]\n") and "**" not in plain
 

@@ -366,6 +366,7 @@ class BrazilAdapter(GameAdapter):
     ) -> Status:
         return Status(
             game_id=game_id,
+            game=self.name,
             scenario=self.map_name(st, lang),
             phase=st.phase,
             era=st.era,

@@ -198,6 +198,7 @@ class TigrisAdapter(GameAdapter):
         who = self.seat_label(st, seats, st.active, lang)
         return Status(
             game_id=game_id,
+            game=self.name,
             scenario=tr(lang, "game.tigris"),  # the status message names the game
             phase="ended" if st.phase == "over" else "play",
             era=0,
