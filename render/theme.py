@@ -95,13 +95,3 @@ _WEIGHTS = {
 def font(size: int, weight: Weight = "regular") -> ImageFont.FreeTypeFont:
     """Open Sans at ``size`` px (shipped by the ``ttf-opensans`` package)."""
     return ImageFont.truetype(str(_WEIGHTS[weight].path), size=max(6, size))
-
-
-def fit(text: str, size: int, width: int, weight: Weight = "regular") -> str:
-    """``text`` shortened with an ellipsis so it fits ``width`` px at ``size``."""
-    f = font(size, weight)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"

@@ -185,7 +185,7 @@ def draw_battle(
             width=6 if won else 3,
             radius=12,
         )
-        cv.player_piece(x + 28, y0 + 30, col, 40)
+        cv.player_piece(x + 28, y0 + 30, col, 40, t.colour_initial(col))
         cv.text_in(
             x + 54, y0 + 20, seat_name(v, s, t, short=True), colw - 120, 24, "bold", anchor="lm"
         )
@@ -280,7 +280,7 @@ def draw_scores(v: GameState, opts: RenderOptions, lang: str = "en") -> Image.Im
             outline=GOLDEN if s in winners else fill,
             width=6 if s in winners else 2,
         )
-        cv.player_piece(x + colw / 2, y + 24, col, 34)
+        cv.player_piece(x + colw / 2, y + 24, col, 34, t.colour_initial(col))
         cv.text_in(
             x + colw / 2, y + 54, t.colour(col, short=True), colw - 12, 20, "bold", anchor="mm"
         )
