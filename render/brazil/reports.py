@@ -186,9 +186,13 @@ def draw_battle(
             radius=12,
         )
         cv.player_piece(x + 28, y0 + 30, col, 40, t.colour_initial(col))
-        cv.text_in(
-            x + 54, y0 + 20, seat_name(v, s, t, short=True), colw - 120, 24, "bold", anchor="lm"
+        # the piece beside it shows the colour's initial: the name alone (Pomarańczowy)
+        side_name = (
+            seat_name(v, s, t, short=True)
+            if s == ENEMY or col is None
+            else t.colour(col, short=True)
         )
+        cv.text_in(x + 54, y0 + 20, side_name, colw - 120, 24, "bold", anchor="lm")
         cv.text_in(x + 54, y0 + 47, role, colw - 120, 20, "semibold", MUTED, "lm")
         cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
         cv.text_in(x + colw - 14, y0 + 74, t("render.fp"), 56, 18, "bold", MUTED, "rm")
