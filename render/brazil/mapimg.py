@@ -586,15 +586,16 @@ def _draw_map(
             fitted = [F.fit_text(name, room, fs, "bold", least=least, lines=2, h="m")]
             if tile.fp:
                 fitted.append(F.fit_text(w("render.map.fp", fp=tile.fp), room, fs, "bold", h="m"))
-            fs = min(f.size for f in fitted)
-            lines = [
-                (ln, src) for f, src in zip(fitted, (name, ""), strict=False) for ln in f.lines
-            ]
-            y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r - up
+            n_lines = sum(len(f.lines) for f in fitted)
+            fs = fitted[0].size
+            y = cy - (n_lines - 1) * fs * 0.55 - 0.1 * r - up
             lim = (round(cx - room / 2), 0, round(cx + room / 2), g.height)
-            for ln, src in lines:
-                D.draw_text(img, (cx, y), ln, fs, "bold", INK, "mm", limit=lim, source=src or ln)
-                y += fs * 1.05
+            for f, src in zip(fitted, (name, ""), strict=False):
+                for ln in f.lines:
+                    D.draw_text(
+                        img, (cx, y), ln, f.size, "bold", INK, "mm", limit=lim, source=src or ln
+                    )
+                    y += fs * 1.05
         else:
             D.paste_centred(img, D.hex_sprite(ri, FOG, (70, 70, 80), 0.05 * r), cx, cy)
             D.draw_text(

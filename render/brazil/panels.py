@@ -65,7 +65,7 @@ def _good_pip(cv: Canvas, t: Words, x: float, y: float, good: str | None, r: flo
         return
     f = GOOD_FILL.get(good, (200, 200, 200))
     d.ellipse(box, fill=f, outline=INK, width=max(1, px(1.5)))
-    cv.text(x, y, t.initial("good", good), 16, "extrabold", text_on(f), "mm")
+    cv.text_in(x, y, t.initial("good", good), 2 * r - 2, 16, "extrabold", text_on(f), "mm")
 
 
 def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> float:
@@ -109,10 +109,11 @@ def _panel(
     )
     room = xr - (x0 + 68 + w) - 10
     if room > 40:
-        cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm", 2, 20)
+        cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm", 2, 23)
     y: float = y0 + 66
     # reserve (≤ 5)
-    cv.text_in(x0 + 4, y + 17, t("render.panel.reserve"), 104, 22, "semibold", anchor="lm")
+    # the label stops short of the first pip's left edge (x0 + 112 - 15)
+    cv.text_in(x0 + 4, y + 17, t("render.panel.reserve"), 89, 22, "semibold", anchor="lm")
     goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
     x: float = x0 + 112
     for i in range(max(RESERVE_LIMIT, len(goods))):

@@ -367,6 +367,7 @@ def test_longer_texts_stay_readable_on_a_phone(
     render_boards(v, lang=lang)
     render_hand(view(sn.state, 1), 1, lang=lang)
     render_scores(view(game4[-1].state, None), lang=lang)
+
     # the pseudo-language's words are longer than any language's: one word too long for its
     # box is drawn smaller, whole (never cut in two, issue 32)
     def small(floor: int) -> list[tuple[str, int]]:
