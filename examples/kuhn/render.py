@@ -277,3 +277,25 @@ def render_timeline(
         raise ValueError("no frames")
     small = RenderOptions(scale=TIMELINE_WIDTH / WIDTH)
     return animate([draw_table(v, small, lang) for v, _ in frames], ms_per_frame)
+
+
+def sample_images(lang: str, seed: int = 3) -> list[Image.Image]:
+    """Every picture of a seeded match, at its start, middle and end (each seat's hand too),
+    in ``lang``: what the platform's image tests draw and check (issue 32)."""
+    import random
+
+    from examples.kuhn import engine
+    from examples.kuhn.view import view
+
+    rng = random.Random(seed)
+    st = engine.new_game(2, seed=seed)
+    states = [st]
+    while st.phase != "over":
+        st, _ = engine.apply(st, rng.choice(engine.legal_actions(st)))
+        states.append(st)
+    out = []
+    for s in (states[0], states[len(states) // 2], states[-1]):
+        out += [draw_table(view(s, None), lang=lang), draw_players(view(s, None), lang=lang)]
+        out += [draw_hand(view(s, seat), seat, lang=lang) for seat in range(2)]
+    out.append(draw_scores(states[-1], engine.winners(states[-1]), lang=lang))
+    return out
