@@ -7,6 +7,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import draw as D
+from render import fit as F
 from render import words as T
 from render.theme import (
     INK,
@@ -14,10 +15,8 @@ from render.theme import (
     RGB,
     RenderOptions,
     Weight,
-    fit,
     font,
     player_fill,
-    player_letter,
     player_shape,
 )
 
@@ -57,28 +56,58 @@ class Canvas:
         fill: RGB = INK,
         anchor: str = "la",
         limit: tuple[float, float] | None = None,
+        source: str | None = None,
     ) -> float:
         """Draws ``text`` (NFC); returns its width (at scale 1). ``limit``: the x range
-        (scale 1) it must stay in, for the tests' record of drawn texts."""
+        (scale 1) it must stay in, for the tests' record of drawn texts; ``source``: the
+        whole text this line was fitted from (:mod:`render.fit`)."""
         text = T.nfc(text)
         m, ox, oy = text_mask(text, self.px(size), weight, anchor)
         at = (self.px(x) + ox, self.px(y) + oy)
         self.img.paste(fill, at, m)
         if T.recording_now():
-            self._record(text, m, at, limit)
+            self._record(text, m, at, limit, source, (weight, self.px(size)))
         return self.width_of(text, size, weight)
 
     def _record(
-        self, text: str, m: Image.Image, at: tuple[int, int], limit: tuple[float, float] | None
+        self,
+        text: str,
+        m: Image.Image,
+        at: tuple[int, int],
+        limit: tuple[float, float] | None,
+        source: str | None = None,
+        used: tuple[str, int] | None = None,
     ) -> None:
         bb = m.getbbox()
         ink = None if bb is None else (bb[0] + at[0], bb[1] + at[1], bb[2] + at[0], bb[3] + at[1])
         box = None
         if limit is not None:
             box = (self.px(limit[0]), 0, self.px(limit[1]), self.img.height)
-        d = T.record(text, ink, box, self.img.size, T.sheet_of(self))
+        d = T.record(text, ink, box, self.img.size, T.sheet_of(self), source, used)
         if d is not None:
             self._drawn.append(d)
+
+    def fitted(
+        self,
+        text: str,
+        width: float,
+        size: int = 22,
+        weight: Weight = "regular",
+        lines: int = 1,
+        h: str = "l",
+    ) -> F.Fitted:
+        """How :meth:`text_in` lays ``text`` out in ``width`` (scale 1) on ``lines`` lines:
+        the lines and their size (page pixels; :meth:`size_of` gives it at scale 1)."""
+        least = min(size, max(MIN_SHRINK_SIZE, round(size * SHRINK)))
+        return F.fit_text(
+            text,
+            width * self.s,
+            self.px(size),
+            weight,
+            least=self.px(least),
+            lines=lines,
+            h=h,
+        )
 
     def text_in(
         self,
@@ -90,33 +119,44 @@ class Canvas:
         weight: Weight = "regular",
         fill: RGB = INK,
         anchor: str = "la",
+        lines: int = 1,
+        line_h: float | None = None,
     ) -> float:
-        """Draws ``text`` within ``width`` (scale 1): at ``size``, else down to 80 % of it
-        (longer languages), else shortened with an ellipsis. Its painted pixels stay in the
-        box (a glyph overhanging its advance, as ``f`` does, counts). Returns its width
+        """Draws ``text`` within ``width`` (scale 1) and on at most ``lines`` lines, laid out
+        by :func:`render.fit.fit_text`: at ``size``, else down to 80 % of it (never under
+        15 px), else wrapped between words, else shortened after a whole word with an
+        ellipsis. Its painted pixels stay in the box (a glyph overhanging its advance, as
+        ``f`` does, counts). Lines are ``line_h`` apart (default 1.2 × the size), centred on
+        ``y`` for a middle anchor, else going down from it. Returns the widest line's width
         (scale 1)."""
         text = T.nfc(text)
         h = anchor[0]
-        if self.extent_of(text, size, weight, h) > width:
-            small = max(MIN_SHRINK_SIZE, round(size * SHRINK))
-            while size > small and self.extent_of(text, size, weight, h) > width:
-                size -= 1
-            if self.extent_of(text, size, weight, h) > width:
-                cut = text
-                while cut and self.extent_of(cut + "…", size, weight, h) > width:
-                    cut = cut[:-1].rstrip()
-                text = cut + "…"
+        fit = self.fitted(text, width, size, weight, lines, h)
+        px_size = fit.size / self.s
+        step = line_h if line_h is not None else px_size * 1.2
+        n = len(fit.lines)
+        if anchor[1] == "m":
+            y -= (n - 1) * step / 2
         x0 = x if h == "l" else x - width if h == "r" else x - width / 2
-        return self.text(x, y, text, size, weight, fill, anchor, (x0, x0 + width))
+        widest = 0.0
+        for i, ln in enumerate(fit.lines):
+            m, ox, oy = text_mask(ln, fit.size, weight, anchor)
+            at = (self.px(x) + ox, self.px(y + i * step) + oy)
+            self.img.paste(fill, at, m)
+            if T.recording_now():
+                self._record(ln, m, at, (x0, x0 + width), text, (weight, fit.size))
+            widest = max(widest, _length(ln, fit.size, weight) / self.s)
+        return widest
 
     def extent_of(self, text: str, size: int, weight: Weight, h: str = "l") -> float:
         """The width (scale 1) a box anchored on its ``h`` side (l, m, r) needs for ``text``:
         its advance, or its ink where a glyph overhangs the far side."""
-        return _extent(text, self.px(size), weight, h) / self.s
+        return F.extent(T.nfc(text), self.px(size), weight, h) / self.s
 
     def fit(self, text: str, size: int, width_px: int, weight: Weight = "regular") -> str:
-        """``text`` shortened to ``width_px`` (page pixels) at ``size`` (scale 1)."""
-        return fit(text, self.px(size), width_px, weight)
+        """``text`` shortened (after a whole word) to ``width_px`` (page pixels) at ``size``
+        (scale 1)."""
+        return F.shorten(T.nfc(text), width_px, self.px(size), weight)
 
     def width_of(self, text: str, size: int = 22, weight: Weight = "regular") -> float:
         return _length(text, self.px(size), weight) / self.s
@@ -138,13 +178,12 @@ class Canvas:
         )
 
     def player_piece(
-        self, cx: float, cy: float, colour: str | None, size: float = 34, text: str | None = None
+        self, cx: float, cy: float, colour: str | None, size: float, text: str
     ) -> None:
+        """A piece in the player's colour and shape marked with ``text`` (the colour's
+        initial in the image's language, a unit's mark, an era)."""
         spr = D.piece_sprite(
-            player_shape(colour),
-            player_fill(colour, self.opts),
-            player_letter(colour) if text is None else text,
-            self.px(size),
+            player_shape(colour), player_fill(colour, self.opts), text, self.px(size)
         )
         D.paste_centred(self.img, spr, self.px(cx), self.px(cy))
 
@@ -159,33 +198,11 @@ class Canvas:
     ) -> list[str]:
         """``text`` in lines of at most ``width`` (scale 1), broken between words (a word
         longer than a line stays whole: draw lines with :meth:`text_in`)."""
-        words, lines, cur = T.nfc(text).split(), [], ""
-        for w in words:
-            t = f"{cur} {w}".strip()
-            if self.width_of(t, size, weight) <= width or not cur:
-                cur = t
-            else:
-                lines.append(cur)
-                cur = w
-        if cur:
-            lines.append(cur)
-        return lines
+        return F.wrap(T.nfc(text).split(), width * self.s, self.px(size), weight)
 
 
 SHRINK = 0.8  # a text too long for its box is drawn down to 80 % of its size first
 MIN_SHRINK_SIZE = 15  # ... but never under 15 px (readable in a phone preview)
-
-
-@lru_cache(maxsize=8192)
-def _extent(text: str, size: int, weight: Weight, h: str) -> float:
-    f = font(size, weight)
-    adv = f.getlength(text)
-    x0, _, x1, _ = f.getbbox(text, anchor=h + "s")
-    if h == "l":
-        return max(adv, x1)
-    if h == "r":
-        return max(adv, -x0)
-    return max(adv, 2 * max(-x0, x1))
 
 
 @lru_cache(maxsize=8192)

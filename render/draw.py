@@ -212,9 +212,11 @@ def draw_text(
     stroke_width: int = 0,
     stroke_fill: RGB | None = None,
     limit: T.Box | None = None,
+    source: str | None = None,
 ) -> None:
     """Like ``ImageDraw.text`` (same anchors; text NFC-normalised), from the sprite cache.
-    ``limit``: the box (page pixels) the text must stay in, for the tests' record."""
+    ``limit``: the box (page pixels) the text must stay in, for the tests' record;
+    ``source``: the whole text this line was fitted from (:mod:`render.fit`)."""
     text = T.nfc(text)
     spr, ox, oy = text_sprite(text, size, weight, fill, anchor, stroke_width, stroke_fill)
     x, y = round(xy[0]) + ox, round(xy[1]) + oy
@@ -222,7 +224,7 @@ def draw_text(
     if T.recording_now():
         bb = spr.getchannel("A").getbbox()
         ink = None if bb is None else (bb[0] + x, bb[1] + y, bb[2] + x, bb[3] + y)
-        T.record(text, ink, limit, base.size, T.sheet_of(base))
+        T.record(text, ink, limit, base.size, T.sheet_of(base), source, (weight, size))
 
 
 def fit_size(text: str, size: int, width: float, weight: Weight, least: int) -> int:

@@ -4,8 +4,8 @@ Players are told apart by colour (Okabe–Ito palette) *and* by a shape and a le
 piece stays readable for colour-blind players. The font is Open Sans from the ``ttf-opensans``
 package, never a system path: it has every letter of the six languages (ő ű ł ą ę ć ń ś ź ż
 ã õ ç é è ê ä ö ü ß, checked by tests/render/test_languages.py). The letters on pieces,
-pips and players (B2, S, "B") are symbols, the same in every language; the legend says what
-they stand for.
+pips and players are initials in the image's language (``render.initial.*`` of the
+catalogues, issue 32); the legend says what they stand for. Text in a bounded box is fitted by :mod:`render.fit`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class RenderOptions:
 
 DEFAULT = RenderOptions()
 
-# Okabe–Ito: colour-blind safe. Game colour id -> (fill, shape, letter).
+# Okabe–Ito: colour-blind safe. Game colour id -> fill and shape (the letter: its initial).
 PLAYER_FILL: dict[str, RGB] = {
     "blue": (0, 114, 178),
     "orange": (230, 159, 0),
@@ -72,10 +72,6 @@ def player_shape(colour: str | None) -> Shape:
     return PLAYER_SHAPE.get(colour or "", "triangle")
 
 
-def player_letter(colour: str | None) -> str:
-    return (colour or "?")[:1].upper()
-
-
 def text_on(fill: RGB) -> RGB:
     """Black or white, whichever reads better on ``fill``."""
     r, g, b = fill
@@ -95,13 +91,3 @@ _WEIGHTS = {
 def font(size: int, weight: Weight = "regular") -> ImageFont.FreeTypeFont:
     """Open Sans at ``size`` px (shipped by the ``ttf-opensans`` package)."""
     return ImageFont.truetype(str(_WEIGHTS[weight].path), size=max(6, size))
-
-
-def fit(text: str, size: int, width: int, weight: Weight = "regular") -> str:
-    """``text`` shortened with an ellipsis so it fits ``width`` px at ``size``."""
-    f = font(size, weight)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"

@@ -65,6 +65,19 @@ class Words:
         key = f"render.colour{'_short' if short else ''}.{colour}"
         return self(key) if self.L.has(key) else colour.capitalize()
 
+    def initial(self, group: str, id_: str | None) -> str:
+        """The initial this language marks a piece, seat or good with (issue 32):
+        ``render.initial.<group>.<id>`` (``colour``, ``unit``, ``good``), the first letter(s)
+        of its term; ``?`` for none."""
+        if id_ is None:
+            return "?"
+        key = f"render.initial.{group}.{id_}"
+        return self(key) if self.L.has(key) else id_[:1].upper()
+
+    def colour_initial(self, colour: str | None) -> str:
+        """A player colour's initial on its pieces and in its name ("Niebieski (N)")."""
+        return self.initial("colour", colour)
+
 
 @lru_cache(maxsize=16)
 def words(lang: str = DEFAULT) -> Words:
@@ -95,6 +108,8 @@ class Drawn:
     limit: Box | None
     page: tuple[int, int]
     sheet: int = 0  # which page (texts on one page must not overlap)
+    source: str | None = None  # drawn through render.fit: the whole text it is (part of)
+    font: tuple[str, int] | None = None  # its weight and size (px), as drawn
 
 
 _records: list[Drawn] | None = None
@@ -115,12 +130,18 @@ def sheet_of(page: Any) -> int:
 
 
 def record(
-    text: str, ink: Box | None, limit: Box | None, page: tuple[int, int], sheet: int = 0
+    text: str,
+    ink: Box | None,
+    limit: Box | None,
+    page: tuple[int, int],
+    sheet: int = 0,
+    source: str | None = None,
+    font: tuple[str, int] | None = None,
 ) -> Drawn | None:
     """Keeps a drawn text while :func:`recording` (a no-op otherwise)."""
     if _records is None:
         return None
-    d = Drawn(text, ink, limit, page, sheet)
+    d = Drawn(text, ink, limit, page, sheet, source, font)
     _records.append(d)
     return d
 

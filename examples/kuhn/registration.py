@@ -22,4 +22,5 @@ REGISTRATION = Registration(
     locales="examples.kuhn:locales",
     rulebook="examples.kuhn:rules.md",
     preload=("examples.kuhn.adapter", "examples.kuhn.render"),
+    options={"image_samples": "examples.kuhn.render:sample_images"},
 )

@@ -21,8 +21,10 @@ from PIL import Image, ImageDraw
 
 from examples.kuhn.state import CARDS, NO_CARD, KuhnState
 from i18n import tr
+from render import draw as D
+from render import fit as F
 from render.encode import encode
-from render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, Weight, font
+from render.theme import DEFAULT, INK, PAPER, WHITE, RenderOptions, Weight
 
 RGB = tuple[int, int, int]
 FELT: RGB = (22, 110, 64)
@@ -45,8 +47,10 @@ def _s(v: float, scale: float) -> int:
 class _Canvas:
     """A drawing at ``scale`` (coordinates in the 1.0 layout)."""
 
-    def __init__(self, w: int, h: int, scale: float, bg: RGB) -> None:
+    def __init__(self, w: int, h: int, scale: float, bg: RGB, lang: str = "en") -> None:
         self.scale = scale
+        self.w = w
+        self.lang = lang
         self.img = Image.new("RGB", (_s(w, scale), _s(h, scale)), bg)
         self.d = ImageDraw.Draw(self.img)
 
@@ -63,14 +67,34 @@ class _Canvas:
         *,
         weight: Weight = "regular",
         anchor: str = "mm",
+        width: float | None = None,
     ) -> None:
-        px, py = self.xy(x, y)
-        self.d.text(
-            (px, py),
-            text,
-            fill=fill,
-            font=font(_s(size, self.scale), weight),
-            anchor=anchor,
+        """``text`` at (x, y), fitted (:func:`render.fit.fit_text`) to ``width`` or, by
+        default, to the page less a margin on the side(s) it runs towards."""
+        if width is None:
+            margin = 24
+            h = anchor[0]
+            width = (
+                self.w - margin - x
+                if h == "l"
+                else x - margin
+                if h == "r"
+                else 2 * min(x - margin, self.w - margin - x)
+            )
+        h = anchor[0]
+        fitted = F.fit_text(text, width * self.scale, _s(size, self.scale), weight, h=h)
+        x0 = x if h == "l" else x - width if h == "r" else x - width / 2
+        lim = (_s(x0, self.scale), 0, _s(x0 + width, self.scale), self.img.height)
+        D.draw_text(
+            self.img,
+            (_s(x, self.scale), _s(y, self.scale)),
+            fitted.lines[0],
+            fitted.size,
+            weight,
+            fill,
+            anchor,
+            limit=lim,
+            source=text,
         )
 
     def card(self, x: float, y: float, card: int, *, w: float = CARD_W, h: float = CARD_H) -> None:
@@ -96,11 +120,12 @@ class _Canvas:
         self.d.rounded_rectangle(
             self.xy(x, y, x + w, y + h), r, fill=WHITE, outline=INK, width=_s(2, self.scale)
         )
-        letter = CARDS[card]
-        colour = CARD_RED if letter == "Q" else INK
-        self.text(x + 0.16 * w, y + 0.14 * h, letter, int(0.2 * h), colour, weight="bold")
+        letter = tr(self.lang, f"render.kuhn.initial.{CARDS[card]}")  # in the card's name
+        colour = CARD_RED if CARDS[card] == "Q" else INK
         self.text(x + w / 2, y + h / 2, letter, int(0.5 * h), colour, weight="extrabold")
-        self.text(x + 0.84 * w, y + 0.86 * h, letter, int(0.2 * h), colour, weight="bold")
+        if h >= 100:  # corner indices where they stay readable (not on the showdown's minis)
+            self.text(x + 0.16 * w, y + 0.14 * h, letter, int(0.2 * h), colour, weight="bold")
+            self.text(x + 0.84 * w, y + 0.86 * h, letter, int(0.2 * h), colour, weight="bold")
 
     def chips(self, x: float, y: float, n: int, *, per_stack: int = 5) -> float:
         """``n`` chips in stacks of ``per_stack`` from (x, y) (the bottom chip's centre)
@@ -152,7 +177,7 @@ def _seat(cv: _Canvas, v: KuhnState, seat: int, y: float, lang: str) -> None:
 
 def draw_table(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en") -> Image.Image:
     """The table as ``v`` (a view) shows it."""
-    cv = _Canvas(WIDTH, HEIGHT, options.scale, RIM)
+    cv = _Canvas(WIDTH, HEIGHT, options.scale, RIM, lang)
     felt = FELT_HC if options.high_contrast else FELT
     cv.d.rounded_rectangle(cv.xy(16, 16, WIDTH - 16, HEIGHT - 16), _s(120, cv.scale), fill=felt)
     cv.text(WIDTH / 2, 42, _title(v, lang), 24, WHITE, weight="bold")
@@ -192,7 +217,7 @@ def draw_hand(
     v: KuhnState, seat: int, options: RenderOptions = DEFAULT, lang: str = "en"
 ) -> Image.Image:
     """``seat``'s own card, large, with its stack and the pot (from its view)."""
-    cv = _Canvas(360, 420, options.scale, PAPER)
+    cv = _Canvas(360, 420, options.scale, PAPER, lang)
     p = v.players[seat]
     cv.text(
         180, 30, tr(lang, "render.kuhn.hand.title", who=_name(lang, seat)), 22, INK, weight="bold"
@@ -208,7 +233,7 @@ def draw_hand(
 
 def draw_players(v: KuhnState, options: RenderOptions = DEFAULT, lang: str = "en") -> Image.Image:
     """The players' stacks side by side (what everybody sees)."""
-    cv = _Canvas(600, 200, options.scale, PAPER)
+    cv = _Canvas(600, 200, options.scale, PAPER, lang)
     cv.text(300, 28, _title(v, lang), 20, INK, weight="bold")
     for seat, p in enumerate(v.players):
         x = 40 + seat * 290
@@ -223,7 +248,7 @@ def draw_scores(
     st: KuhnState, winners: Sequence[int], options: RenderOptions = DEFAULT, lang: str = "en"
 ) -> Image.Image:
     """The final chips per player, most first, the winners marked (K-END-2)."""
-    cv = _Canvas(600, 240, options.scale, PAPER)
+    cv = _Canvas(600, 240, options.scale, PAPER, lang)
     cv.text(300, 30, tr(lang, "render.kuhn.scores.title"), 24, INK, weight="bold")
     order = sorted(range(len(st.players)), key=lambda i: (-st.players[i].chips, i))
     for row, seat in enumerate(order):
@@ -252,3 +277,25 @@ def render_timeline(
         raise ValueError("no frames")
     small = RenderOptions(scale=TIMELINE_WIDTH / WIDTH)
     return animate([draw_table(v, small, lang) for v, _ in frames], ms_per_frame)
+
+
+def sample_images(lang: str, seed: int = 3) -> list[Image.Image]:
+    """Every picture of a seeded match, at its start, middle and end (each seat's hand too),
+    in ``lang``: what the platform's image tests draw and check (issue 32)."""
+    import random
+
+    from examples.kuhn import engine
+    from examples.kuhn.view import view
+
+    rng = random.Random(seed)
+    st = engine.new_game(2, seed=seed)
+    states = [st]
+    while st.phase != "over":
+        st, _ = engine.apply(st, rng.choice(engine.legal_actions(st)))
+        states.append(st)
+    out = []
+    for s in (states[0], states[len(states) // 2], states[-1]):
+        out += [draw_table(view(s, None), lang=lang), draw_players(view(s, None), lang=lang)]
+        out += [draw_hand(view(s, seat), seat, lang=lang) for seat in range(2)]
+    out.append(draw_scores(states[-1], engine.winners(states[-1]), lang=lang))
+    return out

@@ -37,6 +37,9 @@ SERVICE: dict[str, str] = {
     "render.kuhn.hand.title": "{who}: your card",
     "render.kuhn.scores.title": "Final chips",
     "render.kuhn.winner": "winner",
+    "render.kuhn.initial.J": "J",
+    "render.kuhn.initial.Q": "Q",
+    "render.kuhn.initial.K": "K",
 }
 """The adapter's, the terminal's and the pictures' words."""
 

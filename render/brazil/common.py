@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from render.theme import ROMAN, player_letter
+from render.theme import ROMAN
 from render.words import Words, words
 from rules.brazil import deciders, get_catalog
 from rules.brazil.catalog import Catalog
@@ -36,7 +36,7 @@ def seat_name(v: GameState, seat: int, t: Words | None = None, *, short: bool = 
     c = colour_of(v, seat)
     if c is None:
         return t("render.seat.number", n=seat + 1)
-    return t("render.seat.name", colour=t.colour(c, short=short), letter=player_letter(c))
+    return t("render.seat.name", colour=t.colour(c, short=short), letter=t.colour_initial(c))
 
 
 def scenario_name(v: GameState, t: Words) -> str:
@@ -54,15 +54,19 @@ class Piece:
     glyph: str
 
 
-_ABILITY_LETTER = {"transport": "T", "bombard": "B", "founder": "M"}
+UNIT_KINDS = ("basic", "transport", "bombard", "founder")
 
 
-def unit_glyph(name: str, ability: str, fp: int) -> str:
-    return f"{_ABILITY_LETTER.get(ability, name[:1].upper())}{fp}"
+def unit_glyph(ability: str, fp: int, t: Words) -> str:
+    """A unit's mark: its kind's initial in the language (``render.initial.unit.*``: a
+    soldier, a transport, a bombard, a monarch) and its force points."""
+    kind = ability if ability in UNIT_KINDS else "basic"
+    return f"{t.initial('unit', kind)}{fp}"
 
 
-def pieces_by_hex(v: GameState) -> dict[str, list[Piece]]:
-    """Units standing on the map, per hex, in a stable order."""
+def pieces_by_hex(v: GameState, t: Words | None = None) -> dict[str, list[Piece]]:
+    """Units standing on the map, per hex, in a stable order (marked in ``t``'s language)."""
+    t = t or words()
     cat = catalog(v)
     out: dict[str, list[Piece]] = {}
     owners: list[tuple[int, str | None, dict[str, str]]] = [
@@ -78,7 +82,7 @@ def pieces_by_hex(v: GameState) -> dict[str, list[Piece]]:
             if u is None:
                 continue
             out.setdefault(loc, []).append(
-                Piece(seat, colour, uid, u.name, u.vp, unit_glyph(u.name, u.ability, u.vp))
+                Piece(seat, colour, uid, u.name, u.vp, unit_glyph(u.ability, u.vp, t))
             )
     return out
 

@@ -10,6 +10,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from render import draw as D
+from render import fit as F
 from render.brazil.common import (
     HIDDEN,
     Changes,
@@ -21,6 +22,7 @@ from render.brazil.common import (
     pieces_by_hex,
     status_line,
     title_line,
+    unit_glyph,
 )
 from render.brazil.layout import SQRT3, Layout
 from render.brazil.style import BUILDING_CODE, FOG, GOOD_FILL, terrain_fill
@@ -33,9 +35,9 @@ from render.theme import (
     ROMAN,
     WHITE,
     RenderOptions,
+    Weight,
     font,
     player_fill,
-    player_letter,
     player_shape,
     text_on,
 )
@@ -244,10 +246,11 @@ def _legend(img: Image.Image | None, width: int, top: int, opts: RenderOptions, 
     )
     y = flow(
         [
-            ("A2", t("render.legend.unit")),
-            ("T", t("render.legend.transport")),
-            ("B", t("render.legend.bombard")),
-            ("M", t("render.legend.monarch")),
+            (unit_glyph("none", 2, t), t("render.legend.unit")),
+            (t.initial("unit", "basic"), t("render.legend.basic")),
+            (t.initial("unit", "transport"), t("render.legend.transport")),
+            (t.initial("unit", "bombard"), t("render.legend.bombard")),
+            (t.initial("unit", "founder"), t("render.legend.monarch")),
             ("I–VI", t("render.legend.palace")),
         ],
         y,
@@ -436,17 +439,6 @@ def _tile_code(v: GameState, t: Tile, w: Words) -> str:
     return f"{code}·{ROMAN[era]}"
 
 
-def _wrap2(text: str) -> list[str]:
-    words = text.split()
-    if len(words) <= 1 or len(text) <= 9:
-        return [text]
-    best = max(
-        range(1, len(words)),
-        key=lambda i: -abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))),
-    )
-    return [" ".join(words[:best]), " ".join(words[best:])]
-
-
 LABEL_DY = 0.72  # hex labels sit low in the hex, under the pieces
 
 
@@ -568,7 +560,7 @@ def _draw_map(
     cat = catalog(v)
     board = cat.boards[v.map]
 
-    pieces = pieces_by_hex(v)
+    pieces = pieces_by_hex(v, w)
     covered: set[str] = set()  # hexes whose printed label something was drawn over
     extra: list[tuple[int, int, int, int]] = []  # other boxes drawn over the static layer
 
@@ -588,17 +580,22 @@ def _draw_map(
                 if tile.kind == "bandeiras"
                 else w.term("exploration", tile.id, tile.name)
             )
-            lines = _wrap2(name) + ([w("render.map.fp", fp=tile.fp)] if tile.fp else [])
             fs = round(max(15 * opts.scale, 0.28 * r))
             room = 1.62 * r  # the hex's width, less its outline
-            fs = min(D.fit_size(ln, fs, room, "bold", round(MIN_FS * opts.scale)) for ln in lines)
-            y = cy - (len(lines) - 1) * fs * 0.55 - 0.1 * r - up
-            for ln in lines:
-                lim = (round(cx - room / 2), 0, round(cx + room / 2), g.height)
-                D.draw_text(
-                    img, (cx, y), _fit(ln, font(fs, "bold"), room), fs, "bold", INK, "mm", limit=lim
-                )
-                y += fs * 1.05
+            least = round(MIN_FS * opts.scale)
+            fitted = [F.fit_text(name, room, fs, "bold", least=least, lines=2, h="m")]
+            if tile.fp:
+                fitted.append(F.fit_text(w("render.map.fp", fp=tile.fp), room, fs, "bold", h="m"))
+            n_lines = sum(len(f.lines) for f in fitted)
+            fs = fitted[0].size
+            y = cy - (n_lines - 1) * fs * 0.55 - 0.1 * r - up
+            lim = (round(cx - room / 2), 0, round(cx + room / 2), g.height)
+            for f, src in zip(fitted, (name, ""), strict=False):
+                for ln in f.lines:
+                    D.draw_text(
+                        img, (cx, y), ln, f.size, "bold", INK, "mm", limit=lim, source=src or ln
+                    )
+                    y += fs * 1.05
         else:
             D.paste_centred(img, D.hex_sprite(ri, FOG, (70, 70, 80), 0.05 * r), cx, cy)
             D.draw_text(
@@ -617,11 +614,8 @@ def _draw_map(
                 nm = w.term("exploration", tile.id, tile.name)
                 room = 1.62 * r
                 pfs = round(max(15 * opts.scale, 0.27 * r))
-                if w.english:  # as English always drew it: its first 12 letters
-                    nm = nm[:12]
-                else:
-                    pfs = D.fit_size(nm, pfs, room - 4, "bold", round(MIN_FS * opts.scale))
-                    nm = _fit(nm, font(pfs, "bold"), room - 4)
+                whole = nm
+                nm, pfs = F.fit_line(nm, room - 4, pfs, "bold", round(MIN_FS * opts.scale))
                 D.draw_text(
                     img,
                     (cx, cy + 0.4 * r - up),
@@ -633,6 +627,7 @@ def _draw_map(
                     2,
                     WHITE,
                     limit=(round(cx - room / 2), 0, round(cx + room / 2), g.height),
+                    source=whole,
                 )
 
     ch = changes(events, seat, set(board.terrain))
@@ -659,8 +654,8 @@ def _draw_map(
             goods,
             t.palace,
             player_fill(occ_col, opts) if occ_seat is not None else None,
-            player_letter(occ_col),
-            player_letter(colour_of(v, t.owner)),
+            w.colour_initial(occ_col),
+            w.colour_initial(colour_of(v, t.owner)),
             r,
         )
         bx0, by0, _, _ = _badge_box(g, cx, cy)
@@ -797,18 +792,26 @@ def header(
         tf = font(round(tf.size) - 2, "bold")
     lim = (x0, 0, width - x0, h)
     D.draw_text(
-        img, (x0, round(8 * s)), _fit(title, tf, room), round(tf.size), "bold", INK, limit=lim
+        img,
+        (x0, round(8 * s)),
+        _fit(title, tf, room),
+        round(tf.size),
+        "bold",
+        INK,
+        limit=lim,
+        source=title,
     )
     y = round(TITLE_FS * 1.25 * s) + round(6 * s)
     D.draw_text(
         img,
         (x0, y + line_h / 2),
-        _fit(status, sf, status_room),
+        _fit(status, sf, status_room, "semibold"),
         round(sf.size),
         "semibold",
         INK,
         "lm",
         limit=(x0, 0, round(x0 + status_room), h),
+        source=status,
     )
     if one_line:
         x = float(width - x0 - keys_w)
@@ -818,7 +821,7 @@ def header(
     for c, name, w in entries:
         if x + w > width - x0 + 1:
             break
-        spr = D.piece_sprite(player_shape(c), player_fill(c, opts), player_letter(c), ps)
+        spr = D.piece_sprite(player_shape(c), player_fill(c, opts), t.colour_initial(c), ps)
         D.paste_centred(img, spr, x + ps / 2, y + line_h / 2)
         D.draw_text(
             img,
@@ -834,12 +837,10 @@ def header(
     return img
 
 
-def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+def _fit(text: str, f: ImageFont.FreeTypeFont, width: float, weight: Weight = "bold") -> str:
+    """``text`` (drawn with ``f``, of ``weight``) shortened after a whole word to ``width``
+    px (:func:`render.fit.shorten`)."""
+    return F.shorten(text, width, round(f.size), weight)
 
 
 def focus_box(g: Geometry, ch: Changes, v: GameState) -> tuple[int, int, int, int] | None:

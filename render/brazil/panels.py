@@ -16,7 +16,7 @@ from render.brazil.common import (
     to_play,
     unit_glyph,
 )
-from render.brazil.style import GOOD_FILL, GOOD_LETTER
+from render.brazil.style import GOOD_FILL
 from render.canvas import Canvas
 from render.theme import (
     INK,
@@ -57,7 +57,7 @@ def tint(c: RGB, k: float = 0.78) -> RGB:
     )
 
 
-def _good_pip(cv: Canvas, x: float, y: float, good: str | None, r: float = 13) -> None:
+def _good_pip(cv: Canvas, t: Words, x: float, y: float, good: str | None, r: float = 13) -> None:
     d, px = cv.d, cv.px
     box = (px(x - r), px(y - r), px(x + r), px(y + r))
     if good is None:
@@ -65,7 +65,7 @@ def _good_pip(cv: Canvas, x: float, y: float, good: str | None, r: float = 13) -
         return
     f = GOOD_FILL.get(good, (200, 200, 200))
     d.ellipse(box, fill=f, outline=INK, width=max(1, px(1.5)))
-    cv.text(x, y, GOOD_LETTER.get(good, "?"), 16, "extrabold", text_on(f), "mm")
+    cv.text_in(x, y, t.initial("good", good), 2 * r - 2, 16, "extrabold", text_on(f), "mm")
 
 
 def _cost(cv: Canvas, x: float, y: float, tokens: list[str], r: float = 9) -> float:
@@ -93,7 +93,7 @@ def _panel(
     fill = player_fill(p.colour, opts)
     x0, x1 = 10, W - 10
     cv.rect((x0, y0, x1, y0 + 56), fill=tint(fill), outline=fill, width=3, radius=10)
-    cv.player_piece(x0 + 28, y0 + 28, p.colour, 40)
+    cv.player_piece(x0 + 28, y0 + 28, p.colour, 40, t.colour_initial(p.colour))
     name = seat_name(v, p.seat, t)
     right = t("render.panel.vp", vp=vp)
     xr = x1 - 12 - cv.text_in(x1 - 12, y0 + 28, right, 140, 32, "extrabold", anchor="rm")
@@ -109,14 +109,15 @@ def _panel(
     )
     room = xr - (x0 + 68 + w) - 10
     if room > 40:
-        cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm")
+        cv.text_in(x0 + 68 + w, y0 + 30, mon, room, 22, "semibold", MUTED, "lm", 2, 23)
     y: float = y0 + 66
     # reserve (≤ 5)
-    cv.text_in(x0 + 4, y + 17, t("render.panel.reserve"), 104, 22, "semibold", anchor="lm")
+    # the label stops short of the first pip's left edge (x0 + 112 - 15)
+    cv.text_in(x0 + 4, y + 17, t("render.panel.reserve"), 89, 22, "semibold", anchor="lm")
     goods = [g for g, n in sorted(p.reserve.items()) for _ in range(n)]
     x: float = x0 + 112
     for i in range(max(RESERVE_LIMIT, len(goods))):
-        _good_pip(cv, x, y + 17, goods[i] if i < len(goods) else None, 15)
+        _good_pip(cv, t, x, y + 17, goods[i] if i < len(goods) else None, 15)
         x += 35
     # palaces left, on the same line
     pal = " ".join(ROMAN[n] for n in p.palaces if 0 < n < len(ROMAN)) or t("render.none")
@@ -153,7 +154,11 @@ def _panel(
     # the seven arches (4 + 3 a row): current era token, flipped tokens, upgrade products
     per_row = 4
     bw = (x1 - x0) / per_row
-    bh = 84
+    arch_names = {a: t.term("arch", a, cat.arches[a].name) for a in cat.arches}
+    # a name too long for one line (Gemälde erwerben) takes two: every box grows by a line
+    two = any(len(cv.fitted(n, bw - 10, 20, "bold", 2, "m").lines) > 1 for n in arch_names.values())
+    dy = 20 if two else 0
+    bh = 84 + dy
     for i, arch in enumerate(cat.arches):
         bx = x0 + (i % per_row) * bw
         by = y + (i // per_row) * (bh + 6)
@@ -165,12 +170,20 @@ def _panel(
             width=1.5,
             radius=6,
         )
-        aname = t.term("arch", arch, cat.arches[arch].name)
-        cv.text_in(bx + bw / 2, by + 15, aname, bw - 10, 20, "bold", anchor="mm")
+        cv.text_in(
+            bx + bw / 2,
+            by + 15 + dy / 2,
+            arch_names[arch],
+            bw - 10,
+            20,
+            "bold",
+            anchor="mm",
+            lines=2,
+        )
         if p.token_arch == arch:
             cv.player_piece(
                 bx + bw / 2 - (18 if arch in p.under else 0),
-                by + 44,
+                by + 44 + dy,
                 p.colour,
                 32,
                 ROMAN[v.era] if 0 < v.era < 4 else "?",
@@ -178,15 +191,15 @@ def _panel(
         if arch in p.under:
             ux = bx + bw / 2 + (18 if p.token_arch == arch else 0)
             cv.d.ellipse(
-                (cv.px(ux - 15), cv.px(by + 29), cv.px(ux + 15), cv.px(by + 59)),
+                (cv.px(ux - 15), cv.px(by + 29 + dy), cv.px(ux + 15), cv.px(by + 59 + dy)),
                 fill=(200, 200, 200),
                 outline=INK,
                 width=1,
             )
-            cv.text(ux, by + 44, ROMAN[p.under[arch]], 16, "extrabold", anchor="mm")
+            cv.text(ux, by + 44 + dy, ROMAN[p.under[arch]], 16, "extrabold", anchor="mm")
         if up:
             pname = t.term("product", up, cat.products[up].name) if up in cat.products else up
-            cv.text_in(bx + bw / 2, by + 72, pname, bw - 8, 18, "semibold", anchor="mm")
+            cv.text_in(bx + bw / 2, by + 72 + dy, pname, bw - 8, 18, "semibold", anchor="mm")
     rows = -(-len(cat.arches) // per_row)
     y += rows * (bh + 6) + 6
     # products still to make: shape, name, VP and cost
@@ -243,7 +256,7 @@ def _panel(
         u = cat.units.get(f"{p.colour}.{uid}")
         if u is None:
             continue
-        glyph = unit_glyph(u.name, u.ability, u.vp)
+        glyph = unit_glyph(u.ability, u.vp, t)
         if x + 30 > x1:
             x, y = x0 + 112, y + 66
         if loc == "board":
@@ -315,7 +328,7 @@ def draw_boards(
     """All players' panels, one under the other (one column: a phone preview is
     width-limited, so a narrow, tall page reads better than a wide one)."""
     t = words(lang)
-    cv = Canvas(W, 120 + 640 * v.n, opts)
+    cv = Canvas(W, 120 + 700 * v.n, opts)
     y = _header(cv, v, t("render.boards.title"), t)
     vps = public_vps(v)
     playing = set(to_play(v))
@@ -365,10 +378,11 @@ def draw_hand(v: GameState, seat: int, opts: RenderOptions, lang: str = "en") ->
 
     def card(y: float, head: str, body: list[str], colour: RGB) -> float:
         lines = [ln for b in body for ln in cv.wrap(b, x1 - x0 - 30, 20)]
-        h = 42 + 28 * len(lines)
+        extra = 26 * (len(cv.fitted(head, x1 - x0 - 24, 22, "bold", 2).lines) - 1)
+        h = 42 + extra + 28 * len(lines)
         cv.rect((x0, y, x1, y + h), fill=tint(colour, 0.85), outline=colour, width=3, radius=8)
-        cv.text_in(x0 + 14, y + 21, head, x1 - x0 - 24, 22, "bold", anchor="lm")
-        yy = y + 47
+        cv.text_in(x0 + 14, y + 21 + extra / 2, head, x1 - x0 - 24, 22, "bold", INK, "lm", 2, 26)
+        yy = y + 47 + extra
         for ln in lines:
             cv.text_in(x0 + 16, yy, ln, x1 - x0 - 30, 20, anchor="lm")
             yy += 28

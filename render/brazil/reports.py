@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import fit as F
 from render.brazil.common import catalog, colour_of, seat_name, title_line, winners_names
 from render.brazil.panels import tint
 from render.canvas import Canvas
@@ -18,6 +19,8 @@ from rules.brazil.state import ENEMY, GameState
 
 W = 600  # narrow, like the boards: read in a ~400 px phone preview
 GOLDEN: RGB = (200, 150, 0)
+
+FLOOR_PX = 16  # a header's colour name drawn smaller than this gives way to the key
 
 
 def last_battle(events: list[Event], seat: int | None) -> tuple[Event, list[Event]] | None:
@@ -185,10 +188,14 @@ def draw_battle(
             width=6 if won else 3,
             radius=12,
         )
-        cv.player_piece(x + 28, y0 + 30, col, 40)
-        cv.text_in(
-            x + 54, y0 + 20, seat_name(v, s, t, short=True), colw - 120, 24, "bold", anchor="lm"
+        cv.player_piece(x + 28, y0 + 30, col, 40, t.colour_initial(col))
+        # the piece beside it shows the colour's initial: the name alone (Pomarańczowy)
+        side_name = (
+            seat_name(v, s, t, short=True)
+            if s == ENEMY or col is None
+            else t.colour(col, short=True)
         )
+        cv.text_in(x + 54, y0 + 20, side_name, colw - 120, 24, "bold", anchor="lm")
         cv.text_in(x + 54, y0 + 47, role, colw - 120, 20, "semibold", MUTED, "lm")
         cv.text(x + colw - 14, y0 + 36, f"{fp}", 52, "extrabold", anchor="rm")
         cv.text_in(x + colw - 14, y0 + 74, t("render.fp"), 56, 18, "bold", MUTED, "rm")
@@ -262,16 +269,49 @@ def draw_scores(v: GameState, opts: RenderOptions, lang: str = "en") -> Image.Im
     first_w = 170
     colw = min(150, (W - first_w - 20) / max(1, n))
     width = round(first_w + colw * n + 24)
-    cv = Canvas(max(width, W), 200 + 40 * (len(CATEGORIES) + 4), opts)
-    page_w = cv.img.width / cv.s
+    seats = [int(r.get("seat", j)) for j, r in enumerate(rows)]
+    cols = [colour_of(v, s) for s in seats]
+    # a column's header names its colour where the name fits the column whole at a readable
+    # size; else (Pomarańczowy in a quarter of a phone's width) the pieces' initials are
+    # spelled out in a key under the title, as the map does
+    named = all(
+        len(f.lines) == 1 and f.size >= FLOOR_PX * opts.scale and not f.shortened
+        for f in (
+            F.fit_text(
+                t.colour(c, short=True),
+                (colw - 12) * opts.scale,
+                round(20 * opts.scale),
+                "bold",
+                h="m",
+            )
+            for c in cols
+        )
+    )
+    # the key's entries (piece, name), laid in rows across the page width
+    page_w = max(width, W)
+    key: list[tuple[float, float, str | None]] = []
+    kx, ky = 14.0, 0.0
+    for c in [] if named else cols:
+        need = 32 + F.extent(t.colour(c), round(20 * opts.scale), "semibold") / opts.scale + 18
+        if kx + need > page_w - 14 and kx > 14:
+            kx, ky = 14.0, ky + 32
+        key.append((kx, ky, c))
+        kx += need
+    key_h = 0 if named else round(ky) + 38
+    cv = Canvas(page_w, 200 + key_h + 40 * (len(CATEGORIES) + 4), opts)
     cv.text_in(14, 8, t("render.scores.title"), page_w - 28, 34, "bold")
     cv.text_in(14, 56, title_line(v, t), page_w - 28, 22, "semibold", MUTED)
-    y = 112
+    y: float = 112
+    for kx, ky, c in key:
+        cv.player_piece(kx + 13, y + 4 + ky, c, 26, t.colour_initial(c))
+        cv.text_in(
+            kx + 32, y + 4 + ky, t.colour(c), page_w - 14 - kx - 32, 20, "semibold", anchor="lm"
+        )
+    y += key_h
     totals = [int(r.get("total", 0)) for r in rows]
     tied = totals.count(max(totals)) > 1 if totals else False
-    for j, r in enumerate(rows):
-        s = int(r.get("seat", j))
-        col = colour_of(v, s)
+    for j, s in enumerate(seats):
+        col = cols[j]
         x = first_w + j * colw
         fill = player_fill(col, opts)
         cv.rect(
@@ -280,10 +320,13 @@ def draw_scores(v: GameState, opts: RenderOptions, lang: str = "en") -> Image.Im
             outline=GOLDEN if s in winners else fill,
             width=6 if s in winners else 2,
         )
-        cv.player_piece(x + colw / 2, y + 24, col, 34)
-        cv.text_in(
-            x + colw / 2, y + 54, t.colour(col, short=True), colw - 12, 20, "bold", anchor="mm"
-        )
+        if named:
+            cv.player_piece(x + colw / 2, y + 24, col, 34, t.colour_initial(col))
+            cv.text_in(
+                x + colw / 2, y + 54, t.colour(col, short=True), colw - 12, 20, "bold", anchor="mm"
+            )
+        else:
+            cv.player_piece(x + colw / 2, y + 38, col, 40, t.colour_initial(col))
         if s in winners:  # the winner's column: a golden tag over the header
             tag = t("render.winner")
             # as wide as the column less 12 px a side, or wider (to 4 px a side) for a

@@ -27,14 +27,6 @@ GOOD_FILL: dict[str, RGB] = {
     "gold": (255, 205, 0),
     "science": (120, 80, 200),
 }
-GOOD_LETTER: dict[str, str] = {
-    "sugar_cane": "S",
-    "coffee": "C",
-    "brazilwood": "B",
-    "cotton": "T",
-    "gold": "G",
-    "science": "Sc",
-}
 # Building side id -> short code drawn on the map (the legend spells them out).
 BUILDING_CODE: dict[str, str] = {
     "sawmill": "SAW",

@@ -12,6 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import draw as D
+from render import fit as F
 from render.theme import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, RenderOptions, Weight, font
 from render.tigris import glyphs as G
 from render.tigris.style import (
@@ -371,16 +372,16 @@ def header(v: TigrisState, width: int, opts: RenderOptions, height: int, lang: s
     tfs = D.fit_size(
         title, round(TITLE_FS * s), room - info_w - 30 * s, "bold", round(TITLE_FS * s * 0.7)
     )
-    title = _fit(title, tfs, "bold", room - info_w - 30 * s)
     D.draw_text(
         img,
         (x0, round(36 * s)),
-        title,
+        _fit(title, tfs, "bold", room - info_w - 30 * s),
         tfs,
         "bold",
         INK,
         "lm",
         limit=(x0, 0, round(width - x0 - info_w - 30 * s), height),
+        source=title,
     )
     D.draw_text(img, (width - x0, round(36 * s)), info, ifs, "semibold", MUTED, "rm", limit=lim)
     # second line: the status, then the dynasties' key on the right
@@ -405,6 +406,7 @@ def header(v: TigrisState, width: int, opts: RenderOptions, height: int, lang: s
         INK,
         "lm",
         limit=(x0, 0, round(x0 + sroom), height),
+        source=status,
     )
     x = width - x0 - keys_w
     for seat, dyn, name, w in keys:
@@ -426,9 +428,5 @@ def header(v: TigrisState, width: int, opts: RenderOptions, height: int, lang: s
 
 
 def _fit(text: str, size: int, weight: Weight, width: float) -> str:
-    f = font(size, weight)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    """``text`` shortened after a whole word to ``width`` px (:func:`render.fit.shorten`)."""
+    return F.shorten(text, width, size, weight)

@@ -345,7 +345,8 @@ def test_longer_texts_stay_readable_on_a_phone(
     game4: list[Snapshot], monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     """Shrinking to fit stops where English's own bar is (issue 9): no page text under
-    15 px, no map text under 14 px; past that a text is shortened instead."""
+    15 px, no map text under 14 px; past that a text is wrapped or shortened after a whole
+    word instead."""
     import render.canvas as C
 
     seen: list[tuple[str, int]] = []
@@ -366,10 +367,16 @@ def test_longer_texts_stay_readable_on_a_phone(
     render_boards(v, lang=lang)
     render_hand(view(sn.state, 1), 1, lang=lang)
     render_scores(view(game4[-1].state, None), lang=lang)
-    assert seen and min(size for _, size in seen) >= 15, min(seen, key=lambda s: s[1])
+
+    # the pseudo-language's words are longer than any language's: one word too long for its
+    # box is drawn smaller, whole (never cut in two, issue 32)
+    def small(floor: int) -> list[tuple[str, int]]:
+        return [(x, n) for x, n in seen if n < floor and (lang != i18n.PSEUDO or " " in x)]
+
+    assert seen and not small(15), small(15)
     seen.clear()
     render_map(v, sn.events, lang=lang)
-    assert seen and min(size for _, size in seen) >= 14, min(seen, key=lambda s: s[1])
+    assert seen and not small(14), small(14)
 
 
 @pytest.mark.parametrize("lang", ["de", "hu", i18n.PSEUDO])
