@@ -152,6 +152,12 @@ async def _play(
     ``lang``: the demo's language: the game's (its posts and pictures) and of every text it
     prints."""
     L = i18n.translator(lang)
+
+    def own(key: str) -> str:
+        """The game's own words for a counter where it has them (``<key>.<game>``: a round
+        and a turn are not the same things in every game)."""
+        return f"{key}.{game}" if L.has(f"{key}.{game}") else key
+
     db = outdir / "demo.sqlite3"
     outdir.mkdir(parents=True, exist_ok=True)
     if db.exists():
@@ -185,10 +191,13 @@ async def _play(
             if rnd == 0:
                 where = L("terminal.demo.setup")
             else:
-                where = L("terminal.demo.round", round=f"{rnd:>2}")
+                where = L(own("terminal.demo.round"), round=f"{rnd:>2}")
             done = svc.progress(st)
             line = L(
-                "terminal.demo.progress", where=where, turn=f"{turn:>3}", step=f"{r.version:>4}"
+                own("terminal.demo.progress"),
+                where=where,
+                turn=f"{turn:>3}",
+                step=f"{r.version:>4}",
             )
             print(f"\r{_bar(done)} {line}", end="", file=err)
 
