@@ -176,4 +176,4 @@ def test_alt_texts_are_clipped_at_a_word_and_keep_to_what_is_public() -> None:
         "Brazil: Imperial map at the end of the game. Final scores: Ana: 12 VP. Bo: 9 VP."
     )
     hu = map_alt("brazil", status, "hu")
-    assert hu == "Brazil: Imperial – térkép, 1. korszak, 2. forduló. Várakozás: Bo (blue)."
+    assert hu == "Brazil: Imperial – térkép, 1. kor, 2. forduló. Várakozás: Bo (blue)."

@@ -151,7 +151,7 @@ def test_the_english_images_are_the_default(game4: list[Snapshot]) -> None:
     ("lang", "words"),
     [
         ("de", {"Aufgaben-Karten", "Vorrat", "Epoche"}),
-        ("hu", {"Küldetéskártyák", "Készlet", "korszak"}),
+        ("hu", {"Küldetéskártyák", "Készlet", "kor ·"}),
         ("pl", {"Karty misji", "Zapas"}),
         ("fr", {"Cartes Mission", "Réserve"}),
         ("pt-BR", {"Cartas de missão", "Reserva"}),
