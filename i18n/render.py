@@ -25,6 +25,7 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 _FIELD = re.compile(
     r"\{(?:@(?P<term>[A-Za-z0-9_.\-]+)"
+    r"|/(?P<command>[a-z][a-z0-9_\-]*(?: [a-z][a-z0-9_\-]*)*)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<rest>(?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?)\}"
 )
 
@@ -33,8 +34,8 @@ Part = tuple[str, str, tuple[str, ...]]
 
 @lru_cache(maxsize=4096)
 def parse(template: str) -> tuple[Part, ...]:
-    """A template's parts: (literal, "", ()), (key, "term", ()), (name, "value"|"plural"|
-    "format", args)."""
+    """A template's parts: (literal, "", ()), (key, "term", ()), (path, "command", ()),
+    (name, "value"|"plural"|"format", args)."""
     out: list[Part] = []
     pos = 0
     for m in _FIELD.finditer(template):
@@ -42,6 +43,8 @@ def parse(template: str) -> tuple[Part, ...]:
             out.append((template[pos : m.start()], "", ()))
         if m.group("term"):
             out.append((m.group("term"), "term", ()))
+        elif m.group("command"):
+            out.append((m.group("command"), "command", ()))
         else:
             name, rest = m.group("name"), m.group("rest") or ""
             if rest.startswith("|"):
@@ -58,7 +61,7 @@ def parse(template: str) -> tuple[Part, ...]:
 
 def placeholders(template: str) -> set[str]:
     """The parameter names a template needs."""
-    return {name for name, how, _ in parse(template) if how not in ("", "term")}
+    return {name for name, how, _ in parse(template) if how not in ("", "term", "command")}
 
 
 def plural_forms(template: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -66,8 +69,27 @@ def plural_forms(template: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(n, args) for n, how, args in parse(template) if how == "plural"]
 
 
+def command_keys(path: str) -> list[str]:
+    """The name keys of a slash command's path as a template names it (``{/game status}``:
+    ``cmd.game.name``, ``cmd.game.status.name``; ``-`` in a word is the key's ``_``)."""
+    words = path.replace("-", "_").split()
+    return [f"cmd.{'.'.join(words[: i + 1])}.name" for i in range(len(words))]
+
+
+def commands(template: str) -> set[str]:
+    """The slash commands a template names (``{/game status}``: ``game status``)."""
+    return {n for n, how, _ in parse(template) if how == "command"}
+
+
 def terms(template: str) -> set[str]:
-    return {n for n, how, _ in parse(template) if how == "term"}
+    """The catalogue keys a template refers to: its terms and its slash commands' names."""
+    out: set[str] = set()
+    for n, how, _ in parse(template):
+        if how == "term":
+            out.add(n)
+        elif how == "command":
+            out.update(command_keys(n))
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -113,6 +135,13 @@ class _Renderer:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key.rsplit(".", 1)[-1].replace("_", " ")
         return self.fill(key, t, {})
+
+    def command(self, path: str) -> str:
+        """A slash command as this language's Discord client shows it: ``/`` and the names
+        of its path (``{/game status}`` -> ``/játék állapot``), each the name the bot
+        registers with Discord for the language's locales (``cmd.<path>.name``; English where
+        the language lacks one, as Discord shows then)."""
+        return "/" + " ".join(self.term(k) for k in command_keys(path))
 
     def scalar(self, v: Any) -> str:
         if isinstance(v, str):
@@ -171,6 +200,8 @@ class _Renderer:
                 out.append(name)
             elif how == "term":
                 out.append(self.term(name))
+            elif how == "command":
+                out.append(self.command(name))
             else:
                 if name not in params:
                     warn_once(self.cat.code, key, f"lacks parameter {name!r}")
