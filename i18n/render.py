@@ -16,6 +16,7 @@ from babel.numbers import format_decimal
 from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all, on_reset, warn_once
+from rules.registry import registrations
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -30,6 +31,13 @@ _FIELD = re.compile(
 )
 
 Part = tuple[str, str, tuple[str, ...]]
+
+
+@lru_cache(maxsize=1)
+def _word_prefixes() -> tuple[str, ...]:
+    """The registered games' prefixes of their typed-command words (``word.``): a term
+    reference to such a word shows its first alternative (``kaffee|kaffeebohnen``)."""
+    return tuple(r.words_prefix for r in registrations().values() if r.words_prefix)
 
 
 @lru_cache(maxsize=4096)
@@ -134,6 +142,8 @@ class _Renderer:
         if t is None:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key.rsplit(".", 1)[-1].replace("_", " ")
+        if key.startswith(_word_prefixes()) and "|" in t:
+            t = t.split("|", 1)[0].strip()  # a typed word's alternatives: the one shown
         return self.fill(key, t, {})
 
     def command(self, path: str) -> str:

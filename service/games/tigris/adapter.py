@@ -414,6 +414,10 @@ class TigrisAdapter(GameAdapter):
     help_keys = MappingProxyType(
         {"score": "svc.tigris.help.score", "rules": "svc.tigris.help.rules"}
     )
+    help_args = MappingProxyType(
+        {n: f"svc.tigris.help.arg.{n}" for n in ("colour", "leader", "square", "n")}
+    )
+    help_example = "tile red F4"
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return (
