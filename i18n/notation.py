@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all
-from i18n.render import _FIELD, _renderer, render_template
+from i18n.render import FIELD, render_template, template_of, term_text, tr
 from rules.registry import default_name, registration, registrations
 
 WORD = "word."
@@ -349,7 +349,6 @@ def localize_usage(
     args = args or {}
     if lang == PSEUDO:
         lang = DEFAULT  # the pseudo-language types the canonical notation
-    r = _renderer(lang)
 
     shown = words(lang, game).show
 
@@ -364,7 +363,7 @@ def localize_usage(
     def arg(run: str) -> str:
         key = args.get(run.replace(" ", "_"))
         if key is not None:
-            return r.term(key)
+            return term_text(lang, key)
         if " " in run:
             return " ".join(arg(w) for w in run.split(" "))
         return localize(run, lang, game)
@@ -373,9 +372,8 @@ def localize_usage(
     pos = 0
     for m in _PLACEHOLDER.finditer(text):
         upper = m.group(2)
-        if upper is not None and upper.lower().replace("-", "_") not in args:
-            if not all(p.lower() in args for p in upper.split("-")):
-                continue
+        if upper is not None and not all(p.lower() in args for p in upper.split("-")):
+            continue  # an upper-case word that is no placeholder of the game (a rule ID)
         out.append(words_of(text[pos : m.start()]))
         if upper is None:
             out.append("<" + _ARG_WORDS.sub(lambda a: arg(a.group(0)), m.group(1)) + ">")
@@ -397,7 +395,7 @@ def localize_spans(
         inner = m.group(1)
         out: list[str] = []
         pos = 0
-        for f in _FIELD.finditer(inner):
+        for f in FIELD.finditer(inner):
             out.append(localize_usage(inner[pos : f.start()], lang, game, args))
             out.append(f.group(0))
             pos = f.end()
@@ -440,17 +438,21 @@ def _refusal(
     commands: bool,
     args: Mapping[str, str],
 ) -> str:
-    template = _renderer(lang).template(key)
+    template = template_of(lang, key)
     if template is None:
-        return _renderer(lang).message(key, params)
+        return tr(lang, key, **params)
     if nl != DEFAULT:
         template = localize_spans(template, nl, game, args)
+
+    prefix = GAMES.get(game)
 
     def value(v: Any, cmd: bool) -> Any:
         if isinstance(v, Mapping) and isinstance(v.get("key"), str):
             return _refusal(lang, str(v["key"]), v.get("params") or {}, game, nl, cmd, args)
         if isinstance(v, list | tuple):
             return [value(x, cmd) for x in v]
+        if isinstance(v, str) and prefix and v.startswith("@" + prefix):
+            return localize(v[len(prefix) + 1 :], nl, game)  # a command's word, as typed
         if isinstance(v, str) and cmd and nl != DEFAULT:
             return _command_text(v, nl, game, args)
         return v

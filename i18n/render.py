@@ -252,6 +252,20 @@ def _renderer(code: str) -> _Renderer:
     return r
 
 
+FIELD = _FIELD
+"""A template's fields (``{name}``, ``{@term}``, ``{/command}``…) as a pattern."""
+
+
+def template_of(lang: str, key: str) -> str | None:
+    """The template of ``key`` in ``lang`` (English when the language lacks it), or None."""
+    return _renderer(lang).template(key)
+
+
+def term_text(lang: str, key: str) -> str:
+    """The term ``key`` in ``lang`` (a typed word: its first alternative)."""
+    return _renderer(lang).term(key)
+
+
 def tr(lang: str, key: str, /, **params: Any) -> str:
     """The text of ``key`` with ``params`` in ``lang`` (English when the language lacks it)."""
     return _renderer(lang).message(key, params)

@@ -67,6 +67,7 @@ class ErrorInfo:
     params: Mapping[str, Any] = field(default_factory=dict, hash=False)
     game: str = ""  # the game whose commands it names ("": none named)
     notation: str = ""  # the language the refused command was typed in ("": the reader's)
+    args: Mapping[str, str] = field(default_factory=dict, hash=False)  # placeholders' words
 
     def text(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
@@ -79,10 +80,9 @@ class ErrorInfo:
             return self.message
         if self.game:
             from i18n.notation import refusal
-            from service.games import adapter
 
-            args = adapter(self.game).help_args
-            return refusal(lang, self.key, self.params, self.game, self.notation or None, args)
+            notation = self.notation or None
+            return refusal(lang, self.key, self.params, self.game, notation, self.args)
         return tr(lang, self.key, **self.params)
 
     def text_in(self, lang: str) -> str:

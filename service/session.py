@@ -298,7 +298,9 @@ class GameSession:
                 raise NotYourDecision.of("", "error.seat.other")
             step = await self.apply(action)
         except RulesError as e:
-            info = ErrorInfo(seat, e.rule, e.message, e.key, e.params, self.game, notation)
+            info = ErrorInfo(
+                seat, e.rule, e.message, e.key, e.params, self.game, notation, self.A.help_args
+            )
             res.errors.append(info)
             res.next = self.decisions(choices=choices)
             return res

@@ -619,7 +619,7 @@ class LocalGame:
         word = word.lower()
         if word == "help":
             self.say(help_text(self.lang, self.game_name))
-            grammar = _grammar(self.lang, self.game_name)
+            grammar = grammar_lines(self.lang, self.game_name)
             if grammar:
                 self.tell("terminal.help.game_commands")
                 self.say("\n".join(f"  {g}" for g in grammar))
@@ -816,7 +816,7 @@ def resume_command(
     return shlex.join(argv)
 
 
-def _grammar(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
+def grammar_lines(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
     """The game commands' grammar for ``help``: each command and an example, written with
     ``lang``'s words for the game's commands and placeholders
     (:func:`i18n.notation.localize_usage`; the canonical notation is read in every language

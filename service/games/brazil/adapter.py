@@ -266,7 +266,16 @@ HELP_ARGS: Mapping[str, str] = MappingProxyType(
         },
         **{
             n: f"brazil.help.arg.{n}"
-            for n in ("arch", "card", "city", "era_token", "good", "goods_or_cards", "item", "palace")
+            for n in (
+                "arch",
+                "card",
+                "city",
+                "era_token",
+                "good",
+                "goods_or_cards",
+                "item",
+                "palace",
+            )
         },
         "palace_number": "brazil.help.arg.palace_number",
     }
