@@ -9,9 +9,11 @@ from typing import Any
 
 import i18n
 from i18n.catalogue import load_all
+from i18n.notation import localize
 from i18n.render import commands
 from tests.bot.conftest import BotMaker
 from tests.bot.fakediscord import FakeDiscord
+from tests.bot.test_game import ANA, CH, start_against_ai, texts_to
 from tests.bot.test_language_commands import translated_payload
 
 
@@ -51,3 +53,25 @@ async def test_every_named_command_is_the_trees_name_in_every_locale(
                 assert got == want, (path, lang, locale)
                 checked += 1
     assert checked >= len(named) * 6
+
+
+async def test_a_hungarian_player_reads_commands_as_her_client_shows_them_and_as_she_typed(
+    fake: FakeDiscord, make_bot: BotMaker
+) -> None:
+    """Through Discord: Ana reads in Hungarian in an English game. A refused ``/play`` lists the
+    commands in the words she typed (Hungarian, or the canonical notation when she typed it),
+    and a reply that names a slash command names it as her Hungarian client shows it."""
+    h = await make_bot()
+    tables = h.client.tables  # type: ignore[attr-defined]
+    await tables.svc.languages.set_user_language(ANA, "hu")
+    await start_against_ai(fake, h)
+    hu = i18n.catalogue("hu").messages
+    verb = localize("colour", "hu")
+    said = " ".join(texts_to(await h.command(ANA, CH, "play", command=verb), ANA))
+    assert f"`{localize('colour green', 'hu')}`" in said and "`colour green`" not in said, said
+    said = " ".join(texts_to(await h.command(ANA, CH, "play", command="colour"), ANA))
+    assert "`colour green`" in said, said  # typed canonically: read back canonically
+    # a reply naming a slash command: `/játék állapot`, as her Discord client lists it
+    said = " ".join(texts_to(await h.command(ANA, CH, "game", "new", players=2), ANA))
+    shown = f"`/{hu['cmd.game.name']} {hu['cmd.game.status.name']}`"
+    assert shown in said and "/game status" not in said, said
