@@ -360,8 +360,8 @@ class GameAdapter(ABC):
 
     help_keys: Mapping[str, str] = MappingProxyType({})
     """The game's own lines of a surface's help, by the word they explain (``score``,
-    ``rules``, ``footer``): catalogue keys in the game's catalogue ({}: the surface's
-    generic lines serve)."""
+    ``rules``, ``footer``; ``score_head``: the heading of the scores a player asks for):
+    catalogue keys in the game's catalogue ({}: the surface's generic lines serve)."""
 
     help_args: Mapping[str, str] = MappingProxyType({})
     """The words of the placeholders in the game's grammar and in its refusals' usages

@@ -99,3 +99,19 @@ def test_tigris_help_is_not_brazils_in_any_language() -> None:
         assert tigris != brazil
         assert localize_usage("tile red F4", lang, "tigris") in tigris
         assert localize_usage("build sawmill D3", lang, "brazil") not in tigris
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_games_score_heading_is_its_own(lang: str) -> None:
+    """``/score``'s heading (the adapter's ``score_head``): Brazil's names its hidden missions,
+    no other game's does; a game without one gets the plain heading."""
+    heads = {
+        g: i18n.tr(lang, adapter(g).help_keys.get("score_head", "bot.score.head_plain"))
+        for g in GAMES
+    }
+    assert len(set(heads.values())) == len(heads), heads
+    missions = i18n.tr(lang, "bot.score.head")
+    assert heads["brazil"] == missions
+    assert all(h != missions for g, h in heads.items() if g != "brazil")
+    plain = [g for g in GAMES if "score_head" not in adapter(g).help_keys]
+    assert all(heads[g] == i18n.tr(lang, "bot.score.head_plain") for g in plain)

@@ -580,7 +580,9 @@ class BrazilAdapter(GameAdapter):
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return GRAMMAR
 
-    help_keys = MappingProxyType({"score": "brazil.help.score", "rules": "brazil.help.rules"})
+    help_keys = MappingProxyType(
+        {"score": "brazil.help.score", "rules": "brazil.help.rules", "score_head": "bot.score.head"}
+    )
     help_args = HELP_ARGS
     help_example = "build sawmill D3"
 
