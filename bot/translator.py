@@ -65,7 +65,9 @@ def translate(string: app_commands.locale_str, locale: discord.Locale | str) -> 
     lang = language_of_locale(locale)
     if not isinstance(key, str) or lang is None or lang == i18n.DEFAULT:
         return None
-    return i18n.catalogue(lang).get(key)
+    if i18n.catalogue(lang).get(key) is None:
+        return None
+    return i18n.tr(lang, key)  # a description may name a command: ``{/mod export}``
 
 
 class Named(TypedDict):

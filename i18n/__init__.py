@@ -19,7 +19,8 @@ mapping; ``{n:num}`` a number in the language's format; ``{x:lower}`` lower case
 form of the CLDR plural category of ``n`` in the language (``zero one two few many other``;
 ``other`` is the fallback; positional forms ``{n|card|cards}`` are English's one/other; a
 ``#`` in a form stands for the number);
-``{@term.building.sawmill}`` a term of the catalogue. A parameter whose value is a text
+``{@term.building.sawmill}`` a term of the catalogue; ``{/game status}`` a slash command as the
+reader's Discord client names it (``/`` and each ``cmd.<path>.name``). A parameter whose value is a text
 ``@key`` (a *term reference*) is replaced by that term in the reader's language.
 
 A key missing from a language falls back to English and is logged once; a key missing from

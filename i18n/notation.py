@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
-from i18n.catalogue import DEFAULT, Catalogue, catalogue, load_all
+from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all
+from i18n.render import FIELD, render_template, template_of, term_text, tr
 from rules.registry import default_name, registration, registrations
 
 WORD = "word."
@@ -310,7 +312,157 @@ def problems(lang: str, game: str | None = DEFAULT_GAME) -> list[str]:
     return out
 
 
+# ====================================================== refusals in the player's notation
+
+COMMAND_PARAMS = frozenset({"text", "command", "commands", "options", "usage", "verb", "word"})
+"""The parameters of a game's refusals that hold commands of its notation (what was typed, the
+legal commands, a command's usage): written in the player's notation by :func:`refusal`."""
+_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def typed_notation(text: str, lang: str, game: str = DEFAULT_GAME) -> str:
+    """The language whose words ``text`` is typed in: English (the canonical notation) when
+    its first word is a canonical token and no word of ``lang``, else ``lang``."""
+    w = words(lang, game)
+    atoms = [a for a in _parts(text.strip())[::2] if a]
+    if w.lang == DEFAULT or not atoms:
+        return w.lang
+    first = fold(atoms[0])
+    if first not in w.read and (first in w.canon or atoms[0].lower() in w.tokens):
+        return DEFAULT
+    return w.lang
+
+
+_PLACEHOLDER = re.compile(r"<([^<>]+)>|(?<![\w-])([A-Z]+(?:-[A-Z]+)*)(?![\w-])")
+_ARG_WORDS = re.compile(r"[a-z][a-z_]*(?: [a-z][a-z_]*)*")
+_WORD = re.compile(r"[^\W\d][\w\-]*|\d+[^\W\d][\w\-]*")
+
+
+def localize_usage(
+    text: str, lang: str, game: str = DEFAULT_GAME, args: Mapping[str, str] | None = None
+) -> str:
+    """A command's usage (``build <building|city> <hex>``, ``tile COLOUR SQUARE``) or a
+    command written with ``lang``'s words: its tokens as :func:`localize` writes them, its
+    placeholders (``<hex>``, an upper-case ``SQUARE``) in the words of ``args`` (the game's
+    placeholder name, lower case with ``_`` for spaces -> catalogue key; an upper-case
+    placeholder stays upper case); what is neither stays."""
+    args = args or {}
+    if lang == PSEUDO:
+        lang = DEFAULT  # the pseudo-language types the canonical notation
+
+    shown = words(lang, game).show
+
+    def word(atom: str) -> str:
+        if "_" in atom and atom.lower() not in shown and atom.replace("_", "-") in shown:
+            atom = atom.replace("_", "-")  # a verb's name (keep_unit) as it is typed
+        return localize(atom, lang, game)
+
+    def words_of(seg: str) -> str:
+        return _WORD.sub(lambda m: word(m.group(0)), seg)
+
+    def arg(run: str) -> str:
+        key = args.get(run.replace(" ", "_"))
+        if key is not None:
+            return term_text(lang, key)
+        if " " in run:
+            return " ".join(arg(w) for w in run.split(" "))
+        return localize(run, lang, game)
+
+    out: list[str] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(text):
+        upper = m.group(2)
+        if upper is not None and not all(p.lower() in args for p in upper.split("-")):
+            continue  # an upper-case word that is no placeholder of the game (a rule ID)
+        out.append(words_of(text[pos : m.start()]))
+        if upper is None:
+            out.append("<" + _ARG_WORDS.sub(lambda a: arg(a.group(0)), m.group(1)) + ">")
+        else:
+            out.append("-".join(arg(p.lower()).upper() for p in upper.split("-")))
+        pos = m.end()
+    out.append(words_of(text[pos:]))
+    return "".join(out)
+
+
+def localize_spans(
+    text: str, lang: str, game: str = DEFAULT_GAME, args: Mapping[str, str] | None = None
+) -> str:
+    """``text`` with each command in backticks (```war yes```, ```retreat <hex>```) written
+    with ``lang``'s words (:func:`localize_usage`); the template fields inside a span
+    (``{verb}``) are kept as they are."""
+
+    def one(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        out: list[str] = []
+        pos = 0
+        for f in FIELD.finditer(inner):
+            out.append(localize_usage(inner[pos : f.start()], lang, game, args))
+            out.append(f.group(0))
+            pos = f.end()
+        out.append(localize_usage(inner[pos:], lang, game, args))
+        return "`" + "".join(out) + "`"
+
+    return _SPAN.sub(one, text)
+
+
+def _command_text(v: str, lang: str, game: str, args: Mapping[str, str] | None) -> str:
+    if v.startswith("@"):
+        return v  # a term reference: the reader's language already
+    if "`" in v:
+        return localize_spans(v, lang, game, args)
+    return localize_usage(v, lang, game, args)
+
+
+def refusal(
+    lang: str,
+    key: str,
+    params: Mapping[str, Any],
+    game: str = DEFAULT_GAME,
+    notation: str | None = None,
+    args: Mapping[str, str] | None = None,
+) -> str:
+    """A game's refusal ``key`` in ``lang`` with the commands it names — the commands of its
+    parameters (:data:`COMMAND_PARAMS`, in nested messages too) and those its templates write
+    in backticks — in the words of ``notation`` (the language the player typed in:
+    :func:`typed_notation`; default ``lang``); ``args``: the words of the game's placeholders
+    (:func:`localize_usage`)."""
+    return _refusal(lang, key, params, game, notation or lang, False, args or {})
+
+
+def _refusal(
+    lang: str,
+    key: str,
+    params: Mapping[str, Any],
+    game: str,
+    nl: str,
+    commands: bool,
+    args: Mapping[str, str],
+) -> str:
+    template = template_of(lang, key)
+    if template is None:
+        return tr(lang, key, **params)
+    if nl != DEFAULT:
+        template = localize_spans(template, nl, game, args)
+
+    prefix = GAMES.get(game)
+
+    def value(v: Any, cmd: bool) -> Any:
+        if isinstance(v, Mapping) and isinstance(v.get("key"), str):
+            return _refusal(lang, str(v["key"]), v.get("params") or {}, game, nl, cmd, args)
+        if isinstance(v, list | tuple):
+            return [value(x, cmd) for x in v]
+        if isinstance(v, str) and prefix and v.startswith("@" + prefix):
+            return localize(v[len(prefix) + 1 :], nl, game)  # a command's word, as typed
+        if isinstance(v, str) and cmd and nl != DEFAULT:
+            return _command_text(v, nl, game, args)
+        return v
+
+    filled = {n: value(v, commands or n in COMMAND_PARAMS) for n, v in params.items()}
+    return render_template(lang, template, filled)
+
+
 __all__ = [
+    "COMMAND_PARAMS",
     "DEFAULT_GAME",
     "GAMES",
     "Words",
@@ -319,6 +471,10 @@ __all__ = [
     "complete",
     "fold",
     "localize",
+    "localize_spans",
+    "localize_usage",
     "problems",
+    "refusal",
+    "typed_notation",
     "words",
 ]

@@ -17,6 +17,7 @@ from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all, on_reset, warn_once
 from i18n.grammar import join, polish_text
+from rules.registry import registrations
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -26,16 +27,24 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 _FIELD = re.compile(
     r"\{(?:@(?P<term>[A-Za-z0-9_.\-]+)"
+    r"|/(?P<command>[a-z][a-z0-9_\-]*(?: [a-z][a-z0-9_\-]*)*)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<rest>(?:\|[^{}|]*)+|(?::[^{}:]*){1,2})?)\}"
 )
 
 Part = tuple[str, str, tuple[str, ...]]
 
 
+@lru_cache(maxsize=1)
+def _word_prefixes() -> tuple[str, ...]:
+    """The registered games' prefixes of their typed-command words (``word.``): a term
+    reference to such a word shows its first alternative (``kaffee|kaffeebohnen``)."""
+    return tuple(r.words_prefix for r in registrations().values() if r.words_prefix)
+
+
 @lru_cache(maxsize=4096)
 def parse(template: str) -> tuple[Part, ...]:
-    """A template's parts: (literal, "", ()), (key, "term", ()), (name, "value"|"plural"|
-    "format", args)."""
+    """A template's parts: (literal, "", ()), (key, "term", ()), (path, "command", ()),
+    (name, "value"|"plural"|"format", args)."""
     out: list[Part] = []
     pos = 0
     for m in _FIELD.finditer(template):
@@ -43,6 +52,8 @@ def parse(template: str) -> tuple[Part, ...]:
             out.append((template[pos : m.start()], "", ()))
         if m.group("term"):
             out.append((m.group("term"), "term", ()))
+        elif m.group("command"):
+            out.append((m.group("command"), "command", ()))
         else:
             name, rest = m.group("name"), m.group("rest") or ""
             if rest.startswith("|"):
@@ -59,7 +70,7 @@ def parse(template: str) -> tuple[Part, ...]:
 
 def placeholders(template: str) -> set[str]:
     """The parameter names a template needs."""
-    return {name for name, how, _ in parse(template) if how not in ("", "term")}
+    return {name for name, how, _ in parse(template) if how not in ("", "term", "command")}
 
 
 def plural_forms(template: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -67,8 +78,27 @@ def plural_forms(template: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(n, args) for n, how, args in parse(template) if how == "plural"]
 
 
+def command_keys(path: str) -> list[str]:
+    """The name keys of a slash command's path as a template names it (``{/game status}``:
+    ``cmd.game.name``, ``cmd.game.status.name``; ``-`` in a word is the key's ``_``)."""
+    words = path.replace("-", "_").split()
+    return [f"cmd.{'.'.join(words[: i + 1])}.name" for i in range(len(words))]
+
+
+def commands(template: str) -> set[str]:
+    """The slash commands a template names (``{/game status}``: ``game status``)."""
+    return {n for n, how, _ in parse(template) if how == "command"}
+
+
 def terms(template: str) -> set[str]:
-    return {n for n, how, _ in parse(template) if how == "term"}
+    """The catalogue keys a template refers to: its terms and its slash commands' names."""
+    out: set[str] = set()
+    for n, how, _ in parse(template):
+        if how == "term":
+            out.add(n)
+        elif how == "command":
+            out.update(command_keys(n))
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -113,7 +143,16 @@ class _Renderer:
         if t is None:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key.rsplit(".", 1)[-1].replace("_", " ")
+        if key.startswith(_word_prefixes()) and "|" in t:
+            t = t.split("|", 1)[0].strip()  # a typed word's alternatives: the one shown
         return polish_text(self.cat.language.babel, self.fill(key, t, {}))
+
+    def command(self, path: str) -> str:
+        """A slash command as this language's Discord client shows it: ``/`` and the names
+        of its path (``{/game status}`` -> ``/játék állapot``), each the name the bot
+        registers with Discord for the language's locales (``cmd.<path>.name``; English where
+        the language lacks one, as Discord shows then)."""
+        return "/" + " ".join(self.term(k) for k in command_keys(path))
 
     def scalar(self, v: Any) -> str:
         if isinstance(v, str):
@@ -208,6 +247,8 @@ class _Renderer:
                     continue
             if how == "term":
                 out.append(self.term(name))
+            elif how == "command":
+                out.append(self.command(name))
             else:
                 if name not in params:
                     warn_once(self.cat.code, key, f"lacks parameter {name!r}")
@@ -248,6 +289,20 @@ def _renderer(code: str) -> _Renderer:
         if len(_renderers) < 64:
             _renderers[code] = r
     return r
+
+
+FIELD = _FIELD
+"""A template's fields (``{name}``, ``{@term}``, ``{/command}``…) as a pattern."""
+
+
+def template_of(lang: str, key: str) -> str | None:
+    """The template of ``key`` in ``lang`` (English when the language lacks it), or None."""
+    return _renderer(lang).template(key)
+
+
+def term_text(lang: str, key: str) -> str:
+    """The term ``key`` in ``lang`` (a typed word: its first alternative)."""
+    return _renderer(lang).term(key)
 
 
 def tr(lang: str, key: str, /, **params: Any) -> str:

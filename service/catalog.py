@@ -75,6 +75,18 @@ def help_keys(game: str = DEFAULT) -> Mapping[str, str]:
     return adapter(game).help_keys
 
 
+def help_args(game: str = DEFAULT) -> Mapping[str, str]:
+    """The words of the placeholders of the game's grammar (``<hex>``, ``SQUARE``): catalogue
+    keys by the placeholder's name."""
+    return adapter(game).help_args
+
+
+def help_example(game: str = DEFAULT) -> str:
+    """A command of the game's notation to show as an example ("": none)."""
+    A = adapter(game)
+    return A.help_example or next((ex for _, _, ex in A.grammar()), "")
+
+
 def lookup(query: str, game: str = DEFAULT, lang: str = "en") -> list[str]:
     """The components of ``game`` a reader looks up by id or name (Brazil: Imperial's
     missions with their objectives), in ``lang``: one text each; none found, or a game

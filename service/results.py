@@ -65,14 +65,24 @@ class ErrorInfo:
     message: str  # in English
     key: str = ""  # the engine's message key (error.*), "" for a text without one
     params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    game: str = ""  # the game whose commands it names ("": none named)
+    notation: str = ""  # the language the refused command was typed in ("": the reader's)
+    args: Mapping[str, str] = field(default_factory=dict, hash=False)  # placeholders' words
 
     def text(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
 
     def message_in(self, lang: str) -> str:
-        """The refusal in ``lang`` (the English ``message`` when it has no key)."""
+        """The refusal in ``lang`` (the English ``message`` when it has no key); the commands
+        it names (typed, legal, usages) in the notation the player typed in, else in the
+        words of ``lang`` (:func:`i18n.notation.refusal`)."""
         if not self.key:
             return self.message
+        if self.game:
+            from i18n.notation import refusal
+
+            notation = self.notation or None
+            return refusal(lang, self.key, self.params, self.game, notation, self.args)
         return tr(lang, self.key, **self.params)
 
     def text_in(self, lang: str) -> str:

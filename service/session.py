@@ -263,18 +263,26 @@ class GameSession:
         not (``errors``, with the rule ID). ``choices``: list who decides next's commands.
         ``lang``: the language the text is typed in (its words, the canonical notation, or a
         mix: :func:`i18n.notation.canonical`)."""
+        notation = lang
         if lang != "en":
-            from i18n.notation import canonical
+            from i18n.notation import canonical, typed_notation
 
+            notation = typed_notation(text, lang, self.game)
             text = canonical(text, lang, self.game)
-        return await self._command(seat, text=text, choices=choices)
+        return await self._command(seat, text=text, choices=choices, notation=notation)
 
     async def choose(self, seat: int, action: Any, *, choices: bool = True) -> Result:
         """``seat`` chose ``action`` (an action object, dict or JSON, e.g. from a button)."""
         return await self._command(seat, action=action, choices=choices)
 
     async def _command(
-        self, seat: int, *, text: str | None = None, action: Any = None, choices: bool = True
+        self,
+        seat: int,
+        *,
+        text: str | None = None,
+        action: Any = None,
+        choices: bool = True,
+        notation: str = "",
     ) -> Result:
         st = self.state
         logctx.bind(seat=seat)
@@ -290,7 +298,10 @@ class GameSession:
                 raise NotYourDecision.of("", "error.seat.other")
             step = await self.apply(action)
         except RulesError as e:
-            res.errors.append(ErrorInfo(seat, e.rule, e.message, e.key, e.params))
+            info = ErrorInfo(
+                seat, e.rule, e.message, e.key, e.params, self.game, notation, self.A.help_args
+            )
+            res.errors.append(info)
             res.next = self.decisions(choices=choices)
             return res
         except VersionConflict:

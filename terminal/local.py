@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import i18n
 from ai import AGENT_NAMES
-from i18n.notation import localize
+from i18n.notation import localize, localize_usage
 from service import (
     Decision,
     Frame,
@@ -74,18 +74,18 @@ def help_text(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> str:
     """The ``help`` command's list of the terminal's commands, in ``lang``, in the words of
     ``game``: a line the game's adapter has its own key for (``help_keys``: its scores, its
     rules reference's IDs) is the game's, the others the terminal's generic ones; the footer's
-    example is a command of the game's grammar."""
+    example is a command of the game (its ``help_example``) in ``lang``'s words."""
     L = i18n.translator(lang)
     own = catalog.help_keys(game)
     usages = [(w, f"{w} {L(HELP_ARGS[w])}" if w in HELP_ARGS else w) for w in LOCAL_WORDS]
     width = max(16, *(len(u) + 1 for _, u in usages))
     lines = [L("terminal.help.title")]
     lines += [f"  {u:<{width}} {L(own.get(w, f'terminal.help.{w}'))}" for w, u in usages]
-    examples = [ex for _, _, ex in catalog.grammar(game)]
+    example = catalog.help_example(game)
     if "footer" in own:
         lines.append(L(own["footer"]))
-    elif examples:
-        lines.append(L("terminal.help.footer", example=examples[0]))
+    elif example:
+        lines.append(L("terminal.help.footer", example=localize_usage(example, lang, game)))
     else:
         lines.append(L("terminal.help.footer_plain"))
     return "\n".join(lines)
@@ -619,7 +619,7 @@ class LocalGame:
         word = word.lower()
         if word == "help":
             self.say(help_text(self.lang, self.game_name))
-            grammar = _grammar(self.lang, self.game_name)
+            grammar = grammar_lines(self.lang, self.game_name)
             if grammar:
                 self.tell("terminal.help.game_commands")
                 self.say("\n".join(f"  {g}" for g in grammar))
@@ -650,7 +650,8 @@ class LocalGame:
             if found:
                 self.relay("\n\n".join(found))
             else:
-                self.tell("terminal.rules.none", "  ")
+                example = self.svc.reading.rule_example(self.game_name)
+                self.tell("terminal.rules.none", "  ", example=example)
         else:
             # typed in the canonical notation or in the words of the terminal's language: the
             # command and the computer players after it, the game loaded once
@@ -815,13 +816,18 @@ def resume_command(
     return shlex.join(argv)
 
 
-def _grammar(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
-    """The game commands' grammar for ``help``: each command in the canonical notation and an
-    example (the notation is the same in every language)."""
+def grammar_lines(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> list[str]:
+    """The game commands' grammar for ``help``: each command and an example, written with
+    ``lang``'s words for the game's commands and placeholders
+    (:func:`i18n.notation.localize_usage`; the canonical notation is read in every language
+    too)."""
     L = i18n.translator(lang)
-    return [
-        f"{cmd:45} {L('terminal.help.example', example=ex)}" for cmd, _, ex in catalog.grammar(game)
+    args = catalog.help_args(game)
+    rows = [
+        (localize_usage(cmd, lang, game, args), localize_usage(ex, lang, game))
+        for cmd, _, ex in catalog.grammar(game)
     ]
+    return [f"{cmd:45} {L('terminal.help.example', example=ex)}" for cmd, ex in rows]
 
 
 # ====================================================================== the game's web page

@@ -83,7 +83,8 @@ class InfoCog(commands.Cog):
             )
             for r in rows
         ]
-        await t.reply(interaction, tr(lang, "bot.score.head") + "\n" + "\n".join(lines))
+        head = s.A.help_keys.get("score_head", "bot.score.head_plain")  # the game's own
+        await t.reply(interaction, tr(lang, head) + "\n" + "\n".join(lines))
 
     @app_commands.command(**named("log"))
     @in_game()

@@ -360,8 +360,18 @@ class GameAdapter(ABC):
 
     help_keys: Mapping[str, str] = MappingProxyType({})
     """The game's own lines of a surface's help, by the word they explain (``score``,
-    ``rules``, ``footer``): catalogue keys in the game's catalogue ({}: the surface's
-    generic lines serve)."""
+    ``rules``, ``footer``; ``score_head``: the heading of the scores a player asks for):
+    catalogue keys in the game's catalogue ({}: the surface's generic lines serve)."""
+
+    help_args: Mapping[str, str] = MappingProxyType({})
+    """The words of the placeholders in the game's grammar and in its refusals' usages
+    (``<hex>``, ``SQUARE``), by the placeholder's name (lower case, ``_`` for a space):
+    catalogue keys; the help and the refusals write them in the reader's language
+    (:func:`i18n.notation.localize_usage`)."""
+
+    help_example: str = ""
+    """A command of the game's notation that the help shows as a typed line's example (in
+    the reader's words; "": the grammar's first example)."""
 
     def lookup(self, query: str, lang: str = "en") -> list[str]:
         """The game's components a reader looks up by id or name, in ``lang``, beside the

@@ -243,7 +243,8 @@ async def test_history_labels_and_public_posts_in_a_language(service: GameServic
     res = await mod.replace_seat(service, gid, 1, 103, "Cy", by=MOD, lang="fr")
     text = res.public()[0].text
     assert text.startswith("La place 2 (AI random 2 (red)) est désormais jouée par <@103>"), text
-    assert "`/hand`" in text
+    # the slash command as a French Discord client names it (issue #32)
+    assert f"`/{catalogue('fr').messages['cmd.hand.name']}`" in text and "`/hand`" not in text
 
 
 async def test_import_refusals_in_a_language(service: GameService) -> None:

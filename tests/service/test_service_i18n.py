@@ -170,7 +170,9 @@ def test_policies_durations_and_decisions_in_each_language(lang: str) -> None:
         text = s.policy_text(lang)
         assert text != s.policy_text("en") and _no_fields(text), (lang, text)
         if s.ai_stands_in:
-            assert s.stand_in_level in text and "`/seat back`" in text
+            # the slash command as the language's Discord client names it (issue #32)
+            seat_back = i18n.render_template(lang, "`{/seat back}`", {})
+            assert s.stand_in_level in text and seat_back in text and "/seat back" not in text
     for kind in ("turn", *get_args(PendingKind)):
         assert what_text(kind, lang) != what_text(kind, "en"), (lang, kind)
     assert format_duration(timedelta(days=1, hours=12), lang) != "1d 12h"
@@ -348,7 +350,7 @@ async def test_time_is_up_posts_in_the_games_language(service: GameService) -> N
     assert post.result is not None
     text = post.result.posts[0].text
     assert "keine Standardantwort (Zug)" in text and "Eine KI (heuristic)" in text, text
-    assert "`/seat back`" in text and _no_fields(text)
+    assert "`/platz zurück`" in text and _no_fields(text)  # as a German client shows it
     # the status message's pacing lines name the stand-in, in German
     notes = (await service.pacing.refresh(gid)).notes
     assert any(line.startswith("🤖 Eine KI (heuristic) spielt für Ana") for line in notes), notes

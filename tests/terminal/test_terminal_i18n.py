@@ -121,7 +121,7 @@ def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
         ("terminal.help.game_commands", {}),
         ("terminal.images_folder", {"folder": (tmp_path / "img-pseudo").resolve()}),
         ("terminal.hand.say_one", {"names": ["Ana", "Bo"]}),
-        ("terminal.rules.none", {}),
+        ("terminal.rules.none", {"example": "R-VOC-4"}),
         (
             "terminal.score.row",
             {"who": "Bo", "score": adapter("brazil").score_text(0, i18n.PSEUDO)},
@@ -192,10 +192,11 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
         in out
     )
     assert "Spielbefehle:" in out
-    assert "colour <colour>" in out and "z. B. colour blue" in out  # the notation stays
+    # the game's commands in German words (the canonical notation is read too)
+    assert "farbe <Farbe>" in out and "z. B. farbe blau" in out
     assert f"Bilder werden in {(tmp_path / 'img').resolve()}/ gespeichert" in out
     assert "  Ana (blau): 0 SP" in out  # the player named in German too (seat_label)
-    assert "keine Regel gefunden: versuche eine ID (R-BUILD-4) oder ein Wort" in out
+    assert "keine Regel gefunden: versuche eine ID (R-VOC-4) oder ein Wort" in out
     db = tmp_path / "g.sqlite3"
     assert (
         f"Gespeichert. Weiter mit: bash {ROOT / 'scripts' / 'run.sh'} local --resume 1 --db {db}"

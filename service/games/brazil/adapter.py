@@ -247,6 +247,40 @@ def refusal_why(
 
 
 BATTLE_EVENTS = frozenset({"battle_result", "expedition_result"})
+HELP_ARGS: Mapping[str, str] = MappingProxyType(
+    {
+        **{
+            n: f"error.class.{n}"  # the engine's own words for what a command names
+            for n in (
+                "building",
+                "colour",
+                "crop",
+                "frame",
+                "hex",
+                "mission",
+                "monarch",
+                "painting",
+                "product",
+                "unit",
+            )
+        },
+        **{
+            n: f"brazil.help.arg.{n}"
+            for n in (
+                "arch",
+                "card",
+                "city",
+                "era_token",
+                "good",
+                "goods_or_cards",
+                "item",
+                "palace",
+            )
+        },
+        "palace_number": "brazil.help.arg.palace_number",
+    }
+)
+"""The words of the placeholders of the grammar and the usages (``<hex>``), by name."""
 """The events of a step that fought (the page's *battle* mark)."""
 
 
@@ -548,12 +582,10 @@ class BrazilAdapter(GameAdapter):
         return GRAMMAR
 
     help_keys = MappingProxyType(
-        {
-            "score": "brazil.help.score",
-            "rules": "brazil.help.rules",
-            "footer": "brazil.help.footer",
-        }
+        {"score": "brazil.help.score", "rules": "brazil.help.rules", "score_head": "bot.score.head"}
     )
+    help_args = HELP_ARGS
+    help_example = "build sawmill D3"
 
     def lookup(self, query: str, lang: str = "en") -> list[str]:
         """Missions by id or name (``I-1``, ``brazilwood coast``) with their objectives."""

@@ -413,8 +413,16 @@ class TigrisAdapter(GameAdapter):
         return Label(clip(head), clip(desc))
 
     help_keys = MappingProxyType(
-        {"score": "svc.tigris.help.score", "rules": "svc.tigris.help.rules"}
+        {
+            "score": "svc.tigris.help.score",
+            "rules": "svc.tigris.help.rules",
+            "score_head": "svc.tigris.help.score_head",
+        }
     )
+    help_args = MappingProxyType(
+        {n: f"svc.tigris.help.arg.{n}" for n in ("colour", "leader", "square", "n")}
+    )
+    help_example = "tile red F4"
 
     def grammar(self) -> tuple[tuple[str, str, str], ...]:
         return (
