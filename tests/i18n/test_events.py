@@ -253,8 +253,10 @@ def test_german_payment_and_reason_as_nested_messages() -> None:
 
 
 def test_portuguese_winner_plural_by_cldr_category() -> None:
-    assert i18n.tr("pt-BR", "game_over", winners=["Ana"], n=1) == "O jogo terminou. Vencedor: Ana."
+    assert (
+        i18n.tr("pt-BR", "game_over", winners=["Ana"], n=1) == "A partida terminou. Vencedor: Ana."
+    )
     assert (
         i18n.tr("pt-BR", "game_over", winners=["Ana", "Bo"], n=2)
-        == "O jogo terminou. Vencedores: Ana e Bo."
+        == "A partida terminou. Vencedores: Ana e Bo."
     )
