@@ -413,29 +413,30 @@ def glossary(lang: str) -> dict[str, str]:
     return out
 
 
+def key_game(key: str) -> str:
+    """The game a catalogue key belongs to: the registered game whose own prefix
+    (``<game>.``) starts the key or follows a dot in it; "" for the default game's keys and
+    the platform's."""
+    from rules.registry import registrations
+
+    for r in registrations().values():
+        pre = (r.words_prefix or "").removesuffix("word.")
+        if pre and (key.startswith(pre) or "." + pre in key):
+            return r.name
+    return ""
+
+
 def published_terms(lang: str) -> tuple[int, int, list[tuple[str, str, str]]]:
     """How many of the catalogue's texts that name a thing of the rulebook use the rulebook's
     word for it: (using, naming, [(key, term, text) not using it]). A text names the thing when
     its English text holds the English name as a whole word (names of 4 letters or more)."""
-    from rules.registry import registrations
 
     def bare(text: str) -> str:
         return re.sub(r"\{[^{}@]*\}", " ", _PROTECT.sub(" ", text))
 
     en = {k: bare(v) for k, v in i18n.catalogue("en").messages.items()}
     cat = {k: bare(v) for k, v in i18n.catalogue(lang).messages.items()}
-    # each game's keys: its own prefix (``<game>.`` anywhere in the key) or none (the default)
-    prefixes = {
-        r.name: r.words_prefix.removesuffix("word.")
-        for r in registrations().values()
-        if r.words_prefix and r.words_prefix != "word."
-    }
-
-    def game_of(key: str) -> str:
-        for name, pre in prefixes.items():
-            if key.startswith(pre) or "." + pre in key:
-                return name
-        return ""
+    game_of = key_game
 
     using = naming = 0
     missing: list[tuple[str, str, str]] = []

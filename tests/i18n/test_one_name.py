@@ -13,7 +13,7 @@ from collections import defaultdict
 import pytest
 
 import i18n
-from devtools.textscan import glossary, published_terms
+from devtools.textscan import glossary, key_game, published_terms
 
 OTHERS = [c for c in i18n.supported() if c != "en"]
 MAX_EXEMPT = 8
@@ -21,12 +21,17 @@ MAX_EXEMPT = 8
 
 def names() -> dict[str, list[str]]:
     """English name -> the keys that say it (short names without placeholders; the typed
-    words and Discord's command names aside)."""
+    words, Discord's command names and the images' one-letter initials aside), each game's
+    keys apart: two games may name two things alike in English (a Tigris square is not a
+    painting's square frame)."""
     groups: dict[str, list[str]] = defaultdict(list)
     for k, v in i18n.catalogue("en").messages.items():
         if "{" in v or len(v.split()) > 4 or k.startswith("cmd.") or ".word." in "." + k:
             continue
-        groups[v.strip().lower()].append(k)
+        if ".initial." in k:
+            continue
+        game = key_game(k)
+        groups[f"{game}:{v.strip().lower()}" if game else v.strip().lower()].append(k)
     return {v: ks for v, ks in groups.items() if len(ks) > 1}
 
 
