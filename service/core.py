@@ -57,6 +57,7 @@ from service.results import (
     Result,
     SeatSpec,
     Status,
+    ai_id,
 )
 from service.session import GameSession, notify
 from service.undo import UndoPlan, undo_plan
@@ -259,7 +260,7 @@ class GameCore:
                 name = seat.name or f"Player {n + 1}"
                 out.append(SeatSpec(name=name, ai=seat.ai_level, user_id=seat.user_id))
             elif seat.kind is SeatKind.AI:
-                out.append(SeatSpec(name=seat.name or f"AI {seat.ai_level}", ai=seat.ai_level))
+                out.append(SeatSpec(name=seat.name or ai_id(seat.ai_level), ai=seat.ai_level))
             else:
                 out.append(SeatSpec(name=seat.name or f"Seat {n + 1}"))
         return out

@@ -40,7 +40,7 @@ from i18n import msg, tr
 from rules.games import replay_step
 from service import GameService, Result, SeatSpec
 from service.games import adapter
-from service.results import Refused
+from service.results import Refused, ai_id, ai_level_word, seat_name
 from service.undo import UndoPlan, step_events, undo_refusal
 from storage import GameRecord, GameStatus, PendingRequest, Seat
 from storage.errors import (
@@ -131,7 +131,7 @@ async def history_choices(
             text = tr(lang, "svc.mod.history.start")
         elif item.kind is EntryKind.ACTION:
             seat = item.seat if item.seat is not None else -1
-            who = seats[seat].name if 0 <= seat < len(seats) else "?"
+            who = seat_name(seats, seat, lang, "?")
             # the step's public description is the engine's sentence, passed as it is
             text = f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
         elif item.kind is EntryKind.UNDO:
@@ -289,7 +289,7 @@ async def replace_seat(
     if any(s.user_id == user_id and s.ai is None for s in seats):
         raise Refused(msg("svc.mod.seat.taken", user_id=user_id))
     st = adapter(rec.game).load(rec.state_json)
-    before = GameService.who(st, seats, seat)
+    before = GameService.who(st, seats, seat, lang)
     new = await _set_seat(
         svc,
         rec,
@@ -313,12 +313,12 @@ async def kick_seat(
     rec, old = await _seat_game(svc, game_id, seat)
     seats = (await svc.info(game_id)).seats
     if old.ai == level:
-        raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=level))
+        raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=f"@ai.level.word.{level}"))
     if old.ai is None and len(human_seats(seats)) <= 1:
         raise Refused(msg("svc.mod.seat.last_human"))
     st = adapter(rec.game).load(rec.state_json)
-    before = GameService.who(st, seats, seat)
-    name = f"AI {level} {seat + 1}"
+    before = GameService.who(st, seats, seat, lang)
+    name = ai_id(level)
     new = await _set_seat(
         svc,
         rec,
@@ -326,7 +326,8 @@ async def kick_seat(
         SeatSpec(name=name, ai=level),
         Seat.ai(seat, level, name=name, colour=_colour(rec, seat)),
     )
-    text = tr(lang, "svc.mod.seat.kicked", seat=seat + 1, before=before, level=level, by=by)
+    word = ai_level_word(lang, level)
+    text = tr(lang, "svc.mod.seat.kicked", seat=seat + 1, before=before, level=word, by=by)
     return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 

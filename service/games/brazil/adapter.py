@@ -42,6 +42,7 @@ from service.results import (
     ScoreRow,
     SeatSpec,
     Status,
+    seat_name,
 )
 
 
@@ -109,7 +110,7 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     key = event.key
     if key == "colour" and isinstance(params.get("number"), int):
         n = int(params["number"]) - 1
-        name = seats[n].name if 0 <= n < len(seats) else tr(lang, "svc.seat", n=n + 1)
+        name = seat_name(seats, n, lang)
         colour = params.get("colour")
         if isinstance(colour, str) and not colour.startswith("@"):
             colour = f"@term.colour.{colour}"  # stored before colours were term references
@@ -149,7 +150,7 @@ REVEALS: tuple[tuple[str, str], ...] = (
 def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
     """A seat as Brazil: Imperial names it (:func:`service.games.seat_label`): the
     player and the colour chosen."""
-    name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+    name = seat_name(seats, seat, lang)
     colour = st.players[seat].colour if seat < len(st.players) else None
     if not colour:
         return name
@@ -641,7 +642,7 @@ class BrazilAdapter(GameAdapter):
     def page_seat(self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str) -> str:
         """``"Ana (red)"``: the seat's player and colour once chosen (the page's words)."""
         L = translator(lang)
-        name = seats[seat].name if seat < len(seats) else L("web.seat.number", n=seat + 1)
+        name = seat_name(seats, seat, lang, L("web.seat.number", n=seat + 1))
         colour = self.page_colour(st, seat)
         if not colour:
             return name

@@ -30,6 +30,7 @@ from service.results import (
     ScoreRow,
     SeatSpec,
     Status,
+    seat_name,
 )
 
 DYNASTY = "@tigris.dynasty."
@@ -176,7 +177,7 @@ class TigrisAdapter(GameAdapter):
         self, st: TigrisState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
     ) -> str:
         """``"Ana (Bow)"``: the seat's player and dynasty (its name in ``lang``)."""
-        name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+        name = seat_name(seats, seat, lang)
         if seat >= len(st.players):
             return name
         return f"{name} ({tr(lang, 'tigris.dynasty.' + st.players[seat].dynasty)})"
