@@ -121,6 +121,8 @@ class _Renderer:
             return v
         if isinstance(v, Mapping) and isinstance(v.get("key"), str):
             return self.message(str(v["key"]), v.get("params") or {})
+        if type(v).__name__ == "Msg" and isinstance(getattr(v, "key", None), str):
+            return self.message(v.key, v.params)  # a nested message: this language, not str()
         return str(v)
 
     def goods(self, v: Mapping[str, int]) -> str:

@@ -383,7 +383,7 @@ class GameCore:
         res.frames[rec.version] = Frame(rec.version, st)
         text = adapter_of(st).new_game_text(lang, rec.id, st, specs)
         res.posts.append(Post("public", text))
-        res.next = self.decisions(st, specs)
+        res.next = self.decisions(st, specs, lang=lang)
         return res
 
     # ---------------------------------------------------------------- commands
@@ -646,7 +646,7 @@ class GameCore:
         res.frames[version] = Frame(version, st)
         imgs = (ImageRequest("map", None, version, lang=lang, game=game.name),) if image else ()
         res.posts.append(Post("public", text, imgs))
-        res.next = self.decisions(st, seats)
+        res.next = self.decisions(st, seats, lang=lang)
         return res
 
     # ---------------------------------------------------------------- seats, the worker pool

@@ -259,6 +259,8 @@ class KuhnAdapter(GameAdapter):
         after: KuhnState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
         """Never None: every decision passes to the other player, who saw it (the face's
         ``undo_depth`` is 0)."""

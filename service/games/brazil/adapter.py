@@ -217,6 +217,7 @@ def refusal_why(
     after: GameState,
     events: Sequence[Event],
     seats: Sequence[SeatSpec],
+    lang: str = "en",
 ) -> Why | None:
     """Why ``seat``'s step cannot be taken back (the same conditions as
     :func:`rules.brazil.undo.undoable`), as a ``svc.undo.*`` message, or None."""
@@ -237,7 +238,7 @@ def refusal_why(
         others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
         if not others:
             return "svc.undo.why.another_decided", {}
-        who = [brazil_seat_label(after, seats, s) for s in others]
+        who = [brazil_seat_label(after, seats, s, lang) for s in others]
         return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
     if before.current != seat:
         return "svc.undo.why.not_your_turn", {}
@@ -693,8 +694,10 @@ class BrazilAdapter(GameAdapter):
         after: GameState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
-        return refusal_why(before, seat, after, events, seats)
+        return refusal_why(before, seat, after, events, seats, lang)
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
         from render.brazil import (

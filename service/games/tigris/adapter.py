@@ -465,6 +465,8 @@ class TigrisAdapter(GameAdapter):
         after: TigrisState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
         """The conditions of :func:`rules.tigris.undo.undoable`, each in words."""
         if after.phase == "over":
@@ -481,7 +483,7 @@ class TigrisAdapter(GameAdapter):
         mine_a = [(p.kind, p.seat, p.square) for p in after.pending if p.seat != seat]
         if mine_b != mine_a:
             others = sorted({p.seat for p in (*before.pending, *after.pending) if p.seat != seat})
-            who = [self.seat_label(after, seats, s) for s in others]
+            who = [self.seat_label(after, seats, s, lang) for s in others]
             return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
         return None
 
