@@ -1076,7 +1076,10 @@ async def _play(
             rating = ai_scale.ai_shown(game, spec.ai) if spec.ai else None
             if spec.ai and rating is not None:
                 name, level = seat_name(seats, i, lang), ai_level_word(lang, spec.ai)
-                local.tell("terminal.ai.rated", name=name, level=level, rating=rating)
+                if spec.named_by_level:  # its name says its level
+                    local.tell("terminal.ai.seat_rated", name=name, rating=rating)
+                else:
+                    local.tell("terminal.ai.rated", name=name, level=level, rating=rating)
         local.tell("terminal.images_folder", folder=out_dir.resolve())
         if resumed is not None:
             await local.greet()

@@ -286,4 +286,4 @@ async def test_deadline_and_policy_settings(service: GameService, clock: FakeClo
     s = await service.pacing.set_policy(gid, "default", stand_ins=False)
     assert not s.stand_ins and s.policy_text().endswith("wait and flag")
     s = await service.pacing.set_policy(gid, "ai")
-    assert s.stand_ins and s.policy_text().endswith("(AI level random)")
+    assert s.stand_ins and s.policy_text().endswith("(AI level easy)")  # the level's word
