@@ -43,7 +43,7 @@ async def test_the_lobby_names_a_computer_seat_with_its_rating(
     await h.command(ANA, CH, "game", "new", game="tigris", players=3, ai=1, ai_level="search")
     lobby = fake.messages[max(fake.messages)]
     text = str(lobby["components"])
-    assert f"AI search (search, ≈ {rated('tigris', 'search')})" in text
+    assert f"Computer (strong, ≈ {rated('tigris', 'search')})" in text
     assert "(open)" in text
 
 
@@ -56,7 +56,7 @@ async def test_a_german_lobby_writes_the_number_in_german(
     )
     text = str(fake.messages[max(fake.messages)]["components"])
     german = rated("brazil", "heuristic", "de")
-    assert f"(heuristic, ≈ {german})" in text
+    assert f"Computer (mittel, ≈ {german})" in text
     assert german != rated("brazil", "heuristic", "en")  # 1.5xx, not 1,5xx
 
 
