@@ -260,7 +260,7 @@ class GameCore:
                 name = seat.name or f"Player {n + 1}"
                 out.append(SeatSpec(name=name, ai=seat.ai_level, user_id=seat.user_id))
             elif seat.kind is SeatKind.AI:
-                out.append(SeatSpec(name=seat.name or ai_id(seat.ai_level), ai=seat.ai_level))
+                out.append(SeatSpec(name=seat.name or ai_id(seat.ai_level or ""), ai=seat.ai_level))
             else:
                 out.append(SeatSpec(name=seat.name or f"Seat {n + 1}"))
         return out

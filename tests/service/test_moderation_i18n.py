@@ -239,12 +239,14 @@ async def test_history_labels_and_public_posts_in_a_language(service: GameServic
     assert e.value.text("pt-BR") == "Escolha uma versão do histórico (de v0 a v3)."
 
     res = await mod.kick_seat(service, gid, 1, "random", by=MOD, lang="hu")
-    assert res.public()[0].text.startswith("Hely: 2 (Bo (vörös)) — új játékos: gépi játékos (könnyű)")
+    assert res.public()[0].text.startswith(
+        "Hely: 2 (Bo (vörös)) — új játékos: gépi játékos (könnyű)"
+    )
     res = await mod.replace_seat(service, gid, 1, 103, "Cy", by=MOD, lang="fr")
     text = res.public()[0].text
-    assert text.startswith("La place 2 (Ordinateur (facile) (rouge)) est désormais jouée par <@103>"), (
-        text
-    )
+    assert text.startswith(
+        "La place 2 (Ordinateur (facile) (rouge)) est désormais jouée par <@103>"
+    ), text
     assert "`/hand`" in text
 
 
