@@ -113,6 +113,27 @@ class HistoryChoice:
     label: str  # <= 100 characters, public
 
 
+async def _step_sentences(
+    svc: GameService, rec: GameRecord, seats: Sequence[SeatSpec], lang: str
+) -> dict[int, str]:
+    """Each step's first public event as the log says it in ``lang`` (players and colours in
+    that language; a long one shortened at a word), by version; none in English (the stored
+    descriptions say it)."""
+    if lang == "en":
+        return {}
+    A = adapter(rec.game)
+    st = A.load(rec.state_json)
+    out: dict[int, str] = {}
+    for e in await svc.store.get_log(rec.id, from_version=1):
+        evs = A.public(A.events_from_json(e.events_json)) if e.events_json else []
+        said = A.log_text(evs[0], st, seats, lang) if evs else ""
+        if len(said) > 72:  # room for the version and "taken back" in a 100-character label
+            said = said[:72].rsplit(" ", 1)[0] + "…"
+        if said:
+            out[e.version] = said
+    return out
+
+
 async def history_choices(
     svc: GameService, game_id: int, typed: str = "", *, limit: int = 25, lang: str = "en"
 ) -> list[HistoryChoice]:
@@ -121,6 +142,7 @@ async def history_choices(
     label, in ``lang``, or the version number), at most ``limit``."""
     rec = await svc.store.get_game(game_id)
     seats = (await svc.info(game_id)).seats
+    sentences = await _step_sentences(svc, rec, seats, lang)
     words = typed.lower().split()
     number = typed.strip().lower().removeprefix("v")
     out: list[HistoryChoice] = []
@@ -132,8 +154,9 @@ async def history_choices(
         elif item.kind is EntryKind.ACTION:
             seat = item.seat if item.seat is not None else -1
             who = seat_name(seats, seat, lang, "?")
-            # the step's public description is the engine's sentence, passed as it is
-            text = f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
+            said = sentences.get(item.version)  # another language: its events' sentences
+            # English: the step's public description (the engine's sentence) as it is
+            text = said or f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
         elif item.kind is EntryKind.UNDO:
             text = tr(lang, "svc.mod.history.undo", version=item.target_version)
         else:

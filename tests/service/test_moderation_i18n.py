@@ -231,7 +231,7 @@ async def test_history_labels_and_public_posts_in_a_language(service: GameServic
     await service.act(gid, 1, "colour red")
     labels = [c.label for c in await mod.history_choices(service, gid, "", lang="pl")]
     assert labels[0] == "v3 · przywrócenie wersji v1: misclick"
-    assert labels[1] == "v2 · Bo: Seat 2 chooses Red. (cofnięte)"  # the engine's sentence
+    assert labels[1] == "v2 · Bo gra kolorem: Czerwony. (cofnięte)"  # the step's event, in Polish
 
     with pytest.raises(Refused) as e:
         await mod.rollback(service, gid, 99, by=MOD, reason="x")
