@@ -287,11 +287,11 @@ def seat_text(lang: str, game: str | None, name: str, level: str, number: int | 
 
 
 def level_choice(lang: str, game: str | None, level: str) -> str:
-    """A level offered in a menu or a command's choices, in ``lang``: its word
-    (``cmd.choice.level.<level>``) and its rating where calibrated (``Suche (search) —
-    Wertung ≈ 1.650``)."""
-    key = f"cmd.choice.level.{level}"
-    word = i18n.tr(lang, key) if key in i18n.catalogue(i18n.DEFAULT).messages else level
+    """A level offered in a menu or a command's choices, in ``lang``: its word, the one
+    computer seats are named by (``ai.level.word.<level>``), with the id one types, and its
+    rating where calibrated (``stark (search) — Wertung ≈ 1.650``)."""
+    word = ai_level_word(lang, level)
+    word = word if word == level else f"{word} ({level})"
     n = ai_shown(game, level)
     return word if n is None else i18n.tr(lang, "ai.level.choice", level=word, rating=n)
 

@@ -70,5 +70,5 @@ async def test_the_ai_level_suggestions_carry_the_games_ratings(
         assert c["name"].endswith(f"rating ≈ {rated('tigris', c['value'])}")
         assert len(c["name"]) <= 100
     brazil = await suggestions(h, fake)  # no game chosen: the default game's
-    assert brazil[2]["name"] == f"search — rating ≈ {rated('brazil', 'search')}"
+    assert brazil[2]["name"] == f"strong (search) — rating ≈ {rated('brazil', 'search')}"
     assert await suggestions(h, fake, game="chess") == []
