@@ -121,8 +121,9 @@ class _Renderer:
             return v
         if isinstance(v, Mapping) and isinstance(v.get("key"), str):
             return self.message(str(v["key"]), v.get("params") or {})
-        if type(v).__name__ == "Msg" and isinstance(getattr(v, "key", None), str):
-            return self.message(v.key, v.params)  # a nested message: this language, not str()
+        key, params = getattr(v, "key", None), getattr(v, "params", None)
+        if isinstance(key, str) and isinstance(params, Mapping):  # an i18n.Msg: the reader's
+            return self.message(key, params)
         return str(v)
 
     def goods(self, v: Mapping[str, int]) -> str:
