@@ -28,6 +28,7 @@ from discord import ui
 from bot.hub import Hub
 from i18n import tr
 from service import notices as N
+from service.results import seat_name
 from storage.models import OpenPost
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ class Notices:
         lang = await self.t.lang_of(None, s, user_id=plan.user_id)
         gid = s.game_id
         if plan.kind == N.HEADS_UP:
-            names = [s.seats[d].name for d in plan.after if d < len(s.seats)]
+            names = [seat_name(s.seats, d, lang) for d in plan.after if d < len(s.seats)]
             text = tr(lang, "bot.notice.heads_up", game=gid, who=names, link=link)
         elif plan.kind == N.LAST:
             text = tr(lang, "bot.notice.last", game=gid, link=link)

@@ -327,7 +327,7 @@ async def start_ai_games(client: discord.Client, n: int, first_channel: int, see
 
     tables = client.tables  # type: ignore[attr-defined]
     out = AiGames()
-    seats = [SeatSpec(f"AI {AI_LEVEL} {k + 1}", ai=AI_LEVEL) for k in range(2)]
+    seats = [SeatSpec.computer(AI_LEVEL) for _ in range(2)]
     for k in range(n):
         res = await tables.svc.new_game(
             seats, channel_id=first_channel + k, guild_id=GUILD_ID, seed=seed * 7919 + k

@@ -34,6 +34,7 @@ from ai.calibrate import Match, Plan, levels_of, play_matches, player_counts
 from rules.cli import OneLineParser, real_number, seed, whole_number
 from rules.registry import default_name, registrations
 from service.rating import NEW, Rating, places_of, rate, shown
+from service.results import SeatSpec, ai_level_word, ai_name
 from storage import GameStore
 from storage.location import open_store
 from storage.ratings import RatingChange
@@ -271,21 +272,26 @@ def level_label(lang: str, game: str | None, level: str) -> str:
     return level if n is None else i18n.tr(lang, "ai.level.rated", level=level, rating=n)
 
 
-def seat_text(lang: str, game: str | None, name: str, level: str) -> str:
-    """A computer seat as the lobby lists it: ``AI search (search, ≈ 1,650)``, or
-    ``AI search (search)`` when the game's levels are not calibrated."""
+def seat_text(lang: str, game: str | None, name: str, level: str, number: int | None = None) -> str:
+    """A computer seat as the lobby lists it, in ``lang``: ``Computer (strong, ≈ 1,650)``
+    (``number``: its number among the seats of its level, ``Computer (strong) 2 (≈ 1,650)``),
+    or ``Computer (strong)`` when the game's levels are not calibrated; a seat someone named
+    (``name`` not the platform's default): ``Robô (strong, ≈ 1,650)``."""
     n = ai_shown(game, level)
+    if SeatSpec(name, ai=level).named_by_level:
+        return ai_name(lang, level, number, rating=n)
+    word = ai_level_word(lang, level)
     if n is None:
-        return f"{name} ({level})"
-    return i18n.tr(lang, "ai.seat.rated", name=name, level=level, rating=n)
+        return f"{name} ({word})"
+    return i18n.tr(lang, "ai.seat.rated", name=name, level=word, rating=n)
 
 
 def level_choice(lang: str, game: str | None, level: str) -> str:
-    """A level offered in a menu or a command's choices, in ``lang``: its word
-    (``cmd.choice.level.<level>``) and its rating where calibrated (``Suche (search) —
-    Wertung ≈ 1.650``)."""
-    key = f"cmd.choice.level.{level}"
-    word = i18n.tr(lang, key) if key in i18n.catalogue(i18n.DEFAULT).messages else level
+    """A level offered in a menu or a command's choices, in ``lang``: its word, the one
+    computer seats are named by (``ai.level.word.<level>``), with the id one types, and its
+    rating where calibrated (``stark (search) — Wertung ≈ 1.650``)."""
+    word = ai_level_word(lang, level)
+    word = word if word == level else f"{word} ({level})"
     n = ai_shown(game, level)
     return word if n is None else i18n.tr(lang, "ai.level.choice", level=word, rating=n)
 

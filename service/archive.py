@@ -381,7 +381,7 @@ class GameArchive:
             if pacing is not None:
                 deadlines = await pacing.deadlines(game_id, s)
         A = adapter_of(s.state)
-        status = s.status()
+        status = s.status(lang)
         status = replace(
             status,
             waiting=tuple(

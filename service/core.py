@@ -57,6 +57,7 @@ from service.results import (
     Result,
     SeatSpec,
     Status,
+    ai_id,
 )
 from service.session import GameSession, notify
 from service.undo import UndoPlan, undo_plan
@@ -259,7 +260,7 @@ class GameCore:
                 name = seat.name or f"Player {n + 1}"
                 out.append(SeatSpec(name=name, ai=seat.ai_level, user_id=seat.user_id))
             elif seat.kind is SeatKind.AI:
-                out.append(SeatSpec(name=seat.name or f"AI {seat.ai_level}", ai=seat.ai_level))
+                out.append(SeatSpec(name=seat.name or ai_id(seat.ai_level or ""), ai=seat.ai_level))
             else:
                 out.append(SeatSpec(name=seat.name or f"Seat {n + 1}"))
         return out
@@ -382,7 +383,7 @@ class GameCore:
         res.frames[rec.version] = Frame(rec.version, st)
         text = adapter_of(st).new_game_text(lang, rec.id, st, specs)
         res.posts.append(Post("public", text))
-        res.next = self.decisions(st, specs)
+        res.next = self.decisions(st, specs, lang=lang)
         return res
 
     # ---------------------------------------------------------------- commands
@@ -645,7 +646,7 @@ class GameCore:
         res.frames[version] = Frame(version, st)
         imgs = (ImageRequest("map", None, version, lang=lang, game=game.name),) if image else ()
         res.posts.append(Post("public", text, imgs))
-        res.next = self.decisions(st, seats)
+        res.next = self.decisions(st, seats, lang=lang)
         return res
 
     # ---------------------------------------------------------------- seats, the worker pool

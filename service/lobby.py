@@ -20,7 +20,7 @@ from service import catalog
 from service.core import game_seat
 from service.games import DEFAULT, UnknownGame, adapter, adapter_of, names, title_key
 from service.language import game_language_of
-from service.results import Refused, Result, SeatSpec
+from service.results import Refused, Result, SeatSpec, ai_id, ai_number
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import (
     ChannelBusy,
@@ -63,7 +63,12 @@ def _who(rec: GameRecord, n: int, lang: str) -> str:
     seat = rec.seat(n)
     assert seat is not None
     if seat.kind is SeatKind.AI and seat.ai_level:
-        return seat_text(lang, rec.game, seat.name or "AI", seat.ai_level)
+        specs = [
+            SeatSpec(s.name or "", ai=s.ai_level) if s and s.kind is SeatKind.AI else SeatSpec("")
+            for s in (rec.seat(i) for i in range(rec.settings.player_count))
+        ]
+        number = ai_number(specs, n)
+        return seat_text(lang, rec.game, seat.name or "", seat.ai_level, number)
     return seat.label()
 
 
@@ -164,7 +169,7 @@ class Lobbies:
         lang = i18n.require(language)
         await self.check_cap(host, guild_id)
         seats = [Seat.discord(0, host)]
-        seats += [Seat.ai(i + 1, ai_level, name=f"AI {ai_level}") for i in range(ai_seats)]
+        seats += [Seat.ai(i + 1, ai_level, name=ai_id(ai_level)) for i in range(ai_seats)]
         settings = GameSettings(
             scenario=scenario or "auto",
             player_count=players,
@@ -254,7 +259,7 @@ class Lobbies:
         if not free:
             raise Refused(msg("svc.lobby.full"))
         level = self.ai_level(rec, default_level)
-        return await self.svc.store.assign_seat(rec.id, Seat.ai(free[0], level, name=f"AI {level}"))
+        return await self.svc.store.assign_seat(rec.id, Seat.ai(free[0], level, name=ai_id(level)))
 
     @staticmethod
     def free_seats(rec: GameRecord) -> list[int]:
@@ -289,7 +294,7 @@ class Lobbies:
                 specs.append(SeatSpec(name=name, user_id=seat.user_id))
             else:
                 lv = seat.ai_level if seat is not None and seat.ai_level else level
-                specs.append(SeatSpec(name=f"AI {lv} {len(specs) + 1}", ai=lv))
+                specs.append(SeatSpec.computer(lv))
         A = adapter(lobby.game)
         scenario = lobby.settings.scenario if lobby.settings.scenario != "auto" else None
         if not A.scenarios():

@@ -40,7 +40,7 @@ from i18n import msg, tr
 from rules.games import replay_step
 from service import GameService, Result, SeatSpec
 from service.games import adapter
-from service.results import Refused
+from service.results import Refused, ai_id, ai_level_word, seat_name
 from service.undo import UndoPlan, step_events, undo_refusal
 from storage import GameRecord, GameStatus, PendingRequest, Seat
 from storage.errors import (
@@ -113,6 +113,27 @@ class HistoryChoice:
     label: str  # <= 100 characters, public
 
 
+async def _step_sentences(
+    svc: GameService, rec: GameRecord, seats: Sequence[SeatSpec], lang: str
+) -> dict[int, str]:
+    """Each step's first public event as the log says it in ``lang`` (players and colours in
+    that language; a long one shortened at a word), by version; none in English (the stored
+    descriptions say it)."""
+    if lang == "en":
+        return {}
+    A = adapter(rec.game)
+    st = A.load(rec.state_json)
+    out: dict[int, str] = {}
+    for e in await svc.store.get_log(rec.id, from_version=1):
+        evs = A.public(A.events_from_json(e.events_json)) if e.events_json else []
+        said = A.log_text(evs[0], st, seats, lang) if evs else ""
+        if len(said) > 72:  # room for the version and "taken back" in a 100-character label
+            said = said[:72].rsplit(" ", 1)[0] + "…"
+        if said:
+            out[e.version] = said
+    return out
+
+
 async def history_choices(
     svc: GameService, game_id: int, typed: str = "", *, limit: int = 25, lang: str = "en"
 ) -> list[HistoryChoice]:
@@ -121,6 +142,7 @@ async def history_choices(
     label, in ``lang``, or the version number), at most ``limit``."""
     rec = await svc.store.get_game(game_id)
     seats = (await svc.info(game_id)).seats
+    sentences = await _step_sentences(svc, rec, seats, lang)
     words = typed.lower().split()
     number = typed.strip().lower().removeprefix("v")
     out: list[HistoryChoice] = []
@@ -131,9 +153,10 @@ async def history_choices(
             text = tr(lang, "svc.mod.history.start")
         elif item.kind is EntryKind.ACTION:
             seat = item.seat if item.seat is not None else -1
-            who = seats[seat].name if 0 <= seat < len(seats) else "?"
-            # the step's public description is the engine's sentence, passed as it is
-            text = f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
+            who = seat_name(seats, seat, lang, "?")
+            said = sentences.get(item.version)  # another language: its events' sentences
+            # English: the step's public description (the engine's sentence) as it is
+            text = said or f"{who}: {item.description or tr(lang, 'svc.mod.history.a_step')}"
         elif item.kind is EntryKind.UNDO:
             text = tr(lang, "svc.mod.history.undo", version=item.target_version)
         else:
@@ -289,7 +312,7 @@ async def replace_seat(
     if any(s.user_id == user_id and s.ai is None for s in seats):
         raise Refused(msg("svc.mod.seat.taken", user_id=user_id))
     st = adapter(rec.game).load(rec.state_json)
-    before = GameService.who(st, seats, seat)
+    before = GameService.who(st, seats, seat, lang)
     new = await _set_seat(
         svc,
         rec,
@@ -313,12 +336,12 @@ async def kick_seat(
     rec, old = await _seat_game(svc, game_id, seat)
     seats = (await svc.info(game_id)).seats
     if old.ai == level:
-        raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=level))
+        raise Refused(msg("svc.mod.seat.same_ai", seat=seat + 1, level=f"@ai.level.word.{level}"))
     if old.ai is None and len(human_seats(seats)) <= 1:
         raise Refused(msg("svc.mod.seat.last_human"))
     st = adapter(rec.game).load(rec.state_json)
-    before = GameService.who(st, seats, seat)
-    name = f"AI {level} {seat + 1}"
+    before = GameService.who(st, seats, seat, lang)
+    name = ai_id(level)
     new = await _set_seat(
         svc,
         rec,
@@ -326,7 +349,8 @@ async def kick_seat(
         SeatSpec(name=name, ai=level),
         Seat.ai(seat, level, name=name, colour=_colour(rec, seat)),
     )
-    text = tr(lang, "svc.mod.seat.kicked", seat=seat + 1, before=before, level=level, by=by)
+    word = ai_level_word(lang, level)
+    text = tr(lang, "svc.mod.seat.kicked", seat=seat + 1, before=before, level=word, by=by)
     return svc.announce(game_id, rec.version, st, new, text, image=False)
 
 

@@ -115,7 +115,7 @@ from service.pacing import (
     valid_timezone,
     what_text,
 )
-from service.results import Post, Refused, Result, SeatSpec
+from service.results import Post, Refused, Result, SeatSpec, ai_level_word, seat_name
 from storage import GameRecord, GameStatus, GameSummary
 from storage.base import GameStore
 from storage.models import Break, DecisionClock, PlayerPrefs
@@ -247,7 +247,7 @@ _DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ t](\d{1,2}):(\d{2}))?")
 
 
 def _name(seats: list[SeatSpec], seat: int, lang: str = "en") -> str:
-    return seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+    return seat_name(seats, seat, lang)
 
 
 # ============================================================================ the pacing
@@ -674,7 +674,7 @@ class Pacing:
                 tr(
                     lang,
                     "svc.notice.stand_in",
-                    level=s.ai_level,
+                    level=ai_level_word(lang, str(s.ai_level)),
                     who=_name(seats, s.seat, lang),
                 )
             )
@@ -885,13 +885,20 @@ class Pacing:
             rec = await self.store.get_game(gid)
         res = Result(game_id=gid, version=rec.version)
         lang = game_language_of(rec)
+        level_word = ai_level_word(lang, level)
         if no_default:
             what = what_text(no_default, lang)
             text = tr(
-                lang, "svc.notice.stand_in_post.no_default", who=spec.name, what=what, level=level
+                lang,
+                "svc.notice.stand_in_post.no_default",
+                who=_name(seats, seat, lang),
+                what=what,
+                level=level_word,
             )
         else:
-            text = tr(lang, "svc.notice.stand_in_post", who=spec.name, level=level)
+            text = tr(
+                lang, "svc.notice.stand_in_post", who=_name(seats, seat, lang), level=level_word
+            )
         res.posts.append(Post("public", text))
         return f"stand-in {level}", Notice("post", gid, channel_id, result=res, force=True)
 
@@ -922,8 +929,9 @@ class Pacing:
         key: TimerKey = (gid, rec.version, GAME, "stalled")
         if not await self._claim(key):
             return
-        names = [seats[s].name for s in sorted(schedule.seats) if s < len(seats)]
-        text = tr(game_language_of(rec), "svc.notice.stalled", game=gid, n=len(sent), names=names)
+        lang = game_language_of(rec)
+        names = [seat_name(seats, s, lang) for s in sorted(schedule.seats) if s < len(seats)]
+        text = tr(lang, "svc.notice.stalled", game=gid, n=len(sent), names=names)
         tick.notices.append(
             Notice("stalled", gid, rec.channel_id, text, mods=True, timer=key, outcome="flagged")
         )

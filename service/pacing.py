@@ -39,6 +39,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from pydantic import BaseModel, ConfigDict, Field
 
 from i18n import Msg, exact_duration, msg, tr, translator
+from service.results import ai_level_word
 
 Policy = Literal["wait", "default", "ai"]
 POLICIES: tuple[Policy, ...] = ("wait", "default", "ai")
@@ -141,7 +142,8 @@ class PacingSettings(BaseModel):
         text = tr(lang, POLICY_KEY[self.policy])
         if not self.ai_stands_in:
             return text
-        return tr(lang, "svc.pacing.policy.with_level", policy=text, level=self.stand_in_level)
+        level = ai_level_word(lang, self.stand_in_level)
+        return tr(lang, "svc.pacing.policy.with_level", policy=text, level=level)
 
 
 # ============================================================================ durations

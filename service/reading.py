@@ -87,7 +87,7 @@ class Reading:
         res.posts.append(Post("public", "\n".join(lines), imgs))
         if seat is not None:
             res.posts.append(self.hand_post(rec.version, st, seats, seat, lang))
-        res.next = self.svc.decisions(st, seats, choices=False)
+        res.next = self.svc.decisions(st, seats, choices=False, lang=lang)
         return res
 
     async def hand(

@@ -6,8 +6,9 @@ No Discord, no terminal, no storage here: a surface renders these as it likes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from i18n import Msg, text_of, tr, translator
@@ -201,8 +202,89 @@ class SeatSpec:
             raise Refused(Msg("svc.seat_spec.empty"))
         if t.lower() == "ai" or t.lower().startswith("ai:"):
             level = t[3:].strip().lower() or "heuristic"
-            return cls(name=f"AI {level}", ai=level)
+            return cls.computer(level)
         return cls(name=t)
+
+    @classmethod
+    def computer(cls, level: str) -> SeatSpec:
+        """A computer seat at ``level``: its name is its id (``ai:heuristic``), shown as
+        the level's name in the reader's language (:func:`seat_name`)."""
+        return cls(name=ai_id(level), ai=level)
+
+    @property
+    def named_by_level(self) -> bool:
+        """A computer seat that the platform names (:func:`seat_name`): an AI seat of no
+        Discord user (a stand-in keeps its player's name) whose name is the platform's
+        default one: its id (``ai:search``), none, or the English default of older records
+        (``AI heuristic 2``). A name someone gave the seat is kept."""
+        return (
+            self.ai is not None
+            and self.user_id is None
+            and _DEFAULT_AI_NAME.match(self.name.strip()) is not None
+        )
+
+    def shown(self, lang: str) -> str:
+        """The seat's name in ``lang`` when nothing else is known of the table (no number)."""
+        return ai_name(lang, str(self.ai)) if self.named_by_level else self.name
+
+
+# a computer seat's name as the platform gives it (``ai:search``), older records' English
+# default (``AI heuristic 2``, ``AI random``, ``AI``) or none
+_DEFAULT_AI_NAME = re.compile(r"^(?:ai(?:(?:\s*:\s*|\s+)[a-z_]+)?(?:\s+\d+)?)?$", re.IGNORECASE)
+
+
+def ai_id(level: str) -> str:
+    """The stored name of a computer seat at ``level`` (an id, never shown: ``ai:search``)."""
+    return f"ai:{level}"
+
+
+def ai_level_word(lang: str, level: str) -> str:
+    """A computer level's word in ``lang`` (``"közepes"`` for heuristic in hu); an unknown
+    level: its id."""
+    return translator(lang).name(f"ai.level.word.{level}", level)
+
+
+def ai_name(lang: str, level: str, n: int | None = None, *, rating: int | None = None) -> str:
+    """A computer seat's name in ``lang``: ``"Computer (normal)"``, ``"Gép (közepes) 2"``
+    (``n``: its number among the seats of its level), ``"Computer (strong, ≈ 1,650)"``
+    (``rating``: its level's rating where calibrated)."""
+    key = "ai.name" if n is None else "ai.name.numbered"
+    params: dict[str, Any] = {"level": ai_level_word(lang, level)}
+    if n is not None:
+        params["n"] = n
+    if rating is not None:
+        key += ".rated"
+        params["rating"] = rating
+    return tr(lang, key, **params)
+
+
+def ai_number(seats: Sequence[SeatSpec], seat: int) -> int | None:
+    """Seat ``seat``'s number among the platform-named computer seats of its level (1, 2,
+    … in seat order), or None when it is the only one (or no such seat)."""
+    spec = seats[seat] if 0 <= seat < len(seats) else None
+    if spec is None or not spec.named_by_level:
+        return None
+    same = [i for i, s in enumerate(seats) if s.named_by_level and s.ai == spec.ai]
+    return same.index(seat) + 1 if len(same) > 1 else None
+
+
+def seat_name(seats: Sequence[SeatSpec], seat: int, lang: str, fallback: str | None = None) -> str:
+    """Who plays seat ``seat`` as ``lang``'s readers read it: the player's name, or a
+    computer seat's level name in ``lang`` (``"Gép (közepes) 2"`` when several seats play
+    at that level; an older record's ``"AI heuristic 2"`` too: recognised by its level);
+    a seat beyond ``seats``: ``fallback``, else "Seat N" in ``lang``."""
+    if not 0 <= seat < len(seats):
+        return fallback if fallback is not None else tr(lang, "svc.seat", n=seat + 1)
+    spec = seats[seat]
+    if not spec.named_by_level:
+        return spec.name
+    return ai_name(lang, str(spec.ai), ai_number(seats, seat))
+
+
+def shown_seats(seats: Sequence[SeatSpec], lang: str) -> list[SeatSpec]:
+    """``seats`` with every name as :func:`seat_name` shows it in ``lang`` (for a text that
+    lists the seats; never to store)."""
+    return [replace(s, name=seat_name(seats, i, lang)) for i, s in enumerate(seats)]
 
 
 @dataclass(frozen=True)

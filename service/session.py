@@ -204,8 +204,9 @@ class GameSession:
         """``"Ana (red)"``: the seat's player and colour, the colour's name in ``lang``."""
         return self.svc.who(self.state, self.seats, seat, lang)
 
-    def decisions(self, *, choices: bool = True, lang: str = "en") -> list[Decision]:
-        """Who decides now (their names in ``lang``)."""
+    def decisions(self, *, choices: bool = True, lang: str | None = None) -> list[Decision]:
+        """Who decides now (their names in ``lang``; None: the game's language)."""
+        lang = lang or game_language_of(self.rec)
         return self.svc.decisions(self.state, self.seats, choices=choices, lang=lang)
 
     def status(self, lang: str = "en") -> Status:

@@ -44,9 +44,10 @@ def _refusal_why(
     after: GameState,
     events: Sequence[Event],
     seats: Sequence[SeatSpec],
+    lang: str = "en",
 ) -> Why | None:
-    """Why ``seat``'s step cannot be taken back, by its game's adapter."""
-    return adapter_of(before).undo_why(before, seat, after, events, seats)
+    """Why ``seat``'s step cannot be taken back, by its game's adapter (names in ``lang``)."""
+    return adapter_of(before).undo_why(before, seat, after, events, seats, lang=lang)
 
 
 def undo_refusal(
@@ -60,7 +61,7 @@ def undo_refusal(
 ) -> str | None:
     """Why ``seat``'s step (``before`` -> ``after``) cannot be taken back, in words (in
     ``lang``), or None if it can (the same conditions as :func:`rules.brazil.undo.undoable`)."""
-    why = _refusal_why(before, seat, after, events, seats)
+    why = _refusal_why(before, seat, after, events, seats, lang)
     return None if why is None else tr(lang, why[0], **why[1])
 
 
@@ -107,12 +108,12 @@ async def undo_plan(
     )
     action = A.parse_action(entry.action_json)
     events = A.events_from_json(entry.events_json)
-    why = A.undo_why(before, seat, after, events, seats)
+    why = A.undo_why(before, seat, after, events, seats, lang=lang)
     if why is None and A.undo_depth(before, action, after, events, seat) < 1:
         why = "svc.undo.why.engine", {}  # a condition the words above do not know
     if why is not None:
         reason = {"key": why[0], "params": why[1]}  # a nested message: the reader's language
         command = A.face.format_action(before, action)
         raise Refused(msg("svc.undo.cannot", action=command, why=reason))
-    description = A.describe(before, action) or tr(lang, "svc.undo.their_last_step")
+    description = A.describe_in(before, action, lang) or tr(lang, "svc.undo.their_last_step")
     return UndoPlan(v - 1, rec.version, description)

@@ -91,10 +91,7 @@ def demo_seats(
     levels = [a.strip().lower() for a in agents.split(",") if a.strip()] or ["heuristic"]
     for level in levels:
         check_level(level, lang=lang)
-    return [
-        SeatSpec(f"AI {levels[i % len(levels)]} {i + 1}", ai=levels[i % len(levels)])
-        for i in range(players)
-    ]
+    return [SeatSpec.computer(levels[i % len(levels)]) for i in range(players)]
 
 
 async def run_demo(

@@ -54,6 +54,7 @@ from service.game import GameSession
 from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
 from service.labels import Choice
+from service.results import ai_level_word, seat_name
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 from storage.environ import env
@@ -192,7 +193,7 @@ def seat_specs(
     if players is None and not low <= n <= high:
         raise BadArguments(L("terminal.error.seats_range", seats=n, low=low, high=high))
     while len(specs) < n:
-        specs.append(SeatSpec(f"AI heuristic {len(specs) + 1}", ai="heuristic"))
+        specs.append(SeatSpec.computer("heuristic"))
     return specs
 
 
@@ -516,7 +517,7 @@ class LocalGame:
         if seat < len(self.seats) and self.seats[seat].ai:
             return  # an AI's private news: nobody at this terminal may read it
         await self.svc.reading.hold_news(self.game_id, seat, [post.text])
-        self.tell("terminal.private_news", "  ", who=self.seats[seat].name)
+        self.tell("terminal.private_news", "  ", who=seat_name(self.seats, seat, self.lang))
 
     async def greet(self, last: int = 5) -> None:
         """A resumed game's greeting: its last steps (the log's, players named) and whose
@@ -1077,10 +1078,14 @@ async def _play(
             local.tell("terminal.resuming", game=gid, version=resumed)
         for text in posts:
             local.relay(text)
-        for spec in seats:  # the computer players' strength on the rating scale
+        for i, spec in enumerate(seats):  # the computer players' strength on the rating scale
             rating = ai_scale.ai_shown(game, spec.ai) if spec.ai else None
             if spec.ai and rating is not None:
-                local.tell("terminal.ai.rated", name=spec.name, level=spec.ai, rating=rating)
+                name, level = seat_name(seats, i, lang), ai_level_word(lang, spec.ai)
+                if spec.named_by_level:  # its name says its level
+                    local.tell("terminal.ai.seat_rated", name=name, rating=rating)
+                else:
+                    local.tell("terminal.ai.rated", name=name, level=level, rating=rating)
         local.tell("terminal.images_folder", folder=out_dir.resolve())
         if resumed is not None:
             await local.greet()

@@ -17,7 +17,16 @@ from examples.kuhn.state import CARDS, NO_CARD, KuhnState
 from examples.kuhn.view import view
 from i18n import tr
 from service.games import GameAdapter, Why
-from service.results import Decision, Frame, ImageRequest, Post, ScoreRow, SeatSpec, Status
+from service.results import (
+    Decision,
+    Frame,
+    ImageRequest,
+    Post,
+    ScoreRow,
+    SeatSpec,
+    Status,
+    seat_name,
+)
 
 SEAT = "@kuhn.seat."
 PLAYER_PARAMS = ("player",)
@@ -101,7 +110,7 @@ class KuhnAdapter(GameAdapter):
         self, st: KuhnState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
     ) -> str:
         """The seat's player: its name (``Player 2`` for a seat without one)."""
-        return seats[seat].name if seat < len(seats) else tr(lang, f"kuhn.seat.{seat}")
+        return seat_name(seats, seat, lang, tr(lang, f"kuhn.seat.{seat}"))
 
     def new_game_text(
         self, lang: str, game_id: int, st: KuhnState, seats: Sequence[SeatSpec]
@@ -251,6 +260,8 @@ class KuhnAdapter(GameAdapter):
         after: KuhnState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
         """Never None: every decision passes to the other player, who saw it (the face's
         ``undo_depth`` is 0)."""

@@ -161,6 +161,17 @@ class GameAdapter(ABC):
         """The step's description kept in the log (English)."""
         return self.face.describe_action(st, action)
 
+    def describe_in(self, st: Any, action: Any, lang: str) -> str:
+        """The step ``action`` (taken from ``st``) in words of ``lang``: English, the log's
+        description (:meth:`describe`); another language, the action as its menu names it
+        (:meth:`action_label`), never an English sentence; "" when it has no words."""
+        if lang == "en":
+            return self.describe(st, action)
+        try:
+            return self.action_label(st, action, lang).text
+        except Exception:  # the words must never break an undo: the caller's own words
+            return ""
+
     def pending_kind(self, st: Any, seat: int) -> str:
         """What ``seat`` decides now: ``"turn"`` or the pending decision's kind."""
         return "turn"
@@ -471,8 +482,11 @@ class GameAdapter(ABC):
         after: Any,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
-        """Why ``seat``'s step cannot be taken back (a ``svc.undo.*`` message), or None."""
+        """Why ``seat``'s step cannot be taken back (a ``svc.undo.*`` message), or None;
+        the players it names, named in ``lang``."""
         raise NotImplementedError
 
     def undo_depth(self, before: Any, action: Any, after: Any, events: list[Any], seat: int) -> int:

@@ -170,7 +170,7 @@ def test_an_uncalibrated_game_shows_no_number() -> None:
     assert ai_scale.ai_rating("chess", "search") == NEW
     assert ai_scale.ai_shown("chess", "search") is None
     assert ai_scale.level_label("en", "chess", "search") == "search"
-    assert ai_scale.seat_text("en", "chess", "AI search", "search") == "AI search (search)"
+    assert ai_scale.seat_text("en", "chess", "AI search", "search") == "Computer (strong)"
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ async def test_the_lobby_names_a_computer_seat_with_its_rating(
     await h.command(ANA, CH, "game", "new", game="tigris", players=3, ai=1, ai_level="search")
     lobby = fake.messages[max(fake.messages)]
     text = str(lobby["components"])
-    assert f"AI search (search, ≈ {rated('tigris', 'search')})" in text
+    assert f"Computer (strong, ≈ {rated('tigris', 'search')})" in text
     assert "(open)" in text
 
 
@@ -56,7 +56,7 @@ async def test_a_german_lobby_writes_the_number_in_german(
     )
     text = str(fake.messages[max(fake.messages)]["components"])
     german = rated("brazil", "heuristic", "de")
-    assert f"(heuristic, ≈ {german})" in text
+    assert f"Computer (mittel, ≈ {german})" in text
     assert german != rated("brazil", "heuristic", "en")  # 1.5xx, not 1,5xx
 
 
@@ -70,5 +70,5 @@ async def test_the_ai_level_suggestions_carry_the_games_ratings(
         assert c["name"].endswith(f"rating ≈ {rated('tigris', c['value'])}")
         assert len(c["name"]) <= 100
     brazil = await suggestions(h, fake)  # no game chosen: the default game's
-    assert brazil[2]["name"] == f"search — rating ≈ {rated('brazil', 'search')}"
+    assert brazil[2]["name"] == f"strong (search) — rating ≈ {rated('brazil', 'search')}"
     assert await suggestions(h, fake, game="chess") == []

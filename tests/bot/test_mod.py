@@ -284,7 +284,7 @@ async def test_replace_kick_export_import(fake: FakeDiscord, make_bot: BotMaker)
     assert any("no seat" in t for t in texts_to(nope, CY))
     # kick Bo: an AI plays seat 2 now; kicking Ana too is refused (the last human)
     reqs = await cmd(h, MOD, "mod", "kick", seat=2, level="random")
-    assert any("computer player (random)" in r.text() for r in public(reqs))
+    assert any("computer player (easy)" in r.text() for r in public(reqs))
     assert (await tables.svc.info(gid)).seats[1].ai == "random"
     last = await cmd(h, MOD, "mod", "kick", seat=1, level="random")
     assert any("last human player" in t for t in texts_to(last, MOD))

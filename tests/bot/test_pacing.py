@@ -265,7 +265,7 @@ async def test_policy_default_plays_the_engines_pass(
     reqs = await h.command(ANA, CH, "game", "policy", policy="default")
     said = " ".join(r.text() for r in reqs)
     assert "play the default answer" in said and "where there is none" in said
-    assert "an AI stands in" in said and "AI level heuristic" in said
+    assert "an AI stands in" in said and "AI level normal" in said  # the level in words
     await _to_end_turn(h, gid)
     before = await tables.store.get_game(gid)
     clock.advance(hours=25)

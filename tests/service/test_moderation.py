@@ -242,10 +242,10 @@ async def test_replace_and_kick_seats(service: GameService) -> None:
     with pytest.raises(mod.Refused, match="AI level"):
         await mod.kick_seat(service, gid, 1, "genius", by=999)
     res = await mod.kick_seat(service, gid, 1, "random", by=999)
-    assert "computer player (random)" in res.public()[0].text
+    assert "computer player (easy)" in res.public()[0].text  # the level in words
     info = await service.info(gid)
     assert info.seats[1].ai == "random" and info.seats[1].user_id is None
-    with pytest.raises(mod.Refused, match="already played by the random AI"):
+    with pytest.raises(mod.Refused, match="already played by the easy AI"):
         await mod.kick_seat(service, gid, 1, "random", by=999)
     with pytest.raises(mod.Refused, match="last human"):
         await mod.kick_seat(service, gid, 0, "random", by=999)

@@ -204,8 +204,8 @@ async def test_undo_refusals_render_in_the_askers_language_R_TURN_1(
         await mod.undo_check(service, gid, 0)
     assert str(e.value) == "You cannot take back `colour blue`: setup choices cannot be taken back."
     assert e.value.text("fr") == (
-        "Vous ne pouvez pas reprendre `colour blue` : "
-        "les choix de la mise en place ne peuvent pas être repris."
+        "Vous ne pouvez pas annuler `colour blue`\u00a0: "
+        "les choix de la mise en place ne peuvent pas être annulés."
     )
     await service.act(gid, 1, "colour red")
     with pytest.raises(Refused) as e:
@@ -231,7 +231,7 @@ async def test_history_labels_and_public_posts_in_a_language(service: GameServic
     await service.act(gid, 1, "colour red")
     labels = [c.label for c in await mod.history_choices(service, gid, "", lang="pl")]
     assert labels[0] == "v3 · przywrócenie wersji v1: misclick"
-    assert labels[1] == "v2 · Bo: Seat 2 chooses Red. (cofnięte)"  # the engine's sentence
+    assert labels[1] == "v2 · Bo gra kolorem: Czerwony. (cofnięte)"  # the step's event, in Polish
 
     with pytest.raises(Refused) as e:
         await mod.rollback(service, gid, 99, by=MOD, reason="x")
@@ -239,10 +239,14 @@ async def test_history_labels_and_public_posts_in_a_language(service: GameServic
     assert e.value.text("pt-BR") == "Escolha uma versão do histórico (de v0 a v3)."
 
     res = await mod.kick_seat(service, gid, 1, "random", by=MOD, lang="hu")
-    assert res.public()[0].text.startswith("Hely: 2 (Bo (red)) — új játékos: gépi játékos (random)")
+    assert res.public()[0].text.startswith(
+        "Hely: 2 (Bo (vörös)) — új játékos: gépi játékos (könnyű)"
+    )
     res = await mod.replace_seat(service, gid, 1, 103, "Cy", by=MOD, lang="fr")
     text = res.public()[0].text
-    assert text.startswith("La place 2 (AI random 2 (red)) est désormais jouée par <@103>"), text
+    assert text.startswith(
+        "La place 2 (Ordinateur (facile) (rouge)) est désormais jouée par <@103>"
+    ), text
     # the slash command as a French Discord client names it (issue #32)
     assert f"`/{catalogue('fr').messages['cmd.hand.name']}`" in text and "`/hand`" not in text
 

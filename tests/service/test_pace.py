@@ -132,7 +132,7 @@ async def test_default_policy_at_the_start_of_a_turn_falls_through_to_an_ai(
     assert post.result is not None and post.force and post.channel_id == CH
     text = post.result.posts[0].text
     assert "time is up" in text and "no default answer" in text
-    assert "an AI (heuristic) plays for them" in text and "/seat back" in text
+    assert "an AI (normal) plays for them" in text and "/seat back" in text  # the level in words
     assert [x.seat for x in await service.store.stand_ins(gid)] == [0]
     await service.pacing.delivered(post)
     # the AI plays Ana's seat through the game service, like any AI seat
@@ -286,4 +286,4 @@ async def test_deadline_and_policy_settings(service: GameService, clock: FakeClo
     s = await service.pacing.set_policy(gid, "default", stand_ins=False)
     assert not s.stand_ins and s.policy_text().endswith("wait and flag")
     s = await service.pacing.set_policy(gid, "ai")
-    assert s.stand_ins and s.policy_text().endswith("(AI level random)")
+    assert s.stand_ins and s.policy_text().endswith("(AI level easy)")  # the level's word

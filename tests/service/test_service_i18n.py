@@ -170,9 +170,10 @@ def test_policies_durations_and_decisions_in_each_language(lang: str) -> None:
         text = s.policy_text(lang)
         assert text != s.policy_text("en") and _no_fields(text), (lang, text)
         if s.ai_stands_in:
-            # the slash command as the language's Discord client names it (issue #32)
+            # the level in words, the slash command as the language's client names it
+            word = i18n.tr(lang, f"ai.level.word.{s.stand_in_level}")
             seat_back = i18n.render_template(lang, "`{/seat back}`", {})
-            assert s.stand_in_level in text and seat_back in text and "/seat back" not in text
+            assert word in text and seat_back in text and "/seat back" not in text
     for kind in ("turn", *get_args(PendingKind)):
         assert what_text(kind, lang) != what_text(kind, "en"), (lang, kind)
     assert format_duration(timedelta(days=1, hours=12), lang) != "1d 12h"
@@ -202,7 +203,7 @@ async def test_the_lobby_in_the_games_language(service: GameService) -> None:
     de = await _lobby(service, 2, "de")
     english = lobby_text(en)
     rated = ai_shown("brazil", "random")  # the calibrated level's rating (docs/ratings-ai.md)
-    ai_seat = "AI random (random" + ("" if rated is None else f", ≈ {i18n.number('en', rated)}")
+    ai_seat = "Computer (easy" + ("" if rated is None else f", ≈ {i18n.number('en', rated)}")
     assert english.splitlines() == [
         f"## Brazil: Imperial — new game #{en.id}",
         "Scenario: tordesillas",
@@ -217,8 +218,7 @@ async def test_the_lobby_in_the_games_language(service: GameService) -> None:
     assert german == lobby_text(en, "de").replace(f"#{en.id}", f"#{de.id}")
     assert _no_fields(german)
     for line, eng in zip(german.splitlines(), english.splitlines(), strict=True):
-        if not eng.startswith("2. "):  # the AI seat's line is its name and level only
-            assert line != eng.replace(f"#{en.id}", f"#{de.id}"), line
+        assert line != eng.replace(f"#{en.id}", f"#{de.id}"), line  # the AI seat's too
     assert "Vertrag von Tordesillas" in german and "— Blau" in german and "(frei)" in german
     assert lobby_text(de, "en") == english.replace(f"#{en.id}", f"#{de.id}")
     # the colour menu in the language asked for; English the catalogue's names
@@ -349,11 +349,11 @@ async def test_time_is_up_posts_in_the_games_language(service: GameService) -> N
     [post] = await _tick(service, gid)
     assert post.result is not None
     text = post.result.posts[0].text
-    assert "keine Standardantwort (Zug)" in text and "Eine KI (heuristic)" in text, text
+    assert "keine Standardantwort (Zug)" in text and "Eine KI (mittel)" in text, text
     assert "`/platz zurück`" in text and _no_fields(text)  # as a German client shows it
     # the status message's pacing lines name the stand-in, in German
     notes = (await service.pacing.refresh(gid)).notes
-    assert any(line.startswith("🤖 Eine KI (heuristic) spielt für Ana") for line in notes), notes
+    assert any(line.startswith("🤖 Eine KI (mittel) spielt für Ana") for line in notes), notes
     back = await service.pacing.seats_back(gid, ANA, "Ana")
     assert back is not None and back.result is not None
     assert back.result.posts[0].text == "👋 Ana ist zurück und spielt wieder selbst."

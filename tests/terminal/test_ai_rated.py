@@ -36,8 +36,9 @@ def _start(tmp_path: Path, *args: str) -> str:
 @pytest.mark.parametrize(
     ("lang", "line"),
     [
-        ("en", "Computer player AI search: level search, rated ≈ {n}"),
-        ("de", "Computerspieler AI search: Stufe search, Wertung ≈ {n}"),
+        ("en", "Computer (strong): rated ≈ {n}"),
+        ("de", "Computer (stark): Wertung ≈ {n}"),
+        ("hu", "Gép (erős): értékszám ≈ {n}"),
     ],
 )
 def test_a_computer_seat_is_announced_with_its_rating(tmp_path: Path, lang: str, line: str) -> None:

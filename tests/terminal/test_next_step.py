@@ -94,7 +94,7 @@ def test_the_log_names_the_players(tmp_path: Path) -> None:
     text = _play(tmp_path, ["colour green", "log"], "--seats", "Ana,ai:heuristic", "--seed", "3")
     log = text.split("Ana (green)> log", 1)[1]
     assert "v1: Ana plays green." in log
-    assert "AI heuristic (blue)" in log
+    assert "Computer (normal) (blue)" in log  # the computer seat by its level
     assert "Seat 1" not in log and "Seat 2" not in log
 
 

@@ -109,7 +109,7 @@ def test_a_local_game_in_the_pseudo_language_prints_no_hard_coded_english(
     _bracket_relayed(monkeypatch)
     text, game = _play(tmp_path, i18n.PSEUDO, SCRIPT)
     assert game.lang == i18n.PSEUDO
-    allowed = ["Ana", "Bo", "AI random", "R-TURN-1", *LOCAL_WORDS, *SCRIPT, *_grammar_words()]
+    allowed = ["Ana", "Bo", "R-TURN-1", *LOCAL_WORDS, *SCRIPT, *_grammar_words()]
     found = {
         line: words for line in text.splitlines() if (words := unbracketed_words(line, allowed))
     }
@@ -366,7 +366,7 @@ def test_the_demo_in_the_pseudo_language_prints_no_hard_coded_english(tmp_path: 
     argv = [str(tmp_path / "d"), "--players", "2", "--max-rounds", "1", "--no-images"]
     args = _parse(demo.add_arguments, [*argv, "--lang", i18n.PSEUDO])
     assert asyncio.run(demo.run_demo(args, out=out, err=err)) == 0
-    names = ["AI heuristic 1", "AI heuristic 2"]  # the players' names, not their colours
+    names: list[str] = []  # the computer seats' names are translated too
     text = out.getvalue() + err.getvalue().replace("\r", "\n")
     found = {ln: w for ln in text.splitlines() if (w := unbracketed_words(ln, names))}
     assert not found, found

@@ -91,7 +91,7 @@ def test_local_tigris_hot_seat_in_english(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout
     assert " ! " not in text, text[-3000:]
-    assert "New game #1 of Tigris & Euphrates: Ana (Bow), Bo (Bull), AI random (Pot)." in text
+    assert "New game #1 of Tigris & Euphrates: Ana (Bow), Bo (Bull), Computer (easy) (Pot)." in text
     assert "tile COLOUR SQUARE" in text  # help: the game's own grammar
     assert "took back" in text  # undo of a placed tile
     assert "tiles behind the screen:" in text  # hand

@@ -136,7 +136,7 @@ async def test_a_whole_tigris_game_served_shows_nothing_behind_the_screens_T_INF
         assert steps[0]["kind"] == "start" and "(Bow)" in steps[0]["text"]
         assert all(s["era"] == 0 and not s["era_start"] for s in steps)
         labels = [t["label"] for t in data["turns"]]
-        assert labels[0] == "Turn 1 · AI random (Bow)"
+        assert labels[0] == "Turn 1 · Computer (easy) 1 (Bow)"
         assert labels[-1].startswith(f"Turn {st.turn} · ")
         assert len(labels) > 50
         fought = [s for s in steps if s["battle"]]

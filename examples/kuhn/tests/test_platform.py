@@ -88,8 +88,9 @@ async def test_a_whole_match_with_computer_players(
         ["ai:heuristic", "ai:search"], game="kuhn", seed=7, options={"hands": 7, "chips": 14}
     )
     assert res.ok and res.posts[0].text == (
-        "New game #1 of Kuhn poker: AI heuristic, AI search. A match of Kuhn poker begins: "
-        "7 hands, 14 chips each. Hand 1 of 7: both players ante 1; AI heuristic acts first."
+        "New game #1 of Kuhn poker: Computer (normal), Computer (strong). A match of Kuhn poker "
+        "begins: 7 hands, 14 chips each. Hand 1 of 7: both players ante 1; Computer (normal) "
+        "acts first."
     )
     gid = res.game_id
     steps: list[Result] = []
@@ -109,7 +110,7 @@ async def test_a_whole_match_with_computer_players(
     # the public posts say what happened, without the hidden cards of a fold (K-INFO-1)
     public = " ".join(p.text for st in steps for p in st.public())
     assert "Hand 7 of 7" in public and "The match is over after 7 hands." in public
-    assert "AI heuristic" in public and "Player 1" not in public  # the seats named
+    assert "Computer (normal)" in public and "Player 1" not in public  # the seats named
     for st in steps:
         for post in st.posts:
             if post.audience != "public":
@@ -214,7 +215,7 @@ async def test_a_lobby_opens_and_starts_the_game(service: GameService) -> None:
     assert (
         res.ok
         and res.posts[0].text.startswith(
-            f"New game #{res.game_id} of Kuhn poker: Ana, AI search 2."
+            f"New game #{res.game_id} of Kuhn poker: Ana, Computer (strong)."
         )
         and res.posts[0].text.endswith("Ana acts first.")
     )
@@ -293,7 +294,7 @@ def test_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0
     assert "  check\n  bet" in out
     assert "Cannot read 'raise'" in out
-    assert "Ana bets 1 chip." in out and "AI heuristic" in out
+    assert "Ana bets 1 chip." in out and "Computer (normal)" in out
     assert "your card:" in out
     assert "K-BET-1 — The first decision [seed]" in out
     assert list((tmp_path / "out").glob("*-map-public.png"))

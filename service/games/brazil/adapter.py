@@ -42,6 +42,7 @@ from service.results import (
     ScoreRow,
     SeatSpec,
     Status,
+    seat_name,
 )
 
 
@@ -109,7 +110,7 @@ def named_text(event: Event, st: GameState, seats: Sequence[SeatSpec], *, lang: 
     key = event.key
     if key == "colour" and isinstance(params.get("number"), int):
         n = int(params["number"]) - 1
-        name = seats[n].name if 0 <= n < len(seats) else tr(lang, "svc.seat", n=n + 1)
+        name = seat_name(seats, n, lang)
         colour = params.get("colour")
         if isinstance(colour, str) and not colour.startswith("@"):
             colour = f"@term.colour.{colour}"  # stored before colours were term references
@@ -149,7 +150,7 @@ REVEALS: tuple[tuple[str, str], ...] = (
 def brazil_seat_label(st: Any, seats: Sequence[SeatSpec], seat: int, lang: str = "en") -> str:
     """A seat as Brazil: Imperial names it (:func:`service.games.seat_label`): the
     player and the colour chosen."""
-    name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+    name = seat_name(seats, seat, lang)
     colour = st.players[seat].colour if seat < len(st.players) else None
     if not colour:
         return name
@@ -216,6 +217,7 @@ def refusal_why(
     after: GameState,
     events: Sequence[Event],
     seats: Sequence[SeatSpec],
+    lang: str = "en",
 ) -> Why | None:
     """Why ``seat``'s step cannot be taken back (the same conditions as
     :func:`rules.brazil.undo.undoable`), as a ``svc.undo.*`` message, or None."""
@@ -236,7 +238,7 @@ def refusal_why(
         others = sorted({d.seat for d in (*before.pending, *after.pending) if d.seat != seat})
         if not others:
             return "svc.undo.why.another_decided", {}
-        who = [brazil_seat_label(after, seats, s) for s in others]
+        who = [brazil_seat_label(after, seats, s, lang) for s in others]
         return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
     if before.current != seat:
         return "svc.undo.why.not_your_turn", {}
@@ -674,7 +676,7 @@ class BrazilAdapter(GameAdapter):
     def page_seat(self, st: GameState, seats: Sequence[SeatSpec], seat: int, lang: str) -> str:
         """``"Ana (red)"``: the seat's player and colour once chosen (the page's words)."""
         L = translator(lang)
-        name = seats[seat].name if seat < len(seats) else L("web.seat.number", n=seat + 1)
+        name = seat_name(seats, seat, lang, L("web.seat.number", n=seat + 1))
         colour = self.page_colour(st, seat)
         if not colour:
             return name
@@ -725,8 +727,10 @@ class BrazilAdapter(GameAdapter):
         after: GameState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
-        return refusal_why(before, seat, after, events, seats)
+        return refusal_why(before, seat, after, events, seats, lang)
 
     def render(self, req: ImageRequest, frame: Frame, options: Any = None) -> bytes | None:
         from render.brazil import (

@@ -30,6 +30,7 @@ from service.results import (
     ScoreRow,
     SeatSpec,
     Status,
+    seat_name,
 )
 
 DYNASTY = "@tigris.dynasty."
@@ -176,7 +177,7 @@ class TigrisAdapter(GameAdapter):
         self, st: TigrisState, seats: Sequence[SeatSpec], seat: int, lang: str = "en"
     ) -> str:
         """``"Ana (Bow)"``: the seat's player and dynasty (its name in ``lang``)."""
-        name = seats[seat].name if seat < len(seats) else tr(lang, "svc.seat", n=seat + 1)
+        name = seat_name(seats, seat, lang)
         if seat >= len(st.players):
             return name
         return f"{name} ({tr(lang, 'tigris.dynasty.' + st.players[seat].dynasty)})"
@@ -473,6 +474,8 @@ class TigrisAdapter(GameAdapter):
         after: TigrisState,
         events: Sequence[Any],
         seats: Sequence[SeatSpec],
+        *,
+        lang: str = "en",
     ) -> Why | None:
         """The conditions of :func:`rules.tigris.undo.undoable`, each in words."""
         if after.phase == "over":
@@ -489,7 +492,7 @@ class TigrisAdapter(GameAdapter):
         mine_a = [(p.kind, p.seat, p.square) for p in after.pending if p.seat != seat]
         if mine_b != mine_a:
             others = sorted({p.seat for p in (*before.pending, *after.pending) if p.seat != seat})
-            who = [self.seat_label(after, seats, s) for s in others]
+            who = [self.seat_label(after, seats, s, lang) for s in others]
             return "svc.undo.why.others_decided", {"who": who, "n": len(who)}
         return None
 
