@@ -100,8 +100,9 @@ def _english_only(lang: str) -> frozenset[str]:
 
 @cache
 def _paradigms(lang: str) -> dict[str, list[dict[str, str]]]:
-    """word -> the plural paradigms (category -> word) it belongs to, from every plural field
-    of the language's catalogue whose forms count with ``#``."""
+    """first word -> the plural paradigms (category -> the counted words) it starts, from
+    every plural field of the language's catalogue whose forms count with ``#`` (the words
+    after the number: "ziarna kawy", "building types")."""
     found: dict[str, list[dict[str, str]]] = {}
     for text in _all_texts(lang):
         for _name, how, args in parse(text):
@@ -112,15 +113,34 @@ def _paradigms(lang: str) -> dict[str, list[dict[str, str]]]:
                 cat, eq, form = f.partition("=")
                 if not eq:
                     cat, form = ("one" if i == 0 else "other"), f
-                m = re.search(r"#\s+(?:(?:de|d’|of)\s+)?([^\W\d_]+)", form) or re.match(
-                    r"\s*([^\W\d_]+)\s*$", form
+                m = re.search(
+                    r"#\s+(?:(?:de|d’|of)\s+)?(" + _NOUN + r"(?:\s+" + _NOUN + r")*)", form
                 )
+                m = m or re.match(r"\s*(" + _NOUN + r"(?:\s+" + _NOUN + r")*)\s*$", form)
                 if m:
                     forms[cat.strip()] = m.group(1).lower()
             if len(set(forms.values())) > 1:
-                for w in set(forms.values()):
+                for w in {v.split()[0] for v in forms.values()}:
                     found.setdefault(w, []).append(forms)
     return found
+
+
+def _agrees(lang: str, n: int, text: str) -> bool:
+    """Whether the words after the number ``n`` (``text``) agree with it: the longest counted
+    phrase of the catalogue they start with is the form ``n``'s plural category asks for."""
+    low = text.lower()
+    first = re.match(_NOUN, low)
+    if first is None:
+        return True
+    best: tuple[int, bool] | None = None
+    cat = _category(lang, n)
+    for forms in _paradigms(lang).get(first.group(0), []):
+        for phrase in forms.values():
+            if re.match(re.escape(phrase) + r"(?![\w-])", low):
+                ok = forms.get(cat, forms.get("other")) == phrase
+                if best is None or len(phrase) > best[0] or (len(phrase) == best[0] and ok):
+                    best = (len(phrase), ok)
+    return best is None or best[1]
 
 
 def _category(lang: str, n: int) -> str:
@@ -136,7 +156,8 @@ _RAW = re.compile(
 )
 _EMPTY = re.compile(r"[:(]\s*[.,;)]|,\s*[,.]|\(\s*\)")
 _PUNCT = re.compile(r"(?<!\.)\.\.(?!\.)|[!?,;:]\.(?!\.)| [.,](?!\d|\.)|::|;;|,,")
-_NUMBER_WORD = re.compile(r"(?<![\w.,])(\d+)\s+([^\W\d_]+)")
+_NOUN = r"[^\W\d_]+(?:-[^\W\d_]+)*"
+_NUMBER_WORD = re.compile(r"(?<![\w.,-])(\d+)\s+(?=[^\W\d_])")
 _AI_NAME = re.compile(r"\bAI (?:random|heuristic|search)\b")
 _FR_SPACE = re.compile(r"(?: |(?<=[\w)»>*]))[:;?!](?=\s|$)")
 _FR_ELISION = re.compile(r"\b(?:[Dd]e|[Ll]e|[Ll]a|[Qq]ue) [AEIOUÉÈaeiouéèêàâîôûœ]\w*")
@@ -169,14 +190,8 @@ def check(lang: str, sentence: str) -> list[str]:
         kinds.append("empty")
     if _PUNCT.search(bare):
         kinds.append("punct")
-    paradigms = _paradigms(lang)
     for m in _NUMBER_WORD.finditer(bare):
-        n, word = int(m.group(1)), m.group(2).lower()
-        ps = paradigms.get(word)
-        if not ps:
-            continue
-        cat = _category(lang, n)
-        if not any(p.get(cat, p.get("other")) == word for p in ps):
+        if not _agrees(lang, int(m.group(1)), bare[m.end() :]):
             kinds.append("number")
             break
     if lang == "fr":
@@ -310,8 +325,8 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
             self.skip += 1
-        if tag in self.BLOCKS or tag == "br":
-            self.lines.append("")
+        if tag in self.BLOCKS or tag == "br" or (tag == "span" and dict(attrs).get("id")):
+            self.lines.append("")  # a block, or a label of its own (a span with an id)
         for name, value in attrs:
             if name in ("alt", "title", "aria-label") and value:
                 self.lines += [value, ""]
