@@ -150,9 +150,10 @@ def _category(lang: str, n: int) -> str:
 
 # ---------------------------------------------------------------- checks
 
+_KEY_HEADS = ("term", "svc", "bot", "word", "error", "fmt", "count", "phrase", "good", "terminal")
 _RAW = re.compile(
-    r"(?<![\w/])@?(?:term|svc|bot|tigris|word|error|fmt|count|phrase|good|terminal|cmd|render)"
-    r"\.[a-z_0-9.]+|\{[A-Za-z_][A-Za-z0-9_]*[}|:]|(?<![\w/.-])[a-z]+_[a-z_]+(?![\w/.-])"
+    r"(?<![\w/])@?(?:" + "|".join((*_KEY_HEADS, "cmd", "render", r"[a-z]+\.(?:word|term)")) + r")"
+    r"\.[a-z][a-z_0-9.]*|\{[A-Za-z_][A-Za-z0-9_]*[}|:]|(?<![\w/.-])[a-z]+_[a-z_]+(?![\w/.-])"
 )
 _EMPTY = re.compile(r"[:(]\s*[.,;)]|,\s*[,.]|\(\s*\)")
 _PUNCT = re.compile(r"(?<!\.)\.\.(?!\.)|[!?,;:]\.(?!\.)| [.,](?!\d|\.)|::|;;|,,")
@@ -361,7 +362,7 @@ def web_texts(db: Path, lang: str) -> list[str]:
     for html in asyncio.run(pages()):
         parser = _Text()
         parser.feed(html)
-        out += [" ".join(line.split()) for line in parser.lines if line.strip()]
+        out += [re.sub(r"[ \t\r\n]+", " ", line).strip() for line in parser.lines if line.strip()]
     return out
 
 
@@ -418,7 +419,10 @@ def glossary(lang: str) -> dict[str, str]:
     ``docs/glossary``: rows quoting a printed source «…»), for every game with one."""
     root = Path(__file__).resolve().parents[1] / "docs" / "glossary"
     out: dict[str, str] = {}
-    for path in (root / f"{lang}.md", root / f"tigris.{lang}.md"):
+    from rules.registry import registrations
+
+    others = [root / f"{name}.{lang}.md" for name in registrations()]
+    for path in (root / f"{lang}.md", *others):
         if not path.exists():
             continue
         for line in path.read_text(encoding="utf-8").splitlines():

@@ -52,6 +52,7 @@ from i18n.render import (
     render_template,
     tr,
     translator,
+    typeset,
 )
 
 __all__ = [
@@ -79,4 +80,5 @@ __all__ = [
     "text_of",
     "tr",
     "translator",
+    "typeset",
 ]

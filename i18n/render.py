@@ -316,6 +316,13 @@ def render_template(lang: str, template: str, params: Mapping[str, Any]) -> str:
     return polish_text(r.cat.language.babel, r.fill("<template>", template, params))
 
 
+def typeset(lang: str, text: str) -> str:
+    """A text made by code (``f"{hex}: {what}"``) in the language's typography: what every
+    catalogue text gets when rendered (French no-break spaces before ``: ; ? !`` and one
+    apostrophe; :func:`i18n.grammar.polish_text`)."""
+    return polish_text(_renderer(lang).cat.language.babel, text)
+
+
 def number(lang: str, n: float) -> str:
     return format_decimal(n, locale=_renderer(lang).locale)
 

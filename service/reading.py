@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from i18n import tr, translator
+from i18n import tr, translator, typeset
 from rules.games import DEFAULT as DEFAULT_GAME
 from service import metrics
 from service.games import adapter, adapter_of
@@ -157,7 +157,8 @@ class Reading:
                 continue
             evs = A.public(A.events_from_json(e.events_json))
             texts = [A.log_text(ev, st, seats, lang) for ev in evs]
-            lines.append(f"v{e.version}: " + (" ".join(texts) or tr(lang, "svc.core.log.none")))
+            text = " ".join(texts) or tr(lang, "svc.core.log.none")
+            lines.append(typeset(lang, f"v{e.version}: {text}"))
         return lines
 
     async def catch_up(self, game_id: int, since: int) -> Result:

@@ -30,6 +30,7 @@ import shlex
 import sys
 import tempfile
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -64,8 +65,35 @@ if TYPE_CHECKING:
     from web.server import WebServer
 
 LOCAL_WORDS = ("help", "legal", "undo", "board", "hand", "score", "log", "rules", "quit")
-"""The terminal's own commands (typed as they are in every language); ``help`` explains each
+"""The terminal's own commands, by their English words; typed and shown in the language's
+words (``terminal.word.<word>``, :func:`local_words`) or in English; ``help`` explains each
 with the catalogue's ``terminal.help.<word>``."""
+
+
+def local_words(lang: str) -> dict[str, str]:
+    """The terminal's own commands in ``lang``'s words (``terminal.word.<word>``): canonical
+    word -> the word ``help`` shows (``board`` -> ``állás`` in Hungarian)."""
+    L = i18n.translator(lang)
+    return {w: L.term(f"terminal.word.{w}") for w in LOCAL_WORDS}
+
+
+def _fold(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c)
+    )
+
+
+def local_word(lang: str, typed: str) -> str | None:
+    """The terminal's own command a typed word names, in ``lang``'s words or the English
+    ones (any case, with or without accents): ``Állás`` -> ``board``; None if it names none."""
+    folded = _fold(typed)
+    if folded == "exit":
+        return "quit"
+    for w, shown in local_words(lang).items():
+        if folded in (w, _fold(shown)):
+            return w
+    return None
+
 
 HELP_ARGS = {"rules": "terminal.help.rules_args"}
 """The arguments a command of the terminal takes, as ``help`` shows them (``<ID|word>``)."""
@@ -78,7 +106,10 @@ def help_text(lang: str = i18n.DEFAULT, game: str = DEFAULT_GAME) -> str:
     example is a command of the game (its ``help_example``) in ``lang``'s words."""
     L = i18n.translator(lang)
     own = catalog.help_keys(game)
-    usages = [(w, f"{w} {L(HELP_ARGS[w])}" if w in HELP_ARGS else w) for w in LOCAL_WORDS]
+    shown = local_words(lang)
+    usages = [
+        (w, f"{shown[w]} {L(HELP_ARGS[w])}" if w in HELP_ARGS else shown[w]) for w in LOCAL_WORDS
+    ]
     width = max(16, *(len(u) + 1 for _, u in usages))
     lines = [L("terminal.help.title")]
     lines += [f"  {u:<{width}} {L(own.get(w, f'terminal.help.{w}'))}" for w, u in usages]
@@ -158,7 +189,7 @@ def check_scenario(
         return
     if scenario not in ids:
         raise BadArguments(
-            i18n.tr(lang, "terminal.error.map", map=repr(scenario), maps=choices_text(ids, lang))
+            i18n.tr(lang, "terminal.error.map", map=scenario, maps=choices_text(ids, lang))
         )
 
 
@@ -345,7 +376,9 @@ class PromptSource(LineSource):
         )
 
     def candidates(self, text: str) -> list[str]:
-        words = [w for w in LOCAL_WORDS if w.startswith(text.lower())]
+        # the language's words, then the English ones (typed in every language)
+        shown = dict.fromkeys([*local_words(self.game.lang).values(), *LOCAL_WORDS])
+        words = [w for w in shown if _fold(w).startswith(_fold(text))]
         s = self.game.game
         if self.seat is None or s is None:
             return words
@@ -467,13 +500,14 @@ class LocalGame:
         return resume_command(self.game_id, self.db, self.out_dir, self.game_name)
 
     def say(self, text: str = "") -> None:
-        """Print a text of the terminal's own (made from its ``terminal.*`` messages)."""
-        print(text, file=self.out, flush=True)
+        """Print a text of the terminal's own (made from its ``terminal.*`` messages), in its
+        language's typography."""
+        print(i18n.typeset(self.lang, text), file=self.out, flush=True)
 
     def relay(self, text: str) -> None:
         """Print a text the service made (a post, the hand, the log, a legal command, a
-        refusal of a typed command) as it is."""
-        print(text, file=self.out, flush=True)
+        refusal of a typed command) as it is, in its language's typography."""
+        print(i18n.typeset(self.lang, text), file=self.out, flush=True)
 
     def tell(self, key: str, /, indent: str = "", **params: Any) -> None:
         """Print the terminal's message ``key`` in its language."""
@@ -616,15 +650,15 @@ class LocalGame:
                 self.tell("terminal.now", names=nxt)
 
     async def command(self, line: str, seat: int) -> str | None:
-        word, _, rest = line.partition(" ")
-        word = word.lower()
+        typed, _, rest = line.partition(" ")
+        word = local_word(self.lang, typed) or typed.lower()  # the terminal's own, any words
         if word == "help":
             self.say(help_text(self.lang, self.game_name))
             grammar = grammar_lines(self.lang, self.game_name)
             if grammar:
                 self.tell("terminal.help.game_commands")
                 self.say("\n".join(f"  {g}" for g in grammar))
-        elif word == "quit" or word == "exit":
+        elif word == "quit":
             return "quit"
         elif word == "legal" and not rest:
             g = self.game = await self.svc.peek(self.game_id)

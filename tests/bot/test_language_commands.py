@@ -279,7 +279,7 @@ async def test_language_shows_sets_and_clears_the_users_language(
     svc = h.client.tables.svc  # type: ignore[attr-defined]
     # without a choice: the Discord app's language, said in it
     text = private_text(await ask(h, ANA, "language", locale="fr"), ANA)
-    assert "langue de votre application Discord : Français" in text and "`/langue`" in text
+    assert "langue de votre application Discord\u00a0: Français" in text and "`/langue`" in text
     # a choice: kept, answered in the new language, whatever the Discord app speaks
     text = private_text(await ask(h, ANA, "language", locale="fr", language="hu"), ANA)
     assert text.startswith("Mostantól a bot ezen a nyelven válaszol neked: Magyar.")
@@ -386,7 +386,7 @@ async def test_game_new_takes_the_servers_language_or_the_one_given(
         assert (await store.get_active_game(channel)).settings.language == want
     # an unknown language opens nothing and lists the supported ones, in the user's language
     reqs = await ask(h, BO, "game", "new", locale="fr", language="xx")
-    assert private_text(reqs, BO).startswith("Langue inconnue « xx ».")
+    assert private_text(reqs, BO).startswith("Langue inconnue «\u00a0xx\u00a0».")
 
 
 async def test_game_language_by_its_players_or_a_moderator(

@@ -27,7 +27,7 @@ import i18n
 from service import ScoreRow, catalog
 from service.games import adapter
 from terminal import demo, export, local
-from terminal.local import LOCAL_WORDS, LocalGame, ScriptSource, help_text
+from terminal.local import LOCAL_WORDS, LocalGame, ScriptSource, help_text, local_words
 from tests.i18n.pseudo import unbracketed_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,8 +157,9 @@ def test_the_terminal_help_in_every_language(lang: str) -> None:
     L = i18n.translator(lang)
     assert text.splitlines()[0] == L("terminal.help.title")
     own = catalog.help_keys()  # the default game's own lines (its scores, its rules)
-    for word in LOCAL_WORDS:  # the commands are typed as they are, in every language
-        assert f"\n  {word} " in text
+    shown = local_words(lang)  # the terminal's commands in the language's words (issue #32)
+    for word in LOCAL_WORDS:
+        assert f"\n  {shown[word]} " in text
         assert L(own.get(word, f"terminal.help.{word}")) in text
     if lang == "en":
         assert text == HELP_EN
@@ -221,7 +222,11 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
             ["--seats", "Ana,Bo,Cy", "--players", "2"],
             "błąd: podano 3 miejsca dla 2 graczy (--players 2)",
         ),
-        ("fr", ["--scenario", "nowhere"], "erreur : carte inconnue 'nowhere' : choisissez "),
+        (
+            "fr",
+            ["--scenario", "nowhere"],
+            "erreur\u00a0: carte inconnue «\u00a0nowhere\u00a0»\u00a0: choisissez ",
+        ),
         ("pt-BR", ["--seats", "Ana,ana"], "erro: --seats: dois jogadores chamados 'ana'"),
     ],
 )
@@ -331,7 +336,7 @@ def test_refusals_of_demo_and_export_in_the_chosen_language(
     args = _parse(export.add_arguments, ["4", str(tmp_path / "p"), "--db", str(db), "--lang", "fr"])
     assert export.main(args) == 2
     assert capsys.readouterr().err == (
-        f"erreur : pas de partie n° 4 à exporter : il n'y a pas de base de données {db} (--db)\n"
+        f"erreur\u00a0: pas de partie n° 4 à exporter\u00a0: il n’y a pas de base de données {db} (--db)\n"
     )
     assert not (tmp_path / "d").exists() and not (tmp_path / "p").exists()
 

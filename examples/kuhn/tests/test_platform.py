@@ -251,7 +251,7 @@ def test_the_rules_reference() -> None:
 
 def test_the_service_s_rules_lookup(service: GameService) -> None:
     text = service.reading.rules("K-INFO-1", game="kuhn")[0]
-    assert text.startswith("K-INFO-1 — Hidden cards [seed]")
+    assert text.startswith("K-INFO-1 — Hidden cards [rulebook]")
 
 
 def test_the_catalogues_keep_the_platform_s_words_and_add_the_game_s() -> None:
@@ -296,7 +296,7 @@ def test_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "Cannot read 'raise'" in out
     assert "Ana bets 1 chip." in out and "Computer (normal)" in out
     assert "your card:" in out
-    assert "K-BET-1 — The first decision [seed]" in out
+    assert "K-BET-1 — The first decision [rulebook]" in out
     assert list((tmp_path / "out").glob("*-map-public.png"))
 
 

@@ -495,7 +495,7 @@ class BrazilAdapter(GameAdapter):
             )
             lines.append(L("svc.core.hand.peeked", items=seen))
         reserve = ", ".join(
-            L("fmt.goods_item", n=n, good=L.name(f"good.{k}", k.replace("_", " ")))
+            L("fmt.goods_item", n=n, good=f"@good.{k}")  # counted: "5 ziaren kawy"
             for k, n in sorted(p.reserve.items())
             if n
         )

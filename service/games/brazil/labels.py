@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from i18n import Translator, translator
+from i18n import Translator, translator, typeset
 from rules.brazil import (
     Cost,
     GameState,
@@ -170,7 +170,10 @@ def board_lines(st: GameState, label: Callable[[int], str], lang: str = "en") ->
     hexes = set(v.tiles) | {h for h, e in v.exploration.items() if e.face_up}
     hexes |= {at for p in v.players for at in p.units.values() if on_map(at)}
     hexes |= {at for at in v.enemy_units.values() if on_map(at)}
-    return [f"{h}: {namer.hex_info(h)}" for h in sorted(hexes, key=lambda h: (h[:1], int(h[1:])))]
+    return [
+        typeset(lang, f"{h}: {namer.hex_info(h)}")
+        for h in sorted(hexes, key=lambda h: (h[:1], int(h[1:])))
+    ]
 
 
 class _Namer:
