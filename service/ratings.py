@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from i18n import msg
 from service.ai_scale import ai_rating
+from service.games import title_key
 from service.rating import (
     NEW,
     SETTLED_GAMES,
@@ -206,25 +207,30 @@ class Ratings:
         return await self.svc.store.seasons(guild_id, game)
 
     async def start_season(self, guild_id: int, game: str, name: str, by: int) -> Season:
-        """Start a season of the server's game, by (admin) user ``by``. ``Refused`` when one
-        is running or the name is empty or too long."""
+        """Start a season of the server's game, by (admin) user ``by``. ``Refused`` when the
+        name is empty or too long, when one is running, or when the game already had a season
+        of that name here (the game named by its title in the reader's words)."""
         clean = " ".join(name.split())
+        title = "@" + title_key(game)
         if not 1 <= len(clean) <= MAX_SEASON_NAME:
             raise Refused(msg("svc.ratings.season.name", most=MAX_SEASON_NAME))
-        running = [s for s in await self.seasons(guild_id, game) if s.running]
+        seasons = await self.seasons(guild_id, game)
+        running = [s for s in seasons if s.running]
         if running:
-            raise Refused(msg("svc.ratings.season.running", name=running[-1].name))
+            raise Refused(msg("svc.ratings.season.running", title=title, name=running[-1].name))
+        if any(s.name.casefold() == clean.casefold() for s in seasons):
+            raise Refused(msg("svc.ratings.season.taken", title=title, name=clean))
         try:
             return await self.svc.store.start_season(guild_id, game, clean, by=by)
         except InvalidData as e:  # started meanwhile by another admin
-            raise Refused(msg("svc.ratings.season.running", name=clean)) from e
+            raise Refused(msg("svc.ratings.season.running", title=title, name=clean)) from e
 
     async def end_season(self, guild_id: int, game: str, by: int) -> Season:
         """End the running season (its table is kept as it is). ``Refused`` when none runs."""
         try:
             return await self.svc.store.end_season(guild_id, game, by=by)
         except InvalidData as e:
-            raise Refused(msg("svc.ratings.season.none")) from e
+            raise Refused(msg("svc.ratings.season.none", title="@" + title_key(game))) from e
 
     # ---------------------------------------------------------------- replay
 

@@ -311,23 +311,9 @@ class RatingsCog(commands.Cog):
             return
         title = title_of(which, lang)
         name = " ".join(name.split())
-        if not 1 <= len(name) <= MAX_SEASON_NAME:
-            await t.reply(interaction, tr(lang, "bot.season.bad_name", most=MAX_SEASON_NAME))
-            return
-        seasons = await t.svc.ratings.seasons(guild_id, which)
-        running = [s for s in seasons if s.running]
-        if running:
-            await t.reply(
-                interaction,
-                tr(lang, "bot.season.already", title=title, name=clean(running[-1].name)),
-            )
-            return
-        if any(s.name.casefold() == name.casefold() for s in seasons):
-            await t.reply(interaction, tr(lang, "bot.season.taken", title=title, name=clean(name)))
-            return
-        try:
+        try:  # the service refuses a bad name, a running season, a name taken before
             await t.svc.ratings.start_season(guild_id, which, name, by=interaction.user.id)
-        except Refused as e:  # another admin started one meanwhile
+        except Refused as e:
             await t.reply(interaction, e.text(lang))
             return
         await self._announce(
@@ -347,13 +333,10 @@ class RatingsCog(commands.Cog):
         if which is None:
             return
         title = title_of(which, lang)
-        if not any(s.running for s in await t.svc.ratings.seasons(guild_id, which)):
-            await t.reply(interaction, tr(lang, "bot.season.none", title=title))
-            return
-        try:
+        try:  # the service refuses when no season runs
             ended = await t.svc.ratings.end_season(guild_id, which, by=interaction.user.id)
-        except Refused:  # another admin ended it meanwhile
-            await t.reply(interaction, tr(lang, "bot.season.none", title=title))
+        except Refused as e:
+            await t.reply(interaction, e.text(lang))
             return
         await self._announce(
             interaction, tr(lang, "bot.season.ended", title=title, name=clean(ended.name))

@@ -180,6 +180,10 @@ async def test_a_season_updates_both_tables(svc: GameService) -> None:
     await game(svc, [human(ANA), human(CY)], seed=32)
     assert await svc.ratings.leaderboard(GUILD, GAME, season.number) == final
     assert (await svc.ratings.seasons(GUILD, GAME)) == [ended]
+    with pytest.raises(Refused) as taken:  # a name the game's seasons had here, in any case
+        await svc.ratings.start_season(GUILD, GAME, "  autumn ", by=ANA)
+    assert taken.value.key == "svc.ratings.season.taken"
+    assert "autumn" in taken.value.text("en") and "{" not in taken.value.text("hu")
     await assert_replays(svc)
 
 
