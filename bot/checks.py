@@ -2,6 +2,7 @@
 
 - :func:`moderator`: a moderator of games in this channel (:func:`is_moderator`), else the
   refusal :data:`service.moderation.NOT_MODERATOR`.
+- :func:`manager`: a member with Manage Server, in a server (the server's settings, seasons).
 - :func:`in_game`: the channel has a running game; :func:`seated`: and the user has a seat in
   it. Both ask :class:`bot.tables.Tables` (``running_game`` / ``seated_game``), which answers
   the user itself when not, and keep what it found for the command: :func:`game_of`, and
@@ -53,6 +54,20 @@ def moderator() -> Callable[[T], T]:
     def predicate(interaction: discord.Interaction[TurnpostBot]) -> bool:
         if not is_moderator(interaction):
             raise NotModerator()
+        return True
+
+    return app_commands.check(predicate)
+
+
+def manager(only_server: str, not_manager: str) -> Callable[[T], T]:
+    """Only members with Manage Server, in a server: the refusals ``only_server`` (used in a
+    DM) and ``not_manager`` are the command's own texts (catalogue keys)."""
+
+    def predicate(interaction: discord.Interaction[TurnpostBot]) -> bool:
+        if interaction.guild_id is None:
+            raise Refusal(msg(only_server))
+        if not interaction.permissions.manage_guild:
+            raise Refusal(msg(not_manager))
         return True
 
     return app_commands.check(predicate)

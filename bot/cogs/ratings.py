@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
+from bot.checks import manager
 from bot.cogs.game import chosen_game, game_autocomplete
 from bot.translator import named, options
 from i18n import tr
@@ -271,19 +272,6 @@ class RatingsCog(commands.Cog):
 
     # ------------------------------------------------------------------ /season
 
-    async def _manager(
-        self, interaction: discord.Interaction[TurnpostBot], lang: str
-    ) -> int | None:
-        """The server's id when the member may run seasons (else answered, None)."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await self.t.reply(interaction, tr(lang, "bot.ratings.only_server"))
-            return None
-        if not interaction.permissions.manage_guild:
-            await self.t.reply(interaction, tr(lang, "bot.season.not_manager"))
-            return None
-        return guild_id
-
     async def _announce(self, interaction: discord.Interaction[TurnpostBot], text: str) -> None:
         """Told in the channel (the interaction's public answer), pinging nobody."""
         none = discord.AllowedMentions.none()
@@ -293,6 +281,7 @@ class RatingsCog(commands.Cog):
             await interaction.response.send_message(text, allowed_mentions=none)
 
     @season.command(**named("season.start"))
+    @manager("bot.ratings.only_server", "bot.season.not_manager")
     @options("season.start", "game", "name")
     @app_commands.autocomplete(game=game_autocomplete)
     async def season_start(
@@ -303,9 +292,8 @@ class RatingsCog(commands.Cog):
     ) -> None:
         t = self.t
         lang = await t.lang_of(interaction)
-        guild_id = await self._manager(interaction, lang)
-        if guild_id is None:
-            return
+        guild_id = interaction.guild_id
+        assert guild_id is not None  # the check: in a server
         which = await self._game(interaction, game, lang)
         if which is None:
             return
@@ -321,14 +309,14 @@ class RatingsCog(commands.Cog):
         )
 
     @season.command(**named("season.end"))
+    @manager("bot.ratings.only_server", "bot.season.not_manager")
     @options("season.end", "game")
     @app_commands.autocomplete(game=game_autocomplete)
     async def season_end(self, interaction: discord.Interaction[TurnpostBot], game: str) -> None:
         t = self.t
         lang = await t.lang_of(interaction)
-        guild_id = await self._manager(interaction, lang)
-        if guild_id is None:
-            return
+        guild_id = interaction.guild_id
+        assert guild_id is not None  # the check: in a server
         which = await self._game(interaction, game, lang)
         if which is None:
             return

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import manager
 from bot.translator import choices, named, options
 from i18n import tr
 from storage.models import GuildSettings
@@ -60,6 +61,7 @@ class ServerCog(commands.Cog):
         return self.bot.tables
 
     @server.command(**named("server.settings"))
+    @manager("bot.server.only_server", "bot.server.not_manager")
     @options("server.settings", "max_games", "place", "forum")
     @app_commands.choices(place=choices("place", "thread", "channel"))
     async def settings(
@@ -72,12 +74,7 @@ class ServerCog(commands.Cog):
         t = self.t
         lang = await t.lang_of(interaction)
         guild_id = interaction.guild_id
-        if guild_id is None:
-            await t.reply(interaction, tr(lang, "bot.server.only_server"))
-            return
-        if not interaction.permissions.manage_guild:
-            await t.reply(interaction, tr(lang, "bot.server.not_manager"))
-            return
+        assert guild_id is not None  # the check: in a server
         places = t.svc.places
         if max_games is None and place is None and forum is None:
             await t.reply(interaction, settings_text(await places.server_settings(guild_id), lang))
