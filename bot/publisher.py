@@ -29,7 +29,7 @@ from bot.notices import Notices
 from bot.private import PrivateDesk
 from bot.settings import shard_of
 from bot.threads import ThreadDesk
-from i18n import catalogue, tr
+from i18n import catalogue, tr, typeset
 from service import Frame, ImageRequest, Post, Result, SeatSpec
 from service.games import adapter
 from service.results import Refused, Shown, Status
@@ -827,7 +827,7 @@ class Publisher:
                     else tr(lang, "bot.next.decide", what=kind_text(lang, d.kind, status.game))
                 )
                 due = self.deadline_text(status.game_id, d.seat, "by", lang)
-                parts.append(f"<@{d.user_id}>: {what} — {due}")
+                parts.append(typeset(lang, f"<@{d.user_id}>: {what} — {due}"))
             else:
                 parts.append(tr(lang, "bot.next.thinking", who=d.who))
         return "\n".join(parts), users, kinds

@@ -84,9 +84,22 @@ def _all_texts(lang: str) -> list[str]:
 
 @cache
 def _vocabulary(lang: str) -> frozenset[str]:
+    """The words the language's own texts use: its catalogue and its rules references."""
+    from rules.registry import registrations
+    from service.rulebook import game_path, rules_path
+
     out: set[str] = set()
     for v in _all_texts(lang):
         out |= _words(v)
+    if lang != "en":
+        for name in registrations():
+            try:
+                english = game_path(name)
+            except KeyError:  # a game without a rules reference
+                continue
+            path = rules_path(lang, english)
+            if path.name != english.name:  # the language's own, not English's
+                out |= _words(path.read_text(encoding="utf-8"))
     return frozenset(out)
 
 
