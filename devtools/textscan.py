@@ -464,7 +464,13 @@ def published_terms(lang: str) -> tuple[int, int, list[tuple[str, str, str]]]:
     its English text holds the English name as a whole word (names of 4 letters or more)."""
 
     def bare(text: str) -> str:
-        return re.sub(r"\{[^{}@]*\}", " ", _PROTECT.sub(" ", text))
+        """The words of a template: its plural fields' forms kept, other fields left out."""
+        text = re.sub(
+            r"\{[A-Za-z_]+\|([^{}]*)\}",
+            lambda m: " ".join(f.partition("=")[2] or f for f in m.group(1).split("|")),
+            _PROTECT.sub(" ", text),
+        )
+        return re.sub(r"\{[^{}@]*\}", " ", text)
 
     en = {k: bare(v) for k, v in i18n.catalogue("en").messages.items()}
     cat = {k: bare(v) for k, v in i18n.catalogue(lang).messages.items()}
