@@ -232,7 +232,7 @@ def test_french_expedition_with_its_nested_breakdown() -> None:
     assert i18n.tr(
         "fr", "expedition_result.lost", hex="D4", fp=3, breakdown=parts, requirement=5
     ) == (
-        "Expédition en D4\u00a0: 3 PF (Archer 2 + avantage tactique 1) contre 5\u00a0: échec (rien d’autre ne se passe)."
+        "Expédition en D4\u00a0: 3 PF (Archer\u00a0: 2 + avantage tactique\u00a0: 1) contre 5\u00a0: échec (rien d’autre ne se passe)."
     )
     assert "(rien)" in i18n.tr(
         "fr", "expedition_result.won", hex="D4", fp=0, breakdown=[], requirement=0
