@@ -236,13 +236,22 @@ def check(lang: str, sentence: str) -> list[str]:
 _SPLIT = re.compile(r"(?<=[.!?])(?<!\bpl\.)(?<!\bz\.)(?<!\bB\.)(?<!\bex\.)(?<!\bp\.)\s+(?=\S)|\n")
 
 
+_ORDINAL = re.compile(r"(?:\b[IVXLC]+|\d+)\.$")
+
+
 def sentences(texts: Iterable[str]) -> list[str]:
+    """The sentences of texts: split after . ! ? (not after an ordinal, "II. kor", "3. kör",
+    when the text goes on in lower case)."""
     out: list[str] = []
     for t in texts:
+        pieces: list[str] = []
         for s in _SPLIT.split(t):
             s = s.strip()
-            if s and re.search(r"[^\W\d_]", s):
-                out.append(s)
+            if pieces and _ORDINAL.search(pieces[-1]) and s[:1].islower():
+                pieces[-1] += " " + s
+            else:
+                pieces.append(s)
+        out += [s for s in pieces if s and re.search(r"[^\W\d_]", s)]
     return out
 
 
