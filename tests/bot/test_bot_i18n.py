@@ -30,6 +30,7 @@ from bot.app import TurnpostBot
 from devtools.textscan import read
 from rules.brazil import format_action, legal_actions
 from service.pacing import POLICY_KEY, FakeClock
+from service.results import ai_level_word
 from tests.bot.conftest import BotMaker, bot_maker
 from tests.bot.fakediscord import FakeDiscord, Harness, Request, custom_ids, walk_components
 from tests.bot.test_game import ANA, BO, CH, SEED, Game, start_against_ai, texts_to
@@ -479,7 +480,8 @@ async def test_a_whole_game_in_each_language_public_posts_in_the_games_private_i
     shown = "\n".join(public)
     for key in ("bot.button.take_turn", "bot.button.hand", "svc.core.final", "bot.status.over"):
         assert L(key) in shown, (lang, key)
-    assert L("svc.notice.stand_in_post", who="user101", level="random") in shown
+    level = ai_level_word(lang, "random")  # the level in the game's words (issue #32)
+    assert L("svc.notice.stand_in_post", who="user101", level=level) in shown
     said = "\n".join(private)
     assert M("bot.language.set", language=i18n.languages()[mine].name) in said
     assert M("bot.score.head") in said and M("bot.button.back") in said
