@@ -14,6 +14,7 @@ check that nothing overflows and nothing is cut mid-word.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -79,7 +80,7 @@ def shorten(text: str, width: float, size: int, weight: Weight = "regular", h: s
     ellipsis ("" when not even its first word fits)."""
     if extent(text, size, weight, h) <= width:
         return text
-    words = text.split()
+    words = _words(text)
     kept = ""
     for w in words:
         t = f"{kept} {w}" if kept else w
@@ -101,14 +102,14 @@ def fit_text(
 ) -> Fitted:
     """``text`` laid out in a box ``width`` px wide with room for ``lines`` lines, at
     ``size`` px or smaller (down to ``least``, by default 80 % of ``size``)."""
-    text = " ".join(T.nfc(text).split())
+    text = " ".join(_words(T.nfc(text)))
     least = max(1, min(size, round(size * SHRINK) if least is None else least))
     width = max(1.0, width)
     one_floor = least if lines <= 1 else max(least, round(size * WRAP_FIRST))
     for s in range(size, one_floor - 1, -1):
         if extent(text, s, weight, h) <= width:
             return Fitted((text,), s)
-    words = text.split()
+    words = _words(text)
     if lines > 1:
         for s in range(size, least - 1, -1):
             ls = wrap(words, width, s, weight, h)
@@ -125,7 +126,7 @@ def fit_text(
     if len(ls) <= lines and _fits(ls, width, s, weight, h):
         return Fitted(tuple(ls), s)
     head = ls[: max(0, lines - 1)]
-    rest = " ".join(words[len(" ".join(head).split()) :])
+    rest = " ".join(words[len(_words(" ".join(head))) :])
     last = shorten(rest, width, s, weight, h)
     if not last:  # not one word and the ellipsis: the previous lines end it
         if head:
@@ -143,10 +144,16 @@ def fit_line(
     return f.lines[0], f.size
 
 
+def _words(text: str) -> list[str]:
+    """The words of a text, split at ordinary white space only: a no-break space (French
+    ``jouer\u00a0:``) binds, as its name says."""
+    return [w for w in re.split(r"[ \t\r\n]+", text) if w]
+
+
 def whole_words(source: str, shown: str) -> bool:
     """Whether ``shown`` (a line drawn from ``source``) holds only whole words of it: no word
     cut in two, an ellipsis only after a whole word."""
-    src = " ".join(T.nfc(source).split())
+    src = " ".join(_words(T.nfc(source)))
     body = shown[: -len(ELLIPSIS)] if shown.endswith(ELLIPSIS) else shown
     if shown.endswith(ELLIPSIS) and src.endswith(shown):
         return True  # the source itself ends with an ellipsis

@@ -152,7 +152,7 @@ def test_the_english_images_are_the_default(game4: list[Snapshot]) -> None:
     [
         ("de", {"Aufgaben-Karten", "Vorrat", "Epoche"}),
         ("hu", {"Küldetéskártyák", "Készlet", "kor ·"}),
-        ("pl", {"Karty misji", "Zapas"}),
+        ("pl", {"Karty misji", "Zapasy"}),
         ("fr", {"Cartes Mission", "Réserve"}),
         ("pt-BR", {"Cartas de missão", "Reserva"}),
     ],

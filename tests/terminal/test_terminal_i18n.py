@@ -187,9 +187,9 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "Befehle (tippe einen Spielbefehl oder einen dieser):" in out
-    assert "  legal            die Befehle, die du jetzt tippen darfst" in out
+    assert "  erlaubt           die Befehle, die du jetzt tippen darfst" in out  # its own words
     assert (
-        "  rules <ID|Wort>  die Regelübersicht und die Aufgaben: rules R-BUILD-4, rules bauen 4"
+        "  regeln <ID|Wort>  die Regelübersicht und die Aufgaben: regeln R-BUILD-4, regeln bauen 4"
         in out
     )
     assert "Spielbefehle:" in out
