@@ -40,9 +40,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import ClassVar
 
+from babel import Locale
+
 import i18n
 from i18n.grammar import hu_takes_az
-from i18n.render import _locale, parse
+from i18n.render import parse
 
 KINDS = ("english", "raw", "empty", "punct", "number", "typography", "article", "template")
 
@@ -156,8 +158,13 @@ def _agrees(lang: str, n: int, text: str) -> bool:
     return best is None or best[1]
 
 
+@cache
+def _babel_locale(code: str) -> Locale:
+    return Locale.parse(code)
+
+
 def _category(lang: str, n: int) -> str:
-    loc = _locale(i18n.catalogue(lang).language.babel)
+    loc = _babel_locale(i18n.catalogue(lang).language.babel)
     return str(loc.plural_form(n))
 
 

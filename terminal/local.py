@@ -77,7 +77,8 @@ def local_words(lang: str) -> dict[str, str]:
     return {w: L.term(f"terminal.word.{w}") for w in LOCAL_WORDS}
 
 
-def _fold(word: str) -> str:
+def fold(word: str) -> str:
+    """A word as typed words are compared: lower case, accents left out."""
     return "".join(
         c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c)
     )
@@ -86,11 +87,11 @@ def _fold(word: str) -> str:
 def local_word(lang: str, typed: str) -> str | None:
     """The terminal's own command a typed word names, in ``lang``'s words or the English
     ones (any case, with or without accents): ``Állás`` -> ``board``; None if it names none."""
-    folded = _fold(typed)
+    folded = fold(typed)
     if folded == "exit":
         return "quit"
     for w, shown in local_words(lang).items():
-        if folded in (w, _fold(shown)):
+        if folded in (w, fold(shown)):
             return w
     return None
 
@@ -378,7 +379,7 @@ class PromptSource(LineSource):
     def candidates(self, text: str) -> list[str]:
         # the language's words, then the English ones (typed in every language)
         shown = dict.fromkeys([*local_words(self.game.lang).values(), *LOCAL_WORDS])
-        words = [w for w in shown if _fold(w).startswith(_fold(text))]
+        words = [w for w in shown if fold(w).startswith(fold(text))]
         s = self.game.game
         if self.seat is None or s is None:
             return words

@@ -10,9 +10,7 @@ import pytest
 import i18n
 from i18n.notation import words
 from rules.registry import registrations
-from terminal.local import LOCAL_WORDS, _fold, help_text, local_word, local_words
-
-fold = _fold
+from terminal.local import LOCAL_WORDS, fold, help_text, local_word, local_words
 
 LANGS = i18n.supported()
 

@@ -213,11 +213,14 @@ async def test_the_static_export_of_a_tigris_game_in_hungarian(
         await client.close()
     assert '<html lang="hu"' in html
     shown = _shown(html)
-    assert live["lang"] == "hu" and live["where"] == f"{st.turn}. kör"
+    assert (
+        live["lang"] == "hu" and live["where"] == f"{st.turn}. forduló"
+    )  # a Tigris turn, as its rulebook says
     assert live["title"] == f"{gid}. játék: Tigris és Eufrátesz"
     assert "(Íj)" in steps["steps"][0]["text"]
     assert (
-        steps["turns"][0]["label"].startswith("1. kör · ") and "(Íj)" in steps["turns"][0]["label"]
+        steps["turns"][0]["label"].startswith("1. forduló · ")
+        and "(Íj)" in steps["turns"][0]["label"]
     )
     assert "a paraván mögött" in shown  # the points behind the screens, no number
     assert "Konfliktus" in shown and "Csata" not in shown and "kor ·" not in shown
