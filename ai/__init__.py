@@ -78,13 +78,24 @@ def run_tournament(
     budget: float | None = None,
     iterations: int | None = None,
     game: str | None = None,
+    workers: int = 1,
+    paired: bool = False,
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players of ``game`` (None: the default game)
     with its registered tournament (``max_rounds``: a round limit where the game has rounds
-    without a natural end). ``budget``/``iterations`` configure any search agents."""
+    without a natural end). ``budget``/``iterations`` configure any search agents;
+    ``workers``: processes the games are spread over; ``paired``: the games in groups on one
+    deal with the seats rotated (:func:`ai.report.seating`)."""
     run = _registered(game, "tournament").load("tournament")
     report: Report = run(
-        names, games, seed=seed, max_rounds=max_rounds, budget=budget, iterations=iterations
+        names,
+        games,
+        seed=seed,
+        max_rounds=max_rounds,
+        budget=budget,
+        iterations=iterations,
+        workers=workers,
+        paired=paired,
     )
     return report
 

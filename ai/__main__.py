@@ -1,5 +1,5 @@
 """``python -m ai tournament [--game GAME] --games G --players N --agents a,b,…
-[--seed S] [--max-rounds R] [--budget SECONDS] [--iterations K]``."""
+[--seed S] [--max-rounds R] [--budget SECONDS] [--iterations K] [--workers N] [--paired]``."""
 
 from __future__ import annotations
 
@@ -50,6 +50,18 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="search: fixed rollouts",
     )
+    t.add_argument(
+        "--workers",
+        type=whole_number(1, 256),
+        default=1,
+        help="processes the games are spread over (the figures do not depend on it)",
+    )
+    t.add_argument(
+        "--paired",
+        action="store_true",
+        help="paired seeds: each deal played once per seat rotation (--games a multiple of "
+        "--players)",
+    )
     return ap
 
 
@@ -66,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     reg = registrations()[args.game]
     if not reg.min_players <= players <= reg.max_players:
         ap.error(f"{reg.title} is for {reg.min_players} to {reg.max_players} players")
+    if args.paired and args.games % players:
+        ap.error(f"--paired needs --games to be a multiple of --players ({players})")
     rep = run_tournament(
         names,
         args.games,
@@ -74,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         budget=args.budget,
         iterations=args.iterations,
         game=args.game,
+        workers=args.workers,
+        paired=args.paired,
     )
     print("\n".join(rep.lines()))
     return 0

@@ -5,8 +5,12 @@ Imperial, :mod:`ai.tigris.tournament` for Tigris & Euphrates)."""
 from __future__ import annotations
 
 import math
+import multiprocessing
 import statistics
+import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 
@@ -48,6 +52,19 @@ class Report:
     score_label: str = "avg VP"
     round_label: str = "rounds"
 
+    def merge(self, other: Report) -> None:
+        """Add ``other``'s games (of the same line-up) to this report."""
+        self.games += other.games
+        self.natural_end += other.natural_end
+        self.rounds.extend(other.rounds)
+        self.wins.update(other.wins)
+        for lab, vals in other.totals.items():
+            self.totals[lab].extend(vals)
+        for lab, cats in other.categories.items():
+            self.categories[lab].update(cats)
+        for name, ts in other.times.items():
+            self.times[name].extend(ts)
+
     def lines(self) -> list[str]:
         out = [
             f"{self.games} games, {self.players} player{'s' if self.players != 1 else ''}, "
@@ -84,3 +101,48 @@ class Report:
             p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))] * 1000
             out.append(f"  {name:<12} n={len(ts):<7} median {med:8.2f}  p95 {p95:8.2f}")
         return out
+
+
+def seating(i: int, players: int, seed: object, *, paired: bool) -> tuple[list[int], str]:
+    """Game ``i``'s seating (seat -> line-up entry: the line-up rotated by ``i`` seats) and
+    the text its random numbers are seeded from. ``paired``: the games come in groups of
+    ``players`` on one deal and the same agents' seeds, the seats rotated within the group,
+    so every entry plays every seat of the same deal (paired seeds, seats swapped)."""
+    order = [(j + i) % players for j in range(players)]
+    return order, f"{seed}:{i // players}" if paired else f"{seed}:{i}"
+
+
+def _chunk(play: Callable[[int], Report], indices: list[int]) -> Report:
+    reports = [play(i) for i in indices]
+    out = reports[0]
+    for r in reports[1:]:
+        out.merge(r)
+    return out
+
+
+def run_games(
+    play: Callable[[int], Report], games: int, *, workers: int = 1, base: Report
+) -> Report:
+    """Play games ``0 .. games-1`` (``play(i)``: the report of game ``i`` alone, a function
+    that can be pickled) into ``base``, over ``workers`` processes (1: in this process).
+
+    Every game's seeds come from its index, so the figures are the same whatever the number
+    of workers; only the wall-clock ``seconds`` differ."""
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    if workers < 1:
+        raise ValueError("the number of workers must be at least 1")
+    t0 = time.perf_counter()
+    workers = min(workers, games)
+    if workers == 1:
+        for i in range(games):
+            base.merge(play(i))
+    else:
+        # every worker a fresh interpreter (spawn): nothing of this process's state is shared
+        ctx = multiprocessing.get_context("spawn")
+        chunks = [list(range(w, games, workers)) for w in range(workers)]
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            for part in pool.map(_chunk, [play] * workers, chunks):
+                base.merge(part)
+    base.seconds = time.perf_counter() - t0
+    return base

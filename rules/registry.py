@@ -79,7 +79,8 @@ class Registration:
     agent_levels: tuple[str, ...] = ()
     """The computer players' levels, weakest first (``random``, ``heuristic``, ``search``)."""
     tournament: str | None = None
-    """``run_tournament(names, games, *, seed, budget, iterations, players, max_rounds)``:
+    """``run_tournament(names, games, *, seed, budget, iterations, max_rounds, workers,
+    paired)``:
     the game's AI tournament (its report, :class:`ai.report.TournamentResult`)."""
     engine_messages: str | None = None
     """The English templates of the engine's own messages (a ``dict[str, str]``): events,

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from typing import Any
 
 from ai.brazil import AGENT_NAMES, Agent, make_agent
-from ai.report import Report, entry_labels
+from ai.report import Report, entry_labels, run_games, seating
 from rules.brazil import apply, deciders, final_scores, new_game
 from rules.brazil.scoring import CATEGORIES
 from rules.brazil.state import GameState
@@ -37,6 +38,62 @@ def play_game(
     return state
 
 
+def _options(name: str, budget: float | None, iterations: int | None) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if name == "search":
+        if budget is not None:
+            opts["budget"] = budget
+        if iterations is not None:
+            opts["iterations"] = iterations
+    return opts
+
+
+def _report(names: list[str]) -> Report:
+    return Report(labels=entry_labels(names), players=len(names), category_names=CATEGORIES)
+
+
+def one_game(
+    names: list[str],
+    i: int,
+    *,
+    seed: int,
+    max_rounds: int,
+    budget: float | None,
+    iterations: int | None,
+    paired: bool,
+) -> Report:
+    """The report of game ``i`` alone of a tournament (see :func:`run_tournament`)."""
+    players = len(names)
+    rep = _report(names)
+    labels = rep.labels
+    order, key = seating(i, players, seed, paired=paired)
+    rng = random.Random(key)
+    agents = [
+        make_agent(
+            names[order[seat]],
+            seed=rng.getrandbits(32),
+            **_options(names[order[seat]], budget, iterations),
+        )
+        for seat in range(players)
+    ]
+    state = play_game(agents, rng.getrandbits(32), max_rounds=max_rounds, times=rep.times)
+    rep.games += 1
+    rep.rounds.append(min(state.round, max_rounds))
+    natural = state.phase == "ended"
+    rep.natural_end += natural
+    res = state.result if natural and state.result is not None else final_scores(state)
+    winners = set(res["winners"])
+    if state.solo and not natural:
+        winners = set()
+    for row in res["scores"]:
+        lab = labels[order[row["seat"]]]
+        rep.totals[lab].append(row["total"])
+        rep.categories[lab].update(row["categories"])
+        if row["seat"] in winners:
+            rep.wins[lab] += 1
+    return rep
+
+
 def run_tournament(
     names: list[str],
     games: int,
@@ -45,44 +102,25 @@ def run_tournament(
     max_rounds: int = 60,
     budget: float | None = None,
     iterations: int | None = None,
+    workers: int = 1,
+    paired: bool = False,
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players; game ``i`` rotates the line-up by
-    ``i`` seats. ``budget``/``iterations`` configure any search agents."""
+    ``i`` seats (``paired``: on the same deal within each group of ``len(names)`` games,
+    :func:`ai.report.seating`). ``budget``/``iterations`` configure any search agents;
+    ``workers``: processes the games are spread over (the figures do not depend on it)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     for n in names:
         if n not in AGENT_NAMES:
             raise ValueError(f"unknown agent {n!r}: choose from {', '.join(AGENT_NAMES)}")
-    players = len(names)
-    labels = entry_labels(names)
-    rep = Report(labels=labels, players=players, category_names=CATEGORIES)
-    t0 = time.perf_counter()
-    for i in range(games):
-        order = [(j + i) % players for j in range(players)]  # seat -> line-up entry
-        rng = random.Random(f"{seed}:{i}")
-        agents = []
-        for seat in range(players):
-            opts: dict[str, Any] = {}
-            if names[order[seat]] == "search":
-                if budget is not None:
-                    opts["budget"] = budget
-                if iterations is not None:
-                    opts["iterations"] = iterations
-            agents.append(make_agent(names[order[seat]], seed=rng.getrandbits(32), **opts))
-        state = play_game(agents, rng.getrandbits(32), max_rounds=max_rounds, times=rep.times)
-        rep.games += 1
-        rep.rounds.append(min(state.round, max_rounds))
-        natural = state.phase == "ended"
-        rep.natural_end += natural
-        res = state.result if natural and state.result is not None else final_scores(state)
-        winners = set(res["winners"])
-        if state.solo and not natural:
-            winners = set()
-        for row in res["scores"]:
-            lab = labels[order[row["seat"]]]
-            rep.totals[lab].append(row["total"])
-            rep.categories[lab].update(row["categories"])
-            if row["seat"] in winners:
-                rep.wins[lab] += 1
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    play = partial(
+        one_game,
+        list(names),
+        seed=seed,
+        max_rounds=max_rounds,
+        budget=budget,
+        iterations=iterations,
+        paired=paired,
+    )
+    return run_games(play, games, workers=workers, base=_report(names))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from typing import Any
 
-from ai.report import Report, entry_labels
+from ai.report import Report, entry_labels, run_games, seating
 from ai.tigris import AGENT_NAMES, Agent, make_agent
 from rules.tigris import TigrisState, apply, deciders, final_scores, is_over, new_game
 
@@ -40,6 +41,65 @@ def play_game(
     return state
 
 
+def _options(name: str, budget: float | None, iterations: int | None) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if name == "search":
+        if budget is not None:
+            opts["budget"] = budget
+        if iterations is not None:
+            opts["iterations"] = iterations
+    return opts
+
+
+def _report(names: list[str]) -> Report:
+    return Report(
+        labels=entry_labels(names),
+        players=len(names),
+        category_names=CATEGORIES,
+        score_label="score",
+        round_label="turns",
+    )
+
+
+def one_game(
+    names: list[str],
+    i: int,
+    *,
+    seed: int,
+    budget: float | None,
+    iterations: int | None,
+    paired: bool,
+) -> Report:
+    """The report of game ``i`` alone of a tournament (see :func:`run_tournament`)."""
+    players = len(names)
+    rep = _report(names)
+    labels = rep.labels
+    order, key = seating(i, players, seed, paired=paired)
+    rng = random.Random(f"tigris:{key}")
+    agents = [
+        make_agent(
+            names[order[seat]],
+            seed=rng.getrandbits(32),
+            **_options(names[order[seat]], budget, iterations),
+        )
+        for seat in range(players)
+    ]
+    state = play_game(agents, rng.getrandbits(32), times=rep.times)
+    rep.games += 1
+    rep.rounds.append(state.turn)
+    rep.natural_end += is_over(state)
+    for row in final_scores(state):
+        lab = labels[order[row.seat]]
+        rep.totals[lab].append(row.score)
+        cats = dict(zip(CATEGORIES[:4], row.points, strict=True))
+        cats["treasures"] = row.treasures
+        cats["score"] = row.score
+        rep.categories[lab].update(cats)
+        if row.rank == 1:
+            rep.wins[lab] += 1
+    return rep
+
+
 def run_tournament(
     names: list[str],
     games: int,
@@ -48,10 +108,14 @@ def run_tournament(
     max_rounds: int | None = None,
     budget: float | None = None,
     iterations: int | None = None,
+    workers: int = 1,
+    paired: bool = False,
 ) -> Report:
     """Play ``games`` games of ``len(names)`` players (2-4); game ``i`` rotates the line-up
-    by ``i`` seats. ``budget``/``iterations`` configure any search agents; ``max_rounds`` is
-    not used (every game runs to its natural end)."""
+    by ``i`` seats (``paired``: on the same deal within each group of ``len(names)`` games,
+    :func:`ai.report.seating`). ``budget``/``iterations`` configure any search agents;
+    ``workers``: processes the games are spread over (the figures do not depend on it);
+    ``max_rounds`` is not used (every game runs to its natural end)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     for n in names:
@@ -60,39 +124,7 @@ def run_tournament(
     players = len(names)
     if not 2 <= players <= 4:
         raise ValueError("Tigris & Euphrates is for 2 to 4 players")
-    labels = entry_labels(names)
-    rep = Report(
-        labels=labels,
-        players=players,
-        category_names=CATEGORIES,
-        score_label="score",
-        round_label="turns",
+    play = partial(
+        one_game, list(names), seed=seed, budget=budget, iterations=iterations, paired=paired
     )
-    t0 = time.perf_counter()
-    for i in range(games):
-        order = [(j + i) % players for j in range(players)]  # seat -> line-up entry
-        rng = random.Random(f"tigris:{seed}:{i}")
-        agents = []
-        for seat in range(players):
-            opts: dict[str, Any] = {}
-            if names[order[seat]] == "search":
-                if budget is not None:
-                    opts["budget"] = budget
-                if iterations is not None:
-                    opts["iterations"] = iterations
-            agents.append(make_agent(names[order[seat]], seed=rng.getrandbits(32), **opts))
-        state = play_game(agents, rng.getrandbits(32), times=rep.times)
-        rep.games += 1
-        rep.rounds.append(state.turn)
-        rep.natural_end += is_over(state)
-        for row in final_scores(state):
-            lab = labels[order[row.seat]]
-            rep.totals[lab].append(row.score)
-            cats = dict(zip(CATEGORIES[:4], row.points, strict=True))
-            cats["treasures"] = row.treasures
-            cats["score"] = row.score
-            rep.categories[lab].update(cats)
-            if row.rank == 1:
-                rep.wins[lab] += 1
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    return run_games(play, games, workers=workers, base=_report(names))
