@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ai import AGENT_NAMES, GAMES, run_tournament
+from ai.report import check_entries
 from rules.cli import OneLineParser, real_number, seed, whole_number
 from rules.registry import default_name, registrations
 
@@ -29,7 +30,8 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument(
         "--agents",
         required=True,
-        help=f"comma-separated line-up, one per seat, from {', '.join(AGENT_NAMES)}",
+        help=f"comma-separated line-up, one per seat, from {', '.join(AGENT_NAMES)} "
+        "(search@F: the search at F times its effort)",
     )
     t.add_argument("--seed", type=seed, default=0)
     t.add_argument(
@@ -69,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    bad = [n for n in names if n not in AGENT_NAMES]
-    if bad:
-        ap.error(f"unknown agent(s) {', '.join(bad)}: choose from {', '.join(AGENT_NAMES)}")
+    try:
+        check_entries(names, AGENT_NAMES)
+    except ValueError as e:
+        ap.error(str(e))
     players = args.players if args.players is not None else len(names)
     if len(names) != players:
         ap.error(f"--agents names {len(names)} agent(s) but --players is {players}")

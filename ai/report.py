@@ -103,6 +103,38 @@ class Report:
         return out
 
 
+def entry_agent(
+    entry: str, budget: float | None, iterations: int | None
+) -> tuple[str, dict[str, object]]:
+    """A line-up entry's level and options: ``search@4`` is the search at four times its
+    effort (rollouts and cap, ``effort=4``); ``budget``/``iterations`` go to any search."""
+    level, _, factor = entry.partition("@")
+    opts: dict[str, object] = {}
+    if level == "search":
+        if budget is not None:
+            opts["budget"] = budget
+        if iterations is not None:
+            opts["iterations"] = iterations
+        if factor:
+            opts["effort"] = float(factor)
+    return level, opts
+
+
+def check_entries(entries: list[str], levels: tuple[str, ...]) -> None:
+    """A ``ValueError`` naming the levels for an entry of no level (or a bad effort)."""
+    for entry in entries:
+        level, _, factor = entry.partition("@")
+        if level not in levels:
+            raise ValueError(f"unknown agent {entry!r}: choose from {', '.join(levels)}")
+        if factor:
+            try:
+                ok = level == "search" and 0 < float(factor) <= 1000
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"bad effort in {entry!r}: search@F, 0 < F <= 1000")
+
+
 def seating(i: int, players: int, seed: object, *, paired: bool) -> tuple[list[int], str]:
     """Game ``i``'s seating (seat -> line-up entry: the line-up rotated by ``i`` seats) and
     the text its random numbers are seeded from. ``paired``: the games come in groups of

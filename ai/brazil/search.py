@@ -1,8 +1,8 @@
 """The ``search`` player: determinized rollouts guided by the heuristic.
 
 For each decision: the heuristic ranks the legal actions (on a placeholder fill of the seat's
-view) and keeps the best few; then, until the time budget (or a fixed number of iterations)
-runs out, it picks a candidate by UCB1, re-deals the hidden information of the *view* at
+view) and keeps the best few; then, for :data:`ROLLOUTS` rollouts (the wall-clock budget only a
+cap), it picks a candidate by UCB1, re-deals the hidden information of the *view* at
 random (:func:`redeal`, from :mod:`rules.brazil.determinize`), plays the candidate and a short
 rollout in which every seat follows a cheap heuristic policy, and scores the leaf with
 :func:`ai.brazil.evaluate.evaluate`. The candidate with the best mean wins.
@@ -27,6 +27,11 @@ from rules.brazil.determinize import determinize
 from rules.brazil.engine import apply, deciders, legal_actions
 from rules.brazil.state import GameState
 
+ROLLOUTS = 96
+"""The search level's effort: rollouts a decision (deterministic given the seed), the
+wall-clock budget (``ai.DEFAULT_BUDGET`` seconds) only a cap; what a decision costs at it is
+printed by ``python -m devtools.aibench decisions``."""
+
 
 def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
     """A full game state consistent with ``view_state`` (what ``seat`` sees), its hidden
@@ -38,8 +43,9 @@ def redeal(view_state: GameState, seat: int, rng: random.Random) -> GameState:
 class SearchAgent:
     """Determinized rollouts over the heuristic (see the module docstring).
 
-    ``budget``: seconds per decision (default 2); ``iterations``: a fixed number of rollouts
-    instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
+    ``iterations``: rollouts a decision (default :data:`ROLLOUTS`: deterministic given the
+    seed; None: as many as ``budget`` allows); ``budget``: the wall-clock cap of a decision in
+    seconds (default 2); ``effort``: a factor on both (4: four times the default search); ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout; ``rollout_width``
     (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
     (the heuristic) looks at per decision; ``solo_candidates`` and ``solo_prior_weight``:
@@ -56,7 +62,8 @@ class SearchAgent:
         seed: int = 0,
         *,
         budget: float = DEFAULT_BUDGET,
-        iterations: int | None = None,
+        iterations: int | None = ROLLOUTS,
+        effort: float = 1.0,
         candidates: int = 5,
         horizon: int = 10,
         rollout_width: int = 4,
@@ -66,11 +73,15 @@ class SearchAgent:
         solo_candidates: int = 3,
         solo_prior_weight: float = 6.0,
     ) -> None:
-        if budget <= 0 and iterations is None:
+        if budget <= 0:
             raise ValueError("the search budget must be positive")
+        if effort <= 0:
+            raise ValueError("the search effort must be positive")
         self.rng = random.Random(seed)
-        self.budget = budget
-        self.iterations = iterations
+        # ``effort`` scales both the rollouts and the cap (4: four times the default search)
+        self.budget = budget * effort
+        self.iterations = None if iterations is None else max(1, round(iterations * effort))
+        self.capped = 0  # decisions the wall-clock cap cut short
         self.candidates = candidates
         self.horizon = horizon
         self.exploration = exploration
@@ -109,10 +120,12 @@ class SearchAgent:
             # The solo game: every candidate on the same deals with the same rollout policy
             # draws (common random numbers), so candidates are compared on equal luck; the
             # iterations (or the budget) count deals.
-            if self.iterations is not None:
-                if it >= max(1, math.ceil(self.iterations / len(cands))):
-                    break
-            elif it and time.perf_counter() >= deadline:
+            if self.iterations is not None and it >= max(
+                1, math.ceil(self.iterations / len(cands))
+            ):
+                break
+            if it and time.perf_counter() >= deadline:
+                self.capped += self.iterations is not None
                 break
             world = redeal(v, seat, self.rng)
             policy_seed = self.rng.getrandbits(32)
@@ -122,11 +135,11 @@ class SearchAgent:
                 visits[k] += 1
             it += 1
         while not solo:
-            if self.iterations is not None:
-                if it >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
-                break  # the ranking and any rollouts so far decide
+            if self.iterations is not None and it >= self.iterations:
+                break
+            if time.perf_counter() >= deadline:
+                self.capped += self.iterations is not None
+                break  # the cap: the ranking and any rollouts so far decide
             k = self._select(total, visits, it)
             world = redeal(v, seat, self.rng)
             total[k] += self._rollout(world, seat, cands[k])

@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 import time
 from functools import partial
-from typing import Any
 
 from ai.brazil import AGENT_NAMES, Agent, make_agent
-from ai.report import Report, entry_labels, run_games, seating
+from ai.report import Report, check_entries, entry_agent, entry_labels, run_games, seating
 from rules.brazil import apply, deciders, final_scores, new_game
 from rules.brazil.scoring import CATEGORIES
 from rules.brazil.state import GameState
@@ -21,9 +20,11 @@ def play_game(
     *,
     max_rounds: int = 60,
     times: dict[str, list[float]] | None = None,
+    keys: list[str] | None = None,
 ) -> GameState:
     """Play one game, seat ``i`` played by ``agents[i]``, until it ends or the round limit
-    is passed. Each agent gets the full state and must decide from its own view."""
+    is passed. Each agent gets the full state and must decide from its own view; ``times``
+    collects decision times by ``keys[seat]`` (default: the agent's name)."""
     state = new_game(len(agents), seed)
     while state.phase != "ended" and state.round <= max_rounds:
         who = deciders(state)
@@ -33,19 +34,9 @@ def play_game(
         action = agent.decide(state, seat)
         dt = time.perf_counter() - t0
         if times is not None:
-            times[agent.name].append(dt)
+            times[keys[seat] if keys else agent.name].append(dt)
         state, _ = apply(state, action)
     return state
-
-
-def _options(name: str, budget: float | None, iterations: int | None) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    if name == "search":
-        if budget is not None:
-            opts["budget"] = budget
-        if iterations is not None:
-            opts["iterations"] = iterations
-    return opts
 
 
 def _report(names: list[str]) -> Report:
@@ -68,15 +59,17 @@ def one_game(
     labels = rep.labels
     order, key = seating(i, players, seed, paired=paired)
     rng = random.Random(key)
-    agents = [
-        make_agent(
-            names[order[seat]],
-            seed=rng.getrandbits(32),
-            **_options(names[order[seat]], budget, iterations),
-        )
-        for seat in range(players)
-    ]
-    state = play_game(agents, rng.getrandbits(32), max_rounds=max_rounds, times=rep.times)
+    agents = []
+    for seat in range(players):
+        level, opts = entry_agent(names[order[seat]], budget, iterations)
+        agents.append(make_agent(level, seed=rng.getrandbits(32), **opts))
+    state = play_game(
+        agents,
+        rng.getrandbits(32),
+        max_rounds=max_rounds,
+        times=rep.times,
+        keys=[names[k] for k in order],
+    )
     rep.games += 1
     rep.rounds.append(min(state.round, max_rounds))
     natural = state.phase == "ended"
@@ -111,9 +104,7 @@ def run_tournament(
     ``workers``: processes the games are spread over (the figures do not depend on it)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    for n in names:
-        if n not in AGENT_NAMES:
-            raise ValueError(f"unknown agent {n!r}: choose from {', '.join(AGENT_NAMES)}")
+    check_entries(names, AGENT_NAMES)
     play = partial(
         one_game,
         list(names),

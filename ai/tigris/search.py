@@ -1,8 +1,8 @@
 """The Tigris & Euphrates ``search`` player: determinized rollouts guided by the heuristic.
 
 For each decision: the heuristic ranks the candidate actions on a determinization of the
-seat's view and keeps the best few; then, until the time budget (or a fixed number of
-rollouts) runs out, it deals the unseen tiles of the *view* again at random
+seat's view and keeps the best few; then, for :data:`ROLLOUTS` rollouts (the wall-clock
+budget only a cap), it deals the unseen tiles of the *view* again at random
 (:func:`rules.tigris.determinize`), and on that deal plays every kept candidate, settles the
 conflict it opens and plays a short rollout in which every seat follows the heuristic over a
 few sampled candidates, with the same rollout draws for every candidate (common random
@@ -22,12 +22,18 @@ from ai.tigris.agents import HeuristicAgent, own_legal_actions, settle
 from ai.tigris.evaluate import evaluate, support_amount
 from rules.tigris import Action, TigrisState, apply, deciders, determinize, legal_actions, view
 
+ROLLOUTS = 96
+"""The search level's effort: rollouts a decision (deterministic given the seed), the
+wall-clock budget (``ai.DEFAULT_BUDGET`` seconds) only a cap; what a decision costs at it is
+printed by ``python -m devtools.aibench decisions``."""
+
 
 class SearchAgent:
     """Determinized rollouts over the heuristic (see the module docstring).
 
-    ``budget``: seconds per decision (default 2); ``iterations``: a fixed number of rollouts
-    instead (deterministic given the seed); ``candidates``: how many of the heuristic's best
+    ``iterations``: rollouts a decision (default :data:`ROLLOUTS`: deterministic given the
+    seed; None: as many as ``budget`` allows); ``budget``: the wall-clock cap of a decision in
+    seconds (default 2); ``effort``: a factor on both (4: four times the default search); ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout after the candidate;
     ``rollout_width``: how many candidate actions the rollout policy looks at per decision."""
 
@@ -38,17 +44,22 @@ class SearchAgent:
         seed: int = 0,
         *,
         budget: float = DEFAULT_BUDGET,
-        iterations: int | None = None,
+        iterations: int | None = ROLLOUTS,
+        effort: float = 1.0,
         candidates: int = 4,
         horizon: int = 8,
         rollout_width: int = 6,
         prior_weight: float = 1.0,
     ) -> None:
-        if budget <= 0 and iterations is None:
+        if budget <= 0:
             raise ValueError("the search budget must be positive")
+        if effort <= 0:
+            raise ValueError("the search effort must be positive")
         self.rng = random.Random(seed)
-        self.budget = budget
-        self.iterations = iterations
+        # ``effort`` scales both the rollouts and the cap (4: four times the default search)
+        self.budget = budget * effort
+        self.iterations = None if iterations is None else max(1, round(iterations * effort))
+        self.capped = 0  # decisions the wall-clock cap cut short
         self.candidates = candidates
         self.horizon = horizon
         self.prior_weight = prior_weight
@@ -75,10 +86,12 @@ class SearchAgent:
         visits = [0] * len(cands)
         deals = 0
         while True:
-            if self.iterations is not None:
-                if deals >= max(1, math.ceil(self.iterations / len(cands))):
-                    break
-            elif deals and time.perf_counter() >= deadline:
+            if self.iterations is not None and deals >= max(
+                1, math.ceil(self.iterations / len(cands))
+            ):
+                break
+            if deals and time.perf_counter() >= deadline:
+                self.capped += self.iterations is not None
                 break
             deal = determinize(v, seat, self.rng)
             policy_seed = self.rng.getrandbits(32)

@@ -7,9 +7,8 @@ from __future__ import annotations
 import random
 import time
 from functools import partial
-from typing import Any
 
-from ai.report import Report, entry_labels, run_games, seating
+from ai.report import Report, check_entries, entry_agent, entry_labels, run_games, seating
 from ai.tigris import AGENT_NAMES, Agent, make_agent
 from rules.tigris import TigrisState, apply, deciders, final_scores, is_over, new_game
 
@@ -22,10 +21,12 @@ def play_game(
     seed: int,
     *,
     times: dict[str, list[float]] | None = None,
+    keys: list[str] | None = None,
     max_steps: int = MAX_STEPS,
 ) -> TigrisState:
     """Play one game, seat ``i`` played by ``agents[i]``, until it ends. Each agent gets the
-    full state and must decide from its own view."""
+    full state and must decide from its own view; ``times`` collects decision times by
+    ``keys[seat]`` (default: the agent's name)."""
     state = new_game(len(agents), seed)
     for _ in range(max_steps):
         if is_over(state):
@@ -36,19 +37,9 @@ def play_game(
         action = agent.decide(state, seat)
         dt = time.perf_counter() - t0
         if times is not None:
-            times[agent.name].append(dt)
+            times[keys[seat] if keys else agent.name].append(dt)
         state, _ = apply(state, action)
     return state
-
-
-def _options(name: str, budget: float | None, iterations: int | None) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    if name == "search":
-        if budget is not None:
-            opts["budget"] = budget
-        if iterations is not None:
-            opts["iterations"] = iterations
-    return opts
 
 
 def _report(names: list[str]) -> Report:
@@ -76,15 +67,11 @@ def one_game(
     labels = rep.labels
     order, key = seating(i, players, seed, paired=paired)
     rng = random.Random(f"tigris:{key}")
-    agents = [
-        make_agent(
-            names[order[seat]],
-            seed=rng.getrandbits(32),
-            **_options(names[order[seat]], budget, iterations),
-        )
-        for seat in range(players)
-    ]
-    state = play_game(agents, rng.getrandbits(32), times=rep.times)
+    agents = []
+    for seat in range(players):
+        level, opts = entry_agent(names[order[seat]], budget, iterations)
+        agents.append(make_agent(level, seed=rng.getrandbits(32), **opts))
+    state = play_game(agents, rng.getrandbits(32), times=rep.times, keys=[names[k] for k in order])
     rep.games += 1
     rep.rounds.append(state.turn)
     rep.natural_end += is_over(state)
@@ -118,9 +105,7 @@ def run_tournament(
     ``max_rounds`` is not used (every game runs to its natural end)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    for n in names:
-        if n not in AGENT_NAMES:
-            raise ValueError(f"unknown agent {n!r}: choose from {', '.join(AGENT_NAMES)}")
+    check_entries(names, AGENT_NAMES)
     players = len(names)
     if not 2 <= players <= 4:
         raise ValueError("Tigris & Euphrates is for 2 to 4 players")
