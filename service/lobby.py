@@ -16,11 +16,20 @@ from typing import TYPE_CHECKING
 
 import i18n
 from i18n import msg, tr
+from rules.registry import registration
 from service import catalog
 from service.core import game_seat
 from service.games import DEFAULT, UnknownGame, adapter, adapter_of, names, title_key
 from service.language import game_language_of
-from service.results import Refused, Result, SeatSpec, ai_id, ai_number
+from service.results import (
+    Refused,
+    Result,
+    SeatSpec,
+    ai_id,
+    ai_level_of,
+    ai_number,
+    level_words,
+)
 from storage import GameRecord, GameSettings, GameStatus, Seat
 from storage.errors import (
     ChannelBusy,
@@ -166,6 +175,13 @@ class Lobbies:
         if not lo <= players <= hi or not 0 <= ai_seats < players:
             title = f"@{title_key(A.name)}"
             raise Refused(msg("svc.lobby.players.game", title=title, min=lo, max=hi))
+        reg = registration(A.name)
+        levels = reg.agent_levels if reg is not None else ()
+        level = ai_level_of(ai_level)
+        if level in levels:
+            ai_level = level  # the id, whatever word was typed
+        elif levels or ai_seats:
+            raise Refused(msg("svc.lobby.ai_level", level=ai_level, levels=level_words(levels)))
         lang = i18n.require(language)
         await self.check_cap(host, guild_id)
         seats = [Seat.discord(0, host)]

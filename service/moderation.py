@@ -40,7 +40,15 @@ from i18n import msg, tr
 from rules.games import replay_step
 from service import GameService, Result, SeatSpec
 from service.games import adapter
-from service.results import Refused, ai_id, ai_level_word, seat_name
+from service.results import (
+    AI_LEVEL_IDS,
+    Refused,
+    ai_id,
+    ai_level_of,
+    ai_level_word,
+    level_words,
+    seat_name,
+)
 from service.undo import UndoPlan, step_events, undo_refusal
 from storage import GameRecord, GameStatus, PendingRequest, Seat
 from storage.errors import (
@@ -56,7 +64,7 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024
 """The largest game file :func:`import_file` reads (a long game's export is well under 1 MiB)."""
 
 MAX_REASON = 300
-AI_LEVELS = ("random", "heuristic", "search")
+AI_LEVELS = AI_LEVEL_IDS
 
 
 # ============================================================================ who may
@@ -330,9 +338,10 @@ async def kick_seat(
     """Seat ``seat`` is played by a computer player of ``level`` from now on (the public post
     in ``lang``). ``Refused`` for an unknown level, a seat already played by that AI, or the
     last human seat (abandon the game instead)."""
-    level = level.strip().lower()
-    if level not in AI_LEVELS:
-        raise Refused(msg("svc.mod.seat.ai_levels", levels=list(AI_LEVELS)))
+    found = ai_level_of(level)
+    if found is None:
+        raise Refused(msg("svc.mod.seat.ai_levels", levels=level_words(AI_LEVELS)))
+    level = found
     rec, old = await _seat_game(svc, game_id, seat)
     seats = (await svc.info(game_id)).seats
     if old.ai == level:

@@ -7,10 +7,12 @@ No Discord, no terminal, no storage here: a surface renders these as it likes.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import i18n
 from i18n import Msg, text_of, tr, translator
 from rules.registry import default_name
 from storage.models import OpenPost
@@ -242,6 +244,37 @@ def ai_level_word(lang: str, level: str) -> str:
     """A computer level's word in ``lang`` (``"közepes"`` for heuristic in hu); an unknown
     level: its id."""
     return translator(lang).name(f"ai.level.word.{level}", level)
+
+
+AI_LEVEL_IDS = ("random", "heuristic", "search")
+"""The computer levels' ids (a game's registration lists those it has, ``agent_levels``)."""
+
+
+def _plain(text: str) -> str:
+    """``text`` folded for comparing typed words: lower case, no accents (``Erős`` → ``eros``)."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
+
+
+def ai_level_of(text: str) -> str | None:
+    """The computer level ``text`` names: its id or its word in any served language, in any
+    case, with or without accents (``strong``, ``Erős``, ``mocny``, ``search`` → ``search``);
+    None for no level."""
+    want = _plain(text)
+    if not want:
+        return None
+    for level in AI_LEVEL_IDS:
+        if want == level or any(
+            want == _plain(ai_level_word(lang, level)) for lang in i18n.languages()
+        ):
+            return level
+    return None
+
+
+def level_words(levels: Sequence[str]) -> list[str]:
+    """``levels`` as references to their words (``@ai.level.word.search``), for a message's
+    list parameter rendered in its reader's language."""
+    return [f"@ai.level.word.{level}" for level in levels]
 
 
 def ai_name(lang: str, level: str, n: int | None = None, *, rating: int | None = None) -> str:

@@ -88,9 +88,8 @@ def demo_seats(
 ) -> list[SeatSpec]:
     """One AI seat per player, the ``--agents`` levels in turn; raises :class:`BadArguments`."""
     check_players(players, "--players", lang=lang, game=game)
-    levels = [a.strip().lower() for a in agents.split(",") if a.strip()] or ["heuristic"]
-    for level in levels:
-        check_level(level, lang=lang)
+    typed = [a.strip() for a in agents.split(",") if a.strip()] or ["heuristic"]
+    levels = [check_level(level, lang=lang) for level in typed]
     return [SeatSpec.computer(levels[i % len(levels)]) for i in range(players)]
 
 

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -55,7 +56,7 @@ from service.game import GameSession
 from service.games import DEFAULT as DEFAULT_GAME
 from service.games import seat_label
 from service.labels import Choice
-from service.results import ai_level_word, seat_name
+from service.results import ai_level_of, ai_level_word, seat_name
 from service.rulebook import format_entry, lookup
 from service.workers import WorkerError
 from storage.environ import env
@@ -143,17 +144,18 @@ def choices_text(items: Sequence[str], lang: str = i18n.DEFAULT) -> str:
     return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
 
 
-def check_level(level: str, *, lang: str = i18n.DEFAULT) -> None:
-    """An AI level ``ai.make_agent`` knows, or :class:`BadArguments` naming them."""
-    if level not in AGENT_NAMES:
+def check_level(level: str, *, lang: str = i18n.DEFAULT) -> str:
+    """The AI level ``level`` names (its id, or its word in any language: ``strong``,
+    ``erős`` → ``search``), or :class:`BadArguments` naming the levels in ``lang``'s words."""
+    found = ai_level_of(level)
+    if found is None or found not in AGENT_NAMES:
+        words = [ai_level_word(lang, name) for name in AGENT_NAMES]
         raise BadArguments(
             i18n.tr(
-                lang,
-                "terminal.error.ai_level",
-                level=repr(level),
-                levels=choices_text(AGENT_NAMES, lang),
+                lang, "terminal.error.ai_level", level=repr(level), levels=choices_text(words, lang)
             )
         )
+    return found
 
 
 def check_game(game: str | None, *, lang: str = i18n.DEFAULT) -> str:
@@ -213,7 +215,7 @@ def seat_specs(
             why = e.text(lang)
             raise BadArguments(L("terminal.error.seats_parse", seats=repr(seats), why=why)) from e
         if spec.ai is not None:
-            check_level(spec.ai, lang=lang)
+            spec = replace(spec, ai=check_level(spec.ai, lang=lang))
         specs.append(spec)
     humans = [s.name.lower() for s in specs if not s.ai]
     twice = sorted({n for n in humans if humans.count(n) > 1})

@@ -19,7 +19,7 @@ import pytest
 pytestmark = pytest.mark.slow  # a Python process per command (tests/README.md)
 
 ROOT = Path(__file__).resolve().parents[1]
-LEVELS = "choose random, heuristic or search"
+LEVELS = "choose easy, normal or strong"
 
 
 def _run(mod: str, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:

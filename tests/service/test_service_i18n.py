@@ -61,6 +61,10 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "svc.lobby.manager_only": {},
     "svc.lobby.closed": {},
     "svc.lobby.no_scenario": {"scenario": "atlantis"},
+    "svc.lobby.ai_level": {
+        "level": "genius",
+        "levels": ["@ai.level.word.random", "@ai.level.word.search"],
+    },
     "svc.lobby.players.game": {"title": "@game.tigris", "min": 2, "max": 4},
     "svc.lobby.no_game": {"game": "chess", "games": "brazil, tigris"},
     "svc.lobby.channel_busy": {},

@@ -214,7 +214,7 @@ def test_lang_de_prints_the_help_and_the_terminal_texts_in_german(tmp_path: Path
         (
             "de",
             ["--seats", "Ana,ai:genius"],
-            "Fehler: unbekannte KI-Stufe 'genius': wähle random, heuristic oder search",
+            "Fehler: unbekannte KI-Stufe 'genius': wähle leicht, mittel oder stark",
         ),
         ("hu", ["--web-host", " "], "hiba: a --web-host üres: adj meg egy címet"),
         (
