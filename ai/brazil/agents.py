@@ -16,6 +16,7 @@ from ai.brazil.evaluate import (
     evaluate,
     gold_card_value,
     opponent_scores,
+    overdue,
     win_probability,
 )
 from ai.brazil.fill import placeholder_fill
@@ -37,17 +38,6 @@ def own_legal_actions(view_state: GameState, seat: int) -> list[Any]:
     if not acts:
         raise NoDecision(f"seat {seat} has nothing to decide now")
     return acts
-
-
-OVERDUE_ROUND = 60
-"""The round from which an era III game is overdue: games of the heuristic end in about 33
-rounds, random games mostly before 100; past it, every player works towards the end."""
-
-
-def overdue(state: GameState) -> bool:
-    """Whether the game is overdue (public: the era and the round): in era III at round
-    :data:`OVERDUE_ROUND` or later, where only a revealed era III mission ends it (R-END-1)."""
-    return state.era == 3 and state.round >= OVERDUE_ROUND
 
 
 class RandomAgent:

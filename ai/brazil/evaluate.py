@@ -62,6 +62,20 @@ def gold_card_value(cat: Catalog, card: str) -> float:
     return GOLD_CARD_VALUE
 
 
+OVERDUE_ROUND = 60
+"""The round from which an era III game is overdue: games of the heuristic end in about 33
+rounds, random games mostly before 100 (R-END-1: only a revealed era III mission ends one)."""
+OVERDUE_PUSH = 10.0
+"""The era III mission's weight (its VP times its progress) in an overdue game: every player
+then works towards the end (issue 33: all-AI games that never ended)."""
+
+
+def overdue(state: GameState) -> bool:
+    """Whether the game is overdue (public: the era and the round): in era III at round
+    :data:`OVERDUE_ROUND` or later, where only a revealed era III mission ends it (R-END-1)."""
+    return state.era == 3 and state.round >= OVERDUE_ROUND and not state.solo
+
+
 def mission_progress(state: GameState, seat: int, mission: str, power: float = 2.0) -> float:
     """0..1: how far ``seat`` is towards ``mission`` (mean of objective shares, to ``power``:
     squared, nearly finished missions pull harder)."""
@@ -211,7 +225,7 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
                 v += 0.1 * vp  # still better to reveal (the score counts it then)
         else:
             # Solo (R-SOLO-2): the era III mission need not be completed.
-            w = SOLO_ERA3_MISSION if state.solo else 0.5
+            w = SOLO_ERA3_MISSION if state.solo else OVERDUE_PUSH if overdue(state) else 0.5
             v += w * vp * mission_progress(state, seat, mid)
     # Revealing the current era's mission first brings the next era: good for the revealer.
     v += 1.5 * len(p.revealed)
