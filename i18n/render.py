@@ -17,7 +17,7 @@ from babel.units import format_unit
 
 from i18n.catalogue import DEFAULT, PSEUDO, Catalogue, catalogue, load_all, on_reset, warn_once
 from i18n.grammar import join, polish_text
-from rules.registry import registrations
+from rules.registry import generation, registrations
 
 ListStyle = Literal[
     "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
@@ -34,11 +34,18 @@ _FIELD = re.compile(
 Part = tuple[str, str, tuple[str, ...]]
 
 
-@lru_cache(maxsize=1)
+_PREFIXES: tuple[int, tuple[str, ...]] = (-1, ())
+
+
 def _word_prefixes() -> tuple[str, ...]:
     """The registered games' prefixes of their typed-command words (``word.``): a term
-    reference to such a word shows its first alternative (``kaffee|kaffeebohnen``)."""
-    return tuple(r.words_prefix for r in registrations().values() if r.words_prefix)
+    reference to such a word shows its first alternative (``kaffee|kaffeebohnen``). Read
+    once per state of the registrations (a game registered later is seen)."""
+    global _PREFIXES
+    now = generation()
+    if _PREFIXES[0] != now:
+        _PREFIXES = (now, tuple(r.words_prefix for r in registrations().values() if r.words_prefix))
+    return _PREFIXES[1]
 
 
 @lru_cache(maxsize=4096)

@@ -187,6 +187,7 @@ def failures() -> dict[str, str]:
 
 
 _ALL: dict[str, Registration] | None = None
+_GENERATION = 0
 """The answer of :func:`registrations`, kept until :func:`register` or :func:`unregister`
 change it (the rules registry asks for it on every lookup of a game)."""
 
@@ -246,6 +247,13 @@ def unregister(name: str) -> None:
     _forget()
 
 
+def generation() -> int:
+    """A number that changes whenever a game is registered or unregistered in this process
+    (what a cache of something read from the registrations is keyed by)."""
+    return _GENERATION
+
+
 def _forget() -> None:
-    global _ALL
+    global _ALL, _GENERATION
     _ALL = None
+    _GENERATION += 1

@@ -141,3 +141,23 @@ def test_an_adapter_missing_a_hook_cannot_be_made() -> None:
 
     with pytest.raises(TypeError, match="abstract"):
         Half()  # type: ignore[abstract]
+
+
+def test_a_cache_keyed_by_the_generation_sees_a_game_registered_later() -> None:
+    """``generation()`` changes on every (un)registration: the words' prefixes that the
+    catalogues read (i18n.render) include a game registered after their first reading."""
+    from dataclasses import replace
+
+    from i18n.render import _word_prefixes
+    from rules.registry import generation, register, registrations, unregister
+
+    before = _word_prefixes()
+    first = next(iter(registrations().values()))
+    g0 = generation()
+    register(replace(first, name="probe", default=False, words_prefix="probe.word."))
+    try:
+        assert generation() != g0
+        assert "probe.word." in _word_prefixes()
+    finally:
+        unregister("probe")
+    assert _word_prefixes() == before
