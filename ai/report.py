@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import random
 import statistics
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -142,6 +144,29 @@ def seating(i: int, players: int, seed: object, *, paired: bool) -> tuple[list[i
     so every entry plays every seat of the same deal (paired seeds, seats swapped)."""
     order = [(j + i) % players for j in range(players)]
     return order, f"{seed}:{i // players}" if paired else f"{seed}:{i}"
+
+
+def seat_agents(
+    names: list[str],
+    i: int,
+    *,
+    seed: object,
+    paired: bool,
+    budget: float | None,
+    iterations: int | None,
+    make: Callable[..., Any],
+    salt: str = "",
+) -> tuple[list[int], list[Any], random.Random]:
+    """Game ``i``'s seating (:func:`seating`), its agents (``make(level, seed=…, **options)``,
+    a game's ``make_agent``, each seeded in seat order) and the random numbers the game's deal
+    is then drawn from (seeded from ``salt`` and the game's key)."""
+    order, key = seating(i, len(names), seed, paired=paired)
+    rng = random.Random(f"{salt}{key}")
+    agents = []
+    for seat in range(len(names)):
+        level, opts = entry_agent(names[order[seat]], budget, iterations)
+        agents.append(make(level, seed=rng.getrandbits(32), **opts))
+    return order, agents, rng
 
 
 def _chunk(play: Callable[[int], Report], indices: list[int]) -> Report:

@@ -3,12 +3,11 @@ decision times (the report: :mod:`ai.report`)."""
 
 from __future__ import annotations
 
-import random
 import time
 from functools import partial
 
 from ai.brazil import AGENT_NAMES, Agent, make_agent
-from ai.report import Report, check_entries, entry_agent, entry_labels, run_games, seating
+from ai.report import Report, check_entries, entry_labels, run_games, seat_agents
 from rules.brazil import apply, deciders, final_scores, new_game
 from rules.brazil.scoring import CATEGORIES
 from rules.brazil.state import GameState
@@ -54,15 +53,18 @@ def one_game(
     paired: bool,
 ) -> Report:
     """The report of game ``i`` alone of a tournament (see :func:`run_tournament`)."""
-    players = len(names)
     rep = _report(names)
     labels = rep.labels
-    order, key = seating(i, players, seed, paired=paired)
-    rng = random.Random(key)
-    agents = []
-    for seat in range(players):
-        level, opts = entry_agent(names[order[seat]], budget, iterations)
-        agents.append(make_agent(level, seed=rng.getrandbits(32), **opts))
+    order, agents, rng = seat_agents(
+        names,
+        i,
+        seed=seed,
+        paired=paired,
+        budget=budget,
+        iterations=iterations,
+        make=make_agent,
+        salt="",
+    )
     state = play_game(
         agents,
         rng.getrandbits(32),

@@ -4,11 +4,10 @@ colour, T-FINAL-3 — and per colour, natural ends, decision times)."""
 
 from __future__ import annotations
 
-import random
 import time
 from functools import partial
 
-from ai.report import Report, check_entries, entry_agent, entry_labels, run_games, seating
+from ai.report import Report, check_entries, entry_labels, run_games, seat_agents
 from ai.tigris import AGENT_NAMES, Agent, make_agent
 from rules.tigris import TigrisState, apply, deciders, final_scores, is_over, new_game
 
@@ -62,15 +61,18 @@ def one_game(
     paired: bool,
 ) -> Report:
     """The report of game ``i`` alone of a tournament (see :func:`run_tournament`)."""
-    players = len(names)
     rep = _report(names)
     labels = rep.labels
-    order, key = seating(i, players, seed, paired=paired)
-    rng = random.Random(f"tigris:{key}")
-    agents = []
-    for seat in range(players):
-        level, opts = entry_agent(names[order[seat]], budget, iterations)
-        agents.append(make_agent(level, seed=rng.getrandbits(32), **opts))
+    order, agents, rng = seat_agents(
+        names,
+        i,
+        seed=seed,
+        paired=paired,
+        budget=budget,
+        iterations=iterations,
+        make=make_agent,
+        salt="tigris:",
+    )
     state = play_game(agents, rng.getrandbits(32), times=rep.times, keys=[names[k] for k in order])
     rep.games += 1
     rep.rounds.append(state.turn)

@@ -50,12 +50,14 @@ def test_effort_scales_the_rollouts_and_the_same_seed_decides_the_same(name: str
 
 @pytest.mark.parametrize("name", SEARCH_GAMES)
 def test_the_budget_is_a_cap(name: str) -> None:
-    state, seat = _decision_point(name, 6)
+    """A millisecond's cap on a hundred thousand rollouts: the decision comes back legal,
+    cut short, and the cut is counted (a decision with one candidate plays none)."""
     agent = ai.make_agent("search", seed=1, game=name, iterations=100_000, budget=0.001)
-    assert agent.decide(state, seat) in game(name).legal_actions(state, seat)
-    played: int = agent.last_iterations  # type: ignore[attr-defined]
-    assert played < 100_000
-    assert agent.capped == (1 if played else 0)  # type: ignore[attr-defined]
+    for seed in (6, 7, 8):
+        state, seat = _decision_point(name, seed)
+        assert agent.decide(state, seat) in game(name).legal_actions(state, seat)
+        assert agent.last_iterations < 100_000  # type: ignore[attr-defined]
+    assert 1 <= agent.capped <= 3  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("name", SEARCH_GAMES)
