@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import compress
 
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.tigris.actions import NO_TILES, Action
@@ -38,6 +39,7 @@ from rules.tigris.data import (
     TREASURES_END,
 )
 from rules.tigris.events import Event
+from rules.tigris.kingdoms import NEIGHBOUR_MASK, Position, position, selector, squares
 from rules.tigris.messages import Param, msg, render
 from rules.tigris.state import (
     CATASTROPHE,
@@ -302,6 +304,89 @@ CAT_OK = tuple(c == EMPTY or UP <= c < DOWN for c in range(LEADER + 4 * MAX_PLAY
 
 
 def _play_actions(state: TigrisState) -> list[Action]:
+    """The active player's actions, from the board's cached kingdoms
+    (:mod:`rules.tigris.kingdoms`); exactly what :func:`_play_actions_walk` lists, which
+    walks the board square by square and stays the reference (and the way for a state whose
+    board the bitboards cannot read, or whose leaders and board disagree)."""
+    seat = state.active
+    if state.actions_left <= 0:
+        return [_PASS[seat]]
+    pos = position(state.cells)
+    if pos is None or not _leaders_agree(state, pos):
+        return _play_actions_walk(state)
+    try:
+        treasures = bytes(state.treasures)
+    except (ValueError, TypeError):
+        return _play_actions_walk(state)
+    pl = state.players[seat]
+    hand = pl.hand
+    memo = pos.memo
+    river, land, supply = pos.selectors()
+    out: list[Action] = []
+    if hand[BLUE] > 0:
+        key = (0, seat, BLUE, -1)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = list(compress(_TILE[seat][BLUE], river))
+        out += got
+    for c in (BLACK, RED, GREEN):
+        if hand[c] > 0:
+            key = (0, seat, c, -1)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = list(compress(_TILE[seat][c], land))
+            out += got
+    leaders = pl.leaders
+    for c in range(4):
+        origin = leaders[c]
+        key = (1, seat, c, origin)
+        got = memo.get(key)
+        if got is None:
+            if origin < 0:
+                got = list(compress(_LEADER[seat][c], supply))
+            else:
+                got = [_WITHDRAW[seat][c]]
+                got += compress(_LEADER[seat][c], selector(pos.relocations(origin)))
+            memo[key] = got
+        out += got
+    if pl.catastrophes > 0:
+        out += compress(_CATASTROPHE[seat], pos.catastrophe_squares(treasures))
+    if pl.hand_size > 0:
+        out += _swap_actions(seat, hand)
+    out.append(_PASS[seat])
+    return out
+
+
+def _leaders_agree(state: TigrisState, pos: Position) -> bool:
+    """Whether the players' leaders are exactly the leaders on the board (as in every state
+    the engine makes: ``check_conservation``)."""
+    cells = state.cells
+    n = 0
+    for seat, p in enumerate(state.players):
+        code = LEADER + 4 * seat
+        for q in p.leaders:
+            if q >= 0:
+                if q >= SIZE or cells[q] != code:
+                    return False
+                n += 1
+            code += 1
+    return n == pos.leaders.bit_count()
+
+
+_SWAP_ACTIONS: dict[tuple[int, int, int, int, int], list[Action]] = {}
+
+
+def _swap_actions(seat: int, hand: list[int]) -> list[Action]:
+    key = (seat, hand[0], hand[1], hand[2], hand[3])
+    got = _SWAP_ACTIONS.get(key)
+    if got is None:
+        got = _SWAP_ACTIONS[key] = [
+            _new(Action, ("swap", seat, -1, -1, t, 0, -1)) for t in _sub_multisets(hand)
+        ]
+    return got
+
+
+def _play_actions_walk(state: TigrisState) -> list[Action]:
     seat = state.active
     out: list[Action] = []
     if state.actions_left > 0:
@@ -554,6 +639,10 @@ def _check_tile(state: TigrisState, a: Action) -> None:
 
 def _kingdoms_next_to(cells: list[int], s: int, skip: int = -1) -> int:
     """How many different kingdoms touch square ``s`` (``skip``: a square treated as empty)."""
+    if skip < 0:
+        pos = position(cells)
+        if pos is not None:
+            return pos.kingdoms_next_to(s)
     seen: list[list[int]] = []
     count = 0
     for n in NEIGHBOURS[s]:
@@ -692,16 +781,8 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     s, c, seat = a.square, a.colour, a.seat
     cells = g.cells
     pl = g.players[seat]
-    # the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
-    kingdoms: list[list[int]] = []
-    seen: set[int] = set()
-    for n in NEIGHBOURS[s]:
-        if n in seen or not CONNECTS[cells[n]]:
-            continue
-        r = region_of(cells, n)
-        seen.update(r)
-        if is_kingdom(cells, r):
-            kingdoms.append(r)
+    # the leaders of the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
+    kingdoms = _kingdom_leaders_next_to(cells, s)
     pl.hand[c] -= 1
     pl.hand_size -= 1
     cells[s] = UP + c
@@ -716,14 +797,14 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
         # T-WAR-1: the unification tile; no VP for the tile (T-SCORE-2)
         g.unification = s
         events.append(Event("tigris.unify", {"square": LABELS[s]}))
-        colours_a = {cells[q] & 3 for q in leaders_in(cells, kingdoms[0])}
-        colours_b = {cells[q] & 3 for q in leaders_in(cells, kingdoms[1])}
+        colours_a = {cells[q] & 3 for q in kingdoms[0]}
+        colours_b = {cells[q] & 3 for q in kingdoms[1]}
         g.wars = sorted(colours_a & colours_b)
         g.stage = "war"
         return
     # T-SCORE-1: a leader of the tile's colour in the kingdom, else its king
     if kingdoms:
-        leaders = leaders_in(cells, kingdoms[0])
+        leaders = kingdoms[0]
         target = -1
         for q in leaders:
             if (cells[q] - LEADER) & 3 == c:
@@ -736,6 +817,45 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
             owner = (cells[target] - LEADER) >> 2
             _gain(g, owner, c, 1, "tigris.score.tile", events, square=LABELS[s])
     g.stage = "monument"
+
+
+def _kingdom_leaders_next_to(cells: list[int], s: int) -> list[list[int]]:
+    """The leaders' squares of each kingdom next to the empty square ``s``, from the cached
+    kingdoms; walking the regions (in the order met around ``s``, each region's leaders in
+    the order of its walk) when the bitboards cannot say, or when a kingdom holds two
+    leaders of one colour (never outside a conflict: then the walk's order would matter)."""
+    pos = position(cells)
+    if pos is not None:
+        nb = NEIGHBOUR_MASK[s]
+        out: list[list[int]] = []
+        for k in pos.kingdoms:
+            if k & nb:
+                leaders = squares(k & pos.leaders)
+                if len({(cells[q] - LEADER) & 3 for q in leaders}) != len(leaders):
+                    break
+                out.append(leaders)
+        else:
+            return out
+    kingdoms: list[list[int]] = []
+    seen: set[int] = set()
+    for n in NEIGHBOURS[s]:
+        if n in seen or not CONNECTS[cells[n]]:
+            continue
+        r = region_of(cells, n)
+        seen.update(r)
+        if is_kingdom(cells, r):
+            kingdoms.append(leaders_in(cells, r))
+    return kingdoms
+
+
+def _region_mask(cells: list[int], s: int) -> int:
+    """The squares of ``region_of(cells, s)`` as a bitboard when ``s`` holds a leader (its
+    kingdom, cached); 0 when the cached kingdoms cannot say (walk then)."""
+    if 0 <= s < SIZE and cells[s] >= LEADER:
+        pos = position(cells)
+        if pos is not None:
+            return pos.kingdom_of(s)
+    return 0
 
 
 def _gain(
@@ -776,7 +896,7 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
         events.append(Event("tigris.leader.place", params))
     g.stage = "treasure"
     # T-REVOLT-1: a leader of the same colour already in the kingdom
-    for q in leaders_in(cells, region_of(cells, s)):
+    for q in _same_colour_leaders(cells, s, c):
         v = cells[q] - LEADER
         if q != s and v & 3 == c:
             defender = v >> 2
@@ -806,6 +926,21 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
                 )
             )
             return
+
+
+def _same_colour_leaders(cells: list[int], s: int, c: int) -> list[int]:
+    """The leaders of colour ``c`` in the region of ``s`` (a leader's square) but ``s``, in
+    the region's walk order: from the cached kingdoms when there is at most one."""
+    k = _region_mask(cells, s)
+    if k:
+        pos = position(cells)
+        assert pos is not None
+        out = [q for q in squares(k & pos.leaders) if q != s and (cells[q] - LEADER) & 3 == c]
+        if len(out) <= 1:
+            return out
+    return [
+        q for q in leaders_in(cells, region_of(cells, s)) if q != s and (cells[q] - LEADER) & 3 == c
+    ]
 
 
 def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
@@ -1111,6 +1246,29 @@ def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
     """(trader's owner, the kingdom's treasures) for each kingdom with a trader and 2+
     treasures (T-TREASURE-2)."""
     cells = g.cells
+    traders: list[tuple[int, int]] = []
+    for seat, pl in enumerate(g.players):
+        s = pl.leaders[GREEN]
+        if s >= 0:
+            k = _region_mask(cells, s)
+            if not k:
+                return _treasure_kingdoms_walk(g)
+            traders.append((seat, k))
+    out = []
+    done = 0
+    for seat, k in traders:
+        if k & done:
+            continue
+        done |= k
+        ts = [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]
+        if len(ts) >= 2:
+            out.append((seat, ts))
+    return out
+
+
+def _treasure_kingdoms_walk(g: TigrisState) -> list[tuple[int, list[int]]]:
+    """:func:`_treasure_kingdoms`, walking each trader's region."""
+    cells = g.cells
     out = []
     done: set[int] = set()
     for seat, pl in enumerate(g.players):
@@ -1127,8 +1285,12 @@ def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
 
 
 def _treasure_choices(g: TigrisState, kingdom_square: int) -> list[int]:
-    rs = set(region_of(g.cells, kingdom_square))
-    ts = [t for t in g.treasures if t in rs]
+    k = _region_mask(g.cells, kingdom_square)
+    if k:
+        ts = [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]
+    else:
+        rs = set(region_of(g.cells, kingdom_square))
+        ts = [t for t in g.treasures if t in rs]
     if len(ts) < 2:
         return []
     corners = [t for t in ts if t in CORNERS]
@@ -1215,10 +1377,21 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
     cells = g.cells
     pl = g.players[seat]
     for mid, tl in sorted(g.monuments.items(), key=lambda kv: MONUMENTS.index(kv[0])):
-        region = region_of(cells, tl)
+        region: list[int] | None = None
         for colour in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
             s = pl.leaders[colour]
-            if s >= 0 and s in region:  # T-MONUMENT-7
+            if s < 0:
+                continue
+            # the monument's region holds the leader (T-MONUMENT-7): the leader's kingdom
+            # holds the monument, when the monument's square joins regions; else walk
+            k = _region_mask(cells, s)
+            if k and 0 <= tl < SIZE and CONNECTS[cells[tl]]:
+                held = bool(k >> tl & 1)
+            else:
+                if region is None:
+                    region = region_of(cells, tl)
+                held = s in region
+            if held:
                 _gain(
                     g,
                     seat,

@@ -1,0 +1,227 @@
+"""The kingdoms of a board position, as bitboards, computed once per position and cached by
+its content (issue 33: the listing and ``apply`` read them instead of walking the board).
+
+A :class:`Position` is a pure function of the ``cells`` of a state (the board: tiles, leaders,
+catastrophes; ``rules.tigris.state``): the squares that are empty, that join regions
+(T-VOC-5), the temples, the leaders, and the kingdoms (regions holding a leader, T-VOC-6),
+each a bitboard (an ``int``, bit ``s`` for square ``s``). What the listing needs beyond that
+(which squares kingdoms touch, the leader spots, a leader's relocations) is computed on first
+use and kept in the position. Positions are cached by the cells' bytes (:func:`position`), so
+two states with the same board (the state before an action and the listing after it, the many
+listings of a search) share the work; a state changed in place simply has another key.
+
+Nothing here reads anything but the cells (and, for catastrophes, the treasures given), so a
+cached answer is the answer for any state with that board.
+"""
+
+from __future__ import annotations
+
+from rules.tigris.actions import Action
+from rules.tigris.data import BOARD, MAX_PLAYERS, NEIGHBOURS, RED, SIZE
+from rules.tigris.state import CATASTROPHE, DOWN, EMPTY, LEADER, UP
+
+TEMPLE = UP + RED
+CODES = LEADER + 4 * MAX_PLAYERS  # cell codes are 0 .. CODES - 1
+COLUMNS = BOARD.columns
+
+FULL = (1 << SIZE) - 1
+# squares that have a neighbour on their left (x > 0), on their right (x < columns - 1)
+NOT_FIRST = sum(1 << s for s in range(SIZE) if s % COLUMNS != 0)
+NOT_LAST = sum(1 << s for s in range(SIZE) if s % COLUMNS != COLUMNS - 1)
+RIVER_MASK = sum(1 << s for s in BOARD.river)
+LAND_MASK = FULL & ~RIVER_MASK
+BIT = tuple(1 << s for s in range(SIZE))
+# the neighbours of each square, as a bitboard
+NEIGHBOUR_MASK = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in range(SIZE))
+
+
+def dilate(r: int) -> int:
+    """``r`` and every square next to one of it (T-VOC-4: sides, not corners)."""
+    return (
+        r | ((r << 1) & NOT_FIRST) | ((r >> 1) & NOT_LAST) | (r << COLUMNS) | (r >> COLUMNS)
+    ) & FULL
+
+
+def flood(seed: int, within: int) -> int:
+    """The squares of ``within`` connected to ``seed`` (a subset of ``within``)."""
+    r = seed
+    while True:
+        n = (
+            r | ((r << 1) & NOT_FIRST) | ((r >> 1) & NOT_LAST) | (r << COLUMNS) | (r >> COLUMNS)
+        ) & within
+        if n == r:
+            return r
+        r = n
+
+
+def squares(m: int) -> list[int]:
+    """The squares of a bitboard, ascending."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+_BITS = f"0{SIZE}b"
+_ONE_ZERO = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def selector(m: int) -> bytes:
+    """One byte per square, 1 where ``m`` has the square: for ``itertools.compress`` over a
+    row of per-square values (the squares' order kept)."""
+    return format(m, _BITS)[::-1].encode().translate(_ONE_ZERO)
+
+
+def _table(pred: object) -> bytes:
+    assert callable(pred)
+    return bytes(ord("1") if c < CODES and pred(c) else ord("0") for c in range(256))
+
+
+_IS_EMPTY = _table(lambda c: c == EMPTY)
+_CONNECTS = _table(lambda c: (UP <= c < CATASTROPHE) or c >= LEADER)  # T-VOC-5
+_IS_LEADER = _table(lambda c: c >= LEADER)
+_IS_TEMPLE = _table(lambda c: c == TEMPLE)
+_CATASTROPHE_OK = _table(lambda c: c == EMPTY or UP <= c < DOWN)  # T-CATASTROPHE-2
+
+
+class Position:
+    """The kingdoms of one board (see the module's docstring). Read-only once made."""
+
+    __slots__ = (
+        "_catastrophes",
+        "_tiles",
+        "_touch",
+        "connects",
+        "empty",
+        "key",
+        "kingdoms",
+        "leaders",
+        "memo",
+        "temples",
+    )
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        rev = key[::-1]  # square 0 last: the lowest bit
+        self.empty = int(rev.translate(_IS_EMPTY), 2)
+        self.connects = int(rev.translate(_CONNECTS), 2)
+        self.leaders = int(rev.translate(_IS_LEADER), 2)
+        self.temples = int(rev.translate(_IS_TEMPLE), 2)
+        kingdoms: list[int] = []
+        todo = self.leaders
+        conn = self.connects
+        while todo:
+            k = flood(todo & -todo, conn)
+            kingdoms.append(k)
+            todo &= ~k
+        self.kingdoms = kingdoms  # in the order of their lowest leader square
+        self._touch: tuple[int, int, int] | None = None
+        self._tiles: tuple[bytes, bytes, bytes] | None = None
+        self._catastrophes: tuple[bytes, bytes] | None = None
+        # the engine's action lists for this board, by its own keys (``rules.tigris.engine``)
+        self.memo: dict[tuple[int, int, int, int], list[Action]] = {}
+
+    def kingdom_of(self, s: int) -> int:
+        """The kingdom holding square ``s`` (0: none)."""
+        b = BIT[s]
+        for k in self.kingdoms:
+            if k & b:
+                return k
+        return 0
+
+    def kingdoms_next_to(self, s: int) -> int:
+        """How many kingdoms touch square ``s``."""
+        nb = NEIGHBOUR_MASK[s]
+        return sum(1 for k in self.kingdoms if k & nb)
+
+    def touch(self) -> tuple[int, int, int]:
+        """The empty squares touched by at least one, two, three kingdoms."""
+        t = self._touch
+        if t is None:
+            t = self._touch = _touched(self.kingdoms, self.empty)
+        return t
+
+    def selectors(self) -> tuple[bytes, bytes, bytes]:
+        """Selectors of the squares a tile may go to, river and land (empty, touched by at
+        most two kingdoms: T-TILE-2, -4), and of the spots a leader from the supply may go to
+        (touched by at most one kingdom: T-LEADER-4)."""
+        t = self._tiles
+        if t is None:
+            _, two, three = self.touch()
+            ok = self.empty & ~three
+            t = self._tiles = (
+                selector(ok & RIVER_MASK),
+                selector(ok & LAND_MASK),
+                selector(self.leader_spots() & ~two),
+            )
+        return t
+
+    def leader_spots(self) -> int:
+        """The empty land squares next to a temple (T-LEADER-2, -3)."""
+        return dilate(self.temples) & self.empty & LAND_MASK
+
+    def relocations(self, origin: int) -> int:
+        """The leader spots a leader on ``origin`` may move to: touched by at most one kingdom
+        once it is lifted (T-LEADER-4, -5). ``origin`` must hold a leader."""
+        home = self.kingdom_of(origin)
+        lifted = home & ~BIT[origin]
+        parts: list[int] = [k for k in self.kingdoms if k != home]
+        seen = 0
+        for n in NEIGHBOURS[origin]:
+            b = BIT[n]
+            if lifted & b and not seen & b:
+                part = flood(b, lifted)
+                seen |= part
+                if part & self.leaders:
+                    parts.append(part)
+        two = _touched(parts, self.empty)[1]
+        return self.leader_spots() & ~two
+
+    def catastrophe_squares(self, treasures: bytes) -> bytes:
+        """The selector of the squares a catastrophe may cover (T-CATASTROPHE-2): empty or a
+        face-up tile, no treasure (``treasures``: their squares as bytes)."""
+        c = self._catastrophes
+        if c is not None and c[0] == treasures:
+            return c[1]
+        m = int(self.key[::-1].translate(_CATASTROPHE_OK), 2)
+        for t in treasures:
+            m &= ~BIT[t]
+        sel = selector(m)
+        self._catastrophes = (treasures, sel)
+        return sel
+
+
+def _touched(kingdoms: list[int], empty: int) -> tuple[int, int, int]:
+    one = two = three = 0
+    for k in kingdoms:
+        d = dilate(k) & empty
+        three |= two & d
+        two |= one & d
+        one |= d
+    return one, two, three
+
+
+_CACHE: dict[bytes, Position] = {}
+_CACHE_SIZE = 2048
+
+
+def position(cells: list[int]) -> Position | None:
+    """The position of ``cells`` (cached), or None for a board this module cannot read (not
+    the standard board's size, or a cell code out of range): the caller then walks the
+    board square by square."""
+    try:
+        key = bytes(cells)
+    except (ValueError, TypeError):
+        return None
+    p = _CACHE.get(key)
+    if p is not None:
+        return p
+    if len(key) != SIZE or max(key) >= CODES:
+        return None
+    p = Position(key)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = p
+    return p
