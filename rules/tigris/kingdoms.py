@@ -91,6 +91,7 @@ class Position:
 
     __slots__ = (
         "_catastrophes",
+        "_spots",
         "_tiles",
         "_touch",
         "connects",
@@ -102,21 +103,40 @@ class Position:
         "temples",
     )
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes, parent: Position | None = None) -> None:
+        """The position of the board ``key`` (the cells' bytes); ``parent``, any other
+        position (typically the board before the action), spares the flooding of the kingdoms
+        no change reaches."""
         self.key = key
         rev = key[::-1]  # square 0 last: the lowest bit
         self.empty = int(rev.translate(_IS_EMPTY), 2)
-        self.connects = int(rev.translate(_CONNECTS), 2)
-        self.leaders = int(rev.translate(_IS_LEADER), 2)
+        self.connects = conn = int(rev.translate(_CONNECTS), 2)
+        self.leaders = leaders = int(rev.translate(_IS_LEADER), 2)
         self.temples = int(rev.translate(_IS_TEMPLE), 2)
+        # the kingdoms, in no particular order
         kingdoms: list[int] = []
-        todo = self.leaders
-        conn = self.connects
+        todo = leaders
+        if parent is not None:
+            # kingdoms are the regions of ``conn`` holding a bit of ``leaders``: a kingdom of
+            # the parent no changed square lies in or next to is one here too; one with no
+            # changed square in it is still connected, and its region here holds it
+            delta = (conn ^ parent.connects) | (leaders ^ parent.leaders)
+            near = dilate(delta)
+            for k in parent.kingdoms:
+                if not k & near:
+                    kingdoms.append(k)
+                    todo &= ~k
+            for k in parent.kingdoms:
+                if k & near and not k & delta and k & todo:
+                    k = flood(k, conn)
+                    kingdoms.append(k)
+                    todo &= ~k
         while todo:
             k = flood(todo & -todo, conn)
             kingdoms.append(k)
             todo &= ~k
-        self.kingdoms = kingdoms  # in the order of their lowest leader square
+        self.kingdoms = kingdoms
+        self._spots = -1
         self._touch: tuple[int, int, int] | None = None
         self._tiles: tuple[bytes, bytes, bytes] | None = None
         self._catastrophes: tuple[bytes, bytes] | None = None
@@ -160,23 +180,28 @@ class Position:
 
     def leader_spots(self) -> int:
         """The empty land squares next to a temple (T-LEADER-2, -3)."""
-        return dilate(self.temples) & self.empty & LAND_MASK
+        s = self._spots
+        if s < 0:
+            s = self._spots = dilate(self.temples) & self.empty & LAND_MASK
+        return s
 
     def relocations(self, origin: int) -> int:
         """The leader spots a leader on ``origin`` may move to: touched by at most one kingdom
         once it is lifted (T-LEADER-4, -5). ``origin`` must hold a leader."""
         home = self.kingdom_of(origin)
-        lifted = home & ~BIT[origin]
-        parts: list[int] = [k for k in self.kingdoms if k != home]
-        seen = 0
-        for n in NEIGHBOURS[origin]:
-            b = BIT[n]
-            if lifted & b and not seen & b:
-                part = flood(b, lifted)
-                seen |= part
-                if part & self.leaders:
-                    parts.append(part)
-        two = _touched(parts, self.empty)[1]
+        empty = self.empty
+        one = two = 0
+        for k in self.kingdoms:
+            if k != home:
+                d = dilate(k) & empty
+                two |= one & d
+                one |= d
+        mine = home & self.leaders
+        if mine != BIT[origin]:  # other leaders stay: the parts of the kingdom holding one
+            for part in _leader_parts(home, mine, origin):
+                d = dilate(part) & empty
+                two |= one & d
+                one |= d
         return self.leader_spots() & ~two
 
     def catastrophe_squares(self, treasures: bytes) -> bytes:
@@ -193,6 +218,35 @@ class Position:
         return sel
 
 
+_CACHE: dict[bytes, Position] = {}
+_CACHE_SIZE = 2048
+# the position last asked for: the parent of the next new one (the board before the action)
+_LAST: list[Position | None] = [None]
+_PARTS: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _leader_parts(kingdom: int, leaders: int, origin: int) -> list[int]:
+    """The parts of ``kingdom`` without the square ``origin`` that hold one of ``leaders``
+    (cached: a kingdom often stays as it is from one action to the next)."""
+    key = (kingdom, leaders, origin)
+    got = _PARTS.get(key)
+    if got is None:
+        lifted = kingdom & ~BIT[origin]
+        got = []
+        seen = 0
+        for n in NEIGHBOURS[origin]:
+            b = BIT[n]
+            if lifted & b and not seen & b:
+                part = flood(b, lifted)
+                seen |= part
+                if part & leaders:
+                    got.append(part)
+        if len(_PARTS) >= _CACHE_SIZE:
+            _PARTS.clear()
+        _PARTS[key] = got
+    return got
+
+
 def _touched(kingdoms: list[int], empty: int) -> tuple[int, int, int]:
     one = two = three = 0
     for k in kingdoms:
@@ -201,10 +255,6 @@ def _touched(kingdoms: list[int], empty: int) -> tuple[int, int, int]:
         two |= one & d
         one |= d
     return one, two, three
-
-
-_CACHE: dict[bytes, Position] = {}
-_CACHE_SIZE = 2048
 
 
 def position(cells: list[int]) -> Position | None:
@@ -216,12 +266,12 @@ def position(cells: list[int]) -> Position | None:
     except (ValueError, TypeError):
         return None
     p = _CACHE.get(key)
-    if p is not None:
-        return p
-    if len(key) != SIZE or max(key) >= CODES:
-        return None
-    p = Position(key)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.clear()
-    _CACHE[key] = p
+    if p is None:
+        if len(key) != SIZE or max(key) >= CODES:
+            return None
+        p = Position(key, _LAST[0])
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = p
+    _LAST[0] = p
     return p
