@@ -39,7 +39,7 @@ from rules.tigris.data import (
     TREASURES_END,
 )
 from rules.tigris.events import Event
-from rules.tigris.kingdoms import NEIGHBOUR_MASK, Position, position, selector, squares
+from rules.tigris.kingdoms import BIT, NEIGHBOUR_MASK, Position, position, squares
 from rules.tigris.messages import Param, msg, render
 from rules.tigris.state import (
     CATASTROPHE,
@@ -320,35 +320,21 @@ def _play_actions(state: TigrisState) -> list[Action]:
         return _play_actions_walk(state)
     pl = state.players[seat]
     hand = pl.hand
-    memo = pos.memo
     river, land, supply = pos.selectors()
-    out: list[Action] = []
-    if hand[BLUE] > 0:
-        key = (0, seat, BLUE, -1)
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = list(compress(_TILE[seat][BLUE], river))
-        out += got
+    tiles = _TILE[seat]
+    out: list[Action] = list(compress(tiles[BLUE], river)) if hand[BLUE] > 0 else []
     for c in (BLACK, RED, GREEN):
         if hand[c] > 0:
-            key = (0, seat, c, -1)
-            got = memo.get(key)
-            if got is None:
-                got = memo[key] = list(compress(_TILE[seat][c], land))
-            out += got
+            out += compress(tiles[c], land)
     leaders = pl.leaders
+    row = _LEADER[seat]
     for c in range(4):
         origin = leaders[c]
-        key = (1, seat, c, origin)
-        got = memo.get(key)
-        if got is None:
-            if origin < 0:
-                got = list(compress(_LEADER[seat][c], supply))
-            else:
-                got = [_WITHDRAW[seat][c]]
-                got += compress(_LEADER[seat][c], selector(pos.relocations(origin)))
-            memo[key] = got
-        out += got
+        if origin < 0:
+            out += compress(row[c], supply)
+        else:
+            out.append(_WITHDRAW[seat][c])
+            out += compress(row[c], pos.relocation_squares(origin))
     if pl.catastrophes > 0:
         out += compress(_CATASTROPHE[seat], pos.catastrophe_squares(treasures))
     if pl.hand_size > 0:
@@ -1247,22 +1233,29 @@ def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
     treasures (T-TREASURE-2)."""
     cells = g.cells
     traders: list[tuple[int, int]] = []
+    pos: Position | None = None
     for seat, pl in enumerate(g.players):
         s = pl.leaders[GREEN]
         if s >= 0:
-            k = _region_mask(cells, s)
-            if not k:
+            if pos is None:
+                pos = position(cells)
+            if pos is None or s >= SIZE or cells[s] < LEADER:
                 return _treasure_kingdoms_walk(g)
-            traders.append((seat, k))
-    out = []
+            traders.append((seat, pos.kingdom_of(s)))
+    out: list[tuple[int, list[int]]] = []
+    if not traders:
+        return out
+    held = 0  # the treasures' squares
+    for t in g.treasures:
+        if 0 <= t < SIZE:
+            held |= BIT[t]
     done = 0
     for seat, k in traders:
         if k & done:
             continue
         done |= k
-        ts = [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]
-        if len(ts) >= 2:
-            out.append((seat, ts))
+        if (k & held).bit_count() >= 2:
+            out.append((seat, [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]))
     return out
 
 

@@ -16,7 +16,6 @@ cached answer is the answer for any state with that board.
 
 from __future__ import annotations
 
-from rules.tigris.actions import Action
 from rules.tigris.data import BOARD, MAX_PLAYERS, NEIGHBOURS, RED, SIZE
 from rules.tigris.state import CATASTROPHE, DOWN, EMPTY, LEADER, UP
 
@@ -90,7 +89,9 @@ class Position:
     """The kingdoms of one board (see the module's docstring). Read-only once made."""
 
     __slots__ = (
+        "_borders",
         "_catastrophes",
+        "_relocations",
         "_spots",
         "_tiles",
         "_touch",
@@ -99,7 +100,6 @@ class Position:
         "key",
         "kingdoms",
         "leaders",
-        "memo",
         "temples",
     )
 
@@ -135,13 +135,13 @@ class Position:
             k = flood(todo & -todo, conn)
             kingdoms.append(k)
             todo &= ~k
-        self.kingdoms = kingdoms
+        self.kingdoms: list[int] = kingdoms
         self._spots = -1
         self._touch: tuple[int, int, int] | None = None
+        self._borders: list[int] | None = None
         self._tiles: tuple[bytes, bytes, bytes] | None = None
         self._catastrophes: tuple[bytes, bytes] | None = None
-        # the engine's action lists for this board, by its own keys (``rules.tigris.engine``)
-        self.memo: dict[tuple[int, int, int, int], list[Action]] = {}
+        self._relocations: dict[int, bytes] = {}
 
     def kingdom_of(self, s: int) -> int:
         """The kingdom holding square ``s`` (0: none)."""
@@ -160,8 +160,21 @@ class Position:
         """The empty squares touched by at least one, two, three kingdoms."""
         t = self._touch
         if t is None:
-            t = self._touch = _touched(self.kingdoms, self.empty)
+            one = two = three = 0
+            for d in self.borders():
+                three |= two & d
+                two |= one & d
+                one |= d
+            t = self._touch = (one, two, three)
         return t
+
+    def borders(self) -> list[int]:
+        """The empty squares next to each kingdom (in the order of :attr:`kingdoms`)."""
+        b = self._borders
+        if b is None:
+            empty = self.empty
+            b = self._borders = [dilate(k) & empty for k in self.kingdoms]
+        return b
 
     def selectors(self) -> tuple[bytes, bytes, bytes]:
         """Selectors of the squares a tile may go to, river and land (empty, touched by at
@@ -188,21 +201,41 @@ class Position:
     def relocations(self, origin: int) -> int:
         """The leader spots a leader on ``origin`` may move to: touched by at most one kingdom
         once it is lifted (T-LEADER-4, -5). ``origin`` must hold a leader."""
-        home = self.kingdom_of(origin)
-        empty = self.empty
+        b = BIT[origin]
+        borders = self.borders()
         one = two = 0
-        for k in self.kingdoms:
-            if k != home:
-                d = dilate(k) & empty
+        home = 0
+        for k, d in zip(self.kingdoms, borders, strict=True):
+            if k & b:
+                home = k
+            else:
                 two |= one & d
                 one |= d
         mine = home & self.leaders
-        if mine != BIT[origin]:  # other leaders stay: the parts of the kingdom holding one
+        if mine != b:  # other leaders stay: the parts of the kingdom holding one
+            empty = self.empty
             for part in _leader_parts(home, mine, origin):
                 d = dilate(part) & empty
                 two |= one & d
                 one |= d
         return self.leader_spots() & ~two
+
+    def relocation_squares(self, origin: int) -> bytes:
+        """The selector of :meth:`relocations` (cached). When the leader's kingdom touches no
+        leader spot, lifting it changes nothing there: the supply's spots."""
+        sel = self._relocations.get(origin)
+        if sel is None:
+            b = BIT[origin]
+            spots = self.leader_spots()
+            for k, d in zip(self.kingdoms, self.borders(), strict=True):
+                if k & b:
+                    touches = d & spots
+                    break
+            else:
+                touches = 1
+            sel = selector(self.relocations(origin)) if touches else self.selectors()[2]
+            self._relocations[origin] = sel
+        return sel
 
     def catastrophe_squares(self, treasures: bytes) -> bytes:
         """The selector of the squares a catastrophe may cover (T-CATASTROPHE-2): empty or a
@@ -245,16 +278,6 @@ def _leader_parts(kingdom: int, leaders: int, origin: int) -> list[int]:
             _PARTS.clear()
         _PARTS[key] = got
     return got
-
-
-def _touched(kingdoms: list[int], empty: int) -> tuple[int, int, int]:
-    one = two = three = 0
-    for k in kingdoms:
-        d = dilate(k) & empty
-        three |= two & d
-        two |= one & d
-        one |= d
-    return one, two, three
 
 
 def position(cells: list[int]) -> Position | None:
