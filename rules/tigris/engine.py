@@ -660,8 +660,22 @@ def _check_leader(state: TigrisState, a: Action) -> None:
         raise _err(IllegalAction, "T-LEADER-3", "tigris.error.leader_river", square=sq)
     if not has_temple(cells, s):
         raise _err(IllegalAction, "T-LEADER-2", "tigris.error.leader_temple", square=sq)
-    if _kingdoms_next_to(cells, s, skip=origin) > 1:
+    if _unites(cells, s, origin):
         raise _err(IllegalAction, "T-LEADER-4", "tigris.error.leader_unites", square=sq)
+
+
+def _unites(cells: list[int], s: int, origin: int) -> bool:
+    """Whether a leader placed on the spot ``s`` (empty land next to a temple), coming from
+    ``origin`` (-1: the supply), would touch two kingdoms (T-LEADER-4, judged with the
+    leader lifted: T-LEADER-5): the cached kingdoms' relocations when ``origin`` holds a
+    leader, else the walk."""
+    if origin < 0:
+        return _kingdoms_next_to(cells, s) > 1
+    if origin < SIZE and cells[origin] >= LEADER:
+        pos = position(cells)
+        if pos is not None:
+            return not pos.relocation_squares(origin)[s]
+    return _kingdoms_next_to(cells, s, skip=origin) > 1
 
 
 def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
