@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import compress
 
+from pydantic import BaseModel
+
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.tigris.actions import NO_TILES, Action
 from rules.tigris.data import (
@@ -784,9 +786,9 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     # the leaders of the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
     kingdoms = _kingdom_leaders_next_to(cells, s)
     pl.hand[c] -= 1
-    pl.hand_size -= 1
+    _put(pl, "hand_size", pl.hand_size - 1)
     cells[s] = UP + c
-    g.placed = s
+    _put(g, "placed", s)
     events.append(
         Event(
             "tigris.tile",
@@ -999,12 +1001,12 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
             bag[c] -= 1
             got[c] += 1
             size -= 1
-        g.bag_size = size
-        g.last_progress = g.turn
+        _put(g, "bag_size", size)
+        _put(g, "last_progress", g.turn)
         pl = g.players[seat]
         for c in range(4):
             pl.hand[c] += got[c]
-        pl.hand_size += take
+        _put(pl, "hand_size", pl.hand_size + take)
     events.append(Event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
     if take:
         tiles: list[Param] = []
@@ -1198,6 +1200,18 @@ def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
 # ------------------------------------------------------------------------ monuments, treasures
 
 
+# the top-left squares of the 2 x 2 blocks holding each square (T-MONUMENT-1)
+_BLOCKS = tuple(
+    tuple(
+        ty * COLUMNS + tx
+        for tx in (s % COLUMNS - 1, s % COLUMNS)
+        for ty in (s // COLUMNS - 1, s // COLUMNS)
+        if 0 <= tx < COLUMNS - 1 and 0 <= ty < ROWS - 1
+    )
+    for s in range(SIZE)
+)
+
+
 def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
     """(monument, top-left square) pairs the active player may build now (T-MONUMENT-1, -2)."""
     s = g.placed
@@ -1208,14 +1222,12 @@ def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
     if not UP <= v < DOWN:
         return []
     c = v - UP
-    x, y = s % COLUMNS, s // COLUMNS
-    squares = []
-    for tx in (x - 1, x):
-        for ty in (y - 1, y):
-            if 0 <= tx < COLUMNS - 1 and 0 <= ty < ROWS - 1:
-                tl = ty * COLUMNS + tx
-                if all(cells[q] == v for q in (tl, tl + 1, tl + COLUMNS, tl + COLUMNS + 1)):
-                    squares.append(tl)
+    w = COLUMNS
+    squares = [
+        tl
+        for tl in _BLOCKS[s]
+        if cells[tl] == v and cells[tl + 1] == v and cells[tl + w] == v and cells[tl + w + 1] == v
+    ]
     if not squares:
         return []
     free = [
@@ -1364,17 +1376,29 @@ def _advance(g: TigrisState, events: list[Event]) -> None:
             if _monument_options(g):
                 g.pending = [Pending(kind="monument", seat=g.active)]
                 continue
-            g.stage = "treasure"
+            _put(g, "stage", "treasure")
             continue
         if st == "treasure":
             if _collect_treasures(g, events):
                 continue
-            g.stage = ""
-            g.placed = -1
-            g.actions_left -= 1
+            d = g.__dict__
+            d["stage"] = ""
+            d["placed"] = -1
+            d["actions_left"] -= 1
+            g.__pydantic_fields_set__.update(("stage", "placed", "actions_left"))
             if g.actions_left <= 0:
                 _end_turn(g, events)
             return
+
+
+_TURN_FIELDS = ("active", "actions_left", "turn", "committed", "stage", "placed")
+
+
+def _put(m: BaseModel, name: str, value: object) -> None:
+    """``m.<name> = value`` as pydantic assigns a field (no validation on assignment): the
+    value in the instance's dict and the name among the fields set; without its dispatch."""
+    m.__dict__[name] = value
+    m.__pydantic_fields_set__.add(name)
 
 
 def _end_turn(g: TigrisState, events: list[Event]) -> None:
@@ -1418,12 +1442,14 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
     if len(g.treasures) <= TREASURES_END:
         _game_over(g, "treasures", events)  # T-END-1
         return
-    g.active = (seat + 1) % n
-    g.actions_left = ACTIONS_PER_TURN
-    g.turn += 1
-    g.committed = []
-    g.stage = ""
-    g.placed = -1
+    d = g.__dict__
+    d["active"] = (seat + 1) % n
+    d["actions_left"] = ACTIONS_PER_TURN
+    d["turn"] += 1
+    d["committed"] = []
+    d["stage"] = ""
+    d["placed"] = -1
+    g.__pydantic_fields_set__.update(_TURN_FIELDS)
     events.append(Event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
 
 

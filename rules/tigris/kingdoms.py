@@ -82,7 +82,9 @@ _IS_EMPTY = _table(lambda c: c == EMPTY)
 _CONNECTS = _table(lambda c: (UP <= c < CATASTROPHE) or c >= LEADER)  # T-VOC-5
 _IS_LEADER = _table(lambda c: c >= LEADER)
 _IS_TEMPLE = _table(lambda c: c == TEMPLE)
-_CATASTROPHE_OK = _table(lambda c: c == EMPTY or UP <= c < DOWN)  # T-CATASTROPHE-2
+# T-CATASTROPHE-2, a selector: 1 for the cell codes a catastrophe may cover
+_CATASTROPHE_OK = bytes(c < CODES and (c == EMPTY or UP <= c < DOWN) for c in range(256))
+_CODES = bytes(range(CODES))
 
 
 class Position:
@@ -243,10 +245,13 @@ class Position:
         c = self._catastrophes
         if c is not None and c[0] == treasures:
             return c[1]
-        m = int(self.key[::-1].translate(_CATASTROPHE_OK), 2)
-        for t in treasures:
-            m &= ~BIT[t]
-        sel = selector(m)
+        sel = self.key.translate(_CATASTROPHE_OK)
+        if treasures:
+            without = bytearray(sel)
+            for t in treasures:
+                if t < SIZE:
+                    without[t] = 0
+            sel = bytes(without)
         self._catastrophes = (treasures, sel)
         return sel
 
@@ -290,7 +295,7 @@ def position(cells: list[int]) -> Position | None:
         return None
     p = _CACHE.get(key)
     if p is None:
-        if len(key) != SIZE or max(key) >= CODES:
+        if len(key) != SIZE or key.translate(None, _CODES):  # a code out of range
             return None
         p = Position(key, _LAST[0])
         if len(_CACHE) >= _CACHE_SIZE:
