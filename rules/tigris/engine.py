@@ -322,21 +322,22 @@ def _play_actions(state: TigrisState) -> list[Action]:
         return _play_actions_walk(state)
     pl = state.players[seat]
     hand = pl.hand
-    river, land, supply = pos.selectors()
+    river, land = pos.selectors()
     tiles = _TILE[seat]
     out: list[Action] = list(compress(tiles[BLUE], river)) if hand[BLUE] > 0 else []
     for c in (BLACK, RED, GREEN):
         if hand[c] > 0:
             out += compress(tiles[c], land)
     leaders = pl.leaders
-    row = _LEADER[seat]
+    rows = _LEADER[seat]
     for c in range(4):
         origin = leaders[c]
+        row = rows[c]
         if origin < 0:
-            out += compress(row[c], supply)
+            out += [row[s] for s in pos.supply_spots()]
         else:
             out.append(_WITHDRAW[seat][c])
-            out += compress(row[c], pos.relocation_squares(origin))
+            out += [row[s] for s in pos.relocation_spots(origin)]
     if pl.catastrophes > 0:
         out += compress(_CATASTROPHE[seat], pos.catastrophe_squares(treasures))
     if pl.hand_size > 0:
@@ -676,7 +677,7 @@ def _unites(cells: list[int], s: int, origin: int) -> bool:
     if origin < SIZE and cells[origin] >= LEADER:
         pos = position(cells)
         if pos is not None:
-            return not pos.relocation_squares(origin)[s]
+            return s not in pos.relocation_spots(origin)
     return _kingdoms_next_to(cells, s, skip=origin) > 1
 
 

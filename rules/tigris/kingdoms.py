@@ -16,6 +16,8 @@ cached answer is the answer for any state with that board.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from rules.tigris.data import BOARD, MAX_PLAYERS, NEIGHBOURS, RED, SIZE
 from rules.tigris.state import CATASTROPHE, DOWN, EMPTY, LEADER, UP
 
@@ -30,6 +32,7 @@ NOT_LAST = sum(1 << s for s in range(SIZE) if s % COLUMNS != COLUMNS - 1)
 RIVER_MASK = sum(1 << s for s in BOARD.river)
 LAND_MASK = FULL & ~RIVER_MASK
 BIT = tuple(1 << s for s in range(SIZE))
+SQUARES = tuple(range(SIZE))
 # the neighbours of each square, as a bitboard
 NEIGHBOUR_MASK = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in range(SIZE))
 
@@ -94,7 +97,9 @@ class Position:
         "_borders",
         "_catastrophes",
         "_relocations",
+        "_spot_list",
         "_spots",
+        "_supply",
         "_tiles",
         "_touch",
         "connects",
@@ -141,9 +146,11 @@ class Position:
         self._spots = -1
         self._touch: tuple[int, int, int] | None = None
         self._borders: list[int] | None = None
-        self._tiles: tuple[bytes, bytes, bytes] | None = None
+        self._tiles: tuple[bytes, bytes] | None = None
         self._catastrophes: tuple[bytes, bytes] | None = None
-        self._relocations: dict[int, bytes] = {}
+        self._relocations: dict[int, list[int]] = {}
+        self._spot_list: list[int] | None = None
+        self._supply: list[int] | None = None
 
     def kingdom_of(self, s: int) -> int:
         """The kingdom holding square ``s`` (0: none)."""
@@ -178,20 +185,30 @@ class Position:
             b = self._borders = [dilate(k) & empty for k in self.kingdoms]
         return b
 
-    def selectors(self) -> tuple[bytes, bytes, bytes]:
-        """Selectors of the squares a tile may go to, river and land (empty, touched by at
-        most two kingdoms: T-TILE-2, -4), and of the spots a leader from the supply may go to
-        (touched by at most one kingdom: T-LEADER-4)."""
+    def selectors(self) -> tuple[bytes, bytes]:
+        """Selectors of the squares a tile may go to, river and land: empty, touched by at
+        most two kingdoms (T-TILE-2, -4)."""
         t = self._tiles
         if t is None:
-            _, two, three = self.touch()
-            ok = self.empty & ~three
-            t = self._tiles = (
-                selector(ok & RIVER_MASK),
-                selector(ok & LAND_MASK),
-                selector(self.leader_spots() & ~two),
-            )
+            ok = self.empty & ~self.touch()[2]
+            t = self._tiles = (selector(ok & RIVER_MASK), selector(ok & LAND_MASK))
         return t
+
+    def spot_list(self) -> list[int]:
+        """The leader spots (:meth:`leader_spots`), ascending."""
+        got = self._spot_list
+        if got is None:
+            got = self._spot_list = list(compress(SQUARES, selector(self.leader_spots())))
+        return got
+
+    def supply_spots(self) -> list[int]:
+        """The spots a leader from the supply may go to, ascending: touched by at most one
+        kingdom (T-LEADER-4)."""
+        got = self._supply
+        if got is None:
+            two = self.touch()[1]
+            got = self._supply = [s for s in self.spot_list() if not two >> s & 1]
+        return got
 
     def leader_spots(self) -> int:
         """The empty land squares next to a temple (T-LEADER-2, -3)."""
@@ -222,11 +239,11 @@ class Position:
                 one |= d
         return self.leader_spots() & ~two
 
-    def relocation_squares(self, origin: int) -> bytes:
-        """The selector of :meth:`relocations` (cached). When the leader's kingdom touches no
-        leader spot, lifting it changes nothing there: the supply's spots."""
-        sel = self._relocations.get(origin)
-        if sel is None:
+    def relocation_spots(self, origin: int) -> list[int]:
+        """The squares of :meth:`relocations`, ascending (cached). When the leader's kingdom
+        touches no leader spot, lifting it changes nothing there: the supply's spots."""
+        got = self._relocations.get(origin)
+        if got is None:
             b = BIT[origin]
             spots = self.leader_spots()
             for k, d in zip(self.kingdoms, self.borders(), strict=True):
@@ -235,9 +252,13 @@ class Position:
                     break
             else:
                 touches = 1
-            sel = selector(self.relocations(origin)) if touches else self.selectors()[2]
-            self._relocations[origin] = sel
-        return sel
+            if touches:
+                m = self.relocations(origin)
+                got = [s for s in self.spot_list() if m >> s & 1]
+            else:
+                got = self.supply_spots()
+            self._relocations[origin] = got
+        return got
 
     def catastrophe_squares(self, treasures: bytes) -> bytes:
         """The selector of the squares a catastrophe may cover (T-CATASTROPHE-2): empty or a
