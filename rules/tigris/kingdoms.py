@@ -97,9 +97,9 @@ class Position:
         "_borders",
         "_catastrophes",
         "_relocations",
-        "_spot_list",
         "_spots",
         "_supply",
+        "_supply_mask",
         "_tiles",
         "_touch",
         "connects",
@@ -149,8 +149,8 @@ class Position:
         self._tiles: tuple[bytes, bytes] | None = None
         self._catastrophes: tuple[bytes, bytes] | None = None
         self._relocations: dict[int, list[int]] = {}
-        self._spot_list: list[int] | None = None
         self._supply: list[int] | None = None
+        self._supply_mask = 0
 
     def kingdom_of(self, s: int) -> int:
         """The kingdom holding square ``s`` (0: none)."""
@@ -194,20 +194,13 @@ class Position:
             t = self._tiles = (selector(ok & RIVER_MASK), selector(ok & LAND_MASK))
         return t
 
-    def spot_list(self) -> list[int]:
-        """The leader spots (:meth:`leader_spots`), ascending."""
-        got = self._spot_list
-        if got is None:
-            got = self._spot_list = list(compress(SQUARES, selector(self.leader_spots())))
-        return got
-
     def supply_spots(self) -> list[int]:
         """The spots a leader from the supply may go to, ascending: touched by at most one
         kingdom (T-LEADER-4)."""
         got = self._supply
         if got is None:
-            two = self.touch()[1]
-            got = self._supply = [s for s in self.spot_list() if not two >> s & 1]
+            m = self._supply_mask = self.leader_spots() & ~self.touch()[1]
+            got = self._supply = list(compress(SQUARES, selector(m)))
         return got
 
     def leader_spots(self) -> int:
@@ -252,11 +245,12 @@ class Position:
                     break
             else:
                 touches = 1
+            supply = self.supply_spots()
             if touches:
                 m = self.relocations(origin)
-                got = [s for s in self.spot_list() if m >> s & 1]
-            else:
-                got = self.supply_spots()
+                if m != self._supply_mask:
+                    supply = list(compress(SQUARES, selector(m)))
+            got = supply
             self._relocations[origin] = got
         return got
 
