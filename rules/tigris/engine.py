@@ -934,10 +934,9 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
 def _same_colour_leaders(cells: list[int], s: int, c: int) -> list[int]:
     """The leaders of colour ``c`` in the region of ``s`` (a leader's square) but ``s``, in
     the region's walk order: from the cached kingdoms when there is at most one."""
-    k = _region_mask(cells, s)
-    if k:
-        pos = position(cells)
-        assert pos is not None
+    pos = position(cells) if 0 <= s < SIZE and cells[s] >= LEADER else None
+    if pos is not None:
+        k = pos.kingdom_of(s)
         out = [q for q in squares(k & pos.leaders) if q != s and (cells[q] - LEADER) & 3 == c]
         if len(out) <= 1:
             return out
@@ -1408,6 +1407,7 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
     events.append(Event("tigris.turn.end", {"player": who(g, seat)}))
     cells = g.cells
     pl = g.players[seat]
+    pos: Position | None = None
     for mid, tl in sorted(g.monuments.items(), key=lambda kv: MONUMENTS.index(kv[0])):
         region: list[int] | None = None
         for colour in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
@@ -1416,7 +1416,9 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
                 continue
             # the monument's region holds the leader (T-MONUMENT-7): the leader's kingdom
             # holds the monument, when the monument's square joins regions; else walk
-            k = _region_mask(cells, s)
+            if pos is None:
+                pos = position(cells)
+            k = pos.kingdom_of(s) if pos is not None and s < SIZE and cells[s] >= LEADER else 0
             if k and 0 <= tl < SIZE and CONNECTS[cells[tl]]:
                 held = bool(k >> tl & 1)
             else:
