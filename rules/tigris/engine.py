@@ -40,7 +40,7 @@ from rules.tigris.data import (
     TILE_COUNTS,
     TREASURES_END,
 )
-from rules.tigris.events import Event
+from rules.tigris.events import Event, event
 from rules.tigris.kingdoms import BIT, NEIGHBOUR_MASK, Position, position, squares
 from rules.tigris.messages import Param, msg, render
 from rules.tigris.state import (
@@ -744,7 +744,7 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
             _start_war(g, a.colour, events)
         elif p.kind == "monument":
             if kind == "pass":
-                events.append(Event("tigris.monument.declined", {"player": who(g, a.seat)}))
+                events.append(event("tigris.monument.declined", {"player": who(g, a.seat)}))
             else:
                 _build_monument(g, a.monument, a.square, events)
             g.stage = "treasure"
@@ -764,7 +764,7 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
         g.cells[s] = EMPTY
         pl.leaders[a.colour] = -1
         events.append(
-            Event(
+            event(
                 "tigris.leader.withdraw",
                 {
                     "player": who(g, a.seat),
@@ -791,7 +791,7 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     cells[s] = UP + c
     _put(g, "placed", s)
     events.append(
-        Event(
+        event(
             "tigris.tile",
             {"player": who(g, seat), "colour": "@tigris.colour." + COLOURS[c], "square": LABELS[s]},
         )
@@ -799,7 +799,7 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     if len(kingdoms) == 2:
         # T-WAR-1: the unification tile; no VP for the tile (T-SCORE-2)
         g.unification = s
-        events.append(Event("tigris.unify", {"square": LABELS[s]}))
+        events.append(event("tigris.unify", {"square": LABELS[s]}))
         colours_a = {cells[q] & 3 for q in kingdoms[0]}
         colours_b = {cells[q] & 3 for q in kingdoms[1]}
         g.wars = sorted(colours_a & colours_b)
@@ -866,7 +866,7 @@ def _gain(
 ) -> None:
     g.players[seat].score[colour] += n
     events.append(
-        Event(
+        event(
             key,
             {
                 "player": who(g, seat),
@@ -894,9 +894,9 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
     }
     if origin >= 0:
         params["origin"] = LABELS[origin]
-        events.append(Event("tigris.leader.move", params))
+        events.append(event("tigris.leader.move", params))
     else:
-        events.append(Event("tigris.leader.place", params))
+        events.append(event("tigris.leader.place", params))
     g.stage = "treasure"
     # T-REVOLT-1: a leader of the same colour already in the kingdom
     for q in _same_colour_leaders(cells, s, c):
@@ -917,7 +917,7 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
             g.pending = [Pending(kind="support", seat=seat)]
             cf = g.conflict
             events.append(
-                Event(
+                event(
                     "tigris.revolt.start",
                     {
                         "colour": "@tigris.colour." + COLOURS[c],
@@ -951,11 +951,11 @@ def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
     pl = g.players[a.seat]
     pl.catastrophes -= 1
     v = cells[s]
-    events.append(Event("tigris.catastrophe", {"player": who(g, a.seat), "square": LABELS[s]}))
+    events.append(event("tigris.catastrophe", {"player": who(g, a.seat), "square": LABELS[s]}))
     if UP <= v < DOWN:
         g.removed[v - UP] += 1
         events.append(
-            Event(
+            event(
                 "tigris.catastrophe.tile",
                 {"colour": "@tigris.colour." + COLOURS[v - UP], "square": LABELS[s]},
             )
@@ -973,7 +973,7 @@ def _swap(g: TigrisState, a: Action, events: list[Event]) -> None:
         g.discarded[c] += a.tiles[c]
     pl.hand_size -= n
     g.discarded_size += n
-    events.append(Event("tigris.swap", {"player": who(g, a.seat), "n": n}))
+    events.append(event("tigris.swap", {"player": who(g, a.seat), "n": n}))
     if not _draw(g, a.seat, n, events):
         _game_over(g, "bag", events)  # T-SWAP-3, T-END-3: at once
         return
@@ -1007,13 +1007,13 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
         for c in range(4):
             pl.hand[c] += got[c]
         _put(pl, "hand_size", pl.hand_size + take)
-    events.append(Event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
+    events.append(event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
     if take:
         tiles: list[Param] = []
         for c in range(4):
             tiles.extend(["@tigris.colour." + COLOURS[c]] * got[c])
         events.append(
-            Event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
+            event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
         )
     return enough
 
@@ -1028,7 +1028,7 @@ def _leaders_without_temple(g: TigrisState, events: list[Event]) -> None:
                 cells[s] = EMPTY
                 pl.leaders[c] = -1
                 events.append(
-                    Event(
+                    event(
                         "tigris.leader.no_temple",
                         {
                             "player": who(g, seat),
@@ -1052,7 +1052,7 @@ def _support(g: TigrisState, a: Action, events: list[Event]) -> None:
     if a.amount and a.seat not in g.committed:
         g.committed.append(a.seat)
     events.append(
-        Event(
+        event(
             "tigris.support",
             {
                 "player": who(g, a.seat),
@@ -1078,7 +1078,7 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
     winner, loser = (c.attacker, c.defender) if attacker_wins else (c.defender, c.attacker)
     lsq = c.defender_square if attacker_wins else c.attacker_square
     events.append(
-        Event(
+        event(
             "tigris.conflict.won",
             {"winner": who(g, winner), "wtotal": max(att, dfn), "ltotal": min(att, dfn)},
         )
@@ -1107,7 +1107,7 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
     assert lcolour == w
     if removed:  # no tile of the loser's side removed: nothing to tell (no empty list)
         events.append(
-            Event(
+            event(
                 "tigris.war.removed",
                 {"player": who(g, loser), "n": len(removed), "squares": removed},
             )
@@ -1124,7 +1124,7 @@ def _remove_leader(g: TigrisState, s: int, key: str, events: list[Event]) -> Non
     g.cells[s] = EMPTY
     g.players[seat].leaders[colour] = -1
     events.append(
-        Event(
+        event(
             key,
             {
                 "player": who(g, seat),
@@ -1184,7 +1184,7 @@ def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
     )
     g.pending = [Pending(kind="support", seat=a_seat)]
     events.append(
-        Event(
+        event(
             "tigris.war.start",
             {
                 "colour": "@tigris.colour." + COLOURS[colour],
@@ -1242,7 +1242,7 @@ def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> Non
         cells[q] = cells[q] - UP + DOWN
     g.monuments[MONUMENTS[m]] = tl
     events.append(
-        Event(
+        event(
             "tigris.monument.built",
             {
                 "player": who(g, g.active),
@@ -1320,7 +1320,7 @@ def _take_treasure(g: TigrisState, seat: int, s: int, events: list[Event]) -> No
     g.treasures.remove(s)
     g.players[seat].treasures += 1
     g.last_progress = g.turn
-    events.append(Event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
+    events.append(event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
 
 
 def _collect_treasures(g: TigrisState, events: list[Event]) -> bool:
@@ -1360,11 +1360,11 @@ def _advance(g: TigrisState, events: list[Event]) -> None:
             for w in g.wars:
                 if w not in wars:
                     events.append(
-                        Event("tigris.war.lapsed", {"colour": "@tigris.colour." + COLOURS[w]})
+                        event("tigris.war.lapsed", {"colour": "@tigris.colour." + COLOURS[w]})
                     )
             g.wars = wars
             if not wars:
-                events.append(Event("tigris.unify.removed", {"square": LABELS[g.unification]}))
+                events.append(event("tigris.unify.removed", {"square": LABELS[g.unification]}))
                 g.unification = -1
                 g.stage = "monument"
             elif len(wars) == 1:
@@ -1404,7 +1404,7 @@ def _put(m: BaseModel, name: str, value: object) -> None:
 def _end_turn(g: TigrisState, events: list[Event]) -> None:
     """T-TURN-4: monument VP, refill, end checks, the next player."""
     seat = g.active
-    events.append(Event("tigris.turn.end", {"player": who(g, seat)}))
+    events.append(event("tigris.turn.end", {"player": who(g, seat)}))
     cells = g.cells
     pl = g.players[seat]
     pos: Position | None = None
@@ -1453,7 +1453,7 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
     d["stage"] = ""
     d["placed"] = -1
     g.__pydantic_fields_set__.update(_TURN_FIELDS)
-    events.append(Event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
+    events.append(event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
 
 
 def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
@@ -1461,7 +1461,7 @@ def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
     g.end_reason = reason
     g.pending = []
     g.stage = ""
-    events.append(Event("tigris.game.over", {"reason": msg("tigris.reason." + reason)}))
+    events.append(event("tigris.game.over", {"reason": msg("tigris.reason." + reason)}))
 
 
 __all__ = [

@@ -142,3 +142,16 @@ def test_a_board_the_bitboards_cannot_read_is_walked() -> None:
     odd = list(st.cells)
     odd[0] = 300  # no cell code
     assert K.position(odd) is None
+
+
+def test_events_made_fast_are_the_dataclass_events() -> None:
+    from rules.tigris.events import Event, event
+
+    for args, kw in [
+        (("tigris.tile", {"player": "x", "square": "A1"}), {}),
+        (("tigris.draw", {"player": "x", "n": 2}), {"reveals": True}),
+        (("tigris.draw.private", {"tiles": ["a"]}), {"visible_to": (1,), "reveals": True}),
+    ]:
+        fast, made = event(*args, **kw), Event(*args, **kw)  # type: ignore[arg-type]
+        assert fast == made and repr(fast) == repr(made) and type(fast) is Event
+        assert fast.to_dict() == made.to_dict()
