@@ -1267,10 +1267,21 @@ def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
                 pos = position(cells)
             if pos is None or s >= SIZE or cells[s] < LEADER:
                 return _treasure_kingdoms_walk(g)
-            traders.append((seat, pos.kingdom_of(s)))
+            traders.append((seat, s))
     out: list[tuple[int, list[int]]] = []
     if not traders:
         return out
+    assert pos is not None
+    try:
+        treasures = bytes(g.treasures)
+    except ValueError:
+        return _treasure_kingdoms_walk(g)
+    if len(set(treasures)) != len(treasures):  # a square counted twice: walk
+        return _treasure_kingdoms_walk(g)
+    rich = pos.rich(treasures)
+    if not rich:  # no kingdom holds two treasures
+        return out
+    traders = [(seat, pos.kingdom_of(s)) for seat, s in traders]
     held = 0  # the treasures' squares
     for t in g.treasures:
         if 0 <= t < SIZE:

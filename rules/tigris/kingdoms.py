@@ -97,6 +97,7 @@ class Position:
         "_borders",
         "_catastrophes",
         "_relocations",
+        "_rich",
         "_spots",
         "_supply",
         "_supply_mask",
@@ -148,6 +149,7 @@ class Position:
         self._borders: list[int] | None = None
         self._tiles: tuple[bytes, bytes] | None = None
         self._catastrophes: tuple[bytes, bytes] | None = None
+        self._rich: tuple[bytes, int] | None = None
         self._relocations: dict[int, list[int]] = {}
         self._supply: list[int] | None = None
         self._supply_mask = 0
@@ -253,6 +255,24 @@ class Position:
             got = supply
             self._relocations[origin] = got
         return got
+
+    def rich(self, treasures: bytes) -> int:
+        """The squares of the kingdoms holding two treasures or more (T-TREASURE-2;
+        ``treasures``: their squares as bytes), cached for the last treasures asked."""
+        r = self._rich
+        if r is not None and r[0] == treasures:
+            return r[1]
+        held = 0
+        for t in treasures:
+            if t < SIZE:
+                held |= BIT[t]
+        m = 0
+        if held & (held - 1):  # two treasures at least on the board
+            for k in self.kingdoms:
+                if (k & held).bit_count() >= 2:
+                    m |= k
+        self._rich = (treasures, m)
+        return m
 
     def catastrophe_squares(self, treasures: bytes) -> bytes:
         """The selector of the squares a catastrophe may cover (T-CATASTROPHE-2): empty or a
