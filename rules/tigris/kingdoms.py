@@ -235,24 +235,29 @@ class Position:
         return self.leader_spots() & ~two
 
     def relocation_spots(self, origin: int) -> list[int]:
-        """The squares of :meth:`relocations`, ascending (cached). When the leader's kingdom
-        touches no leader spot, lifting it changes nothing there: the supply's spots."""
+        """The squares of :meth:`relocations`, ascending (cached). A leader alone in its
+        kingdom leaves no kingdom behind when lifted: how many kingdoms touch a square only
+        drops, and only next to its kingdom; so every spot the supply's leaders may take stays
+        open, and one opens only if its kingdom and another touch it. None such: the supply's
+        spots; likewise when its kingdom touches no spot. (A leader with others may split its
+        kingdom in two: computed.)"""
         got = self._relocations.get(origin)
         if got is None:
             b = BIT[origin]
             spots = self.leader_spots()
+            reopen = -1
             for k, d in zip(self.kingdoms, self.borders(), strict=True):
                 if k & b:
-                    touches = d & spots
+                    if not d & spots:  # nothing changes on a spot
+                        reopen = 0
+                    elif k & self.leaders == b:
+                        reopen = spots & self.touch()[1] & d
                     break
-            else:
-                touches = 1
-            supply = self.supply_spots()
-            if touches:
+            got = self.supply_spots()
+            if reopen:
                 m = self.relocations(origin)
                 if m != self._supply_mask:
-                    supply = list(compress(SQUARES, selector(m)))
-            got = supply
+                    got = list(compress(SQUARES, selector(m)))
             self._relocations[origin] = got
         return got
 
