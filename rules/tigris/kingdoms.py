@@ -297,7 +297,7 @@ class Position:
 
 
 _CACHE: dict[bytes, Position] = {}
-_CACHE_SIZE = 2048
+_CACHE_SIZE = 256
 # the position last asked for: the parent of the next new one (the board before the action)
 _LAST: list[Position | None] = [None]
 _PARTS: dict[tuple[int, int, int], list[int]] = {}
