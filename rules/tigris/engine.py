@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import compress
+
+from pydantic import BaseModel
 
 from rules.errors import IllegalAction, InvalidAction, NotYourDecision, RulesError
 from rules.tigris.actions import NO_TILES, Action
@@ -37,7 +40,8 @@ from rules.tigris.data import (
     TILE_COUNTS,
     TREASURES_END,
 )
-from rules.tigris.events import Event
+from rules.tigris.events import Event, event
+from rules.tigris.kingdoms import BIT, NEIGHBOUR_MASK, Position, position, squares
 from rules.tigris.messages import Param, msg, render
 from rules.tigris.state import (
     CATASTROPHE,
@@ -302,6 +306,76 @@ CAT_OK = tuple(c == EMPTY or UP <= c < DOWN for c in range(LEADER + 4 * MAX_PLAY
 
 
 def _play_actions(state: TigrisState) -> list[Action]:
+    """The active player's actions, from the board's cached kingdoms
+    (:mod:`rules.tigris.kingdoms`); exactly what :func:`_play_actions_walk` lists, which
+    walks the board square by square and stays the reference (and the way for a state whose
+    board the bitboards cannot read, or whose leaders and board disagree)."""
+    seat = state.active
+    if state.actions_left <= 0:
+        return [_PASS[seat]]
+    pos = position(state.cells)
+    if pos is None or not _leaders_agree(state, pos):
+        return _play_actions_walk(state)
+    try:
+        treasures = bytes(state.treasures)
+    except (ValueError, TypeError):
+        return _play_actions_walk(state)
+    pl = state.players[seat]
+    hand = pl.hand
+    river, land = pos.selectors()
+    tiles = _TILE[seat]
+    out: list[Action] = list(compress(tiles[BLUE], river)) if hand[BLUE] > 0 else []
+    for c in (BLACK, RED, GREEN):
+        if hand[c] > 0:
+            out += compress(tiles[c], land)
+    leaders = pl.leaders
+    rows = _LEADER[seat]
+    for c in range(4):
+        origin = leaders[c]
+        row = rows[c]
+        if origin < 0:
+            out += [row[s] for s in pos.supply_spots()]
+        else:
+            out.append(_WITHDRAW[seat][c])
+            out += [row[s] for s in pos.relocation_spots(origin)]
+    if pl.catastrophes > 0:
+        out += compress(_CATASTROPHE[seat], pos.catastrophe_squares(treasures))
+    if pl.hand_size > 0:
+        out += _swap_actions(seat, hand)
+    out.append(_PASS[seat])
+    return out
+
+
+def _leaders_agree(state: TigrisState, pos: Position) -> bool:
+    """Whether the players' leaders are exactly the leaders on the board (as in every state
+    the engine makes: ``check_conservation``)."""
+    cells = state.cells
+    n = 0
+    for seat, p in enumerate(state.players):
+        code = LEADER + 4 * seat
+        for q in p.leaders:
+            if q >= 0:
+                if q >= SIZE or cells[q] != code:
+                    return False
+                n += 1
+            code += 1
+    return n == pos.leaders.bit_count()
+
+
+_SWAP_ACTIONS: dict[tuple[int, int, int, int, int], list[Action]] = {}
+
+
+def _swap_actions(seat: int, hand: list[int]) -> list[Action]:
+    key = (seat, hand[0], hand[1], hand[2], hand[3])
+    got = _SWAP_ACTIONS.get(key)
+    if got is None:
+        got = _SWAP_ACTIONS[key] = [
+            _new(Action, ("swap", seat, -1, -1, t, 0, -1)) for t in _sub_multisets(hand)
+        ]
+    return got
+
+
+def _play_actions_walk(state: TigrisState) -> list[Action]:
     seat = state.active
     out: list[Action] = []
     if state.actions_left > 0:
@@ -554,6 +628,10 @@ def _check_tile(state: TigrisState, a: Action) -> None:
 
 def _kingdoms_next_to(cells: list[int], s: int, skip: int = -1) -> int:
     """How many different kingdoms touch square ``s`` (``skip``: a square treated as empty)."""
+    if skip < 0:
+        pos = position(cells)
+        if pos is not None:
+            return pos.kingdoms_next_to(s)
     seen: list[list[int]] = []
     count = 0
     for n in NEIGHBOURS[s]:
@@ -585,8 +663,22 @@ def _check_leader(state: TigrisState, a: Action) -> None:
         raise _err(IllegalAction, "T-LEADER-3", "tigris.error.leader_river", square=sq)
     if not has_temple(cells, s):
         raise _err(IllegalAction, "T-LEADER-2", "tigris.error.leader_temple", square=sq)
-    if _kingdoms_next_to(cells, s, skip=origin) > 1:
+    if _unites(cells, s, origin):
         raise _err(IllegalAction, "T-LEADER-4", "tigris.error.leader_unites", square=sq)
+
+
+def _unites(cells: list[int], s: int, origin: int) -> bool:
+    """Whether a leader placed on the spot ``s`` (empty land next to a temple), coming from
+    ``origin`` (-1: the supply), would touch two kingdoms (T-LEADER-4, judged with the
+    leader lifted: T-LEADER-5): the cached kingdoms' relocations when ``origin`` holds a
+    leader, else the walk."""
+    if origin < 0:
+        return _kingdoms_next_to(cells, s) > 1
+    if origin < SIZE and cells[origin] >= LEADER:
+        pos = position(cells)
+        if pos is not None:
+            return s not in pos.relocation_spots(origin)
+    return _kingdoms_next_to(cells, s, skip=origin) > 1
 
 
 def _check_pending(state: TigrisState, p: Pending, a: Action) -> None:
@@ -652,7 +744,7 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
             _start_war(g, a.colour, events)
         elif p.kind == "monument":
             if kind == "pass":
-                events.append(Event("tigris.monument.declined", {"player": who(g, a.seat)}))
+                events.append(event("tigris.monument.declined", {"player": who(g, a.seat)}))
             else:
                 _build_monument(g, a.monument, a.square, events)
             g.stage = "treasure"
@@ -672,7 +764,7 @@ def _perform(g: TigrisState, a: Action, events: list[Event]) -> None:
         g.cells[s] = EMPTY
         pl.leaders[a.colour] = -1
         events.append(
-            Event(
+            event(
                 "tigris.leader.withdraw",
                 {
                     "player": who(g, a.seat),
@@ -692,22 +784,14 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     s, c, seat = a.square, a.colour, a.seat
     cells = g.cells
     pl = g.players[seat]
-    # the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
-    kingdoms: list[list[int]] = []
-    seen: set[int] = set()
-    for n in NEIGHBOURS[s]:
-        if n in seen or not CONNECTS[cells[n]]:
-            continue
-        r = region_of(cells, n)
-        seen.update(r)
-        if is_kingdom(cells, r):
-            kingdoms.append(r)
+    # the leaders of the kingdoms next to the square, before the tile (T-TILE-4, T-WAR-1)
+    kingdoms = _kingdom_leaders_next_to(cells, s)
     pl.hand[c] -= 1
-    pl.hand_size -= 1
+    _put(pl, "hand_size", pl.hand_size - 1)
     cells[s] = UP + c
-    g.placed = s
+    _put(g, "placed", s)
     events.append(
-        Event(
+        event(
             "tigris.tile",
             {"player": who(g, seat), "colour": "@tigris.colour." + COLOURS[c], "square": LABELS[s]},
         )
@@ -715,15 +799,15 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     if len(kingdoms) == 2:
         # T-WAR-1: the unification tile; no VP for the tile (T-SCORE-2)
         g.unification = s
-        events.append(Event("tigris.unify", {"square": LABELS[s]}))
-        colours_a = {cells[q] & 3 for q in leaders_in(cells, kingdoms[0])}
-        colours_b = {cells[q] & 3 for q in leaders_in(cells, kingdoms[1])}
+        events.append(event("tigris.unify", {"square": LABELS[s]}))
+        colours_a = {cells[q] & 3 for q in kingdoms[0]}
+        colours_b = {cells[q] & 3 for q in kingdoms[1]}
         g.wars = sorted(colours_a & colours_b)
         g.stage = "war"
         return
     # T-SCORE-1: a leader of the tile's colour in the kingdom, else its king
     if kingdoms:
-        leaders = leaders_in(cells, kingdoms[0])
+        leaders = kingdoms[0]
         target = -1
         for q in leaders:
             if (cells[q] - LEADER) & 3 == c:
@@ -738,12 +822,51 @@ def _place_tile(g: TigrisState, a: Action, events: list[Event]) -> None:
     g.stage = "monument"
 
 
+def _kingdom_leaders_next_to(cells: list[int], s: int) -> list[list[int]]:
+    """The leaders' squares of each kingdom next to the empty square ``s``, from the cached
+    kingdoms; walking the regions (in the order met around ``s``, each region's leaders in
+    the order of its walk) when the bitboards cannot say, or when a kingdom holds two
+    leaders of one colour (never outside a conflict: then the walk's order would matter)."""
+    pos = position(cells)
+    if pos is not None:
+        nb = NEIGHBOUR_MASK[s]
+        out: list[list[int]] = []
+        for k in pos.kingdoms:
+            if k & nb:
+                leaders = squares(k & pos.leaders)
+                if len({(cells[q] - LEADER) & 3 for q in leaders}) != len(leaders):
+                    break
+                out.append(leaders)
+        else:
+            return out
+    kingdoms: list[list[int]] = []
+    seen: set[int] = set()
+    for n in NEIGHBOURS[s]:
+        if n in seen or not CONNECTS[cells[n]]:
+            continue
+        r = region_of(cells, n)
+        seen.update(r)
+        if is_kingdom(cells, r):
+            kingdoms.append(leaders_in(cells, r))
+    return kingdoms
+
+
+def _region_mask(cells: list[int], s: int) -> int:
+    """The squares of ``region_of(cells, s)`` as a bitboard when ``s`` holds a leader (its
+    kingdom, cached); 0 when the cached kingdoms cannot say (walk then)."""
+    if 0 <= s < SIZE and cells[s] >= LEADER:
+        pos = position(cells)
+        if pos is not None:
+            return pos.kingdom_of(s)
+    return 0
+
+
 def _gain(
     g: TigrisState, seat: int, colour: int, n: int, key: str, events: list[Event], **params: Param
 ) -> None:
     g.players[seat].score[colour] += n
     events.append(
-        Event(
+        event(
             key,
             {
                 "player": who(g, seat),
@@ -771,12 +894,12 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
     }
     if origin >= 0:
         params["origin"] = LABELS[origin]
-        events.append(Event("tigris.leader.move", params))
+        events.append(event("tigris.leader.move", params))
     else:
-        events.append(Event("tigris.leader.place", params))
+        events.append(event("tigris.leader.place", params))
     g.stage = "treasure"
     # T-REVOLT-1: a leader of the same colour already in the kingdom
-    for q in leaders_in(cells, region_of(cells, s)):
+    for q in _same_colour_leaders(cells, s, c):
         v = cells[q] - LEADER
         if q != s and v & 3 == c:
             defender = v >> 2
@@ -794,7 +917,7 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
             g.pending = [Pending(kind="support", seat=seat)]
             cf = g.conflict
             events.append(
-                Event(
+                event(
                     "tigris.revolt.start",
                     {
                         "colour": "@tigris.colour." + COLOURS[c],
@@ -808,17 +931,31 @@ def _place_leader(g: TigrisState, a: Action, events: list[Event]) -> None:
             return
 
 
+def _same_colour_leaders(cells: list[int], s: int, c: int) -> list[int]:
+    """The leaders of colour ``c`` in the region of ``s`` (a leader's square) but ``s``, in
+    the region's walk order: from the cached kingdoms when there is at most one."""
+    pos = position(cells) if 0 <= s < SIZE and cells[s] >= LEADER else None
+    if pos is not None:
+        k = pos.kingdom_of(s)
+        out = [q for q in squares(k & pos.leaders) if q != s and (cells[q] - LEADER) & 3 == c]
+        if len(out) <= 1:
+            return out
+    return [
+        q for q in leaders_in(cells, region_of(cells, s)) if q != s and (cells[q] - LEADER) & 3 == c
+    ]
+
+
 def _catastrophe(g: TigrisState, a: Action, events: list[Event]) -> None:
     s = a.square
     cells = g.cells
     pl = g.players[a.seat]
     pl.catastrophes -= 1
     v = cells[s]
-    events.append(Event("tigris.catastrophe", {"player": who(g, a.seat), "square": LABELS[s]}))
+    events.append(event("tigris.catastrophe", {"player": who(g, a.seat), "square": LABELS[s]}))
     if UP <= v < DOWN:
         g.removed[v - UP] += 1
         events.append(
-            Event(
+            event(
                 "tigris.catastrophe.tile",
                 {"colour": "@tigris.colour." + COLOURS[v - UP], "square": LABELS[s]},
             )
@@ -836,7 +973,7 @@ def _swap(g: TigrisState, a: Action, events: list[Event]) -> None:
         g.discarded[c] += a.tiles[c]
     pl.hand_size -= n
     g.discarded_size += n
-    events.append(Event("tigris.swap", {"player": who(g, a.seat), "n": n}))
+    events.append(event("tigris.swap", {"player": who(g, a.seat), "n": n}))
     if not _draw(g, a.seat, n, events):
         _game_over(g, "bag", events)  # T-SWAP-3, T-END-3: at once
         return
@@ -864,19 +1001,19 @@ def _draw(g: TigrisState, seat: int, n: int, events: list[Event]) -> bool:
             bag[c] -= 1
             got[c] += 1
             size -= 1
-        g.bag_size = size
-        g.last_progress = g.turn
+        _put(g, "bag_size", size)
+        _put(g, "last_progress", g.turn)
         pl = g.players[seat]
         for c in range(4):
             pl.hand[c] += got[c]
-        pl.hand_size += take
-    events.append(Event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
+        _put(pl, "hand_size", pl.hand_size + take)
+    events.append(event("tigris.draw", {"player": who(g, seat), "n": take}, reveals=take > 0))
     if take:
         tiles: list[Param] = []
         for c in range(4):
             tiles.extend(["@tigris.colour." + COLOURS[c]] * got[c])
         events.append(
-            Event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
+            event("tigris.draw.private", {"tiles": tiles}, visible_to=(seat,), reveals=True)
         )
     return enough
 
@@ -891,7 +1028,7 @@ def _leaders_without_temple(g: TigrisState, events: list[Event]) -> None:
                 cells[s] = EMPTY
                 pl.leaders[c] = -1
                 events.append(
-                    Event(
+                    event(
                         "tigris.leader.no_temple",
                         {
                             "player": who(g, seat),
@@ -915,7 +1052,7 @@ def _support(g: TigrisState, a: Action, events: list[Event]) -> None:
     if a.amount and a.seat not in g.committed:
         g.committed.append(a.seat)
     events.append(
-        Event(
+        event(
             "tigris.support",
             {
                 "player": who(g, a.seat),
@@ -941,7 +1078,7 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
     winner, loser = (c.attacker, c.defender) if attacker_wins else (c.defender, c.attacker)
     lsq = c.defender_square if attacker_wins else c.attacker_square
     events.append(
-        Event(
+        event(
             "tigris.conflict.won",
             {"winner": who(g, winner), "wtotal": max(att, dfn), "ltotal": min(att, dfn)},
         )
@@ -970,7 +1107,7 @@ def _resolve_conflict(g: TigrisState, events: list[Event]) -> None:
     assert lcolour == w
     if removed:  # no tile of the loser's side removed: nothing to tell (no empty list)
         events.append(
-            Event(
+            event(
                 "tigris.war.removed",
                 {"player": who(g, loser), "n": len(removed), "squares": removed},
             )
@@ -987,7 +1124,7 @@ def _remove_leader(g: TigrisState, s: int, key: str, events: list[Event]) -> Non
     g.cells[s] = EMPTY
     g.players[seat].leaders[colour] = -1
     events.append(
-        Event(
+        event(
             key,
             {
                 "player": who(g, seat),
@@ -1047,7 +1184,7 @@ def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
     )
     g.pending = [Pending(kind="support", seat=a_seat)]
     events.append(
-        Event(
+        event(
             "tigris.war.start",
             {
                 "colour": "@tigris.colour." + COLOURS[colour],
@@ -1063,6 +1200,18 @@ def _start_war(g: TigrisState, colour: int, events: list[Event]) -> None:
 # ------------------------------------------------------------------------ monuments, treasures
 
 
+# the top-left squares of the 2 x 2 blocks holding each square (T-MONUMENT-1)
+_BLOCKS = tuple(
+    tuple(
+        ty * COLUMNS + tx
+        for tx in (s % COLUMNS - 1, s % COLUMNS)
+        for ty in (s // COLUMNS - 1, s // COLUMNS)
+        if 0 <= tx < COLUMNS - 1 and 0 <= ty < ROWS - 1
+    )
+    for s in range(SIZE)
+)
+
+
 def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
     """(monument, top-left square) pairs the active player may build now (T-MONUMENT-1, -2)."""
     s = g.placed
@@ -1073,14 +1222,12 @@ def _monument_options(g: TigrisState) -> list[tuple[int, int]]:
     if not UP <= v < DOWN:
         return []
     c = v - UP
-    x, y = s % COLUMNS, s // COLUMNS
-    squares = []
-    for tx in (x - 1, x):
-        for ty in (y - 1, y):
-            if 0 <= tx < COLUMNS - 1 and 0 <= ty < ROWS - 1:
-                tl = ty * COLUMNS + tx
-                if all(cells[q] == v for q in (tl, tl + 1, tl + COLUMNS, tl + COLUMNS + 1)):
-                    squares.append(tl)
+    w = COLUMNS
+    squares = [
+        tl
+        for tl in _BLOCKS[s]
+        if cells[tl] == v and cells[tl + 1] == v and cells[tl + w] == v and cells[tl + w + 1] == v
+    ]
     if not squares:
         return []
     free = [
@@ -1095,7 +1242,7 @@ def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> Non
         cells[q] = cells[q] - UP + DOWN
     g.monuments[MONUMENTS[m]] = tl
     events.append(
-        Event(
+        event(
             "tigris.monument.built",
             {
                 "player": who(g, g.active),
@@ -1110,6 +1257,47 @@ def _build_monument(g: TigrisState, m: int, tl: int, events: list[Event]) -> Non
 def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
     """(trader's owner, the kingdom's treasures) for each kingdom with a trader and 2+
     treasures (T-TREASURE-2)."""
+    cells = g.cells
+    traders: list[tuple[int, int]] = []
+    pos: Position | None = None
+    for seat, pl in enumerate(g.players):
+        s = pl.leaders[GREEN]
+        if s >= 0:
+            if pos is None:
+                pos = position(cells)
+            if pos is None or s >= SIZE or cells[s] < LEADER:
+                return _treasure_kingdoms_walk(g)
+            traders.append((seat, s))
+    out: list[tuple[int, list[int]]] = []
+    if not traders:
+        return out
+    assert pos is not None
+    try:
+        treasures = bytes(g.treasures)
+    except ValueError:
+        return _treasure_kingdoms_walk(g)
+    if len(set(treasures)) != len(treasures):  # a square counted twice: walk
+        return _treasure_kingdoms_walk(g)
+    rich = pos.rich(treasures)
+    if not rich:  # no kingdom holds two treasures
+        return out
+    traders = [(seat, pos.kingdom_of(s)) for seat, s in traders]
+    held = 0  # the treasures' squares
+    for t in g.treasures:
+        if 0 <= t < SIZE:
+            held |= BIT[t]
+    done = 0
+    for seat, k in traders:
+        if k & done:
+            continue
+        done |= k
+        if (k & held).bit_count() >= 2:
+            out.append((seat, [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]))
+    return out
+
+
+def _treasure_kingdoms_walk(g: TigrisState) -> list[tuple[int, list[int]]]:
+    """:func:`_treasure_kingdoms`, walking each trader's region."""
     cells = g.cells
     out = []
     done: set[int] = set()
@@ -1127,8 +1315,12 @@ def _treasure_kingdoms(g: TigrisState) -> list[tuple[int, list[int]]]:
 
 
 def _treasure_choices(g: TigrisState, kingdom_square: int) -> list[int]:
-    rs = set(region_of(g.cells, kingdom_square))
-    ts = [t for t in g.treasures if t in rs]
+    k = _region_mask(g.cells, kingdom_square)
+    if k:
+        ts = [t for t in g.treasures if 0 <= t < SIZE and k >> t & 1]
+    else:
+        rs = set(region_of(g.cells, kingdom_square))
+        ts = [t for t in g.treasures if t in rs]
     if len(ts) < 2:
         return []
     corners = [t for t in ts if t in CORNERS]
@@ -1139,7 +1331,7 @@ def _take_treasure(g: TigrisState, seat: int, s: int, events: list[Event]) -> No
     g.treasures.remove(s)
     g.players[seat].treasures += 1
     g.last_progress = g.turn
-    events.append(Event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
+    events.append(event("tigris.treasure", {"player": who(g, seat), "square": LABELS[s]}))
 
 
 def _collect_treasures(g: TigrisState, events: list[Event]) -> bool:
@@ -1179,11 +1371,11 @@ def _advance(g: TigrisState, events: list[Event]) -> None:
             for w in g.wars:
                 if w not in wars:
                     events.append(
-                        Event("tigris.war.lapsed", {"colour": "@tigris.colour." + COLOURS[w]})
+                        event("tigris.war.lapsed", {"colour": "@tigris.colour." + COLOURS[w]})
                     )
             g.wars = wars
             if not wars:
-                events.append(Event("tigris.unify.removed", {"square": LABELS[g.unification]}))
+                events.append(event("tigris.unify.removed", {"square": LABELS[g.unification]}))
                 g.unification = -1
                 g.stage = "monument"
             elif len(wars) == 1:
@@ -1195,30 +1387,56 @@ def _advance(g: TigrisState, events: list[Event]) -> None:
             if _monument_options(g):
                 g.pending = [Pending(kind="monument", seat=g.active)]
                 continue
-            g.stage = "treasure"
+            _put(g, "stage", "treasure")
             continue
         if st == "treasure":
             if _collect_treasures(g, events):
                 continue
-            g.stage = ""
-            g.placed = -1
-            g.actions_left -= 1
+            d = g.__dict__
+            d["stage"] = ""
+            d["placed"] = -1
+            d["actions_left"] -= 1
+            g.__pydantic_fields_set__.update(("stage", "placed", "actions_left"))
             if g.actions_left <= 0:
                 _end_turn(g, events)
             return
 
 
+_TURN_FIELDS = ("active", "actions_left", "turn", "committed", "stage", "placed")
+
+
+def _put(m: BaseModel, name: str, value: object) -> None:
+    """``m.<name> = value`` as pydantic assigns a field (no validation on assignment): the
+    value in the instance's dict and the name among the fields set; without its dispatch."""
+    m.__dict__[name] = value
+    m.__pydantic_fields_set__.add(name)
+
+
 def _end_turn(g: TigrisState, events: list[Event]) -> None:
     """T-TURN-4: monument VP, refill, end checks, the next player."""
     seat = g.active
-    events.append(Event("tigris.turn.end", {"player": who(g, seat)}))
+    events.append(event("tigris.turn.end", {"player": who(g, seat)}))
     cells = g.cells
     pl = g.players[seat]
+    pos: Position | None = None
     for mid, tl in sorted(g.monuments.items(), key=lambda kv: MONUMENTS.index(kv[0])):
-        region = region_of(cells, tl)
+        region: list[int] | None = None
         for colour in MONUMENT_COLOURS[MONUMENTS.index(mid)]:
             s = pl.leaders[colour]
-            if s >= 0 and s in region:  # T-MONUMENT-7
+            if s < 0:
+                continue
+            # the monument's region holds the leader (T-MONUMENT-7): the leader's kingdom
+            # holds the monument, when the monument's square joins regions; else walk
+            if pos is None:
+                pos = position(cells)
+            k = pos.kingdom_of(s) if pos is not None and s < SIZE and cells[s] >= LEADER else 0
+            if k and 0 <= tl < SIZE and CONNECTS[cells[tl]]:
+                held = bool(k >> tl & 1)
+            else:
+                if region is None:
+                    region = region_of(cells, tl)
+                held = s in region
+            if held:
                 _gain(
                     g,
                     seat,
@@ -1238,13 +1456,15 @@ def _end_turn(g: TigrisState, events: list[Event]) -> None:
     if len(g.treasures) <= TREASURES_END:
         _game_over(g, "treasures", events)  # T-END-1
         return
-    g.active = (seat + 1) % n
-    g.actions_left = ACTIONS_PER_TURN
-    g.turn += 1
-    g.committed = []
-    g.stage = ""
-    g.placed = -1
-    events.append(Event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
+    d = g.__dict__
+    d["active"] = (seat + 1) % n
+    d["actions_left"] = ACTIONS_PER_TURN
+    d["turn"] += 1
+    d["committed"] = []
+    d["stage"] = ""
+    d["placed"] = -1
+    g.__pydantic_fields_set__.update(_TURN_FIELDS)
+    events.append(event("tigris.turn.start", {"turn": g.turn, "player": who(g, g.active)}))
 
 
 def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
@@ -1252,7 +1472,7 @@ def _game_over(g: TigrisState, reason: str, events: list[Event]) -> None:
     g.end_reason = reason
     g.pending = []
     g.stage = ""
-    events.append(Event("tigris.game.over", {"reason": msg("tigris.reason." + reason)}))
+    events.append(event("tigris.game.over", {"reason": msg("tigris.reason." + reason)}))
 
 
 __all__ = [
