@@ -273,10 +273,10 @@ def attack_actions(g: Context, seat: int) -> Iterator[Any]:
     for u, src in p.units.items():
         if src in ("board", "reserve"):
             continue
-        if src not in done and C.expedition_problem(g, seat, src) is None:
+        if src not in done and C.expedition_reason(g, seat, src) is None:
             done.add(src)
             yield A.Expedition(seat=seat, at=src)
         if g.cat.units[f"{p.colour}.{u}"].ability == "bombard":
             for nb in g.board.neighbours[src]:
-                if C.bombard_problem(g, seat, u, nb) is None:
+                if C.bombard_reason(g, seat, u, nb) is None:
                     yield A.Bombard(seat=seat, unit=u, at=nb)
