@@ -442,6 +442,23 @@ class _Renderer(Renderer):
             return a_or_an(self.scalar(v).lower())
         return super().value(v, how, args)
 
+    def term(self, key: str) -> str:
+        """A term's English, memoised per component names (English only: the table
+        :data:`EN` and its plural rule, which never change)."""
+        if self.catalogue is not EN or self.plural is not plural_en:
+            return super().term(key)
+        mk = (self.names, key)
+        text = _TERM_MEMO.get(mk)
+        if text is None:
+            text = super().term(key)
+            if len(_TERM_MEMO) >= _ENGLISH_MEMO_MAX:
+                _TERM_MEMO.clear()
+            _TERM_MEMO[mk] = text
+        return text
+
+
+_TERM_MEMO: dict[tuple[TermNames | None, str], str] = {}
+
 
 _Render = _Renderer
 
