@@ -510,10 +510,18 @@ def _hall_payable(cost: Sequence[str], src: Sources) -> bool:
     if plan is None:
         plan = _hall_plan(key)
     known = src._have
+    supply = src._supply
     for acc, demand in plan:
         have = known.get(acc)
         if have is None:
-            have = src.have(acc)
+            # Sources.have(acc), inlined (the listing asks this tens of thousands of times)
+            if supply is None:
+                supply = src.supply()
+            have = 0
+            for provides, k in supply:
+                if provides & acc:
+                    have += k
+            known[acc] = have
         if have < demand:
             return False
     return True
