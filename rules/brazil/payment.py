@@ -223,6 +223,15 @@ def sources(
     src = Sources(lots, Counter(), [], False)
     if exact or ctx.no_cards or safe:
         return src
+    _add_cards(src, state, seat, ctx)
+    return src
+
+
+def _add_cards(src: Sources, state: GameState, seat: int, ctx: PayContext) -> None:
+    """The card part of :func:`sources` (neither exact nor safe nor without cards): the
+    gold-card lots after the goods, the combat cards' hand and uses."""
+    p = state.players[seat]
+    lots = src.lots
     machado = "machado_de_assis" in p.paintings
     hand = Counter(p.gold_cards)
     if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
@@ -247,6 +256,20 @@ def sources(
             src.card_uses.append(Lot("combat_card", "*", _ALL_CROPS, n, 5.5, (("cc", 1),)))
             src.card_uses.append(Lot("combat_card", "*2", _SCIENCE, n // 2, 8.0, (("cc", 2),)))
         src.afonso = p.monarch == "afonso_i"
+
+
+def _spent_from(full: Sources, state: GameState, seat: int, ctx: PayContext) -> Sources:
+    """:func:`sources` of a context naming a ``spent_card`` (neither exact nor safe nor
+    without cards) from the answer of the same context without it: the goods lots are the
+    same (the spent card changes only the hand of gold cards), in their order, before the
+    card part made again."""
+    lots = [
+        Lot(lot.source, lot.what, lot.provides, lot.count, lot.value)
+        for lot in full.lots
+        if lot.source != "gold_card"
+    ]
+    src = Sources(lots, Counter(), [], False)
+    _add_cards(src, state, seat, ctx)
     return src
 
 
@@ -768,6 +791,14 @@ class PayabilityCache:
             full = self._src.get((seat, False, key[2])) if safe else None
             if full is not None:
                 src = _safe_from(full)  # what sources(..., safe=True) builds, without the scan
+            elif not safe and ctx.spent_card is not None and not ctx.exact and not ctx.no_cards:
+                # a gold card's listing: the same sources without the card, if known
+                ck = key[2]
+                base = self._src.get((seat, False, (*ck[:4], None)))
+                if base is not None:
+                    src = _spent_from(base, self.state, seat, ctx)
+                else:
+                    src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             else:
                 src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             self._src[key] = src

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ from rules.brazil import combat as C
 from rules.brazil import messages as M
 from rules.brazil.events import Event
 from rules.brazil.game import Context
+from rules.brazil.payment import PayabilityCache, PayContext, sources
 from rules.brazil.state import GameState
 from rules.errors import RulesError
 
@@ -109,3 +111,24 @@ def test_memo_renders_by_type_and_names() -> None:
     )
     assert "Other" in other
     assert M.english(ref) == plain
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 7), (2, 8), (4, 9)])
+def test_spent_card_sources_agree_with_a_fresh_scan(players: int, seed: int) -> None:
+    """The listing's sources of a gold card being played, made from the same sources
+    without the card, equal :func:`sources` computed from the state."""
+    seen = 0
+    for state, _ in _selfplay(players, seed, steps=400):
+        if state.phase != "play":
+            continue
+        for seat in range(state.n):
+            p = state.players[seat]
+            for card in sorted(set(p.gold_cards)):
+                for base in (PayContext(), PayContext(any_crop_for_crop=True)):
+                    cache = PayabilityCache(state)
+                    cache.sources(seat, base)  # the base is known: the card's is derived
+                    ctx = replace(base, spent_card=card)
+                    derived = cache.sources(seat, ctx)
+                    assert derived == sources(state, seat, ctx)
+                    seen += 1
+    assert seen
