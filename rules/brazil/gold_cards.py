@@ -174,6 +174,15 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
 
 
+# the listing's constructors of each kind of card play (A.trusted_maker: equal actions)
+_CARD_AT = A.trusted_maker(A.PlayGoldCard, "seat", "card", "at")
+_CARD_UNIT_TO = A.trusted_maker(A.PlayGoldCard, "seat", "card", "unit", "to")
+_CARD_PRODUCT_TO = A.trusted_maker(A.PlayGoldCard, "seat", "card", "product", "to")
+_CARD_GIVE = A.trusted_maker(A.PlayGoldCard, "seat", "card", "give")
+_CARD_TARGET = A.trusted_maker(A.PlayGoldCard, "seat", "card", "target")
+_CARD_UNIT = A.trusted_maker(A.PlayGoldCard, "seat", "card", "unit")
+
+
 def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
@@ -195,7 +204,7 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
             # build_problem's checks with the card, made once a hex (as the build listing)
             any_era = bool(card.params.get("any_era"))
             for at in card_build_sites(g, seat, side, any_era):
-                yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
+                yield _CARD_AT(seat, card_id, at)
     elif e == "deploy":
         # The targets are the same for every unit, and a unit's problem does not depend on
         # which of them it goes to (check_deploy asks only that it is one of them): both are
@@ -208,18 +217,18 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
                 targets = deploy_targets(g, seat)
             if not targets:
                 break
-            first = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=targets[0])
+            first = _CARD_UNIT_TO(seat, card_id, u, targets[0])
             if _gold_card_problem(g, first) is not None or not affordable(unit_cost(g, seat, u)):
                 continue
             yield first
             for to in targets[1:]:
-                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
+                yield _CARD_UNIT_TO(seat, card_id, u, to)
     elif e == "manufacture":
         for pr in p.products:
             if not affordable(list(g.cat.products[pr].cost)):
                 continue
             for d in product_destinations(g, seat, pr):
-                yield A.PlayGoldCard(seat=seat, card=card_id, product=pr, to=d)
+                yield _CARD_PRODUCT_TO(seat, card_id, pr, d)
     elif e == "exchange":
         give = list(card.params.get("give", []))
         options = (
@@ -229,12 +238,12 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
         )
         for combo in options:
             if g.pay.can_pay(seat, list(combo), PayContext(exact=True)):
-                yield A.PlayGoldCard(seat=seat, card=card_id, give=tuple(combo))
+                yield _CARD_GIVE(seat, card_id, tuple(combo))
     elif e == "espionage":
         for q in s.players:
             if q.seat != seat:
-                yield A.PlayGoldCard(seat=seat, card=card_id, target=q.seat)
+                yield _CARD_TARGET(seat, card_id, q.seat)
     elif e == "veterans":
         for u, loc in p.units.items():
             if loc not in ("board", "reserve"):
-                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u)
+                yield _CARD_UNIT(seat, card_id, u)

@@ -300,6 +300,9 @@ _RENOVATE = A.trusted_maker(A.Renovate, "seat", "at", "flip")
 _IMPORT = A.trusted_maker(A.Import, "seat", "crop")
 _PAINTING = A.trusted_maker(A.TakePainting, "seat", "painting")
 _RECRUIT = A.trusted_maker(A.Recruit, "seat", "deploy", "draw")
+_MANUFACTURE = A.trusted_maker(A.Manufacture, "seat", "product", "to")
+_TRADE = A.trusted_maker(A.Trade, "seat")
+_EXCHANGE = A.trusted_maker(A.Exchange, "seat", "kind", "give")
 _DEPLOY = A.trusted_maker(A.Deploy, "unit", "to")
 
 
@@ -925,11 +928,11 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                 cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
                 ok = paid[key] = g.pay.can_pay(seat, cost)
             if ok:
-                out += [A.Manufacture(seat=seat, product=pr, to=d) for d in dests]
+                out += [_MANUFACTURE(seat, pr, d) for d in dests]
     if cur != "import":
         out += [_IMPORT(seat, c) for c in CROPS]
     if cur != "trade":
-        out.append(A.Trade(seat=seat))
+        out.append(_TRADE(seat))
     return iter(out)
 
 
@@ -1196,7 +1199,7 @@ def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
 
     for c in CROPS:
         if avail[c]:
-            yield A.Exchange(seat=seat, kind="gold", give=(c,))
+            yield _EXCHANGE(seat, "gold", (c,))
     pairs: list[tuple[str, ...]] = [
         ("coffee", "coffee"),
         ("coffee", "cotton"),
@@ -1204,11 +1207,11 @@ def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
     ]
     for pair in pairs:
         if have(pair):
-            yield A.Exchange(seat=seat, kind="pair", give=pair)
+            yield _EXCHANGE(seat, "pair", pair)
     if sum(avail.values()) >= 4:
         for four in combinations_with_replacement(CROPS, 4):
             if have(four):
-                yield A.Exchange(seat=seat, kind="four", give=four)
+                yield _EXCHANGE(seat, "four", four)
     if len(p.combat_cards) >= 2:
         for combo in sorted(set(combinations(sorted(p.combat_cards), 2))):
-            yield A.Exchange(seat=seat, kind="cards", give=combo)
+            yield _EXCHANGE(seat, "cards", combo)
