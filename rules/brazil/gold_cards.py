@@ -14,6 +14,7 @@ from rules.brazil.messages import term_ref, text_ref
 from rules.brazil.payment import (
     PayContext,
     can_pay,
+    pay_context,
 )
 from rules.brazil.turn import (
     build_problem,
@@ -174,6 +175,8 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
 
 
+_EXACT = pay_context(exact=True)  # an exchange card's crops (R-TRADE-2)
+
 # the listing's constructors of each kind of card play (A.trusted_maker: equal actions)
 _CARD_AT = A.trusted_maker(A.PlayGoldCard, "seat", "card", "at")
 _CARD_UNIT_TO = A.trusted_maker(A.PlayGoldCard, "seat", "card", "unit", "to")
@@ -193,7 +196,7 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
 
     # A card used in payment is gone, so payments are checked without it: the sources
     # leave one copy of it out of the hand (``spent_card``), on the listing's cache.
-    without_card = PayContext(spent_card=card_id)
+    without_card = pay_context(spent_card=card_id)
 
     def affordable(cost: list[str]) -> bool:
         return g.pay.can_pay(seat, cost, without_card)
@@ -237,7 +240,7 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
             else list(combinations_with_replacement(CROPS, len(give)))
         )
         for combo in options:
-            if g.pay.can_pay(seat, list(combo), PayContext(exact=True)):
+            if g.pay.can_pay(seat, list(combo), _EXACT):
                 yield _CARD_GIVE(seat, card_id, tuple(combo))
     elif e == "espionage":
         for q in s.players:

@@ -99,6 +99,57 @@ class PayContext:
         )
 
 
+_CONTEXTS: dict[tuple[object, ...], PayContext] = {}
+
+
+def pay_context(
+    *,
+    any_crop_for_crop: bool = False,
+    exact: bool = False,
+    exclude_hex: str | None = None,
+    no_cards: bool = False,
+    label: str = "this",
+    spent_card: str | None = None,
+    ref: Param | None = None,
+) -> PayContext:
+    """``PayContext(...)`` of these fields, made once (a frozen value: equal contexts are
+    interchangeable) — the listing asks for the same few contexts again and again. A
+    ``ref`` that cannot be hashed (a nested message) gets a new context."""
+    key: tuple[object, ...] = (
+        type(any_crop_for_crop),
+        any_crop_for_crop,
+        type(exact),
+        exact,
+        exclude_hex,
+        type(no_cards),
+        no_cards,
+        label,
+        spent_card,
+        type(ref),
+        ref,
+    )
+    try:
+        got = _CONTEXTS.get(key)
+    except TypeError:
+        got = None
+        key = ()
+    if got is None:
+        got = PayContext(
+            any_crop_for_crop=any_crop_for_crop,
+            exact=exact,
+            exclude_hex=exclude_hex,
+            no_cards=no_cards,
+            label=label,
+            spent_card=spent_card,
+            ref=ref,
+        )
+        if key:
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[key] = got
+    return got
+
+
 @dataclass(slots=True)
 class Lot:
     """Units of one source that can pay cost tokens.

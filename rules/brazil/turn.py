@@ -22,6 +22,7 @@ from rules.brazil.payment import (
     check_payment,
     default_items,
     item_refs,
+    pay_context,
     solve,
     solve_least_loss,
     sources,
@@ -421,7 +422,7 @@ def build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
     name = g.cat.cities[what].name if is_city(g, what) else g.cat.sides[what].name
     ref = term_ref("city", what) if is_city(g, what) else term_ref("building", what)
-    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name, ref=ref)
+    ctx = pay_context(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name, ref=ref)
     return cost, ctx
 
 
@@ -904,7 +905,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if h in others or t.goods or g.cat.building_era(t.id) > s.era:
                 continue
             if renovation_paid is None:
-                renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+                renovation_paid = g.pay.can_pay(seat, cost, pay_context(exclude_hex=h))
             if renovation_paid:
                 out.append(_RENOVATE(seat, h, False))
                 if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped

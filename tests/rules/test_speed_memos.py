@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from rules.brazil import combat as C
 from rules.brazil import messages as M
 from rules.brazil.events import Event
 from rules.brazil.game import Context
-from rules.brazil.payment import PayabilityCache, PayContext, sources
+from rules.brazil.payment import PayabilityCache, PayContext, pay_context, sources
 from rules.brazil.state import GameState
 from rules.errors import RulesError
 
@@ -132,3 +133,20 @@ def test_spent_card_sources_agree_with_a_fresh_scan(players: int, seed: int) -> 
                     assert derived == sources(state, seat, ctx)
                     seen += 1
     assert seen
+
+
+def test_pay_context_is_the_context_of_its_fields() -> None:
+    cases: list[dict[str, Any]] = [
+        {},
+        {"exact": True},
+        {"exclude_hex": "D3", "label": "renovating", "ref": "@phrase.for.renovating"},
+        {"any_crop_for_crop": True, "label": "Sawmill", "ref": "@term.building.sawmill"},
+        {"spent_card": "loan"},
+        {"label": "x", "ref": {"key": "phrase.why.card", "params": {}}},  # unhashable ref
+    ]
+    for kw in cases:
+        ctx = pay_context(**kw)
+        assert ctx == PayContext(**kw)
+        assert repr(ctx) == repr(PayContext(**kw))
+    assert pay_context(exact=True) is pay_context(exact=True)
+    assert pay_context(exact=True) != pay_context()
