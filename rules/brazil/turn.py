@@ -945,11 +945,17 @@ def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
     costs = {u: unit_cost(g, seat, u) for u in ready}  # once a unit, not once a group
+    # whether a group's tokens can be paid, once per tokens (many groups cost the same)
+    paid: dict[tuple[str, ...], bool] = {}
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in costs[u]]
-            if cost and not g.pay.can_pay(seat, cost):
-                continue
+            cost = tuple([tok for u in group for tok in costs[u]])
+            if cost:
+                ok = paid.get(cost)
+                if ok is None:
+                    ok = paid[cost] = g.pay.can_pay(seat, list(cost))
+                if not ok:
+                    continue
             for places in _placements(targets, k):
                 deploy = tuple(_DEPLOY(u, h) for u, h in zip(group, places, strict=True))
                 for d in draws:
