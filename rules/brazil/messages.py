@@ -517,7 +517,7 @@ def _frozen(v: Any) -> Any:
 
 
 _ENGLISH_MEMO: dict[tuple[Any, ...], str] = {}
-_ENGLISH_MEMO_MAX = 50_000  # emptied when full: a memo, never a different answer
+_ENGLISH_MEMO_MAX = 10_000  # emptied when full (about 7 MB): a memo, never another answer
 
 
 def english_text(key: str, params: Mapping[str, Param], names: TermNames | None = None) -> str:
