@@ -90,22 +90,32 @@ def start_move_battle(
     _ask_cards(g, g.s.combat.attacker)
 
 
+Reason = tuple[str, str, dict[str, Any]]  # (rule, message key, params) of an IllegalAction
+
+
 def bombard_problem(g: Context, seat: int, unit: str, at: str) -> IllegalAction | None:
+    why = bombard_reason(g, seat, unit, at)
+    return None if why is None else IllegalAction.of(why[0], why[1], **why[2])
+
+
+def bombard_reason(g: Context, seat: int, unit: str, at: str) -> Reason | None:
+    """What :func:`bombard_problem` raises, as its parts (no message rendered): the
+    listing asks only whether there is one."""
     p = g.p(seat)
     if unit not in p.units:
-        return IllegalAction.of("R-MOVE-6", "error.unit.unknown", unit=unit)
+        return ("R-MOVE-6", "error.unit.unknown", dict(unit=unit))
     src = p.units[unit]
     if src in ("board", "reserve"):
-        return IllegalAction.of("R-MOVE-6", "error.bombard.off_map")
+        return ("R-MOVE-6", "error.bombard.off_map", {})
     if _unit_def(g, seat, unit).ability != "bombard":
-        return IllegalAction.of("R-MOVE-6", "error.bombard.unit")
+        return ("R-MOVE-6", "error.bombard.unit", {})
     if g.s.turn.free_move:
-        return IllegalAction.of("R-MOVE-6", "error.bombard.free_done")
+        return ("R-MOVE-6", "error.bombard.free_done", {})
     if at not in g.board.neighbours[src]:
-        return IllegalAction.of("R-MOVE-6", "error.hex.not_adjacent", hex=at, src=src)
+        return ("R-MOVE-6", "error.hex.not_adjacent", dict(hex=at, src=src))
     ex = g.s.exploration.get(at)
     if ex is not None:
-        return IllegalAction.of("R-MOVE-6", "error.bombard.exploration")
+        return ("R-MOVE-6", "error.bombard.exploration", {})
     t = g.s.tiles.get(at)
     # R-COMBAT-2: whether or not units stand on it (the solo enemy capital excepted)
     if (
@@ -114,9 +124,9 @@ def bombard_problem(g: Context, seat: int, unit: str, at: str) -> IllegalAction 
         and t.owner != seat
         and not (t.owner == ENEMY and g.s.solo)
     ):
-        return IllegalAction.of("R-COMBAT-2", "error.bombard.capital")
+        return ("R-COMBAT-2", "error.bombard.capital", {})
     if defender_of(g, seat, at) is None:
-        return IllegalAction.of("R-MOVE-6", "error.bombard.nothing", hex=at)
+        return ("R-MOVE-6", "error.bombard.nothing", dict(hex=at))
     return None
 
 
@@ -172,20 +182,25 @@ def start_expedition(g: Context, seat: int, units: list[str], at: str, src: str)
 
 
 def expedition_problem(g: Context, seat: int, at: str) -> IllegalAction | None:
+    why = expedition_reason(g, seat, at)
+    return None if why is None else IllegalAction.of(why[0], why[1], **why[2])
+
+
+def expedition_reason(g: Context, seat: int, at: str) -> Reason | None:
+    """What :func:`expedition_problem` raises, as its parts (no message rendered)."""
     ex = g.s.exploration.get(at)
     if ex is None or not ex.face_up or g.cat.exploration[ex.tile].kind != "bandeiras":
-        return IllegalAction.of(
+        return (
             "R-EXPLORE-3",
             "error.expedition.no_tile",
-            tile="@term.exploration.bandeiras",
-            hex=at,
+            dict(tile="@term.exploration.bandeiras", hex=at),
         )
     if not expedition_units(g, seat, at):
         if _units_of(g, seat, at):
-            return IllegalAction.of("R-EXPLORE-3", "error.expedition.new_unit", hex=at)
-        return IllegalAction.of("R-EXPLORE-3", "error.expedition.no_unit", hex=at)
+            return ("R-EXPLORE-3", "error.expedition.new_unit", dict(hex=at))
+        return ("R-EXPLORE-3", "error.expedition.no_unit", dict(hex=at))
     if g.s.turn.free_move:
-        return IllegalAction.of("R-EXPLORE-3", "error.expedition.free_done")
+        return ("R-EXPLORE-3", "error.expedition.free_done", {})
     return None
 
 

@@ -315,6 +315,17 @@ def _answers(g: Context, seat: int, pend: Pending) -> Iterator[Any]:
         yield from C.answers(g, seat, pend)
 
 
+# the listing's constructors (A.trusted_maker: equal actions, without the frozen
+# dataclass's per-field __setattr__)
+_PASS = A.trusted_maker(A.PassAction, "seat")
+_END_TRADE = A.trusted_maker(A.EndTrade, "seat")
+_PEEK = A.trusted_maker(A.Peek, "seat", "at")
+_END_TURN = A.trusted_maker(A.EndTurn, "seat")
+_REVEAL = A.trusted_maker(A.RevealMission, "seat", "mission")
+_COROADOS = A.trusted_maker(A.Coroados, "seat", "token")
+_ISABEL = A.trusted_maker(A.IsabelPalace, "seat", "palace", "at")
+
+
 def _turn_actions(g: Context, seat: int) -> list[Any]:
     """The turn's actions in listing order, made into one list (no generator resumed per
     action)."""
@@ -324,10 +335,10 @@ def _turn_actions(g: Context, seat: int) -> list[Any]:
     if step == "action":
         out = list(arch_actions(g, seat))
         if not out:
-            out.append(A.PassAction(seat=seat))
+            out.append(_PASS(seat))
     elif step == "trade":
         out = list(exchange_actions(g, seat))
-        out.append(A.EndTrade(seat=seat))
+        out.append(_END_TRADE(seat))
     else:
         out = list(move_actions(g, seat))
         if not s.turn.free_move:
@@ -335,14 +346,14 @@ def _turn_actions(g: Context, seat: int) -> list[Any]:
         if s.turn.peek:
             for h, e in s.exploration.items():
                 if not e.face_up:
-                    out.append(A.Peek(seat=seat, at=h))
+                    out.append(_PEEK(seat, h))
         if (
             s.turn.arch == "build"
             and s.turn.builds == 1
             and "visconde_de_maua" in g.p(seat).paintings
         ):
             out += build_actions(g, seat, second=True)
-        out.append(A.EndTurn(seat=seat))
+        out.append(_END_TURN(seat))
     _free_actions(g, seat, out)
     return out
 
@@ -353,13 +364,13 @@ def _free_actions(g: Context, seat: int, out: list[Any]) -> None:
     p = g.p(seat)
     for m in p.missions:
         if g.cat.missions[m].era <= s.era and mission_complete(s, seat, m, g.pay.where()):
-            out.append(A.RevealMission(seat=seat, mission=m))
+            out.append(_REVEAL(seat, m))
     if "coroados" in p.paintings and p.coroados is None:
         for tok in sorted(set(p.under.values())):
-            out.append(A.Coroados(seat=seat, token=tok))
+            out.append(_COROADOS(seat, tok))
     if "isabel_of_brazil" in p.paintings and not p.counters.get("isabel"):
         for pal, h in palace_options(g, seat):
-            out.append(A.IsabelPalace(seat=seat, palace=pal, at=h))
+            out.append(_ISABEL(seat, pal, h))
     for card in sorted(set(p.gold_cards)):
         out += gold_card_actions(g, seat, card)
 

@@ -20,7 +20,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rules.brazil.messages import REVEALS, Param, PluralRule, TermNames, plural_en, render_message
+from rules.brazil.messages import (
+    REVEALS,
+    Param,
+    PluralRule,
+    TermNames,
+    english_text,
+    plural_en,
+    render_message,
+)
 from rules.fastcopy import trusted
 
 
@@ -67,7 +75,7 @@ class Event(BaseModel):
             cls,
             {
                 "kind": key.split(".", 1)[0],
-                "text": render_message(key, params, names=names),
+                "text": english_text(key, params, names),
                 "key": key,
                 "params": params,
                 "seat": seat,

@@ -14,6 +14,7 @@ from rules.brazil.messages import term_ref, text_ref
 from rules.brazil.payment import (
     PayContext,
     can_pay,
+    pay_context,
 )
 from rules.brazil.turn import (
     build_problem,
@@ -174,6 +175,17 @@ def play_gold_card(g: Context, a: A.PlayGoldCard) -> None:
         g.gain(seat, {k: int(v) for k, v in card.params.get("get", {}).items()}, why)
 
 
+_EXACT = pay_context(exact=True)  # an exchange card's crops (R-TRADE-2)
+
+# the listing's constructors of each kind of card play (A.trusted_maker: equal actions)
+_CARD_AT = A.trusted_maker(A.PlayGoldCard, "seat", "card", "at")
+_CARD_UNIT_TO = A.trusted_maker(A.PlayGoldCard, "seat", "card", "unit", "to")
+_CARD_PRODUCT_TO = A.trusted_maker(A.PlayGoldCard, "seat", "card", "product", "to")
+_CARD_GIVE = A.trusted_maker(A.PlayGoldCard, "seat", "card", "give")
+_CARD_TARGET = A.trusted_maker(A.PlayGoldCard, "seat", "card", "target")
+_CARD_UNIT = A.trusted_maker(A.PlayGoldCard, "seat", "card", "unit")
+
+
 def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
     s = g.s
     p = g.p(seat)
@@ -184,7 +196,7 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
 
     # A card used in payment is gone, so payments are checked without it: the sources
     # leave one copy of it out of the hand (``spent_card``), on the listing's cache.
-    without_card = PayContext(spent_card=card_id)
+    without_card = pay_context(spent_card=card_id)
 
     def affordable(cost: list[str]) -> bool:
         return g.pay.can_pay(seat, cost, without_card)
@@ -195,7 +207,7 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
             # build_problem's checks with the card, made once a hex (as the build listing)
             any_era = bool(card.params.get("any_era"))
             for at in card_build_sites(g, seat, side, any_era):
-                yield A.PlayGoldCard(seat=seat, card=card_id, at=at)
+                yield _CARD_AT(seat, card_id, at)
     elif e == "deploy":
         # The targets are the same for every unit, and a unit's problem does not depend on
         # which of them it goes to (check_deploy asks only that it is one of them): both are
@@ -208,18 +220,18 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
                 targets = deploy_targets(g, seat)
             if not targets:
                 break
-            first = A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=targets[0])
+            first = _CARD_UNIT_TO(seat, card_id, u, targets[0])
             if _gold_card_problem(g, first) is not None or not affordable(unit_cost(g, seat, u)):
                 continue
             yield first
             for to in targets[1:]:
-                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u, to=to)
+                yield _CARD_UNIT_TO(seat, card_id, u, to)
     elif e == "manufacture":
         for pr in p.products:
             if not affordable(list(g.cat.products[pr].cost)):
                 continue
             for d in product_destinations(g, seat, pr):
-                yield A.PlayGoldCard(seat=seat, card=card_id, product=pr, to=d)
+                yield _CARD_PRODUCT_TO(seat, card_id, pr, d)
     elif e == "exchange":
         give = list(card.params.get("give", []))
         options = (
@@ -228,13 +240,13 @@ def gold_card_actions(g: Context, seat: int, card_id: str) -> Iterator[Any]:
             else list(combinations_with_replacement(CROPS, len(give)))
         )
         for combo in options:
-            if g.pay.can_pay(seat, list(combo), PayContext(exact=True)):
-                yield A.PlayGoldCard(seat=seat, card=card_id, give=tuple(combo))
+            if g.pay.can_pay(seat, list(combo), _EXACT):
+                yield _CARD_GIVE(seat, card_id, tuple(combo))
     elif e == "espionage":
         for q in s.players:
             if q.seat != seat:
-                yield A.PlayGoldCard(seat=seat, card=card_id, target=q.seat)
+                yield _CARD_TARGET(seat, card_id, q.seat)
     elif e == "veterans":
         for u, loc in p.units.items():
             if loc not in ("board", "reserve"):
-                yield A.PlayGoldCard(seat=seat, card=card_id, unit=u)
+                yield _CARD_UNIT(seat, card_id, u)

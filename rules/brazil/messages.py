@@ -442,6 +442,23 @@ class _Renderer(Renderer):
             return a_or_an(self.scalar(v).lower())
         return super().value(v, how, args)
 
+    def term(self, key: str) -> str:
+        """A term's English, memoised per component names (English only: the table
+        :data:`EN` and its plural rule, which never change)."""
+        if self.catalogue is not EN or self.plural is not plural_en:
+            return super().term(key)
+        mk = (self.names, key)
+        text = _TERM_MEMO.get(mk)
+        if text is None:
+            text = super().term(key)
+            if len(_TERM_MEMO) >= _ENGLISH_MEMO_MAX:
+                _TERM_MEMO.clear()
+            _TERM_MEMO[mk] = text
+        return text
+
+
+_TERM_MEMO: dict[tuple[TermNames | None, str], str] = {}
+
 
 _Render = _Renderer
 
@@ -467,3 +484,65 @@ def render_message(
 
 
 register_english(EN, default_names)
+
+# ---------------------------------------------------------------------------- the events' English
+
+_UNKEYED = object()  # a parameter value no memo key is made of (rendered every time)
+
+
+def _frozen(v: Any) -> Any:
+    """A hashable stand-in for a message parameter that equals another's only when both
+    render alike: each value is tagged with its type (``1``, ``True`` and ``1.0`` compare
+    equal but render differently), lists, tuples and dicts keep their order."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None or t is float:
+        return (t, v)
+    if t is dict:
+        items = []
+        for k, x in v.items():
+            fx = _frozen(x)
+            if fx is _UNKEYED or type(k) is not str:
+                return _UNKEYED
+            items.append((k, fx))
+        return (dict, tuple(items))
+    if t is list or t is tuple:
+        out = []
+        for x in v:
+            fx = _frozen(x)
+            if fx is _UNKEYED:
+                return _UNKEYED
+            out.append(fx)
+        return (t, tuple(out))
+    return _UNKEYED
+
+
+_ENGLISH_MEMO: dict[tuple[Any, ...], str] = {}
+_ENGLISH_MEMO_MAX = 10_000  # emptied when full (about 7 MB): a memo, never another answer
+
+
+def english_text(key: str, params: Mapping[str, Param], names: TermNames | None = None) -> str:
+    """``render_message(key, params, names=names)`` (English), memoised: the engine renders
+    the same event sentences over and over ("Green chose the Build arch"). The memo key is
+    the message key, the parameters tagged by type (:func:`_frozen`) and ``names`` (a
+    catalog's table, compared by identity and kept alive by the key), so a sentence comes
+    back only for the very inputs it was rendered from; parameters of any other type are
+    rendered every time."""
+    parts: list[Any] = [key, names]
+    for k, v in params.items():
+        if type(v) is str:
+            parts.append(k)
+            parts.append(v)
+        else:
+            fv = _frozen(v)
+            if fv is _UNKEYED:
+                return render_message(key, params, names=names)
+            parts.append(k)
+            parts.append(fv)
+    mk = tuple(parts)
+    text = _ENGLISH_MEMO.get(mk)
+    if text is None:
+        text = render_message(key, params, names=names)
+        if len(_ENGLISH_MEMO) >= _ENGLISH_MEMO_MAX:
+            _ENGLISH_MEMO.clear()
+        _ENGLISH_MEMO[mk] = text
+    return text

@@ -163,16 +163,23 @@ def use_coroados(g: Context, a: A.Coroados) -> None:
 
 
 def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError | None:
+    why = _palace_reason(g, seat, palace, at)
+    return None if why is None else IllegalAction.of(why[0], why[1], **why[2])
+
+
+def _palace_reason(
+    g: Context, seat: int, palace: int, at: str
+) -> tuple[str, str, dict[str, Param]] | None:
+    """What :func:`_palace_problem` raises, as its parts (rule, key, params; no message
+    rendered): the listing asks only whether there is one."""
     p = g.p(seat)
     if palace not in p.palaces or palace == 1:
-        return IllegalAction.of(
-            "R-PALACE-1", "error.palace.not_held", palace=ROMAN.get(palace, palace)
-        )
+        return ("R-PALACE-1", "error.palace.not_held", dict(palace=ROMAN.get(palace, palace)))
     t = g.s.tiles.get(at)
     if t is None or t.owner != seat or not controls(g.s, seat, at):
-        return IllegalAction.of("R-PALACE-1", "error.palace.tile", hex=at)
+        return ("R-PALACE-1", "error.palace.tile", dict(hex=at))
     if t.palace is not None:
-        return IllegalAction.of("R-PALACE-1", "error.palace.taken", hex=at)
+        return ("R-PALACE-1", "error.palace.taken", dict(hex=at))
     ok = {
         2: t.kind == "building" and t.id in ERA_I_SIDES,
         3: t.kind == "city" or (t.kind == "building" and g.cat.building_era(t.id) <= 2),
@@ -181,11 +188,10 @@ def _palace_problem(g: Context, seat: int, palace: int, at: str) -> RulesError |
         6: t.kind == "city",
     }[palace]
     if not ok:
-        return IllegalAction.of(
+        return (
             "R-PALACE-2",
             "error.palace.where",
-            palace=ROMAN[palace],
-            need=f"@error.palace_on.{palace}",
+            dict(palace=ROMAN[palace], need=f"@error.palace_on.{palace}"),
         )
     return None
 
@@ -197,7 +203,7 @@ def palace_options(g: Context, seat: int) -> list[tuple[int, str]]:
         for pal in p.palaces
         if pal != 1
         for h, t in g.s.tiles.items()
-        if t.owner == seat and _palace_problem(g, seat, pal, h) is None
+        if t.owner == seat and _palace_reason(g, seat, pal, h) is None
     ]
 
 

@@ -267,16 +267,20 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
     return iter(out)
 
 
+_EXPEDITION = A.trusted_maker(A.Expedition, "seat", "at")
+_BOMBARD = A.trusted_maker(A.Bombard, "seat", "unit", "at")
+
+
 def attack_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
     done: set[str] = set()
     for u, src in p.units.items():
         if src in ("board", "reserve"):
             continue
-        if src not in done and C.expedition_problem(g, seat, src) is None:
+        if src not in done and C.expedition_reason(g, seat, src) is None:
             done.add(src)
-            yield A.Expedition(seat=seat, at=src)
+            yield _EXPEDITION(seat, src)
         if g.cat.units[f"{p.colour}.{u}"].ability == "bombard":
             for nb in g.board.neighbours[src]:
-                if C.bombard_problem(g, seat, u, nb) is None:
-                    yield A.Bombard(seat=seat, unit=u, at=nb)
+                if C.bombard_reason(g, seat, u, nb) is None:
+                    yield _BOMBARD(seat, u, nb)

@@ -42,6 +42,7 @@ from rules.brazil.payment import (
     find_payment,
     gold_card_vp,
     label_param,
+    pay_context,
     sort_tokens,
     sources,
     to_items,
@@ -150,11 +151,13 @@ def raw_cost(
     notes: list[str] = []
     if isinstance(a, A.Recruit):
         cost = [tok for d in a.deploy for tok in unit_cost(g, seat, d.unit)]
-        return cost, PayContext(label="the deployment", ref="@phrase.for.deployment"), notes
+        return cost, pay_context(label="the deployment", ref="@phrase.for.deployment"), notes
     if isinstance(a, A.TakePainting):
         if is_upgraded(g, seat, "painting"):
             notes.append("upgraded Painting: 1 resource less (R-PAINT-3)")
-        ctx = PayContext(label=cat.paintings[a.painting].name, ref=term_ref("painting", a.painting))
+        ctx = pay_context(
+            label=cat.paintings[a.painting].name, ref=term_ref("painting", a.painting)
+        )
         return painting_cost(g, seat, a.painting), ctx, notes
     if isinstance(a, A.Build):
         second = s.turn.step == "movement" and s.turn.arch == "build"
@@ -172,24 +175,24 @@ def raw_cost(
         up = is_upgraded(g, seat, "renovate")
         cost = [] if up else list(cat.arches["renovate"].cost)
         notes.append(f"not with the goods on the building at {at} (R-RENOV-1)")
-        ctx = PayContext(exclude_hex=at, label="renovating", ref="@phrase.for.renovating")
+        ctx = pay_context(exclude_hex=at, label="renovating", ref="@phrase.for.renovating")
         return cost, ctx, notes
     if isinstance(a, A.Manufacture):
         up = is_upgraded(g, seat, "manufacture")
         if up:
             notes.append("upgraded Manufacture: 1 resource less (R-MANUF-2)")
         cost = manufacture_cost(g, seat, a.product, up, cache=cache)
-        ctx = PayContext(label=cat.products[a.product].name, ref=term_ref("product", a.product))
+        ctx = pay_context(label=cat.products[a.product].name, ref=term_ref("product", a.product))
         return cost, ctx, notes
     if isinstance(a, A.Exchange):
         if a.kind == "cards":
             return None  # combat cards are given, not paid (R-TRADE-1)
         notes.append("the resources themselves: nothing stands in for them (R-TRADE-2)")
-        ctx = PayContext(exact=True, label="the exchange", ref="@phrase.for.exchange")
+        ctx = pay_context(exact=True, label="the exchange", ref="@phrase.for.exchange")
         return list(a.give), ctx, notes
     if isinstance(a, A.PlayGoldCard):
         card = cat.gold_cards[a.card]
-        ctx = PayContext(label=card.name, spent_card=a.card, ref=term_ref("gold_card", a.card))
+        ctx = pay_context(label=card.name, spent_card=a.card, ref=term_ref("gold_card", a.card))
         if card.effect == "build":
             side = str(card.params["side"])
             return list(cat.sides[side].cost), ctx, notes
@@ -331,7 +334,7 @@ def _has_unsafe_sources(g: Context, seat: int) -> bool:
         return True
     if p.combat_cards and (p.monarch in ("afonso_i", "napoleon") or "war_chest" in p.combat_cards):
         return True
-    return any(lot.what == "science" for lot in g.pay.sources(seat, PayContext()).lots)
+    return any(lot.what == "science" for lot in g.pay.sources(seat, pay_context()).lots)
 
 
 def _cost_key(g: Context, a: Any) -> Any:

@@ -99,6 +99,57 @@ class PayContext:
         )
 
 
+_CONTEXTS: dict[tuple[object, ...], PayContext] = {}
+
+
+def pay_context(
+    *,
+    any_crop_for_crop: bool = False,
+    exact: bool = False,
+    exclude_hex: str | None = None,
+    no_cards: bool = False,
+    label: str = "this",
+    spent_card: str | None = None,
+    ref: Param | None = None,
+) -> PayContext:
+    """``PayContext(...)`` of these fields, made once (a frozen value: equal contexts are
+    interchangeable) — the listing asks for the same few contexts again and again. A
+    ``ref`` that cannot be hashed (a nested message) gets a new context."""
+    key: tuple[object, ...] = (
+        type(any_crop_for_crop),
+        any_crop_for_crop,
+        type(exact),
+        exact,
+        exclude_hex,
+        type(no_cards),
+        no_cards,
+        label,
+        spent_card,
+        type(ref),
+        ref,
+    )
+    try:
+        got = _CONTEXTS.get(key)
+    except TypeError:
+        got = None
+        key = ()
+    if got is None:
+        got = PayContext(
+            any_crop_for_crop=any_crop_for_crop,
+            exact=exact,
+            exclude_hex=exclude_hex,
+            no_cards=no_cards,
+            label=label,
+            spent_card=spent_card,
+            ref=ref,
+        )
+        if key:
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[key] = got
+    return got
+
+
 @dataclass(slots=True)
 class Lot:
     """Units of one source that can pay cost tokens.
@@ -223,6 +274,15 @@ def sources(
     src = Sources(lots, Counter(), [], False)
     if exact or ctx.no_cards or safe:
         return src
+    _add_cards(src, state, seat, ctx)
+    return src
+
+
+def _add_cards(src: Sources, state: GameState, seat: int, ctx: PayContext) -> None:
+    """The card part of :func:`sources` (neither exact nor safe nor without cards): the
+    gold-card lots after the goods, the combat cards' hand and uses."""
+    p = state.players[seat]
+    lots = src.lots
     machado = "machado_de_assis" in p.paintings
     hand = Counter(p.gold_cards)
     if ctx.spent_card is not None and hand[ctx.spent_card] > 0:
@@ -247,6 +307,20 @@ def sources(
             src.card_uses.append(Lot("combat_card", "*", _ALL_CROPS, n, 5.5, (("cc", 1),)))
             src.card_uses.append(Lot("combat_card", "*2", _SCIENCE, n // 2, 8.0, (("cc", 2),)))
         src.afonso = p.monarch == "afonso_i"
+
+
+def _spent_from(full: Sources, state: GameState, seat: int, ctx: PayContext) -> Sources:
+    """:func:`sources` of a context naming a ``spent_card`` (neither exact nor safe nor
+    without cards) from the answer of the same context without it: the goods lots are the
+    same (the spent card changes only the hand of gold cards), in their order, before the
+    card part made again."""
+    lots = [
+        Lot(lot.source, lot.what, lot.provides, lot.count, lot.value)
+        for lot in full.lots
+        if lot.source != "gold_card"
+    ]
+    src = Sources(lots, Counter(), [], False)
+    _add_cards(src, state, seat, ctx)
     return src
 
 
@@ -510,10 +584,18 @@ def _hall_payable(cost: Sequence[str], src: Sources) -> bool:
     if plan is None:
         plan = _hall_plan(key)
     known = src._have
+    supply = src._supply
     for acc, demand in plan:
         have = known.get(acc)
         if have is None:
-            have = src.have(acc)
+            # Sources.have(acc), inlined (the listing asks this tens of thousands of times)
+            if supply is None:
+                supply = src.supply()
+            have = 0
+            for provides, k in supply:
+                if provides & acc:
+                    have += k
+            known[acc] = have
         if have < demand:
             return False
     return True
@@ -760,6 +842,14 @@ class PayabilityCache:
             full = self._src.get((seat, False, key[2])) if safe else None
             if full is not None:
                 src = _safe_from(full)  # what sources(..., safe=True) builds, without the scan
+            elif not safe and ctx.spent_card is not None and not ctx.exact and not ctx.no_cards:
+                # a gold card's listing: the same sources without the card, if known
+                ck = key[2]
+                base = self._src.get((seat, False, (*ck[:4], None)))
+                if base is not None:
+                    src = _spent_from(base, self.state, seat, ctx)
+                else:
+                    src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             else:
                 src = sources(self.state, seat, ctx, safe=safe, where=self.where())
             self._src[key] = src

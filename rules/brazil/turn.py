@@ -22,6 +22,7 @@ from rules.brazil.payment import (
     check_payment,
     default_items,
     item_refs,
+    pay_context,
     solve,
     solve_least_loss,
     sources,
@@ -300,6 +301,9 @@ _RENOVATE = A.trusted_maker(A.Renovate, "seat", "at", "flip")
 _IMPORT = A.trusted_maker(A.Import, "seat", "crop")
 _PAINTING = A.trusted_maker(A.TakePainting, "seat", "painting")
 _RECRUIT = A.trusted_maker(A.Recruit, "seat", "deploy", "draw")
+_MANUFACTURE = A.trusted_maker(A.Manufacture, "seat", "product", "to")
+_TRADE = A.trusted_maker(A.Trade, "seat")
+_EXCHANGE = A.trusted_maker(A.Exchange, "seat", "kind", "give")
 _DEPLOY = A.trusted_maker(A.Deploy, "unit", "to")
 
 
@@ -418,7 +422,7 @@ def build_cost(g: Context, seat: int, what: str, *, second: bool) -> tuple[list[
         cost += list(g.cat.paintings["visconde_de_maua"].params.get("extra_cost", ["any"]))
     name = g.cat.cities[what].name if is_city(g, what) else g.cat.sides[what].name
     ref = term_ref("city", what) if is_city(g, what) else term_ref("building", what)
-    ctx = PayContext(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name, ref=ref)
+    ctx = pay_context(any_crop_for_crop=is_upgraded(g, seat, "build"), label=name, ref=ref)
     return cost, ctx
 
 
@@ -901,7 +905,7 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
             if h in others or t.goods or g.cat.building_era(t.id) > s.era:
                 continue
             if renovation_paid is None:
-                renovation_paid = g.pay.can_pay(seat, cost, PayContext(exclude_hex=h))
+                renovation_paid = g.pay.can_pay(seat, cost, pay_context(exclude_hex=h))
             if renovation_paid:
                 out.append(_RENOVATE(seat, h, False))
                 if t.palace is None:  # R-RENOV-2: a building with a palace is not flipped
@@ -925,11 +929,11 @@ def arch_actions(g: Context, seat: int) -> Iterator[Any]:
                 cost = manufacture_cost(g, seat, pr, up, cache=g.pay)
                 ok = paid[key] = g.pay.can_pay(seat, cost)
             if ok:
-                out += [A.Manufacture(seat=seat, product=pr, to=d) for d in dests]
+                out += [_MANUFACTURE(seat, pr, d) for d in dests]
     if cur != "import":
         out += [_IMPORT(seat, c) for c in CROPS]
     if cur != "trade":
-        out.append(A.Trade(seat=seat))
+        out.append(_TRADE(seat))
     return iter(out)
 
 
@@ -941,11 +945,17 @@ def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
     costs = {u: unit_cost(g, seat, u) for u in ready}  # once a unit, not once a group
+    # whether a group's tokens can be paid, once per tokens (many groups cost the same)
+    paid: dict[tuple[str, ...], bool] = {}
     for k in range(0, limit + 1):
         for group in combinations(ready, k):
-            cost = [tok for u in group for tok in costs[u]]
-            if cost and not g.pay.can_pay(seat, cost):
-                continue
+            cost = tuple([tok for u in group for tok in costs[u]])
+            if cost:
+                ok = paid.get(cost)
+                if ok is None:
+                    ok = paid[cost] = g.pay.can_pay(seat, list(cost))
+                if not ok:
+                    continue
             for places in _placements(targets, k):
                 deploy = tuple(_DEPLOY(u, h) for u, h in zip(group, places, strict=True))
                 for d in draws:
@@ -1196,7 +1206,7 @@ def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
 
     for c in CROPS:
         if avail[c]:
-            yield A.Exchange(seat=seat, kind="gold", give=(c,))
+            yield _EXCHANGE(seat, "gold", (c,))
     pairs: list[tuple[str, ...]] = [
         ("coffee", "coffee"),
         ("coffee", "cotton"),
@@ -1204,11 +1214,11 @@ def exchange_actions(g: Context, seat: int) -> Iterator[Any]:
     ]
     for pair in pairs:
         if have(pair):
-            yield A.Exchange(seat=seat, kind="pair", give=pair)
+            yield _EXCHANGE(seat, "pair", pair)
     if sum(avail.values()) >= 4:
         for four in combinations_with_replacement(CROPS, 4):
             if have(four):
-                yield A.Exchange(seat=seat, kind="four", give=four)
+                yield _EXCHANGE(seat, "four", four)
     if len(p.combat_cards) >= 2:
         for combo in sorted(set(combinations(sorted(p.combat_cards), 2))):
-            yield A.Exchange(seat=seat, kind="cards", give=combo)
+            yield _EXCHANGE(seat, "cards", combo)
