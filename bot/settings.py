@@ -204,6 +204,18 @@ class BotSettings(BaseSettings):
             return "shards: none (one process)"
         return f"shards: {', '.join(map(str, shards))} of {self.shard_count}"
 
+    @field_validator("default_ai")
+    @classmethod
+    def _default_ai(cls, v: str) -> str:
+        """A computer level by its id or its word in any language (``strong``, ``erős``),
+        kept as its id: checked at start-up, not at the first lobby."""
+        from service.results import AI_LEVEL_IDS, ai_level_of
+
+        level = ai_level_of(v)
+        if level is None:
+            raise ValueError(f"not a computer level: {v!r} (choose {', '.join(AI_LEVEL_IDS)})")
+        return level
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, v: Any) -> Any:

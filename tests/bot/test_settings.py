@@ -154,3 +154,17 @@ def test_the_shard_of_a_guild() -> None:
     assert shard_of(0, 2) == 0
     assert shard_of(1 << 22, 2) == 1 and shard_of(3 << 22, 4) == 3
     assert shard_of(81384788765712384, 1) == 0
+
+
+def test_the_default_ai_level_is_checked_at_start_up_and_kept_as_its_id(tmp_path: Path) -> None:
+    """Issue 33: the default computer level names a level, by its id or its word in any
+    language; anything else stops the bot at start-up, not at its first lobby."""
+    from pydantic import ValidationError
+
+    from bot.settings import BotSettings
+
+    db = tmp_path / "x.sqlite3"
+    assert BotSettings(db=db, default_ai="Erős", _env_file=None).default_ai == "search"
+    assert BotSettings(db=db, default_ai="random", _env_file=None).default_ai == "random"
+    with pytest.raises(ValidationError, match="not a computer level"):
+        BotSettings(db=db, default_ai="genius", _env_file=None)
