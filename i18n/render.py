@@ -37,7 +37,7 @@ Part = tuple[str, str, tuple[str, ...]]
 _PREFIXES: tuple[int, tuple[str, ...]] = (-1, ())
 
 
-def _word_prefixes() -> tuple[str, ...]:
+def word_prefixes() -> tuple[str, ...]:
     """The registered games' prefixes of their typed-command words (``word.``): a term
     reference to such a word shows its first alternative (``kaffee|kaffeebohnen``). Read
     once per state of the registrations (a game registered later is seen)."""
@@ -150,7 +150,7 @@ class _Renderer:
         if t is None:
             warn_once(self.cat.code, key, "is missing from every catalogue")
             return key.rsplit(".", 1)[-1].replace("_", " ")
-        if key.startswith(_word_prefixes()) and "|" in t:
+        if key.startswith(word_prefixes()) and "|" in t:
             t = t.split("|", 1)[0].strip()  # a typed word's alternatives: the one shown
         return polish_text(self.cat.language.babel, self.fill(key, t, {}))
 

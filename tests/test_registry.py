@@ -148,16 +148,16 @@ def test_a_cache_keyed_by_the_generation_sees_a_game_registered_later() -> None:
     catalogues read (i18n.render) include a game registered after their first reading."""
     from dataclasses import replace
 
-    from i18n.render import _word_prefixes
+    from i18n.render import word_prefixes
     from rules.registry import generation, register, registrations, unregister
 
-    before = _word_prefixes()
+    before = word_prefixes()
     first = next(iter(registrations().values()))
     g0 = generation()
     register(replace(first, name="probe", default=False, words_prefix="probe.word."))
     try:
         assert generation() != g0
-        assert "probe.word." in _word_prefixes()
+        assert "probe.word." in word_prefixes()
     finally:
         unregister("probe")
-    assert _word_prefixes() == before
+    assert word_prefixes() == before
