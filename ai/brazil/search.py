@@ -45,7 +45,8 @@ class SearchAgent:
 
     ``iterations``: rollouts a decision (default :data:`ROLLOUTS`: deterministic given the
     seed; None: as many as ``budget`` allows); ``budget``: the wall-clock cap of a decision in
-    seconds (default 2); ``effort``: a factor on both (4: four times the default search); ``candidates``: how many of the heuristic's best
+    seconds (default 2); ``effort``: a factor on both (4: four times the default search);
+    ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout; ``rollout_width``
     (``solo_rollout_width`` in the solo game): how many legal actions the rollout policy
     (the heuristic) looks at per decision; ``solo_candidates`` and ``solo_prior_weight``:

@@ -33,7 +33,8 @@ class SearchAgent:
 
     ``iterations``: rollouts a decision (default :data:`ROLLOUTS`: deterministic given the
     seed; None: as many as ``budget`` allows); ``budget``: the wall-clock cap of a decision in
-    seconds (default 2); ``effort``: a factor on both (4: four times the default search); ``candidates``: how many of the heuristic's best
+    seconds (default 2); ``effort``: a factor on both (4: four times the default search);
+    ``candidates``: how many of the heuristic's best
     actions are searched; ``horizon``: decisions played in each rollout after the candidate;
     ``rollout_width``: how many candidate actions the rollout policy looks at per decision."""
 
