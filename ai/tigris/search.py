@@ -1,25 +1,26 @@
 """The Tigris & Euphrates ``search`` player: determinized rollouts guided by the heuristic.
 
 For each decision: the heuristic ranks the candidate actions on a determinization of the
-seat's view and keeps the best few; then, for :data:`ROLLOUTS` rollouts (the wall-clock
-budget only a cap), it deals the unseen tiles of the *view* again at random
-(:func:`rules.tigris.determinize`), and on that deal plays every kept candidate, settles the
-conflict it opens and plays a short rollout in which every seat follows the heuristic over a
-few sampled candidates, with the same rollout draws for every candidate (common random
-numbers: the candidates are compared on equal luck). The leaf is scored by
-:func:`ai.tigris.evaluate.evaluate`; the heuristic's own judgement counts as
+seat's view and keeps the best few, more of them as the rollouts grow past the level's own
+(progressive widening, :mod:`ai.widening`: the search grows stronger with time); then, for
+:data:`ROLLOUTS` rollouts (the wall-clock budget only a cap), it deals the unseen tiles of
+the *view* again at random (:func:`rules.tigris.determinize`), and on that deal plays every
+kept candidate, settles the conflict it opens and plays a short rollout in which every seat
+follows the heuristic over a few sampled candidates, with the same rollout draws for every
+candidate (common random numbers: the candidates are compared on equal luck). The leaf is
+scored by :func:`ai.tigris.evaluate.evaluate`; the heuristic's own judgement counts as
 ``prior_weight`` rollouts. It never looks at the full state.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
 from ai import DEFAULT_BUDGET
 from ai.tigris.agents import HeuristicAgent, own_legal_actions, settle
 from ai.tigris.evaluate import evaluate, support_amount
+from ai.widening import width
 from rules.tigris import Action, TigrisState, apply, deciders, determinize, legal_actions, view
 
 ROLLOUTS = 96
@@ -60,6 +61,8 @@ class SearchAgent:
         # ``effort`` scales both the rollouts and the cap (4: four times the default search)
         self.budget = budget * effort
         self.iterations = None if iterations is None else max(1, round(iterations * effort))
+        # the rollouts past which the candidates widen: the level's own (its effort at 1)
+        self.reference = ROLLOUTS if iterations is None else max(1, iterations)
         self.capped = 0  # decisions the wall-clock cap cut short
         self.candidates = candidates
         self.horizon = horizon
@@ -67,6 +70,7 @@ class SearchAgent:
         self.ranker = HeuristicAgent(seed ^ 0x7161)
         self.policy = HeuristicAgent(seed ^ 0x5EA5C4, samples=1, max_candidates=rollout_width)
         self.last_iterations = 0
+        self.last_candidates = 0
 
     def decide(self, state: TigrisState, seat: int) -> Action:
         deadline = time.perf_counter() + self.budget
@@ -87,13 +91,19 @@ class SearchAgent:
         visits = [0] * len(cands)
         deals = 0
         while True:
-            if self.iterations is not None and deals >= max(
-                1, math.ceil(self.iterations / len(cands))
-            ):
+            if self.iterations is not None and sum(visits) >= self.iterations:
                 break
             if deals and time.perf_counter() >= deadline:
                 self.capped += self.iterations is not None
                 break
+            # progressive widening (:mod:`ai.widening`): the next ranked actions join
+            for val, a in ranked[
+                len(cands) : width(sum(visits), self.candidates, self.reference, len(ranked))
+            ]:
+                cands.append(a)
+                prior.append(val)
+                total.append(0.0)
+                visits.append(0)
             deal = determinize(v, seat, self.rng)
             policy_seed = self.rng.getrandbits(32)
             for k, cand in enumerate(cands):
@@ -102,6 +112,7 @@ class SearchAgent:
                 visits[k] += 1
             deals += 1
         self.last_iterations = sum(visits)
+        self.last_candidates = len(cands)  # weighed, after widening
         m = self.prior_weight
         shift = sum(total) / max(1, sum(visits)) - sum(prior) / len(prior)
         best = max(

@@ -4,12 +4,16 @@ For every registered game whose computer players have a search level."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ai
 from ai.report import check_entries, entry_agent
+from ai.widening import width
 from rules.games import game
 from rules.registry import registrations
 
@@ -76,3 +80,49 @@ def test_line_up_entries_name_an_effort() -> None:
     for bad in ("search@x", "search@0", "heuristic@2", "oracle"):
         with pytest.raises(ValueError):
             check_entries([bad], ("random", "heuristic", "search"))
+
+
+@given(
+    rollouts=st.integers(0, 100_000),
+    more=st.integers(0, 100_000),
+    base=st.integers(1, 12),
+    reference=st.integers(1, 1_000),
+    available=st.integers(1, 200),
+)
+def test_the_candidates_widen_with_the_rollouts_and_only_past_the_level(
+    rollouts: int, more: int, base: int, reference: int, available: int
+) -> None:
+    """Progressive widening (:mod:`ai.widening`): the level's own candidates up to its own
+    rollouts, never fewer later, never more than there are, about ``base * sqrt(n / ref)``."""
+    w = width(rollouts, base, reference, available)
+    assert 1 <= w <= available
+    assert width(rollouts + more, base, reference, available) >= w
+    if rollouts <= reference:
+        assert w == min(base, available)
+    else:
+        assert w == min(available, math.floor(base * math.sqrt(rollouts / reference)))
+    assert width(16 * reference, base, reference, available) == min(available, 4 * base)
+
+
+@pytest.mark.parametrize("name", SEARCH_GAMES)
+def test_more_effort_weighs_more_candidates(name: str) -> None:
+    """At four times its effort a search weighs more of its ranked actions than at its own
+    (twice as many where there are enough), at its own exactly its ``candidates``; every
+    decision is legal and reproducible from the seed."""
+    widened = 0
+    for seed in range(10, 22):
+        state, seat = _decision_point(name, seed)
+        one = ai.make_agent("search", seed=seed, game=name, iterations=8, budget=600)
+        four = ai.make_agent("search", seed=seed, game=name, iterations=8, budget=600, effort=4)
+        again = ai.make_agent("search", seed=seed, game=name, iterations=8, budget=600, effort=4)
+        legal = game(name).legal_actions(state, seat)
+        assert one.decide(state, seat) in legal
+        choice = four.decide(state, seat)
+        assert choice in legal and again.decide(state, seat) == choice
+        n1, n4 = one.last_candidates, four.last_candidates  # type: ignore[attr-defined]
+        if one.last_iterations == 0:  # type: ignore[attr-defined]
+            continue  # one candidate: no search
+        assert n1 <= one.candidates  # type: ignore[attr-defined]
+        assert n1 <= n4 <= 2 * one.candidates  # type: ignore[attr-defined]
+        widened += n4 > n1
+    assert widened >= 3
