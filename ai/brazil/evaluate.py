@@ -11,8 +11,8 @@ import math
 from functools import lru_cache
 
 from ai.brazil.solo import plan_value, solo_plan
-from rules.brazil.catalog import CROPS, Catalog, get_catalog
-from rules.brazil.control import controlled_tiles
+from rules.brazil.catalog import CROPS, Catalog, Objective, get_catalog
+from rules.brazil.control import controlled_tiles, unit_seats
 from rules.brazil.game import Context
 from rules.brazil.scoring import (
     mission_complete,
@@ -255,13 +255,60 @@ def evaluate(state: GameState, seat: int, others: list[float] | None = None) -> 
     return v
 
 
+def conquest_targets(state: GameState, seat: int) -> list[str]:
+    """In an overdue game (:func:`overdue`), the opponents' tiles whose occupation would meet
+    more of ``seat``'s unmet era III objectives: an occupied building or city counts as the
+    occupier's (R-END-2, ``controlled_tiles``), and once the supplies are spent (no building,
+    city or painting left) occupation is the only way left to complete the mission that
+    ends the game (R-END-1)."""
+    if not overdue(state):
+        return []
+    cat = catalog_for(state.data_pack)
+    p = state.players[seat]
+    wanted: list[Objective] = [
+        ob
+        for mid in p.missions
+        if cat.missions[mid].era == 3
+        for ob in cat.missions[mid].objectives
+        if ob.kind in ("buildings", "cities", "building_types", "occupied")
+        and objective_count(state, seat, ob) < ob.count
+    ]
+    if not wanted:
+        return []
+    where = unit_seats(state)
+    have = {state.tiles[h].id for h in controlled_tiles(state, seat, "building", where)}
+    out = []
+    for h, t in state.tiles.items():
+        if t.owner in (seat, -1) or t.kind == "capital" or where.get(h) == seat:
+            continue
+        for ob in wanted:
+            if (
+                ob.kind == "occupied"
+                or (ob.kind == "cities" and t.kind == "city")
+                or (
+                    ob.kind == "buildings"
+                    and t.kind == "building"
+                    and ob.type in (None, t.id)
+                    and (ob.era is None or cat.building_era(t.id) == ob.era)
+                )
+                or (ob.kind == "building_types" and t.kind == "building" and t.id not in have)
+            ):
+                out.append(h)
+                break
+    return out
+
+
 def _position(state: GameState, seat: int) -> float:
-    """Units near things worth reaching: face-down exploration tiles and targets to occupy."""
+    """Units near things worth reaching: face-down exploration tiles and targets to occupy
+    (the enemy's in the solo game; in an overdue game, :func:`conquest_targets`)."""
     cat = catalog_for(state.data_pack)
     board = cat.boards[state.map]
     p = state.players[seat]
     targets = [h for h, e in state.exploration.items() if not e.face_up]
-    enemy = [h for h, t in state.tiles.items() if t.owner < 0] if state.solo else []
+    if state.solo:
+        enemy = [h for h, t in state.tiles.items() if t.owner < 0]
+    else:
+        enemy = conquest_targets(state, seat)
     if not targets and not enemy:
         return 0.0
     v = 0.0

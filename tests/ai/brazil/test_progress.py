@@ -8,9 +8,18 @@ from __future__ import annotations
 import random
 
 from ai.brazil import make_agent
-from ai.brazil.evaluate import OVERDUE_ROUND, evaluate, mission_progress, overdue
+from ai.brazil.evaluate import (
+    OVERDUE_ROUND,
+    catalog_for,
+    conquest_targets,
+    evaluate,
+    mission_progress,
+    overdue,
+)
 from rules.brazil import actions as A
 from rules.brazil import apply, deciders, legal_actions, new_game
+from rules.brazil.control import controls
+from rules.brazil.scoring import objective_count
 from rules.brazil.state import GameState
 
 
@@ -65,3 +74,65 @@ def test_an_overdue_game_weighs_the_era_III_mission_more_R_END_1() -> None:
     base = st.model_copy(update={"era": 3, "round": OVERDUE_ROUND - 1})
     late = st.model_copy(update={"era": 3, "round": OVERDUE_ROUND})
     assert evaluate(late, 0) > evaluate(base, 0)
+
+
+def _spent_game() -> tuple[GameState, list[object]]:
+    """The seeded 3-player all-random game that used to play on for ever, at the first
+    state where it is overdue, with its agents (played on, by round 100 every building, city
+    and painting was taken: its era III missions could then be completed only by
+    occupation, which no level sought)."""
+    rng = random.Random("natural-end:brazil:random:3:130")
+    agents = [make_agent("random", seed=rng.getrandbits(32)) for _ in range(3)]
+    st = new_game(3, 130)
+    while not overdue(st):
+        seat = deciders(st)[0]
+        st, _ = apply(st, agents[seat].decide(st, seat))
+    return st, list(agents)
+
+
+def test_an_overdue_game_marches_on_the_tiles_its_missions_need_R_END_1_R_END_2() -> None:
+    """The targets are exactly the opponents' buildings and cities whose occupation would
+    meet more of an unmet era III objective (an occupied tile counts as the occupier's,
+    R-END-2); none before the game is overdue."""
+    st, _ = _spent_game()
+    cat = catalog_for(st.data_pack)
+    early = st.model_copy(update={"round": OVERDUE_ROUND - 1})
+    seen = 0
+    for seat in range(3):
+        assert conquest_targets(early, seat) == []
+        unmet = [
+            ob
+            for mid in st.players[seat].missions
+            if cat.missions[mid].era == 3
+            for ob in cat.missions[mid].objectives
+            if objective_count(st, seat, ob) < ob.count
+        ]
+        targets = conquest_targets(st, seat)
+        for h in targets:
+            t = st.tiles[h]
+            assert t.owner != seat and t.kind != "capital" and not controls(st, seat, h)
+            assert any(
+                (ob.kind == "cities" and t.kind == "city")
+                or (ob.kind == "buildings" and t.kind == "building" and ob.type in (None, t.id))
+                or ob.kind in ("building_types", "occupied")
+                for ob in unmet
+            )
+        needs_city = any(ob.kind == "cities" for ob in unmet)
+        cities = [h for h, t in st.tiles.items() if t.kind == "city" and t.owner != seat]
+        if needs_city:
+            assert set(cities) - {h for h in cities if controls(st, seat, h)} <= set(targets)
+        seen += len(targets)
+    assert seen, "no seat of the spent game has a tile to occupy"
+
+
+def test_a_game_whose_supplies_are_spent_still_ends_R_END_1() -> None:
+    """The seeded game that played on for ever (3 players, seed 130): overdue, the players
+    occupy what their missions need, and someone reveals an era III mission."""
+    st, agents = _spent_game()
+    for _ in range(3000):
+        if st.phase == "ended":
+            break
+        seat = deciders(st)[0]
+        st, _ = apply(st, agents[seat].decide(st, seat))  # type: ignore[attr-defined]
+    assert st.phase == "ended"
+    assert any(m.startswith("III") for p in st.players for m in p.revealed)
