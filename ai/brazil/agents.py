@@ -40,6 +40,21 @@ def own_legal_actions(view_state: GameState, seat: int) -> list[Any]:
     return acts
 
 
+def ending_reveal(state: GameState, acts: list[Any]) -> Any | None:
+    """In an overdue game (:func:`ai.brazil.evaluate.overdue`), the reveal of a completed era
+    III mission among ``acts``, which every level then plays at once (R-END-1: it ends the
+    game). Before, a player behind may hold a completed mission back to catch up; past round
+    60 of era III, all-AI games where the one who could end it trailed played on for ever
+    (issue 33: 4 of the first 13 seeded 2-player games of the normal level)."""
+    if not overdue(state):
+        return None
+    cat = catalog_for(state.data_pack)
+    for a in acts:
+        if isinstance(a, A.RevealMission) and cat.missions[a.mission].era == 3:
+            return a
+    return None
+
+
 class RandomAgent:
     """Uniformly random legal choices, from the seat's view, seeded — except that a completed
     mission is revealed as soon as it may be (R-TURN-5, R-MISSION-1): the game ends only when
@@ -82,7 +97,11 @@ class HeuristicAgent:
         return self.choose(placeholder_fill(v, seat), seat, acts)
 
     def choose(self, state: GameState, seat: int, acts: list[Any]) -> Any:
-        """The best of ``acts`` for ``seat`` on ``state`` (a filled view or a sample)."""
+        """The best of ``acts`` for ``seat`` on ``state`` (a filled view or a sample); in an
+        overdue game the ending reveal first (:func:`ending_reveal`)."""
+        ending = ending_reveal(state, acts)
+        if ending is not None:
+            return ending
         if self.max_candidates is not None and len(acts) > self.max_candidates:
             keep = [a for a in acts if a.type in _ALWAYS_CONSIDER]
             rest = [a for a in acts if a.type not in _ALWAYS_CONSIDER]

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from ai import DEFAULT_BUDGET
-from ai.brazil.agents import HeuristicAgent, action_value, own_legal_actions
+from ai.brazil.agents import HeuristicAgent, action_value, ending_reveal, own_legal_actions
 from ai.brazil.evaluate import evaluate
 from ai.brazil.fill import placeholder_fill
 from ai.widening import width
@@ -108,6 +108,9 @@ class SearchAgent:
         acts = own_legal_actions(v, seat)
         if len(acts) == 1:
             return acts[0]
+        ending = ending_reveal(v, acts)
+        if ending is not None:
+            return ending
         filled = placeholder_fill(v, seat)
         base = evaluate(filled, seat)
         ranked = sorted(

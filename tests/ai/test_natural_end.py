@@ -10,10 +10,12 @@ measures one case; ``ITERATIONS``: a search's rollouts a decision).
 
 Brazil: Imperial's games end when someone reveals an era III mission (R-END-1): every level
 reveals a completed mission as soon as it may, and an overdue game (era III from round 60) is
-played towards the era III mission (``ai.brazil.evaluate.overdue``). Before that, 7 of 800
-seeded all-random games played on for ever; after it, 1 of 600 (3 players, seed 130: its
-players' missions need paintings, cities and a church that no level plans for) —
-``docs/computer-players.md``.
+played towards the era III mission (``ai.brazil.evaluate.overdue``): every level reveals a
+completed era III mission at once (``ai.brazil.agents.ending_reveal``; before, the normal
+level held one back when behind, and 4 of its first 13 seeded 2-player games played on for
+ever), and marches on the opponents' tiles its mission needs
+(``ai.brazil.evaluate.conquest_targets``: the all-random 3-player game of seed 130, its
+supplies spent, played on for ever before) — ``docs/computer-players.md``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ CASES: list[tuple[str, str, int, int]] = [
     ("brazil", "random", 1, 200),
     *[("brazil", "random", p, 60) for p in (2, 3, 4)],
     ("brazil", "heuristic", 1, 20),
-    *[("brazil", "heuristic", p, 2) for p in (2, 3, 4)],
+    ("brazil", "heuristic", 2, 12),  # seeds 6, 7, 9 and 11 played on for ever before
+    *[("brazil", "heuristic", p, 2) for p in (3, 4)],
 ]
 
 

@@ -136,3 +136,28 @@ def test_a_game_whose_supplies_are_spent_still_ends_R_END_1() -> None:
         st, _ = apply(st, agents[seat].decide(st, seat))  # type: ignore[attr-defined]
     assert st.phase == "ended"
     assert any(m.startswith("III") for p in st.players for m in p.revealed)
+
+
+def test_every_level_ends_an_overdue_game_it_can_end_R_END_1() -> None:
+    """A seeded 2-player game of the normal level where, overdue, the deciding seat holds a
+    completed era III mission: every level reveals it (before, the normal level, behind on
+    points, held it back and the game played on for ever)."""
+    rng = random.Random("natural-end:brazil:heuristic:2:6")
+    agents = [make_agent("heuristic", seed=rng.getrandbits(32)) for _ in range(2)]
+    st = new_game(2, 6)
+    cat = catalog_for(st.data_pack)
+    for _ in range(5000):
+        assert st.phase != "ended", "the seeded game ended before it was overdue"
+        seat = deciders(st)[0]
+        acts = legal_actions(st, seat)
+        ending = [
+            a for a in acts if isinstance(a, A.RevealMission) and cat.missions[a.mission].era == 3
+        ]
+        if ending and overdue(st):
+            break
+        st, _ = apply(st, agents[seat].decide(st, seat))
+    else:
+        raise AssertionError("no overdue state with an era III mission to reveal")
+    for level in ("random", "heuristic", "search"):
+        agent = make_agent(level, seed=1, **({"iterations": 4} if level == "search" else {}))
+        assert agent.decide(st, seat) == ending[0], level
