@@ -521,28 +521,10 @@ _ENGLISH_MEMO_MAX = 10_000  # emptied when full (about 7 MB): a memo, never anot
 
 
 def english_text(key: str, params: Mapping[str, Param], names: TermNames | None = None) -> str:
-    """``render_message(key, params, names=names)`` (English), memoised: the engine renders
-    the same event sentences over and over ("Green chose the Build arch"). The memo key is
-    the message key, the parameters tagged by type (:func:`_frozen`) and ``names`` (a
-    catalog's table, compared by identity and kept alive by the key), so a sentence comes
-    back only for the very inputs it was rendered from; parameters of any other type are
-    rendered every time."""
-    parts: list[Any] = [key, names]
-    for k, v in params.items():
-        if type(v) is str:
-            parts.append(k)
-            parts.append(v)
-        else:
-            fv = _frozen(v)
-            if fv is _UNKEYED:
-                return render_message(key, params, names=names)
-            parts.append(k)
-            parts.append(fv)
-    mk = tuple(parts)
-    text = _ENGLISH_MEMO.get(mk)
-    if text is None:
-        text = render_message(key, params, names=names)
-        if len(_ENGLISH_MEMO) >= _ENGLISH_MEMO_MAX:
-            _ENGLISH_MEMO.clear()
-        _ENGLISH_MEMO[mk] = text
-    return text
+    """``render_message(key, params, names=names)`` (English): the events' sentences.
+
+    Rendered directly, not memoised by the sentence's inputs: with the terms' memo
+    (:meth:`_Renderer.term`), a render costs less than building a memo key of the parameters
+    (:func:`_frozen`) and a lookup, and most events' parameters (hexes, units, goods) are
+    seldom repeated. :data:`_ENGLISH_MEMO` stays, empty."""
+    return _Renderer(EN, plural_en, names or default_names).message(key, params)

@@ -244,6 +244,9 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
             return False
         return enterable(to)
 
+    # the destinations a unit may move to from a hex by a kind of move: the checks look at
+    # the hexes only, not at the unit, so they are made once a (hex, kind), not once a unit
+    open_from: dict[tuple[str, str], list[str]] = {}
     out: list[A.Move] = []
     for u, src in p.units.items():
         if src in ("board", "reserve"):
@@ -252,16 +255,26 @@ def move_actions(g: Context, seat: int) -> Iterator[Any]:
         if _transport(g, seat, u):
             others = [o for o, loc in p.units.items() if loc == src and o != u]
             carries = [c for k in range(len(others) + 1) for c in combinations(others, k)]
-        src_water = terrain.get(src) == "water"
         for kind in kinds:
-            if kind == "extra" and extra == "capital":
-                dests = [h for h in targets if h != src]
+            dests = open_from.get((src, kind))
+            if dests is None:
+                if kind == "free":
+                    # a free move to a neighbour, water allowed: of move_problem's checks only
+                    # the opponent's capital is left to fail (R-MOVE-1)
+                    dests = [to for to in board.neighbours[src] if enterable(to)]
+                else:
+                    src_water = terrain.get(src) == "water"
+                    cands = (
+                        [h for h in targets if h != src]
+                        if extra == "capital"
+                        else board.neighbours[src]
+                    )
+                    dests = [to for to in cands if extra_ok(src, to, src_water)]
+                open_from[(src, kind)] = dests
+            if len(carries) == 1:
+                out += [_MOVE(seat, u, to, kind, ()) for to in dests]
             else:
-                dests = list(board.neighbours[src])
-            for to in dests:
-                # a free move to a neighbour, water allowed: of move_problem's checks only
-                # the opponent's capital is left to fail (R-MOVE-1)
-                if enterable(to) if kind == "free" else extra_ok(src, to, src_water):
+                for to in dests:
                     for c in carries:
                         out.append(_MOVE(seat, u, to, kind, c))
     return iter(out)
