@@ -49,7 +49,7 @@ from rules.brazil.movement import (
     solo_won,
 )
 from rules.brazil.paying import with_payments
-from rules.brazil.scoring import mission_complete
+from rules.brazil.scoring import MissionCheck
 from rules.brazil.setup import (
     choose_capital,
     choose_colour,
@@ -362,9 +362,13 @@ def _free_actions(g: Context, seat: int, out: list[Any]) -> None:
     """Append the free actions of ``seat`` to ``out``, in listing order."""
     s = g.s
     p = g.p(seat)
+    check: MissionCheck | None = None  # the map's counts, made once for every mission
     for m in p.missions:
-        if g.cat.missions[m].era <= s.era and mission_complete(s, seat, m, g.pay.where()):
-            out.append(_REVEAL(seat, m))
+        if g.cat.missions[m].era <= s.era:
+            if check is None:
+                check = MissionCheck(s, seat, g.pay.where())
+            if check.complete(m):
+                out.append(_REVEAL(seat, m))
     if "coroados" in p.paintings and p.coroados is None:
         for tok in sorted(set(p.under.values())):
             out.append(_COROADOS(seat, tok))

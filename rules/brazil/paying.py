@@ -292,10 +292,16 @@ _PAYABLE_TYPES = frozenset(PAYABLE)  # no action class has subclasses: type() de
 def with_payments(g: Context, actions: list[Any]) -> list[Any]:
     """Give every listed action that has a cost but no safe default the engine's cheapest
     explicit payment, so that each listed action applies and shows what it spends."""
+    payable = _PAYABLE_TYPES
+    risky: dict[int, bool] = {}
+    # the usual case first: no seat with a payment-less payable action has a source a
+    # default never spends, so every action is listed as it is
+    for seat in {a.seat for a in actions if type(a) in payable and a.payment is None}:
+        risky[seat] = _has_unsafe_sources(g, seat)
+    if not any(risky.values()):
+        return list(actions)
     out: list[Any] = []
     memo: dict[Any, Any] = {}
-    risky: dict[int, bool] = {}
-    payable = _PAYABLE_TYPES
     last_seat: int | None = None
     last_building = ""
     last_pay: Any = None

@@ -150,6 +150,11 @@ def pay_context(
     return got
 
 
+_empty_counter = Counter.__new__
+"""``_empty_counter(Counter)``: an empty ``Counter()``, without its ``__init__`` (which only
+updates it from nothing): the lot builder makes two for every answer."""
+
+
 @dataclass(slots=True)
 class Lot:
     """Units of one source that can pay cost tokens.
@@ -182,7 +187,7 @@ class Sources:
     hand: Counter[str]  # combat cards that may be used
     card_uses: list[Lot]  # War chest / Napoleon lots (pools cc, wc)
     afonso: bool
-    chosen_cards: Counter[str] = field(default_factory=Counter)
+    chosen_cards: Counter[str] = field(default_factory=lambda: _empty_counter(Counter))
     _supply: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
     _have: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -271,7 +276,7 @@ def sources(
                 lots.append(Lot("reserve", g, _GOLD, n, 4))
             else:
                 lots.append(Lot("reserve", g, science_provides, n, 7))
-    src = Sources(lots, Counter(), [], False)
+    src = Sources(lots, _empty_counter(Counter), [], False)
     if exact or ctx.no_cards or safe:
         return src
     _add_cards(src, state, seat, ctx)
@@ -319,7 +324,7 @@ def _spent_from(full: Sources, state: GameState, seat: int, ctx: PayContext) -> 
         for lot in full.lots
         if lot.source != "gold_card"
     ]
-    src = Sources(lots, Counter(), [], False)
+    src = Sources(lots, _empty_counter(Counter), [], False)
     _add_cards(src, state, seat, ctx)
     return src
 
@@ -359,7 +364,7 @@ def _safe_from(full: Sources) -> Sources:
         for lot in full.lots
         if lot.source != "gold_card"
     ]
-    return Sources(lots, Counter(), [], False)
+    return Sources(lots, _empty_counter(Counter), [], False)
 
 
 def restrict(src: Sources, items: Sequence[PayItem], ctx: PayContext, *, exact: bool) -> Sources:

@@ -118,6 +118,60 @@ def mission_complete(
     )
 
 
+class MissionCheck:
+    """:func:`mission_complete` of one seat on one unchanging state (a legal-action listing,
+    which asks it of every mission in the seat's hand): the scans of the map that the tile
+    objectives count — the buildings and the cities the seat controls — are made once, not
+    once an objective. ``where``: :func:`rules.brazil.control.unit_seats` of ``state``."""
+
+    def __init__(self, state: GameState, seat: int, where: dict[str, int]) -> None:
+        self.state = state
+        self.seat = seat
+        self.where = where
+        self.cat = catalog_of(state)
+        self._buildings: list[str] | None = None  # the controlled buildings' sides, map order
+        self._cities: int | None = None
+
+    def buildings(self) -> list[str]:
+        """The side ids of the buildings ``seat`` controls, in the map's tile order."""
+        if self._buildings is None:
+            seat = self.seat
+            where = self.where
+            self._buildings = [
+                t.id
+                for hex_, t in self.state.tiles.items()
+                if t.kind == "building" and where.get(hex_, t.owner) == seat
+            ]
+        return self._buildings
+
+    def count(self, ob: Objective) -> int:
+        """``objective_count(state, seat, ob, where)``."""
+        k = ob.kind
+        if k == "buildings":
+            era = ob.era
+            typ = ob.type
+            if era is None and typ is None:
+                return len(self.buildings())
+            building_era = self.cat.building_era
+            return sum(
+                1
+                for side in self.buildings()
+                if (typ is None or side == typ) and (era is None or building_era(side) == era)
+            )
+        if k == "building_types":
+            return len(set(self.buildings()))
+        if k == "cities":
+            if self._cities is None:
+                self._cities = len(controlled_tiles(self.state, self.seat, "city", self.where))
+            return self._cities
+        return objective_count(self.state, self.seat, ob, self.where)
+
+    def complete(self, mission_id: str) -> bool:
+        """``mission_complete(state, seat, mission_id, where)``."""
+        count = self.count
+        return all(count(ob) >= ob.count for ob in _cheap_first(self.cat, mission_id))
+
+
 # Objectives counted by a scan of the map's tiles; the others are read from the player.
 _TILE_SCAN = frozenset({"buildings", "cities", "building_types", "occupied"})
 _CHEAP_FIRST: dict[tuple[int, str], tuple[Catalog, tuple[Objective, ...]]] = {}

@@ -1136,14 +1136,33 @@ def _site_survey(
     s = g.s
     cat = g.cat
     p = g.p(seat)
-    sites = sorted(build_sites(g, seat))
     # The hex-only checks, once a hex (not once per building and hex).
     occupied = {loc for q in s.players if q.seat != seat for loc in q.units.values()}
     site_open = site_check(g, seat, occupied)
     tiles = s.tiles
     terrain = g.board.terrain
+    neighbours = g.board.neighbours
+    others_at = occupied | set(s.enemy_units.values())
 
-    sites = [at for at in sites if site_open(at, False)]
+    # site_open(at, False) of the candidate sites (build_sites), inlined, then in label order
+    sites = []
+    for at in build_sites(g, seat):
+        if terrain[at] == "water" or at in others_at:
+            continue
+        t = tiles.get(at)
+        if t is not None and t.owner != seat:
+            continue  # on an opponent's tile
+        own = False
+        for nb in neighbours[at]:
+            t = tiles.get(nb)
+            if t is not None:
+                if t.owner != seat:
+                    break  # next to an opponent's tile
+                own = True
+        else:
+            if own:
+                sites.append(at)
+    sites.sort()
     city_sites = [at for at in city_sites if site_open(at, True)]
     # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
     # ``over`` is the era of the own building that would be built over (None: nothing).
