@@ -481,6 +481,8 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
     """A lot index per token (cheapest-first depth-first search with a failure memo), such
     that every lot's ``need`` is met, Afonso groups are all-or-none and the combat cards
     consumed can be named from the hand, including every chosen card. None if impossible."""
+    if not src.chosen_cards and src.hand["war_chest"] >= 0 and _plain(lots):
+        return _solve_plain(tokens, lots)
     n = len(tokens)
     accepts = [token_accepts(t) for t in tokens]
     hand_n = sum(src.hand.values())
@@ -544,6 +546,49 @@ def _solve(tokens: list[str], lots: list[Lot], src: Sources) -> list[int] | None
 
     if rec(0, outstanding):
         return list(assign)
+    return None
+
+
+def _plain(lots: list[Lot]) -> bool:
+    """No lot draws from a pool (combat cards), is in a group (Afonso I) or must be used
+    (an explicit payment's items): :func:`_solve`'s search is then a plain matching."""
+    return not any(lot.pools or lot.group or lot.need > 0 for lot in lots)
+
+
+def _solve_plain(tokens: list[str], lots: list[Lot]) -> list[int] | None:
+    """:func:`_solve` for :func:`_plain` lots and no chosen cards: the same search in the
+    same order (tokens as given, lots cheapest first, the first fit taken, a failure memo),
+    without what those lots cannot need (pools, groups, required items; every complete
+    assignment is then accepted) — so the same answer."""
+    n = len(tokens)
+    accepts = [token_accepts(t) for t in tokens]
+    remaining = [lot.count for lot in lots]
+    order = sorted(range(len(lots)), key=lambda i: lots[i].value)
+    cands = [(li, lots[li].provides) for li in order]
+    assign: list[int] = []
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+
+    def rec(i: int) -> bool:
+        if i == n:
+            return True
+        key = (i, tuple(remaining))
+        if key in failed:
+            return False
+        acc = accepts[i]
+        for li, provides in cands:
+            if remaining[li] <= 0 or provides.isdisjoint(acc):
+                continue
+            remaining[li] -= 1
+            assign.append(li)
+            if rec(i + 1):
+                return True
+            assign.pop()
+            remaining[li] += 1
+        failed.add(key)
+        return False
+
+    if rec(0):
+        return assign
     return None
 
 

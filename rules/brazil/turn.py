@@ -944,12 +944,19 @@ def _recruit_actions(g: Context, seat: int) -> Iterator[Any]:
     ready = [u for u, loc in p.units.items() if loc in ("board", "reserve")]
     can_draw = bool(g.s.combat_deck or g.s.combat_discard)
     draws = list(range(0, limit + 1)) if can_draw else [0]
-    costs = {u: unit_cost(g, seat, u) for u in ready}  # once a unit, not once a group
+    # once a unit, not once a group
+    costs = {u: tuple(unit_cost(g, seat, u)) for u in ready}
     # whether a group's tokens can be paid, once per tokens (many groups cost the same)
     paid: dict[tuple[str, ...], bool] = {}
-    for k in range(0, limit + 1):
+    for k in range(0, limit + 1 if targets else 1):  # no target: no unit is deployed
         for group in combinations(ready, k):
-            cost = tuple([tok for u in group for tok in costs[u]])
+            # the group's tokens, unit after unit (a group is of two units at most)
+            if k == 1:
+                cost = costs[group[0]]
+            elif k == 2:
+                cost = costs[group[0]] + costs[group[1]]
+            else:
+                cost = tuple([tok for u in group for tok in costs[u]])
             if cost:
                 ok = paid.get(cost)
                 if ok is None:
