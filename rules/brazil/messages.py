@@ -557,5 +557,17 @@ def english_text(key: str, params: Mapping[str, Param], names: TermNames | None 
     Rendered directly, not memoised by the sentence's inputs: with the terms' memo
     (:meth:`_Renderer.term`), a render costs less than building a memo key of the parameters
     (:func:`_frozen`) and a lookup, and most events' parameters (hexes, units, goods) are
-    seldom repeated. :data:`_ENGLISH_MEMO` stays, empty."""
-    return _Renderer(EN, plural_en, names or default_names).message(key, params)
+    seldom repeated. :data:`_ENGLISH_MEMO` stays, empty. The renderer (it holds nothing but
+    the table, the plural rule and ``names``) is made once per ``names``."""
+    try:
+        r = _EN_RENDERERS.get(names)
+    except TypeError:  # names that cannot be hashed: a renderer of their own
+        return _Renderer(EN, plural_en, names or default_names).message(key, params)
+    if r is None:
+        if len(_EN_RENDERERS) >= 64:
+            _EN_RENDERERS.clear()
+        r = _EN_RENDERERS[names] = _Renderer(EN, plural_en, names or default_names)
+    return r.message(key, params)
+
+
+_EN_RENDERERS: dict[TermNames | None, _Renderer] = {}

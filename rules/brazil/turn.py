@@ -1151,65 +1151,68 @@ def _site_survey(
     neighbours = g.board.neighbours
     others_at = occupied | set(s.enemy_units.values())
 
-    # site_open(at, False) of the candidate sites (build_sites), inlined, then in label order
-    sites = []
-    for at in build_sites(g, seat):
-        if terrain[at] == "water" or at in others_at:
-            continue
-        t = tiles.get(at)
-        if t is not None and t.owner != seat:
-            continue  # on an opponent's tile
-        own = False
-        for nb in neighbours[at]:
-            t = tiles.get(nb)
-            if t is not None:
-                if t.owner != seat:
-                    break  # next to an opponent's tile
-                own = True
+    # site_open(at, False) of the candidate sites (build_sites), by sets: a building needs
+    # one of the seat's tiles next to it (so a building's own hex is a candidate only then),
+    # and neither on nor next to it an opponent's tile; a hex is a neighbour of its
+    # neighbours, so both sets are the tiles' neighbourhoods, made in one pass
+    own_near: set[str] = set()
+    bad: set[str] = set()
+    for h, t in tiles.items():
+        if t.owner == seat:
+            own_near.update(neighbours[h])
         else:
-            if own:
-                sites.append(at)
-    sites.sort()
+            bad.add(h)
+            bad.update(neighbours[h])
+    sites = sorted(at for at in own_near - bad - others_at if terrain[at] != "water")
     city_sites = [at for at in city_sites if site_open(at, True)]
-    # What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem), once a hex:
-    # ``over`` is the era of the own building that would be built over (None: nothing).
-    over: dict[str, int | None] = {}
-    closed: set[str] = set()
-    for at in {*sites, *city_sites}:
-        existing = tiles.get(at)
-        ex = s.exploration.get(at)
-        if ex is not None and ex.face_up and cat.exploration[ex.tile].kind in _NO_BUILD:
-            closed.add(at)
-        elif existing is None:
-            over[at] = None
-        elif existing.owner != seat or existing.kind != "building" or existing.palace is not None:
-            closed.add(at)  # a capital, a city, another's tile (or one with a palace)
-        elif at in occupied:
-            closed.add(at)  # R-COMBAT-11: an occupied building is not built over
-        else:
-            over[at] = cat.building_era(existing.id)
+    exploration = s.exploration
+    explore = cat.exploration
     leop = "maria_leopoldina" in p.paintings
 
-    def coverable(at: str, era3: bool) -> bool:
-        if at in closed:
-            return False
-        old = over[at]
-        return old is None or leop or (era3 and old < 3)
+    def over(at: str, existing: Tile | None, face_up: str | None) -> int | None:
+        """What stands on a hex (R-BUILD-3/4/7, R-PALACE-3; checks of build_problem): the
+        era of the own building that would be built over, 0 for nothing, None if closed."""
+        if face_up in _NO_BUILD:
+            return None
+        if existing is None:
+            return 0
+        if existing.owner != seat or existing.kind != "building" or existing.palace is not None:
+            return None  # a capital, a city, another's tile (or one with a palace)
+        if at in occupied:
+            return None  # R-COMBAT-11: an occupied building is not built over
+        return cat.building_era(existing.id)
 
-    city_sites = [at for at in city_sites if coverable(at, True)]
-    # the sites a building of era I/II (False) or III (True) may cover, once each
-    cover_sites = {era3: [at for at in sites if coverable(at, era3)] for era3 in (False, True)}
-    # An empty hex takes a building of its terrain only (R-BUILD-3; the last check of
-    # build_problem): combinations that fail it are skipped before the full checks.
+    # the sites a building of era I/II (False) or III (True) may cover, and (R-BUILD-3; the
+    # last check of build_problem: combinations that fail it are skipped before the full
+    # checks) the terrain each offers, "" for any — once a site
+    cover_low: list[str] = []
+    cover_high: list[str] = []
     here: dict[str, str] = {}
     for at in sites:
-        ex = s.exploration.get(at)
-        face_up_any = (
-            ex is not None
-            and ex.face_up
-            and cat.exploration[ex.tile].kind in ("minas_gerais", "cultura")
+        existing = tiles.get(at)
+        ex = exploration.get(at)
+        face_up = explore[ex.tile].kind if ex is not None and ex.face_up else None
+        here[at] = (
+            "" if existing is not None or face_up in ("minas_gerais", "cultura") else terrain[at]
         )
-        here[at] = "" if at in tiles or face_up_any else terrain[at]
+        old = over(at, existing, face_up)
+        if old is None:
+            continue
+        if old == 0 or leop:
+            cover_low.append(at)
+            cover_high.append(at)
+        elif old < 3:
+            cover_high.append(at)
+    cover_sites = {False: cover_low, True: cover_high}
+    kept = []
+    for at in city_sites:
+        ex = exploration.get(at)
+        old = over(
+            at, tiles.get(at), explore[ex.tile].kind if ex is not None and ex.face_up else None
+        )
+        if old is not None and (old == 0 or leop or old < 3):
+            kept.append(at)
+    city_sites = kept
     return cover_sites, city_sites, here
 
 

@@ -167,3 +167,15 @@ def test_listed_moves_are_those_move_problem_allows(players: int, seed: int) -> 
         assert len(set(listed)) == len(listed)
         checked += 1
     assert checked > 20
+
+
+def test_every_map_is_symmetric() -> None:
+    """The build listing's site sets rely on it: a hex is a neighbour of its neighbours,
+    on every scenario map."""
+    from rules.brazil.catalog import get_catalog
+
+    for board in get_catalog().boards.values():
+        for h, near in board.neighbours.items():
+            assert h in board.terrain
+            for nb in near:
+                assert h in board.neighbours[nb]
