@@ -286,11 +286,20 @@ _BOMBARD = A.trusted_maker(A.Bombard, "seat", "unit", "at")
 
 def attack_actions(g: Context, seat: int) -> Iterator[Any]:
     p = g.p(seat)
+    exploration = g.s.exploration
     done: set[str] = set()
     for u, src in p.units.items():
         if src in ("board", "reserve"):
             continue
-        if src not in done and C.expedition_reason(g, seat, src) is None:
+        # an expedition is fought on a face-up tile only: expedition_reason's first check,
+        # made without building its refusal for every other hex
+        ex = exploration.get(src)
+        if (
+            ex is not None
+            and ex.face_up
+            and src not in done
+            and C.expedition_reason(g, seat, src) is None
+        ):
             done.add(src)
             yield _EXPEDITION(seat, src)
         if g.cat.units[f"{p.colour}.{u}"].ability == "bombard":
