@@ -156,8 +156,8 @@ class Renderer:
                 v = params[name]
             except KeyError:
                 raise MessageError(f"message {key!r} needs parameter {name!r}") from None
-            if how == "value" and type(v) is str and not v.startswith("@"):
-                parts.append(v)  # a plain text, without the calls
+            if how == "value" and not isinstance(v, list):
+                parts.append(self.scalar(v))  # what value() does with it, one call fewer
             else:
                 parts.append(self.value(v, how, args))
         return "".join(parts)

@@ -61,7 +61,7 @@ from rules.text import JOINS as JOINS
 from rules.text import MessageError as MessageError
 from rules.text import Param as Param
 from rules.text import PluralRule as PluralRule
-from rules.text import Renderer, _parse, register_english
+from rules.text import Renderer, register_english
 from rules.text import TermNames as TermNames
 from rules.text import msg as msg
 from rules.text import placeholders as placeholders
@@ -441,37 +441,6 @@ class _Renderer(Renderer):
         if how == "join" and args[:1] == ("a",):
             return a_or_an(self.scalar(v).lower())
         return super().value(v, how, args)
-
-    def message(self, key: str, params: Mapping[str, Any]) -> str:
-        """:meth:`Renderer.message`, a plain ``{name}``'s text, term reference, number or
-        nested message rendered without the calls of :meth:`value` (what it would do)."""
-        try:
-            template = self.catalogue[key]
-        except KeyError:
-            raise MessageError(f"no template for message key {key!r}") from None
-        parts: list[str] = []
-        for name, how, args in _parse(template):
-            if not how:
-                parts.append(name)
-                continue
-            try:
-                v = params[name]
-            except KeyError:
-                raise MessageError(f"message {key!r} needs parameter {name!r}") from None
-            if how == "value":
-                t = type(v)
-                if t is str:
-                    # Renderer.scalar: a term reference "@key", else the text itself
-                    parts.append(self.term(v[1:]) if len(v) > 1 and v[0] == "@" else v)
-                    continue
-                if t is int:
-                    parts.append(str(v))
-                    continue
-                if t is dict:
-                    parts.append(self.scalar(v))
-                    continue
-            parts.append(self.value(v, how, args))
-        return "".join(parts)
 
     def term(self, key: str) -> str:
         """A term's English, memoised per component names (English only: the table

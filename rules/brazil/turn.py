@@ -1070,7 +1070,7 @@ def build_actions(g: Context, seat: int, second: bool) -> Iterator[Any]:
                 if u in p.units and p.units[u] not in ("board", "reserve")
             }
         )
-    cover_sites, city_sites, here = _site_survey(g, seat, city_sites)
+    cover_sites, city_sites, here = site_survey(g, seat, city_sites)
     terrain_free = "maria_leopoldina" in p.paintings
     # the sites of a building, by (era III, terrain needed): the same for many buildings
     site_lists: dict[tuple[bool, tuple[str, ...] | None], list[str]] = {}
@@ -1124,7 +1124,7 @@ def card_build_sites(g: Context, seat: int, side: str, any_era: bool) -> list[st
     tile = cat.buildings[tile_id]
     if (tile.era > g.s.era and not any_era) or g.s.supply.get(tile_id, 0) <= 0:
         return []  # R-BUILD-2, R-BUILD-1
-    cover_sites, _, here = _site_survey(g, seat, [])
+    cover_sites, _, here = site_survey(g, seat, [])
     at_list = cover_sites[tile.era == 3]
     if "any" in tile.terrain or "maria_leopoldina" in g.p(seat).paintings:
         return at_list
@@ -1132,7 +1132,7 @@ def card_build_sites(g: Context, seat: int, side: str, any_era: bool) -> list[st
     return [at for at in at_list if not here[at] or here[at] in need]
 
 
-def _site_survey(
+def site_survey(
     g: Context, seat: int, city_sites: list[str]
 ) -> tuple[dict[bool, list[str]], list[str], dict[str, str]]:
     """What :func:`build_problem` checks of a hex, once a hex, over ``seat``'s candidate

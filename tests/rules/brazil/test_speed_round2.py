@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from rules.brazil import apply, legal_actions, new_game
 from rules.brazil import payment as PM
-from rules.brazil.catalog import CROPS
 from rules.brazil.game import Context
 from rules.brazil.movement import move_actions, move_problem
 from rules.brazil.scoring import MissionCheck, mission_complete, objective_count
 from rules.brazil.state import GameState
-from rules.brazil.turn import _site_survey, build_sites, site_check
+from rules.brazil.turn import build_sites, site_check, site_survey
+from tests.rules.test_payment_fast import PROVIDES, TOKENS
 
 
 def _selfplay(players: int, seed: int, steps: int = 400) -> Iterator[GameState]:
@@ -57,16 +57,6 @@ def test_mission_check_agrees_with_mission_complete(players: int, seed: int) -> 
                 complete += got
     assert counted > 1000
     assert complete > 0  # some missions were complete, not only incomplete ones
-
-
-TOKENS = [*CROPS, "gold", "science", "any", "coffee|cotton", "sugar_cane|brazilwood"]
-PROVIDES = [frozenset({c}) for c in CROPS] + [
-    frozenset(CROPS),
-    frozenset({"gold", *CROPS}),
-    frozenset({"science", "gold", *CROPS}),
-    frozenset({"science"}),
-    frozenset({"gold"}),
-]
 
 
 def _general(tokens: list[str], lots: list[PM.Lot], src: PM.Sources) -> list[int] | None:
@@ -137,7 +127,7 @@ def test_build_sites_agree_with_site_check(players: int, seed: int) -> None:
         for seat in range(state.n):
             site_open = site_check(g, seat)
             want = sorted(at for at in build_sites(g, seat) if site_open(at, False))
-            cover, _, here = _site_survey(g, seat, [])
+            cover, _, here = site_survey(g, seat, [])
             assert sorted(here) == want
             assert set(cover[False]) <= set(want) and set(cover[True]) <= set(want)
             surveyed += 1
