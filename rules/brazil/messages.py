@@ -487,37 +487,7 @@ register_english(EN, default_names)
 
 # ---------------------------------------------------------------------------- the events' English
 
-_UNKEYED = object()  # a parameter value no memo key is made of (rendered every time)
-
-
-def _frozen(v: Any) -> Any:
-    """A hashable stand-in for a message parameter that equals another's only when both
-    render alike: each value is tagged with its type (``1``, ``True`` and ``1.0`` compare
-    equal but render differently), lists, tuples and dicts keep their order."""
-    t = type(v)
-    if t is str or t is int or t is bool or v is None or t is float:
-        return (t, v)
-    if t is dict:
-        items = []
-        for k, x in v.items():
-            fx = _frozen(x)
-            if fx is _UNKEYED or type(k) is not str:
-                return _UNKEYED
-            items.append((k, fx))
-        return (dict, tuple(items))
-    if t is list or t is tuple:
-        out = []
-        for x in v:
-            fx = _frozen(x)
-            if fx is _UNKEYED:
-                return _UNKEYED
-            out.append(fx)
-        return (t, tuple(out))
-    return _UNKEYED
-
-
-_ENGLISH_MEMO: dict[tuple[Any, ...], str] = {}
-_ENGLISH_MEMO_MAX = 10_000  # emptied when full (about 7 MB): a memo, never another answer
+_ENGLISH_MEMO_MAX = 10_000  # the terms' memo is emptied when full: a memo, never another answer
 
 
 def english_text(key: str, params: Mapping[str, Param], names: TermNames | None = None) -> str:
@@ -525,9 +495,9 @@ def english_text(key: str, params: Mapping[str, Param], names: TermNames | None 
 
     Rendered directly, not memoised by the sentence's inputs: with the terms' memo
     (:meth:`_Renderer.term`), a render costs less than building a memo key of the parameters
-    (:func:`_frozen`) and a lookup, and most events' parameters (hexes, units, goods) are
-    seldom repeated. :data:`_ENGLISH_MEMO` stays, empty. The renderer (it holds nothing but
-    the table, the plural rule and ``names``) is made once per ``names``."""
+    and a lookup, and most events' parameters (hexes, units, goods) are seldom repeated. The
+    renderer (it holds nothing but the table, the plural rule and ``names``) is made once
+    per ``names``."""
     try:
         r = _EN_RENDERERS.get(names)
     except TypeError:  # names that cannot be hashed: a renderer of their own

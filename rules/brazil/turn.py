@@ -1185,17 +1185,21 @@ def site_survey(
     # the sites a building of era I/II (False) or III (True) may cover, and (R-BUILD-3; the
     # last check of build_problem: combinations that fail it are skipped before the full
     # checks) the terrain each offers, "" for any — once a site
+    def face_up(at: str) -> str | None:
+        """The kind of the face-up exploration tile on ``at``, if any."""
+        ex = exploration.get(at)
+        return explore[ex.tile].kind if ex is not None and ex.face_up else None
+
     cover_low: list[str] = []
     cover_high: list[str] = []
     here: dict[str, str] = {}
     for at in sites:
         existing = tiles.get(at)
-        ex = exploration.get(at)
-        face_up = explore[ex.tile].kind if ex is not None and ex.face_up else None
+        kind = face_up(at)
         here[at] = (
-            "" if existing is not None or face_up in ("minas_gerais", "cultura") else terrain[at]
+            "" if existing is not None or kind in ("minas_gerais", "cultura") else terrain[at]
         )
-        old = over(at, existing, face_up)
+        old = over(at, existing, kind)
         if old is None:
             continue
         if old == 0 or leop:
@@ -1204,15 +1208,12 @@ def site_survey(
         elif old < 3:
             cover_high.append(at)
     cover_sites = {False: cover_low, True: cover_high}
-    kept = []
-    for at in city_sites:
-        ex = exploration.get(at)
-        old = over(
-            at, tiles.get(at), explore[ex.tile].kind if ex is not None and ex.face_up else None
-        )
-        if old is not None and (old == 0 or leop or old < 3):
-            kept.append(at)
-    city_sites = kept
+    # a city covers what an era III building may (0, nothing, is below 3)
+    city_sites = [
+        at
+        for at in city_sites
+        if (old := over(at, tiles.get(at), face_up(at))) is not None and (leop or old < 3)
+    ]
     return cover_sites, city_sites, here
 
 
